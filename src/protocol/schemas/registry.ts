@@ -1,0 +1,92 @@
+/**
+ * The one JSON Schema 2020-12 validator of the service (§2, §21).
+ *
+ * One Ajv instance compiles every schema once, at start. `format` is an assertion and the two
+ * formats the schemas use are ours: ajv-formats accepts year 0000, `-00:00`, leap seconds and
+ * `+0100`, which the protocol's timestamp profile forbids.
+ */
+
+import Ajv2020Module from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { isUri } from '../identifier.js';
+import { isProtocolTimestamp } from '../timestamp.js';
+
+// ajv ships CommonJS; under NodeNext its default export arrives wrapped.
+const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
+
+/** One schema document and where it came from. */
+export interface SchemaDocument {
+  /** `object` for a protocol object, `payload` for a Command payload. */
+  readonly role: 'object' | 'payload';
+  /** The protocol object name (`command`, `agent-card`, …) or the Command kind. */
+  readonly name: string;
+  readonly schema: Record<string, unknown> & { $id: string };
+}
+
+export type SchemaCheck = { readonly ok: true } | { readonly ok: false; readonly error: string };
+
+const OK: SchemaCheck = { ok: true };
+
+function describe(errors: readonly ErrorObject[] | null | undefined): string {
+  const first = errors?.[0];
+  if (first === undefined) return 'does not conform to its schema';
+  const where = first.instancePath === '' ? '(root)' : first.instancePath;
+  return `${where} ${first.message ?? 'is invalid'}`;
+}
+
+function check(validate: ValidateFunction, value: unknown): SchemaCheck {
+  return validate(value) ? OK : { ok: false, error: describe(validate.errors) };
+}
+
+export class SchemaRegistry {
+  private readonly objects = new Map<string, ValidateFunction>();
+  private readonly payloads = new Map<string, ValidateFunction>();
+
+  private constructor(documents: readonly SchemaDocument[]) {
+    const ajv = new Ajv2020({
+      strict: true,
+      // A JSON number outside binary64 is a stage-5 (JCS) failure, not a schema failure (§6.4).
+      strictNumbers: false,
+      allErrors: false,
+      validateFormats: true,
+    });
+    ajv.addFormat('uri', { type: 'string', validate: isUri });
+    ajv.addFormat('date-time', { type: 'string', validate: isProtocolTimestamp });
+    for (const document of documents) ajv.addSchema(document.schema);
+    for (const document of documents) {
+      const validate = ajv.getSchema(document.schema.$id);
+      if (validate === undefined) throw new Error(`schema ${document.schema.$id} did not compile`);
+      (document.role === 'object' ? this.objects : this.payloads).set(document.name, validate);
+    }
+  }
+
+  /** Compiles every document; throws when any schema is invalid or a reference dangles. */
+  static compile(documents: readonly SchemaDocument[]): SchemaRegistry {
+    return new SchemaRegistry(documents);
+  }
+
+  get objectNames(): string[] {
+    return [...this.objects.keys()].sort();
+  }
+
+  get payloadKinds(): string[] {
+    return [...this.payloads.keys()].sort();
+  }
+
+  hasObject(name: string): boolean {
+    return this.objects.has(name);
+  }
+
+  /** Validates a protocol object (`command`, `event`, `websocket-frame`, …). */
+  validateObject(name: string, value: unknown): SchemaCheck {
+    const validate = this.objects.get(name);
+    if (validate === undefined) throw new Error(`no schema for protocol object ${name}`);
+    return check(validate, value);
+  }
+
+  /** Validates a Command payload; `null` when no payload schema exists for the kind. */
+  validatePayload(kind: string, payload: unknown): SchemaCheck | null {
+    const validate = this.payloads.get(kind);
+    return validate === undefined ? null : check(validate, payload);
+  }
+}
