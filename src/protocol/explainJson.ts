@@ -84,6 +84,8 @@ class Parser {
     const match = m.exec(this.s);
     if (match === null) this.fail('json-syntax', 'unexpected token');
     this.i += match[0].length;
+    // "01", "1.", "1e", "0x1": a number token that goes on is malformed, not followed by data.
+    if (/[0-9A-Za-z.+-]/.test(this.s[this.i] ?? '')) this.fail('json-syntax', 'malformed number');
     return Number(match[0]);
   }
 

@@ -57,18 +57,27 @@ export function decodeUtf8Strict(bytes: Uint8Array, limits = DEFAULT_JSON_LIMITS
 
 /** Parses exactly one JSON value from untrusted bytes. Throws `PROTOCOL_VIOLATION`. */
 export function parseStrictJson(bytes: Uint8Array, limits = DEFAULT_JSON_LIMITS): JsonValue {
-  return parseStrictJsonText(decodeUtf8Strict(bytes, limits), limits);
+  return parseDecoded(decodeUtf8Strict(bytes, limits), limits);
 }
 
 /**
  * Parses exactly one JSON value from text that is already known to be well-formed UTF-16
  * decoded from UTF-8 (for example a WebSocket text frame, which `ws` validates as UTF-8).
+ * `limits.maxBytes` bounds the text's UTF-8 length, exactly as for `parseStrictJson`.
  */
 export function parseStrictJsonText(text: string, limits = DEFAULT_JSON_LIMITS): JsonValue {
-  // A JS string of n code units is at least n UTF-8 bytes, so this bound is never too strict.
-  if (text.length > limits.maxBytes) {
+  // A JS string of n code units is n to 3n UTF-8 bytes: count them only when that matters.
+  if (
+    text.length > limits.maxBytes ||
+    (text.length * 3 > limits.maxBytes && Buffer.byteLength(text, 'utf8') > limits.maxBytes)
+  ) {
     throw violation('json-too-large', `document exceeds ${limits.maxBytes} bytes`);
   }
+  return parseDecoded(text, limits);
+}
+
+/** The parse proper, for text whose UTF-8 size is already known to be within the limit. */
+function parseDecoded(text: string, limits: StrictJsonLimits): JsonValue {
   if (text.charCodeAt(0) === 0xfeff) {
     throw violation('json-byte-order-mark', 'a byte-order mark is not permitted');
   }

@@ -82,8 +82,15 @@ export function isUtcZTimestamp(text: string): boolean {
   return text.endsWith('Z') && parseTimestamp(text) !== null;
 }
 
-/** The instant of a JavaScript millisecond clock reading. */
+/**
+ * The instant of a JavaScript millisecond clock reading (an integer such as `Date.now()`).
+ * Throws `RangeError` for anything else: a fractional or non-finite reading has no exact
+ * millisecond fraction and would yield a malformed `Instant`.
+ */
 export function instantFromMillis(millis: number): Instant {
+  if (!Number.isSafeInteger(millis)) {
+    throw new RangeError(`not an integer millisecond clock reading: ${millis}`);
+  }
   const seconds = Math.floor(millis / 1000);
   const ms = millis - seconds * 1000;
   return { seconds, fraction: String(ms).padStart(3, '0').replace(/0+$/, '') };
