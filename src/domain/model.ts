@@ -1,0 +1,125 @@
+/**
+ * The vocabulary shared by every decider: the verified Command a decider judges, what the
+ * Group Authority tells it about the world (time, new identifiers, registry facts), the Event
+ * drafts it returns, and the error it returns instead of throwing.
+ *
+ * Protocol objects inside state and Event payloads are the normative documents of
+ * `schemas/` (Mission, Group, Membership, Conversation, Message, Lease, WorkItem); they are
+ * typed loosely here as JSON objects and built by the per-aggregate modules.
+ */
+
+import type { ErrorCode } from '../protocol/errorCodes.js';
+import type { Principal } from '../protocol/principal.js';
+import type { JsonObject } from '../protocol/strictJson.js';
+
+/** A Command that passed parsing, schemas and signature verification. */
+export interface CommandEnvelope {
+  readonly actionId: string;
+  readonly actor: Principal;
+  readonly kind: string;
+  readonly groupId?: string;
+  readonly sessionEpoch?: number;
+  readonly membershipEpoch?: number;
+  readonly coordinatorEpoch?: number;
+  readonly expectedRevision?: number;
+  readonly conversationId?: string;
+  readonly workItemId?: string;
+  readonly correlationId: string;
+  readonly issuedAt: string;
+  readonly payload: JsonObject;
+}
+
+/** What the Organization knows about an Agent, from its latest registered Agent Card. */
+export interface AgentFacts {
+  readonly agentId: string;
+  readonly cardVersion: number;
+  readonly status: 'active' | 'deprecated' | 'revoked';
+  /** Capability id → versions the card declares. */
+  readonly capabilities: ReadonlyMap<string, readonly string[]>;
+}
+
+/** A read-only summary of a Mission in another Group (for follow-up and child links). */
+export interface MissionFacts {
+  readonly missionId: string;
+  readonly groupId: string;
+  readonly state: string;
+  readonly missionOwner: Principal;
+}
+
+/** Services the Organization authorizes, by the role they play. */
+export interface OrganizationServices {
+  readonly organizationId: string;
+  /** Issues Agent Cards and registers keys. */
+  readonly registry: Principal;
+  /** The Group Authority: signs Events, opens sessions, applies Organization policy. */
+  readonly authority: Principal;
+}
+
+/** Everything outside the Command a decision may depend on. Pure data. */
+export interface DecisionContext {
+  /** The trusted acceptance time, as UTC `Z` text (millisecond precision). */
+  readonly now: string;
+  /** The same instant in milliseconds since the epoch. */
+  readonly nowMillis: number;
+  /** Fresh identifiers, handed out in call order (the app supplies URNs). */
+  readonly newId: () => string;
+  readonly agent: (agentId: string) => AgentFacts | undefined;
+  /** Missions of other Groups the Command refers to (follow-up source, child parent). */
+  readonly mission: (missionId: string) => MissionFacts | undefined;
+  /** Whether a Group ID is already taken (creation Commands must name a fresh one). */
+  readonly groupExists: (groupId: string) => boolean;
+  readonly services: OrganizationServices;
+}
+
+/** One Event a decision wants appended; the app adds identity, order and signature. */
+export interface EventDraft {
+  readonly kind: string;
+  readonly payload: JsonObject;
+  /** The aggregate the Event changed and the revision it produced. */
+  readonly aggregate: { readonly type: AggregateType; readonly id: string; readonly revision: number };
+  readonly conversationId?: string;
+  readonly workItemId?: string;
+  /** A Group other than the Command's (a child Mission's `mission.created`). */
+  readonly groupId?: string;
+}
+
+export type AggregateType =
+  | 'mission'
+  | 'coordinator-lease'
+  | 'membership'
+  | 'conversation'
+  | 'work-item'
+  | 'organization';
+
+/** A refused transition: the §19 code and a reason that may be shown to the actor. */
+export interface DomainError {
+  readonly code: ErrorCode;
+  readonly reason: string;
+  readonly message: string;
+  readonly details?: JsonObject;
+}
+
+export type Decision =
+  | { readonly ok: true; readonly events: readonly EventDraft[] }
+  | { readonly ok: false; readonly error: DomainError };
+
+export function refuse(code: ErrorCode, reason: string, message: string, details?: JsonObject): Decision {
+  return details === undefined
+    ? { ok: false, error: { code, reason, message } }
+    : { ok: false, error: { code, reason, message, details } };
+}
+
+export function accept(...events: EventDraft[]): Decision {
+  return { ok: true, events };
+}
+
+/** An appended Event as evolve sees it: the draft plus what the Group Authority assigned. */
+export interface RecordedEvent {
+  readonly kind: string;
+  readonly payload: JsonObject;
+  readonly actor: Principal;
+  readonly occurredAt: string;
+  /** Group sequence; absent for Organization-scoped Events. */
+  readonly sequence?: number;
+  readonly eventId: string;
+}
