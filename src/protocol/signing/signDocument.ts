@@ -63,18 +63,28 @@ export function signDocument<T extends Record<string, unknown>>(
   unsigned: T,
   key: SigningKey,
 ): T & { signature: SignatureEnvelope } {
+  return signDocumentWithBytes(kind, unsigned, key).document;
+}
+
+/** As `signDocument`, also returning the exact signing bytes (for the signing hash). */
+export function signDocumentWithBytes<T extends Record<string, unknown>>(
+  kind: DocumentKind,
+  unsigned: T,
+  key: SigningKey,
+): { document: T & { signature: SignatureEnvelope }; signingBytes: Buffer } {
   const protectedTime = unsigned[PROFILES[kind].protectedTime];
   if (typeof protectedTime !== 'string' || !isUtcZTimestamp(protectedTime)) {
     throw new Error(`${kind}: ${PROFILES[kind].protectedTime} must be a UTC Z timestamp`);
   }
   const rest = { ...unsigned } as Record<string, unknown>;
   delete rest['signature'];
-  const value = signBytes(key.privateKey, canonicalBytesWithout(rest, 'signature'));
+  const signingBytes = canonicalBytesWithout(rest, 'signature');
+  const value = signBytes(key.privateKey, signingBytes);
   const signature: SignatureEnvelope = {
     algorithm: 'Ed25519',
     keyId: key.keyId,
     createdAt: protectedTime,
     value,
   };
-  return { ...(rest as T), signature };
+  return { document: { ...(rest as T), signature }, signingBytes };
 }

@@ -1,0 +1,49 @@
+/**
+ * The checks a newly presented Command passes inside its write transaction, after its receipt
+ * lookup found nothing (a found receipt is an idempotent retry and skips them): first-admission
+ * key validity at the trusted acceptance time, the freshness and clock-skew window, and the
+ * Agent's Session Epoch.
+ */
+
+import { keyValidAt } from '../protocol/signing/keyRegistry.js';
+import { instantFromMillis, parseTimestamp } from '../protocol/timestamp.js';
+import type { ReceiptKey } from '../store/sql/receipts.js';
+import type { FreshnessWindow } from './settings.js';
+import type { VerifiedCommand } from './verifyCommand.js';
+import { wireError, type WireError } from './wireError.js';
+
+export function receiptKeyOf(command: VerifiedCommand): ReceiptKey {
+  const { actor, actionId } = command.envelope;
+  return { actorType: actor.type, actorId: actor.id, actionId };
+}
+
+/**
+ * §6.4 first admission: the key must be valid at the trusted acceptance instant too, so a
+ * signer cannot backdate a Command under a key already expired or revoked. §6.4 freshness:
+ * `issuedAt` must fall inside the Organization's window around that instant.
+ */
+export function checkAdmission(command: VerifiedCommand, nowMillis: number, window: FreshnessWindow): WireError | null {
+  const related = { relatedActionId: command.envelope.actionId };
+  if (!keyValidAt(command.verified.key, instantFromMillis(nowMillis))) {
+    return wireError('AUTH_INVALID_SIGNATURE', '', related);
+  }
+  const issued = parseTimestamp(command.envelope.issuedAt);
+  if (issued === null) return wireError('AUTH_INVALID_SIGNATURE', '', related);
+  const ageSeconds = nowMillis / 1000 - issued.seconds;
+  if (ageSeconds > window.maxAgeSeconds || -ageSeconds > window.maxFutureSkewSeconds) {
+    return wireError('AUTH_INVALID_SIGNATURE', '', related);
+  }
+  return null;
+}
+
+/** §6.3: an Agent's Command must carry its current Session Epoch. */
+export function checkSession(command: VerifiedCommand, epochs: ReadonlyMap<string, number>): WireError | null {
+  const { actor, sessionEpoch, actionId } = command.envelope;
+  if (actor.type !== 'agent') return null;
+  const current = epochs.get(actor.id);
+  if (current === undefined) return wireError('AUTH_REQUIRED', 'the Agent has no open session', { relatedActionId: actionId });
+  if (sessionEpoch !== current) {
+    return wireError('AUTH_STALE_SESSION', `Session Epoch ${String(sessionEpoch)} is fenced`, { relatedActionId: actionId });
+  }
+  return null;
+}

@@ -1,0 +1,113 @@
+/**
+ * Group commit: Commands wait here and are drained, many at a time, into write transactions.
+ *
+ * Each item names the keys it serializes on (its Groups). A key is in at most one transaction
+ * of this process at a time and its items leave in arrival order, so a Group's Commands are
+ * decided in the order they arrived here; several transactions over disjoint keys run at once.
+ * A transaction that must be re-run (`retry`) puts its items back at the front; one that
+ * failed otherwise is split so a single bad item cannot fail its neighbours.
+ */
+
+interface Waiting<I, O> {
+  readonly item: I;
+  readonly keys: readonly string[];
+  readonly resolve: (outcome: O) => void;
+  attempts: number;
+  solo: boolean;
+}
+
+export interface CommitQueueOptions<I, O> {
+  /** Most items drained into one transaction. */
+  readonly maxBatch: number;
+  /** Transactions in flight at once. */
+  readonly concurrency: number;
+  readonly keysOf: (item: I) => readonly string[];
+  /** Runs one transaction; returns one outcome per item, in order. */
+  readonly run: (items: I[]) => Promise<O[]>;
+  /** Whether a failed transaction should simply be re-run (a lost race, not a fault). */
+  readonly isRetryable: (error: unknown) => boolean;
+  /** The outcome of an item whose transaction failed for good. */
+  readonly failed: (item: I, error: unknown) => O;
+}
+
+/** Re-runs after lost races are cheap but not free; past this the item fails closed. */
+const MAX_ATTEMPTS = 8;
+
+export class CommitQueue<I, O> {
+  private readonly pending: Waiting<I, O>[] = [];
+  private readonly busy = new Set<string>();
+  private inFlight = 0;
+
+  constructor(private readonly options: CommitQueueOptions<I, O>) {}
+
+  submit(item: I): Promise<O> {
+    return new Promise((resolve) => {
+      this.pending.push({ item, keys: this.options.keysOf(item), resolve, attempts: 0, solo: false });
+      this.pump();
+    });
+  }
+
+  /** Items waiting, not counting those in flight. */
+  get depth(): number {
+    return this.pending.length;
+  }
+
+  private take(): Waiting<I, O>[] {
+    const batch: Waiting<I, O>[] = [];
+    const blocked = new Set<string>();
+    for (let i = 0; i < this.pending.length && batch.length < this.options.maxBatch; i++) {
+      const waiting = this.pending[i] as Waiting<I, O>;
+      const free = waiting.keys.every((k) => !this.busy.has(k) && !blocked.has(k));
+      if (!free || (waiting.solo && batch.length > 0)) {
+        // Later items of the same keys must not overtake this one.
+        for (const k of waiting.keys) blocked.add(k);
+        continue;
+      }
+      batch.push(waiting);
+      this.pending.splice(i--, 1);
+      for (const k of waiting.keys) blocked.add(k);
+      if (waiting.solo) break;
+    }
+    return batch;
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.options.concurrency && this.pending.length > 0) {
+      const batch = this.take();
+      if (batch.length === 0) return;
+      this.inFlight++;
+      for (const w of batch) for (const k of w.keys) this.busy.add(k);
+      void this.execute(batch).finally(() => {
+        for (const w of batch) for (const k of w.keys) this.busy.delete(k);
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async execute(batch: Waiting<I, O>[]): Promise<void> {
+    let outcomes: O[];
+    try {
+      outcomes = await this.options.run(batch.map((w) => w.item));
+    } catch (error) {
+      this.recover(batch, error);
+      return;
+    }
+    batch.forEach((w, i) => w.resolve(outcomes[i] as O));
+  }
+
+  private recover(batch: Waiting<I, O>[], error: unknown): void {
+    const retryable = this.options.isRetryable(error);
+    const again: Waiting<I, O>[] = [];
+    for (const w of batch) {
+      w.attempts++;
+      if (w.attempts >= MAX_ATTEMPTS || (!retryable && batch.length === 1)) {
+        w.resolve(this.options.failed(w.item, error));
+      } else {
+        if (!retryable) w.solo = true;
+        again.push(w);
+      }
+    }
+    this.pending.unshift(...again);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Turning a decider's Event drafts into signed Events (§15.2): identity, Group order, cause,
+ * correlation, accepting authority and the Group Authority's signature. Each Event is
+ * serialized once, as JCS text, and those exact bytes are stored and delivered.
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { EventDraft, RecordedEvent } from '../domain/model.js';
+import { sha256ContentHash } from '../protocol/contentHash.js';
+import { canonicalize } from '../protocol/jcs.js';
+import type { Principal } from '../protocol/principal.js';
+import { signDocumentWithBytes, type SigningKey } from '../protocol/signing/signDocument.js';
+import type { JsonObject } from '../protocol/strictJson.js';
+import type { VerifiedCommand } from './verifyCommand.js';
+
+export interface SignedEvent {
+  readonly eventId: string;
+  readonly kind: string;
+  readonly groupId: string | undefined;
+  readonly sequence: number | undefined;
+  readonly draft: EventDraft;
+  /** The signed Event's JCS text. */
+  readonly text: string;
+  readonly signingHash: string;
+  readonly admissionRecordId: string;
+  readonly trustedAcceptedAt: string;
+  readonly recorded: RecordedEvent;
+}
+
+export interface EventOrigin {
+  readonly command: VerifiedCommand;
+  readonly now: string;
+  readonly authority: Principal;
+  readonly key: SigningKey;
+  /** Noncritical Command extensions are relayed unchanged on the primary Event (§17.4). */
+  readonly primary: boolean;
+}
+
+export function newUrn(): string {
+  return `urn:uuid:${randomUUID()}`;
+}
+
+export function signEvent(draft: EventDraft, origin: EventOrigin, order?: { groupId: string; sequence: number }): SignedEvent {
+  const { envelope } = origin.command;
+  const eventId = draft.eventId ?? newUrn();
+  const document: Record<string, unknown> = {
+    protocolVersion: '0.1',
+    eventId,
+    ...(order === undefined ? {} : { groupId: order.groupId, sequence: order.sequence, aggregateRevision: draft.aggregate.revision }),
+    kind: draft.kind,
+    actor: envelope.actor,
+    cause: { type: 'command', id: envelope.actionId },
+    correlationId: envelope.correlationId,
+    ...(draft.conversationId === undefined ? {} : { conversationId: draft.conversationId }),
+    ...(draft.workItemId === undefined ? {} : { workItemId: draft.workItemId }),
+    occurredAt: origin.now,
+    payload: draft.payload,
+    acceptedBy: origin.authority,
+    commandHash: origin.command.verified.signingHash,
+  };
+  const extensions = origin.command.document['extensions'];
+  if (origin.primary && extensions !== undefined) document['extensions'] = extensions;
+  const { document: signed, signingBytes } = signDocumentWithBytes('event', document, origin.key);
+  return {
+    eventId,
+    kind: draft.kind,
+    groupId: order?.groupId,
+    sequence: order?.sequence,
+    draft,
+    text: canonicalize(signed),
+    signingHash: sha256ContentHash(signingBytes),
+    admissionRecordId: newUrn(),
+    trustedAcceptedAt: origin.now,
+    recorded: {
+      kind: draft.kind,
+      payload: draft.payload as JsonObject,
+      actor: envelope.actor,
+      occurredAt: origin.now,
+      eventId,
+      ...(order === undefined ? {} : { sequence: order.sequence }),
+    },
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * The Group Authority's application service: the one way a signed Command becomes accepted
+ * facts. `submit` runs the stateless checks here and the stateful ones in a group-commit write
+ * transaction; `enrolKey` is Registry administration for Principals without Agent Cards.
+ */
+
+import pino, { type Logger } from 'pino';
+import type { JsonValue } from '../protocol/strictJson.js';
+import { schemaRegistry } from '../protocol/schemas/files.js';
+import type { SchemaRegistry } from '../protocol/schemas/registry.js';
+import type { KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
+import { inTransaction, type Pool } from '../store/pool.js';
+import { ensureOrganization, insertBinding, lockOrganization, updateOrganization } from '../store/sql/registry.js';
+import { CommitQueue } from './commitQueue.js';
+import { GroupStateCache } from './groupStates.js';
+import { BatchConflict, type CommandOutcome } from './outcomes.js';
+import { createdGroupOf } from './planGroupBatch.js';
+import { loadRegistrySnapshot, RegistryCache } from './registryCache.js';
+import { runGroupBatch } from './runGroupBatch.js';
+import { OrganizationStateCache } from './organizationStates.js';
+import { runOrganizationBatch, type OrganizationBatchDependencies } from './runOrganizationBatch.js';
+import { systemClock, type AuthoritySettings, type Clock } from './settings.js';
+import { verifyCommandBytes, verifyCommandValue, type FrontResult, type VerifiedCommand } from './verifyCommand.js';
+import { wireError } from './wireError.js';
+
+export interface GroupAuthorityOptions {
+  readonly pool: Pool;
+  readonly settings: AuthoritySettings;
+  readonly clock?: Clock;
+  readonly schemas?: SchemaRegistry;
+  readonly logger?: Logger;
+}
+
+/** A submission's outcome, with the verified Command when it got that far. */
+export type Submission = CommandOutcome & { readonly command?: VerifiedCommand };
+
+/** PostgreSQL says "try again" with these: lost races, not faults. */
+const RETRYABLE_SQLSTATES = new Set(['40001', '40P01', '23505']);
+
+function isRetryable(error: unknown): boolean {
+  if (error instanceof BatchConflict) return true;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && RETRYABLE_SQLSTATES.has(code);
+}
+
+export class GroupAuthority {
+  readonly logger: Logger;
+  private readonly deps: OrganizationBatchDependencies;
+  private readonly groupQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
+  private readonly organizationQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
+
+  private constructor(options: GroupAuthorityOptions, registry: RegistryCache) {
+    this.logger = options.logger ?? pino({ level: 'info' }, pino.destination(2));
+    this.deps = {
+      pool: options.pool,
+      settings: options.settings,
+      clock: options.clock ?? systemClock,
+      registry,
+      states: new GroupStateCache(),
+      schemas: options.schemas ?? schemaRegistry(),
+      organization: new OrganizationStateCache(),
+    };
+    const failed = (item: VerifiedCommand, error: unknown): CommandOutcome => {
+      this.logger.error({ err: error, actionId: item.envelope.actionId, kind: item.envelope.kind }, 'write transaction failed');
+      this.deps.states.invalidate([item.envelope.groupId ?? '']);
+      return { ok: false, error: wireError('INTERNAL_ERROR', '', { relatedActionId: item.envelope.actionId }) };
+    };
+    this.groupQueue = new CommitQueue({
+      maxBatch: options.settings.maxBatch,
+      concurrency: options.settings.writerConcurrency,
+      keysOf: (c) => [...new Set([c.envelope.groupId as string, createdGroupOf(c)?.groupId ?? (c.envelope.groupId as string)])],
+      run: (items) => runGroupBatch(items, this.deps),
+      isRetryable,
+      failed,
+    });
+    this.organizationQueue = new CommitQueue({
+      maxBatch: options.settings.maxBatch,
+      concurrency: 1,
+      keysOf: () => ['organization'],
+      run: (items) => runOrganizationBatch(items, this.deps),
+      isRetryable,
+      failed,
+    });
+  }
+
+  /** Prepares the Organization row and loads the Registry. */
+  static async start(options: GroupAuthorityOptions): Promise<GroupAuthority> {
+    const organizationId = options.settings.services.organizationId;
+    await ensureOrganization(options.pool, organizationId);
+    const snapshot = await loadRegistrySnapshot(options.pool, organizationId);
+    return new GroupAuthority(options, new RegistryCache(snapshot, organizationId));
+  }
+
+  get schemas(): SchemaRegistry {
+    return this.deps.schemas;
+  }
+
+  get registry(): RegistryCache {
+    return this.deps.registry;
+  }
+
+  /** Submits one signed Command given as untrusted bytes or as a strictly parsed value. */
+  async submit(input: Uint8Array | JsonValue): Promise<Submission> {
+    const snapshot = this.deps.registry.current;
+    const front: FrontResult =
+      input instanceof Uint8Array
+        ? verifyCommandBytes(input, snapshot, this.deps.schemas)
+        : verifyCommandValue(input, snapshot, this.deps.schemas);
+    if (!front.ok) {
+      if (front.diagnostic !== undefined && front.diagnostic.code === 'AUTH_INVALID_SIGNATURE') {
+        this.logger.info({ stage: front.diagnostic.stage, reason: front.diagnostic.reason }, 'signed Command rejected');
+      }
+      return { ok: false, error: front.error };
+    }
+    const queue = front.command.scope === 'organization' ? this.organizationQueue : this.groupQueue;
+    const outcome = await queue.submit(front.command);
+    return { ...outcome, command: front.command };
+  }
+
+  /** Registry administration: binds a key of a human or service Principal. */
+  async enrolKey(binding: KeyBindingEvidence): Promise<void> {
+    const organizationId = this.deps.settings.services.organizationId;
+    const snapshot = await inTransaction(this.deps.pool, async (client) => {
+      const org = await lockOrganization(client, organizationId);
+      const current = await this.deps.registry.ensure(client, org.registryRevision);
+      const registry = current.registry.extend([binding]);
+      const revision = org.registryRevision + 1;
+      await insertBinding(client, binding, revision);
+      await updateOrganization(client, organizationId, { registryRevision: revision, lastPosition: org.lastPosition });
+      return { ...current, registry, revision };
+    });
+    this.deps.registry.install(snapshot);
+  }
+}

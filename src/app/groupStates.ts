@@ -1,0 +1,56 @@
+/**
+ * This process's cache of Group states, keyed by Group and valid for exactly one Group
+ * sequence. Under the Group's row lock the database's `last_sequence` says whether the cached
+ * state is current; when another process wrote in between, the state is reloaded from the
+ * aggregates written in the same transactions as those Events.
+ */
+
+import { fromAggregates, toAggregates, type GroupState } from '../domain/group/groupState.js';
+import type { Queryable } from '../store/pool.js';
+import { readGroupAggregates, readMessages, type AggregateRow } from '../store/sql/aggregates.js';
+
+/** Enough Groups for every active Mission of a busy node; older entries are dropped first. */
+const CAPACITY = 10_000;
+
+export class GroupStateCache {
+  private readonly states = new Map<string, GroupState>();
+
+  /** The state of an existing Group at `lastSequence`, with the given Messages loaded. */
+  async load(db: Queryable, groupId: string, lastSequence: number, messageIds: readonly string[]): Promise<GroupState> {
+    let state = this.states.get(groupId);
+    if (state === undefined || state.lastSequence !== lastSequence) {
+      state = fromAggregates(groupId, lastSequence, await readGroupAggregates(db, groupId));
+    }
+    if (messageIds.length === 0) return state;
+    const messages = await readMessages(db, groupId, messageIds);
+    return messages.length === 0 ? state : fromAggregates(groupId, lastSequence, [...toAggregates(state), ...messages]);
+  }
+
+  /** Installs states committed by this process, without their (partial) Message views. */
+  commit(states: ReadonlyMap<string, GroupState>): void {
+    for (const [groupId, state] of states) {
+      this.states.delete(groupId);
+      this.states.set(groupId, state.messages.size === 0 ? state : { ...state, messages: new Map() });
+    }
+    while (this.states.size > CAPACITY) {
+      const oldest = this.states.keys().next().value;
+      if (oldest === undefined) break;
+      this.states.delete(oldest);
+    }
+  }
+
+  invalidate(groupIds: Iterable<string>): void {
+    for (const groupId of groupIds) this.states.delete(groupId);
+  }
+}
+
+/** The aggregates of `after` that differ from `before` (new, or changed in any way). */
+export function changedAggregates(before: GroupState | null, after: GroupState): AggregateRow[] {
+  const previous = new Map<string, AggregateRow>();
+  if (before !== null) for (const row of toAggregates(before)) previous.set(`${row.type} ${row.id}`, row);
+  return toAggregates(after).filter((row) => {
+    const old = previous.get(`${row.type} ${row.id}`);
+    if (old === undefined) return true;
+    return old.document !== row.document && (old.revision !== row.revision || JSON.stringify(old.document) !== JSON.stringify(row.document));
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * The in-memory half of a Group write transaction: for each Command of the batch, in arrival
+ * order, answer retries from their receipts, run the admission checks, ask the decider, sign
+ * the Events it returns and evolve the Group states — so later Commands of the same batch see
+ * earlier ones exactly as if they had been committed one by one. Nothing here does I/O.
+ */
+
+import { decideGroupCommand } from '../domain/group/decideGroup.js';
+import { evolveGroup } from '../domain/group/evolveGroup.js';
+import type { GroupState } from '../domain/group/groupState.js';
+import type { AgentFacts, DecisionContext, MissionFacts } from '../domain/model.js';
+import type { EventRow } from '../store/sql/events.js';
+import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
+import { checkAdmission, checkSession, receiptKeyOf } from './admissionChecks.js';
+import { newUrn, signEvent } from './eventFactory.js';
+import type { CommandOutcome, DeliveredEvent } from './outcomes.js';
+import type { AuthoritySettings } from './settings.js';
+import type { VerifiedCommand } from './verifyCommand.js';
+import { wireError } from './wireError.js';
+
+export interface BatchFacts {
+  readonly nowMillis: number;
+  /** Last sequences of the existing Groups the batch locked. */
+  readonly lastSequences: ReadonlyMap<string, number>;
+  readonly states: ReadonlyMap<string, GroupState>;
+  readonly receipts: ReadonlyMap<string, ReceiptRow>;
+  readonly sessions: ReadonlyMap<string, number>;
+  readonly takenGroups: ReadonlySet<string>;
+  readonly missions: ReadonlyMap<string, MissionFacts>;
+  readonly agent: (agentId: string) => AgentFacts | undefined;
+}
+
+/** Per Command: an outcome, or the stored Events of the original it repeats. */
+export type PlannedOutcome = CommandOutcome | { readonly ok: 'stored'; readonly eventIds: readonly string[] };
+
+export interface BatchPlan {
+  readonly outcomes: PlannedOutcome[];
+  readonly events: EventRow[];
+  readonly receipts: ReceiptRow[];
+  readonly newGroups: { groupId: string; missionId: string }[];
+  readonly before: Map<string, GroupState | null>;
+  readonly after: Map<string, GroupState>;
+  readonly lastSequences: Map<string, number>;
+}
+
+/** The Group and Mission a creation Command brings into being, if any. */
+export function createdGroupOf(command: VerifiedCommand): { groupId: string; missionId: string } | undefined {
+  const { kind, payload } = command.envelope;
+  if (kind !== 'mission.create' && kind !== 'mission.create_follow_up' && kind !== 'mission.create_child') return undefined;
+  return { groupId: String(payload['groupId']), missionId: String(payload['missionId']) };
+}
+
+export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFacts, settings: AuthoritySettings): BatchPlan {
+  const now = new Date(facts.nowMillis).toISOString();
+  const plan: BatchPlan = {
+    outcomes: [],
+    events: [],
+    receipts: [],
+    newGroups: [],
+    before: new Map(),
+    after: new Map(facts.states),
+    lastSequences: new Map(facts.lastSequences),
+  };
+  const accepted = new Map<string, { signingHash: string; events: DeliveredEvent[] }>();
+  const taken = new Set(facts.takenGroups);
+  for (const group of facts.lastSequences.keys()) taken.add(group);
+
+  for (const command of items) {
+    const key = receiptKey(receiptKeyOf(command));
+    const hash = command.verified.signingHash;
+    const related = { relatedActionId: command.envelope.actionId };
+    const stored = facts.receipts.get(key);
+    const earlier = accepted.get(key);
+    if (stored !== undefined || earlier !== undefined) {
+      const same = (stored?.signingHash ?? earlier?.signingHash) === hash;
+      if (!same) plan.outcomes.push({ ok: false, error: wireError('ACTION_ID_COLLISION', 'the Action ID was used with other content', related) });
+      else if (stored !== undefined) plan.outcomes.push({ ok: 'stored', eventIds: stored.eventIds });
+      else plan.outcomes.push({ ok: true, events: earlier?.events ?? [], duplicate: true });
+      continue;
+    }
+    const refused = checkAdmission(command, facts.nowMillis, settings.freshness) ?? checkSession(command, facts.sessions);
+    if (refused !== null) {
+      plan.outcomes.push({ ok: false, error: refused });
+      continue;
+    }
+    const groupId = command.envelope.groupId as string;
+    const state = plan.after.get(groupId) ?? null;
+    const context: DecisionContext = {
+      now,
+      nowMillis: facts.nowMillis,
+      newId: newUrn,
+      agent: facts.agent,
+      mission: (missionId) => facts.missions.get(missionId),
+      groupExists: (id) => taken.has(id),
+      services: settings.services,
+    };
+    const decision = decideGroupCommand(state, command.envelope, context);
+    if (!decision.ok) {
+      const { code, message, details } = decision.error;
+      plan.outcomes.push({ ok: false, error: wireError(code, message, { ...related, groupId, ...(details === undefined ? {} : { details }) }) });
+      continue;
+    }
+    const delivered: DeliveredEvent[] = [];
+    decision.events.forEach((draft, index) => {
+      const target = draft.groupId ?? groupId;
+      if (!plan.before.has(target)) plan.before.set(target, plan.after.get(target) ?? null);
+      const sequence = (plan.lastSequences.get(target) ?? 0) + 1;
+      plan.lastSequences.set(target, sequence);
+      const signed = signEvent(draft, { command, now, authority: settings.services.authority, key: settings.authorityKey, primary: index === 0 }, { groupId: target, sequence });
+      plan.after.set(target, evolveGroup(plan.after.get(target) ?? null, signed.recorded));
+      plan.events.push({
+        groupId: target,
+        sequence,
+        eventId: signed.eventId,
+        kind: signed.kind,
+        aggregateType: draft.aggregate.type,
+        aggregateId: draft.aggregate.id,
+        aggregateRevision: draft.aggregate.revision,
+        document: signed.text,
+        signingHash: signed.signingHash,
+        admissionRecordId: signed.admissionRecordId,
+        trustedAcceptedAt: signed.trustedAcceptedAt,
+      });
+      delivered.push({ eventId: signed.eventId, groupId: target, sequence, text: signed.text });
+    });
+    const created = createdGroupOf(command);
+    if (created !== undefined) {
+      plan.newGroups.push(created);
+      taken.add(created.groupId);
+    }
+    accepted.set(key, { signingHash: hash, events: delivered });
+    plan.receipts.push({
+      ...receiptKeyOf(command),
+      signingHash: hash,
+      kind: command.envelope.kind,
+      groupId,
+      command: command.canonical,
+      eventIds: delivered.map((e) => e.eventId),
+      keyId: command.verified.keyId,
+      admissionRecordId: newUrn(),
+      trustedAcceptedAt: now,
+    });
+    plan.outcomes.push({ ok: true, events: delivered, duplicate: false });
+  }
+  return plan;
+}

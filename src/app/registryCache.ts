@@ -1,0 +1,67 @@
+/**
+ * This process's copy of the Agent Registry: the validated key bindings used at stage 4 and
+ * the Agent facts deciders consult. The database's `registry_revision` says whether it is
+ * current; write transactions compare it and reload before deciding on stale evidence.
+ */
+
+import type { AgentFacts } from '../domain/model.js';
+import { KeyRegistry } from '../protocol/signing/keyRegistry.js';
+import type { JsonObject } from '../protocol/strictJson.js';
+import type { Queryable } from '../store/pool.js';
+import { readLatestAgentCards } from '../store/sql/organization.js';
+import { readBindings, readRegistryRevision } from '../store/sql/registry.js';
+
+export interface RegistrySnapshot {
+  readonly revision: number;
+  readonly registry: KeyRegistry;
+  readonly agents: ReadonlyMap<string, AgentFacts>;
+}
+
+export function agentFactsOf(card: JsonObject): AgentFacts {
+  const capabilities = new Map<string, string[]>();
+  for (const capability of (card['capabilities'] ?? []) as JsonObject[]) {
+    const id = String(capability['id']);
+    capabilities.set(id, [...(capabilities.get(id) ?? []), String(capability['version'])]);
+  }
+  return {
+    agentId: String(card['agentId']),
+    cardVersion: Number(card['cardVersion']),
+    status: card['status'] as AgentFacts['status'],
+    capabilities,
+  };
+}
+
+/** Reads the whole Registry at the revision the database holds now. */
+export async function loadRegistrySnapshot(db: Queryable, organizationId: string): Promise<RegistrySnapshot> {
+  const revision = await readRegistryRevision(db, organizationId);
+  const bindings = await readBindings(db);
+  const registry = KeyRegistry.fromEvidence({ organizationId, bindings }, { pointsAlreadyProven: true });
+  const agents = new Map<string, AgentFacts>();
+  for (const row of await readLatestAgentCards(db)) {
+    agents.set(row.agentId, agentFactsOf(JSON.parse(row.document) as JsonObject));
+  }
+  return { revision, registry, agents };
+}
+
+/** Holds the current snapshot and reloads it when the database has moved on. */
+export class RegistryCache {
+  constructor(
+    private snapshot: RegistrySnapshot,
+    private readonly organizationId: string,
+  ) {}
+
+  get current(): RegistrySnapshot {
+    return this.snapshot;
+  }
+
+  /** Installs a snapshot this process produced itself (after its own commit). */
+  install(snapshot: RegistrySnapshot): void {
+    if (snapshot.revision >= this.snapshot.revision) this.snapshot = snapshot;
+  }
+
+  /** Reloads when `revision` (read in the caller's transaction) is newer than ours. */
+  async ensure(db: Queryable, revision: number): Promise<RegistrySnapshot> {
+    if (revision !== this.snapshot.revision) this.snapshot = await loadRegistrySnapshot(db, this.organizationId);
+    return this.snapshot;
+  }
+}

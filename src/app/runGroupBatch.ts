@@ -1,0 +1,147 @@
+/**
+ * One Group write transaction for a batch of verified Commands (verify → authorize → load →
+ * decide → append): lock the Groups' counter rows, load what the deciders need, plan every
+ * Command in memory, then append Events, aggregates and receipts and advance the counters —
+ * all or nothing. One NOTIFY per batch wakes other nodes' readers; it is a hint only.
+ */
+
+import { changedAggregates, type GroupStateCache } from './groupStates.js';
+import type { GroupState } from '../domain/group/groupState.js';
+import { referencedMessageIds } from '../domain/group/groupState.js';
+import type { MissionFacts } from '../domain/model.js';
+import type { Principal } from '../protocol/principal.js';
+import type { JsonObject } from '../protocol/strictJson.js';
+import { inTransaction, type Pool, type PoolClient } from '../store/pool.js';
+import { readMissionDocuments, upsertAggregates } from '../store/sql/aggregates.js';
+import { insertEvents, readEventsById } from '../store/sql/events.js';
+import { findTakenIds, insertGroups, lockGroups, updateGroupSequences } from '../store/sql/groups.js';
+import { findReceipts, insertReceipts } from '../store/sql/receipts.js';
+import { readRegistryRevision } from '../store/sql/registry.js';
+import { readSessionEpochsForShare } from '../store/sql/sessions.js';
+import { receiptKeyOf } from './admissionChecks.js';
+import { BatchConflict, deliveredFromText, type CommandOutcome } from './outcomes.js';
+import { createdGroupOf, planGroupBatch, type BatchPlan } from './planGroupBatch.js';
+import type { RegistryCache } from './registryCache.js';
+import type { AuthoritySettings, Clock } from './settings.js';
+import { verifyCommandValue, type VerifiedCommand } from './verifyCommand.js';
+import type { SchemaRegistry } from '../protocol/schemas/registry.js';
+
+/** Channel of the cross-node wake-up; its payload names the Groups that advanced. */
+export const EVENTS_CHANNEL = 'mw_events';
+
+export interface GroupBatchDependencies {
+  readonly pool: Pool;
+  readonly settings: AuthoritySettings;
+  readonly clock: Clock;
+  readonly registry: RegistryCache;
+  readonly states: GroupStateCache;
+  readonly schemas: SchemaRegistry;
+}
+
+function missionFactsOf(groupId: string, document: unknown): MissionFacts | undefined {
+  const record = document as { mission?: JsonObject } & JsonObject;
+  const mission = (record.mission ?? record) as JsonObject;
+  if (typeof mission['missionId'] !== 'string') return undefined;
+  return {
+    missionId: mission['missionId'],
+    groupId,
+    state: String(mission['state']),
+    missionOwner: mission['missionOwner'] as unknown as Principal,
+  };
+}
+
+/** Re-runs the stateless checks of Commands verified under an older Registry revision. */
+function reverify(items: readonly VerifiedCommand[], deps: GroupBatchDependencies): (VerifiedCommand | CommandOutcome)[] {
+  const snapshot = deps.registry.current;
+  return items.map((item) => {
+    if (item.registryRevision === snapshot.revision) return item;
+    const again = verifyCommandValue(item.document, snapshot, deps.schemas);
+    return again.ok ? again.command : { ok: false, error: again.error };
+  });
+}
+
+async function plan(client: PoolClient, items: readonly VerifiedCommand[], deps: GroupBatchDependencies, nowMillis: number): Promise<BatchPlan> {
+  const existing = [...new Set(items.map((c) => c.envelope.groupId as string))].sort();
+  const lastSequences = await lockGroups(client, existing);
+  const receipts = await findReceipts(client, items.map(receiptKeyOf));
+  // Actors' epochs are checked; appointed Coordinators' epochs go into their lease.
+  const appointed = items.map((c) => c.envelope.payload['coordinatorId']).filter((id): id is string => typeof id === 'string');
+  const agents = [...new Set([...items.filter((c) => c.envelope.actor.type === 'agent').map((c) => c.envelope.actor.id), ...appointed])].sort();
+  const sessions = await readSessionEpochsForShare(client, agents);
+  const created = items.map(createdGroupOf).filter((c) => c !== undefined);
+  const referenced = items.flatMap((c) => [c.envelope.payload['missionId'], c.envelope.payload['followUpOfMissionId']]).filter((id): id is string => typeof id === 'string');
+  const taken = await findTakenIds(client, created.map((c) => c.groupId), created.map((c) => c.missionId));
+  const missions = new Map<string, MissionFacts>();
+  for (const row of await readMissionDocuments(client, referenced)) {
+    const facts = missionFactsOf(row.groupId, row.document);
+    if (facts !== undefined) missions.set(facts.missionId, facts);
+  }
+  const states = new Map<string, GroupState>();
+  for (const [groupId, last] of lastSequences) {
+    const messageIds = items.filter((c) => c.envelope.groupId === groupId).flatMap((c) => referencedMessageIds(c.envelope));
+    states.set(groupId, await deps.states.load(client, groupId, last, messageIds));
+  }
+  const snapshot = deps.registry.current;
+  const takenGroups = new Set([...taken.groups]);
+  for (const missionId of taken.missions) {
+    // A Mission ID in use makes its creation fail like a Group ID in use.
+    for (const c of created) if (c.missionId === missionId) takenGroups.add(c.groupId);
+  }
+  return planGroupBatch(items, {
+    nowMillis,
+    lastSequences,
+    states,
+    receipts,
+    sessions,
+    takenGroups,
+    missions,
+    agent: (agentId) => {
+      const facts = snapshot.agents.get(agentId);
+      const sessionEpoch = sessions.get(agentId);
+      return facts === undefined || sessionEpoch === undefined ? facts : { ...facts, sessionEpoch };
+    },
+  }, deps.settings);
+}
+
+async function write(client: PoolClient, batch: BatchPlan): Promise<void> {
+  const created = await insertGroups(client, batch.newGroups);
+  if (created.size !== batch.newGroups.length) throw new BatchConflict('a Group ID or Mission ID was taken concurrently');
+  await insertEvents(client, batch.events);
+  for (const [groupId, state] of batch.after) {
+    const before = batch.before.get(groupId);
+    if (before === undefined) continue;
+    await upsertAggregates(client, groupId, state.lastSequence, changedAggregates(before, state));
+  }
+  if ((await insertReceipts(client, batch.receipts)) !== batch.receipts.length) {
+    throw new BatchConflict('a receipt was claimed concurrently');
+  }
+  const advanced = new Map([...batch.lastSequences].filter(([groupId]) => batch.before.has(groupId)));
+  await updateGroupSequences(client, advanced);
+  if (advanced.size > 0) {
+    const payload = JSON.stringify(Object.fromEntries(advanced)).slice(0, 7900);
+    await client.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, payload]);
+  }
+}
+
+/** Runs one batch in one transaction; throws `BatchConflict` when it must be re-run. */
+export async function runGroupBatch(items: readonly VerifiedCommand[], deps: GroupBatchDependencies): Promise<CommandOutcome[]> {
+  const nowMillis = deps.clock.nowMillis();
+  const { outcomes, states } = await inTransaction(deps.pool, async (client) => {
+    await deps.registry.ensure(client, await readRegistryRevision(client, deps.settings.services.organizationId));
+    const checked = reverify(items, deps);
+    const batch = await plan(client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), deps, nowMillis);
+    await write(client, batch);
+    const stored = batch.outcomes.flatMap((o) => (o.ok === 'stored' ? o.eventIds : []));
+    const texts = stored.length === 0 ? new Map<string, string>() : await readEventsById(client, stored);
+    let next = 0;
+    const all = checked.map((c): CommandOutcome => {
+      if (!('envelope' in c)) return c;
+      const outcome = batch.outcomes[next++] as BatchPlan['outcomes'][number];
+      if (outcome.ok !== 'stored') return outcome;
+      return { ok: true, duplicate: true, events: outcome.eventIds.map((id) => deliveredFromText(texts.get(id) ?? '{}')) };
+    });
+    return { outcomes: all, states: batch.after };
+  });
+  deps.states.commit(states);
+  return outcomes;
+}

@@ -1,0 +1,142 @@
+/**
+ * One write transaction for Organization-scoped Commands (Agent Card registration, session
+ * opening), serialized on the Organization row. Their Events carry no Group sequence; they are
+ * ordered by position. A registration extends the Registry and bumps its revision in the same
+ * transaction, so every node's next write transaction sees the new keys.
+ */
+
+import { decideOrganizationCommand, evolveOrganization, type OrganizationState } from '../domain/organization/organization.js';
+import type { DecisionContext } from '../domain/model.js';
+import { RegistryProblem } from '../protocol/signing/keyRegistry.js';
+import { verifyParsedDocument } from '../protocol/signing/verifySignedDocument.js';
+import { samePrincipal } from '../protocol/principal.js';
+import type { JsonObject } from '../protocol/strictJson.js';
+import { inTransaction } from '../store/pool.js';
+import { readEventsById } from '../store/sql/events.js';
+import { insertAgentCard, insertOrganizationEvents, type AgentCardRow, type OrganizationEventRow } from '../store/sql/organization.js';
+import { findReceipts, insertReceipts, receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
+import { insertBinding, insertValidityRecord, lockOrganization, updateOrganization } from '../store/sql/registry.js';
+import { upsertSessionEpochs } from '../store/sql/sessions.js';
+import { applyCardKeys, type CardKeyChanges } from './agentCardKeys.js';
+import { checkAdmission, receiptKeyOf } from './admissionChecks.js';
+import { newUrn, signEvent } from './eventFactory.js';
+import { BatchConflict, deliveredFromText, type CommandOutcome, type DeliveredEvent } from './outcomes.js';
+import { agentFactsOf, type RegistrySnapshot } from './registryCache.js';
+import type { OrganizationStateCache } from './organizationStates.js';
+import type { GroupBatchDependencies } from './runGroupBatch.js';
+import type { VerifiedCommand } from './verifyCommand.js';
+import { wireError } from './wireError.js';
+
+interface Writes {
+  events: OrganizationEventRow[];
+  cards: AgentCardRow[];
+  keys: CardKeyChanges[];
+  sessions: Map<string, number>;
+  receipts: ReceiptRow[];
+}
+
+/** Verifies an embedded Agent Card and works out its Registry changes. */
+function cardFacts(command: VerifiedCommand, snapshot: RegistrySnapshot, deps: GroupBatchDependencies, now: string) {
+  const card = command.envelope.payload['card'] as JsonObject;
+  const verified = verifyParsedDocument('agent-card', card, snapshot.registry, deps.schemas);
+  const services = deps.settings.services;
+  const cardIssuerAuthorized = verified.ok && samePrincipal(verified.verified.principal, services.registry) && card['organizationId'] === services.organizationId;
+  let changes: CardKeyChanges | undefined;
+  let registryProblem: string | undefined;
+  try {
+    changes = applyCardKeys(card, snapshot.registry, now);
+  } catch (error) {
+    if (!(error instanceof RegistryProblem)) throw error;
+    registryProblem = error.reason;
+  }
+  return { card, cardIssuerAuthorized, ...(registryProblem === undefined ? {} : { registryProblem }), changes, signingHash: verified.ok ? verified.verified.signingHash : undefined };
+}
+
+export interface OrganizationBatchDependencies extends GroupBatchDependencies {
+  readonly organization: OrganizationStateCache;
+}
+
+export async function runOrganizationBatch(items: readonly VerifiedCommand[], deps: OrganizationBatchDependencies): Promise<CommandOutcome[]> {
+  const nowMillis = deps.clock.nowMillis();
+  const now = new Date(nowMillis).toISOString();
+  const services = deps.settings.services;
+  let installed: RegistrySnapshot | undefined;
+  let committed: { position: number; state: OrganizationState } | undefined;
+  const outcomes = await inTransaction(deps.pool, async (client) => {
+    const org = await lockOrganization(client, services.organizationId);
+    let snapshot = await deps.registry.ensure(client, org.registryRevision);
+    const receipts = await findReceipts(client, items.map(receiptKeyOf));
+    let state = await deps.organization.load(client, org.lastPosition);
+    let position = org.lastPosition;
+    const writes: Writes = { events: [], cards: [], keys: [], sessions: new Map(), receipts: [] };
+    const results: (CommandOutcome | string[])[] = [];
+    for (const command of items) {
+      const related = { relatedActionId: command.envelope.actionId };
+      const prior = receipts.get(receiptKey(receiptKeyOf(command))) ?? writes.receipts.find((r) => receiptKey(r) === receiptKey(receiptKeyOf(command)));
+      if (prior !== undefined) {
+        results.push(prior.signingHash === command.verified.signingHash ? prior.eventIds.slice() : { ok: false, error: wireError('ACTION_ID_COLLISION', 'the Action ID was used with other content', related) });
+        continue;
+      }
+      const refused = checkAdmission(command, nowMillis, deps.settings.freshness);
+      if (refused !== null) {
+        results.push({ ok: false, error: refused });
+        continue;
+      }
+      const isCard = command.envelope.kind === 'ext.missionweaveprotocol.registry.agent_card_register';
+      const facts = isCard ? cardFacts(command, snapshot, deps, now) : undefined;
+      const context: DecisionContext = {
+        now,
+        nowMillis,
+        newId: newUrn,
+        agent: (agentId) => snapshot.agents.get(agentId),
+        mission: () => undefined,
+        groupExists: () => false,
+        services,
+      };
+      const decision = decideOrganizationCommand(state, command.envelope, context, facts);
+      if (!decision.ok) {
+        results.push({ ok: false, error: wireError(decision.error.code, decision.error.message, related) });
+        continue;
+      }
+      const delivered: DeliveredEvent[] = [];
+      decision.events.forEach((draft, index) => {
+        const signed = signEvent(draft, { command, now, authority: services.authority, key: deps.settings.authorityKey, primary: index === 0 });
+        position++;
+        writes.events.push({ position, eventId: signed.eventId, kind: signed.kind, document: signed.text, signingHash: signed.signingHash, admissionRecordId: signed.admissionRecordId, trustedAcceptedAt: now });
+        state = evolveOrganization(state, signed.recorded);
+        delivered.push({ eventId: signed.eventId, groupId: undefined, sequence: undefined, text: signed.text });
+      });
+      if (facts?.changes !== undefined) {
+        writes.keys.push(facts.changes);
+        writes.cards.push({ agentId: String(facts.card['agentId']), cardVersion: Number(facts.card['cardVersion']), status: String(facts.card['status']), document: JSON.stringify(facts.card), signingHash: facts.signingHash ?? '', registeredAt: now });
+        const agents = new Map(snapshot.agents);
+        agents.set(String(facts.card['agentId']), agentFactsOf(facts.card));
+        snapshot = { revision: snapshot.revision + 1, registry: facts.changes.registry, agents };
+      }
+      if (command.envelope.kind === 'ext.missionweaveprotocol.identity.session_open') {
+        const agentId = String(command.envelope.payload['agentId']);
+        const epoch = state.sessions.get(agentId);
+        if (epoch !== undefined) writes.sessions.set(agentId, epoch);
+      }
+      writes.receipts.push({ ...receiptKeyOf(command), signingHash: command.verified.signingHash, kind: command.envelope.kind, groupId: null, command: command.canonical, eventIds: delivered.map((e) => e.eventId), keyId: command.verified.keyId, admissionRecordId: newUrn(), trustedAcceptedAt: now });
+      results.push({ ok: true, events: delivered, duplicate: false });
+    }
+    await insertOrganizationEvents(client, writes.events);
+    for (const card of writes.cards) await insertAgentCard(client, card);
+    for (const change of writes.keys) {
+      for (const binding of change.bindings) await insertBinding(client, binding, snapshot.revision);
+      for (const { keyId, record } of change.records) await insertValidityRecord(client, keyId, record, snapshot.revision);
+    }
+    await upsertSessionEpochs(client, writes.sessions, now);
+    if ((await insertReceipts(client, writes.receipts)) !== writes.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
+    await updateOrganization(client, services.organizationId, { registryRevision: snapshot.revision, lastPosition: position });
+    if (writes.keys.length > 0) installed = snapshot;
+    committed = { position, state };
+    const stored = results.flatMap((r) => (Array.isArray(r) ? r : []));
+    const texts = stored.length === 0 ? new Map<string, string>() : await readEventsById(client, stored);
+    return results.map((r): CommandOutcome => (Array.isArray(r) ? { ok: true, duplicate: true, events: r.map((id) => deliveredFromText(texts.get(id) ?? '{}')) } : r));
+  });
+  if (installed !== undefined) deps.registry.install(installed);
+  if (committed !== undefined) deps.organization.commit(committed.position, committed.state);
+  return outcomes;
+}

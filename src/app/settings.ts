@@ -1,0 +1,38 @@
+/**
+ * What the Group Authority needs to run, independent of where it came from (a directory made
+ * by `missionweave init`, a test, a benchmark).
+ */
+
+import type { OrganizationServices } from '../domain/model.js';
+import type { SigningKey } from '../protocol/signing/signDocument.js';
+
+export interface FreshnessWindow {
+  /** How old a newly presented Command's `issuedAt` may be. */
+  readonly maxAgeSeconds: number;
+  /** How far in the future `issuedAt` may be, for clock skew. */
+  readonly maxFutureSkewSeconds: number;
+}
+
+export interface AuthoritySettings {
+  readonly services: OrganizationServices;
+  /** The Group Authority's Event-signing key; its binding names `services.authority`. */
+  readonly authorityKey: SigningKey;
+  readonly freshness: FreshnessWindow;
+  /** Largest number of Commands drained into one write transaction. */
+  readonly maxBatch: number;
+  /** Write transactions this process runs at once (each on its own connection). */
+  readonly writerConcurrency: number;
+}
+
+/**
+ * Five minutes back covers queued and retried Commands; thirty seconds ahead covers ordinary
+ * clock skew between an Agent and the Group Authority.
+ */
+export const DEFAULT_FRESHNESS: FreshnessWindow = { maxAgeSeconds: 300, maxFutureSkewSeconds: 30 };
+
+/** A clock reading in milliseconds; injected so tests and the domain never read the time. */
+export interface Clock {
+  nowMillis(): number;
+}
+
+export const systemClock: Clock = { nowMillis: () => Date.now() };

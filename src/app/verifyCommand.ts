@@ -1,0 +1,111 @@
+/**
+ * The stateless front of the Command pipeline: strict parse, envelope schema, the six
+ * cryptographic stages, the payload schema of the kind, and extension criticality. Nothing
+ * here touches the database, so it runs off the write path's critical section.
+ */
+
+import type { CommandEnvelope } from '../domain/model.js';
+import { canonicalize } from '../protocol/jcs.js';
+import type { SchemaRegistry } from '../protocol/schemas/registry.js';
+import { parseStrictJson, type JsonObject, type JsonValue } from '../protocol/strictJson.js';
+import { verifyParsedDocument, type RegistryInput } from '../protocol/signing/verifySignedDocument.js';
+import type { VerificationFailure, VerifiedDocument } from '../protocol/signing/verification.js';
+import { isProtocolError } from '../protocol/errorCodes.js';
+import { wireError, type WireError } from './wireError.js';
+
+/** Organization-scoped bootstrap kinds: no Group, no Group sequence (§15.1). */
+export const ORGANIZATION_KINDS: ReadonlySet<string> = new Set([
+  'ext.missionweaveprotocol.registry.agent_card_register',
+  'ext.missionweaveprotocol.identity.session_open',
+]);
+
+/** Extension profiles this Group Authority interprets (none yet); others must be noncritical. */
+const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set();
+
+export interface VerifiedCommand {
+  readonly envelope: CommandEnvelope;
+  readonly document: JsonObject;
+  readonly verified: VerifiedDocument;
+  /** JCS text of the complete signed Command, as stored with its receipt. */
+  readonly canonical: string;
+  readonly scope: 'group' | 'organization';
+  /** The Registry revision stage 4 used; a write transaction re-verifies if it moved on. */
+  readonly registryRevision: number;
+}
+
+/** Registry evidence at one revision. */
+export interface RegistryAtRevision {
+  readonly registry: RegistryInput;
+  readonly revision: number;
+}
+
+export type FrontResult =
+  | { readonly ok: true; readonly command: VerifiedCommand }
+  | { readonly ok: false; readonly error: WireError; readonly diagnostic?: VerificationFailure };
+
+function envelopeOf(document: JsonObject): CommandEnvelope {
+  return document as unknown as CommandEnvelope;
+}
+
+function relatedActionId(value: JsonValue): string | undefined {
+  const actionId = typeof value === 'object' && value !== null && !Array.isArray(value) ? value['actionId'] : undefined;
+  return typeof actionId === 'string' && actionId.length <= 512 ? actionId : undefined;
+}
+
+/** Runs every stateless check on an already strictly parsed Command. */
+export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevision, schemas: SchemaRegistry): FrontResult {
+  const result = verifyParsedDocument('command', value, evidence.registry, schemas);
+  if (!result.ok) {
+    const { failure } = result;
+    const actionId = failure.stage === 'schema' ? undefined : relatedActionId(value);
+    return {
+      ok: false,
+      diagnostic: failure,
+      error: wireError(failure.code, failure.stage === 'schema' ? failure.detail : '', actionId === undefined ? {} : { relatedActionId: actionId }),
+    };
+  }
+  const document = result.verified.document;
+  const envelope = envelopeOf(document);
+  const related = { relatedActionId: envelope.actionId };
+  const payload = schemas.validatePayload(envelope.kind, envelope.payload);
+  if (payload === null) {
+    return { ok: false, error: wireError('INVALID_COMMAND', `command kind ${envelope.kind} is not supported`, related) };
+  }
+  if (!payload.ok) return { ok: false, error: wireError('SCHEMA_VALIDATION_FAILED', `payload ${payload.error}`, related) };
+  const extensions = (document['extensions'] ?? {}) as Record<string, { critical?: boolean }>;
+  for (const [profile, extension] of Object.entries(extensions)) {
+    if (extension.critical === true && !KNOWN_EXTENSIONS.has(profile)) {
+      return {
+        ok: false,
+        error: wireError('UNKNOWN_CRITICAL_EXTENSION', `critical extension ${profile} is not supported`, { ...related, details: { profileUri: profile } }),
+      };
+    }
+  }
+  return {
+    ok: true,
+    command: {
+      envelope,
+      document,
+      verified: result.verified,
+      canonical: canonicalize(document),
+      scope: ORGANIZATION_KINDS.has(envelope.kind) ? 'organization' : 'group',
+      registryRevision: evidence.revision,
+    },
+  };
+}
+
+/** Runs every stateless check on untrusted bytes. */
+export function verifyCommandBytes(bytes: Uint8Array, evidence: RegistryAtRevision, schemas: SchemaRegistry): FrontResult {
+  let value: JsonValue;
+  try {
+    value = parseStrictJson(bytes);
+  } catch (error) {
+    if (!isProtocolError(error)) throw error;
+    return {
+      ok: false,
+      diagnostic: { stage: 'parse', reason: error.reason, code: error.code, detail: error.message },
+      error: wireError(error.code, error.message),
+    };
+  }
+  return verifyCommandValue(value, evidence, schemas);
+}

@@ -1,0 +1,95 @@
+/**
+ * `missionweave command <kind> --as HANDLE --dir DIR [--group G] [--payload JSON|@FILE]
+ * [--expected-revision N]`: builds a Command for a Principal of the directory, fills in what a
+ * careful client would (its current Membership, Session and Coordinator Epochs; fresh IDs for
+ * a new Mission's Group or a new Message; the Mission's main Conversation), signs it with the
+ * Principal's key and submits it through the Command pipeline. Prints the resulting Events as
+ * JSON lines, or the §19 error on stderr (exit 1).
+ */
+
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { signCommand, timestampOf, type CommandRequest } from '../app/issueDocuments.js';
+import type { JsonObject } from '../protocol/strictJson.js';
+import type { Pool } from '../store/pool.js';
+import { openAuthority } from '../server.js';
+import { parseArgs, stringOption, UsageError } from './args.js';
+import { Home, type PrincipalRecord } from './home.js';
+
+const CREATIONS = new Set(['mission.create', 'mission.create_follow_up']);
+
+function readPayload(text: string | undefined): JsonObject {
+  if (text === undefined) return {};
+  const json = text.startsWith('@') ? readFileSync(text.slice(1), 'utf8') : text;
+  const value = JSON.parse(json) as unknown;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--payload must be a JSON object');
+  return value as JsonObject;
+}
+
+async function groupFacts(pool: Pool, groupId: string, principal: PrincipalRecord) {
+  const membership = await pool.query<{ epoch: number }>(
+    `select (document->>'membershipEpoch')::int as epoch from aggregates
+     where group_id = $1 and aggregate_type = 'membership' and document->'member'->>'id' = $2 and document->'member'->>'type' = $3`,
+    [groupId, principal.id, principal.type],
+  );
+  const mission = await pool.query<{ conversation: string; coordinator: string; epoch: number }>(
+    `select g.document->>'mainConversationId' as conversation, m.document->'mission'->'coordinator'->>'agentId' as coordinator,
+            (m.document->'mission'->'coordinator'->>'coordinatorEpoch')::int as epoch
+     from aggregates g join aggregates m on m.group_id = g.group_id and m.aggregate_type = 'mission'
+     where g.group_id = $1 and g.aggregate_type = 'group'`,
+    [groupId],
+  );
+  const sessions = await pool.query<{ session_epoch: number }>('select session_epoch from agent_sessions where agent_id = $1', [principal.id]);
+  return { membershipEpoch: membership.rows[0]?.epoch, mission: mission.rows[0], sessionEpoch: sessions.rows[0]?.session_epoch };
+}
+
+export async function commandCommand(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, { dir: 'value', as: 'value', group: 'value', payload: 'value', 'expected-revision': 'value' });
+  const [kind] = args.positionals;
+  const handle = stringOption(args, 'as');
+  if (kind === undefined || handle === undefined || args.positionals.length !== 1) {
+    throw new UsageError('usage: missionweave command <kind> --as HANDLE --dir DIR [--group G] [--payload JSON|@FILE]');
+  }
+  const home = new Home(stringOption(args, 'dir') ?? '.missionweave');
+  const principal = home.principal(handle);
+  const payload = readPayload(stringOption(args, 'payload'));
+  let groupId = stringOption(args, 'group');
+  if (CREATIONS.has(kind)) {
+    const id = randomUUID();
+    payload['groupId'] ??= groupId ?? `urn:missionweave:group:${id}`;
+    payload['missionId'] ??= `urn:missionweave:mission:${id}`;
+    payload['mainConversationId'] ??= `urn:missionweave:conversation:${id}`;
+    groupId = String(payload['groupId']);
+  }
+  if (groupId === undefined) throw new UsageError(`${kind} needs --group`);
+  const running = await openAuthority(home);
+  try {
+    const facts = await groupFacts(running.pool, groupId, principal);
+    if (kind === 'message.post') {
+      payload['messageId'] ??= `urn:uuid:${randomUUID()}`;
+      if (facts.mission !== undefined) payload['conversationId'] ??= facts.mission.conversation;
+    }
+    const expected = stringOption(args, 'expected-revision');
+    const request: CommandRequest = {
+      actor: { type: principal.type, id: principal.id },
+      kind,
+      payload,
+      issuedAt: timestampOf(Date.now()),
+      groupId,
+      ...(CREATIONS.has(kind) || facts.membershipEpoch === undefined ? {} : { membershipEpoch: facts.membershipEpoch }),
+      ...(principal.type === 'agent' && facts.sessionEpoch !== undefined ? { sessionEpoch: facts.sessionEpoch } : {}),
+      ...(principal.type === 'agent' && facts.mission?.coordinator === principal.id ? { coordinatorEpoch: facts.mission.epoch } : {}),
+      ...(expected === undefined ? {} : { expectedRevision: Number(expected) }),
+    };
+    const key = { keyId: principal.keyId, privateKey: home.privateKey(principal.privateKeyFile) };
+    const outcome = await running.authority.submit(signCommand(request, key));
+    if (!outcome.ok) {
+      process.stderr.write(`${outcome.error.code}: ${outcome.error.message}\n`);
+      return 1;
+    }
+    process.stdout.write(outcome.events.map((e) => `${e.text}\n`).join(''));
+    return 0;
+  } finally {
+    await running.close();
+  }
+}

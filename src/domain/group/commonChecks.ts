@@ -1,0 +1,100 @@
+/**
+ * The checks every Group Command passes before its kind's own rules (docs/transitions.md,
+ * "Checks inside the Group decider"), driven by the kind's entry in the Command registry. Each
+ * returns the refusal, or `null` when the Command passes.
+ */
+
+import { samePrincipal } from '../../protocol/principal.js';
+import { refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import type { Authority, GroupKindRules, KindRules } from './commands.js';
+import type { GroupState } from './groupState.js';
+import { holdsCoordinatorLease, isLeaseLive, isMissionOwner, isTerminal, membershipOf } from './stateQueries.js';
+
+/**
+ * Agents and humans act through an active Membership of the current epoch. A Group the actor
+ * never belonged to answers exactly like a missing Group.
+ */
+export function checkMembership(state: GroupState, command: CommandEnvelope): Decision | null {
+  const membership = membershipOf(state, command.actor);
+  if (membership === undefined) return refuse('GROUP_NOT_FOUND', 'group-not-found', 'no such Group');
+  if (membership.state !== 'active') {
+    return refuse('MEMBERSHIP_REQUIRED', `membership-${membership.state}`, 'an active Membership is required');
+  }
+  if (command.membershipEpoch !== membership.membershipEpoch) {
+    return refuse('MEMBERSHIP_STALE', 'membership-epoch-stale', 'the Membership Epoch is no longer current');
+  }
+  return null;
+}
+
+/** Organization services carry no Membership; only the Group Authority acts, and only where listed. */
+export function checkService(rules: KindRules, command: CommandEnvelope, ctx: DecisionContext): Decision | null {
+  const allowed = rules.authority.includes('organization-authority') && samePrincipal(command.actor, ctx.services.authority);
+  return allowed ? null : refuse('AUTH_FORBIDDEN', 'service-not-authorized', 'this service may not send this Command');
+}
+
+type Pointer<S> = (state: S, command: CommandEnvelope) => string | undefined;
+
+/** An envelope `conversationId` / `workItemId` must name what the payload acts on. */
+export function checkEnvelopeTargets<S>(
+  rules: { readonly conversationOf?: Pointer<S>; readonly workItemOf?: Pointer<S> },
+  state: S,
+  command: CommandEnvelope,
+): Decision | null {
+  const pairs: [string | undefined, Pointer<S> | undefined, string][] = [
+    [command.conversationId, rules.conversationOf, 'conversationId'],
+    [command.workItemId, rules.workItemOf, 'workItemId'],
+  ];
+  for (const [envelope, pointer, member] of pairs) {
+    if (envelope !== undefined && pointer?.(state, command) !== envelope) {
+      return refuse('INVALID_COMMAND', 'envelope-target-mismatch', `the envelope ${member} is not the one the payload acts on`);
+    }
+  }
+  return null;
+}
+
+export function checkNotTerminal(state: GroupState): Decision | null {
+  if (!isTerminal(state.mission)) return null;
+  return refuse('INVALID_STATE_TRANSITION', 'mission-terminal', `the Mission is ${state.mission.state}`);
+}
+
+/** The current Coordinator acts under its current epoch and a live lease (§7.2). */
+function checkCoordinatorLease(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision | null {
+  if (command.coordinatorEpoch !== state.mission.coordinator.coordinatorEpoch) {
+    return refuse('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale', 'the Coordinator Epoch is no longer current');
+  }
+  if (!isLeaseLive(state.coordinatorLease, ctx)) {
+    return refuse('WORK_LEASE_EXPIRED', 'coordinator-lease-expired', 'the Coordinator lease has expired');
+  }
+  return null;
+}
+
+/** Grants the Command when any authority the kind lists applies to its actor. */
+export function checkAuthority(
+  rules: GroupKindRules,
+  state: GroupState,
+  command: CommandEnvelope,
+  ctx: DecisionContext,
+): Decision | null {
+  const { actor } = command;
+  const allows = (authority: Authority): boolean => rules.authority.includes(authority);
+  // A service reaching here passed `checkService`.
+  if (actor.type === 'service' || allows('member')) return null;
+  if (allows('mission-owner') && isMissionOwner(state, actor)) return null;
+  if (allows('subject') && rules.subject !== undefined && samePrincipal(actor, rules.subject(command))) return null;
+  if (allows('coordinator') && holdsCoordinatorLease(state, actor)) return checkCoordinatorLease(state, command, ctx);
+  return refuse('AUTH_FORBIDDEN', 'not-authorized', 'the actor may not send this Command');
+}
+
+export function checkMissionState(rules: GroupKindRules, state: GroupState): Decision | null {
+  if (rules.missionStates === undefined || rules.missionStates.includes(state.mission.state)) return null;
+  return refuse('INVALID_STATE_TRANSITION', 'mission-state', `the Mission is ${state.mission.state}`);
+}
+
+export function checkExpectedRevision(current: number | undefined, command: CommandEnvelope): Decision | null {
+  const expected = command.expectedRevision;
+  if (expected === undefined || current === undefined || expected === current) return null;
+  return refuse('REVISION_CONFLICT', 'revision-conflict', 'the aggregate changed since the expected revision', {
+    expectedRevision: expected,
+    currentRevision: current,
+  });
+}

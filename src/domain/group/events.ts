@@ -1,0 +1,131 @@
+/**
+ * The Group Events the deciders append and what each payload carries (docs/transitions.md).
+ * Payloads hold full normative documents so that evolve rebuilds state from Events alone.
+ */
+
+import type {
+  Approval,
+  Conversation,
+  Group,
+  Lease,
+  Membership,
+  Message,
+  Mission,
+  Principal,
+  WorkItem,
+} from '../documents.js';
+
+const GROUP_EVENT_KINDS = [
+  'mission.created',
+  'mission.follow_up.created',
+  'mission.child.created',
+  'mission.coordinator.assigned',
+  'mission.coordinator.renewed',
+  'mission.submitted_for_approval',
+  'mission.changes_requested',
+  'mission.approved',
+  'mission.cancelled',
+  'mission.terminated',
+  'membership.changed',
+  'membership.ended',
+  'message.posted',
+  'message.corrected',
+  'message.retracted',
+  'message.redacted',
+  'work.authorized',
+] as const;
+
+export type GroupEventKind = (typeof GROUP_EVENT_KINDS)[number];
+
+export function isGroupEventKind(kind: string): kind is GroupEventKind {
+  return (GROUP_EVENT_KINDS as readonly string[]).includes(kind);
+}
+
+/** `mission.created` / `mission.follow_up.created`: sequence 1 of a new Group. */
+export interface MissionCreatedPayload {
+  readonly mission: Mission;
+  readonly group: Group;
+  readonly conversation: Conversation;
+  readonly memberships: readonly Membership[];
+  readonly coordinatorLease: Lease;
+  readonly title: string;
+  readonly permissions: readonly string[];
+  /** `null` for a plain `mission.create`; absent in a child Group. */
+  readonly followUpOfMissionId?: string | null;
+  /** The parent Group's `mission.child.created` (child Groups only). */
+  readonly parentEventId?: string;
+}
+
+export interface ChildCreatedPayload {
+  readonly parentMissionId: string;
+  readonly parentWorkItemId: string;
+  readonly childMissionId: string;
+  readonly childGroupId: string;
+  readonly workItem: WorkItem;
+}
+
+export interface CoordinatorAssignedPayload {
+  readonly previousCoordinatorId: string;
+  readonly coordinatorId: string;
+  readonly coordinatorEpoch: number;
+  readonly leaseExpiresAt: string;
+  readonly coordinatorLease: Lease;
+  /** The replaced lease, closed: `revoked`, or `expired` when it had run out. */
+  readonly previousCoordinatorLease: Lease;
+  readonly memberships: readonly Membership[];
+  readonly mission: Mission;
+}
+
+export interface CoordinatorRenewedPayload {
+  readonly coordinatorEpoch: number;
+  readonly leaseExpiresAt: string;
+  readonly coordinatorLease: Lease;
+}
+
+export interface SubmittedPayload {
+  readonly missionRevision: number;
+  readonly artifactHashes: readonly string[];
+  readonly mission: Mission;
+}
+
+export interface ChangesRequestedPayload {
+  readonly missionRevision: number;
+  readonly feedback: string;
+  readonly mission: Mission;
+}
+
+export interface ApprovedPayload {
+  readonly approval: Approval;
+  readonly mission: Mission;
+}
+
+/** `mission.cancelled` and `mission.terminated`. */
+export interface MissionClosedPayload {
+  readonly reason: string;
+  readonly mission: Mission;
+  readonly coordinatorLease: Lease;
+}
+
+export interface MembershipChangedPayload {
+  readonly membership: Membership;
+}
+
+export interface MembershipEndedPayload {
+  readonly principal: Principal;
+  readonly membership: Membership;
+}
+
+export interface MessagePostedPayload {
+  readonly message: Message;
+}
+
+/** `message.corrected`, `message.retracted`, `message.redacted`. */
+export interface MessageAmendedPayload {
+  readonly amendment: Message;
+}
+
+export interface WorkAuthorizedPayload {
+  readonly workItem: WorkItem;
+  readonly conversation: Conversation;
+  readonly proposalId: string | null;
+}

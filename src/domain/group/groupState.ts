@@ -1,0 +1,223 @@
+/**
+ * The state one Group's decider judges Commands against: the normative documents of its Mission,
+ * Group, current Coordinator lease, Memberships, Conversations, WorkItems, and the Messages a
+ * Command refers to.
+ *
+ * `messages` is a partial view. A Group's Messages grow without bound and a Command touches at
+ * most two (the one it posts or amends and the amendment's own ID), so the app loads only
+ * `referencedMessageIds(command)`; evolve adds the ones an Event posts or amends.
+ */
+
+import { principalKey } from '../../protocol/principal.js';
+import type { JsonObject, JsonValue } from '../../protocol/strictJson.js';
+import {
+  fromJson,
+  toJson,
+  type Approval,
+  type Conversation,
+  type Group,
+  type Lease,
+  type Membership,
+  type Message,
+  type Mission,
+  type WorkItem,
+} from '../documents.js';
+import type { CommandEnvelope } from '../model.js';
+
+/** What the protocol keeps about a Mission outside its normative document. */
+export interface MissionNotes {
+  readonly title: string;
+  /** Operations the Mission may authorize; a child's are a subset (§14). */
+  readonly permissions: readonly string[];
+  /** The revision and Artifact set awaiting approval (§7.3); cleared by a change request. */
+  readonly submission?: {
+    readonly missionRevision: number;
+    readonly artifactHashes: readonly string[];
+    readonly submittedAt: string;
+  };
+  readonly approval?: Approval;
+}
+
+/** A Message or amendment and where its own history stands. */
+export interface MessageFacts {
+  readonly message: Message;
+  readonly status: MessageStatus;
+}
+
+/** Forward-only: a retracted Message is never corrected again, a redacted one never changes. */
+export const MESSAGE_STATUSES = ['posted', 'corrected', 'retracted', 'redacted'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** One Group's state; `toAggregates` / `fromAggregates` persist it. */
+export interface GroupState {
+  readonly groupId: string;
+  /** The sequence of the last Event folded in. */
+  readonly lastSequence: number;
+  readonly group: Group;
+  readonly mission: Mission;
+  readonly missionNotes: MissionNotes;
+  /** The current Coordinator lease (`leaseType: coordinator`). */
+  readonly coordinatorLease: Lease;
+  /**
+   * The closed leases of earlier Coordinator Epochs, by lease ID: one per replacement. Kept so
+   * that their stored rows say they are closed rather than staying `active` forever.
+   */
+  readonly formerCoordinatorLeases: ReadonlyMap<string, Lease>;
+  /** By `principalKey(member)`: one Membership per Principal. */
+  readonly memberships: ReadonlyMap<string, Membership>;
+  readonly conversations: ReadonlyMap<string, Conversation>;
+  readonly messages: ReadonlyMap<string, MessageFacts>;
+  readonly workItems: ReadonlyMap<string, WorkItem>;
+}
+
+const MESSAGE_KINDS = new Set(['message.post', 'message.correct', 'message.retract', 'message.redact']);
+
+/** The Messages the app must load before deciding `command` (existing ones only matter). */
+export function referencedMessageIds(command: CommandEnvelope): string[] {
+  if (!MESSAGE_KINDS.has(command.kind)) return [];
+  const ids = [command.payload['messageId'], command.payload['amendmentId']];
+  return ids.filter((id): id is string => typeof id === 'string');
+}
+
+/** A copy of `map` with `key` set: evolve never mutates the state it was given. */
+export function withEntry<V>(map: ReadonlyMap<string, V>, key: string, value: V): ReadonlyMap<string, V> {
+  const next = new Map(map);
+  next.set(key, value);
+  return next;
+}
+
+// ---- Persistence: one row per aggregate ----------------------------------------------------
+
+export type AggregateRowType =
+  | 'group'
+  | 'mission'
+  | 'coordinator-lease'
+  | 'membership'
+  | 'conversation'
+  | 'message'
+  | 'work-item';
+
+export interface AggregateRow {
+  readonly type: AggregateRowType;
+  readonly id: string;
+  readonly revision: number;
+  readonly document: JsonObject;
+}
+
+/** A row as the store hands it back: the same members, typed no narrower than JSON. */
+export interface StoredAggregateRow {
+  readonly type: string;
+  readonly id: string;
+  readonly revision: number;
+  readonly document: JsonValue;
+}
+
+/** A lease starts at revision 1 and each renewal adds one (docs/transitions.md). */
+export function leaseRevision(lease: Lease): number {
+  return lease.renewalCount + 1;
+}
+
+/** A Message changes only by its status, which moves forward; the row revision follows it. */
+function messageRevision(facts: MessageFacts): number {
+  return MESSAGE_STATUSES.indexOf(facts.status) + 1;
+}
+
+/** Every aggregate of `state`, with the document the store keeps for it. */
+export function toAggregates(state: GroupState): AggregateRow[] {
+  const rows: AggregateRow[] = [
+    { type: 'group', id: state.group.groupId, revision: 1, document: toJson(state.group) },
+    {
+      type: 'mission',
+      id: state.mission.missionId,
+      revision: state.mission.revision,
+      document: toJson({ mission: state.mission, notes: state.missionNotes }),
+    },
+    {
+      type: 'coordinator-lease',
+      id: state.coordinatorLease.leaseId,
+      revision: leaseRevision(state.coordinatorLease),
+      document: toJson(state.coordinatorLease),
+    },
+  ];
+  for (const lease of state.formerCoordinatorLeases.values()) {
+    rows.push({ type: 'coordinator-lease', id: lease.leaseId, revision: leaseRevision(lease), document: toJson(lease) });
+  }
+  for (const m of state.memberships.values()) {
+    rows.push({ type: 'membership', id: m.membershipId, revision: m.membershipEpoch, document: toJson(m) });
+  }
+  for (const c of state.conversations.values()) {
+    rows.push({ type: 'conversation', id: c.conversationId, revision: c.revision, document: toJson(c) });
+  }
+  for (const f of state.messages.values()) {
+    rows.push({ type: 'message', id: f.message.messageId, revision: messageRevision(f), document: toJson(f) });
+  }
+  for (const w of state.workItems.values()) {
+    rows.push({ type: 'work-item', id: w.workItemId, revision: w.revision, document: toJson(w) });
+  }
+  return rows;
+}
+
+/**
+ * Rebuilds a Group's state from its rows (`messages` holds whichever Message rows were loaded).
+ * Throws when the rows cannot be one Group's state: that is corrupt storage, not a refusal.
+ */
+export function fromAggregates(groupId: string, lastSequence: number, rows: readonly StoredAggregateRow[]): GroupState {
+  let group: Group | undefined;
+  let missionRow: { mission: Mission; notes: MissionNotes } | undefined;
+  const leases: Lease[] = [];
+  const memberships = new Map<string, Membership>();
+  const conversations = new Map<string, Conversation>();
+  const messages = new Map<string, MessageFacts>();
+  const workItems = new Map<string, WorkItem>();
+  for (const row of rows) {
+    const type = row.type as AggregateRowType;
+    switch (type) {
+      case 'group':
+        group = fromJson<Group>(row.document);
+        break;
+      case 'mission':
+        missionRow = fromJson<{ mission: Mission; notes: MissionNotes }>(row.document);
+        break;
+      case 'coordinator-lease':
+        leases.push(fromJson<Lease>(row.document));
+        break;
+      case 'membership': {
+        const membership = fromJson<Membership>(row.document);
+        memberships.set(principalKey(membership.member), membership);
+        break;
+      }
+      case 'conversation':
+        conversations.set(row.id, fromJson<Conversation>(row.document));
+        break;
+      case 'message':
+        messages.set(row.id, fromJson<MessageFacts>(row.document));
+        break;
+      case 'work-item':
+        workItems.set(row.id, fromJson<WorkItem>(row.document));
+        break;
+      default: {
+        const _exhaustive: never = type;
+        throw new Error(`unknown aggregate row type ${String(_exhaustive)}`);
+      }
+    }
+  }
+  const currentLeaseId = missionRow?.mission.coordinator.leaseId;
+  const coordinatorLease = leases.find((lease) => lease.leaseId === currentLeaseId);
+  if (group === undefined || missionRow === undefined || coordinatorLease === undefined) {
+    throw new Error(`Group ${groupId}: the group, mission and current coordinator-lease rows are required`);
+  }
+  if (group.groupId !== groupId) throw new Error(`rows of Group ${group.groupId} loaded as ${groupId}`);
+  return {
+    groupId,
+    lastSequence,
+    group,
+    mission: missionRow.mission,
+    missionNotes: missionRow.notes,
+    coordinatorLease,
+    formerCoordinatorLeases: new Map(leases.filter((l) => l !== coordinatorLease).map((l) => [l.leaseId, l])),
+    memberships,
+    conversations,
+    messages,
+    workItems,
+  };
+}

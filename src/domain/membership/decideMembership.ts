@@ -1,0 +1,107 @@
+/**
+ * `membership.change` and `membership.end` (§8). The MissionOwner's and the Coordinator's
+ * Memberships carry their authority, so they keep their role, stay active and keep full
+ * visibility: those change only through Mission creation and Coordinator assignment.
+ */
+
+import { samePrincipal } from '../../protocol/principal.js';
+import { fromJson, toJson, type MembershipRole, type Principal } from '../documents.js';
+import type { GroupState } from '../group/groupState.js';
+import { activeAgent, coordinatorPrincipal, groupRef, membershipOf } from '../group/stateQueries.js';
+import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import { isAfterNow } from '../rules.js';
+import { endMembership, grantMembership, type MembershipGrant } from './membershipDocuments.js';
+
+interface ChangePayload {
+  readonly principal: Principal;
+  readonly roles: readonly MembershipRole[];
+  readonly provisional?: boolean;
+  readonly visibilityAfterSequence?: number;
+  readonly scopes?: readonly string[];
+  readonly contextPackageId?: string;
+  readonly provisionalExpiresAt?: string;
+}
+
+interface EndPayload {
+  readonly principal: Principal;
+}
+
+/** The roles only one Principal of the Group may hold, and who that is. */
+function reservedHolder(state: GroupState, role: MembershipRole): Principal | undefined {
+  if (role === 'mission_owner') return state.mission.missionOwner;
+  if (role === 'coordinator') return coordinatorPrincipal(state);
+  return undefined;
+}
+
+function isOwnerOrCoordinator(state: GroupState, principal: Principal): boolean {
+  return samePrincipal(principal, state.mission.missionOwner) || samePrincipal(principal, coordinatorPrincipal(state));
+}
+
+export function decideMembershipChange(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
+  const payload = fromJson<ChangePayload>(command.payload);
+  const [role, ...more] = payload.roles;
+  if (role === undefined || more.length > 0) {
+    return refuse('INVALID_COMMAND', 'one-role-per-membership', 'a Membership holds exactly one role');
+  }
+  const { principal } = payload;
+  const holder = reservedHolder(state, role);
+  if (holder !== undefined && !samePrincipal(holder, principal)) {
+    return refuse('AUTH_FORBIDDEN', 'reserved-role', `only the current holder may have the ${role} role`);
+  }
+  if (principal.type === 'service') {
+    return refuse('INVALID_COMMAND', 'service-membership', 'Organization services carry no Membership');
+  }
+  if (principal.type === 'agent' && activeAgent(ctx, principal.id) === undefined) {
+    return refuse('INVALID_COMMAND', 'agent-card-inactive', 'the Agent has no active Agent Card');
+  }
+  const provisional = payload.provisional === true;
+  // A reserved role reaching here is the holder's own; any other role would strip its authority.
+  if (isOwnerOrCoordinator(state, principal) && (holder === undefined || provisional || (payload.visibilityAfterSequence ?? 0) > 0)) {
+    return refuse('INVALID_COMMAND', 'authority-membership-fixed', 'the MissionOwner and Coordinator keep an active, fully visible role');
+  }
+  let provisionalGrant: MembershipGrant['provisional'];
+  if (provisional) {
+    const { contextPackageId, provisionalExpiresAt } = payload;
+    if (contextPackageId === undefined || provisionalExpiresAt === undefined || !isAfterNow(provisionalExpiresAt, ctx)) {
+      return refuse('INVALID_COMMAND', 'provisional-terms', 'a provisional Membership needs a Context Package and a future expiry');
+    }
+    provisionalGrant = { contextPackageId, expiresAt: provisionalExpiresAt };
+  }
+
+  const existing = membershipOf(state, principal);
+  const visibilityStartSequence =
+    payload.visibilityAfterSequence !== undefined
+      ? payload.visibilityAfterSequence + 1
+      : existing === undefined
+        ? state.lastSequence + 1
+        : undefined;
+  const grant: MembershipGrant = {
+    role,
+    ...(payload.scopes === undefined ? {} : { scopes: payload.scopes }),
+    ...(visibilityStartSequence === undefined ? {} : { visibilityStartSequence }),
+    ...(provisionalGrant === undefined ? {} : { provisional: provisionalGrant }),
+  };
+  const membership = grantMembership(groupRef(state), principal, existing, grant, ctx);
+  return accept({
+    kind: 'membership.changed',
+    payload: toJson({ membership }),
+    aggregate: { type: 'membership', id: membership.membershipId, revision: membership.membershipEpoch },
+  });
+}
+
+export function decideMembershipEnd(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
+  const { principal } = fromJson<EndPayload>(command.payload);
+  if (isOwnerOrCoordinator(state, principal)) {
+    return refuse('INVALID_COMMAND', 'authority-membership-fixed', 'the MissionOwner and Coordinator Memberships cannot be ended this way');
+  }
+  const existing = membershipOf(state, principal);
+  if (existing === undefined || existing.state === 'ended') {
+    return refuse('INVALID_STATE_TRANSITION', 'membership-not-current', 'the Principal holds no current Membership');
+  }
+  const membership = endMembership(existing, ctx);
+  return accept({
+    kind: 'membership.ended',
+    payload: toJson({ principal: { type: principal.type, id: principal.id }, membership }),
+    aggregate: { type: 'membership', id: membership.membershipId, revision: membership.membershipEpoch },
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * The Coordinator lease (§7.2): `mission.assign_coordinator` appoints a Coordinator under the
+ * next Coordinator Epoch, fencing the former one; `mission.renew_coordinator` extends the
+ * current lease. One lease per epoch: appointing closes the replaced one.
+ */
+
+import { samePrincipal, type Principal } from '../../protocol/principal.js';
+import { fromJson, toJson, type Lease, type Membership } from '../documents.js';
+import { leaseRevision, type GroupState } from '../group/groupState.js';
+import { activeAgent, groupRef, isLeaseLive, membershipOf } from '../group/stateQueries.js';
+import { endMembership, FULL_VISIBILITY, grantMembership } from '../membership/membershipDocuments.js';
+import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import { DEFAULT_LEASE_SECONDS, isAfterNow, nowPlusSeconds } from '../rules.js';
+import { coordinatorLease } from './newMission.js';
+
+interface AssignPayload {
+  readonly coordinatorId: string;
+  readonly leaseSeconds?: number;
+}
+
+interface RenewPayload {
+  readonly leaseSeconds?: number;
+}
+
+/** The replaced lease, closed when the next epoch begins (or when it ran out, if earlier). */
+function closeReplaced(lease: Lease, coordinatorEpoch: number, ctx: DecisionContext): Lease {
+  const ranOut = !isAfterNow(lease.expiresAt, ctx);
+  return {
+    ...lease,
+    state: ranOut ? 'expired' : 'revoked',
+    closedAt: ranOut ? lease.expiresAt : ctx.now,
+    closureReason: `Replaced by Coordinator Epoch ${coordinatorEpoch}`,
+  };
+}
+
+export function decideAssignCoordinator(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
+  const payload = fromJson<AssignPayload>(command.payload);
+  const { mission, coordinatorLease: current } = state;
+  const agent = activeAgent(ctx, payload.coordinatorId);
+  if (agent === undefined) {
+    return refuse('INVALID_COMMAND', 'coordinator-card-inactive', 'the new Coordinator has no active Agent Card');
+  }
+  const reappointed = agent.agentId === current.holderAgentId;
+  if (reappointed && isLeaseLive(current, ctx)) {
+    return refuse('INVALID_STATE_TRANSITION', 'coordinator-unchanged', 'the Agent already holds a live Coordinator lease');
+  }
+  const appointee: Principal = { type: 'agent', id: agent.agentId };
+  // One Membership per Principal: a child Mission's owning Agent cannot also coordinate it.
+  if (samePrincipal(appointee, mission.missionOwner)) {
+    return refuse('INVALID_COMMAND', 'coordinator-is-owner', 'the MissionOwner cannot be the Coordinator');
+  }
+
+  const coordinatorEpoch = mission.coordinator.coordinatorEpoch + 1;
+  const lease = coordinatorLease(
+    mission,
+    ctx.newId(),
+    agent,
+    coordinatorEpoch,
+    payload.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+    ctx,
+  );
+  const memberships: Membership[] = [];
+  const former = membershipOf(state, { type: 'agent', id: current.holderAgentId });
+  if (!reappointed && former !== undefined && former.state !== 'ended') {
+    memberships.push(endMembership(former, ctx));
+  }
+  memberships.push(
+    grantMembership(
+      groupRef(state),
+      appointee,
+      membershipOf(state, appointee),
+      { role: 'coordinator', visibilityStartSequence: FULL_VISIBILITY },
+      ctx,
+    ),
+  );
+  const next = {
+    ...mission,
+    revision: mission.revision + 1,
+    coordinator: { agentId: agent.agentId, agentCardVersion: agent.cardVersion, coordinatorEpoch, leaseId: lease.leaseId },
+  };
+  return accept({
+    kind: 'mission.coordinator.assigned',
+    payload: toJson({
+      previousCoordinatorId: current.holderAgentId,
+      coordinatorId: agent.agentId,
+      coordinatorEpoch,
+      leaseExpiresAt: lease.expiresAt,
+      coordinatorLease: lease,
+      previousCoordinatorLease: closeReplaced(current, coordinatorEpoch, ctx),
+      memberships,
+      mission: next,
+    }),
+    aggregate: { type: 'mission', id: next.missionId, revision: next.revision },
+  });
+}
+
+export function decideRenewCoordinator(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
+  const payload = fromJson<RenewPayload>(command.payload);
+  const current = state.coordinatorLease;
+  const lease: Lease = {
+    ...current,
+    // The renewing Command proves which session now holds the lease.
+    sessionEpoch: command.sessionEpoch ?? current.sessionEpoch,
+    expiresAt: nowPlusSeconds(ctx, payload.leaseSeconds ?? DEFAULT_LEASE_SECONDS),
+    renewalCount: current.renewalCount + 1,
+    lastRenewedAt: ctx.now,
+  };
+  return accept({
+    kind: 'mission.coordinator.renewed',
+    payload: toJson({ coordinatorEpoch: state.mission.coordinator.coordinatorEpoch, leaseExpiresAt: lease.expiresAt, coordinatorLease: lease }),
+    aggregate: { type: 'coordinator-lease', id: lease.leaseId, revision: leaseRevision(lease) },
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * `mission.create_child` (§14): the Coordinator promotes a WorkItem to a child Mission with its
+ * own Group, and becomes that Mission's owner. One decision, two Groups: the parent WorkItem
+ * records the child in the parent Group, and the child Group begins with `mission.created`.
+ */
+
+import { fromJson, toJson, type ApprovalPolicy, type WorkItem } from '../documents.js';
+import type { GroupState } from '../group/groupState.js';
+import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import { budgetOverrun, isNoLaterThan } from '../rules.js';
+import { blockForChild, linksOf, PROMOTABLE_STATES, type ChildFailurePolicy } from '../workItem/workItemDocuments.js';
+import { checkNewMission } from './createMission.js';
+import { newMissionGroup, type CreationPayload } from './newMission.js';
+
+interface CreateChildPayload extends CreationPayload {
+  readonly parentWorkItemId: string;
+  readonly failurePolicy?: ChildFailurePolicy;
+}
+
+/**
+ * The child's owner is an Agent, so the child ends with the parent Coordinator's approval; the
+ * parent's execution-risk policy carries over.
+ */
+function childApprovalPolicy(parent: ApprovalPolicy): ApprovalPolicy {
+  return {
+    finalHumanApproval: false,
+    highRiskExecutionApproval: parent.highRiskExecutionApproval,
+    ...(parent.policyVersion === undefined ? {} : { policyVersion: parent.policyVersion }),
+  };
+}
+
+/** Child deadline, budget and permissions must be subsets of the parent's (§14). */
+function checkSubset(state: GroupState, payload: CreateChildPayload, parentItem: WorkItem): Decision | null {
+  const { mission, missionNotes } = state;
+  const { contract } = parentItem;
+  if (!isNoLaterThan(payload.deadline, mission.deadline) || !isNoLaterThan(payload.deadline, contract.deadline)) {
+    return refuse('INVALID_COMMAND', 'deadline-after-parent', 'the child deadline is later than the parent Mission or WorkItem');
+  }
+  const overrun = budgetOverrun(payload.budget, mission.budget) ?? budgetOverrun(payload.budget, contract.budget);
+  if (overrun !== undefined) {
+    return refuse('INVALID_COMMAND', 'budget-exceeds-parent', 'the child budget exceeds the parent Mission or WorkItem', { limit: overrun });
+  }
+  const extra = (payload.permissions ?? []).find((p) => !missionNotes.permissions.includes(p));
+  if (extra !== undefined) {
+    return refuse('INVALID_COMMAND', 'permission-exceeds-parent', 'the child asks for a permission the parent lacks', { permission: extra });
+  }
+  return null;
+}
+
+export function decideCreateChild(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
+  const payload = fromJson<CreateChildPayload>(command.payload);
+  const parentItem = state.workItems.get(payload.parentWorkItemId);
+  if (parentItem === undefined) {
+    return refuse('INVALID_COMMAND', 'parent-work-item-unknown', 'the parent WorkItem is not in this Group');
+  }
+  if (linksOf(parentItem).childMission !== undefined) {
+    return refuse('INVALID_STATE_TRANSITION', 'work-item-has-child', 'the WorkItem was already promoted to a child Mission');
+  }
+  if (!PROMOTABLE_STATES.includes(parentItem.state)) {
+    return refuse('INVALID_STATE_TRANSITION', 'work-item-not-promotable', `a ${parentItem.state} WorkItem cannot be promoted`);
+  }
+  const coordinator = checkNewMission(payload, payload.groupId === state.groupId, ctx);
+  if ('ok' in coordinator) return coordinator;
+  // One Membership per Principal: the owner of the child cannot also be its Coordinator.
+  if (coordinator.agentId === command.actor.id) {
+    return refuse('INVALID_COMMAND', 'child-coordinator-is-owner', 'the child Coordinator must differ from its MissionOwner');
+  }
+  const refused = checkSubset(state, payload, parentItem);
+  if (refused !== null) return refused;
+
+  const parentEventId = ctx.newId();
+  const workItem = blockForChild(
+    parentItem,
+    {
+      missionId: payload.missionId,
+      groupId: payload.groupId,
+      failurePolicy: payload.failurePolicy ?? 'block_parent_work_item',
+    },
+    ctx,
+  );
+  const created = newMissionGroup(
+    {
+      payload,
+      owner: command.actor,
+      coordinator,
+      approvalPolicy: childApprovalPolicy(state.mission.approvalPolicy),
+      parent: {
+        missionId: state.mission.missionId,
+        workItemId: parentItem.workItemId,
+        depth: (state.mission.parent?.depth ?? 0) + 1,
+      },
+    },
+    ctx,
+  );
+  return accept(
+    {
+      kind: 'mission.child.created',
+      payload: toJson({
+        parentMissionId: state.mission.missionId,
+        parentWorkItemId: workItem.workItemId,
+        childMissionId: payload.missionId,
+        childGroupId: payload.groupId,
+        workItem,
+      }),
+      aggregate: { type: 'work-item', id: workItem.workItemId, revision: workItem.revision },
+      workItemId: workItem.workItemId,
+      eventId: parentEventId,
+    },
+    {
+      kind: 'mission.created',
+      payload: toJson({ ...created, parentEventId }),
+      aggregate: { type: 'mission', id: payload.missionId, revision: created.mission.revision },
+      groupId: payload.groupId,
+    },
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * `mission.create` and `mission.create_follow_up` (§7.1): a human founds a Mission, and with it a
+ * new Group whose first Event this is. A follow-up links to an approved Mission of the same
+ * owner; corrections never reopen an approved Mission.
+ */
+
+import { samePrincipal } from '../../protocol/principal.js';
+import { fromJson, toJson, type ApprovalPolicy } from '../documents.js';
+import type { GroupState } from '../group/groupState.js';
+import { activeAgent } from '../group/stateQueries.js';
+import { accept, refuse, type AgentFacts, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import { isAfterNow } from '../rules.js';
+import { newMissionGroup, type CreationPayload } from './newMission.js';
+
+interface CreatePayload extends CreationPayload {
+  readonly approvalPolicy?: ApprovalPolicy;
+  readonly followUpOfMissionId?: string;
+}
+
+/** The Organization default: a human approves the result and every high-risk execution. */
+const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = { finalHumanApproval: true, highRiskExecutionApproval: true };
+
+/**
+ * The checks every Mission creation shares: fresh Group and Mission IDs, a Coordinator with an
+ * active Agent Card, a deadline still ahead. Returns the Coordinator's facts, or the refusal.
+ */
+export function checkNewMission(
+  payload: CreationPayload,
+  groupTaken: boolean,
+  ctx: DecisionContext,
+): Decision | AgentFacts {
+  if (groupTaken || ctx.groupExists(payload.groupId)) {
+    return refuse('INVALID_STATE_TRANSITION', 'group-id-taken', 'the Group ID is already in use');
+  }
+  if (ctx.mission(payload.missionId) !== undefined) {
+    return refuse('INVALID_STATE_TRANSITION', 'mission-id-taken', 'the Mission ID is already in use');
+  }
+  const coordinator = activeAgent(ctx, payload.coordinatorId);
+  if (coordinator === undefined) {
+    return refuse('INVALID_COMMAND', 'coordinator-card-inactive', 'the Coordinator has no active Agent Card');
+  }
+  if (!isAfterNow(payload.deadline, ctx)) {
+    return refuse('INVALID_COMMAND', 'deadline-passed', 'the Mission deadline must lie in the future');
+  }
+  return coordinator;
+}
+
+function create(state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext, followUp: boolean): Decision {
+  const payload = fromJson<CreatePayload>(command.payload);
+  if (command.groupId !== payload.groupId) {
+    return refuse('INVALID_COMMAND', 'group-id-mismatch', 'the envelope and payload name different Groups');
+  }
+  const coordinator = checkNewMission(payload, state !== null, ctx);
+  if ('ok' in coordinator) return coordinator;
+  let followUpToMissionId: string | undefined;
+  if (followUp) {
+    const sourceId = payload.followUpOfMissionId ?? '';
+    const source = ctx.mission(sourceId);
+    if (source === undefined) {
+      return refuse('INVALID_COMMAND', 'follow-up-source-unknown', 'the Mission to follow up does not exist');
+    }
+    if (!samePrincipal(source.missionOwner, command.actor)) {
+      return refuse('AUTH_FORBIDDEN', 'not-source-mission-owner', 'only the MissionOwner may follow up a Mission');
+    }
+    if (source.state !== 'approved') {
+      return refuse('INVALID_STATE_TRANSITION', 'follow-up-source-not-approved', 'only an approved Mission is followed up');
+    }
+    followUpToMissionId = source.missionId;
+  }
+  const created = newMissionGroup(
+    {
+      payload,
+      owner: command.actor,
+      coordinator,
+      approvalPolicy: payload.approvalPolicy ?? DEFAULT_APPROVAL_POLICY,
+      ...(followUpToMissionId === undefined ? {} : { followUpToMissionId }),
+    },
+    ctx,
+  );
+  return accept({
+    kind: followUp ? 'mission.follow_up.created' : 'mission.created',
+    payload: toJson({ ...created, followUpOfMissionId: followUpToMissionId ?? null }),
+    aggregate: { type: 'mission', id: created.mission.missionId, revision: created.mission.revision },
+  });
+}
+
+export function decideMissionCreate(state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext): Decision {
+  return create(state, command, ctx, false);
+}
+
+export function decideFollowUpCreate(state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext): Decision {
+  return create(state, command, ctx, true);
+}

@@ -1,0 +1,85 @@
+/**
+ * Building and changing normative WorkItems (§10). The WorkItem schema has no member for the
+ * links §9.1 and §14 require (its parent WorkItem, the child Mission it was promoted to), so
+ * they travel in one non-critical extension of ours: readers that do not know it lose nothing
+ * the schema promises them.
+ */
+
+import type { Extension, Principal, WorkContract, WorkItem } from '../documents.js';
+import type { DecisionContext } from '../model.js';
+
+export const WORK_LINKS_EXTENSION = 'urn:missionweave:extension:work-item-links';
+const WORK_LINKS_VERSION = '0.1.0';
+
+export type ChildFailurePolicy = 'block_parent_work_item' | 'fail_parent_work_item' | 'fail_parent_mission';
+
+export interface WorkItemLinks {
+  readonly parentWorkItemId?: string;
+  readonly childMission?: {
+    readonly missionId: string;
+    readonly groupId: string;
+    readonly failurePolicy: ChildFailurePolicy;
+  };
+}
+
+export function linksOf(workItem: WorkItem): WorkItemLinks {
+  const data = workItem.extensions?.[WORK_LINKS_EXTENSION]?.data;
+  return (data ?? {}) as WorkItemLinks;
+}
+
+function withLinks(workItem: WorkItem, links: WorkItemLinks): WorkItem {
+  const extension: Extension = { version: WORK_LINKS_VERSION, critical: false, data: { ...links } };
+  return { ...workItem, extensions: { ...workItem.extensions, [WORK_LINKS_EXTENSION]: extension } };
+}
+
+export interface NewWorkItem {
+  readonly workItemId: string;
+  readonly missionId: string;
+  readonly groupId: string;
+  readonly conversationId: string;
+  readonly contract: WorkContract;
+  readonly exclusive: boolean;
+  readonly parentWorkItemId?: string;
+}
+
+export function newWorkItem(spec: NewWorkItem, actor: Principal, ctx: DecisionContext): WorkItem {
+  const author = { type: actor.type, id: actor.id };
+  const workItem: WorkItem = {
+    workItemId: spec.workItemId,
+    missionId: spec.missionId,
+    groupId: spec.groupId,
+    conversationId: spec.conversationId,
+    revision: 1,
+    state: 'open',
+    exclusive: spec.exclusive,
+    contract: spec.contract,
+    createdBy: author,
+    authorizedBy: author,
+    createdAt: ctx.now,
+  };
+  return spec.parentWorkItemId === undefined ? workItem : withLinks(workItem, { parentWorkItemId: spec.parentWorkItemId });
+}
+
+/** States from which a WorkItem may be promoted to a child Mission (§10.2). */
+export const PROMOTABLE_STATES: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'active', 'blocked'];
+
+/**
+ * The parent WorkItem once `child` runs for it (§14). An owned WorkItem becomes `blocked`. The
+ * schema requires an `owner` of every `blocked` WorkItem, so one nobody owns yet stays (or
+ * returns to) `open` with its pending offers withdrawn: the child link fences it instead.
+ */
+export function blockForChild(
+  workItem: WorkItem,
+  child: NonNullable<WorkItemLinks['childMission']>,
+  ctx: DecisionContext,
+): WorkItem {
+  const offers = workItem.offers?.map((o) => (o.status === 'pending' ? { ...o, status: 'withdrawn' as const } : o));
+  const blocked: WorkItem = {
+    ...workItem,
+    revision: workItem.revision + 1,
+    state: workItem.owner === undefined ? 'open' : 'blocked',
+    ...(offers === undefined ? {} : { offers }),
+    updatedAt: ctx.now,
+  };
+  return withLinks(blocked, { ...linksOf(workItem), childMission: child });
+}

@@ -1,0 +1,59 @@
+/**
+ * The composition root: the only place that constructs database servers, pools, the Group
+ * Authority and network listeners from an operator directory.
+ */
+
+import type { Logger } from 'pino';
+import pino from 'pino';
+import { GroupAuthority } from './app/groupAuthority.js';
+import type { AuthoritySettings } from './app/settings.js';
+import type { Home } from './cli/home.js';
+import { openEmbeddedPostgres, type DatabaseHandle } from './store/embeddedPostgres.js';
+import { migrate } from './store/migrate.js';
+import { createPool, type Pool } from './store/pool.js';
+
+export interface RunningAuthority {
+  readonly authority: GroupAuthority;
+  readonly pool: Pool;
+  readonly database: DatabaseHandle;
+  readonly logger: Logger;
+  close(): Promise<void>;
+}
+
+/** The configured PostgreSQL, or the embedded one in `<dir>/db` (started or joined). */
+export async function openDatabase(home: Home, logger: Logger): Promise<DatabaseHandle> {
+  const url = home.databaseUrl();
+  if (url !== undefined) return { url, stop: () => Promise.resolve() };
+  return openEmbeddedPostgres(home.path('db'), (line) => logger.debug({ postgres: line }));
+}
+
+export interface OpenOptions {
+  readonly logger?: Logger;
+  readonly settings?: Partial<AuthoritySettings>;
+  readonly poolSize?: number;
+}
+
+/** Opens the database, applies migrations, and starts the Group Authority of a directory. */
+export async function openAuthority(home: Home, options: OpenOptions = {}): Promise<RunningAuthority> {
+  const logger = options.logger ?? pino({ level: process.env['MW_LOG_LEVEL'] ?? 'warn' }, pino.destination(2));
+  const database = await openDatabase(home, logger);
+  const pool = createPool(database.url, { max: options.poolSize ?? 10 });
+  try {
+    await migrate(pool);
+    const authority = await GroupAuthority.start({ pool, settings: home.settings(options.settings), logger });
+    return {
+      authority,
+      pool,
+      database,
+      logger,
+      close: async () => {
+        await pool.end();
+        await database.stop();
+      },
+    };
+  } catch (error) {
+    await pool.end();
+    await database.stop();
+    throw error;
+  }
+}

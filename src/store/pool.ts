@@ -1,0 +1,58 @@
+/**
+ * PostgreSQL connections. Sequences, revisions and epochs are BIGINT in the database but always
+ * safe integers on the wire (§2), so INT8 values are read as numbers and checked.
+ */
+
+import pg from 'pg';
+
+pg.types.setTypeParser(pg.types.builtins.INT8, (text: string) => {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new Error(`integer ${text} exceeds the safe range`);
+  return value;
+});
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+export type Queryable = pg.Pool | pg.PoolClient;
+
+export interface PoolOptions {
+  /** Connections this process may hold; the writers and readers share them. */
+  readonly max?: number;
+  readonly applicationName?: string;
+}
+
+export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'missionweave',
+    // A node whose database is gone must fail closed quickly rather than queue forever.
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client's error (the server restarted) must not crash the process; the next
+  // query on a fresh client will report the outage to its caller.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** Runs `work` in one transaction on one client; rolls back on any error. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    try {
+      await client.query('rollback');
+    } catch {
+      broken = true;
+    }
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Current state of each aggregate of a Group, written in the same transaction as its Events.
+ */
+
+import type { JsonValue } from '../../protocol/strictJson.js';
+import type { Queryable } from '../pool.js';
+
+export interface AggregateRow {
+  readonly type: string;
+  readonly id: string;
+  readonly revision: number;
+  readonly document: JsonValue;
+}
+
+export async function upsertAggregates(db: Queryable, groupId: string, sequence: number, rows: readonly AggregateRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query({
+    name: 'upsert-aggregates',
+    text: `insert into aggregates (group_id, aggregate_type, aggregate_id, revision, document, updated_sequence)
+           select $1, t, i, r, d, $2 from unnest($3::text[], $4::text[], $5::bigint[], $6::jsonb[]) as v(t, i, r, d)
+           on conflict (group_id, aggregate_type, aggregate_id)
+           do update set revision = excluded.revision, document = excluded.document,
+                         updated_sequence = excluded.updated_sequence`,
+    values: [
+      groupId,
+      sequence,
+      rows.map((r) => r.type),
+      rows.map((r) => r.id),
+      rows.map((r) => r.revision),
+      rows.map((r) => JSON.stringify(r.document)),
+    ],
+  });
+}
+
+/** Every aggregate of a Group except its Messages (those are read on demand). */
+export async function readGroupAggregates(db: Queryable, groupId: string): Promise<AggregateRow[]> {
+  const result = await db.query<AggregateRow>({
+    name: 'read-group-aggregates',
+    text: `select aggregate_type as type, aggregate_id as id, revision, document
+           from aggregates where group_id = $1 and aggregate_type <> 'message'`,
+    values: [groupId],
+  });
+  return result.rows;
+}
+
+/** Every aggregate of a Group, Messages included (for verification against a replay). */
+export async function readAllGroupAggregates(db: Queryable, groupId: string): Promise<AggregateRow[]> {
+  const result = await db.query<AggregateRow>(
+    'select aggregate_type as type, aggregate_id as id, revision, document from aggregates where group_id = $1',
+    [groupId],
+  );
+  return result.rows;
+}
+
+/** Messages of a Group by ID. */
+export async function readMessages(db: Queryable, groupId: string, messageIds: readonly string[]): Promise<AggregateRow[]> {
+  if (messageIds.length === 0) return [];
+  const result = await db.query<AggregateRow>({
+    name: 'read-messages',
+    text: `select aggregate_type as type, aggregate_id as id, revision, document from aggregates
+           where group_id = $1 and aggregate_type = 'message' and aggregate_id = any($2::text[])`,
+    values: [groupId, messageIds],
+  });
+  return result.rows;
+}
+
+/** Mission documents by Mission ID, across Groups (follow-up sources, child parents). */
+export async function readMissionDocuments(db: Queryable, missionIds: readonly string[]): Promise<{ groupId: string; document: JsonValue }[]> {
+  if (missionIds.length === 0) return [];
+  const result = await db.query<{ group_id: string; document: JsonValue }>({
+    name: 'read-mission-documents',
+    text: `select group_id, document from aggregates
+           where aggregate_type = 'mission' and aggregate_id = any($1::text[])`,
+    values: [missionIds],
+  });
+  return result.rows.map((r) => ({ groupId: r.group_id, document: r.document }));
+}

@@ -1,0 +1,59 @@
+/**
+ * The per-Group counter rows: locking them serializes each Group's writers across processes.
+ */
+
+import type { Queryable } from '../pool.js';
+
+/** Locks the counter rows of existing Groups (in a fixed order, so lockers never deadlock). */
+export async function lockGroups(db: Queryable, groupIds: readonly string[]): Promise<Map<string, number>> {
+  const result = await db.query<{ group_id: string; last_sequence: number }>({
+    name: 'lock-groups',
+    text: 'select group_id, last_sequence from groups where group_id = any($1::text[]) order by group_id for update',
+    values: [groupIds],
+  });
+  return new Map(result.rows.map((row) => [row.group_id, row.last_sequence]));
+}
+
+/** Which of these Group IDs or Mission IDs are already taken. */
+export async function findTakenIds(db: Queryable, groupIds: readonly string[], missionIds: readonly string[]): Promise<{ groups: Set<string>; missions: Set<string> }> {
+  const result = await db.query<{ group_id: string; mission_id: string }>({
+    name: 'find-taken-ids',
+    text: 'select group_id, mission_id from groups where group_id = any($1::text[]) or mission_id = any($2::text[])',
+    values: [groupIds, missionIds],
+  });
+  return {
+    groups: new Set(result.rows.map((r) => r.group_id)),
+    missions: new Set(result.rows.map((r) => r.mission_id)),
+  };
+}
+
+/** Creates Group rows; returns the IDs actually created (a concurrent creator may have won). */
+export async function insertGroups(db: Queryable, groups: readonly { groupId: string; missionId: string }[]): Promise<Set<string>> {
+  if (groups.length === 0) return new Set();
+  const result = await db.query<{ group_id: string }>({
+    name: 'insert-groups',
+    text: `insert into groups (group_id, mission_id)
+           select * from unnest($1::text[], $2::text[])
+           on conflict do nothing returning group_id`,
+    values: [groups.map((g) => g.groupId), groups.map((g) => g.missionId)],
+  });
+  return new Set(result.rows.map((r) => r.group_id));
+}
+
+/** Advances Group counters to the last sequence each batch appended. */
+export async function updateGroupSequences(db: Queryable, sequences: ReadonlyMap<string, number>): Promise<void> {
+  if (sequences.size === 0) return;
+  await db.query({
+    name: 'update-group-sequences',
+    text: `update groups g set last_sequence = v.last_sequence
+           from unnest($1::text[], $2::bigint[]) as v(group_id, last_sequence)
+           where g.group_id = v.group_id`,
+    values: [[...sequences.keys()], [...sequences.values()]],
+  });
+}
+
+/** The current last sequence of one Group, or undefined when it does not exist. */
+export async function readLastSequence(db: Queryable, groupId: string): Promise<number | undefined> {
+  const result = await db.query<{ last_sequence: number }>('select last_sequence from groups where group_id = $1', [groupId]);
+  return result.rows[0]?.last_sequence;
+}

@@ -1,0 +1,60 @@
+/**
+ * Organization-scoped Events and registered Agent Cards.
+ */
+
+import type { Queryable } from '../pool.js';
+
+export interface OrganizationEventRow {
+  readonly position: number;
+  readonly eventId: string;
+  readonly kind: string;
+  readonly document: string;
+  readonly signingHash: string;
+  readonly admissionRecordId: string;
+  readonly trustedAcceptedAt: string;
+}
+
+export async function insertOrganizationEvents(db: Queryable, rows: readonly OrganizationEventRow[]): Promise<void> {
+  for (const r of rows) {
+    await db.query(
+      `insert into organization_events (position, event_id, kind, document, signing_hash, admission_record_id, trusted_accepted_at)
+       values ($1, $2, $3, $4, $5, $6, $7)`,
+      [r.position, r.eventId, r.kind, r.document, r.signingHash, r.admissionRecordId, r.trustedAcceptedAt],
+    );
+  }
+}
+
+export async function readOrganizationEvents(db: Queryable, afterPosition: number, limit: number): Promise<{ position: number; document: string }[]> {
+  const result = await db.query<{ position: number; document: string }>(
+    'select position, document from organization_events where position > $1 order by position limit $2',
+    [afterPosition, limit],
+  );
+  return result.rows;
+}
+
+export interface AgentCardRow {
+  readonly agentId: string;
+  readonly cardVersion: number;
+  readonly status: string;
+  readonly document: string;
+  readonly signingHash: string;
+  readonly registeredAt: string;
+}
+
+export async function insertAgentCard(db: Queryable, row: AgentCardRow): Promise<void> {
+  await db.query(
+    `insert into agent_cards (agent_id, card_version, status, document, signing_hash, registered_at)
+     values ($1, $2, $3, $4, $5, $6)`,
+    [row.agentId, row.cardVersion, row.status, row.document, row.signingHash, row.registeredAt],
+  );
+}
+
+/** The latest card of every Agent. */
+export async function readLatestAgentCards(db: Queryable): Promise<AgentCardRow[]> {
+  const result = await db.query<AgentCardRow>(
+    `select distinct on (agent_id) agent_id as "agentId", card_version as "cardVersion", status, document,
+            signing_hash as "signingHash", registered_at as "registeredAt"
+     from agent_cards order by agent_id, card_version desc`,
+  );
+  return result.rows;
+}

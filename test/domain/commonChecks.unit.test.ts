@@ -1,0 +1,199 @@
+/**
+ * The checks every Group Command passes before its kind's own rules (docs/transitions.md,
+ * "Checks inside the Group decider"), for every Group kind the registry knows.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { COMMAND_RULES } from '../../src/domain/group/commands.js';
+import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { RecordedEvent } from '../../src/domain/model.js';
+import type { Principal } from '../../src/protocol/principal.js';
+import {
+  AUTHORITY,
+  CHILD_GROUP,
+  CHILD_MISSION,
+  CONTRACT,
+  COORD,
+  COORD2,
+  HASH_A,
+  HASH_B,
+  MAIN,
+  OWNER,
+  REGISTRY,
+  REVIEWER,
+  STRANGER,
+  WORK,
+  WORKER,
+  at,
+  busyGroup,
+  command,
+  envelope,
+  groupSpec,
+  history,
+  stateOf,
+  steps,
+} from './fixtures.js';
+
+interface KindCase {
+  readonly actor: Principal;
+  readonly payload: (state: GroupState) => object;
+  /** Needs a submitted Mission to be accepted. */
+  readonly submitted?: boolean;
+}
+
+const M1 = 'urn:missionweave:message:m-1';
+
+/** One Command per Group kind that its usual sender may send and that is accepted. */
+const CASES: Readonly<Record<string, KindCase>> = {
+  'mission.create_child': {
+    actor: COORD,
+    payload: () => ({
+      missionId: CHILD_MISSION,
+      groupId: CHILD_GROUP,
+      parentWorkItemId: WORK,
+      coordinatorId: COORD2.id,
+      title: 'Child',
+      objective: 'A part of the work.',
+      definitionOfDone: [{ criterionId: 'c1', description: 'done', evidenceRequired: ['human_review'] }],
+      budget: { currency: 'EUR', financialLimit: 10 },
+      deadline: '2026-09-10T00:00:00Z',
+    }),
+  },
+  'mission.assign_coordinator': { actor: OWNER, payload: () => ({ coordinatorId: COORD2.id }) },
+  'mission.renew_coordinator': { actor: COORD, payload: () => ({}) },
+  'mission.submit_for_approval': { actor: COORD, payload: () => ({ artifactHashes: [HASH_A] }) },
+  'mission.request_changes': { actor: OWNER, submitted: true, payload: (s) => ({ missionRevision: s.mission.revision, feedback: 'More.' }) },
+  'mission.approve': {
+    actor: OWNER,
+    submitted: true,
+    payload: (s) => ({ approvalId: 'urn:x:approval', missionRevision: s.mission.revision, artifactHashes: [HASH_A, HASH_B], acceptancePolicyVersion: '1.0.0' }),
+  },
+  'mission.cancel': { actor: OWNER, payload: () => ({ reason: 'Stop.' }) },
+  'mission.terminate': { actor: COORD, payload: () => ({ reason: 'Impossible.' }) },
+  'membership.change': { actor: OWNER, payload: () => ({ principal: COORD2, roles: ['observer'] }) },
+  'membership.end': { actor: OWNER, payload: () => ({ principal: REVIEWER }) },
+  'message.post': { actor: WORKER, payload: () => ({ messageId: 'urn:x:new', conversationId: MAIN, content: 'hi' }) },
+  'message.correct': { actor: WORKER, payload: () => ({ amendmentId: 'urn:x:a', messageId: M1, replacementContent: 'v2', reason: 'typo' }) },
+  'message.retract': { actor: WORKER, payload: () => ({ amendmentId: 'urn:x:a', messageId: M1, reason: 'wrong place' }) },
+  'message.redact': { actor: OWNER, payload: () => ({ amendmentId: 'urn:x:a', messageId: M1, reason: 'policy' }) },
+  'work.authorize': { actor: COORD, payload: () => ({ workItemId: 'urn:x:w2', contract: CONTRACT }) },
+};
+
+const GROUP_KINDS = Object.entries(COMMAND_RULES)
+  .filter(([, rules]) => rules.scope === 'group')
+  .map(([kind]) => kind);
+
+const busy = busyGroup();
+const submitted = history([steps.submit([HASH_A, HASH_B])], busy);
+const TERMINAL: Record<string, RecordedEvent[]> = {
+  approved: history([steps.approve()], submitted),
+  cancelled: history([steps.cancel()], busy),
+  failed: history([steps.terminate()], busy),
+};
+
+function caseOf(kind: string): KindCase {
+  const found = CASES[kind];
+  if (found === undefined) throw new Error(`no test case for ${kind}`);
+  return found;
+}
+
+function validCommand(kind: string, events: readonly RecordedEvent[], actor?: Principal, extra: object = {}) {
+  const state = stateOf(events);
+  const c = caseOf(kind);
+  return command(state, actor ?? c.actor, kind, c.payload(state), extra);
+}
+
+describe('the registry', () => {
+  it('has a test case for every Group kind', () => {
+    expect([...GROUP_KINDS].sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  it('accepts each case in a live Mission (so the refusals below come from the checks)', () => {
+    for (const kind of GROUP_KINDS) {
+      const events = caseOf(kind).submitted === true ? submitted : busy;
+      groupSpec.given(events).when(validCommand(kind, events)).then((drafts) => expect(drafts.length).toBeGreaterThan(0));
+    }
+  });
+
+  it('refuses a kind it does not know (INVALID_COMMAND)', () => {
+    groupSpec.given(busy).when(command(stateOf(busy), COORD, 'work.offer', { workItemId: WORK })).thenFails('INVALID_COMMAND', 'kind-not-supported');
+    groupSpec.given([]).when(envelope('toString', OWNER, {})).thenFails('INVALID_COMMAND', 'kind-not-supported');
+  });
+});
+
+describe.each(GROUP_KINDS)('%s', (kind) => {
+  it('answers a missing Group with GROUP_NOT_FOUND', () => {
+    groupSpec.given([]).when(validCommand(kind, busy)).thenFails('GROUP_NOT_FOUND');
+  });
+
+  it('answers a Principal who never was a member with GROUP_NOT_FOUND', () => {
+    for (const outsider of [STRANGER, COORD2]) {
+      groupSpec.given(busy).when(validCommand(kind, busy, outsider, { membershipEpoch: 1 })).thenFails('GROUP_NOT_FOUND', 'group-not-found');
+    }
+  });
+
+  it('refuses an ended or provisional Membership (MEMBERSHIP_REQUIRED)', () => {
+    const ended = history([(s) => command(s!, OWNER, 'membership.end', { principal: WORKER })], busy);
+    groupSpec.given(ended).when(validCommand(kind, ended, WORKER)).thenFails('MEMBERSHIP_REQUIRED', 'membership-ended');
+    const provisional = history(
+      [(s) => command(s!, OWNER, 'membership.change', { principal: COORD2, roles: ['worker'], provisional: true, contextPackageId: 'urn:x:cp', provisionalExpiresAt: at(3600) })],
+      busy,
+    );
+    groupSpec.given(provisional).when(validCommand(kind, provisional, COORD2)).thenFails('MEMBERSHIP_REQUIRED', 'membership-provisional');
+  });
+
+  it('refuses a Membership Epoch that is not the current one (MEMBERSHIP_STALE)', () => {
+    const events = caseOf(kind).submitted === true ? submitted : busy;
+    groupSpec.given(events).when(validCommand(kind, events, undefined, { membershipEpoch: 2 })).thenFails('MEMBERSHIP_STALE');
+    groupSpec.given(events).when(validCommand(kind, events, undefined, { membershipEpoch: undefined })).thenFails('MEMBERSHIP_STALE');
+  });
+
+  it('lets only the Group Authority service send it, and only where listed (AUTH_FORBIDDEN)', () => {
+    const rules = COMMAND_RULES[kind]!;
+    groupSpec.given(busy).when(validCommand(kind, busy, REGISTRY, { membershipEpoch: undefined })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    if (!rules.authority.includes('organization-authority')) {
+      groupSpec.given(busy).when(validCommand(kind, busy, AUTHORITY, { membershipEpoch: undefined })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    }
+  });
+
+  for (const [terminal, events] of Object.entries(TERMINAL)) {
+    it(`is refused by a ${terminal} Mission (INVALID_STATE_TRANSITION)`, () => {
+      groupSpec.given(events).when(validCommand(kind, events)).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+      if (COMMAND_RULES[kind]!.authority.includes('organization-authority')) {
+        groupSpec.given(events).when(validCommand(kind, events, AUTHORITY, { membershipEpoch: undefined })).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+      }
+    });
+  }
+
+  it('checks expectedRevision against the aggregate the kind changes (REVISION_CONFLICT)', () => {
+    const events = caseOf(kind).submitted === true ? submitted : busy;
+    const state = stateOf(events);
+    const rules = COMMAND_RULES[kind]!;
+    const plain = validCommand(kind, events);
+    const current = (rules.target as (s: GroupState, c: typeof plain) => number | undefined)(state, plain);
+    expect(current).toBeTypeOf('number');
+    groupSpec.given(events).when({ ...plain, expectedRevision: current! + 1 }).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(events).when({ ...plain, expectedRevision: current! }).then((drafts) => {
+      // expectedRevision names exactly the aggregate whose next revision the Event produces.
+      expect(drafts[0]?.aggregate.revision).toBe(current! + 1);
+    });
+  });
+
+  it('refuses an envelope workItemId or conversationId the payload does not act on (INVALID_COMMAND)', () => {
+    groupSpec.given(busy).when(validCommand(kind, busy, undefined, { workItemId: 'urn:x:not-this-one' })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
+    groupSpec.given(busy).when(validCommand(kind, busy, undefined, { conversationId: 'urn:x:not-this-one' })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
+  });
+});
+
+describe('order of the checks', () => {
+  it('does not tell a non-member anything about the Mission', () => {
+    const cancelled = TERMINAL['cancelled']!;
+    groupSpec.given(cancelled).when(validCommand('mission.cancel', cancelled, STRANGER, { membershipEpoch: 1 })).thenFails('GROUP_NOT_FOUND');
+  });
+
+  it('checks Membership before Coordinator authority, and the epoch before the lease', () => {
+    const state = stateOf(busy);
+    groupSpec.given(busy).when(command(state, COORD, 'mission.renew_coordinator', {}, { membershipEpoch: 5, coordinatorEpoch: 5 })).thenFails('MEMBERSHIP_STALE');
+    groupSpec.given(busy).when(command(state, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 5 }), { now: at(9999) }).thenFails('AUTH_STALE_COORDINATOR');
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * `mission.assign_coordinator` and `mission.renew_coordinator` (docs/transitions.md, §7.2).
+ */
+
+import { describe, expect, it } from 'vitest';
+import type { GroupState } from '../../src/domain/group/groupState.js';
+import { principalKey } from '../../src/protocol/principal.js';
+import {
+  AUTHORITY,
+  COORD,
+  COORD2,
+  MISSION,
+  OWNER,
+  REGISTRY,
+  REVOKED,
+  WORKER,
+  at,
+  command,
+  envelope,
+  expectStateValid,
+  groupSpec,
+  history,
+  stateOf,
+  steps,
+} from './fixtures.js';
+
+const created = history([steps.create, steps.addMember(WORKER)]);
+const state = stateOf(created);
+
+function assign(coordinatorId: string, extra: object = {}, actor = OWNER, from: GroupState = state) {
+  return command(from, actor, 'mission.assign_coordinator', { coordinatorId, leaseSeconds: 900 }, extra);
+}
+
+describe('mission.assign_coordinator', () => {
+  it('appoints a new Coordinator under the next epoch and ends the former one’s Membership', () => {
+    const after = groupSpec
+      .given(created)
+      .when(assign(COORD2.id, { expectedRevision: 1 }))
+      .then((events) => {
+        expect(events.map((e) => e.kind)).toEqual(['mission.coordinator.assigned']);
+        expect(events[0]?.aggregate).toEqual({ type: 'mission', id: MISSION, revision: 2 });
+        expect(events[0]?.payload).toMatchObject({ previousCoordinatorId: COORD.id, coordinatorId: COORD2.id, coordinatorEpoch: 2, leaseExpiresAt: at(900) });
+      }) as GroupState;
+    expect(after.mission).toMatchObject({ revision: 2, coordinator: { agentId: COORD2.id, coordinatorEpoch: 2, leaseId: after.coordinatorLease.leaseId } });
+    expect(after.coordinatorLease).toMatchObject({ holderAgentId: COORD2.id, coordinatorEpoch: 2, renewalCount: 0, state: 'active', expiresAt: at(900) });
+    expect(after.coordinatorLease.leaseId).not.toBe(state.coordinatorLease.leaseId);
+    expect(after.memberships.get(principalKey(COORD))).toMatchObject({ state: 'ended', membershipEpoch: 2, endedAt: at(0), role: 'coordinator' });
+    expect(after.memberships.get(principalKey(COORD2))).toMatchObject({ state: 'active', role: 'coordinator', membershipEpoch: 1, visibilityStartSequence: 0 });
+    expectStateValid(after);
+  });
+
+  it('may be sent by the Organization authority service', () => {
+    groupSpec.given(created).when(envelope('mission.assign_coordinator', AUTHORITY, { coordinatorId: COORD2.id })).then(['mission.coordinator.assigned']);
+  });
+
+  it('promotes an existing member to Coordinator at its next epoch', () => {
+    const after = groupSpec.given(created).when(assign(WORKER.id)).then(['mission.coordinator.assigned']) as GroupState;
+    expect(after.memberships.get(principalKey(WORKER))).toMatchObject({ role: 'coordinator', membershipEpoch: 2, visibilityStartSequence: 0, state: 'active' });
+    expectStateValid(after);
+  });
+
+  it('re-appoints the same Agent once its lease has expired, without ending its Membership', () => {
+    const after = groupSpec.given(created).when(assign(COORD.id), { now: at(601) }).then(['mission.coordinator.assigned']) as GroupState;
+    expect(after.memberships.get(principalKey(COORD))).toMatchObject({ state: 'active', role: 'coordinator', membershipEpoch: 2 });
+    expect(after.mission.coordinator.coordinatorEpoch).toBe(2);
+    expectStateValid(after);
+  });
+
+  it('refuses the current Coordinator while its lease is live (INVALID_STATE_TRANSITION)', () => {
+    groupSpec.given(created).when(assign(COORD.id)).thenFails('INVALID_STATE_TRANSITION', 'coordinator-unchanged');
+  });
+
+  it('needs an active Agent Card (INVALID_COMMAND)', () => {
+    groupSpec.given(created).when(assign(REVOKED.id)).thenFails('INVALID_COMMAND', 'coordinator-card-inactive');
+  });
+
+  it('is the MissionOwner’s or the authority service’s (AUTH_FORBIDDEN)', () => {
+    groupSpec.given(created).when(assign(COORD2.id, {}, COORD)).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(assign(COORD2.id, {}, WORKER)).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(envelope('mission.assign_coordinator', REGISTRY, { coordinatorId: COORD2.id })).thenFails('AUTH_FORBIDDEN');
+  });
+
+  it('refuses a terminal Mission (INVALID_STATE_TRANSITION) and a stale expectedRevision (REVISION_CONFLICT)', () => {
+    const cancelled = history([steps.cancel()], created);
+    groupSpec.given(cancelled).when(assign(COORD2.id, {}, OWNER, stateOf(cancelled))).thenFails('INVALID_STATE_TRANSITION');
+    groupSpec.given(created).when(assign(COORD2.id, { expectedRevision: 5 })).thenFails('REVISION_CONFLICT');
+  });
+
+  it('fences the former Coordinator: its Membership ended, and re-admitted it holds no authority', () => {
+    const replaced = history([(s) => assign(COORD2.id, {}, OWNER, s!)], created);
+    const replacedState = stateOf(replaced);
+    groupSpec.given(replaced).when(command(replacedState, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 1 })).thenFails('MEMBERSHIP_REQUIRED');
+    const readmitted = history([steps.addMember(COORD)], replaced);
+    const readmittedState = stateOf(readmitted);
+    groupSpec.given(readmitted).when(command(readmittedState, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 1 })).thenFails('AUTH_FORBIDDEN');
+  });
+
+  it('answers a delayed Command of an earlier epoch with AUTH_STALE_COORDINATOR (A → B → A)', () => {
+    const back = history([(s) => assign(COORD2.id, {}, OWNER, s!), (s) => assign(COORD.id, {}, OWNER, s!)], created);
+    const backState = stateOf(back);
+    expect(backState.mission.coordinator.coordinatorEpoch).toBe(3);
+    groupSpec.given(back).when(command(backState, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 1 })).thenFails('AUTH_STALE_COORDINATOR');
+    groupSpec.given(back).when(command(backState, COORD, 'mission.renew_coordinator', {})).then(['mission.coordinator.renewed']);
+  });
+});
+
+describe('mission.renew_coordinator', () => {
+  it('extends the lease from now, counts the renewal and binds the renewing session', () => {
+    const after = groupSpec
+      .given(created)
+      .when(command(state, COORD, 'mission.renew_coordinator', { leaseSeconds: 120 }, { sessionEpoch: 4, expectedRevision: 1 }), { now: at(200) })
+      .then((events) => {
+        expect(events.map((e) => e.kind)).toEqual(['mission.coordinator.renewed']);
+        expect(events[0]?.aggregate).toEqual({ type: 'coordinator-lease', id: state.coordinatorLease.leaseId, revision: 2 });
+        expect(events[0]?.payload).toMatchObject({ coordinatorEpoch: 1, leaseExpiresAt: at(320) });
+      }) as GroupState;
+    expect(after.coordinatorLease).toMatchObject({ expiresAt: at(320), renewalCount: 1, lastRenewedAt: at(200), sessionEpoch: 4, state: 'active' });
+    expect(after.mission).toBe(state.mission);
+    expectStateValid(after);
+  });
+
+  it('defaults to 300 seconds', () => {
+    const after = groupSpec.given(created).when(command(state, COORD, 'mission.renew_coordinator', {})).then(['mission.coordinator.renewed']) as GroupState;
+    expect(after.coordinatorLease.expiresAt).toBe(at(300));
+  });
+
+  it('needs Coordinator authority (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
+    groupSpec.given(created).when(command(state, OWNER, 'mission.renew_coordinator', {})).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(command(state, WORKER, 'mission.renew_coordinator', {})).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(command(state, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR');
+    groupSpec.given(created).when(command(state, COORD, 'mission.renew_coordinator', {}), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED');
+  });
+
+  it('refuses a terminal Mission (INVALID_STATE_TRANSITION) and a stale expectedRevision (REVISION_CONFLICT)', () => {
+    const approved = history([steps.submit(), steps.approve()], created);
+    groupSpec.given(approved).when(command(stateOf(approved), COORD, 'mission.renew_coordinator', {})).thenFails('INVALID_STATE_TRANSITION');
+    groupSpec.given(created).when(command(state, COORD, 'mission.renew_coordinator', {}, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT');
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * The world of the domain tests: one Organization, its Agents, a Mission "m1" in Group "g1",
+ * Command builders that fill in the epochs a well-behaved actor would send, and histories built
+ * by running the deciders themselves (so given Events are always Events the system produces).
+ */
+
+import { expect } from 'vitest';
+import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
+import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
+import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { AgentFacts, CommandEnvelope, RecordedEvent } from '../../src/domain/model.js';
+import { principalKey, type Principal } from '../../src/protocol/principal.js';
+import { schemaRegistry } from '../../src/protocol/schemas/files.js';
+import type { JsonObject } from '../../src/protocol/strictJson.js';
+import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from '../support/payloadExamples.js';
+import { recordDrafts, specification, testContext, type Decider, type World } from '../support/specification.js';
+
+export const T0 = '2026-09-01T12:00:00.000Z';
+export const GROUP = 'urn:missionweave:group:g1';
+export const MISSION = 'urn:missionweave:mission:m1';
+export const MAIN = 'urn:missionweave:conversation:g1-main';
+export const WORK = 'urn:missionweave:work-item:w1';
+export const CHILD_GROUP = 'urn:missionweave:group:g1-child';
+export const CHILD_MISSION = 'urn:missionweave:mission:m1-child';
+export const HASH_A = `sha256:${'a'.repeat(64)}`;
+export const HASH_B = `sha256:${'b'.repeat(64)}`;
+
+export const OWNER: Principal = { type: 'human', id: 'urn:missionweave:human:dana' };
+export const STRANGER: Principal = { type: 'human', id: 'urn:missionweave:human:mallory' };
+export const COORD: Principal = { type: 'agent', id: 'urn:missionweave:agent:coord-1' };
+export const COORD2: Principal = { type: 'agent', id: 'urn:missionweave:agent:coord-2' };
+export const WORKER: Principal = { type: 'agent', id: 'urn:missionweave:agent:worker-7' };
+export const REVIEWER: Principal = { type: 'agent', id: 'urn:missionweave:agent:reviewer-3' };
+export const REVOKED: Principal = { type: 'agent', id: 'urn:missionweave:agent:revoked-9' };
+export const REGISTRY: Principal = { type: 'service', id: 'urn:missionweave:service:agent-registry' };
+export const AUTHORITY: Principal = { type: 'service', id: 'urn:missionweave:service:group-authority' };
+export const ORGANIZATION = 'urn:missionweave:organization:acme';
+
+function agent(principal: Principal, status: AgentFacts['status'] = 'active'): AgentFacts {
+  return { agentId: principal.id, cardVersion: 3, status, capabilities: new Map(), sessionEpoch: 1 };
+}
+
+export const WORLD: World = {
+  now: T0,
+  agents: [agent(COORD), agent(COORD2), agent(WORKER), agent(REVIEWER), agent(REVOKED, 'revoked')],
+  missions: [],
+  groups: [],
+  services: { organizationId: ORGANIZATION, registry: REGISTRY, authority: AUTHORITY },
+  idPrefix: 'urn:test:id:when-',
+};
+
+/** `T0` plus whole seconds. */
+export function at(seconds: number): string {
+  return new Date(Date.parse(T0) + seconds * 1000).toISOString();
+}
+
+export const groupDecider: Decider<GroupState | null> = {
+  initialState: () => null,
+  decide: decideGroupCommand,
+  evolve: evolveGroup,
+  nextSequence: (state) => (state?.lastSequence ?? 0) + 1,
+};
+
+export const groupSpec = specification(groupDecider, WORLD);
+
+export function stateOf(events: readonly RecordedEvent[]): GroupState {
+  const state = events.reduce(evolveGroup, null as GroupState | null);
+  if (state === null) throw new Error('no Group in these Events');
+  return state;
+}
+
+let actionCounter = 0;
+
+/** A Command as the app hands it to the decider; `extra` overrides envelope members. */
+export function envelope(kind: string, actor: Principal, payload: object, extra: Partial<CommandEnvelope> = {}): CommandEnvelope {
+  return {
+    actionId: `urn:test:action:${++actionCounter}`,
+    actor,
+    kind,
+    groupId: GROUP,
+    correlationId: 'urn:test:correlation:1',
+    issuedAt: T0,
+    payload: structuredClone(payload) as JsonObject,
+    signature: { algorithm: 'Ed25519', keyId: `urn:test:key:${actor.id}`, createdAt: T0, value: 'A'.repeat(86) },
+    ...extra,
+  };
+}
+
+/** A Command from `actor` in `state`'s Group, carrying the epochs it currently holds. */
+export function command(state: GroupState, actor: Principal, kind: string, payload: object, extra: Partial<CommandEnvelope> = {}): CommandEnvelope {
+  const membership = state.memberships.get(principalKey(actor));
+  const isCoordinator = actor.type === 'agent' && actor.id === state.coordinatorLease.holderAgentId;
+  return envelope(kind, actor, payload, {
+    groupId: state.groupId,
+    ...(actor.type === 'agent' ? { sessionEpoch: 1 } : {}),
+    ...(membership === undefined ? {} : { membershipEpoch: membership.membershipEpoch }),
+    ...(isCoordinator ? { coordinatorEpoch: state.mission.coordinator.coordinatorEpoch } : {}),
+    ...extra,
+  });
+}
+
+/** The example `mission.create` payload, for Mission m1 in Group g1 coordinated by coord-1. */
+export const CREATE_PAYLOAD = {
+  ...(PAYLOAD_EXAMPLES['mission.create'] as {
+    title: string;
+    objective: string;
+    definitionOfDone: object[];
+    budget: object;
+    deadline: string;
+    permissions: string[];
+    coordinatorLeaseSeconds: number;
+    approvalPolicy: object;
+  }),
+  missionId: MISSION,
+  groupId: GROUP,
+  coordinatorId: COORD.id,
+  mainConversationId: MAIN,
+};
+
+export function createCommand(payload: object = CREATE_PAYLOAD, extra: Partial<CommandEnvelope> = {}): CommandEnvelope {
+  return envelope('mission.create', OWNER, payload, extra);
+}
+
+export const CONTRACT = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [] };
+
+export type Step = (state: GroupState | null) => CommandEnvelope;
+
+let historyCounter = 0;
+
+/** Runs `steps` through the decider from `given` on; every step must be accepted. */
+export function history(steps: readonly Step[], given: readonly RecordedEvent[] = [], world: Partial<World> = {}): RecordedEvent[] {
+  const events = [...given];
+  let state = events.reduce(evolveGroup, null as GroupState | null);
+  for (const step of steps) {
+    const cmd = step(state);
+    const ctx = testContext({ ...WORLD, ...world, idPrefix: `urn:test:id:h${++historyCounter}-` });
+    const decision = decideGroupCommand(state, cmd, ctx);
+    if (!decision.ok) throw new Error(`${cmd.kind} refused: ${decision.error.code} ${decision.error.reason}`);
+    const recorded = recordDrafts(groupDecider, state, decision.events, cmd, ctx);
+    state = recorded.reduce(evolveGroup, state);
+    events.push(...recorded);
+  }
+  return events;
+}
+
+function inGroup(step: (state: GroupState) => CommandEnvelope): Step {
+  return (state) => {
+    if (state === null) throw new Error('the step needs a Group');
+    return step(state);
+  };
+}
+
+export const steps = {
+  create: (() => createCommand()) as Step,
+  addMember: (principal: Principal, role = 'worker') =>
+    inGroup((s) => command(s, OWNER, 'membership.change', { principal, roles: [role] })),
+  post: (author: Principal, messageId: string, content: unknown = 'hello', conversationId = MAIN) =>
+    inGroup((s) => command(s, author, 'message.post', { messageId, conversationId, content })),
+  authorize: (workItemId = WORK) =>
+    inGroup((s) => command(s, COORD, 'work.authorize', { workItemId, contract: CONTRACT })),
+  submit: (hashes = [HASH_A, HASH_B]) =>
+    inGroup((s) => command(s, COORD, 'mission.submit_for_approval', { artifactHashes: hashes })),
+  approve: () =>
+    inGroup((s) =>
+      command(s, OWNER, 'mission.approve', {
+        approvalId: 'urn:missionweave:approval:a1',
+        missionRevision: s.mission.revision,
+        artifactHashes: [HASH_A, HASH_B],
+        acceptancePolicyVersion: '1.0.0',
+      }),
+    ),
+  cancel: () => inGroup((s) => command(s, OWNER, 'mission.cancel', { reason: 'no longer needed' })),
+  terminate: () => inGroup((s) => command(s, COORD, 'mission.terminate', { reason: 'cannot be done' })),
+};
+
+/** A Mission with a worker and a reviewer, a Message by the worker and one open WorkItem. */
+export function busyGroup(): RecordedEvent[] {
+  return history([
+    steps.create,
+    steps.addMember(WORKER),
+    steps.addMember(REVIEWER, 'reviewer'),
+    steps.post(WORKER, 'urn:missionweave:message:m-1', 'first draft ready'),
+    steps.authorize(),
+  ]);
+}
+
+/** Asserts `document` is valid against our schema `name` (schemas/<name>.schema.json). */
+export function expectValid(name: string, document: unknown): void {
+  const check = schemaRegistry().validateObject(name, document);
+  expect(check.ok ? 'valid' : `${name} ${check.error}`).toBe('valid');
+}
+
+/** Every normative document a Group state holds is valid against our schemas. */
+export function expectStateValid(state: GroupState): void {
+  expectValid('group', state.group);
+  expectValid('mission', state.mission);
+  expectValid('lease', state.coordinatorLease);
+  for (const m of state.memberships.values()) expectValid('membership', m);
+  for (const c of state.conversations.values()) expectValid('conversation', c);
+  for (const f of state.messages.values()) expectValid('message', f.message);
+  for (const w of state.workItems.values()) expectValid('work-item', w);
+  if (state.missionNotes.approval !== undefined) expectValid('approval', state.missionNotes.approval);
+}

