@@ -10,6 +10,7 @@ import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import { parseStrictJson, type JsonObject, type JsonValue } from '../protocol/strictJson.js';
 import { verifyParsedDocument, type RegistryInput } from '../protocol/signing/verifySignedDocument.js';
 import type { VerificationFailure, VerifiedDocument } from '../protocol/signing/verification.js';
+import type { DocumentKind } from '../protocol/signing/profiles.js';
 import { isProtocolError } from '../protocol/errorCodes.js';
 import { wireError, type WireError } from './wireError.js';
 
@@ -18,6 +19,14 @@ export const ORGANIZATION_KINDS: ReadonlySet<string> = new Set([
   'ext.missionweaveprotocol.registry.agent_card_register',
   'ext.missionweaveprotocol.identity.session_open',
 ]);
+
+/**
+ * Signed Documents carried inside Command payloads, verified with the same six stages before
+ * any decision (the Agent Card of a registration is verified with its issuer's authority later).
+ */
+const EMBEDDED_DOCUMENTS: Readonly<Record<string, { member: string; kind: DocumentKind }>> = {
+  'mission.approve': { member: 'approval', kind: 'approval' },
+};
 
 /** Extension profiles this Group Authority interprets (none yet); others must be noncritical. */
 const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set();
@@ -72,6 +81,12 @@ export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevisio
     return { ok: false, error: wireError('INVALID_COMMAND', `command kind ${envelope.kind} is not supported`, related) };
   }
   if (!payload.ok) return { ok: false, error: wireError('SCHEMA_VALIDATION_FAILED', `payload ${payload.error}`, related) };
+  const embedded = EMBEDDED_DOCUMENTS[envelope.kind];
+  const inner = embedded === undefined ? undefined : envelope.payload[embedded.member];
+  if (embedded !== undefined && inner !== undefined) {
+    const check = verifyParsedDocument(embedded.kind, inner, evidence.registry, schemas);
+    if (!check.ok) return { ok: false, diagnostic: check.failure, error: wireError(check.failure.code, check.failure.stage === 'schema' ? check.failure.detail : '', related) };
+  }
   const extensions = (document['extensions'] ?? {}) as Record<string, { critical?: boolean }>;
   for (const [profile, extension] of Object.entries(extensions)) {
     if (extension.critical === true && !KNOWN_EXTENSIONS.has(profile)) {

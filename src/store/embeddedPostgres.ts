@@ -7,7 +7,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -75,8 +75,13 @@ function prepareForRoot(dataDir: string): { createPostgresUser: boolean } {
   }
   mkdirSync(dataDir, { recursive: true });
   chownSync(dataDir, uid, gid);
-  // The server must be able to reach its data directory through ours.
-  chmodSync(dirname(dataDir), 0o711);
+  // The server runs as `postgres` and must be able to traverse to its data directory: grant
+  // search (x, never read) on any ancestor that lacks it, e.g. a 0700 temporary directory.
+  for (let dir = dirname(dataDir); ; dir = dirname(dir)) {
+    const mode = statSync(dir).mode & 0o7777;
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o011);
+    if (dirname(dir) === dir) break;
+  }
   return { createPostgresUser: false };
 }
 

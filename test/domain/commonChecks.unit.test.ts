@@ -25,6 +25,7 @@ import {
   WORK,
   WORKER,
   at,
+  approvalPayload,
   busyGroup,
   command,
   envelope,
@@ -66,7 +67,7 @@ const CASES: Readonly<Record<string, KindCase>> = {
   'mission.approve': {
     actor: OWNER,
     submitted: true,
-    payload: (s) => ({ approvalId: 'urn:x:approval', missionRevision: s.mission.revision, artifactHashes: [HASH_A, HASH_B], acceptancePolicyVersion: '1.0.0' }),
+    payload: (s) => approvalPayload(s, { approvalId: 'urn:x:approval', artifactHashes: [HASH_A, HASH_B] }),
   },
   'mission.cancel': { actor: OWNER, payload: () => ({ reason: 'Stop.' }) },
   'mission.terminate': { actor: COORD, payload: () => ({ reason: 'Impossible.' }) },

@@ -86,13 +86,14 @@ describe('mission.assign_coordinator', () => {
     groupSpec.given(created).when(assign(COORD2.id, { expectedRevision: 5 })).thenFails('REVISION_CONFLICT');
   });
 
-  it('fences the former Coordinator: its Membership ended, and re-admitted it holds no authority', () => {
+  it('fences the former Coordinator: its delayed Commands are stale, and re-admitted it holds no authority', () => {
     const replaced = history([(s) => assign(COORD2.id, {}, OWNER, s!)], created);
     const replacedState = stateOf(replaced);
-    groupSpec.given(replaced).when(command(replacedState, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 1 })).thenFails('MEMBERSHIP_REQUIRED');
+    groupSpec.given(replaced).when(command(replacedState, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 1 })).thenFails('AUTH_STALE_COORDINATOR');
+    groupSpec.given(replaced).when(command(replacedState, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 2 })).thenFails('MEMBERSHIP_REQUIRED');
     const readmitted = history([steps.addMember(COORD)], replaced);
     const readmittedState = stateOf(readmitted);
-    groupSpec.given(readmitted).when(command(readmittedState, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 1 })).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(readmitted).when(command(readmittedState, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 2 })).thenFails('AUTH_FORBIDDEN');
   });
 
   it('answers a delayed Command of an earlier epoch with AUTH_STALE_COORDINATOR (A → B → A)', () => {

@@ -12,7 +12,7 @@ import type { AgentFacts, CommandEnvelope, RecordedEvent } from '../../src/domai
 import { principalKey, type Principal } from '../../src/protocol/principal.js';
 import { schemaRegistry } from '../../src/protocol/schemas/files.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
-import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from '../support/payloadExamples.js';
+import { EXAMPLE_APPROVAL, EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from '../support/payloadExamples.js';
 import { recordDrafts, specification, testContext, type Decider, type World } from '../support/specification.js';
 
 export const T0 = '2026-09-01T12:00:00.000Z';
@@ -162,16 +162,33 @@ export const steps = {
     inGroup((s) => command(s, COORD, 'mission.submit_for_approval', { artifactHashes: hashes })),
   approve: () =>
     inGroup((s) =>
-      command(s, OWNER, 'mission.approve', {
-        approvalId: 'urn:missionweave:approval:a1',
-        missionRevision: s.mission.revision,
-        artifactHashes: [HASH_A, HASH_B],
-        acceptancePolicyVersion: '1.0.0',
-      }),
+      command(s, OWNER, 'mission.approve', approvalPayload(s, { approvalId: 'urn:missionweave:approval:a1', artifactHashes: [HASH_A, HASH_B] })),
     ),
   cancel: () => inGroup((s) => command(s, OWNER, 'mission.cancel', { reason: 'no longer needed' })),
   terminate: () => inGroup((s) => command(s, COORD, 'mission.terminate', { reason: 'cannot be done' })),
 };
+
+/**
+ * A `mission.approve` payload with its embedded signed Approval agreeing member by member (the
+ * app verifies the signature before the decider sees it).
+ */
+export function approvalPayload(state: GroupState, flat: { approvalId: string; artifactHashes: string[]; missionRevision?: number; acceptancePolicyVersion?: string; comments?: string }, actor: Principal = OWNER): JsonObject {
+  const missionRevision = flat.missionRevision ?? state.mission.revision;
+  const acceptancePolicyVersion = flat.acceptancePolicyVersion ?? '1.0.0';
+  const approval = {
+    ...EXAMPLE_APPROVAL,
+    approvalId: flat.approvalId,
+    kind: state.mission.parent === undefined ? 'mission_final' : 'child_mission',
+    missionId: state.mission.missionId,
+    groupId: state.groupId,
+    missionRevision,
+    artifactHashes: [...flat.artifactHashes].sort(),
+    acceptancePolicyVersion,
+    approver: actor,
+    comments: flat.comments ?? '',
+  };
+  return { ...flat, missionRevision, acceptancePolicyVersion, approval } as unknown as JsonObject;
+}
 
 /** A Mission with a worker and a reviewer, a Message by the worker and one open WorkItem. */
 export function busyGroup(): RecordedEvent[] {

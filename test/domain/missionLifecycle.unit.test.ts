@@ -41,6 +41,11 @@ function approvePayload(extra: object = {}) {
   };
 }
 
+/** The flat members plus the agreeing signed Approval. */
+function approveWithDocument(extra: object = {}) {
+  return approvePayload({ approval: EMBEDDED, ...extra });
+}
+
 const EMBEDDED = {
   ...EXAMPLE_APPROVAL,
   approvalId: 'urn:missionweave:approval:a1',
@@ -123,37 +128,22 @@ describe('mission.request_changes', () => {
 describe('mission.approve', () => {
   const approve = (payload: object = approvePayload(), actor = OWNER) => command(submittedState, actor, 'mission.approve', payload);
 
-  it('approves the submitted revision with an Approval built from the Command and signed by it', () => {
-    const cmd = approve();
-    const after = groupSpec.given(submitted).when(cmd).then(['mission.approved']) as GroupState;
+  it('refuses a flat approval without the embedded signed Approval document (INVALID_COMMAND)', () => {
+    groupSpec.given(submitted).when(approve()).thenFails('INVALID_COMMAND', 'approval-document-required');
+  });
+
+  it('records the embedded signed Approval unchanged, ends the Mission and releases the lease', () => {
+    const after = groupSpec.given(submitted).when(approve(approvePayload({ approval: EMBEDDED }))).then(['mission.approved']) as GroupState;
+    expect(after.missionNotes.approval).toEqual(EMBEDDED);
     expect(after.mission).toMatchObject({ state: 'approved', revision: 3 });
-    expect(after.missionNotes.approval).toEqual({
-      approvalId: 'urn:missionweave:approval:a1',
-      kind: 'mission_final',
-      decision: 'approved',
-      missionId: MISSION,
-      groupId: GROUP,
-      missionRevision: 2,
-      artifactHashes: [HASH_A, HASH_B],
-      acceptancePolicyVersion: '2.0.1',
-      approver: OWNER,
-      comments: 'Looks right.',
-      conditions: [],
-      occurredAt: at(0),
-      signature: cmd.signature,
-    });
+    expect(after.coordinatorLease).toMatchObject({ state: 'released', closureReason: 'Mission approved' });
+    expectValid('approval', after.missionNotes.approval);
     expectStateValid(after);
   });
 
-  it('records an embedded signed Approval unchanged when it agrees with the Command', () => {
-    const after = groupSpec.given(submitted).when(approve(approvePayload({ approval: EMBEDDED }))).then(['mission.approved']) as GroupState;
-    expect(after.missionNotes.approval).toEqual(EMBEDDED);
-    expectValid('approval', after.missionNotes.approval);
-  });
-
   it('is the MissionOwner’s (AUTH_FORBIDDEN)', () => {
-    groupSpec.given(submitted).when(approve(approvePayload(), COORD)).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(submitted).when(approve(approvePayload(), WORKER)).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(submitted).when(approve(approveWithDocument(), COORD)).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(submitted).when(approve(approveWithDocument(), WORKER)).thenFails('AUTH_FORBIDDEN');
   });
 
   it('needs a Mission awaiting approval (INVALID_STATE_TRANSITION)', () => {
@@ -184,10 +174,6 @@ describe('mission.approve', () => {
     }
   });
 
-  it('refuses to build an Approval without the Command signature (INVALID_COMMAND)', () => {
-    const { signature: _s, ...unsigned } = approve();
-    groupSpec.given(submitted).when(unsigned).thenFails('INVALID_COMMAND', 'command-signature-missing');
-  });
 });
 
 describe('mission.cancel', () => {

@@ -35,6 +35,7 @@ import {
   WORKER,
   WORLD,
   at,
+  approvalPayload,
   busyGroup,
   command,
   envelope,
@@ -166,12 +167,8 @@ function randomCommand(state: GroupState, intent: Intent, n: number): CommandEnv
     }),
     'mission.submit_for_approval': () => ({ artifactHashes: intent.pick % 2 === 0 ? [HASH_A] : [HASH_B, HASH_A] }),
     'mission.request_changes': () => ({ missionRevision: submission?.missionRevision ?? 1, feedback: intent.text }),
-    'mission.approve': () => ({
-      approvalId: `urn:prop:approval:${n}`,
-      missionRevision: submission?.missionRevision ?? 1,
-      artifactHashes: submission?.artifactHashes ?? [HASH_A],
-      acceptancePolicyVersion: '1.0.0',
-    }),
+    'mission.approve': () =>
+      approvalPayload(state, { approvalId: `urn:prop:approval:${n}`, missionRevision: submission?.missionRevision ?? 1, artifactHashes: [...(submission?.artifactHashes ?? [HASH_A])] }, actor),
     'mission.cancel': () => ({ reason: intent.text }),
     'mission.terminate': () => ({ reason: intent.text }),
   };

@@ -14,9 +14,15 @@ import { holdsCoordinatorLease, isLeaseLive, isMissionOwner, isTerminal, members
  * Agents and humans act through an active Membership of the current epoch. A Group the actor
  * never belonged to answers exactly like a missing Group.
  */
-export function checkMembership(state: GroupState, command: CommandEnvelope): Decision | null {
+export function checkMembership(rules: GroupKindRules, state: GroupState, command: CommandEnvelope): Decision | null {
   const membership = membershipOf(state, command.actor);
   if (membership === undefined) return refuse('GROUP_NOT_FOUND', 'group-not-found', 'no such Group');
+  // A replaced Coordinator's delayed Command carries the epoch it held: it is fenced as stale
+  // coordination (§7.2) before its ended Membership is looked at.
+  const epoch = command.coordinatorEpoch;
+  if (rules.authority.includes('coordinator') && epoch !== undefined && epoch < state.mission.coordinator.coordinatorEpoch) {
+    return refuse('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale', 'the Coordinator Epoch is no longer current');
+  }
   if (membership.state !== 'active') {
     return refuse('MEMBERSHIP_REQUIRED', `membership-${membership.state}`, 'an active Membership is required');
   }

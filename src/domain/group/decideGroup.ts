@@ -37,7 +37,7 @@ function decideCreation(
 }
 
 function decideInGroup(rules: GroupKindRules, state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const identity = command.actor.type === 'service' ? checkService(rules, command, ctx) : checkMembership(state, command);
+  const identity = command.actor.type === 'service' ? checkService(rules, command, ctx) : checkMembership(rules, state, command);
   return (
     identity ??
     checkEnvelopeTargets(rules, state, command) ??

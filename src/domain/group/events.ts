@@ -97,6 +97,7 @@ export interface ChangesRequestedPayload {
 export interface ApprovedPayload {
   readonly approval: Approval;
   readonly mission: Mission;
+  readonly coordinatorLease: Lease;
 }
 
 /** `mission.cancelled` and `mission.terminated`. */
@@ -104,6 +105,8 @@ export interface MissionClosedPayload {
   readonly reason: string;
   readonly mission: Mission;
   readonly coordinatorLease: Lease;
+  /** The Mission's unfinished WorkItems, closed with it (§10.2 last row). */
+  readonly workItems: readonly WorkItem[];
 }
 
 export interface MembershipChangedPayload {

@@ -103,13 +103,15 @@ export function evolveGroup(state: GroupState | null, event: RecordedEvent): Gro
       return { ...current, mission: fromJson<ChangesRequestedPayload>(event.payload).mission, missionNotes: notes };
     }
     case 'mission.approved': {
-      const { approval, mission } = fromJson<ApprovedPayload>(event.payload);
-      return { ...current, mission, missionNotes: { ...current.missionNotes, approval } };
+      const { approval, mission, coordinatorLease } = fromJson<ApprovedPayload>(event.payload);
+      return { ...current, mission, coordinatorLease, missionNotes: { ...current.missionNotes, approval } };
     }
     case 'mission.cancelled':
     case 'mission.terminated': {
-      const { mission, coordinatorLease } = fromJson<MissionClosedPayload>(event.payload);
-      return { ...current, mission, coordinatorLease };
+      const { mission, coordinatorLease, workItems } = fromJson<MissionClosedPayload>(event.payload);
+      let items = current.workItems;
+      for (const item of workItems) items = withEntry(items, item.workItemId, item);
+      return { ...current, mission, coordinatorLease, workItems: items };
     }
     case 'membership.changed':
     case 'membership.ended': {

@@ -4,7 +4,7 @@
  */
 
 import { samePrincipal } from '../../protocol/principal.js';
-import { fromJson, toJson, type Approval, type Mission } from '../documents.js';
+import { fromJson, toJson, type Approval, type Lease, type Mission } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
 import { sameSet, sortedSet } from '../rules.js';
@@ -95,33 +95,18 @@ export function decideApprove(state: GroupState, command: CommandEnvelope, ctx: 
   if (!sameSet(payload.artifactHashes, state.missionNotes.submission?.artifactHashes ?? [])) {
     return refuse('INVALID_COMMAND', 'artifact-set-mismatch', 'approve exactly the submitted Artifact set');
   }
-  let approval: Approval;
-  if (payload.approval !== undefined) {
-    const member = disagreement(payload.approval, payload, state, command);
-    if (member !== null) {
-      return refuse('INVALID_COMMAND', 'approval-disagrees', 'the signed Approval disagrees with the Command', { member });
-    }
-    approval = payload.approval;
-  } else {
-    if (command.signature === undefined) {
-      return refuse('INVALID_COMMAND', 'command-signature-missing', 'an Approval needs the Command signature');
-    }
-    approval = {
-      approvalId: payload.approvalId,
-      kind: state.mission.parent === undefined ? 'mission_final' : 'child_mission',
-      decision: 'approved',
-      missionId: state.mission.missionId,
-      groupId: state.groupId,
-      missionRevision: payload.missionRevision,
-      artifactHashes: sortedSet(payload.artifactHashes),
-      acceptancePolicyVersion: payload.acceptancePolicyVersion,
-      approver: { type: command.actor.type, id: command.actor.id },
-      comments: payload.comments ?? '',
-      conditions: [],
-      occurredAt: ctx.now,
-      signature: { ...command.signature },
-    };
+  // The final decision is a Signed Document of its own (§7.3), verified by the app before
+  // this decision; a flat reference-style payload alone is not an Approval.
+  if (payload.approval === undefined) {
+    return refuse('INVALID_COMMAND', 'approval-document-required', 'mission.approve must embed the signed Approval document');
   }
+  const member = disagreement(payload.approval, payload, state, command);
+  if (member !== null) {
+    return refuse('INVALID_COMMAND', 'approval-disagrees', 'the signed Approval disagrees with the Command', { member });
+  }
+  const approval: Approval = payload.approval;
   const mission: Mission = { ...state.mission, state: 'approved', revision: state.mission.revision + 1 };
-  return missionEvent('mission.approved', { approval }, mission);
+  // Approval ends the Coordinator's work: its lease is released, not left running.
+  const coordinatorLease: Lease = { ...state.coordinatorLease, state: 'released', closedAt: ctx.now, closureReason: 'Mission approved' };
+  return missionEvent('mission.approved', { approval, coordinatorLease }, mission);
 }

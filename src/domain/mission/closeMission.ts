@@ -4,9 +4,12 @@
  * Coordinator lease, so no coordination Command is accepted afterwards.
  */
 
-import { fromJson, toJson, type Lease, type Mission } from '../documents.js';
+import { fromJson, toJson, type Lease, type Mission, type WorkItem } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import { accept, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+
+/** WorkItem states a closing Mission leaves as they are. */
+const FINISHED: ReadonlySet<string> = new Set(['verified', 'failed', 'cancelled']);
 
 interface ReasonPayload {
   readonly reason: string;
@@ -24,9 +27,14 @@ function close(
 ): Decision {
   const { reason } = fromJson<ReasonPayload>(command.payload);
   const mission: Mission = { ...state.mission, state: outcome.state, revision: state.mission.revision + 1 };
+  // A terminal Mission takes its unfinished WorkItems with it (§10.2, last row).
+  const workState: WorkItem['state'] = outcome.state === 'cancelled' ? 'cancelled' : 'failed';
+  const workItems = [...state.workItems.values()]
+    .filter((w) => !FINISHED.has(w.state))
+    .map((w): WorkItem => ({ ...w, state: workState, revision: w.revision + 1, updatedAt: ctx.now }));
   return accept({
     kind: outcome.kind,
-    payload: toJson({ reason, mission, coordinatorLease: revoke(state.coordinatorLease, outcome.closureReason, ctx) }),
+    payload: toJson({ reason, mission, coordinatorLease: revoke(state.coordinatorLease, outcome.closureReason, ctx), workItems }),
     aggregate: { type: 'mission', id: mission.missionId, revision: mission.revision },
   });
 }
