@@ -77,7 +77,7 @@ const STEPS: Step[] = [
   async (f, pick) => {
     const coordinator = agents[0] as Actor;
     const kind = pick % 2 === 0 ? 'mission.renew_coordinator' : 'mission.submit_for_approval';
-    const payload = kind === 'mission.renew_coordinator' ? { leaseSeconds: 300 } : { artifactHashes: [hash(pick), hash(pick + 1)] };
+    const payload: JsonObject = kind === 'mission.renew_coordinator' ? { leaseSeconds: 300 } : { artifactHashes: [hash(pick), hash(pick + 1)] };
     await h.send(coordinator, kind, payload, { groupId: f.mission.groupId, ...(await epochs(f.mission, coordinator)) });
   },
   async (f, pick) => {
