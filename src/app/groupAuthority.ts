@@ -13,7 +13,7 @@ import { inTransaction, type Pool } from '../store/pool.js';
 import { ensureOrganization, insertBinding, lockOrganization, updateOrganization } from '../store/sql/registry.js';
 import { CommitQueue } from './commitQueue.js';
 import { GroupStateCache } from './groupStates.js';
-import { BatchConflict, type CommandOutcome } from './outcomes.js';
+import { BatchConflict, type CommandOutcome, type DeliveredEvent } from './outcomes.js';
 import { createdGroupOf } from './planGroupBatch.js';
 import { loadRegistrySnapshot, RegistryCache } from './registryCache.js';
 import { runGroupBatch } from './runGroupBatch.js';
@@ -43,8 +43,12 @@ function isRetryable(error: unknown): boolean {
   return typeof code === 'string' && RETRYABLE_SQLSTATES.has(code);
 }
 
+/** Told of every Command's fresh Events once they are committed. */
+export type CommitListener = (events: readonly DeliveredEvent[]) => void;
+
 export class GroupAuthority {
   readonly logger: Logger;
+  private readonly listeners: CommitListener[] = [];
   private readonly deps: OrganizationBatchDependencies;
   private readonly groupQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
   private readonly organizationQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
@@ -91,6 +95,14 @@ export class GroupAuthority {
     return new GroupAuthority(options, new RegistryCache(snapshot, organizationId));
   }
 
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
+  get settings(): AuthoritySettings {
+    return this.deps.settings;
+  }
+
   get schemas(): SchemaRegistry {
     return this.deps.schemas;
   }
@@ -114,7 +126,13 @@ export class GroupAuthority {
     }
     const queue = front.command.scope === 'organization' ? this.organizationQueue : this.groupQueue;
     const outcome = await queue.submit(front.command);
+    if (outcome.ok && !outcome.duplicate) for (const listener of this.listeners) listener(outcome.events);
     return { ...outcome, command: front.command };
+  }
+
+  /** Registers a listener for committed Events (delivery fans them out without a read). */
+  onCommitted(listener: CommitListener): void {
+    this.listeners.push(listener);
   }
 
   /** Registry administration: binds a key of a human or service Principal. */

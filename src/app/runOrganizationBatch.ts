@@ -52,6 +52,9 @@ function cardFacts(command: VerifiedCommand, snapshot: RegistrySnapshot, deps: G
   return { card, cardIssuerAuthorized, ...(registryProblem === undefined ? {} : { registryProblem }), changes, signingHash: verified.ok ? verified.verified.signingHash : undefined };
 }
 
+/** Channel telling every node that an Agent's session epoch advanced. */
+export const SESSIONS_CHANNEL = 'mw_sessions';
+
 export interface OrganizationBatchDependencies extends GroupBatchDependencies {
   readonly organization: OrganizationStateCache;
 }
@@ -128,6 +131,10 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
       for (const { keyId, record } of change.records) await insertValidityRecord(client, keyId, record, snapshot.revision);
     }
     await upsertSessionEpochs(client, writes.sessions, now);
+    for (const [agentId, sessionEpoch] of writes.sessions) {
+      // Other nodes close this Agent's older sessions on this hint.
+      await client.query('select pg_notify($1, $2)', [SESSIONS_CHANNEL, JSON.stringify({ agentId, sessionEpoch })]);
+    }
     if ((await insertReceipts(client, writes.receipts)) !== writes.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
     await updateOrganization(client, services.organizationId, { registryRevision: snapshot.revision, lastPosition: position });
     if (writes.keys.length > 0) installed = snapshot;

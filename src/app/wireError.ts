@@ -16,6 +16,7 @@ export interface WireError {
   readonly expectedRevision?: number;
   readonly currentRevision?: number;
   readonly retryAfterMs?: number;
+  readonly snapshotArtifactHash?: string;
   readonly details?: JsonObject;
 }
 
@@ -43,6 +44,7 @@ export function errorDocument(error: WireError, occurredAt: string, relatedFrame
   if (error.expectedRevision !== undefined) document['expectedRevision'] = error.expectedRevision;
   if (error.currentRevision !== undefined) document['currentRevision'] = error.currentRevision;
   if (error.retryAfterMs !== undefined) document['retryAfterMs'] = error.retryAfterMs;
+  if (error.snapshotArtifactHash !== undefined) document['snapshotArtifactHash'] = error.snapshotArtifactHash;
   if (error.details !== undefined) document['details'] = error.details;
   return document;
 }

@@ -9,6 +9,9 @@ import { UsageError } from './args.js';
 const USAGE = `usage: missionweave <command> [options]
 
 commands:
+  start [--dir DIR]                   initialise DIR (default .missionweave) if new, then serve it
+  serve --dir DIR [--host H] [--port N]
+                                      run a Group Authority node; prints {"url":"wss://…"} when ready
   init --dir DIR [--organization ID] [--host H] [--port N]
                                       create the Organization's services, keys and configuration
   agent add <handle> --dir DIR [--capability id@version ...] [--owner HUMAN]
@@ -27,6 +30,8 @@ type Command = (argv: readonly string[]) => number | Promise<number>;
 // Loaded on demand: commands that never touch the database stay fast and light.
 const COMMANDS: Record<string, () => Promise<Command>> = {
   init: async () => (await import('./initCommand.js')).initCommand,
+  serve: async () => (await import('./serveCommand.js')).serveCommand,
+  start: async () => (await import('./serveCommand.js')).startCommand,
   agent: async () => (await import('./principalCommands.js')).principalCommand('agent'),
   human: async () => (await import('./principalCommands.js')).principalCommand('human'),
   command: async () => (await import('./commandCommand.js')).commandCommand,

@@ -29,14 +29,17 @@ function newKey(): { key: SigningKey; publicKey: string } {
   return { key: { keyId: `urn:uuid:${randomUUID()}`, privateKey }, publicKey: publicKeyBase64url(privateKey) };
 }
 
-/** A clock tests can move; it starts at the real time so keys bound "now" are valid. */
+/** The real time plus an offset tests can move (so long tests stay inside freshness windows). */
 export class TestClock implements Clock {
-  millis = Date.now();
+  private offset = 0;
+  get millis(): number {
+    return Date.now() + this.offset;
+  }
   nowMillis(): number {
     return this.millis;
   }
   advance(seconds: number): void {
-    this.millis += seconds * 1000;
+    this.offset += seconds * 1000;
   }
 }
 

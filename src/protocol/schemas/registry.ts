@@ -23,6 +23,9 @@ export interface SchemaDocument {
   readonly schema: Record<string, unknown> & { $id: string };
 }
 
+/** Where our own schemas live (`$id` prefix). */
+const BASE = 'https://missionweave.dev/schemas/0.1/';
+
 export type SchemaCheck = { readonly ok: true } | { readonly ok: false; readonly error: string };
 
 const OK: SchemaCheck = { ok: true };
@@ -41,6 +44,8 @@ function check(validate: ValidateFunction, value: unknown): SchemaCheck {
 export class SchemaRegistry {
   private readonly objects = new Map<string, ValidateFunction>();
   private readonly payloads = new Map<string, ValidateFunction>();
+  private readonly definitions = new Map<string, ValidateFunction>();
+  private readonly ajv: InstanceType<typeof Ajv2020>;
 
   private constructor(documents: readonly SchemaDocument[]) {
     const ajv = new Ajv2020({
@@ -52,6 +57,7 @@ export class SchemaRegistry {
     });
     ajv.addFormat('uri', { type: 'string', validate: isUri });
     ajv.addFormat('date-time', { type: 'string', validate: isProtocolTimestamp });
+    this.ajv = ajv;
     for (const document of documents) ajv.addSchema(document.schema);
     for (const document of documents) {
       const validate = ajv.getSchema(document.schema.$id);
@@ -81,6 +87,21 @@ export class SchemaRegistry {
   validateObject(name: string, value: unknown): SchemaCheck {
     const validate = this.objects.get(name);
     if (validate === undefined) throw new Error(`no schema for protocol object ${name}`);
+    return check(validate, value);
+  }
+
+  /**
+   * Validates against a definition inside a protocol object's schema, e.g. one frame type of
+   * `websocket-frame` (`#/$defs/commandFrame`): cheaper than trying every branch of a oneOf.
+   */
+  validateDefinition(name: string, definition: string, value: unknown): SchemaCheck {
+    const key = `${name}#${definition}`;
+    let validate = this.definitions.get(key);
+    if (validate === undefined) {
+      validate = this.ajv.getSchema(`${BASE}${name}.schema.json#/$defs/${definition}`);
+      if (validate === undefined) throw new Error(`no definition ${definition} in ${name}`);
+      this.definitions.set(key, validate);
+    }
     return check(validate, value);
   }
 

@@ -1,0 +1,64 @@
+/**
+ * `missionweave serve --dir DIR [--host H] [--port N]`: runs one node of the Group Authority —
+ * the configured PostgreSQL, or the embedded one in DIR — and, once ready, prints one JSON line
+ * with `"url":"wss://host:port"` (the real port when N is 0). `missionweave start [--dir DIR]`
+ * (what `npm start` runs) first initialises DIR when it is new. SIGINT/SIGTERM stop it cleanly.
+ */
+
+import { readFileSync } from 'node:fs';
+import { systemClock } from '../app/settings.js';
+import { openAuthority } from '../server.js';
+import { startListener } from '../transport/listener.js';
+import { parseArgs, stringOption, UsageError } from './args.js';
+import { Home } from './home.js';
+import { ensureHome } from './initCommand.js';
+
+async function serve(home: Home, host: string | undefined, port: number | undefined): Promise<number> {
+  const config = home.config();
+  const running = await openAuthority(home, { poolSize: 16 });
+  const settings = running.authority.settings;
+  const listener = await startListener({
+    host: host ?? config.server.host,
+    port: port ?? config.server.port,
+    tls: { cert: readFileSync(home.path(config.tls.certFile)), key: readFileSync(home.path(config.tls.keyFile)) },
+    databaseUrl: running.database.url,
+    pool: running.pool,
+    authority: running.authority,
+    logger: running.logger,
+    clock: systemClock,
+    service: { principal: settings.services.authority, key: settings.authorityKey },
+  });
+  process.stdout.write(`${JSON.stringify({ status: 'ready', url: listener.url, https: listener.httpsUrl, organizationId: config.organizationId, pid: process.pid })}\n`);
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      void (async () => {
+        await listener.close();
+        await running.close();
+        resolve(0);
+      })();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+function portOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError('--port must be 0–65535');
+  return Number(text);
+}
+
+export async function serveCommand(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, { dir: 'value', host: 'value', port: 'value' });
+  return serve(new Home(stringOption(args, 'dir') ?? '.missionweave'), stringOption(args, 'host'), portOption(stringOption(args, 'port')));
+}
+
+export async function startCommand(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, { dir: 'value', host: 'value', port: 'value' });
+  const home = new Home(stringOption(args, 'dir') ?? '.missionweave');
+  if (!home.exists()) {
+    await ensureHome(home);
+    process.stderr.write(`initialised ${home.directory}\n`);
+  }
+  return serve(home, stringOption(args, 'host'), portOption(stringOption(args, 'port')));
+}

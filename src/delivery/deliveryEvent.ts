@@ -1,0 +1,74 @@
+/**
+ * An Event as delivery handles it: routing facts read once from its signed text, and the EVENT
+ * frame built once for all subscribers.
+ */
+
+import { eventFrame } from '../transport/frames.js';
+
+export interface DeliveryEvent {
+  readonly groupId: string;
+  readonly sequence: number;
+  readonly eventId: string;
+  readonly kind: string;
+  readonly conversationId: string | undefined;
+  readonly workItemId: string | undefined;
+  /** IDs of the Principals the Event's Message mentions. */
+  readonly mentions: readonly string[];
+  /** Whether the Event is flagged as an announcement for attention filters. */
+  readonly announcement: boolean;
+  /** The Event may have changed someone's Membership: subscribers re-check theirs. */
+  readonly changesMembership: boolean;
+  readonly frame: string;
+}
+
+const MEMBERSHIP_KINDS: ReadonlySet<string> = new Set(['membership.changed', 'membership.ended', 'mission.coordinator.assigned']);
+
+interface EventShape {
+  eventId: string;
+  groupId: string;
+  sequence: number;
+  kind: string;
+  conversationId?: string;
+  workItemId?: string;
+  payload?: {
+    announcement?: unknown;
+    message?: { mentions?: { id?: unknown }[] };
+  };
+}
+
+/** Reads the routing facts of a stored, trusted Event text. */
+export function deliveryEventOf(text: string): DeliveryEvent {
+  const event = JSON.parse(text) as EventShape;
+  return {
+    groupId: event.groupId,
+    sequence: event.sequence,
+    eventId: event.eventId,
+    kind: event.kind,
+    conversationId: event.conversationId,
+    workItemId: event.workItemId,
+    mentions: (event.payload?.message?.mentions ?? []).map((m) => String(m.id)),
+    announcement: event.payload?.announcement === true,
+    changesMembership: MEMBERSHIP_KINDS.has(event.kind),
+    frame: eventFrame(event.eventId, text),
+  };
+}
+
+/** A subscription's attention filter (§8): it narrows live delivery, never replay. */
+export interface Attention {
+  readonly eventKinds?: readonly string[];
+  readonly conversationIds?: readonly string[];
+  readonly workItemIds?: readonly string[];
+  readonly mentionsOnly?: boolean;
+  readonly announcements?: boolean;
+}
+
+/** Whether a live Event passes `attention` for the subscribing Agent. */
+export function attends(attention: Attention | undefined, event: DeliveryEvent, agentId: string): boolean {
+  if (attention === undefined) return true;
+  if (attention.announcements === true && event.announcement) return true;
+  if (attention.eventKinds !== undefined && !attention.eventKinds.includes(event.kind)) return false;
+  if (attention.conversationIds !== undefined && (event.conversationId === undefined || !attention.conversationIds.includes(event.conversationId))) return false;
+  if (attention.workItemIds !== undefined && (event.workItemId === undefined || !attention.workItemIds.includes(event.workItemId))) return false;
+  if (attention.mentionsOnly === true && !event.mentions.includes(agentId)) return false;
+  return true;
+}

@@ -1,0 +1,175 @@
+/**
+ * Delivery for one process: a feed per Group with live subscribers, replay from the database,
+ * and wake-ups. The table is the truth; a wake-up (a commit of this process, a NOTIFY from
+ * another node, or the poll) only tells a feed to read the Group's Events after its head, in
+ * sequence order, and offer each to its live subscriptions.
+ */
+
+import type { Logger } from 'pino';
+import { readEventsAfter } from '../store/sql/events.js';
+import type { Pool } from '../store/pool.js';
+import { deliveryEventOf, type DeliveryEvent } from './deliveryEvent.js';
+import type { Subscription, SubscriptionHost } from './subscription.js';
+
+const FEED_PAGE = 1_000;
+
+class GroupFeed {
+  readonly live = new Set<Subscription>();
+  /** Every subscription of the Group on this process, replaying or live. */
+  readonly members = new Set<Subscription>();
+  private reading = false;
+  private again = false;
+
+  constructor(
+    readonly groupId: string,
+    public head: number,
+    private readonly pool: Pool,
+    private readonly logger: Logger,
+  ) {}
+
+  wake(): void {
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = true;
+    void this.read().finally(() => {
+      this.reading = false;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async read(): Promise<void> {
+    try {
+      for (;;) {
+        const rows = await readEventsAfter(this.pool, this.groupId, this.head, FEED_PAGE);
+        for (const row of rows) this.offer(deliveryEventOf(row.document));
+        if (rows.length < FEED_PAGE) return;
+      }
+    } catch (error) {
+      // The poll wakes the feed again; nothing is lost while the database is away.
+      this.logger.warn({ err: error, groupId: this.groupId }, 'feed read failed');
+    }
+  }
+
+  /** Offers Events known to be the next ones (this process's own commits). */
+  offer(event: DeliveryEvent): void {
+    if (event.sequence !== this.head + 1) {
+      if (event.sequence > this.head + 1) this.wake();
+      return;
+    }
+    this.head = event.sequence;
+    for (const subscription of this.live) subscription.offer(event);
+  }
+}
+
+export interface DeliveryHubOptions {
+  readonly pool: Pool;
+  readonly logger: Logger;
+  readonly replayPageSize: number;
+  /** Reads a Group's current last sequence (undefined when the Group does not exist). */
+  readonly lastSequence: (groupId: string) => Promise<number | undefined>;
+  readonly membershipActive: (groupId: string, agentId: string) => Promise<boolean>;
+  readonly onMembershipLost: (subscription: Subscription) => void;
+  readonly onPaused: (subscription: Subscription) => void;
+  readonly retryAfterMs: number;
+}
+
+export class DeliveryHub implements SubscriptionHost {
+  private readonly feeds = new Map<string, GroupFeed>();
+
+  constructor(private readonly options: DeliveryHubOptions) {}
+
+  private async feed(groupId: string): Promise<GroupFeed> {
+    let feed = this.feeds.get(groupId);
+    if (feed === undefined) {
+      const head = (await this.options.lastSequence(groupId)) ?? 0;
+      feed = this.feeds.get(groupId) ?? new GroupFeed(groupId, head, this.options.pool, this.options.logger);
+      this.feeds.set(groupId, feed);
+    }
+    return feed;
+  }
+
+  /** Replays a `replaying` subscription until it reaches its feed, then makes it live. */
+  replay(subscription: Subscription): void {
+    void this.replayLoop(subscription).catch((error: unknown) => {
+      this.options.logger.warn({ err: error, groupId: subscription.groupId }, 'replay failed; retrying');
+      setTimeout(() => subscription.mode === 'replaying' && this.replay(subscription), this.options.retryAfterMs).unref();
+    });
+  }
+
+  private async replayLoop(subscription: Subscription): Promise<void> {
+    const feed = await this.feed(subscription.groupId);
+    feed.members.add(subscription);
+    feed.live.delete(subscription);
+    while (subscription.mode === 'replaying') {
+      await subscription.roomForMore();
+      if (subscription.mode !== 'replaying') return;
+      const rows = await readEventsAfter(this.options.pool, subscription.groupId, subscription.position, this.options.replayPageSize);
+      for (const row of rows) {
+        if (subscription.mode !== 'replaying') return;
+        subscription.deliver(deliveryEventOf(row.document), false);
+      }
+      // Synchronously, with no await in between: either there is more to read, or every Event
+      // up to the feed's head has been queued and the subscription joins the feed.
+      if (rows.length < this.options.replayPageSize && subscription.position >= feed.head) {
+        subscription.mode = 'live';
+        feed.live.add(subscription);
+        return;
+      }
+    }
+  }
+
+  recheckMembership(subscription: Subscription): void {
+    void this.options.membershipActive(subscription.groupId, subscription.agentId).then(
+      (active) => {
+        if (!active && subscription.mode !== 'closed') {
+          this.unsubscribe(subscription);
+          this.options.onMembershipLost(subscription);
+        }
+      },
+      (error: unknown) => this.options.logger.warn({ err: error }, 'membership re-check failed'),
+    );
+  }
+
+  paused(subscription: Subscription): void {
+    this.feeds.get(subscription.groupId)?.live.delete(subscription);
+    this.options.onPaused(subscription);
+    setTimeout(() => {
+      if (subscription.mode !== 'paused') return;
+      subscription.mode = 'replaying';
+      this.replay(subscription);
+    }, this.options.retryAfterMs).unref();
+  }
+
+  unsubscribe(subscription: Subscription): void {
+    subscription.close();
+    const feed = this.feeds.get(subscription.groupId);
+    feed?.live.delete(subscription);
+    feed?.members.delete(subscription);
+    if (feed !== undefined && feed.members.size === 0) this.feeds.delete(subscription.groupId);
+  }
+
+  /** Events this process committed: offered directly, in order, without a database read. */
+  committed(events: readonly { groupId: string | undefined; sequence: number | undefined; text: string }[]): void {
+    for (const event of events) {
+      if (event.groupId === undefined || event.sequence === undefined) continue;
+      const feed = this.feeds.get(event.groupId);
+      if (feed !== undefined) feed.offer(deliveryEventOf(event.text));
+    }
+  }
+
+  /** Another node advanced these Groups (a NOTIFY hint, or the poll). */
+  wake(groupId: string, lastSequence?: number): void {
+    const feed = this.feeds.get(groupId);
+    if (feed !== undefined && (lastSequence === undefined || lastSequence > feed.head)) feed.wake();
+  }
+
+  /** The Groups this process delivers live, with the heads they have reached. */
+  heads(): Map<string, number> {
+    return new Map([...this.feeds].map(([groupId, feed]) => [groupId, feed.head]));
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Cross-node wake-ups: one LISTEN connection per process for `mw_events` (Groups that advanced)
+ * and `mw_sessions` (Session Epochs issued), plus a poll of the subscribed Groups' counters.
+ * NOTIFY is a hint only — a lost notification costs latency, never an Event — so the poll
+ * catches anything missed, including everything during a reconnect.
+ */
+
+import type { Logger } from 'pino';
+import pg from 'pg';
+import { EVENTS_CHANNEL } from '../app/runGroupBatch.js';
+import { SESSIONS_CHANNEL } from '../app/runOrganizationBatch.js';
+import type { Pool } from '../store/pool.js';
+
+export interface NotifierHandlers {
+  readonly groupAdvanced: (groupId: string, lastSequence: number) => void;
+  readonly sessionOpened: (agentId: string, sessionEpoch: number) => void;
+  /** The Groups to poll, with the heads already reached. */
+  readonly watched: () => Map<string, number>;
+}
+
+export class Notifier {
+  private client: pg.Client | undefined;
+  private stopped = false;
+  private readonly poller: NodeJS.Timeout;
+
+  constructor(
+    private readonly url: string,
+    private readonly pool: Pool,
+    private readonly handlers: NotifierHandlers,
+    private readonly logger: Logger,
+    pollIntervalMs = 1_000,
+  ) {
+    this.poller = setInterval(() => void this.poll(), pollIntervalMs);
+    this.poller.unref();
+  }
+
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    const client = new pg.Client({ connectionString: this.url, application_name: 'missionweave-listener' });
+    client.on('notification', (message) => this.notified(message.channel, message.payload ?? ''));
+    client.on('error', (error) => {
+      this.logger.warn({ err: error }, 'notification connection lost; reconnecting');
+      this.client = undefined;
+      setTimeout(() => void this.connect().catch(() => undefined), 1_000).unref();
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${EVENTS_CHANNEL}`);
+      await client.query(`listen ${SESSIONS_CHANNEL}`);
+      this.client = client;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'cannot listen for notifications; retrying');
+      await client.end().catch(() => undefined);
+      setTimeout(() => void this.connect().catch(() => undefined), 1_000).unref();
+    }
+  }
+
+  private notified(channel: string, payload: string): void {
+    try {
+      const data = JSON.parse(payload) as Record<string, unknown>;
+      if (channel === EVENTS_CHANNEL) {
+        for (const [groupId, sequence] of Object.entries(data)) this.handlers.groupAdvanced(groupId, Number(sequence));
+      } else if (channel === SESSIONS_CHANNEL) {
+        this.handlers.sessionOpened(String(data['agentId']), Number(data['sessionEpoch']));
+      }
+    } catch (error) {
+      this.logger.warn({ err: error, channel }, 'unreadable notification ignored');
+    }
+  }
+
+  private async poll(): Promise<void> {
+    const watched = this.handlers.watched();
+    if (watched.size === 0) return;
+    try {
+      const result = await this.pool.query<{ group_id: string; last_sequence: number }>(
+        'select group_id, last_sequence from groups where group_id = any($1::text[])',
+        [[...watched.keys()]],
+      );
+      for (const row of result.rows) {
+        if (row.last_sequence > (watched.get(row.group_id) ?? 0)) this.handlers.groupAdvanced(row.group_id, row.last_sequence);
+      }
+    } catch (error) {
+      this.logger.debug({ err: error }, 'poll failed');
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.poller);
+    await this.client?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * One Group on one connection (§16–17): replay from the Cursor, then live, with no gap and no
+ * reordering at the seam. `position` is the last sequence handed to the queue (or skipped by the
+ * attention filter); a live Event that is not exactly `position + 1` sends the subscription back
+ * to replay from the database, which is always the truth. A queue that outgrows its bound
+ * pauses the Group alone (BACKPRESSURE) and resumes later by replay from what was really sent.
+ */
+
+import { attends, type Attention, type DeliveryEvent } from './deliveryEvent.js';
+import type { FrameSource, Outbox } from './outbox.js';
+
+export type SubscriptionMode = 'replaying' | 'live' | 'paused' | 'closed';
+
+export interface SubscriptionHost {
+  /** Starts (or continues) replay for a subscription that is `replaying`. */
+  replay(subscription: Subscription): void;
+  /** Re-checks the subscriber's Membership after an Event that may have changed it. */
+  recheckMembership(subscription: Subscription): void;
+  /** Tells the client its Group was paused; the host resumes it later. */
+  paused(subscription: Subscription): void;
+}
+
+interface Queued {
+  readonly sequence: number;
+  readonly frame: string;
+}
+
+export class Subscription implements FrameSource {
+  mode: SubscriptionMode = 'replaying';
+  /** Last sequence queued or skipped. */
+  position: number;
+  /** Last sequence actually taken for sending (or skipped with nothing pending). */
+  sentPosition: number;
+  private readonly queue: Queued[] = [];
+  private drainedWaiters: (() => void)[] = [];
+
+  constructor(
+    readonly groupId: string,
+    readonly agentId: string,
+    afterSequence: number,
+    readonly attention: Attention | undefined,
+    private readonly limit: number,
+    private readonly outbox: Outbox,
+    private readonly host: SubscriptionHost,
+  ) {
+    this.position = afterSequence;
+    this.sentPosition = afterSequence;
+  }
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  take(): string | undefined {
+    const next = this.queue.shift();
+    if (next === undefined) return undefined;
+    this.sentPosition = this.queue.length === 0 ? this.position : next.sequence;
+    if (this.queue.length <= this.limit / 2) this.wakeWaiters();
+    return next.frame;
+  }
+
+  /** Resolves once the queue has room for another replay page. */
+  roomForMore(): Promise<void> {
+    if (this.queue.length <= this.limit / 2) return Promise.resolve();
+    return new Promise((resolve) => this.drainedWaiters.push(resolve));
+  }
+
+  /** Delivers one Event in order; `live` Events also pass the attention filter. */
+  deliver(event: DeliveryEvent, live: boolean): void {
+    if (event.sequence !== this.position + 1) return;
+    this.position = event.sequence;
+    if (!live || attends(this.attention, event, this.agentId)) {
+      this.queue.push({ sequence: event.sequence, frame: event.frame });
+      this.outbox.ready(this);
+    } else if (this.queue.length === 0) {
+      this.sentPosition = this.position;
+    }
+    if (event.changesMembership) this.host.recheckMembership(this);
+    if (this.queue.length > this.limit) this.pause();
+  }
+
+  /** The feed offers each new Event of the Group to its live subscriptions. */
+  offer(event: DeliveryEvent): void {
+    if (this.mode !== 'live' || event.sequence <= this.position) return;
+    if (event.sequence !== this.position + 1) {
+      // A gap: this process missed Events; the database has them.
+      this.mode = 'replaying';
+      this.host.replay(this);
+      return;
+    }
+    this.deliver(event, true);
+  }
+
+  private pause(): void {
+    this.queue.length = 0;
+    this.position = this.sentPosition;
+    this.mode = 'paused';
+    this.wakeWaiters();
+    this.host.paused(this);
+  }
+
+  close(): void {
+    this.mode = 'closed';
+    this.queue.length = 0;
+    this.wakeWaiters();
+  }
+
+  private wakeWaiters(): void {
+    const waiters = this.drainedWaiters;
+    this.drainedWaiters = [];
+    for (const wake of waiters) wake();
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * One WebSocket connection (§17), an explicit state machine: `awaiting_init` →
+ * `awaiting_response` → `open` → `closing`. Each message must be one UTF-8 JSON text frame;
+ * before authentication only HELLO is accepted. After it, COMMAND frames run the Command
+ * pipeline (the sender always receives the resulting EVENT frames), SUBSCRIBE replays and then
+ * streams Groups, ACK records Cursors, PING echoes.
+ */
+
+import type { WebSocket } from 'ws';
+import { timestampOf } from '../app/issueDocuments.js';
+import { wireError, type WireError } from '../app/wireError.js';
+import { Outbox } from '../delivery/outbox.js';
+import type { Subscription } from '../delivery/subscription.js';
+import { isProtocolError } from '../protocol/errorCodes.js';
+import { isUri } from '../protocol/identifier.js';
+import { parseStrictJsonText, type JsonObject, type JsonValue } from '../protocol/strictJson.js';
+import { CLOSE } from './limits.js';
+import { errorFrame, eventFrame } from './frames.js';
+import { handleAck, handleCommand, handlePing, handleSubscribe } from './frameHandlers.js';
+import { handleHello, type HelloState } from './helloHandler.js';
+import type { TransportContext } from './transportContext.js';
+
+export type ConnectionState = 'awaiting_init' | 'awaiting_response' | 'open' | 'closing';
+
+export class Connection {
+  state: ConnectionState = 'awaiting_init';
+  hello: HelloState = {};
+  agentId = '';
+  keyId = '';
+  sessionEpoch = 0;
+  inFlight = 0;
+  readonly outbox: Outbox;
+  readonly subscriptions = new Map<string, Subscription>();
+  private lastActivity: number;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private alive = true;
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly address: string,
+    readonly context: TransportContext,
+  ) {
+    this.outbox = new Outbox(
+      { get bufferedAmount() { return ws.bufferedAmount; }, send: (frame, done) => ws.send(frame, done) },
+      context.limits.socketHighWaterBytes,
+    );
+    this.lastActivity = context.clock.nowMillis();
+    ws.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
+    ws.on('pong', () => (this.alive = true));
+    ws.on('close', () => this.closed());
+    ws.on('error', (error) => context.logger.debug({ err: error, address }, 'connection error'));
+    const { limits } = context;
+    this.timers.push(setTimeout(() => this.state !== 'open' && this.close(CLOSE.handshakeTimeout, 'handshake timeout'), limits.handshakeTimeoutMs));
+    this.timers.push(setInterval(() => this.heartbeat(), limits.heartbeatIntervalMs));
+  }
+
+  now(): string {
+    return timestampOf(this.context.clock.nowMillis());
+  }
+
+  /** Sends an ERROR frame; a fatal one also closes the connection. */
+  fail(error: WireError, relatedFrameId?: string, fatal = false, closeCode: number = CLOSE.protocolViolation): void {
+    this.outbox.send(errorFrame(error, this.now(), relatedFrameId, fatal));
+    if (fatal) this.close(closeCode, error.code);
+  }
+
+  sendEvents(events: readonly { eventId: string; text: string }[]): void {
+    for (const event of events) this.outbox.send(eventFrame(event.eventId, event.text));
+  }
+
+  /** Session `currentEpoch` replaced this one (§6.3). */
+  fence(currentEpoch: number): void {
+    if (this.state === 'closing') return;
+    this.fail(wireError('AUTH_STALE_SESSION', `Session Epoch ${this.sessionEpoch} was replaced by ${currentEpoch}`), undefined, true, CLOSE.sessionReplaced);
+  }
+
+  close(code: number, reason: string): void {
+    if (this.state === 'closing') return;
+    this.state = 'closing';
+    // Let queued frames (the fatal ERROR) flush before the close frame.
+    setImmediate(() => this.ws.close(code, reason.slice(0, 120)));
+  }
+
+  private heartbeat(): void {
+    const idleFor = this.context.clock.nowMillis() - this.lastActivity;
+    if (!this.alive || idleFor > this.context.limits.idleTimeoutMs) {
+      this.close(CLOSE.idle, 'idle');
+      if (!this.alive) this.ws.terminate();
+      return;
+    }
+    this.alive = false;
+    this.ws.ping();
+  }
+
+  private closed(): void {
+    this.state = 'closing';
+    for (const timer of this.timers) clearTimeout(timer);
+    for (const subscription of this.subscriptions.values()) this.context.hub.unsubscribe(subscription);
+    this.subscriptions.clear();
+    this.outbox.close();
+    if (this.sessionEpoch > 0) this.context.sessions.remove(this);
+    this.context.connectionClosed(this);
+  }
+
+  startSessionExpiry(expiresAtMillis: number): void {
+    const delay = Math.max(0, expiresAtMillis - this.context.clock.nowMillis());
+    this.timers.push(setTimeout(() => this.close(CLOSE.sessionExpired, 'session expired'), delay));
+  }
+
+  private receive(data: Buffer, isBinary: boolean): void {
+    if (this.state === 'closing') return;
+    this.lastActivity = this.context.clock.nowMillis();
+    const authenticated = this.state === 'open';
+    if (isBinary) {
+      this.fail(wireError('PROTOCOL_VIOLATION', 'binary messages carry no protocol objects'), undefined, !authenticated);
+      return;
+    }
+    let value: JsonValue;
+    try {
+      value = parseStrictJsonText(data.toString('utf8'), { maxBytes: this.context.limits.maxPayloadBytes, maxDepth: 64 });
+    } catch (error) {
+      if (!isProtocolError(error)) throw error;
+      this.fail(wireError('PROTOCOL_VIOLATION', `${error.reason}: ${error.message}`), undefined, !authenticated);
+      return;
+    }
+    const frame = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as JsonObject;
+    const frameId = typeof frame['frameId'] === 'string' && isUri(frame['frameId']) ? frame['frameId'] : undefined;
+    if (frame['protocolVersion'] !== '0.1') {
+      this.fail(wireError('UNSUPPORTED_VERSION', 'this server speaks MissionWeaveProtocol 0.1'), frameId, !authenticated);
+      return;
+    }
+    if (!authenticated) {
+      void handleHello(this, frame, frameId).catch((error: unknown) => this.internal(error, frameId, true));
+      return;
+    }
+    const handler = { COMMAND: handleCommand, SUBSCRIBE: handleSubscribe, ACK: handleAck, PING: handlePing }[String(frame['frameType'])];
+    if (handler === undefined) {
+      const known = ['HELLO', 'EVENT', 'ERROR'].includes(String(frame['frameType']));
+      this.fail(wireError(known ? 'PROTOCOL_VIOLATION' : 'SCHEMA_VALIDATION_FAILED', `a client may not send ${String(frame['frameType'])} frames now`), frameId);
+      return;
+    }
+    void handler(this, frame, frameId).catch((error: unknown) => this.internal(error, frameId, false));
+  }
+
+  private internal(error: unknown, frameId: string | undefined, fatal: boolean): void {
+    this.context.logger.error({ err: error, agentId: this.agentId }, 'frame handling failed');
+    this.fail(wireError('INTERNAL_ERROR', ''), frameId, fatal);
+  }
+}

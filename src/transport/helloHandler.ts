@@ -1,0 +1,87 @@
+/**
+ * The server side of HELLO (§6.3): `client_init` gets a challenge, `client_response` is verified
+ * against the kept transcript, and acceptance opens a new session through the Command pipeline
+ * (`ext.missionweaveprotocol.identity.session_open`), which issues Session Epoch n+1 and fences
+ * every older session of the Agent. Every failure closes the connection.
+ */
+
+import { signCommand } from '../app/issueDocuments.js';
+import { wireError } from '../app/wireError.js';
+import type { JsonObject } from '../protocol/strictJson.js';
+import type { Connection } from './connection.js';
+import { acceptFrame, challengeFrame } from './frames.js';
+import { issueChallenge, newSessionToken, rejectResponse, type ClientResponse, type PendingChallenge } from './hello.js';
+import { CLOSE } from './limits.js';
+
+export interface HelloState {
+  pending?: PendingChallenge;
+}
+
+function refuseAuthentication(connection: Connection, frameId: string | undefined, reason: string): void {
+  connection.context.logger.info({ reason, address: connection.address }, 'HELLO rejected');
+  connection.fail(wireError('AUTH_INVALID_SIGNATURE', ''), frameId, true, CLOSE.authenticationFailed);
+}
+
+export async function handleHello(connection: Connection, frame: JsonObject, frameId: string | undefined): Promise<void> {
+  const { authority, clock, limits } = connection.context;
+  if (frame['frameType'] !== 'HELLO') {
+    connection.fail(wireError('AUTH_REQUIRED', 'authenticate with HELLO first'), frameId, true, CLOSE.authenticationFailed);
+    return;
+  }
+  if (connection.state === 'awaiting_init') {
+    const versions = frame['supportedVersions'];
+    if (Array.isArray(versions) && !versions.includes('0.1')) {
+      connection.fail(wireError('UNSUPPORTED_VERSION', 'no shared protocol version; this server speaks 0.1'), frameId, true);
+      return;
+    }
+    const check = authority.schemas.validateDefinition('websocket-frame', 'helloInit', frame);
+    if (!check.ok) {
+      connection.fail(wireError('SCHEMA_VALIDATION_FAILED', check.error), frameId, true);
+      return;
+    }
+    const init = { agentId: String(frame['agentId']), keyId: String(frame['keyId']), clientNonce: String(frame['clientNonce']) };
+    // Unknown Agents and keys get a challenge too: the answer to HELLO reveals nothing.
+    connection.hello.pending = issueChallenge(init, clock.nowMillis(), limits.challengeTtlMs);
+    connection.state = 'awaiting_response';
+    connection.outbox.send(challengeFrame(init.clientNonce, connection.hello.pending.serverNonce, connection.hello.pending.challenge));
+    return;
+  }
+  const pending = connection.hello.pending;
+  connection.hello.pending = undefined; // one use, whatever happens next
+  const check = authority.schemas.validateDefinition('websocket-frame', 'helloResponse', frame);
+  if (pending === undefined || !check.ok) {
+    refuseAuthentication(connection, frameId, check.ok ? 'no-pending-challenge' : 'response-schema-invalid');
+    return;
+  }
+  const reason = rejectResponse(pending, frame as unknown as ClientResponse, authority.registry.current, clock.nowMillis());
+  if (reason !== null) {
+    refuseAuthentication(connection, frameId, reason);
+    return;
+  }
+  await openSession(connection, pending, frameId);
+}
+
+async function openSession(connection: Connection, pending: PendingChallenge, frameId: string | undefined): Promise<void> {
+  const { authority, clock, limits, service, sessions } = connection.context;
+  const command = signCommand(
+    { actor: service.principal, kind: 'ext.missionweaveprotocol.identity.session_open', payload: { agentId: pending.agentId }, issuedAt: connection.now() },
+    service.key,
+  );
+  const outcome = await authority.submit(command);
+  if (!outcome.ok) {
+    connection.context.logger.warn({ code: outcome.error.code, agentId: pending.agentId }, 'session could not be opened');
+    refuseAuthentication(connection, frameId, `session-open-${outcome.error.code}`);
+    return;
+  }
+  if (connection.state === 'closing') return;
+  const opened = JSON.parse(outcome.events[0]?.text ?? '{}') as { payload?: { sessionEpoch?: number } };
+  connection.agentId = pending.agentId;
+  connection.keyId = pending.keyId;
+  connection.sessionEpoch = Number(opened.payload?.sessionEpoch);
+  connection.state = 'open';
+  sessions.add(connection);
+  sessions.fence(connection.agentId, connection.sessionEpoch);
+  const expiresAt = clock.nowMillis() + limits.sessionTtlMs;
+  connection.startSessionExpiry(expiresAt);
+  connection.outbox.send(acceptFrame(newSessionToken(), connection.sessionEpoch, new Date(expiresAt).toISOString()));
+}

@@ -1,0 +1,152 @@
+/**
+ * The network face of one node: a TLS 1.3-only HTTPS server that upgrades `/v1/ws` to the
+ * WebSocket binding and serves the HTTPS API, wired to delivery and cross-node wake-ups.
+ */
+
+import { createServer, type Server } from 'node:https';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { WebSocketServer } from 'ws';
+import type { GroupAuthority } from '../app/groupAuthority.js';
+import { snapshotReference } from '../app/groupSnapshots.js';
+import type { Clock } from '../app/settings.js';
+import { wireError } from '../app/wireError.js';
+import { DeliveryHub } from '../delivery/deliveryHub.js';
+import { Notifier } from '../delivery/notifier.js';
+import type { Principal } from '../protocol/principal.js';
+import type { SigningKey } from '../protocol/signing/signDocument.js';
+import type { JsonObject } from '../protocol/strictJson.js';
+import type { Pool } from '../store/pool.js';
+import { readLastSequence } from '../store/sql/groups.js';
+import { readMembership } from '../store/sql/memberships.js';
+import { Connection } from './connection.js';
+import { handleHttp } from './httpApi.js';
+import { CLOSE, DEFAULT_LIMITS, type TransportLimits } from './limits.js';
+import { SessionRegistry } from './sessions.js';
+import type { TransportContext } from './transportContext.js';
+
+export interface ListenerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly tls: { readonly cert: string | Buffer; readonly key: string | Buffer };
+  readonly limits?: Partial<TransportLimits>;
+  readonly databaseUrl: string;
+  readonly pool: Pool;
+  readonly authority: GroupAuthority;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly service: { readonly principal: Principal; readonly key: SigningKey };
+}
+
+export interface RunningListener {
+  readonly url: string;
+  readonly httpsUrl: string;
+  readonly port: number;
+  readonly sessions: SessionRegistry;
+  readonly hub: DeliveryHub;
+  close(): Promise<void>;
+}
+
+const PATHS = new Set(['/v1/ws', '/ws']);
+
+export async function startListener(options: ListenerOptions): Promise<RunningListener> {
+  const limits: TransportLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const { pool, logger } = options;
+  const sessions = new SessionRegistry();
+  const connections = new Set<Connection>();
+  const perAddress = new Map<string, number>();
+  let hub: DeliveryHub;
+  const context: TransportContext = {
+    authority: options.authority,
+    get hub() {
+      return hub;
+    },
+    sessions,
+    limits,
+    logger,
+    clock: options.clock,
+    pool,
+    service: options.service,
+    presence: new Map<string, JsonObject>(),
+    connectionClosed(connection) {
+      connections.delete(connection);
+      const count = (perAddress.get(connection.address) ?? 1) - 1;
+      if (count <= 0) perAddress.delete(connection.address);
+      else perAddress.set(connection.address, count);
+    },
+    async cursorTooOld(connection, groupId, frameId) {
+      const reference = await snapshotReference(pool, groupId, options.authority.settings, options.clock.nowMillis(), Math.min(limits.onlineReplayWindow, 1_000));
+      connection.fail(wireError('CURSOR_TOO_OLD', 'the requested position is no longer online; restore the snapshot', {
+        groupId,
+        snapshotArtifactHash: reference.hash,
+        details: { throughSequence: reference.throughSequence, snapshotUrl: `/v1/groups/${encodeURIComponent(groupId)}/snapshots/${reference.hash}` },
+      }), frameId, false);
+    },
+  };
+  hub = new DeliveryHub({
+    pool,
+    logger,
+    replayPageSize: limits.replayPageSize,
+    retryAfterMs: limits.backpressureRetryMs,
+    lastSequence: (groupId) => readLastSequence(pool, groupId),
+    membershipActive: async (groupId, agentId) => (await readMembership(pool, groupId, 'agent', agentId))?.state === 'active',
+    onMembershipLost: (subscription) => {
+      const connection = [...connections].find((c) => c.subscriptions.get(subscription.groupId) === subscription);
+      connection?.subscriptions.delete(subscription.groupId);
+      connection?.fail(wireError('MEMBERSHIP_REQUIRED', 'the Membership ended; the Group is no longer delivered', { groupId: subscription.groupId }));
+    },
+    onPaused: (subscription) => {
+      const connection = [...connections].find((c) => c.subscriptions.get(subscription.groupId) === subscription);
+      connection?.fail(wireError('BACKPRESSURE', 'this Group is paused until the connection drains', {
+        groupId: subscription.groupId,
+        retryAfterMs: limits.backpressureRetryMs,
+        details: { resumeAfterSequence: subscription.position },
+      }));
+    },
+  });
+  options.authority.onCommitted((events) => hub.committed(events));
+  const notifier = new Notifier(options.databaseUrl, pool, {
+    groupAdvanced: (groupId, sequence) => hub.wake(groupId, sequence),
+    sessionOpened: (agentId, epoch) => sessions.fence(agentId, epoch),
+    watched: () => hub.heads(),
+  }, logger);
+  await notifier.start();
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxPayloadBytes, perMessageDeflate: false, clientTracking: false });
+  const server: Server = createServer({ cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.3', maxVersion: 'TLSv1.3' }, (request, response) => {
+    void handleHttp(context, request, response);
+  });
+  server.on('upgrade', (request, socket: Socket, head) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const origin = request.headers.origin;
+    const path = new URL(request.url ?? '/', 'https://localhost').pathname;
+    const refuse = (status: string): void => void socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    if (!PATHS.has(path)) return refuse('404 Not Found');
+    if (origin !== undefined && !limits.allowedOrigins.includes(origin)) return refuse('403 Forbidden');
+    if (connections.size >= limits.maxConnections || (perAddress.get(address) ?? 0) >= limits.maxConnectionsPerAddress) return refuse('503 Service Unavailable');
+    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+    wss.handleUpgrade(request, socket, head, (ws) => void connections.add(new Connection(ws, address, context)));
+    return undefined;
+  });
+  server.on('tlsClientError', (error) => logger.debug({ err: error }, 'TLS handshake refused'));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `wss://${host}:${port}`,
+    httpsUrl: `https://${host}:${port}`,
+    port,
+    sessions,
+    hub,
+    async close() {
+      for (const connection of connections) connection.close(CLOSE.shutdown, 'server shutting down');
+      await notifier.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * The authenticated connections of this process, by Agent. Opening a session issues Session
+ * Epoch n+1 (§6.3); every connection of that Agent at epoch n or lower — here, or on another
+ * node told through a NOTIFY — receives AUTH_STALE_SESSION and is closed.
+ */
+
+export interface FencedConnection {
+  readonly agentId: string;
+  readonly sessionEpoch: number;
+  fence(currentEpoch: number): void;
+}
+
+export class SessionRegistry {
+  private readonly byAgent = new Map<string, Set<FencedConnection>>();
+
+  add(connection: FencedConnection): void {
+    let set = this.byAgent.get(connection.agentId);
+    if (set === undefined) {
+      set = new Set();
+      this.byAgent.set(connection.agentId, set);
+    }
+    set.add(connection);
+  }
+
+  remove(connection: FencedConnection): void {
+    const set = this.byAgent.get(connection.agentId);
+    set?.delete(connection);
+    if (set?.size === 0) this.byAgent.delete(connection.agentId);
+  }
+
+  /** Closes every connection of the Agent older than `currentEpoch`. */
+  fence(agentId: string, currentEpoch: number): void {
+    for (const connection of [...(this.byAgent.get(agentId) ?? [])]) {
+      if (connection.sessionEpoch < currentEpoch) connection.fence(currentEpoch);
+    }
+  }
+
+  get size(): number {
+    let count = 0;
+    for (const set of this.byAgent.values()) count += set.size;
+    return count;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * A real Group Authority node for end-to-end tests: the harness's authority behind a TLS 1.3
+ * wss/HTTPS listener on port 0, with a self-signed certificate for 127.0.0.1.
+ */
+
+import pino from 'pino';
+import selfsigned from 'selfsigned';
+import { afterAll } from 'vitest';
+import { startListener, type RunningListener } from '../../src/transport/listener.js';
+import type { TransportLimits } from '../../src/transport/limits.js';
+import type { GroupAuthority } from '../../src/app/groupAuthority.js';
+import type { Pool } from '../../src/store/pool.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { Harness } from './harness.js';
+
+export interface TestCertificate {
+  readonly cert: string;
+  readonly key: string;
+}
+
+let certificate: Promise<TestCertificate> | undefined;
+
+export function testCertificate(): Promise<TestCertificate> {
+  certificate ??= selfsigned
+    .generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keySize: 2048,
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7 as const, ip: '127.0.0.1' }, { type: 2 as const, value: 'localhost' }] }],
+    })
+    .then((pems) => ({ cert: pems.cert, key: pems.private }));
+  return certificate;
+}
+
+export interface TestServer {
+  readonly db: TestDatabase;
+  readonly harness: Harness;
+  readonly listener: RunningListener;
+  readonly url: string;
+  readonly httpsUrl: string;
+  readonly ca: string;
+}
+
+/** Starts a node on a listener of its own; stops it after the file's tests. */
+export async function startNode(authority: GroupAuthority, pool: Pool, url: string, limits: Partial<TransportLimits> = {}): Promise<RunningListener> {
+  const tls = await testCertificate();
+  const listener = await startListener({
+    host: '127.0.0.1',
+    port: 0,
+    tls,
+    limits,
+    databaseUrl: url,
+    pool,
+    authority,
+    logger: pino({ level: process.env['MW_LOG_LEVEL'] ?? 'silent' }),
+    clock: authority.clock,
+    service: { principal: authority.settings.services.authority, key: authority.settings.authorityKey },
+  });
+  afterAll(() => listener.close());
+  return listener;
+}
+
+/** A database, a harness (Organization, keys) and one listening node. */
+export async function startTestServer(limits: Partial<TransportLimits> = {}): Promise<TestServer> {
+  const db = await createTestDatabase({ poolSize: 16 });
+  const harness = await Harness.start(db.pool);
+  const listener = await startNode(harness.authority, db.pool, db.url, limits);
+  return { db, harness, listener, url: listener.url, httpsUrl: listener.httpsUrl, ca: (await testCertificate()).cert };
+}
