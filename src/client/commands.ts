@@ -1,0 +1,256 @@
+/**
+ * Commands in flight (§15.1, §19): each is signed with the Agent's key and identified by its
+ * Action ID, and settles with its primary Event or a typed error.
+ *
+ * Retries keep the Action ID. A Command not yet sent is signed when it goes out, under the
+ * Session Epoch of that moment; while the Agent is disconnected it waits. Once sent, its bytes
+ * are kept: after a reconnect it is sent again byte for byte, so a Command the Group Authority
+ * had already accepted answers with its original Events (same Event IDs, no second transition).
+ * If that answer is AUTH_STALE_SESSION — the original was never accepted and its epoch is now
+ * fenced — it is signed again with the same Action ID, the new Session Epoch and a fresh
+ * `issuedAt`, and sent once more. A `retryable` refusal (RATE_LIMITED, INTERNAL_ERROR) is
+ * retried unchanged after `retryAfterMs` or a growing delay, a few times. Anything else rejects
+ * with the MissionWeaveError the server sent.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { sha256ContentHash } from '../protocol/contentHash.js';
+import { signDocumentWithBytes, type SigningKey } from '../protocol/signing/signDocument.js';
+import type { ProtocolEvent } from './documents.js';
+import { AgentClientError, type AgentError, type MissionWeaveError } from './errors.js';
+import type { AgentSession } from './session.js';
+
+export interface CommandOptions {
+  /** The Group the Command acts in; every Agent Command names one. */
+  readonly groupId?: string;
+  /** The Agent's current Membership Epoch in the Group (else asked of `epochs`). */
+  readonly membershipEpoch?: number;
+  /** The current Coordinator Epoch, for Commands resting on the Coordinator lease. */
+  readonly coordinatorEpoch?: number;
+  readonly expectedRevision?: number;
+  readonly conversationId?: string;
+  readonly workItemId?: string;
+  readonly cooperationOverrideGrantId?: string;
+  readonly causedByEventId?: string;
+  /** Chosen by the caller to make a retry across restarts idempotent; a fresh URN otherwise. */
+  readonly actionId?: string;
+  readonly correlationId?: string;
+  /** Stops waiting (the Command may still have been accepted if it was already sent). */
+  readonly signal?: AbortSignal;
+}
+
+export interface EpochFacts {
+  readonly membershipEpoch?: number;
+  readonly coordinatorEpoch?: number;
+}
+
+/** Supplies epochs a Command's options leave out; asked each time a Command is signed. */
+export type EpochProvider = (groupId: string) => EpochFacts | undefined | Promise<EpochFacts | undefined>;
+
+export interface CommandTrackerDeps {
+  readonly agentId: string;
+  readonly key: SigningKey;
+  readonly epochs: EpochProvider | undefined;
+  /** The open session, if any. */
+  readonly session: () => AgentSession | undefined;
+  readonly maxRetries: number;
+}
+
+interface Pending {
+  readonly actionId: string;
+  readonly correlationId: string;
+  readonly kind: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly options: CommandOptions;
+  readonly hashes: Set<string>;
+  signed: Record<string, unknown> | undefined;
+  signedEpoch: number;
+  sent: boolean;
+  frameId: string | undefined;
+  retries: number;
+  resigns: number;
+  busy: boolean;
+  /** A dispatch was asked for while one ran; it runs again after (re-signing if `resignAgain`). */
+  again: boolean;
+  resignAgain: boolean;
+  timer: NodeJS.Timeout | undefined;
+  resolve(event: ProtocolEvent): void;
+  reject(error: AgentError): void;
+}
+
+/** How many Action IDs of this runtime are remembered to recognise their Events. */
+const RECENT_LIMIT = 4096;
+
+export class CommandTracker {
+  private readonly pending = new Map<string, Pending>();
+  private readonly recent = new Set<string>();
+
+  constructor(private readonly deps: CommandTrackerDeps) {}
+
+  submit(kind: string, payload: Readonly<Record<string, unknown>>, options: CommandOptions): Promise<ProtocolEvent> {
+    const actionId = options.actionId ?? `urn:uuid:${randomUUID()}`;
+    const invalid = (message: string) => Promise.reject(new AgentClientError('INVALID_ARGUMENT', message, { relatedActionId: actionId }));
+    if (typeof options.groupId !== 'string') return invalid('an Agent Command names its Group (options.groupId)');
+    if (this.pending.has(actionId)) return invalid(`Action ID ${actionId} is already in flight`);
+    if (options.signal?.aborted === true) return Promise.reject(new AgentClientError('ABORTED', 'aborted before sending', { relatedActionId: actionId }));
+    return new Promise<ProtocolEvent>((resolve, reject) => {
+      const command: Pending = {
+        actionId,
+        correlationId: options.correlationId ?? `urn:uuid:${randomUUID()}`,
+        kind,
+        payload,
+        options,
+        hashes: new Set(),
+        signed: undefined,
+        signedEpoch: 0,
+        sent: false,
+        frameId: undefined,
+        retries: 0,
+        resigns: 0,
+        busy: false,
+        again: false,
+        resignAgain: false,
+        timer: undefined,
+        resolve,
+        reject,
+      };
+      this.pending.set(actionId, command);
+      this.remember(actionId);
+      options.signal?.addEventListener('abort', () => this.settle(command, new AgentClientError('ABORTED', 'the caller stopped waiting', { relatedActionId: actionId })), { once: true });
+      void this.dispatch(command, false);
+    });
+  }
+
+  /** A session opened: every waiting Command goes out, sent ones byte for byte. */
+  sessionOpened(): void {
+    for (const command of this.pending.values()) if (command.timer === undefined) void this.dispatch(command, false);
+  }
+
+  /** Whether an Event was caused by a Command this runtime sent. */
+  isOwn(event: ProtocolEvent): boolean {
+    return event.cause.type === 'command' && event.actor.type === 'agent' && event.actor.id === this.deps.agentId && this.recent.has(event.cause.id);
+  }
+
+  /** Settles the Command an Event answers; false when it answers none in flight. */
+  answer(event: ProtocolEvent): boolean {
+    if (!this.isOwn(event)) return false;
+    const command = this.pending.get(event.cause.id);
+    if (command === undefined) return false;
+    if (event.commandHash !== undefined && !command.hashes.has(event.commandHash)) return false;
+    this.settle(command, event);
+    return true;
+  }
+
+  /** Handles an ERROR about a Command in flight; false when it concerns none. */
+  refused(error: MissionWeaveError): boolean {
+    const command =
+      [...this.pending.values()].find((c) => c.frameId !== undefined && c.frameId === error.relatedFrameId) ??
+      (error.relatedActionId === undefined ? undefined : this.pending.get(error.relatedActionId));
+    if (command === undefined || !command.sent) return false;
+    const epoch = this.deps.session()?.sessionEpoch ?? 0;
+    if (error.code === 'AUTH_STALE_SESSION' && command.signedEpoch < epoch && command.resigns < 3) {
+      command.resigns++;
+      void this.dispatch(command, true);
+    } else if (error.retryable && command.retries < this.deps.maxRetries) {
+      command.retries++;
+      const delay = error.retryAfterMs ?? 100 * 2 ** command.retries;
+      command.timer = setTimeout(() => {
+        command.timer = undefined;
+        void this.dispatch(command, false);
+      }, delay);
+    } else {
+      this.settle(command, error);
+    }
+    return true;
+  }
+
+  /** The Agent stopped for good: every Command in flight fails with `error`. */
+  failAll(error: AgentError): void {
+    for (const command of [...this.pending.values()]) this.settle(command, error);
+  }
+
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  private async dispatch(command: Pending, resign: boolean): Promise<void> {
+    if (!this.pending.has(command.actionId)) return;
+    if (command.busy) {
+      command.again = true;
+      command.resignAgain ||= resign;
+      return;
+    }
+    command.busy = true;
+    try {
+      const session = this.deps.session();
+      if (session === undefined || !session.isOpen) return;
+      // Bytes that never left may be re-signed freely; sent bytes change only on a stale epoch.
+      if (!command.sent || resign) await this.sign(command, session.sessionEpoch);
+      if (this.deps.session() !== session || !session.isOpen) {
+        command.again = true;
+        return;
+      }
+      if (!this.pending.has(command.actionId)) return;
+      command.frameId = session.send({ frameType: 'COMMAND', command: command.signed });
+      command.sent = true;
+    } catch (error) {
+      this.settle(command, new AgentClientError('INVALID_ARGUMENT', `cannot sign ${command.kind}: ${(error as Error).message}`, { relatedActionId: command.actionId, cause: error }));
+    } finally {
+      command.busy = false;
+      if (command.again) {
+        const again = command.resignAgain;
+        command.again = false;
+        command.resignAgain = false;
+        void this.dispatch(command, again);
+      }
+    }
+  }
+
+  private async sign(command: Pending, sessionEpoch: number): Promise<void> {
+    const { options } = command;
+    const groupId = options.groupId as string;
+    const provided = options.membershipEpoch === undefined || options.coordinatorEpoch === undefined ? await this.deps.epochs?.(groupId) : undefined;
+    const membershipEpoch = options.membershipEpoch ?? provided?.membershipEpoch;
+    const coordinatorEpoch = options.coordinatorEpoch ?? provided?.coordinatorEpoch;
+    if (membershipEpoch === undefined) throw new Error(`no Membership Epoch for ${groupId} (options.membershipEpoch or the epochs provider)`);
+    const optional = {
+      coordinatorEpoch,
+      expectedRevision: options.expectedRevision,
+      conversationId: options.conversationId,
+      workItemId: options.workItemId,
+      cooperationOverrideGrantId: options.cooperationOverrideGrantId,
+      causedByEventId: options.causedByEventId,
+    };
+    const unsigned: Record<string, unknown> = {
+      protocolVersion: '0.1',
+      actionId: command.actionId,
+      actor: { type: 'agent', id: this.deps.agentId },
+      kind: command.kind,
+      groupId,
+      sessionEpoch,
+      membershipEpoch,
+      correlationId: command.correlationId,
+      issuedAt: new Date().toISOString(),
+      payload: command.payload,
+    };
+    for (const [member, value] of Object.entries(optional)) if (value !== undefined) unsigned[member] = value;
+    const { document, signingBytes } = signDocumentWithBytes('command', unsigned, this.deps.key);
+    command.signed = document;
+    command.signedEpoch = sessionEpoch;
+    command.hashes.add(sha256ContentHash(signingBytes));
+  }
+
+  private settle(command: Pending, outcome: ProtocolEvent | AgentError): void {
+    if (this.pending.get(command.actionId) !== command) return;
+    this.pending.delete(command.actionId);
+    if (command.timer !== undefined) clearTimeout(command.timer);
+    if (outcome instanceof Error) command.reject(outcome);
+    else command.resolve(outcome);
+  }
+
+  private remember(actionId: string): void {
+    this.recent.delete(actionId);
+    this.recent.add(actionId);
+    if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.values().next().value as string);
+  }
+}
