@@ -37,7 +37,7 @@ describe('HELLO', () => {
       { ...agent, key: { ...agent.key, keyId: 'urn:missionweave:key:unknown' } },
       { principal: { type: 'agent', id: 'urn:missionweave:agent:impostor' }, key: agent.key },
     ];
-    const results = [];
+    const results: unknown[] = [];
     const tampered = await open();
     expect(await tampered.hello(agent, (sig) => Buffer.from(sig.map((b, i) => (i === 5 ? b ^ 1 : b))))).toBe(0);
     results.push(tampered.lastError(), await tampered.closed);
@@ -47,8 +47,8 @@ describe('HELLO', () => {
       results.push(client.lastError(), await client.closed);
     }
     for (let i = 0; i < results.length; i += 2) {
-      expect((results[i] as { error: unknown }).error).toMatchObject({ code: 'AUTH_INVALID_SIGNATURE', message: 'signed document rejected', fatal: true });
-      expect((results[i + 1] as { code: number }).code).toBe(4500);
+      expect((results[i] as unknown as { error: unknown }).error).toMatchObject({ code: 'AUTH_INVALID_SIGNATURE', message: 'signed document rejected', fatal: true });
+      expect((results[i + 1] as unknown as { code: number }).code).toBe(4500);
     }
   });
 

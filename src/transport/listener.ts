@@ -55,12 +55,30 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   const sessions = new SessionRegistry();
   const connections = new Set<Connection>();
   const perAddress = new Map<string, number>();
-  let hub: DeliveryHub;
+  const hub: DeliveryHub = new DeliveryHub({
+    pool,
+    logger,
+    replayPageSize: limits.replayPageSize,
+    retryAfterMs: limits.backpressureRetryMs,
+    lastSequence: (groupId) => readLastSequence(pool, groupId),
+    membershipActive: async (groupId, agentId) => (await readMembership(pool, groupId, 'agent', agentId))?.state === 'active',
+    onMembershipLost: (subscription) => {
+      const connection = [...connections].find((c) => c.subscriptions.get(subscription.groupId) === subscription);
+      connection?.subscriptions.delete(subscription.groupId);
+      connection?.fail(wireError('MEMBERSHIP_REQUIRED', 'the Membership ended; the Group is no longer delivered', { groupId: subscription.groupId }));
+    },
+    onPaused: (subscription) => {
+      const connection = [...connections].find((c) => c.subscriptions.get(subscription.groupId) === subscription);
+      connection?.fail(wireError('BACKPRESSURE', 'this Group is paused until the connection drains', {
+        groupId: subscription.groupId,
+        retryAfterMs: limits.backpressureRetryMs,
+        details: { resumeAfterSequence: subscription.position },
+      }));
+    },
+  });
   const context: TransportContext = {
     authority: options.authority,
-    get hub() {
-      return hub;
-    },
+    hub,
     sessions,
     limits,
     logger,
@@ -83,27 +101,6 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       }), frameId, false);
     },
   };
-  hub = new DeliveryHub({
-    pool,
-    logger,
-    replayPageSize: limits.replayPageSize,
-    retryAfterMs: limits.backpressureRetryMs,
-    lastSequence: (groupId) => readLastSequence(pool, groupId),
-    membershipActive: async (groupId, agentId) => (await readMembership(pool, groupId, 'agent', agentId))?.state === 'active',
-    onMembershipLost: (subscription) => {
-      const connection = [...connections].find((c) => c.subscriptions.get(subscription.groupId) === subscription);
-      connection?.subscriptions.delete(subscription.groupId);
-      connection?.fail(wireError('MEMBERSHIP_REQUIRED', 'the Membership ended; the Group is no longer delivered', { groupId: subscription.groupId }));
-    },
-    onPaused: (subscription) => {
-      const connection = [...connections].find((c) => c.subscriptions.get(subscription.groupId) === subscription);
-      connection?.fail(wireError('BACKPRESSURE', 'this Group is paused until the connection drains', {
-        groupId: subscription.groupId,
-        retryAfterMs: limits.backpressureRetryMs,
-        details: { resumeAfterSequence: subscription.position },
-      }));
-    },
-  });
   options.authority.onCommitted((events) => hub.committed(events));
   const notifier = new Notifier(options.databaseUrl, pool, {
     groupAdvanced: (groupId, sequence) => hub.wake(groupId, sequence),

@@ -75,13 +75,13 @@ export class RawClient {
   }
 
   /** Runs HELLO for an Agent; returns the session epoch (0 when refused). */
-  async hello(actor: Actor, tamper?: (signature: Buffer) => Buffer): Promise<number> {
+  async hello(actor: Actor, tamper?: (signature: Buffer) => Buffer<ArrayBufferLike>): Promise<number> {
     const clientNonce = randomBytes(16).toString('base64url');
     const ids = { agentId: actor.principal.id, keyId: actor.key.keyId };
     this.send({ frameType: 'HELLO', phase: 'client_init', ...ids, clientNonce, supportedVersions: ['0.1'] });
     const challenge = await this.next((f) => f['phase'] === 'server_challenge' || f.frameType === 'ERROR');
     if (challenge.frameType === 'ERROR') return 0;
-    let signature = sign(null, Buffer.from(String(challenge['challenge']), 'base64url'), actor.key.privateKey);
+    let signature: Buffer<ArrayBufferLike> = sign(null, Buffer.from(String(challenge['challenge']), 'base64url'), actor.key.privateKey);
     if (tamper !== undefined) signature = tamper(signature);
     this.send({ frameType: 'HELLO', phase: 'client_response', ...ids, clientNonce, serverNonce: challenge['serverNonce'], challengeSignature: signature.toString('base64url') });
     const accept = await this.next((f) => f['phase'] === 'server_accept' || f.frameType === 'ERROR');
