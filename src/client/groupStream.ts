@@ -75,7 +75,7 @@ export class GroupStream {
 
   /** One received Event of this Group; `own` when a Command of this runtime caused it. */
   receive(event: GroupEvent, own: boolean): void {
-    if (this.state === 'failed' || this.state === 'stopped') return;
+    if (this.state !== 'active') return;
     const first = this.firstAfter;
     if (first !== undefined && !own) this.firstAfter = undefined;
     const seq = event.sequence;
@@ -131,9 +131,10 @@ export class GroupStream {
     this.state = 'active';
   }
 
-  /** The connection closed: a new one re-subscribes, so no gap is chased until then. */
+  /** The connection closed: the next one replays from the horizon, so nothing held aside is needed. */
   disconnected(): void {
     this.firstAfter = undefined;
+    this.ahead.clear();
     this.clearGap();
   }
 

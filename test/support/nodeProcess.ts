@@ -1,0 +1,48 @@
+/**
+ * Real `missionweave` processes for crash tests: the built CLI, pointed at a test database
+ * through DATABASE_URL, with helpers to run a command and to start, and SIGKILL, `serve`.
+ */
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const CLI = join(process.cwd(), 'dist', 'cli', 'main.js');
+
+export function cli(databaseUrl: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export function lastJson(text: string): Record<string, unknown> {
+  return JSON.parse(text.trim().split('\n').at(-1) as string) as Record<string, unknown>;
+}
+
+export interface ServeProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `missionweave serve` and resolves once it prints its ready line. */
+export function serve(databaseUrl: string, dir: string): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--dir', dir, '--port', '0'], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('serve did not become ready')), 30_000);
+    child.once('exit', (code) => reject(new Error(`serve exited with ${String(code)}`)));
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const ready = JSON.parse(line) as { url?: string };
+      if (ready.url === undefined) return;
+      clearTimeout(timer);
+      resolve({
+        child,
+        url: ready.url,
+        kill: async (signal = 'SIGKILL') => {
+          child.kill(signal);
+          await exited;
+        },
+      });
+    });
+  });
+}
