@@ -12,10 +12,11 @@ import type { MissionFacts } from '../domain/model.js';
 import type { Principal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { inTransaction, type Pool, type PoolClient } from '../store/pool.js';
-import { readMissionDocuments, upsertAggregates } from '../store/sql/aggregates.js';
-import { insertEvents, readEventsById } from '../store/sql/events.js';
-import { findTakenIds, insertGroups, lockGroups, updateGroupSequences } from '../store/sql/groups.js';
-import { findReceipts, insertReceipts } from '../store/sql/receipts.js';
+import { readMissionDocuments } from '../store/sql/aggregates.js';
+import { appendBatch, type AggregateWrite } from '../store/sql/appendBatch.js';
+import { readEventsById } from '../store/sql/events.js';
+import { findTakenIds, insertGroups, lockGroups } from '../store/sql/groups.js';
+import { findReceipts } from '../store/sql/receipts.js';
 import { readRegistryRevision } from '../store/sql/registry.js';
 import { readSessionEpochsForShare } from '../store/sql/sessions.js';
 import { receiptKeyOf } from './admissionChecks.js';
@@ -106,21 +107,22 @@ async function plan(client: PoolClient, items: readonly VerifiedCommand[], deps:
 async function write(client: PoolClient, batch: BatchPlan): Promise<void> {
   const created = await insertGroups(client, batch.newGroups);
   if (created.size !== batch.newGroups.length) throw new BatchConflict('a Group ID or Mission ID was taken concurrently');
-  await insertEvents(client, batch.events);
+  if (batch.receipts.length === 0) return;
+  const aggregates: AggregateWrite[] = [];
   for (const [groupId, state] of batch.after) {
     const before = batch.before.get(groupId);
     if (before === undefined) continue;
-    await upsertAggregates(client, groupId, state.lastSequence, changedAggregates(before, state));
-  }
-  if ((await insertReceipts(client, batch.receipts)) !== batch.receipts.length) {
-    throw new BatchConflict('a receipt was claimed concurrently');
+    for (const row of changedAggregates(before, state)) aggregates.push({ groupId, ...row, sequence: state.lastSequence });
   }
   const advanced = new Map([...batch.lastSequences].filter(([groupId]) => batch.before.has(groupId)));
-  await updateGroupSequences(client, advanced);
-  if (advanced.size > 0) {
-    const payload = JSON.stringify(Object.fromEntries(advanced)).slice(0, 7900);
-    await client.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, payload]);
-  }
+  const inserted = await appendBatch(client, {
+    events: batch.events,
+    aggregates,
+    receipts: batch.receipts,
+    sequences: advanced,
+    notify: advanced.size === 0 ? undefined : { channel: EVENTS_CHANNEL, payload: JSON.stringify(Object.fromEntries(advanced)).slice(0, 7900) },
+  });
+  if (inserted !== batch.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
 }
 
 /** Runs one batch in one transaction; throws `BatchConflict` when it must be re-run. */

@@ -11,11 +11,9 @@ import { timestampOf } from '../app/issueDocuments.js';
 import { wireError, type WireError } from '../app/wireError.js';
 import { Outbox } from '../delivery/outbox.js';
 import type { Subscription } from '../delivery/subscription.js';
-import { isProtocolError } from '../protocol/errorCodes.js';
-import { isUri } from '../protocol/identifier.js';
-import { parseStrictJsonText, type JsonObject, type JsonValue } from '../protocol/strictJson.js';
 import { CLOSE } from './limits.js';
 import { errorFrame, eventFrame } from './frames.js';
+import { readFrame } from './frameIntake.js';
 import { handleAck, handleCommand, handlePing, handleSubscribe } from './frameHandlers.js';
 import { handleHello, type HelloState } from './helloHandler.js';
 import type { TransportContext } from './transportContext.js';
@@ -111,24 +109,12 @@ export class Connection {
     if (this.state === 'closing') return;
     this.lastActivity = this.context.clock.nowMillis();
     const authenticated = this.state === 'open';
-    if (isBinary) {
-      this.fail(wireError('PROTOCOL_VIOLATION', 'binary messages carry no protocol objects'), undefined, !authenticated);
+    const intake = readFrame(data, isBinary, this.context.limits.maxPayloadBytes);
+    if (!intake.ok) {
+      this.fail(intake.error, intake.frameId, !authenticated);
       return;
     }
-    let value: JsonValue;
-    try {
-      value = parseStrictJsonText(data.toString('utf8'), { maxBytes: this.context.limits.maxPayloadBytes, maxDepth: 64 });
-    } catch (error) {
-      if (!isProtocolError(error)) throw error;
-      this.fail(wireError('PROTOCOL_VIOLATION', `${error.reason}: ${error.message}`), undefined, !authenticated);
-      return;
-    }
-    const frame = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as JsonObject;
-    const frameId = typeof frame['frameId'] === 'string' && isUri(frame['frameId']) ? frame['frameId'] : undefined;
-    if (frame['protocolVersion'] !== '0.1') {
-      this.fail(wireError('UNSUPPORTED_VERSION', 'this server speaks MissionWeaveProtocol 0.1'), frameId, !authenticated);
-      return;
-    }
+    const { frame, frameId } = intake;
     if (!authenticated) {
       void handleHello(this, frame, frameId).catch((error: unknown) => this.internal(error, frameId, true));
       return;
