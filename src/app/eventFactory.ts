@@ -40,7 +40,14 @@ export function newUrn(): string {
   return `urn:uuid:${randomUUID()}`;
 }
 
-export function signEvent(draft: EventDraft, origin: EventOrigin, order?: { groupId: string; sequence: number }): SignedEvent {
+/** An Event document complete but for its signature, with what evolve needs of it. */
+export interface UnsignedEvent {
+  readonly eventId: string;
+  readonly document: Record<string, unknown>;
+  readonly recorded: RecordedEvent;
+}
+
+export function eventDocument(draft: EventDraft, origin: EventOrigin, order?: { groupId: string; sequence: number }): UnsignedEvent {
   const { envelope } = origin.command;
   const eventId = draft.eventId ?? newUrn();
   const document: Record<string, unknown> = {
@@ -60,17 +67,9 @@ export function signEvent(draft: EventDraft, origin: EventOrigin, order?: { grou
   };
   const extensions = origin.command.document['extensions'];
   if (origin.primary && extensions !== undefined) document['extensions'] = extensions;
-  const { document: signed, signingBytes } = signDocumentWithBytes('event', document, origin.key);
   return {
     eventId,
-    kind: draft.kind,
-    groupId: order?.groupId,
-    sequence: order?.sequence,
-    draft,
-    text: canonicalize(signed),
-    signingHash: sha256ContentHash(signingBytes),
-    admissionRecordId: newUrn(),
-    trustedAcceptedAt: origin.now,
+    document,
     recorded: {
       kind: draft.kind,
       payload: draft.payload as JsonObject,
@@ -79,5 +78,34 @@ export function signEvent(draft: EventDraft, origin: EventOrigin, order?: { grou
       eventId,
       ...(order === undefined ? {} : { sequence: order.sequence }),
     },
+  };
+}
+
+/** Signs Event documents in this thread: their JCS texts and signing hashes, in order. */
+export function signEventDocuments(documents: readonly Record<string, unknown>[], key: SigningKey): { texts: string[]; hashes: string[] } {
+  const texts: string[] = [];
+  const hashes: string[] = [];
+  for (const document of documents) {
+    const { document: signed, signingBytes } = signDocumentWithBytes('event', document, key);
+    texts.push(canonicalize(signed));
+    hashes.push(sha256ContentHash(signingBytes));
+  }
+  return { texts, hashes };
+}
+
+export function signEvent(draft: EventDraft, origin: EventOrigin, order?: { groupId: string; sequence: number }): SignedEvent {
+  const unsigned = eventDocument(draft, origin, order);
+  const { texts, hashes } = signEventDocuments([unsigned.document], origin.key);
+  return {
+    eventId: unsigned.eventId,
+    kind: draft.kind,
+    groupId: order?.groupId,
+    sequence: order?.sequence,
+    draft,
+    text: texts[0] as string,
+    signingHash: hashes[0] as string,
+    admissionRecordId: newUrn(),
+    trustedAcceptedAt: origin.now,
+    recorded: unsigned.recorded,
   };
 }

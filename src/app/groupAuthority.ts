@@ -15,12 +15,13 @@ import { CommitQueue } from './commitQueue.js';
 import { GroupStateCache } from './groupStates.js';
 import { BatchConflict, type CommandOutcome, type DeliveredEvent } from './outcomes.js';
 import { createdGroupOf } from './planGroupBatch.js';
-import { loadRegistrySnapshot, RegistryCache } from './registryCache.js';
+import { loadRegistrySnapshot, RegistryCache, registryDelta } from './registryCache.js';
 import { runGroupBatch } from './runGroupBatch.js';
 import { OrganizationStateCache } from './organizationStates.js';
 import { runOrganizationBatch, type OrganizationBatchDependencies } from './runOrganizationBatch.js';
 import { systemClock, type AuthoritySettings, type Clock } from './settings.js';
-import { verifyCommandBytes, verifyCommandValue, type FrontResult, type VerifiedCommand } from './verifyCommand.js';
+import { commandFromWorker, verifyCommandBytes, verifyCommandValue, type FrontResult, type VerifiedCommand } from './verifyCommand.js';
+import { CryptoPool } from './workers/cryptoPool.js';
 import { wireError } from './wireError.js';
 
 export interface GroupAuthorityOptions {
@@ -53,9 +54,10 @@ export class GroupAuthority {
   private readonly groupQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
   private readonly organizationQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
 
-  private constructor(options: GroupAuthorityOptions, registry: RegistryCache) {
+  private constructor(options: GroupAuthorityOptions, registry: RegistryCache, crypto: CryptoPool | undefined) {
     this.logger = options.logger ?? pino({ level: 'info' }, pino.destination(2));
     this.deps = {
+      crypto,
       pool: options.pool,
       settings: options.settings,
       clock: options.clock ?? systemClock,
@@ -92,7 +94,21 @@ export class GroupAuthority {
     const organizationId = options.settings.services.organizationId;
     await ensureOrganization(options.pool, organizationId);
     const snapshot = await loadRegistrySnapshot(options.pool, organizationId);
-    return new GroupAuthority(options, new RegistryCache(snapshot, organizationId));
+    const registry = new RegistryCache(snapshot, organizationId);
+    const workers = options.settings.cryptoWorkers ?? 0;
+    let crypto: CryptoPool | undefined;
+    if (workers > 0) {
+      crypto = await CryptoPool.start({ size: workers, organizationId, authorityKey: options.settings.authorityKey });
+      await crypto.syncRegistry(snapshot.revision, snapshot.registry.evidence().bindings, true);
+      const pool = crypto;
+      registry.onChange((previous, next) => void pool.syncRegistry(next.revision, registryDelta(previous, next), false));
+    }
+    return new GroupAuthority(options, registry, crypto);
+  }
+
+  /** Stops the crypto workers. */
+  async close(): Promise<void> {
+    await this.deps.crypto?.close();
   }
 
   get clock(): Clock {
@@ -111,13 +127,28 @@ export class GroupAuthority {
     return this.deps.registry;
   }
 
-  /** Submits one signed Command given as untrusted bytes or as a strictly parsed value. */
-  async submit(input: Uint8Array | JsonValue): Promise<Submission> {
+  /** The stateless checks, on a crypto worker when there are any and the input is text. */
+  private async front(input: Uint8Array | JsonValue, frameText: string | undefined): Promise<FrontResult> {
     const snapshot = this.deps.registry.current;
-    const front: FrontResult =
-      input instanceof Uint8Array
-        ? verifyCommandBytes(input, snapshot, this.deps.schemas)
-        : verifyCommandValue(input, snapshot, this.deps.schemas);
+    const crypto = this.deps.crypto;
+    const text = frameText ?? (input instanceof Uint8Array ? Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8') : undefined);
+    if (crypto !== undefined && text !== undefined && (frameText !== undefined || input instanceof Uint8Array)) {
+      const reply = await crypto.verify(text, frameText !== undefined);
+      if (reply.type === 'rejected') return { ok: false, error: reply.error, ...(reply.diagnostic === undefined ? {} : { diagnostic: reply.diagnostic }) };
+      if (reply.type === 'verified') {
+        const command = commandFromWorker(reply.canonical, reply.signingHash, reply.keyId, reply.registryRevision, this.deps.registry.current.registry);
+        if (command !== undefined) return { ok: true, command };
+      }
+    }
+    return input instanceof Uint8Array ? verifyCommandBytes(input, snapshot, this.deps.schemas) : verifyCommandValue(input, snapshot, this.deps.schemas);
+  }
+
+  /**
+   * Submits one signed Command given as untrusted bytes or as a strictly parsed value. A
+   * WebSocket COMMAND frame passes its raw text too, so a worker can verify it.
+   */
+  async submit(input: Uint8Array | JsonValue, frameText?: string): Promise<Submission> {
+    const front = await this.front(input, frameText);
     if (!front.ok) {
       if (front.diagnostic !== undefined && front.diagnostic.code === 'AUTH_INVALID_SIGNATURE') {
         this.logger.info({ stage: front.diagnostic.stage, reason: front.diagnostic.reason }, 'signed Command rejected');

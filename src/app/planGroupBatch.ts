@@ -12,7 +12,7 @@ import type { AgentFacts, DecisionContext, MissionFacts } from '../domain/model.
 import type { EventRow } from '../store/sql/events.js';
 import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
 import { checkAdmission, checkSession, receiptKeyOf } from './admissionChecks.js';
-import { newUrn, signEvent } from './eventFactory.js';
+import { eventDocument, newUrn } from './eventFactory.js';
 import type { CommandOutcome, DeliveredEvent } from './outcomes.js';
 import type { AuthoritySettings } from './settings.js';
 import type { VerifiedCommand } from './verifyCommand.js';
@@ -33,9 +33,17 @@ export interface BatchFacts {
 /** Per Command: an outcome, or the stored Events of the original it repeats. */
 export type PlannedOutcome = CommandOutcome | { readonly ok: 'stored'; readonly eventIds: readonly string[] };
 
+/** An appended Event waiting for its signature: filled in place once signed. */
+export interface PendingEvent {
+  readonly document: Record<string, unknown>;
+  readonly row: { -readonly [K in keyof EventRow]: EventRow[K] };
+  readonly delivered: { -readonly [K in keyof DeliveredEvent]: DeliveredEvent[K] };
+}
+
 export interface BatchPlan {
   readonly outcomes: PlannedOutcome[];
   readonly events: EventRow[];
+  readonly pending: PendingEvent[];
   readonly receipts: ReceiptRow[];
   readonly newGroups: { groupId: string; missionId: string }[];
   readonly before: Map<string, GroupState | null>;
@@ -55,6 +63,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
   const plan: BatchPlan = {
     outcomes: [],
     events: [],
+    pending: [],
     receipts: [],
     newGroups: [],
     before: new Map(),
@@ -106,22 +115,25 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       if (!plan.before.has(target)) plan.before.set(target, plan.after.get(target) ?? null);
       const sequence = (plan.lastSequences.get(target) ?? 0) + 1;
       plan.lastSequences.set(target, sequence);
-      const signed = signEvent(draft, { command, now, authority: settings.services.authority, key: settings.authorityKey, primary: index === 0 }, { groupId: target, sequence });
-      plan.after.set(target, evolveGroup(plan.after.get(target) ?? null, signed.recorded));
-      plan.events.push({
+      const unsigned = eventDocument(draft, { command, now, authority: settings.services.authority, key: settings.authorityKey, primary: index === 0 }, { groupId: target, sequence });
+      plan.after.set(target, evolveGroup(plan.after.get(target) ?? null, unsigned.recorded));
+      const row = {
         groupId: target,
         sequence,
-        eventId: signed.eventId,
-        kind: signed.kind,
+        eventId: unsigned.eventId,
+        kind: draft.kind,
         aggregateType: draft.aggregate.type,
         aggregateId: draft.aggregate.id,
         aggregateRevision: draft.aggregate.revision,
-        document: signed.text,
-        signingHash: signed.signingHash,
-        admissionRecordId: signed.admissionRecordId,
-        trustedAcceptedAt: signed.trustedAcceptedAt,
-      });
-      delivered.push({ eventId: signed.eventId, groupId: target, sequence, text: signed.text });
+        document: '',
+        signingHash: '',
+        admissionRecordId: newUrn(),
+        trustedAcceptedAt: now,
+      };
+      const event = { eventId: unsigned.eventId, groupId: target, sequence, text: '' };
+      plan.events.push(row);
+      plan.pending.push({ document: unsigned.document, row, delivered: event });
+      delivered.push(event);
     });
     const created = createdGroupOf(command);
     if (created !== undefined) {

@@ -5,7 +5,7 @@
  */
 
 import type { AgentFacts } from '../domain/model.js';
-import { KeyRegistry } from '../protocol/signing/keyRegistry.js';
+import { KeyRegistry, type KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import type { Queryable } from '../store/pool.js';
 import { readLatestAgentCards } from '../store/sql/organization.js';
@@ -43,8 +43,13 @@ export async function loadRegistrySnapshot(db: Queryable, organizationId: string
   return { revision, registry, agents };
 }
 
+/** Told when the snapshot changes, with the previous one (to send deltas to workers). */
+export type RegistryListener = (previous: RegistrySnapshot, next: RegistrySnapshot) => void;
+
 /** Holds the current snapshot and reloads it when the database has moved on. */
 export class RegistryCache {
+  private readonly listeners: RegistryListener[] = [];
+
   constructor(
     private snapshot: RegistrySnapshot,
     private readonly organizationId: string,
@@ -54,14 +59,32 @@ export class RegistryCache {
     return this.snapshot;
   }
 
+  onChange(listener: RegistryListener): void {
+    this.listeners.push(listener);
+  }
+
+  private replace(next: RegistrySnapshot): void {
+    const previous = this.snapshot;
+    this.snapshot = next;
+    for (const listener of this.listeners) listener(previous, next);
+  }
+
   /** Installs a snapshot this process produced itself (after its own commit). */
   install(snapshot: RegistrySnapshot): void {
-    if (snapshot.revision >= this.snapshot.revision) this.snapshot = snapshot;
+    if (snapshot.revision >= this.snapshot.revision) this.replace(snapshot);
   }
 
   /** Reloads when `revision` (read in the caller's transaction) is newer than ours. */
   async ensure(db: Queryable, revision: number): Promise<RegistrySnapshot> {
-    if (revision !== this.snapshot.revision) this.snapshot = await loadRegistrySnapshot(db, this.organizationId);
+    if (revision !== this.snapshot.revision) this.replace(await loadRegistrySnapshot(db, this.organizationId));
     return this.snapshot;
   }
+}
+
+/** Bindings that are new in `next`, or whose validity history grew, since `previous`. */
+export function registryDelta(previous: RegistrySnapshot, next: RegistrySnapshot): KeyBindingEvidence[] {
+  return next.registry.evidence().bindings.filter((binding) => {
+    const before = previous.registry.resolve(binding.keyId);
+    return before === undefined || before.binding.validityHistory.length !== binding.validityHistory.length;
+  });
 }

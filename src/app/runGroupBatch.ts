@@ -25,12 +25,15 @@ import { createdGroupOf, planGroupBatch, type BatchPlan } from './planGroupBatch
 import type { RegistryCache } from './registryCache.js';
 import type { AuthoritySettings, Clock } from './settings.js';
 import { verifyCommandValue, type VerifiedCommand } from './verifyCommand.js';
+import { signEventDocuments } from './eventFactory.js';
+import type { CryptoPool } from './workers/cryptoPool.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 
 /** Channel of the cross-node wake-up; its payload names the Groups that advanced. */
 export const EVENTS_CHANNEL = 'mw_events';
 
 export interface GroupBatchDependencies {
+  readonly crypto: CryptoPool | undefined;
   readonly pool: Pool;
   readonly settings: AuthoritySettings;
   readonly clock: Clock;
@@ -125,6 +128,18 @@ async function write(client: PoolClient, batch: BatchPlan): Promise<void> {
   if (inserted !== batch.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
 }
 
+/** Signs the batch's Events (on the crypto workers when there are any) and fills them in. */
+async function signPending(pending: BatchPlan['pending'], deps: GroupBatchDependencies): Promise<void> {
+  if (pending.length === 0) return;
+  const documents = pending.map((p) => p.document as JsonObject);
+  const { texts, hashes } = deps.crypto === undefined ? signEventDocuments(documents, deps.settings.authorityKey) : await deps.crypto.sign(documents);
+  pending.forEach((p, i) => {
+    p.row.document = texts[i] as string;
+    p.row.signingHash = hashes[i] as string;
+    p.delivered.text = texts[i] as string;
+  });
+}
+
 /** Runs one batch in one transaction; throws `BatchConflict` when it must be re-run. */
 export async function runGroupBatch(items: readonly VerifiedCommand[], deps: GroupBatchDependencies): Promise<CommandOutcome[]> {
   const nowMillis = deps.clock.nowMillis();
@@ -132,6 +147,7 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
     await deps.registry.ensure(client, await readRegistryRevision(client, deps.settings.services.organizationId));
     const checked = reverify(items, deps);
     const batch = await plan(client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), deps, nowMillis);
+    await signPending(batch.pending, deps);
     await write(client, batch);
     const stored = batch.outcomes.flatMap((o) => (o.ok === 'stored' ? o.eventIds : []));
     const texts = stored.length === 0 ? new Map<string, string>() : await readEventsById(client, stored);

@@ -22,6 +22,11 @@ export interface AuthoritySettings {
   readonly maxBatch: number;
   /** Write transactions this process runs at once (each on its own connection). */
   readonly writerConcurrency: number;
+  /**
+   * Worker threads that verify incoming Commands and sign Events; 0 does that work on the
+   * main thread (simplest, and right for tools and small deployments).
+   */
+  readonly cryptoWorkers?: number;
 }
 
 /**

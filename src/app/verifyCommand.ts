@@ -9,7 +9,8 @@ import { canonicalize } from '../protocol/jcs.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import { parseStrictJson, type JsonObject, type JsonValue } from '../protocol/strictJson.js';
 import { verifyParsedDocument, type RegistryInput } from '../protocol/signing/verifySignedDocument.js';
-import type { VerificationFailure, VerifiedDocument } from '../protocol/signing/verification.js';
+import type { VerificationFailure } from '../protocol/signing/verification.js';
+import type { KeyRegistry, ResolvedKey } from '../protocol/signing/keyRegistry.js';
 import type { DocumentKind } from '../protocol/signing/profiles.js';
 import { isProtocolError } from '../protocol/errorCodes.js';
 import { wireError, type WireError } from './wireError.js';
@@ -31,10 +32,17 @@ const EMBEDDED_DOCUMENTS: Readonly<Record<string, { member: string; kind: Docume
 /** Extension profiles this Group Authority interprets (none yet); others must be noncritical. */
 const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set();
 
+/** What later steps need of a Command's verification: its signing hash and resolved key. */
+export interface CommandVerification {
+  readonly signingHash: string;
+  readonly keyId: string;
+  readonly key: ResolvedKey;
+}
+
 export interface VerifiedCommand {
   readonly envelope: CommandEnvelope;
   readonly document: JsonObject;
-  readonly verified: VerifiedDocument;
+  readonly verified: CommandVerification;
   /** JCS text of the complete signed Command, as stored with its receipt. */
   readonly canonical: string;
   readonly scope: 'group' | 'organization';
@@ -96,17 +104,29 @@ export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevisio
       };
     }
   }
+  return { ok: true, command: commandOf(document, canonicalize(document), result.verified, evidence.revision) };
+}
+
+function commandOf(document: JsonObject, canonical: string, verified: CommandVerification, registryRevision: number): VerifiedCommand {
+  const envelope = envelopeOf(document);
   return {
-    ok: true,
-    command: {
-      envelope,
-      document,
-      verified: result.verified,
-      canonical: canonicalize(document),
-      scope: ORGANIZATION_KINDS.has(envelope.kind) ? 'organization' : 'group',
-      registryRevision: evidence.revision,
-    },
+    envelope,
+    document,
+    verified: { signingHash: verified.signingHash, keyId: verified.keyId, key: verified.key },
+    canonical,
+    scope: ORGANIZATION_KINDS.has(envelope.kind) ? 'organization' : 'group',
+    registryRevision,
   };
+}
+
+/**
+ * Rebuilds a Command a crypto worker verified, from its canonical text; `undefined` when this
+ * thread's Registry does not hold the key (the caller then verifies here).
+ */
+export function commandFromWorker(canonical: string, signingHash: string, keyId: string, registryRevision: number, registry: KeyRegistry): VerifiedCommand | undefined {
+  const key = registry.resolve(keyId);
+  if (key === undefined) return undefined;
+  return commandOf(JSON.parse(canonical) as JsonObject, canonical, { signingHash, keyId, key }, registryRevision);
 }
 
 /** Runs every stateless check on untrusted bytes. */

@@ -6,6 +6,7 @@
  */
 
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { systemClock } from '../app/settings.js';
 import { openAuthority } from '../server.js';
 import { startListener } from '../transport/listener.js';
@@ -15,7 +16,8 @@ import { ensureHome } from './initCommand.js';
 
 async function serve(home: Home, host: string | undefined, port: number | undefined): Promise<number> {
   const config = home.config();
-  const running = await openAuthority(home, { poolSize: 16 });
+  // One crypto worker per core but one: the main thread drives the database.
+  const running = await openAuthority(home, { poolSize: 16, settings: { cryptoWorkers: Math.max(1, availableParallelism() - 1) } });
   const settings = running.authority.settings;
   const listener = await startListener({
     host: host ?? config.server.host,
@@ -33,6 +35,7 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
     const stop = (): void => {
       void (async () => {
         await listener.close();
+        await running.authority.close();
         await running.close();
         resolve(0);
       })();

@@ -109,7 +109,8 @@ export class Connection {
     if (this.state === 'closing') return;
     this.lastActivity = this.context.clock.nowMillis();
     const authenticated = this.state === 'open';
-    const intake = readFrame(data, isBinary, this.context.limits.maxPayloadBytes);
+    const text = isBinary ? '' : data.toString('utf8');
+    const intake = readFrame(isBinary ? data : text, isBinary, this.context.limits.maxPayloadBytes);
     if (!intake.ok) {
       this.fail(intake.error, intake.frameId, !authenticated);
       return;
@@ -125,7 +126,7 @@ export class Connection {
       this.fail(wireError(known ? 'PROTOCOL_VIOLATION' : 'SCHEMA_VALIDATION_FAILED', `a client may not send ${String(frame['frameType'])} frames now`), frameId);
       return;
     }
-    void handler(this, frame, frameId).catch((error: unknown) => this.internal(error, frameId, false));
+    void handler(this, frame, frameId, text).catch((error: unknown) => this.internal(error, frameId, false));
   }
 
   private internal(error: unknown, frameId: string | undefined, fatal: boolean): void {

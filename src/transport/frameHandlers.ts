@@ -13,7 +13,7 @@ import type { Connection } from './connection.js';
 import { pingFrame } from './frames.js';
 import { CLOSE } from './limits.js';
 
-type Handler = (connection: Connection, frame: JsonObject, frameId: string | undefined) => Promise<void>;
+type Handler = (connection: Connection, frame: JsonObject, frameId: string | undefined, text: string) => Promise<void>;
 
 function schemaOk(connection: Connection, definition: string, frame: JsonObject, frameId: string | undefined): boolean {
   const check = connection.context.authority.schemas.validateDefinition('websocket-frame', definition, frame);
@@ -28,7 +28,7 @@ function commandFrameOk(frame: JsonObject): boolean {
   return keys === 'command,frameId,frameType,protocolVersion' && typeof command === 'object' && command !== null && !Array.isArray(command) && typeof frame['frameId'] === 'string';
 }
 
-export const handleCommand: Handler = async (connection, frame, frameId) => {
+export const handleCommand: Handler = async (connection, frame, frameId, text) => {
   if (!commandFrameOk(frame) || frameId === undefined) {
     connection.fail(wireError('SCHEMA_VALIDATION_FAILED', 'a COMMAND frame holds exactly protocolVersion, frameId, frameType and command'), frameId);
     return;
@@ -48,7 +48,7 @@ export const handleCommand: Handler = async (connection, frame, frameId) => {
   }
   connection.inFlight++;
   try {
-    const outcome = await connection.context.authority.submit(command);
+    const outcome = await connection.context.authority.submit(command, text);
     if (outcome.ok) connection.sendEvents(outcome.events);
     else {
       // When the Command carried this connection's own epoch, the connection itself is fenced

@@ -62,7 +62,9 @@ export async function startNode(authority: GroupAuthority, pool: Pool, url: stri
 /** A database, a harness (Organization, keys) and one listening node. */
 export async function startTestServer(limits: Partial<TransportLimits> = {}): Promise<TestServer> {
   const db = await createTestDatabase({ poolSize: 16 });
-  const harness = await Harness.start(db.pool);
+  // The node runs as `serve` does: Commands verified and Events signed on a crypto worker.
+  const harness = await Harness.start(db.pool, { cryptoWorkers: 1 });
+  afterAll(() => harness.authority.close());
   const listener = await startNode(harness.authority, db.pool, db.url, limits);
   return { db, harness, listener, url: listener.url, httpsUrl: listener.httpsUrl, ca: (await testCertificate()).cert };
 }

@@ -1,0 +1,86 @@
+/**
+ * A crypto worker thread: the CPU-heavy, stateless parts of the pipeline — strict parsing,
+ * schemas, the six verification stages of incoming Commands, and signing outgoing Events — off
+ * the thread that drives the write transactions. It keeps its own copy of the Registry,
+ * updated by deltas from the main thread.
+ */
+
+import { createPrivateKey } from 'node:crypto';
+import { parentPort, workerData } from 'node:worker_threads';
+import { sha256ContentHash } from '../../protocol/contentHash.js';
+import { canonicalize } from '../../protocol/jcs.js';
+import { schemaRegistry } from '../../protocol/schemas/files.js';
+import { KeyRegistry, type KeyBindingEvidence } from '../../protocol/signing/keyRegistry.js';
+import { signDocumentWithBytes } from '../../protocol/signing/signDocument.js';
+import type { JsonValue } from '../../protocol/strictJson.js';
+import { verifyCommandBytes, verifyCommandValue } from '../verifyCommand.js';
+import type { WorkerReply, WorkerRequest } from './protocol.js';
+
+interface Setup {
+  readonly organizationId: string;
+  readonly authorityKeyId: string;
+  readonly authorityKeyPem: string;
+}
+
+const setup = workerData as Setup;
+const schemas = schemaRegistry();
+const authorityKey = { keyId: setup.authorityKeyId, privateKey: createPrivateKey(setup.authorityKeyPem) };
+let registry = KeyRegistry.fromEvidence({ organizationId: setup.organizationId, bindings: [] });
+let revision = -1;
+
+function applyRegistry(next: number, bindings: readonly KeyBindingEvidence[], full: boolean): void {
+  if (full) registry = KeyRegistry.fromEvidence({ organizationId: setup.organizationId, bindings }, { pointsAlreadyProven: true });
+  else {
+    for (const binding of bindings) {
+      const existing = registry.resolve(binding.keyId);
+      if (existing === undefined) registry = registry.extend([binding], { pointsAlreadyProven: true });
+      else {
+        for (const record of binding.validityHistory.slice(existing.binding.validityHistory.length)) {
+          const { sequence: _sequence, ...change } = record;
+          registry = registry.recordValidity(binding.keyId, change);
+        }
+      }
+    }
+  }
+  revision = next;
+}
+
+function handle(request: WorkerRequest): WorkerReply {
+  switch (request.type) {
+    case 'registry':
+      applyRegistry(request.revision, request.bindings, request.full);
+      return { type: 'ack', id: request.id };
+    case 'verify': {
+      const evidence = { registry, revision };
+      const result = request.frame
+        ? verifyCommandValue((JSON.parse(request.text) as { command: JsonValue }).command, evidence, schemas)
+        : verifyCommandBytes(Buffer.from(request.text, 'utf8'), evidence, schemas);
+      if (!result.ok) return { type: 'rejected', id: request.id, error: result.error, diagnostic: result.diagnostic };
+      const { command } = result;
+      return { type: 'verified', id: request.id, canonical: command.canonical, signingHash: command.verified.signingHash, keyId: command.verified.keyId, registryRevision: revision };
+    }
+    case 'sign': {
+      const texts: string[] = [];
+      const hashes: string[] = [];
+      for (const document of request.documents) {
+        const { document: signed, signingBytes } = signDocumentWithBytes('event', document, authorityKey);
+        texts.push(canonicalize(signed));
+        hashes.push(sha256ContentHash(signingBytes));
+      }
+      return { type: 'signed', id: request.id, texts, hashes };
+    }
+    default: {
+      const _exhaustive: never = request;
+      throw new Error(`unknown request ${JSON.stringify(_exhaustive)}`);
+    }
+  }
+}
+
+parentPort?.on('message', (request: WorkerRequest) => {
+  try {
+    parentPort?.postMessage(handle(request));
+  } catch (error) {
+    parentPort?.postMessage({ type: 'failed', id: request.id, message: (error as Error).message } satisfies WorkerReply);
+  }
+});
+parentPort?.postMessage({ type: 'ready', id: 0 } satisfies WorkerReply);

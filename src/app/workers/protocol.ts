@@ -1,0 +1,22 @@
+/**
+ * Messages between the main thread and crypto workers.
+ */
+
+import type { KeyBindingEvidence } from '../../protocol/signing/keyRegistry.js';
+import type { VerificationFailure } from '../../protocol/signing/verification.js';
+import type { JsonObject } from '../../protocol/strictJson.js';
+import type { WireError } from '../wireError.js';
+
+export type WorkerRequest =
+  | { readonly type: 'registry'; readonly id: number; readonly revision: number; readonly bindings: readonly KeyBindingEvidence[]; readonly full: boolean }
+  /** `frame`: the text is a whole COMMAND frame; verify its `command`. */
+  | { readonly type: 'verify'; readonly id: number; readonly text: string; readonly frame: boolean }
+  | { readonly type: 'sign'; readonly id: number; readonly documents: readonly JsonObject[] };
+
+export type WorkerReply =
+  | { readonly type: 'ready'; readonly id: 0 }
+  | { readonly type: 'ack'; readonly id: number }
+  | { readonly type: 'verified'; readonly id: number; readonly canonical: string; readonly signingHash: string; readonly keyId: string; readonly registryRevision: number }
+  | { readonly type: 'rejected'; readonly id: number; readonly error: WireError; readonly diagnostic: VerificationFailure | undefined }
+  | { readonly type: 'signed'; readonly id: number; readonly texts: string[]; readonly hashes: string[] }
+  | { readonly type: 'failed'; readonly id: number; readonly message: string };
