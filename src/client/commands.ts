@@ -1,6 +1,10 @@
 /**
  * Commands in flight (§15.1, §19): each is signed with the Agent's key and identified by its
- * Action ID, and settles with its primary Event or a typed error.
+ * Action ID, and settles with its primary Event or a typed error. The primary Event is the
+ * first one in the Command's own Group whose `cause` is the Action ID and whose `commandHash`
+ * is one this runtime signed: the server sends a Command's Events primary first, both as the
+ * answer and to subscribers (an attention filter hiding the primary Event's kind from a live
+ * subscription of that Group could let a later Event of the Command arrive first).
  *
  * Retries keep the Action ID. A Command not yet sent is signed when it goes out, under the
  * Session Epoch of that moment; while the Agent is disconnected it waits. Once sent, its bytes
@@ -136,6 +140,8 @@ export class CommandTracker {
     if (!this.isOwn(event)) return false;
     const command = this.pending.get(event.cause.id);
     if (command === undefined) return false;
+    // The primary Event is in the Command's own Group; others (a child Mission's) are not answers.
+    if (event.groupId !== undefined && event.groupId !== command.options.groupId) return false;
     if (event.commandHash !== undefined && !command.hashes.has(event.commandHash)) return false;
     this.settle(command, event);
     return true;

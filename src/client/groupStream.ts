@@ -14,9 +14,11 @@
  * The server starts a replay at `max(afterSequence, visibilityStartSequence - 1)` without saying
  * so, and a Member added late cannot see what came before. That is not a gap, and two pieces of
  * evidence tell it apart: the Agent's own `membership.changed` Event, whose Membership names
- * `visibilityStartSequence`; and the first Event of the first SUBSCRIBE of the Group on a
- * connection (no older subscription can still be sending), which is exactly where the server
- * started. Either moves the horizon up to just below the visible history.
+ * `visibilityStartSequence`; and, for a Group without an attention filter, the first Event of
+ * the first SUBSCRIBE of the Group on a connection (no older subscription can still be
+ * sending), which is exactly where the server started. Either moves the horizon up to just
+ * below the visible history. With a filter that first Event may be a live one that the filter
+ * let through after others it held back, so it proves nothing.
  */
 
 import type { CursorStore } from './cursorStore.js';
@@ -70,7 +72,7 @@ export class GroupStream {
 
   /** A SUBSCRIBE from the horizon went out; `first` when no older subscription can be sending. */
   subscribed(first: boolean): void {
-    this.firstAfter = first ? this.horizon : undefined;
+    this.firstAfter = first && this.attention === undefined ? this.horizon : undefined;
   }
 
   /** One received Event of this Group; `own` when a Command of this runtime caused it. */

@@ -14,7 +14,7 @@ import { randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
 import WebSocket from 'ws';
 import { decodeBase64url } from '../protocol/base64url.js';
 import { parseStrictJsonText, type JsonObject } from '../protocol/strictJson.js';
-import { AgentClientError, errorFromDocument, type AgentError, type MissionWeaveError } from './errors.js';
+import { AgentClientError, errorFromDocument, type AgentError } from './errors.js';
 
 export interface SessionOptions {
   /** `wss://host:port/v1/ws`. */
@@ -33,14 +33,17 @@ export interface SessionOptions {
 export interface SessionClose {
   readonly code: number;
   readonly reason: string;
-  /** The fatal ERROR frame the server sent before closing, if any. */
-  readonly error?: MissionWeaveError;
+  /** The fatal ERROR the server sent before closing, or the unreadable frame that made us close. */
+  readonly error?: AgentError;
 }
 
 export interface SessionHandlers {
+  /** The server accepted the session; called before any frame of it is delivered. */
+  accepted(session: AgentSession): void;
   /** Every frame after HELLO, strictly parsed. */
-  frame(frame: JsonObject): void;
-  closed(close: SessionClose): void;
+  frame(session: AgentSession, frame: JsonObject): void;
+  /** The session ended after it had been accepted. */
+  closed(session: AgentSession, close: SessionClose): void;
 }
 
 export type SessionState = 'connecting' | 'hello' | 'open' | 'closed';
@@ -53,7 +56,7 @@ export class AgentSession {
   state: SessionState = 'connecting';
   sessionEpoch = 0;
   expiresAt = '';
-  private fatal: MissionWeaveError | undefined;
+  private fatal: AgentError | undefined;
   private lastHeard = Date.now();
   private pinger: NodeJS.Timeout | undefined;
 
@@ -99,7 +102,7 @@ export class AgentSession {
           fail(session.fatal ?? new AgentClientError('CONNECTION_FAILED', `closed during HELLO: ${code} ${text}`, { closeCode: code }));
           return;
         }
-        handlers.closed({ code, reason: text, ...(session.fatal === undefined ? {} : { error: session.fatal }) });
+        handlers.closed(session, { code, reason: text, ...(session.fatal === undefined ? {} : { error: session.fatal }) });
       });
       ws.on('message', (data, isBinary) => {
         session.lastHeard = Date.now();
@@ -109,7 +112,7 @@ export class AgentSession {
           session.fatal = errorFromDocument(frame['error']);
         }
         if (session.state === 'open') {
-          handlers.frame(frame);
+          handlers.frame(session, frame);
           return;
         }
         const outcome = session.handshake(frame, clientNonce);
@@ -117,6 +120,7 @@ export class AgentSession {
           settled = true;
           clearTimeout(timer);
           session.startPinging();
+          handlers.accepted(session);
           resolve(session);
         } else if (outcome instanceof Error) {
           fail(outcome);
@@ -155,7 +159,7 @@ export class AgentSession {
     } catch (error) {
       // A peer that breaks framing cannot be trusted with the rest of this connection.
       this.ws.close(1002, 'unreadable frame');
-      this.fatal ??= errorFromDocument({ code: 'PROTOCOL_VIOLATION', message: `unreadable frame from the server: ${(error as Error).message}`, retryable: false });
+      this.fatal ??= new AgentClientError('PROTOCOL_VIOLATION_BY_SERVER', `unreadable frame from the server: ${(error as Error).message}`, { cause: error });
       return undefined;
     }
   }

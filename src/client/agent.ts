@@ -1,0 +1,303 @@
+/**
+ * `MissionWeaveAgent`: one Agent runtime talking to its Group Authority over `wss` (§6.3,
+ * §15–17, §19).
+ *
+ * ```ts
+ * const agent = new MissionWeaveAgent({ url, agentId, keyId, privateKey, ca, cursorStore });
+ * agent.onEvent(async (event, groupId) => { … });      // each Group Event once, in order
+ * agent.onError((error) => log(error.code, error));    // everything not tied to a Command
+ * await agent.connect();                               // HELLO; agent.sessionEpoch is set
+ * await agent.subscribe(groupId);                      // from the saved Cursor, else 0
+ * const event = await agent.command('message.post', payload, { groupId, membershipEpoch: 1 });
+ * await agent.close();
+ * ```
+ *
+ * Connection: `connect()` opens the first session and rejects if it fails. After that, any
+ * close that invites it (a network failure, 1000/1001/1006/1011–1014, 4000–4499, or a 4500–4999
+ * close whose ERROR is `retryable`) reconnects with exponential backoff and full jitter
+ * (`reconnect.initialDelayMs`, `maxDelayMs`), with a fresh HELLO and so a new Session Epoch.
+ * Any other close — 4501 above all: a newer runtime of this Agent replaced this one, and
+ * reconnecting would fence it in turn — stops the Agent for good (`state === 'failed'`,
+ * `failure`), rejects every Command in flight with the reason and reports it to `onError`.
+ *
+ * Commands: see commands.ts (same Action ID on every retry, byte-identical resend after a
+ * reconnect, re-signed once under the new Session Epoch on AUTH_STALE_SESSION).
+ *
+ * Events: see groupStream.ts (dedup by Event ID and sequence, per-Group order, Cursor saved
+ * then ACKed after the handlers resolved, gaps never counted) and subscriptions.ts (re-SUBSCRIBE
+ * from each Group's horizon on every new session; per-Group errors). A thrown handler is
+ * reported as HANDLER_FAILED and the same Event is delivered again after a delay; the Group
+ * waits meanwhile. Events wait until a first handler is registered.
+ *
+ * Errors: Command failures reject `command()`; every other ERROR — per-Group ones carry
+ * `groupId`, BACKPRESSURE included (nothing to do: the server resumes the Group itself) — and
+ * every local failure (AgentClientError) goes to `onError` handlers. CURSOR_TOO_OLD restores
+ * through `onSnapshot` when a handler is set (snapshots.ts), else it is reported there too.
+ */
+
+import { createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
+import { backoffDelay, endpoint, isFinalClose, isFinalFailure, type AgentState, type ConnectionChange, type MissionWeaveAgentOptions } from './agentOptions.js';
+import { CommandTracker, type CommandOptions } from './commands.js';
+import { MemoryCursorStore } from './cursorStore.js';
+import { eventProblem, isGroupEvent, type Attention, type ProtocolEvent } from './documents.js';
+import { AgentClientError, errorFromDocument, type AgentError } from './errors.js';
+import type { EventHandler } from './groupStream.js';
+import { AgentSession, type SessionClose } from './session.js';
+import type { SnapshotHandler } from './snapshots.js';
+import { Subscriptions } from './subscriptions.js';
+
+function remover<T>(list: T[], item: T): () => void {
+  return () => {
+    const index = list.indexOf(item);
+    if (index >= 0) list.splice(index, 1);
+  };
+}
+
+export class MissionWeaveAgent {
+  private current: AgentSession | undefined;
+  private agentState: AgentState = 'idle';
+  private failed: AgentError | undefined;
+  private attempt = 0;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private readonly eventHandlers: EventHandler[] = [];
+  private readonly errorHandlers: ((error: AgentError) => void)[] = [];
+  private readonly changeHandlers: ((change: ConnectionChange) => void)[] = [];
+  private snapshotHandler: SnapshotHandler | undefined;
+  private readonly commands: CommandTracker;
+  private readonly subscriptions: Subscriptions;
+  private readonly endpoint: { ws: string; origin: URL };
+  private readonly privateKey: KeyObject;
+  private readonly reconnectDelays: { initialDelayMs: number; maxDelayMs: number };
+
+  constructor(private readonly options: MissionWeaveAgentOptions) {
+    this.endpoint = endpoint(options.url);
+    this.privateKey = typeof options.privateKey === 'string' ? createPrivateKey(options.privateKey) : options.privateKey;
+    if (this.privateKey.asymmetricKeyType !== 'ed25519') throw new AgentClientError('INVALID_ARGUMENT', 'the Agent key must be an Ed25519 private key');
+    this.reconnectDelays = { initialDelayMs: options.reconnect?.initialDelayMs ?? 250, maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000 };
+    this.commands = new CommandTracker({
+      agentId: options.agentId,
+      key: { keyId: options.keyId, privateKey: this.privateKey },
+      epochs: options.epochs,
+      session: () => this.current,
+      maxRetries: options.commandRetries ?? 3,
+    });
+    this.subscriptions = new Subscriptions({
+      agentId: options.agentId,
+      store: options.cursorStore ?? new MemoryCursorStore(),
+      handlers: () => this.eventHandlers,
+      snapshotHandler: () => this.snapshotHandler,
+      session: () => this.current,
+      report: (error) => this.report(error),
+      own: (event) => this.commands.isOwn(event),
+      origin: this.endpoint.origin,
+      ca: options.ca,
+      gapGraceMs: options.gapGraceMs ?? 250,
+      ackDelayMs: options.ackDelayMs ?? 100,
+      retryDelayMs: (attempt) => backoffDelay(attempt, 500, 30_000),
+    });
+  }
+
+  get agentId(): string {
+    return this.options.agentId;
+  }
+
+  get state(): AgentState {
+    return this.agentState;
+  }
+
+  /** The current session's epoch; undefined while no session is open. */
+  get sessionEpoch(): number | undefined {
+    return this.current?.isOpen === true ? this.current.sessionEpoch : undefined;
+  }
+
+  /** Why the Agent stopped, once `state` is `failed`. */
+  get failure(): AgentError | undefined {
+    return this.failed;
+  }
+
+  /** Opens the first session (HELLO). Rejects with the reason if it cannot; call again to retry. */
+  async connect(): Promise<void> {
+    if (this.agentState !== 'idle' && this.agentState !== 'failed') throw new AgentClientError('INVALID_ARGUMENT', `connect() while ${this.agentState}`);
+    this.failed = undefined;
+    this.change('connecting');
+    try {
+      await this.open();
+    } catch (error) {
+      if ((this.agentState as AgentState) === 'connecting') {
+        // The caller holds the rejection; onError is for what no caller is waiting on.
+        this.failed = error as AgentError;
+        this.change('failed');
+        this.commands.failAll(this.failed);
+      }
+      throw error;
+    }
+  }
+
+  /** Sends a signed Command; resolves with its primary Event. */
+  command(kind: string, payload: Readonly<Record<string, unknown>>, options: CommandOptions = {}): Promise<ProtocolEvent> {
+    if (this.agentState === 'failed' || this.agentState === 'closed') {
+      return Promise.reject(this.failed ?? new AgentClientError('CONNECTION_CLOSED', `the Agent is ${this.agentState}`));
+    }
+    return this.commands.submit(kind, payload, options);
+  }
+
+  /** Delivers a Group's Events after `afterSequence` (default: its saved Cursor, else 0). */
+  subscribe(groupId: string, options: { readonly afterSequence?: number; readonly attention?: Attention } = {}): Promise<void> {
+    return this.subscriptions.add(groupId, options.afterSequence, options.attention);
+  }
+
+  /** The Group's Cursor: the last sequence its handlers finished. */
+  cursor(groupId: string): number | undefined {
+    return this.subscriptions.cursor(groupId);
+  }
+
+  onEvent(handler: EventHandler): () => void {
+    this.eventHandlers.push(handler);
+    this.subscriptions.kick();
+    return remover(this.eventHandlers, handler);
+  }
+
+  onError(handler: (error: AgentError) => void): () => void {
+    this.errorHandlers.push(handler);
+    return remover(this.errorHandlers, handler);
+  }
+
+  onConnectionChange(handler: (change: ConnectionChange) => void): () => void {
+    this.changeHandlers.push(handler);
+    return remover(this.changeHandlers, handler);
+  }
+
+  /** Sets the handler that takes over CURSOR_TOO_OLD snapshots (one at a time). */
+  onSnapshot(handler: SnapshotHandler): () => void {
+    this.snapshotHandler = handler;
+    return () => {
+      if (this.snapshotHandler === handler) this.snapshotHandler = undefined;
+    };
+  }
+
+  /** Stops: Commands in flight reject, handlers in progress finish, last Cursors are ACKed. */
+  async close(): Promise<void> {
+    if (this.agentState === 'closed') return;
+    if (this.reconnectTimer !== undefined) clearTimeout(this.reconnectTimer);
+    const session = this.current;
+    this.change('closed');
+    this.commands.failAll(new AgentClientError('CONNECTION_CLOSED', 'the Agent was closed'));
+    await this.subscriptions.stop();
+    this.current = undefined;
+    if (session?.isOpen === true) session.close(1000, 'agent closing');
+  }
+
+  private open(): Promise<AgentSession> {
+    return AgentSession.open(
+      {
+        url: this.endpoint.ws,
+        agentId: this.options.agentId,
+        keyId: this.options.keyId,
+        privateKey: this.privateKey,
+        ...(this.options.ca === undefined ? {} : { ca: this.options.ca }),
+        handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 10_000,
+        pingIntervalMs: this.options.pingIntervalMs ?? 25_000,
+        maxPayloadBytes: 1024 * 1024,
+      },
+      {
+        accepted: (session) => this.accepted(session),
+        frame: (session, frame) => this.frame(session, frame),
+        closed: (session, close) => this.closed(session, close),
+      },
+    );
+  }
+
+  private accepted(session: AgentSession): void {
+    if (this.agentState !== 'connecting' && this.agentState !== 'reconnecting') {
+      session.close(1000, 'agent closing');
+      return;
+    }
+    this.current = session;
+    this.attempt = 0;
+    this.change('open');
+    this.subscriptions.sessionOpened();
+    this.commands.sessionOpened();
+  }
+
+  private frame(session: AgentSession, frame: Record<string, unknown>): void {
+    if (session !== this.current) return;
+    switch (frame['frameType']) {
+      case 'EVENT': {
+        const problem = eventProblem(frame['event']);
+        if (problem !== null) return this.report(new AgentClientError('PROTOCOL_VIOLATION_BY_SERVER', `EVENT ignored: ${problem}`));
+        const event = frame['event'] as unknown as ProtocolEvent;
+        this.commands.answer(event);
+        if (isGroupEvent(event)) this.subscriptions.event(event);
+        return;
+      }
+      case 'ERROR': {
+        const error = errorFromDocument(frame['error']);
+        // A fatal ERROR no Command or Group claims is reported with the close that follows it.
+        if (!this.commands.refused(error) && !this.subscriptions.refused(error) && error.fatal !== true) this.report(error);
+        return;
+      }
+      case 'PING':
+        if (frame['replyToNonce'] === undefined && typeof frame['nonce'] === 'string') {
+          session.send({ frameType: 'PING', nonce: randomBytes(12).toString('base64url'), replyToNonce: frame['nonce'], sentAt: new Date().toISOString() });
+        }
+        return;
+      default:
+        this.report(new AgentClientError('PROTOCOL_VIOLATION_BY_SERVER', `unexpected ${String(frame['frameType'])} frame ignored`));
+    }
+  }
+
+  private closed(session: AgentSession, close: SessionClose): void {
+    if (session !== this.current) return;
+    this.current = undefined;
+    this.subscriptions.sessionClosed();
+    if (this.agentState === 'closed' || this.agentState === 'failed') return;
+    if (isFinalClose(close)) {
+      this.fail(close.error ?? new AgentClientError('CONNECTION_CLOSED', `closed for good: ${close.code} ${close.reason}`, { closeCode: close.code }), close);
+      return;
+    }
+    if (close.error !== undefined) this.report(close.error);
+    this.change('reconnecting', close);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    const delay = backoffDelay(this.attempt++, this.reconnectDelays.initialDelayMs, this.reconnectDelays.maxDelayMs);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.agentState !== 'reconnecting') return;
+      this.open().catch((error: AgentError) => {
+        if (this.agentState !== 'reconnecting') return;
+        if (isFinalFailure(error)) this.fail(error);
+        else {
+          this.report(error);
+          this.scheduleReconnect();
+        }
+      });
+    }, delay);
+  }
+
+  private fail(error: AgentError, close?: SessionClose): void {
+    this.failed = error;
+    this.change('failed', close);
+    this.commands.failAll(error);
+    this.report(error);
+  }
+
+  private change(state: AgentState, close?: SessionClose): void {
+    this.agentState = state;
+    const change: ConnectionChange = { state, sessionEpoch: this.sessionEpoch, ...(close === undefined ? {} : { close }) };
+    for (const handler of [...this.changeHandlers]) this.safely(() => handler(change));
+  }
+
+  private report(error: AgentError): void {
+    for (const handler of [...this.errorHandlers]) this.safely(() => handler(error));
+  }
+
+  private safely(call: () => void): void {
+    try {
+      call();
+    } catch {
+      // A throwing observer must not break the connection it observes.
+    }
+  }
+}
