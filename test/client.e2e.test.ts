@@ -43,7 +43,7 @@ function sdkAgent(actor: Actor, options: Partial<MissionWeaveAgentOptions> = {})
 
 const message = (content: string) => ({ messageId: `urn:uuid:${randomUUID()}`, conversationId: mission.mainConversationId, content });
 
-function post(agent: MissionWeaveAgent, content: string, extra: { actionId?: string; membershipEpoch?: number } = {}) {
+function post(agent: MissionWeaveAgent, content: string, extra: { actionId?: string; correlationId?: string; membershipEpoch?: number } = {}) {
   return agent.command('message.post', message(content), { groupId: mission.groupId, membershipEpoch: 1, ...extra });
 }
 
@@ -66,13 +66,14 @@ function dropServerSide(agentId: string): void {
 }
 
 /** Intercepts the Group Authority's `submit` for Commands with one Action ID. */
-function interceptSubmit(actionId: string, intercept: (original: () => Promise<Submission>, command: Record<string, unknown>) => Promise<Submission>): { calls: Record<string, unknown>[]; restore(): void } {
+/** Intercepts the Commands of one logical request: same Action ID, or same correlation ID. */
+function interceptSubmit(id: string, intercept: (original: () => Promise<Submission>, command: Record<string, unknown>) => Promise<Submission>): { calls: Record<string, unknown>[]; restore(): void } {
   const authority = server.harness.authority as GroupAuthority & { submit: GroupAuthority['submit'] };
   const original = authority.submit.bind(authority);
   const calls: Record<string, unknown>[] = [];
   authority.submit = (input) => {
     const command = input as Record<string, unknown>;
-    if (command['actionId'] !== actionId) return original(input);
+    if (command['actionId'] !== id && command['correlationId'] !== id) return original(input);
     calls.push(command);
     return intercept(() => original(input), command);
   };
@@ -122,23 +123,28 @@ describe('Commands', () => {
     }
   });
 
-  it('re-signs a Command that never reached acceptance under the new Session Epoch, same Action ID', async () => {
+  it('turns a Command fenced before acceptance into a new Command under the new Session Epoch (§19)', async () => {
     const agent = sdkAgent(worker);
     await agent.connect();
     const firstEpoch = agent.sessionEpoch as number;
     const actionId = `urn:uuid:${randomUUID()}`;
-    const spy = interceptSubmit(actionId, (original) => {
+    const correlationId = `urn:uuid:${randomUUID()}`;
+    const spy = interceptSubmit(correlationId, (original) => {
       if (spy.calls.length > 1) return original();
       // Lost on the way in: never submitted, and the connection drops.
       dropServerSide(worker.principal.id);
       return Promise.resolve({ ok: false, error: { code: 'INTERNAL_ERROR', message: 'lost', retryable: true } } as Submission);
     });
     try {
-      const event = await post(agent, 'never arrived', { actionId });
+      const event = await post(agent, 'never arrived', { actionId, correlationId });
       expect(spy.calls.map((c) => c['sessionEpoch'])).toEqual([firstEpoch, firstEpoch, agent.sessionEpoch]);
       expect(agent.sessionEpoch).toBeGreaterThan(firstEpoch);
-      expect(event.cause.id).toBe(actionId);
-      expect(await transitionsOf(actionId)).toEqual([event.eventId]);
+      const renewed = spy.calls[2]?.['actionId'];
+      expect(spy.calls.map((c) => c['actionId'])).toEqual([actionId, actionId, renewed]);
+      expect(renewed).not.toBe(actionId);
+      expect(event.cause.id).toBe(renewed);
+      expect(await transitionsOf(actionId)).toEqual([]);
+      expect(await transitionsOf(String(renewed))).toEqual([event.eventId]);
     } finally {
       spy.restore();
     }

@@ -10,6 +10,7 @@ import { CryptoPool } from '../src/app/workers/cryptoPool.js';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
+import type { JsonObject } from '../src/protocol/strictJson.js';
 import { makeKey, ORGANIZATION, unsignedCommand } from './support/keys.js';
 
 const writer = makeKey({ type: 'agent', id: 'urn:missionweave:agent:w' });
@@ -53,6 +54,6 @@ describe('CryptoPool', () => {
 
   it('signs Events byte-identically to the main thread, in order', async () => {
     const documents = Array.from({ length: 7 }, (_, i) => ({ protocolVersion: '0.1', eventId: `urn:x:e${i}`, groupId: 'urn:x:g', sequence: i + 1, aggregateRevision: 1, kind: 'message.posted', actor: writer.principal, cause: { type: 'command', id: `urn:x:a${i}` }, correlationId: 'urn:x:c', occurredAt: '2026-07-15T00:00:00Z', payload: {}, acceptedBy: authority.principal, commandHash: `sha256:${'0'.repeat(64)}` }));
-    expect(await pool.sign(documents)).toEqual(signEventDocuments(documents, authority.signingKey));
+    expect(await pool.sign(documents as unknown as JsonObject[])).toEqual(signEventDocuments(documents, authority.signingKey));
   });
 });

@@ -44,10 +44,11 @@ async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   }
 }
 
-function https(method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
+function https(method: string, path: string, body?: string, token?: string): Promise<{ status: number; text: string }> {
   const url = new URL(path, server.httpsUrl);
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) };
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, ca: server.ca, headers: { 'content-type': 'application/json' } }, (res) => {
+    const req = request(url, { method, ca: server.ca, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
@@ -91,7 +92,12 @@ describe('CURSOR_TOO_OLD', () => {
     await client.hello(agent);
     client.subscribe(old.groupId, 0);
     const error = (await client.error('CURSOR_TOO_OLD'))['error'] as { snapshotArtifactHash: string; details: { snapshotUrl: string; throughSequence: number } };
-    const fetched = await https('GET', error.details.snapshotUrl);
+    expect(await https('GET', error.details.snapshotUrl)).toMatchObject({ status: 401 });
+    const outsider = await RawClient.open(server.url, server.ca);
+    await outsider.hello(await server.harness.agent('outsider'));
+    expect(await https('GET', error.details.snapshotUrl, undefined, outsider.sessionToken)).toMatchObject({ status: 404 });
+    outsider.close();
+    const fetched = await https('GET', error.details.snapshotUrl, undefined, client.sessionToken);
     expect(fetched.status).toBe(200);
     expect(`sha256:${createHash('sha256').update(fetched.text).digest('hex')}`).toBe(error.snapshotArtifactHash);
     const { snapshot } = JSON.parse(fetched.text) as { snapshot: { throughSequence: number } };

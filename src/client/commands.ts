@@ -10,9 +10,10 @@
  * Session Epoch of that moment; while the Agent is disconnected it waits. Once sent, its bytes
  * are kept: after a reconnect it is sent again byte for byte, so a Command the Group Authority
  * had already accepted answers with its original Events (same Event IDs, no second transition).
- * If that answer is AUTH_STALE_SESSION — the original was never accepted and its epoch is now
- * fenced — it is signed again with the same Action ID, the new Session Epoch and a fresh
- * `issuedAt`, and sent once more. A `retryable` refusal (RATE_LIMITED, INTERNAL_ERROR) is
+ * If that answer is AUTH_STALE_SESSION — the original was never accepted (an accepted one would
+ * have answered with its Events) and its epoch is now fenced — it becomes, as §19 requires, a new
+ * Command: a new Action ID, the new Session Epoch, a fresh `issuedAt` and a new signature; the
+ * caller's promise follows it. A `retryable` refusal (RATE_LIMITED, INTERNAL_ERROR) is
  * retried unchanged after `retryAfterMs` or a growing delay, a few times. Anything else rejects
  * with the MissionWeaveError the server sent.
  */
@@ -61,7 +62,7 @@ export interface CommandTrackerDeps {
 }
 
 interface Pending {
-  readonly actionId: string;
+  actionId: string;
   readonly correlationId: string;
   readonly kind: string;
   readonly payload: Readonly<Record<string, unknown>>;
@@ -156,6 +157,10 @@ export class CommandTracker {
     const epoch = this.deps.session()?.sessionEpoch ?? 0;
     if (error.code === 'AUTH_STALE_SESSION' && command.signedEpoch < epoch && command.resigns < 3) {
       command.resigns++;
+      this.pending.delete(command.actionId);
+      command.actionId = `urn:uuid:${randomUUID()}`;
+      this.pending.set(command.actionId, command);
+      this.remember(command.actionId);
       void this.dispatch(command, true);
     } else if (error.retryable && command.retries < this.deps.maxRetries) {
       command.retries++;

@@ -55,6 +55,8 @@ export function newFrameId(): string {
 export class AgentSession {
   state: SessionState = 'connecting';
   sessionEpoch = 0;
+  /** Issued at HELLO; authenticates this session's HTTPS requests (snapshots). */
+  sessionToken = '';
   expiresAt = '';
   private fatal: AgentError | undefined;
   private lastHeard = Date.now();
@@ -184,6 +186,7 @@ export class AgentSession {
         return new AgentClientError('PROTOCOL_VIOLATION_BY_SERVER', 'server_accept carries no Session Epoch');
       }
       this.sessionEpoch = epoch;
+      this.sessionToken = String(frame['sessionToken']);
       this.expiresAt = String(frame['expiresAt']);
       this.state = 'open';
       return 'accepted';

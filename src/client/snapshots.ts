@@ -30,9 +30,10 @@ export type SnapshotHandler = (groupId: string, artifact: GroupSnapshotArtifact)
 /** Snapshots are bigger than frames: the whole projection of a Group. */
 const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
 
-function get(url: URL, ca: string | Buffer | undefined, timeoutMs: number): Promise<{ status: number; body: Buffer }> {
+function get(url: URL, ca: string | Buffer | undefined, timeoutMs: number, token: string): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'GET', minVersion: 'TLSv1.3', timeout: timeoutMs, ...(ca === undefined ? {} : { ca }) }, (response) => {
+    const headers = { authorization: `Bearer ${token}` };
+    const req = request(url, { method: 'GET', minVersion: 'TLSv1.3', timeout: timeoutMs, headers, ...(ca === undefined ? {} : { ca }) }, (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
       response.on('data', (chunk: Buffer) => {
@@ -49,12 +50,15 @@ function get(url: URL, ca: string | Buffer | undefined, timeoutMs: number): Prom
   });
 }
 
-/** Fetches and checks the snapshot a CURSOR_TOO_OLD error names; throws on any mismatch. */
-export async function fetchSnapshot(origin: URL, groupId: string, path: unknown, expectedHash: unknown, ca: string | Buffer | undefined, timeoutMs: number): Promise<GroupSnapshotArtifact> {
+/**
+ * Fetches and checks the snapshot a CURSOR_TOO_OLD error names, authenticated by the session's
+ * token; throws on any mismatch.
+ */
+export async function fetchSnapshot(origin: URL, groupId: string, path: unknown, expectedHash: unknown, ca: string | Buffer | undefined, timeoutMs: number, token: string): Promise<GroupSnapshotArtifact> {
   if (typeof path !== 'string' || typeof expectedHash !== 'string') throw new Error('CURSOR_TOO_OLD names no snapshot (details.snapshotUrl, snapshotArtifactHash)');
   const url = new URL(path, origin);
   if (url.origin !== origin.origin) throw new Error(`the snapshot is not on the Group Authority's own origin: ${url.origin}`);
-  const { status, body } = await get(url, ca, timeoutMs);
+  const { status, body } = await get(url, ca, timeoutMs, token);
   if (status !== 200) throw new Error(`GET ${url.pathname} answered ${status}: ${body.toString('utf8').slice(0, 200)}`);
   const hash = sha256ContentHash(body);
   if (hash !== expectedHash) throw new Error(`the snapshot's hash is ${hash}, not ${expectedHash}`);

@@ -146,7 +146,7 @@ export class Subscriptions {
   private async restore(stream: GroupStream, error: MissionWeaveError): Promise<void> {
     await stream.pause('restoring');
     try {
-      const artifact = await fetchSnapshot(this.deps.origin, stream.groupId, error.details?.['snapshotUrl'], error.snapshotArtifactHash, this.deps.ca, 30_000);
+      const artifact = await fetchSnapshot(this.deps.origin, stream.groupId, error.details?.['snapshotUrl'], error.snapshotArtifactHash, this.deps.ca, 30_000, this.deps.session()?.sessionToken ?? '');
       await this.deps.snapshotHandler()?.(stream.groupId, artifact);
       const through = Math.max(artifact.snapshot.throughSequence, stream.cursor);
       await this.deps.store.save(stream.groupId, through);

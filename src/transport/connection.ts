@@ -26,7 +26,10 @@ export class Connection {
   agentId = '';
   keyId = '';
   sessionEpoch = 0;
+  sessionToken = '';
   inFlight = 0;
+  /** The chain that keeps control frames in arrival order. */
+  private control: Promise<void> = Promise.resolve();
   readonly outbox: Outbox;
   readonly subscriptions = new Map<string, Subscription>();
   private lastActivity: number;
@@ -44,7 +47,10 @@ export class Connection {
     );
     this.lastActivity = context.clock.nowMillis();
     ws.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
-    ws.on('pong', () => (this.alive = true));
+    ws.on('pong', () => {
+      this.alive = true;
+      this.lastActivity = context.clock.nowMillis();
+    });
     ws.on('close', () => this.closed());
     ws.on('error', (error) => context.logger.debug({ err: error, address }, 'connection error'));
     const { limits } = context;
@@ -126,11 +132,14 @@ export class Connection {
       this.fail(wireError(known ? 'PROTOCOL_VIOLATION' : 'SCHEMA_VALIDATION_FAILED', `a client may not send ${String(frame['frameType'])} frames now`), frameId);
       return;
     }
-    void handler(this, frame, frameId, text).catch((error: unknown) => this.internal(error, frameId, false));
+    const run = () => handler(this, frame, frameId, text).catch((error: unknown) => this.internal(error, frameId, false));
+    // Commands run concurrently (pipelining); SUBSCRIBE, ACK and PING keep their order.
+    if (frame['frameType'] === 'COMMAND') void run();
+    else this.control = this.control.then(run);
   }
 
   private internal(error: unknown, frameId: string | undefined, fatal: boolean): void {
     this.context.logger.error({ err: error, agentId: this.agentId }, 'frame handling failed');
-    this.fail(wireError('INTERNAL_ERROR', ''), frameId, fatal);
+    this.fail(wireError('INTERNAL_ERROR', ''), frameId, fatal, CLOSE.unavailable);
   }
 }

@@ -65,6 +65,12 @@ async function subscribeOne(connection: Connection, entry: JsonObject, frameId: 
   const { hub, limits, pool } = connection.context;
   const groupId = String(entry['groupId']);
   const related = { groupId };
+  // A new SUBSCRIBE replaces the Group's subscription, whether or not it succeeds.
+  const previous = connection.subscriptions.get(groupId);
+  if (previous !== undefined) {
+    hub.unsubscribe(previous);
+    connection.subscriptions.delete(groupId);
+  }
   const membership = await readMembership(pool, groupId, 'agent', connection.agentId);
   if (membership === undefined) {
     connection.fail(wireError('GROUP_NOT_FOUND', 'no such Group', related), frameId);
@@ -80,8 +86,6 @@ async function subscribeOne(connection: Connection, entry: JsonObject, frameId: 
     await connection.context.cursorTooOld(connection, groupId, frameId);
     return;
   }
-  const previous = connection.subscriptions.get(groupId);
-  if (previous !== undefined) hub.unsubscribe(previous);
   const subscription = new Subscription(groupId, connection.agentId, after, entry['attention'] as Attention | undefined, limits.groupQueueLimit, connection.outbox, hub);
   connection.subscriptions.set(groupId, subscription);
   hub.replay(subscription);

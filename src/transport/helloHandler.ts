@@ -70,7 +70,9 @@ async function openSession(connection: Connection, pending: PendingChallenge, fr
   const outcome = await authority.submit(command);
   if (!outcome.ok) {
     connection.context.logger.warn({ code: outcome.error.code, agentId: pending.agentId }, 'session could not be opened');
-    refuseAuthentication(connection, frameId, `session-open-${outcome.error.code}`);
+    // A database outage is not the Agent's fault: say so, and invite a retry.
+    if (outcome.error.retryable) connection.fail(wireError('INTERNAL_ERROR', ''), frameId, true, CLOSE.unavailable);
+    else refuseAuthentication(connection, frameId, `session-open-${outcome.error.code}`);
     return;
   }
   if (connection.state === 'closing') return;
@@ -78,10 +80,11 @@ async function openSession(connection: Connection, pending: PendingChallenge, fr
   connection.agentId = pending.agentId;
   connection.keyId = pending.keyId;
   connection.sessionEpoch = Number(opened.payload?.sessionEpoch);
+  connection.sessionToken = newSessionToken();
   connection.state = 'open';
   sessions.add(connection);
   sessions.fence(connection.agentId, connection.sessionEpoch);
   const expiresAt = clock.nowMillis() + limits.sessionTtlMs;
   connection.startSessionExpiry(expiresAt);
-  connection.outbox.send(acceptFrame(newSessionToken(), connection.sessionEpoch, new Date(expiresAt).toISOString()));
+  connection.outbox.send(acceptFrame(connection.sessionToken, connection.sessionEpoch, new Date(expiresAt).toISOString()));
 }

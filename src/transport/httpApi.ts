@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { wireError, errorDocument, type WireError } from '../app/wireError.js';
 import type { ErrorCode } from '../protocol/errorCodes.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
+import { readMembership } from '../store/sql/memberships.js';
 import { readSnapshot } from '../store/sql/snapshots.js';
 import type { TransportContext } from './transportContext.js';
 
@@ -86,6 +87,23 @@ async function postCommand(context: TransportContext, request: IncomingMessage, 
   send(response, outcome.duplicate ? 200 : 201, `{"duplicate":${outcome.duplicate},"events":[${outcome.events.map((e) => e.text).join(',')}]}`);
 }
 
+/**
+ * A snapshot is Group content: only a live session (its HELLO token as a Bearer credential) of
+ * an Agent with an active, full-history Membership may read it.
+ */
+async function getSnapshot(context: TransportContext, request: IncomingMessage, response: ServerResponse, now: string, groupId: string, hash: string): Promise<void> {
+  const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+  const session = token === undefined ? undefined : context.sessions.session(token);
+  if (session === undefined) return sendError(response, wireError('AUTH_REQUIRED', 'present the session token of a live session'), now);
+  const membership = await readMembership(context.pool, groupId, 'agent', session.agentId);
+  const found = membership?.state === 'active' ? await readSnapshot(context.pool, groupId, hash) : undefined;
+  if (found === undefined) return sendError(response, wireError('GROUP_NOT_FOUND', 'no such snapshot'), now);
+  if (membership !== undefined && membership.visibilityStartSequence > 1) {
+    return sendError(response, wireError('AUTH_FORBIDDEN', 'a snapshot holds history before this Membership’s visibility'), now);
+  }
+  return send(response, 200, found);
+}
+
 /** Routes one HTTPS request. */
 export async function handleHttp(context: TransportContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const now = new Date(context.clock.nowMillis()).toISOString();
@@ -98,10 +116,7 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     }
     if (request.method === 'POST' && url.pathname === '/v1/commands') return await postCommand(context, request, response, now);
     const snapshot = /^\/v1\/groups\/([^/]+)\/snapshots\/(sha256:[0-9a-f]{64})$/.exec(url.pathname);
-    if (request.method === 'GET' && snapshot !== null) {
-      const found = await readSnapshot(context.pool, decodeURIComponent(snapshot[1] as string), snapshot[2] as string);
-      return found === undefined ? sendError(response, wireError('GROUP_NOT_FOUND', 'no such snapshot'), now) : send(response, 200, found);
-    }
+    if (request.method === 'GET' && snapshot !== null) return await getSnapshot(context, request, response, now, decodeURIComponent(snapshot[1] as string), snapshot[2] as string);
     send(response, 404, '{"error":"not found"}');
   } catch (error) {
     context.logger.error({ err: error, path: url.pathname }, 'HTTP request failed');

@@ -65,6 +65,8 @@ export const CLOSE = {
   sessionExpired: 4001,
   idle: 4002,
   handshakeTimeout: 4003,
+  /** The server could not complete a request (its database is away): try again later. */
+  unavailable: 4004,
   authenticationFailed: 4500,
   sessionReplaced: 4501,
   protocolViolation: 4502,

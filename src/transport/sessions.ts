@@ -7,13 +7,22 @@
 export interface FencedConnection {
   readonly agentId: string;
   readonly sessionEpoch: number;
+  /** The opaque token issued at HELLO; it authenticates the session's HTTPS requests. */
+  readonly sessionToken: string;
   fence(currentEpoch: number): void;
 }
 
 export class SessionRegistry {
   private readonly byAgent = new Map<string, Set<FencedConnection>>();
+  private readonly byToken = new Map<string, FencedConnection>();
+
+  /** The live session a token belongs to, if any. */
+  session(token: string): FencedConnection | undefined {
+    return this.byToken.get(token);
+  }
 
   add(connection: FencedConnection): void {
+    this.byToken.set(connection.sessionToken, connection);
     let set = this.byAgent.get(connection.agentId);
     if (set === undefined) {
       set = new Set();
@@ -23,6 +32,7 @@ export class SessionRegistry {
   }
 
   remove(connection: FencedConnection): void {
+    this.byToken.delete(connection.sessionToken);
     const set = this.byAgent.get(connection.agentId);
     set?.delete(connection);
     if (set?.size === 0) this.byAgent.delete(connection.agentId);

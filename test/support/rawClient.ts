@@ -11,6 +11,8 @@ export type Frame = Record<string, unknown> & { frameType: string };
 
 export class RawClient {
   readonly frames: Frame[] = [];
+  /** The session token of the last accepted HELLO. */
+  sessionToken = '';
   readonly closed: Promise<{ code: number; reason: string }>;
   private waiters: { predicate: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   private cursor = 0;
@@ -85,7 +87,9 @@ export class RawClient {
     if (tamper !== undefined) signature = tamper(signature);
     this.send({ frameType: 'HELLO', phase: 'client_response', ...ids, clientNonce, serverNonce: challenge['serverNonce'], challengeSignature: signature.toString('base64url') });
     const accept = await this.next((f) => f['phase'] === 'server_accept' || f.frameType === 'ERROR');
-    return accept.frameType === 'ERROR' ? 0 : Number(accept['sessionEpoch']);
+    if (accept.frameType === 'ERROR') return 0;
+    this.sessionToken = String(accept['sessionToken']);
+    return Number(accept['sessionEpoch']);
   }
 
   subscribe(groupId: string, afterSequence = 0, attention?: Record<string, unknown>): string {
