@@ -144,6 +144,22 @@ describe('two nodes on one database', () => {
   });
 });
 
+describe('a Registry change made on another node', () => {
+  it('is honoured at once: a card registered on node A authenticates and signs Commands on node B', async () => {
+    const pool = createPool(server.db.url, { max: 4 });
+    const second = await startNode(await server.harness.peer(pool), pool, server.db.url);
+    // Registered through node A after node B loaded its Registry; no hint awaited.
+    const late = await server.harness.agent('late');
+    await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...late.principal }, roles: ['worker'] }, { groupId: mission.groupId, membershipEpoch: 1 }));
+    const b = await connected(late, second.url);
+    b.client.send(postFrame(late, b.epoch, 'signed with a key node B learnt a moment ago'));
+    const answer = await b.client.next((f) => f.frameType === 'EVENT' || f.frameType === 'ERROR');
+    expect(answer.frameType).toBe('EVENT');
+    b.client.close();
+    await pool.end();
+  });
+});
+
 describe('malformed frames', () => {
   it('answers binary, non-JSON, duplicate-member and schema-invalid frames and changes nothing', async () => {
     const { client } = await connected(worker);

@@ -8,6 +8,7 @@ import pino, { type Logger } from 'pino';
 import type { JsonValue } from '../protocol/strictJson.js';
 import { schemaRegistry } from '../protocol/schemas/files.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
+import type { VerificationFailure } from '../protocol/signing/verification.js';
 import type { KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
 import { inTransaction, type Pool } from '../store/pool.js';
 import { ensureOrganization, insertBinding, lockOrganization, updateOrganization } from '../store/sql/registry.js';
@@ -18,11 +19,16 @@ import { createdGroupOf } from './planGroupBatch.js';
 import { loadRegistrySnapshot, RegistryCache, registryDelta } from './registryCache.js';
 import { runGroupBatch } from './runGroupBatch.js';
 import { OrganizationStateCache } from './organizationStates.js';
-import { runOrganizationBatch, type OrganizationBatchDependencies } from './runOrganizationBatch.js';
+import { notifyRegistryChanged, runOrganizationBatch, type OrganizationBatchDependencies } from './runOrganizationBatch.js';
 import { systemClock, type AuthoritySettings, type Clock } from './settings.js';
 import { commandFromWorker, verifyCommandBytes, verifyCommandValue, type FrontResult, type VerifiedCommand } from './verifyCommand.js';
 import { CryptoPool } from './workers/cryptoPool.js';
 import { wireError } from './wireError.js';
+
+/** Failures another node's recent Registry change could explain. */
+function mayBeStaleRegistry(diagnostic: VerificationFailure | undefined): boolean {
+  return diagnostic !== undefined && (diagnostic.stage === 'key-resolution' || diagnostic.stage === 'admission');
+}
 
 export interface GroupAuthorityOptions {
   readonly pool: Pool;
@@ -148,7 +154,8 @@ export class GroupAuthority {
    * WebSocket COMMAND frame passes its raw text too, so a worker can verify it.
    */
   async submit(input: Uint8Array | JsonValue, frameText?: string): Promise<Submission> {
-    const front = await this.front(input, frameText);
+    let front = await this.front(input, frameText);
+    if (!front.ok && mayBeStaleRegistry(front.diagnostic) && (await this.refreshRegistry())) front = await this.front(input, frameText);
     if (!front.ok) {
       if (front.diagnostic !== undefined && front.diagnostic.code === 'AUTH_INVALID_SIGNATURE') {
         this.logger.info({ stage: front.diagnostic.stage, reason: front.diagnostic.reason }, 'signed Command rejected');
@@ -159,6 +166,16 @@ export class GroupAuthority {
     const outcome = await queue.submit(front.command);
     if (outcome.ok && !outcome.duplicate) for (const listener of this.listeners) listener(outcome.events);
     return { ...outcome, command: front.command };
+  }
+
+  /**
+   * Catches up with Registry changes made by other nodes; true when the Registry moved. Called
+   * before refusing a signature for an unknown or not-yet-valid key, and on the hint other nodes
+   * send when they change the Registry.
+   */
+  async refreshRegistry(): Promise<boolean> {
+    const before = this.deps.registry.current.revision;
+    return (await this.deps.registry.refresh(this.deps.pool)).revision !== before;
   }
 
   /** Registers a listener for committed Events (delivery fans them out without a read). */
@@ -176,6 +193,7 @@ export class GroupAuthority {
       const revision = org.registryRevision + 1;
       await insertBinding(client, binding, revision);
       await updateOrganization(client, organizationId, { registryRevision: revision, lastPosition: org.lastPosition });
+      await notifyRegistryChanged(client, revision);
       return { ...current, registry, revision };
     });
     this.deps.registry.install(snapshot);

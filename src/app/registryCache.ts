@@ -49,6 +49,8 @@ export type RegistryListener = (previous: RegistrySnapshot, next: RegistrySnapsh
 /** Holds the current snapshot and reloads it when the database has moved on. */
 export class RegistryCache {
   private readonly listeners: RegistryListener[] = [];
+  private refreshing: Promise<RegistrySnapshot> | undefined;
+  private following: Promise<RegistrySnapshot> | undefined;
 
   constructor(
     private snapshot: RegistrySnapshot,
@@ -78,6 +80,32 @@ export class RegistryCache {
   async ensure(db: Queryable, revision: number): Promise<RegistrySnapshot> {
     if (revision !== this.snapshot.revision) this.replace(await loadRegistrySnapshot(db, this.organizationId));
     return this.snapshot;
+  }
+
+  /**
+   * Catches up with the database outside any write: one small read of the revision, reloading
+   * when another node has moved it (a card registered there, a key revoked there). A caller
+   * always sees a read that started after it asked; concurrent callers share reads.
+   */
+  refresh(db: Queryable): Promise<RegistrySnapshot> {
+    if (this.refreshing === undefined) return this.startRefresh(db);
+    this.following ??= this.refreshing.catch(() => undefined).then(() => {
+      this.following = undefined;
+      return this.startRefresh(db);
+    });
+    return this.following;
+  }
+
+  private startRefresh(db: Queryable): Promise<RegistrySnapshot> {
+    const run: Promise<RegistrySnapshot> = this.readAndEnsure(db).finally(() => {
+      if (this.refreshing === run) this.refreshing = undefined;
+    });
+    this.refreshing = run;
+    return run;
+  }
+
+  private async readAndEnsure(db: Queryable): Promise<RegistrySnapshot> {
+    return this.ensure(db, await readRegistryRevision(db, this.organizationId));
   }
 }
 

@@ -11,7 +11,7 @@ import { RegistryProblem } from '../protocol/signing/keyRegistry.js';
 import { verifyParsedDocument } from '../protocol/signing/verifySignedDocument.js';
 import { samePrincipal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
-import { inTransaction } from '../store/pool.js';
+import { inTransaction, type Queryable } from '../store/pool.js';
 import { readEventsById } from '../store/sql/events.js';
 import { insertAgentCard, insertOrganizationEvents, type AgentCardRow, type OrganizationEventRow } from '../store/sql/organization.js';
 import { findReceipts, insertReceipts, receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
@@ -54,6 +54,11 @@ function cardFacts(command: VerifiedCommand, snapshot: RegistrySnapshot, deps: G
 
 /** Channel telling every node that an Agent's session epoch advanced. */
 export const SESSIONS_CHANNEL = 'mw_sessions';
+
+/** Tells every node the Registry moved, so each refreshes its copy before it is asked. */
+export async function notifyRegistryChanged(client: Queryable, registryRevision: number): Promise<void> {
+  await client.query('select pg_notify($1, $2)', [SESSIONS_CHANNEL, JSON.stringify({ registryRevision })]);
+}
 
 export interface OrganizationBatchDependencies extends GroupBatchDependencies {
   readonly organization: OrganizationStateCache;
@@ -135,6 +140,7 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
       // Other nodes close this Agent's older sessions on this hint.
       await client.query('select pg_notify($1, $2)', [SESSIONS_CHANNEL, JSON.stringify({ agentId, sessionEpoch })]);
     }
+    if (writes.keys.length > 0) await notifyRegistryChanged(client, snapshot.revision);
     if ((await insertReceipts(client, writes.receipts)) !== writes.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
     await updateOrganization(client, services.organizationId, { registryRevision: snapshot.revision, lastPosition: position });
     if (writes.keys.length > 0) installed = snapshot;

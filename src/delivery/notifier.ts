@@ -1,6 +1,6 @@
 /**
  * Cross-node wake-ups: one LISTEN connection per process for `mw_events` (Groups that advanced)
- * and `mw_sessions` (Session Epochs issued), plus a poll of the subscribed Groups' counters.
+ * and `mw_sessions` (Session Epochs issued, Registry changes), plus a poll of the subscribed Groups' counters.
  * NOTIFY is a hint only — a lost notification costs latency, never an Event — so the poll
  * catches anything missed, including everything during a reconnect.
  */
@@ -14,6 +14,7 @@ import type { Pool } from '../store/pool.js';
 export interface NotifierHandlers {
   readonly groupAdvanced: (groupId: string, lastSequence: number) => void;
   readonly sessionOpened: (agentId: string, sessionEpoch: number) => void;
+  readonly registryChanged: (registryRevision: number) => void;
   /** The Groups to poll, with the heads already reached. */
   readonly watched: () => Map<string, number>;
 }
@@ -65,7 +66,8 @@ export class Notifier {
       if (channel === EVENTS_CHANNEL) {
         for (const [groupId, sequence] of Object.entries(data)) this.handlers.groupAdvanced(groupId, Number(sequence));
       } else if (channel === SESSIONS_CHANNEL) {
-        this.handlers.sessionOpened(String(data['agentId']), Number(data['sessionEpoch']));
+        if (typeof data['registryRevision'] === 'number') this.handlers.registryChanged(data['registryRevision']);
+        else this.handlers.sessionOpened(String(data['agentId']), Number(data['sessionEpoch']));
       }
     } catch (error) {
       this.logger.warn({ err: error, channel }, 'unreadable notification ignored');

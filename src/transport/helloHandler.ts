@@ -53,15 +53,31 @@ export async function handleHello(connection: Connection, frame: JsonObject, fra
     refuseAuthentication(connection, frameId, check.ok ? 'no-pending-challenge' : 'response-schema-invalid');
     return;
   }
-  const reason = rejectResponse(pending, frame as unknown as ClientResponse, authority.registry.current, clock.nowMillis());
+  const response = frame as unknown as ClientResponse;
+  let reason = rejectResponse(pending, response, authority.registry.current, clock.nowMillis());
+  // Another node may have registered (or changed) this Agent's card a moment ago.
+  if (reason !== null && REGISTRY_REASONS.has(reason) && (await refreshed(connection))) {
+    reason = rejectResponse(pending, response, authority.registry.current, clock.nowMillis());
+  }
   if (reason !== null) {
     refuseAuthentication(connection, frameId, reason);
     return;
   }
-  await openSession(connection, pending, frameId);
+  await openSession(connection, pending, response, frameId);
 }
 
-async function openSession(connection: Connection, pending: PendingChallenge, frameId: string | undefined): Promise<void> {
+/** Rejections that a stale copy of the Registry could cause. */
+const REGISTRY_REASONS = new Set(['unknown-key', 'key-bound-to-another-principal', 'key-not-valid-now', 'agent-card-not-active']);
+
+async function refreshed(connection: Connection): Promise<boolean> {
+  try {
+    return await connection.context.authority.refreshRegistry();
+  } catch {
+    return false; // the database is away: the refusal stands, on the evidence we hold
+  }
+}
+
+async function openSession(connection: Connection, pending: PendingChallenge, response: ClientResponse, frameId: string | undefined): Promise<void> {
   const { authority, clock, limits, service, sessions } = connection.context;
   const command = signCommand(
     { actor: service.principal, kind: 'ext.missionweaveprotocol.identity.session_open', payload: { agentId: pending.agentId }, issuedAt: connection.now() },
@@ -76,6 +92,13 @@ async function openSession(connection: Connection, pending: PendingChallenge, fr
     return;
   }
   if (connection.state === 'closing') return;
+  // Opening the session brought this node's Registry up to the database's: a key revoked on
+  // another node since the first check is refused now.
+  const revoked = rejectResponse({ ...pending, expiresAtMillis: Number.MAX_SAFE_INTEGER }, response, authority.registry.current, clock.nowMillis());
+  if (revoked !== null) {
+    refuseAuthentication(connection, frameId, `after-session-open-${revoked}`);
+    return;
+  }
   const opened = JSON.parse(outcome.events[0]?.text ?? '{}') as { payload?: { sessionEpoch?: number } };
   connection.agentId = pending.agentId;
   connection.keyId = pending.keyId;

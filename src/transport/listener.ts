@@ -105,6 +105,9 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   const notifier = new Notifier(options.databaseUrl, pool, {
     groupAdvanced: (groupId, sequence) => hub.wake(groupId, sequence),
     sessionOpened: (agentId, epoch) => sessions.fence(agentId, epoch),
+    registryChanged: (revision) => {
+      if (revision !== options.authority.registry.current.revision) options.authority.refreshRegistry().catch((error: unknown) => logger.warn({ err: error }, 'Registry refresh failed'));
+    },
     watched: () => hub.heads(),
   }, logger);
   await notifier.start();
