@@ -34,7 +34,9 @@ export interface CommitQueueOptions<I, O> {
 const MAX_ATTEMPTS = 8;
 
 export class CommitQueue<I, O> {
-  private readonly pending: Waiting<I, O>[] = [];
+  private pending: Waiting<I, O>[] = [];
+  /** How many waiting items name each key: a new item behind one of them must wait too. */
+  private readonly waitingKeys = new Map<string, number>();
   private readonly busy = new Set<string>();
   private inFlight = 0;
 
@@ -42,8 +44,11 @@ export class CommitQueue<I, O> {
 
   submit(item: I): Promise<O> {
     return new Promise((resolve) => {
-      this.pending.push({ item, keys: this.options.keysOf(item), resolve, attempts: 0, solo: false });
-      this.pump();
+      const waiting: Waiting<I, O> = { item, keys: this.options.keysOf(item), resolve, attempts: 0, solo: false };
+      // Behind a busy or waiting key the new item cannot leave now: no need to look at the queue.
+      const mustWait = waiting.keys.some((k) => this.busy.has(k) || this.waitingKeys.has(k));
+      this.enqueue([waiting], false);
+      if (!mustWait) this.pump();
     });
   }
 
@@ -52,22 +57,43 @@ export class CommitQueue<I, O> {
     return this.pending.length;
   }
 
+  private enqueue(items: Waiting<I, O>[], atFront: boolean): void {
+    for (const w of items) for (const k of w.keys) this.waitingKeys.set(k, (this.waitingKeys.get(k) ?? 0) + 1);
+    if (atFront) this.pending.unshift(...items);
+    else this.pending.push(...items);
+  }
+
+  /**
+   * The next batch: waiting items, in arrival order, whose keys are not in flight and not held
+   * by an earlier item that must keep waiting. Items of one key leave together, in order —
+   * that is the group commit — up to `maxBatch`.
+   */
   private take(): Waiting<I, O>[] {
     const batch: Waiting<I, O>[] = [];
+    const rest: Waiting<I, O>[] = [];
     const blocked = new Set<string>();
-    for (let i = 0; i < this.pending.length && batch.length < this.options.maxBatch; i++) {
-      const waiting = this.pending[i] as Waiting<I, O>;
+    let full = false;
+    for (const waiting of this.pending) {
+      if (full) {
+        rest.push(waiting);
+        continue;
+      }
       const free = waiting.keys.every((k) => !this.busy.has(k) && !blocked.has(k));
       if (!free || (waiting.solo && batch.length > 0)) {
         // Later items of the same keys must not overtake this one.
         for (const k of waiting.keys) blocked.add(k);
+        rest.push(waiting);
         continue;
       }
       batch.push(waiting);
-      this.pending.splice(i--, 1);
-      for (const k of waiting.keys) blocked.add(k);
-      if (waiting.solo) break;
+      for (const k of waiting.keys) {
+        const left = (this.waitingKeys.get(k) ?? 1) - 1;
+        if (left === 0) this.waitingKeys.delete(k);
+        else this.waitingKeys.set(k, left);
+      }
+      full = waiting.solo || batch.length >= this.options.maxBatch;
     }
+    this.pending = rest;
     return batch;
   }
 
@@ -108,6 +134,6 @@ export class CommitQueue<I, O> {
         again.push(w);
       }
     }
-    this.pending.unshift(...again);
+    this.enqueue(again, true);
   }
 }

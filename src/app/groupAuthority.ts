@@ -81,7 +81,12 @@ export class GroupAuthority {
       maxBatch: options.settings.maxBatch,
       concurrency: options.settings.writerConcurrency,
       keysOf: (c) => [...new Set([c.envelope.groupId as string, createdGroupOf(c)?.groupId ?? (c.envelope.groupId as string)])],
-      run: (items) => runGroupBatch(items, this.deps),
+      run: async (items) => {
+        const started = performance.now();
+        const outcomes = await runGroupBatch(items, this.deps);
+        this.logger.debug({ commands: items.length, ms: Math.round(performance.now() - started) }, 'Group batch committed');
+        return outcomes;
+      },
       isRetryable,
       failed,
     });
