@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../src/protocol/errorCodes.js';
-import { canonicalBytes, canonicalBytesWithout, canonicalize } from '../src/protocol/jcs.js';
+import { canonicalBytes, canonicalBytesWithout, canonicalize, canonicalMembers, joinCanonicalMembers, withCanonicalMember } from '../src/protocol/jcs.js';
 import { parseStrictJson, parseStrictJsonText } from '../src/protocol/strictJson.js';
 import { describeWithTestdata, TESTDATA_DIR } from './support/spec.js';
 
@@ -159,6 +159,26 @@ describe('JCS: member order', () => {
         expect(canonicalize({ x: reversed })).toBe(canonicalize({ x: o }));
       }),
     );
+  });
+});
+
+describe('JCS: top-level members serialized once', () => {
+  it('assemble exactly the canonical text, with a member left out, and with one set', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ unit: 'grapheme' }), fc.jsonValue()), fc.string({ unit: 'grapheme' }), fc.jsonValue(), (o, name, value) => {
+        const record = Object.fromEntries(Object.entries(o)) as Record<string, unknown>;
+        const members = canonicalMembers(record);
+        expect(joinCanonicalMembers(members)).toBe(canonicalize(record));
+        expect(joinCanonicalMembers(members, name)).toBe(canonicalBytesWithout(record, name).toString('utf8'));
+        const changed = Object.fromEntries([...Object.entries(record).filter(([k]) => k !== name), [name, value]]);
+        expect(joinCanonicalMembers(withCanonicalMember(members, name, value))).toBe(canonicalize(changed));
+      }),
+    );
+  });
+
+  it('refuse what canonicalize refuses', () => {
+    expect(() => canonicalMembers({ a: Number.NaN })).toThrow(ProtocolError);
+    expect(() => withCanonicalMember([], 'b', '\ud800')).toThrow(ProtocolError);
   });
 });
 

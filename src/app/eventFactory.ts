@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventDraft, RecordedEvent } from '../domain/model.js';
 import { sha256ContentHash } from '../protocol/contentHash.js';
-import { canonicalize } from '../protocol/jcs.js';
 import type { Principal } from '../protocol/principal.js';
 import { signDocumentWithBytes, type SigningKey } from '../protocol/signing/signDocument.js';
 import type { JsonObject } from '../protocol/strictJson.js';
@@ -86,8 +85,8 @@ export function signEventDocuments(documents: readonly Record<string, unknown>[]
   const texts: string[] = [];
   const hashes: string[] = [];
   for (const document of documents) {
-    const { document: signed, signingBytes } = signDocumentWithBytes('event', document, key);
-    texts.push(canonicalize(signed));
+    const { text, signingBytes } = signDocumentWithBytes('event', document, key);
+    texts.push(text);
     hashes.push(sha256ContentHash(signingBytes));
   }
   return { texts, hashes };

@@ -5,7 +5,7 @@
  */
 
 import pino, { type Logger } from 'pino';
-import type { JsonValue } from '../protocol/strictJson.js';
+import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
 import { schemaRegistry } from '../protocol/schemas/files.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import type { VerificationFailure } from '../protocol/signing/verification.js';
@@ -147,7 +147,8 @@ export class GroupAuthority {
       const reply = await crypto.verify(text, frameText !== undefined);
       if (reply.type === 'rejected') return { ok: false, error: reply.error, ...(reply.diagnostic === undefined ? {} : { diagnostic: reply.diagnostic }) };
       if (reply.type === 'verified') {
-        const command = commandFromWorker(reply.canonical, reply.signingHash, reply.keyId, reply.registryRevision, this.deps.registry.current.registry);
+        const parsed = frameText !== undefined && !(input instanceof Uint8Array) ? (input as JsonObject) : undefined;
+        const command = commandFromWorker(reply.canonical, reply.signingHash, reply.keyId, reply.registryRevision, this.deps.registry.current.registry, parsed);
         if (command !== undefined) return { ok: true, command };
       }
     }

@@ -5,7 +5,6 @@
  */
 
 import type { CommandEnvelope } from '../domain/model.js';
-import { canonicalize } from '../protocol/jcs.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import { parseStrictJson, type JsonObject, type JsonValue } from '../protocol/strictJson.js';
 import { verifyParsedDocument, type RegistryInput } from '../protocol/signing/verifySignedDocument.js';
@@ -104,7 +103,7 @@ export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevisio
       };
     }
   }
-  return { ok: true, command: commandOf(document, canonicalize(document), result.verified, evidence.revision) };
+  return { ok: true, command: commandOf(document, result.verified.canonicalText, result.verified, evidence.revision) };
 }
 
 function commandOf(document: JsonObject, canonical: string, verified: CommandVerification, registryRevision: number): VerifiedCommand {
@@ -120,13 +119,15 @@ function commandOf(document: JsonObject, canonical: string, verified: CommandVer
 }
 
 /**
- * Rebuilds a Command a crypto worker verified, from its canonical text; `undefined` when this
+ * Rebuilds a Command a crypto worker verified, from its canonical text (or the value this thread
+ * parsed from the same frame); `undefined` when this
  * thread's Registry does not hold the key (the caller then verifies here).
  */
-export function commandFromWorker(canonical: string, signingHash: string, keyId: string, registryRevision: number, registry: KeyRegistry): VerifiedCommand | undefined {
+export function commandFromWorker(canonical: string, signingHash: string, keyId: string, registryRevision: number, registry: KeyRegistry, parsed?: JsonObject): VerifiedCommand | undefined {
   const key = registry.resolve(keyId);
   if (key === undefined) return undefined;
-  return commandOf(JSON.parse(canonical) as JsonObject, canonical, { signingHash, keyId, key }, registryRevision);
+  // `parsed`: the same text strictly parsed on this thread already, so not parsed again.
+  return commandOf(parsed ?? (JSON.parse(canonical) as JsonObject), canonical, { signingHash, keyId, key }, registryRevision);
 }
 
 /** Runs every stateless check on untrusted bytes. */

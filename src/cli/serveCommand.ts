@@ -14,10 +14,19 @@ import { parseArgs, stringOption, UsageError } from './args.js';
 import { Home } from './home.js';
 import { ensureHome } from './initCommand.js';
 
+/**
+ * `MW_CRYPTO_WORKERS`, else one crypto worker per core (at least two): the main thread mostly
+ * waits on sockets and the database, and on 2 cores two workers beat one by about 12 %
+ * (median of three `npm run bench -- --only many` runs each, BENCHMARKS.md).
+ */
+function cryptoWorkers(): number {
+  const configured = Number(process.env['MW_CRYPTO_WORKERS']);
+  return Number.isSafeInteger(configured) && configured >= 1 && configured <= 64 ? configured : Math.max(2, availableParallelism());
+}
+
 async function serve(home: Home, host: string | undefined, port: number | undefined): Promise<number> {
   const config = home.config();
-  // One crypto worker per core but one: the main thread drives the database.
-  const running = await openAuthority(home, { poolSize: 16, settings: { cryptoWorkers: Math.max(1, availableParallelism() - 1) } });
+  const running = await openAuthority(home, { poolSize: 16, settings: { cryptoWorkers: cryptoWorkers() } });
   const settings = running.authority.settings;
   const listener = await startListener({
     host: host ?? config.server.host,

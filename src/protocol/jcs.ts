@@ -86,3 +86,41 @@ export function canonicalBytes(value: unknown): Buffer {
 export function canonicalBytesWithout(value: Record<string, unknown>, member: string): Buffer {
   return Buffer.from(serialize(value, member), 'utf8');
 }
+
+/** One top-level member of a canonical object: its name and its `"name":value` text. */
+export interface CanonicalMember {
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * The top-level members of a plain object in canonical order, each serialized once — so a
+ * document's signing bytes (without `signature`) and its whole canonical text can both be
+ * assembled without canonicalizing it twice.
+ */
+export function canonicalMembers(value: Record<string, unknown>): CanonicalMember[] {
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
+    return refuse('jcs-unsupported-value', 'only plain JSON objects can be canonicalized');
+  }
+  return Object.keys(value)
+    .sort()
+    .map((name) => ({ name, text: `${serializeString(name)}:${serialize(value[name], undefined)}` }));
+}
+
+/** The canonical object text of `members`, leaving out the member named `without`. */
+export function joinCanonicalMembers(members: readonly CanonicalMember[], without?: string): string {
+  let out = '{';
+  for (const member of members) {
+    if (member.name === without) continue;
+    out += out.length === 1 ? member.text : `,${member.text}`;
+  }
+  return `${out}}`;
+}
+
+/** `members` with `name` set to `value`, still in canonical order. */
+export function withCanonicalMember(members: readonly CanonicalMember[], name: string, value: unknown): CanonicalMember[] {
+  const member = { name, text: `${serializeString(name)}:${serialize(value, undefined)}` };
+  const rest = members.filter((m) => m.name !== name);
+  const at = rest.findIndex((m) => m.name > name);
+  return at < 0 ? [...rest, member] : [...rest.slice(0, at), member, ...rest.slice(at)];
+}

@@ -42,7 +42,7 @@ export class Connection {
     readonly context: TransportContext,
   ) {
     this.outbox = new Outbox(
-      { get bufferedAmount() { return ws.bufferedAmount; }, send: (frame, done) => ws.send(frame, done) },
+      { get bufferedAmount() { return ws.bufferedAmount; }, send: (frame, done) => this.corkedSend(frame, done) },
       context.limits.socketHighWaterBytes,
     );
     this.lastActivity = context.clock.nowMillis();
@@ -104,6 +104,22 @@ export class Connection {
     this.outbox.close();
     if (this.sessionEpoch > 0) this.context.sessions.remove(this);
     this.context.connectionClosed(this);
+  }
+
+  /** Frames sent in one tick leave in one write (one TLS pass, one system call). */
+  private corked = false;
+
+  private corkedSend(frame: string, done: (error?: Error) => void): void {
+    const socket = (this.ws as unknown as { _socket?: { cork(): void; uncork(): void; destroyed: boolean } })._socket;
+    if (!this.corked && socket !== undefined && !socket.destroyed) {
+      this.corked = true;
+      socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        socket.uncork();
+      });
+    }
+    this.ws.send(frame, done);
   }
 
   startSessionExpiry(expiresAtMillis: number): void {

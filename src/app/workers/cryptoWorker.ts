@@ -8,7 +8,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sha256ContentHash } from '../../protocol/contentHash.js';
-import { canonicalize } from '../../protocol/jcs.js';
 import { schemaRegistry } from '../../protocol/schemas/files.js';
 import { KeyRegistry, type KeyBindingEvidence } from '../../protocol/signing/keyRegistry.js';
 import { signDocumentWithBytes } from '../../protocol/signing/signDocument.js';
@@ -63,8 +62,8 @@ function handle(request: WorkerRequest): WorkerReply {
       const texts: string[] = [];
       const hashes: string[] = [];
       for (const document of request.documents) {
-        const { document: signed, signingBytes } = signDocumentWithBytes('event', document, authorityKey);
-        texts.push(canonicalize(signed));
+        const { text, signingBytes } = signDocumentWithBytes('event', document, authorityKey);
+        texts.push(text);
         hashes.push(sha256ContentHash(signingBytes));
       }
       return { type: 'signed', id: request.id, texts, hashes };

@@ -12,7 +12,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import { encodeBase64url } from '../base64url.js';
-import { canonicalBytesWithout } from '../jcs.js';
+import { canonicalMembers, joinCanonicalMembers, withCanonicalMember } from '../jcs.js';
 import { isUtcZTimestamp } from '../timestamp.js';
 import { PROFILES, type DocumentKind } from './profiles.js';
 
@@ -66,19 +66,23 @@ export function signDocument<T extends Record<string, unknown>>(
   return signDocumentWithBytes(kind, unsigned, key).document;
 }
 
-/** As `signDocument`, also returning the exact signing bytes (for the signing hash). */
+/**
+ * As `signDocument`, also returning the exact signing bytes (for the signing hash) and the
+ * signed document's canonical text, each member serialized once.
+ */
 export function signDocumentWithBytes<T extends Record<string, unknown>>(
   kind: DocumentKind,
   unsigned: T,
   key: SigningKey,
-): { document: T & { signature: SignatureEnvelope }; signingBytes: Buffer } {
+): { document: T & { signature: SignatureEnvelope }; signingBytes: Buffer; text: string } {
   const protectedTime = unsigned[PROFILES[kind].protectedTime];
   if (typeof protectedTime !== 'string' || !isUtcZTimestamp(protectedTime)) {
     throw new Error(`${kind}: ${PROFILES[kind].protectedTime} must be a UTC Z timestamp`);
   }
   const rest = { ...unsigned } as Record<string, unknown>;
   delete rest['signature'];
-  const signingBytes = canonicalBytesWithout(rest, 'signature');
+  const members = canonicalMembers(rest);
+  const signingBytes = Buffer.from(joinCanonicalMembers(members), 'utf8');
   const value = signBytes(key.privateKey, signingBytes);
   const signature: SignatureEnvelope = {
     algorithm: 'Ed25519',
@@ -86,5 +90,6 @@ export function signDocumentWithBytes<T extends Record<string, unknown>>(
     createdAt: protectedTime,
     value,
   };
-  return { document: { ...(rest as T), signature }, signingBytes };
+  const text = joinCanonicalMembers(withCanonicalMember(members, 'signature', signature));
+  return { document: { ...(rest as T), signature }, signingBytes, text };
 }

@@ -29,6 +29,8 @@ export interface VerifiedDocument {
   readonly organizationId: string;
   /** The exact stage-5 JCS bytes: the document without its top-level `signature`. */
   readonly signingBytes: Buffer;
+  /** The whole document's canonical text, `signature` included. */
+  readonly canonicalText: string;
   readonly signingHash: ContentHash;
   readonly keyId: string;
   readonly principal: Principal;

@@ -11,7 +11,7 @@ import { decodeBase64url } from '../base64url.js';
 import { sha256ContentHash } from '../contentHash.js';
 import { classifyPoint, isCanonicalScalar, verifyEd25519 } from '../ed25519.js';
 import { isProtocolError } from '../errorCodes.js';
-import { canonicalBytesWithout } from '../jcs.js';
+import { canonicalMembers, joinCanonicalMembers } from '../jcs.js';
 import { samePrincipal, type Principal } from '../principal.js';
 import type { SchemaRegistry } from '../schemas/registry.js';
 import { parseStrictJson, type JsonObject, type JsonValue } from '../strictJson.js';
@@ -113,8 +113,11 @@ export function verifyParsedDocument(
 
   // Stage 5: JCS signing bytes of the received values, refusing anything outside I-JSON.
   let signingBytes: Buffer;
+  let canonicalText: string;
   try {
-    signingBytes = canonicalBytesWithout(document, 'signature');
+    const members = canonicalMembers(document);
+    signingBytes = Buffer.from(joinCanonicalMembers(members, 'signature'), 'utf8');
+    canonicalText = joinCanonicalMembers(members);
   } catch (error) {
     if (!isProtocolError(error)) throw error;
     return laterFailure(failure('canonicalization', error.reason, error.message));
@@ -131,6 +134,7 @@ export function verifyParsedDocument(
       document,
       organizationId: registry.organizationId,
       signingBytes,
+      canonicalText,
       signingHash: sha256ContentHash(signingBytes),
       keyId,
       principal: key.principal,

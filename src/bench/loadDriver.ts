@@ -1,0 +1,122 @@
+/**
+ * Spawning load processes and a `serve` node for the benchmark, and talking to them over
+ * their stdin/stdout lines.
+ */
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CLI = join(HERE, '..', 'cli', 'main.js');
+
+/** Every child still running; none outlives the benchmark, even when it fails. */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGTERM'); // a serve node stops its embedded PostgreSQL
+});
+
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+export interface LoadProcess {
+  readonly child: ChildProcess;
+  /** Resolves with the `{"ready":…}` line. */
+  readonly ready: Promise<unknown>;
+  /** Resolves with the `{"result":…}` line. */
+  readonly result: Promise<Record<string, unknown>>;
+  go(): void;
+  kill(): void;
+}
+
+export function startLoad(job: Record<string, unknown>): LoadProcess {
+  const child = track(spawn(process.execPath, [join(HERE, 'loadClient.js'), JSON.stringify(job)], { stdio: ['pipe', 'pipe', 'inherit'] }));
+  let onReady: (value: unknown) => void = () => undefined;
+  let onResult: (value: Record<string, unknown>) => void = () => undefined;
+  let onFailure: (error: Error) => void = () => undefined;
+  const ready = new Promise<unknown>((resolve, reject) => {
+    onReady = resolve;
+    onFailure = reject;
+  });
+  const result = new Promise<Record<string, unknown>>((resolve, reject) => {
+    onResult = resolve;
+    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`load process exited with ${String(code)}`))));
+  });
+  child.once('exit', (code) => onFailure(new Error(`load process exited with ${String(code)} before ready`)));
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+    const message = JSON.parse(line) as { ready?: unknown; result?: Record<string, unknown> };
+    if (message.ready !== undefined) onReady(message.ready);
+    if (message.result !== undefined) onResult(message.result);
+  });
+  // A process killed on purpose (idle sessions) rejects `result` with no one waiting.
+  result.catch(() => undefined);
+  return { child, ready, result, go: () => child.stdin?.write('go\n'), kill: () => child.kill('SIGKILL') };
+}
+
+export interface ServeNode {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly readyMs: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `missionweave serve` and resolves when it prints its ready line. */
+export function startServe(dir: string, env: NodeJS.ProcessEnv): Promise<ServeNode> {
+  const started = performance.now();
+  const nodeArgs = (process.env['MW_BENCH_SERVE_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== ''); // e.g. --cpu-prof
+  const child = track(spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--dir', dir, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'inherit'] }));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`serve exited with ${String(code)}`)));
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const ready = JSON.parse(line) as { url?: string };
+      if (ready.url === undefined) return;
+      resolve({
+        child,
+        url: ready.url,
+        readyMs: performance.now() - started,
+        stop: async () => {
+          child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+/** The server process's resident memory, in bytes. */
+export async function residentBytes(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+  return Number(kb ?? 0) * 1024;
+}
+
+/** CPU seconds used so far by every process on the machine, by role (Linux /proc). */
+export async function cpuByRole(): Promise<Map<string, number>> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const ticks = 100; // USER_HZ
+  const roles = new Map<string, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const [stat, cmdline] = await Promise.all([readFile(`/proc/${entry}/stat`, 'utf8'), readFile(`/proc/${entry}/cmdline`, 'utf8')]);
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const seconds = (Number(fields[11]) + Number(fields[12])) / ticks;
+      const role = cmdline.includes('postgres') ? 'postgres' : cmdline.includes(' serve') || cmdline.includes('\0serve') ? 'server' : cmdline.includes('loadClient') ? 'load' : cmdline.includes('bench.js') ? 'bench' : 'other';
+      roles.set(role, (roles.get(role) ?? 0) + seconds);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return roles;
+}
+
+/** The CPU each role used between two `cpuByRole` readings, as one line. */
+export function cpuLine(before: Map<string, number>, after: Map<string, number>): string {
+  return [...after].filter(([role]) => role !== 'other').map(([role, s]) => `${role} ${(s - (before.get(role) ?? 0)).toFixed(1)} s`).join(', ');
+}
