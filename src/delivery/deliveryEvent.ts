@@ -1,6 +1,6 @@
 /**
  * An Event as delivery handles it: routing facts read once from its signed text, and the EVENT
- * frame built once for all subscribers.
+ * frame built and encoded once for all subscribers (each socket sends the same bytes).
  */
 
 import { eventFrame } from '../transport/frames.js';
@@ -18,7 +18,8 @@ export interface DeliveryEvent {
   readonly announcement: boolean;
   /** The Event may have changed someone's Membership: subscribers re-check theirs. */
   readonly changesMembership: boolean;
-  readonly frame: string;
+  /** The UTF-8 bytes of the EVENT frame, sent as a text frame. */
+  readonly frame: Buffer;
 }
 
 const MEMBERSHIP_KINDS: ReadonlySet<string> = new Set(['membership.changed', 'membership.ended', 'mission.coordinator.assigned']);
@@ -49,7 +50,7 @@ export function deliveryEventOf(text: string): DeliveryEvent {
     mentions: (event.payload?.message?.mentions ?? []).map((m) => String(m.id)),
     announcement: event.payload?.announcement === true,
     changesMembership: MEMBERSHIP_KINDS.has(event.kind),
-    frame: eventFrame(event.eventId, text),
+    frame: Buffer.from(eventFrame(event.eventId, text), 'utf8'),
   };
 }
 

@@ -2,19 +2,20 @@
  * One connection's sending side: frames that answer the client directly go first, then Group
  * Event frames taken round-robin from the subscriptions that have some queued, so a noisy
  * Group cannot starve another (§8). Draining stops while the socket holds more than its
- * high-water mark and resumes as sends complete.
+ * high-water mark and resumes when the socket reports it has drained (`drained()`).
  */
 
 export interface FrameSink {
   /** Bytes accepted but not yet written to the network. */
   readonly bufferedAmount: number;
-  send(frame: string, done: (error?: Error) => void): void;
+  /** Sends one text frame (a Buffer holds its UTF-8 bytes, encoded once for many sockets). */
+  send(frame: string | Buffer): void;
 }
 
 /** A source of queued Group frames (a subscription). */
 export interface FrameSource {
   /** The next frame to send, or undefined when empty. */
-  take(): string | undefined;
+  take(): Buffer | undefined;
   readonly queued: number;
 }
 
@@ -52,7 +53,7 @@ export class Outbox {
     this.inRing.clear();
   }
 
-  private next(): string | undefined {
+  private next(): string | Buffer | undefined {
     const direct = this.direct.shift();
     if (direct !== undefined) return direct;
     while (this.ring.length > 0) {
@@ -65,17 +66,20 @@ export class Outbox {
     return undefined;
   }
 
+  /** The socket's buffer emptied: carry on sending. */
+  drained(): void {
+    this.drain();
+  }
+
   private drain(): void {
     if (this.draining || this.closed) return;
     this.draining = true;
     try {
+      // Past the high-water mark the socket has refused a write, so it will report `drain`.
       while (this.sink.bufferedAmount < this.highWaterBytes) {
         const frame = this.next();
         if (frame === undefined) return;
-        this.sink.send(frame, () => {
-          // Room may have appeared: keep going on a later tick, not inside the callback.
-          if (this.sink.bufferedAmount < this.highWaterBytes) setImmediate(() => this.drain());
-        });
+        this.sink.send(frame);
       }
     } finally {
       this.draining = false;

@@ -22,7 +22,7 @@ export interface SubscriptionHost {
 
 interface Queued {
   readonly sequence: number;
-  readonly frame: string;
+  readonly frame: Buffer;
 }
 
 export class Subscription implements FrameSource {
@@ -51,7 +51,7 @@ export class Subscription implements FrameSource {
     return this.queue.length;
   }
 
-  take(): string | undefined {
+  take(): Buffer | undefined {
     const next = this.queue.shift();
     if (next === undefined) return undefined;
     this.sentPosition = this.queue.length === 0 ? this.position : next.sequence;

@@ -42,9 +42,10 @@ export class Connection {
     readonly context: TransportContext,
   ) {
     this.outbox = new Outbox(
-      { get bufferedAmount() { return ws.bufferedAmount; }, send: (frame, done) => this.corkedSend(frame, done) },
+      { get bufferedAmount() { return ws.bufferedAmount; }, send: (frame) => this.corkedSend(frame) },
       context.limits.socketHighWaterBytes,
     );
+    this.socket()?.on('drain', () => this.outbox.drained());
     this.lastActivity = context.clock.nowMillis();
     ws.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
     ws.on('pong', () => {
@@ -106,11 +107,15 @@ export class Connection {
     this.context.connectionClosed(this);
   }
 
+  private socket(): { cork(): void; uncork(): void; destroyed: boolean; on(event: 'drain', listener: () => void): void } | undefined {
+    return (this.ws as unknown as { _socket?: ReturnType<Connection['socket']> })._socket;
+  }
+
   /** Frames sent in one tick leave in one write (one TLS pass, one system call). */
   private corked = false;
 
-  private corkedSend(frame: string, done: (error?: Error) => void): void {
-    const socket = (this.ws as unknown as { _socket?: { cork(): void; uncork(): void; destroyed: boolean } })._socket;
+  private corkedSend(frame: string | Buffer): void {
+    const socket = this.socket();
     if (!this.corked && socket !== undefined && !socket.destroyed) {
       this.corked = true;
       socket.cork();
@@ -119,7 +124,7 @@ export class Connection {
         socket.uncork();
       });
     }
-    this.ws.send(frame, done);
+    this.ws.send(frame, { binary: false });
   }
 
   startSessionExpiry(expiresAtMillis: number): void {
