@@ -54,6 +54,25 @@ export function deliveryEventOf(text: string): DeliveryEvent {
   };
 }
 
+/**
+ * An Event for replay, from its stored row without parsing its text: replay ignores attention
+ * filters (§8), so only the frame, the order and whether Membership may have changed matter.
+ */
+export function replayEventOf(groupId: string, row: { sequence: number; eventId: string; kind: string; document: string }): DeliveryEvent {
+  return {
+    groupId,
+    sequence: row.sequence,
+    eventId: row.eventId,
+    kind: row.kind,
+    conversationId: undefined,
+    workItemId: undefined,
+    mentions: [],
+    announcement: false,
+    changesMembership: MEMBERSHIP_KINDS.has(row.kind),
+    frame: Buffer.from(eventFrame(row.eventId, row.document), 'utf8'),
+  };
+}
+
 /** A subscription's attention filter (§8): it narrows live delivery, never replay. */
 export interface Attention {
   readonly eventKinds?: readonly string[];

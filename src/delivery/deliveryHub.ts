@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import { readEventsAfter } from '../store/sql/events.js';
 import type { Pool } from '../store/pool.js';
-import { deliveryEventOf, type DeliveryEvent } from './deliveryEvent.js';
+import { deliveryEventOf, replayEventOf, type DeliveryEvent } from './deliveryEvent.js';
 import type { Subscription, SubscriptionHost } from './subscription.js';
 
 const FEED_PAGE = 1_000;
@@ -111,7 +111,7 @@ export class DeliveryHub implements SubscriptionHost {
       const rows = await readEventsAfter(this.options.pool, subscription.groupId, subscription.position, this.options.replayPageSize);
       for (const row of rows) {
         if (subscription.mode !== 'replaying') return;
-        subscription.deliver(deliveryEventOf(row.document), false);
+        subscription.deliver(replayEventOf(subscription.groupId, row), false);
       }
       // Synchronously, with no await in between: either there is more to read, or every Event
       // up to the feed's head has been queued and the subscription joins the feed.

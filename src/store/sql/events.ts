@@ -45,6 +45,8 @@ export async function insertEvents(db: Queryable, rows: readonly EventRow[]): Pr
 
 export interface StoredEventText {
   readonly sequence: number;
+  readonly eventId: string;
+  readonly kind: string;
   readonly document: string;
 }
 
@@ -52,7 +54,7 @@ export interface StoredEventText {
 export async function readEventsAfter(db: Queryable, groupId: string, afterSequence: number, limit: number): Promise<StoredEventText[]> {
   const result = await db.query<StoredEventText>({
     name: 'read-events-after',
-    text: 'select sequence, document from events where group_id = $1 and sequence > $2 order by sequence limit $3',
+    text: 'select sequence, event_id as "eventId", kind, document from events where group_id = $1 and sequence > $2 order by sequence limit $3',
     values: [groupId, afterSequence, limit],
   });
   return result.rows;
