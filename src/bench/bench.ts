@@ -42,6 +42,10 @@ async function coldStart(root: string): Promise<number> {
   return times.sort((a, b) => a - b)[1] as number;
 }
 
+function loadCpu(results: readonly Record<string, unknown>[]): string {
+  return `load ${results.reduce((n, r) => n + Number(r['cpuSeconds'] ?? 0), 0).toFixed(1)} s`;
+}
+
 async function commandRun(world: BenchWorld, node: ServeNode, agents: BenchAgent[], groupsOf: (i: number) => BenchMission[], perAgent: number, rate = 0): Promise<{ perSec: number; latencies: number[]; errors: number }> {
   const ca = world.home.path('tls', 'cert.pem');
   const halves = [agents.slice(0, agents.length / 2), agents.slice(agents.length / 2)];
@@ -57,7 +61,7 @@ async function commandRun(world: BenchWorld, node: ServeNode, agents: BenchAgent
   const accepted = results.reduce((n, r) => n + Number(r['accepted']), 0);
   const elapsed = Math.max(...results.map((r) => Number(r['elapsedMs'])));
   const errors = results.reduce((n, r) => n + Object.values(r['errors'] as Record<string, number>).reduce((a, b) => a + b, 0), 0);
-  log(`  ${accepted} accepted in ${Math.round(elapsed)} ms; ${results.reduce((n, r) => n + Number(r['received']), 0)} frames received; CPU: ${cpuLine(cpuBefore, cpuAfter)}`);
+  log(`  ${accepted} accepted in ${Math.round(elapsed)} ms; ${results.reduce((n, r) => n + Number(r['received']), 0)} frames received; CPU: ${cpuLine(cpuBefore, cpuAfter)}, ${loadCpu(results)}`);
   return { perSec: accepted / (elapsed / 1000), latencies: results.flatMap((r) => r['latencies'] as number[]).sort((a, b) => a - b), errors };
 }
 
@@ -70,18 +74,24 @@ async function deliveries(world: BenchWorld, node: ServeNode, writer: BenchAgent
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const write = startLoad({ mode: 'commands', url: node.url, caFile: ca, agentsFile: world.credentials('delivery-writer.json', [writer]), groups: [[mission]], perAgent: events, contentBytes: 900, window: 256 });
   await write.ready;
+  const cpuBefore = await cpuByRole();
   const start = Date.now();
   write.go();
-  const [received] = await Promise.all([subscribe.result, write.result]);
+  const [received, written] = await Promise.all([subscribe.result, write.result]);
+  const cpuAfter = await cpuByRole();
+  log(`  ${Number(received['deliveries'])} deliveries in ${Number(received['lastAt']) - start} ms; CPU: ${cpuLine(cpuBefore, cpuAfter)}, ${loadCpu([received, written])}`);
   return Number(received['deliveries']) / ((Number(received['lastAt']) - start) / 1000);
 }
 
 async function replay(world: BenchWorld, node: ServeNode, reader: BenchAgent, mission: BenchMission, events: number): Promise<number> {
   const load = startLoad({ mode: 'subscribe', url: node.url, caFile: world.home.path('tls', 'cert.pem'), agentsFile: world.credentials('reader.json', [reader]), groups: [[mission]], expect: events, afterSequence: 0 });
   await load.ready;
+  const cpuBefore = await cpuByRole();
   const start = Date.now();
   load.go();
   const result = await load.result;
+  const cpuAfter = await cpuByRole();
+  log(`  ${events} Events replayed in ${Number(result['lastAt']) - start} ms; CPU: ${cpuLine(cpuBefore, cpuAfter)}, ${loadCpu([result])}`);
   return events / ((Number(result['lastAt']) - start) / 1000);
 }
 

@@ -73,9 +73,21 @@ async function connectAll(): Promise<Session[]> {
   return sessions;
 }
 
+/** CPU used by this process since `go`, reported with its result. */
+let cpuAtGo = process.cpuUsage();
+const cpuSeconds = () => {
+  const used = process.cpuUsage(cpuAtGo);
+  return (used.user + used.system) / 1e6;
+};
+
 async function waitForGo(): Promise<void> {
   const lines = createInterface({ input: process.stdin });
-  for await (const line of lines) if (line.trim() === 'go') return;
+  for await (const line of lines) {
+    if (line.trim() === 'go') {
+      cpuAtGo = process.cpuUsage();
+      return;
+    }
+  }
 }
 
 async function commands(sessions: Session[]): Promise<Record<string, unknown>> {
@@ -179,6 +191,7 @@ async function raw(): Promise<Record<string, unknown>> {
     ws.once('error', reject);
   })));
   process.stdout.write(`${JSON.stringify({ ready: sockets.length })}\n`);
+  cpuAtGo = process.cpuUsage();
   const expected = job.expect ?? 0;
   let complete = 0;
   let last = 0;
@@ -196,7 +209,7 @@ async function raw(): Promise<Record<string, unknown>> {
 }
 
 if (job.mode === 'raw') {
-  process.stdout.write(`${JSON.stringify({ result: await raw() })}\n`);
+  process.stdout.write(`${JSON.stringify({ result: { ...(await raw()), cpuSeconds: cpuSeconds() } })}\n`);
   process.exit(0);
 }
 const sessions = await connectAll();
@@ -205,7 +218,7 @@ if (job.mode === 'idle') {
   await waitForGo();
 } else {
   const result = job.mode === 'commands' ? await commands(sessions) : await subscribe(sessions);
-  process.stdout.write(`${JSON.stringify({ result })}\n`);
+  process.stdout.write(`${JSON.stringify({ result: { ...result, cpuSeconds: cpuSeconds() } })}\n`);
 }
 for (const s of sessions) s.ws.terminate();
 process.exit(0);
