@@ -23,6 +23,7 @@ import { notifyRegistryChanged, runOrganizationBatch, type OrganizationBatchDepe
 import { systemClock, type AuthoritySettings, type Clock } from './settings.js';
 import { commandFromWorker, verifyCommandBytes, verifyCommandValue, type FrontResult, type VerifiedCommand } from './verifyCommand.js';
 import { CryptoPool } from './workers/cryptoPool.js';
+import { afterGroupCommit } from './failpoints.js';
 import { wireError } from './wireError.js';
 
 /** Failures another node's recent Registry change could explain. */
@@ -84,6 +85,7 @@ export class GroupAuthority {
       run: async (items) => {
         const started = performance.now();
         const outcomes = await runGroupBatch(items, this.deps);
+        afterGroupCommit();
         this.logger.debug({ commands: items.length, ms: Math.round(performance.now() - started) }, 'Group batch committed');
         return outcomes;
       },

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { sha256ContentHash } from '../protocol/contentHash.js';
 import { canonicalize } from '../protocol/jcs.js';
 import { signDocument } from '../protocol/signing/signDocument.js';
-import type { Pool } from '../store/pool.js';
+import { checkOut, type Pool } from '../store/pool.js';
 import { readAllGroupAggregates } from '../store/sql/aggregates.js';
 import { insertSnapshot, readLatestSnapshot } from '../store/sql/snapshots.js';
 import type { AuthoritySettings } from './settings.js';
@@ -21,7 +21,7 @@ export interface SnapshotReference {
 
 /** The Group's newest snapshot if it is recent enough, else a new one at its head. */
 export async function snapshotReference(pool: Pool, groupId: string, settings: AuthoritySettings, nowMillis: number, maxLag: number): Promise<SnapshotReference> {
-  const client = await pool.connect();
+  const { client, release } = await checkOut(pool);
   try {
     await client.query('begin isolation level repeatable read read only');
     const head = await client.query<{ last_sequence: number }>('select last_sequence from groups where group_id = $1', [groupId]);
@@ -58,6 +58,6 @@ export async function snapshotReference(pool: Pool, groupId: string, settings: A
     await client.query('rollback').catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    release();
   }
 }

@@ -7,6 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { installFailpoints } from '../app/failpoints.js';
 import { systemClock } from '../app/settings.js';
 import { openAuthority } from '../server.js';
 import { startListener } from '../transport/listener.js';
@@ -25,6 +26,7 @@ function cryptoWorkers(): number {
 }
 
 async function serve(home: Home, host: string | undefined, port: number | undefined): Promise<number> {
+  if (process.env['MW_FAILPOINTS'] === '1') installFailpoints(); // `npm run faults` only
   const config = home.config();
   const running = await openAuthority(home, { poolSize: 16, settings: { cryptoWorkers: cryptoWorkers() } });
   const settings = running.authority.settings;

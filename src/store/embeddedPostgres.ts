@@ -29,11 +29,12 @@ interface ConnectionInfo {
 
 const DATABASE = 'missionweave';
 
-function freePort(): Promise<number> {
+/** `preferred` when it can be bound now, else any free port. */
+function freePort(preferred = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', (error) => (preferred === 0 ? reject(error) : resolve(freePort())));
+    server.listen(preferred, '127.0.0.1', () => {
       const address = server.address();
       server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
     });
@@ -115,7 +116,8 @@ export async function openEmbeddedPostgres(directory: string, log: (line: string
     return { url: url({ ...known, port: running.port }), stop: () => Promise.resolve() };
   }
   const info: ConnectionInfo = {
-    port: await freePort(),
+    // A restarted cluster keeps its port when it can, so connection strings stay valid.
+    port: await freePort(known?.port ?? 0),
     user: known?.user ?? 'missionweave',
     password: known?.password ?? randomBytes(18).toString('base64url'),
   };

@@ -36,9 +36,31 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   return pool;
 }
 
+/**
+ * A client checked out of the pool, guarded: the pool listens for errors of idle clients only,
+ * so one checked out while its server dies (between two queries of a transaction) would emit
+ * an unhandled 'error' and take the process down. `release` returns it — or destroys it when
+ * it broke.
+ */
+export async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: (broken?: boolean) => void }> {
+  const client = await pool.connect();
+  let failed = false;
+  const onError = () => {
+    failed = true;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release: (broken = false) => {
+      client.off('error', onError);
+      client.release(broken || failed);
+    },
+  };
+}
+
 /** Runs `work` in one transaction on one client; rolls back on any error. */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const { client, release } = await checkOut(pool);
   let broken = false;
   try {
     await client.query('begin');
@@ -53,6 +75,6 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     }
     throw error;
   } finally {
-    client.release(broken);
+    release(broken);
   }
 }

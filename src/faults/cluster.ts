@@ -1,0 +1,137 @@
+/**
+ * The system under test for the fault suite: one embedded PostgreSQL this process can SIGKILL
+ * and restart (on the same port), and `missionweave serve` nodes on it that can be SIGKILLed —
+ * at a random moment, or armed to die right after their next Group commit — and restarted.
+ */
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { openEmbeddedPostgres, type DatabaseHandle } from '../store/embeddedPostgres.js';
+
+const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.js');
+
+export interface Node {
+  readonly name: string;
+  child: ChildProcess | undefined;
+  url: string | undefined;
+  /** Set while the suite itself is stopping or killing the node. */
+  expectingExit: boolean;
+}
+
+export class Cluster {
+  readonly nodes: Node[];
+  /** Node exits the suite did not cause (a crash): each one is a violation. */
+  readonly unexpectedExits: string[] = [];
+  private database: DatabaseHandle | undefined;
+  databaseUrl = '';
+
+  constructor(
+    private readonly databaseDir: string,
+    private readonly homeDir: string,
+    nodeCount: number,
+    private readonly log: (line: string) => void,
+  ) {
+    this.nodes = Array.from({ length: nodeCount }, (_, i) => ({ name: `node-${i + 1}`, child: undefined, url: undefined, expectingExit: false }));
+  }
+
+  async startDatabase(): Promise<string> {
+    this.database = await openEmbeddedPostgres(this.databaseDir);
+    this.databaseUrl = this.database.url;
+    return this.databaseUrl;
+  }
+
+  /** SIGKILLs the postmaster; its backends notice and exit. */
+  killDatabase(): void {
+    const pid = Number(readFileSync(join(this.databaseDir, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(pid, 'SIGKILL');
+    this.database = undefined;
+  }
+
+  async restartDatabase(): Promise<void> {
+    // Backends of the killed postmaster may linger a moment and hold the shared memory.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const url = await this.startDatabase();
+        if (url !== this.databaseUrl && this.databaseUrl !== '') throw new Error('the database came back on another port');
+        return;
+      } catch (error) {
+        if (attempt >= 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  }
+
+  async startNode(node: Node): Promise<void> {
+    const child = spawn(process.execPath, [CLI, 'serve', '--dir', this.homeDir, '--port', '0'], {
+      env: { ...process.env, DATABASE_URL: this.databaseUrl, MW_FAILPOINTS: '1', MW_CRYPTO_WORKERS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    node.child = child;
+    node.expectingExit = false;
+    createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => {
+      // Structured logs (warnings while the database is away) only on request; anything else
+      // on stderr (a stack trace) always.
+      if (!line.startsWith('{') || process.env['MW_FAULTS_VERBOSE'] === '1') this.log(`${node.name}: ${line.slice(0, 300)}`);
+    });
+    node.url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${node.name} did not become ready`)), 60_000);
+      child.once('exit', (code, signal) => reject(new Error(`${node.name} exited (${String(code ?? signal)}) before ready`)));
+      createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+        const ready = JSON.parse(line) as { url?: string };
+        if (ready.url === undefined) return;
+        clearTimeout(timer);
+        resolve(ready.url);
+      });
+    });
+    child.once('exit', (code, signal) => {
+      if (!node.expectingExit) this.unexpectedExits.push(`${node.name} exited on its own (${String(code ?? signal)})`);
+      if (node.child === child) {
+        node.child = undefined;
+        node.url = undefined;
+      }
+    });
+  }
+
+  /** SIGKILL now. */
+  async killNode(node: Node): Promise<void> {
+    const child = node.child;
+    if (child === undefined) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    node.url = undefined;
+    node.expectingExit = true;
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  /** Arms the node to SIGKILL itself right after its next Group commit, before answering. */
+  async killNodeAfterNextCommit(node: Node, timeoutMs = 5_000): Promise<'after-commit' | 'timeout'> {
+    const child = node.child;
+    if (child === undefined) return 'timeout';
+    const exited = new Promise<'after-commit'>((resolve) => child.once('exit', () => resolve('after-commit')));
+    node.expectingExit = true;
+    child.kill('SIGUSR2');
+    const outcome = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs))]);
+    if (outcome === 'timeout') await this.killNode(node);
+    node.url = undefined;
+    return outcome;
+  }
+
+  liveUrls(): string[] {
+    return this.nodes.flatMap((n) => (n.url === undefined ? [] : [n.url]));
+  }
+
+  async stop(): Promise<void> {
+    for (const node of this.nodes) {
+      const child = node.child;
+      if (child === undefined) continue;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      node.expectingExit = true;
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    }
+    await this.database?.stop().catch(() => undefined);
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * `npm run faults [-- --json] [--short]`: a Jepsen-style fault suite. Two `missionweave serve`
+ * nodes on one embedded PostgreSQL serve concurrent Agents while faults are injected: nodes
+ * SIGKILLed at random moments and right after a commit (before the answer leaves), PostgreSQL
+ * killed and restarted, duplicate-Command storms, random disconnects with resume, and stale
+ * epochs tried on purpose. Every invocation and answer is recorded; afterwards the history is
+ * checked against the logs (see checker.ts). Exits 1 on any violation; with `--json` the last
+ * line is `{"faults":N,"commands":N,"violations":N,…}`.
+ */
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BenchWorld, type BenchAgent, type BenchMission } from '../bench/benchWorld.js';
+import { Reader, Writer, pause, pick, type Stage } from './actors.js';
+import { checkDeliveries, checkDowntimes, checkEpochs, checkLogs, checkOperations, checkReplays, unresolved, type Violation } from './checker.js';
+import { CoordinationChurn, Owner } from './churn.js';
+import { Cluster } from './cluster.js';
+import { readFinalLogs, replayThroughNodes, verifyHistories } from './finalState.js';
+import { Recorder } from './recorder.js';
+
+const short = process.argv.includes('--short');
+const json = process.argv.includes('--json');
+const plan = short
+  ? { seconds: 25, writers: 5, readers: 4, groups: 3, nodeKills: 2, databaseRestarts: 1 }
+  : { seconds: 90, writers: 10, readers: 8, groups: 6, nodeKills: 10, databaseRestarts: 2 };
+const log = (line: string) => process.stderr.write(`[faults] ${line}\n`);
+
+async function setUp(root: string, cluster: Cluster) {
+  const url = await cluster.startDatabase();
+  const world = await BenchWorld.create(join(root, 'org'), url);
+  const writers = await world.agents('writer', plan.writers);
+  const readers = await world.agents('reader', plan.readers);
+  const [lead, second, auditor] = (await world.agents('coordinator', 3)) as [BenchAgent, BenchAgent, BenchAgent];
+  const groups: BenchMission[] = [];
+  for (let i = 0; i < plan.groups; i++) groups.push(await world.mission(lead, [...writers, ...readers, auditor]));
+  const coordination = await world.mission(lead, [auditor]);
+  const owner = world.owner;
+  await world.close();
+  return { writers, readers, lead, second, auditor, groups, coordination, owner, ca: readFileSync(world.home.path('tls', 'cert.pem'), 'utf8') };
+}
+
+/** Injects the planned faults over the run, spread at random moments. */
+async function injectFaults(cluster: Cluster, stage: Stage, until: number): Promise<void> {
+  const { recorder } = stage;
+  const span = until - Date.now();
+  const moments = [
+    ...Array.from({ length: plan.nodeKills }, (_, i) => ({ at: ((i + 0.5 + (Math.random() - 0.5) * 0.6) / plan.nodeKills) * span, what: i % 2 === 0 ? 'kill-after-commit' : 'kill' })),
+    ...Array.from({ length: plan.databaseRestarts }, (_, i) => ({ at: ((i + 0.5) / plan.databaseRestarts) * span + 1_700, what: 'database' })),
+  ].sort((a, b) => a.at - b.at);
+  const start = Date.now();
+  for (const moment of moments) {
+    await pause(Math.max(0, start + moment.at - Date.now()));
+    if (moment.what === 'database') {
+      const from = Date.now();
+      cluster.killDatabase();
+      log('PostgreSQL killed');
+      await pause(2_000 + Math.random() * 1_000);
+      recorder.downtimes.push({ from, to: Date.now() });
+      await cluster.restartDatabase();
+      recorder.count('databaseRestarts');
+      log('PostgreSQL restarted');
+      continue;
+    }
+    // Kill one node at a time: the other keeps serving.
+    for (let waited = 0; cluster.liveUrls().length < cluster.nodes.length && waited < 20_000; waited += 100) await pause(100);
+    const node = pick(cluster.nodes.filter((n) => n.url !== undefined));
+    if (node === undefined) continue;
+    const how = moment.what === 'kill' ? (await cluster.killNode(node), 'kill') : await cluster.killNodeAfterNextCommit(node);
+    recorder.count(how === 'after-commit' ? 'nodeKillsAfterCommit' : 'nodeKills');
+    log(`${node.name} killed (${how})`);
+    await pause(300 + Math.random() * 1_200);
+    await cluster.startNode(node);
+  }
+}
+
+async function main(): Promise<number> {
+  const root = mkdtempSync(join(tmpdir(), 'mw-faults-'));
+  const cluster = new Cluster(join(root, 'db'), join(root, 'org'), 2, log);
+  const recorder = new Recorder();
+  const started = Date.now();
+  try {
+    log(`setting up (${short ? 'short' : 'full'} run)`);
+    const world = await setUp(root, cluster);
+    for (const node of cluster.nodes) await cluster.startNode(node);
+    const stage: Stage = { recorder, cluster, ca: world.ca, epochs: new Map(), stopping: false };
+    const owner = new Owner(world.owner.principal, world.owner.key, stage);
+    const writers = world.writers.map((agent, i) => new Writer(agent, [world.groups[i % world.groups.length] as BenchMission, world.groups[(i + 1) % world.groups.length] as BenchMission], stage));
+    const readers = world.readers.map((agent, i) => new Reader(agent, world.groups[i % world.groups.length] as BenchMission, stage));
+    const coordination = new CoordinationChurn([world.lead, world.second], world.coordination, owner, stage);
+    log(`running for ${plan.seconds} s`);
+    const until = Date.now() + plan.seconds * 1_000;
+    const running = [
+      ...writers.map((w) => w.run()),
+      ...readers.map((r) => r.run(2_000)),
+      coordination.renewLoop(300),
+      (async () => {
+        for (let round = 0; Date.now() < until; round++) {
+          await pause(1_200 + Math.random() * 600);
+          const writer = pick(writers) as Writer;
+          const work = [
+            () => writer.storm(16).then(() => recorder.count('storms')),
+            () => owner.storm(pick(world.groups) as BenchMission, 12).then(() => recorder.count('storms')),
+            () => writer.staleSessionProbe(),
+            () => owner.churnMembership(writer, world.groups[writers.indexOf(writer) % world.groups.length] as BenchMission),
+            () => coordination.reassign(),
+          ];
+          await (work[round % work.length] as () => Promise<void>)();
+        }
+      })(),
+    ];
+    await injectFaults(cluster, stage, until);
+    await pause(Math.max(0, until - Date.now()));
+    log('faults over; settling every Command');
+    stage.stopping = true;
+    for (const node of cluster.nodes) if (node.child === undefined) await cluster.startNode(node);
+    await Promise.race([Promise.all(running), pause(120_000)]);
+
+    log('reading the logs back');
+    const groupIds = [...world.groups, world.coordination].map((g) => g.groupId);
+    const logs = await readFinalLogs(cluster.databaseUrl, groupIds);
+    const replays = await replayThroughNodes(cluster, world.ca, world.auditor, logs);
+    const histories = await verifyHistories(join(root, 'org'), cluster.databaseUrl, groupIds);
+    const violations: Violation[] = [
+      ...checkLogs(logs),
+      ...checkOperations(recorder, logs),
+      ...checkDowntimes(recorder),
+      ...checkDeliveries(recorder, logs),
+      ...checkReplays(replays, logs),
+      ...checkEpochs(logs),
+      ...histories.map((problem) => ({ rule: 'history-invalid', detail: problem })),
+      ...cluster.unexpectedExits.map((exit) => ({ rule: 'node-crashed', detail: exit })),
+    ];
+    return report(recorder, logs.reduce((n, l) => n + l.events.length, 0), violations, Date.now() - started, root);
+  } finally {
+    await cluster.stop();
+    if (process.env['MW_FAULTS_KEEP'] !== '1') rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function report(recorder: Recorder, events: number, violations: Violation[], durationMs: number, root: string): number {
+  const c = (name: string) => recorder.counters.get(name) ?? 0;
+  const figures = {
+    faults: c('nodeKills') + c('nodeKillsAfterCommit') + c('databaseRestarts') + c('storms') + c('disconnects') + c('probes'),
+    commands: recorder.operations.length,
+    violations: violations.length,
+    nodeKills: c('nodeKills'),
+    nodeKillsAfterCommit: c('nodeKillsAfterCommit'),
+    databaseRestarts: c('databaseRestarts'),
+    storms: c('storms'),
+    stormCopies: c('stormCopies'),
+    disconnects: c('disconnects'),
+    resumes: c('resumes'),
+    staleProbes: c('probes'),
+    copiesSent: recorder.completions.length,
+    retries: c('retries'),
+    answersLost: c('answersLost'),
+    unresolved: unresolved(recorder),
+    deliveries: recorder.segments.reduce((n, s) => n + s.received.length, 0),
+    events,
+    durationMs,
+  };
+  for (const v of violations.slice(0, 50)) process.stdout.write(`VIOLATION ${v.rule}: ${v.detail}\n`);
+  if (violations.length > 0) {
+    const file = join(tmpdir(), `mw-faults-history-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify({ violations, recorder }, (_, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v)));
+    process.stdout.write(`history written to ${file} (scratch ${root})\n`);
+  }
+  process.stdout.write(`${Object.entries(figures).map(([k, v]) => `${k.padEnd(22)} ${String(v).padStart(8)}`).join('\n')}\n`);
+  if (json) process.stdout.write(`${JSON.stringify(figures)}\n`);
+  return violations.length === 0 ? 0 : 1;
+}
+
+process.exit(await main().catch((error: unknown) => {
+  process.stderr.write(`[faults] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return 2;
+}));
