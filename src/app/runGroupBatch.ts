@@ -1,8 +1,8 @@
 /**
  * One Group write transaction for a batch of verified Commands (verify → authorize → load →
- * decide → append): lock the Groups' counter rows, load what the deciders need, plan every
- * Command in memory, then append Events, aggregates and receipts and advance the counters —
- * all or nothing. One NOTIFY per batch wakes other nodes' readers; it is a hint only.
+ * decide → append): lock the Groups' counter rows, load what the deciders need (in few round
+ * trips: see `batchReads`), plan every Command in memory, then append Events, aggregates and
+ * receipts and advance the counters — all or nothing. One NOTIFY per batch wakes other nodes' readers; it is a hint only.
  */
 
 import { changedAggregates, type GroupStateCache } from './groupStates.js';
@@ -15,10 +15,8 @@ import { inTransaction, type Pool, type PoolClient } from '../store/pool.js';
 import { readMissionDocuments } from '../store/sql/aggregates.js';
 import { appendBatch, type AggregateWrite } from '../store/sql/appendBatch.js';
 import { readEventsById } from '../store/sql/events.js';
-import { findTakenIds, insertGroups, lockGroups } from '../store/sql/groups.js';
-import { findReceipts } from '../store/sql/receipts.js';
-import { readRegistryRevision } from '../store/sql/registry.js';
-import { readSessionEpochsForShare } from '../store/sql/sessions.js';
+import { lockGroupsReadingRevision, readReceiptsAndSessions } from '../store/sql/batchReads.js';
+import { findTakenIds, insertGroups } from '../store/sql/groups.js';
 import { receiptKeyOf } from './admissionChecks.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome } from './outcomes.js';
 import { createdGroupOf, planGroupBatch, type BatchPlan } from './planGroupBatch.js';
@@ -64,17 +62,17 @@ function reverify(items: readonly VerifiedCommand[], deps: GroupBatchDependencie
   });
 }
 
-async function plan(client: PoolClient, items: readonly VerifiedCommand[], deps: GroupBatchDependencies, nowMillis: number): Promise<BatchPlan> {
-  const existing = [...new Set(items.map((c) => c.envelope.groupId as string))].sort();
-  const lastSequences = await lockGroups(client, existing);
-  const receipts = await findReceipts(client, items.map(receiptKeyOf));
+/** Plans the batch; the Groups of `items` are already locked (`locked` holds their counters). */
+async function plan(client: PoolClient, items: readonly VerifiedCommand[], locked: ReadonlyMap<string, number>, deps: GroupBatchDependencies, nowMillis: number): Promise<BatchPlan> {
+  const named = new Set(items.map((c) => c.envelope.groupId as string));
+  const lastSequences = new Map([...locked].filter(([groupId]) => named.has(groupId)));
   // Actors' epochs are checked; appointed Coordinators' epochs go into their lease.
   const appointed = items.map((c) => c.envelope.payload['coordinatorId']).filter((id): id is string => typeof id === 'string');
   const agents = [...new Set([...items.filter((c) => c.envelope.actor.type === 'agent').map((c) => c.envelope.actor.id), ...appointed])].sort();
-  const sessions = await readSessionEpochsForShare(client, agents);
+  const { receipts, sessions } = await readReceiptsAndSessions(client, items.map(receiptKeyOf), agents);
   const created = items.map(createdGroupOf).filter((c) => c !== undefined);
   const referenced = items.flatMap((c) => [c.envelope.payload['missionId'], c.envelope.payload['followUpOfMissionId']]).filter((id): id is string => typeof id === 'string');
-  const taken = await findTakenIds(client, created.map((c) => c.groupId), created.map((c) => c.missionId));
+  const taken = created.length === 0 ? { groups: new Set<string>(), missions: new Set<string>() } : await findTakenIds(client, created.map((c) => c.groupId), created.map((c) => c.missionId));
   const missions = new Map<string, MissionFacts>();
   for (const row of await readMissionDocuments(client, referenced)) {
     const facts = missionFactsOf(row.groupId, row.document);
@@ -144,9 +142,12 @@ async function signPending(pending: BatchPlan['pending'], deps: GroupBatchDepend
 export async function runGroupBatch(items: readonly VerifiedCommand[], deps: GroupBatchDependencies): Promise<CommandOutcome[]> {
   const nowMillis = deps.clock.nowMillis();
   const { outcomes, states } = await inTransaction(deps.pool, async (client) => {
-    await deps.registry.ensure(client, await readRegistryRevision(client, deps.settings.services.organizationId));
+    // Lock first (every Group any item names, in one order), then read under the locks.
+    const groupIds = [...new Set(items.map((c) => c.envelope.groupId).filter((id): id is string => typeof id === 'string'))].sort();
+    const locked = await lockGroupsReadingRevision(client, groupIds, deps.settings.services.organizationId);
+    await deps.registry.ensure(client, locked.registryRevision);
     const checked = reverify(items, deps);
-    const batch = await plan(client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), deps, nowMillis);
+    const batch = await plan(client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, deps, nowMillis);
     await signPending(batch.pending, deps);
     await write(client, batch);
     const stored = batch.outcomes.flatMap((o) => (o.ok === 'stored' ? o.eventIds : []));

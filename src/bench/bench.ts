@@ -21,6 +21,9 @@ const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt < 0 ? undefined : new Set((process.argv[onlyAt + 1] ?? '').split(','));
 const want = (phase: string) => only === undefined || only.has(phase);
 const scale = (full: number, small: number) => (quick ? small : full);
+/** `--latency-rate N`: the steady offered load of the latency phase (1,000 Commands/s by default). */
+const rateAt = process.argv.indexOf('--latency-rate');
+const latencyRate = rateAt < 0 ? 1_000 : Number(process.argv[rateAt + 1]);
 const figures: Record<string, number> = {};
 const notes: string[] = [];
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -152,8 +155,8 @@ async function main(): Promise<void> {
       figures['naiveSqlPerSec'] = await naiveSqlPerSec(url, 50, 100, scale(15_000, 3_000), 2_000);
     }
     if (want('latency')) {
-      log('latency at 1,000 Commands/s');
-      const steady = await commandRun(world, node, writers, spread, scale(200, 60), 1_000);
+      log(`latency at ${latencyRate} Commands/s`);
+      const steady = await commandRun(world, node, writers, spread, Math.round((scale(200, 60) * latencyRate) / 1_000), latencyRate);
       figures['latencyP50Ms'] = percentile(steady.latencies, 50);
       figures['latencyP99Ms'] = percentile(steady.latencies, 99);
       figures['latencyMaxMs'] = steady.latencies.at(-1) ?? 0;

@@ -6,7 +6,7 @@
  */
 
 import type { Logger } from 'pino';
-import { readEventsAfter } from '../store/sql/events.js';
+import { readEventsAfter, type StoredEventText } from '../store/sql/events.js';
 import type { Pool } from '../store/pool.js';
 import { deliveryEventOf, replayEventOf, type DeliveryEvent } from './deliveryEvent.js';
 import type { Subscription, SubscriptionHost } from './subscription.js';
@@ -101,26 +101,51 @@ export class DeliveryHub implements SubscriptionHost {
     });
   }
 
+  /**
+   * Reads page k+1 while page k is being sent: the database and the socket work side by side.
+   * A page that does not start right after the subscription's position (it moved meanwhile)
+   * is dropped and read again from the position, which is always the truth.
+   */
   private async replayLoop(subscription: Subscription): Promise<void> {
     const feed = await this.feed(subscription.groupId);
     feed.members.add(subscription);
     feed.live.delete(subscription);
+    const pageSize = this.options.replayPageSize;
+    let next = this.readPage(subscription.groupId, subscription.position);
     while (subscription.mode === 'replaying') {
+      const rows = await next;
+      if (subscription.mode !== 'replaying') return;
+      const first = rows[0];
+      if (first !== undefined && first.sequence !== subscription.position + 1) {
+        next = this.readPage(subscription.groupId, subscription.position);
+        continue;
+      }
+      const last = rows[rows.length - 1];
+      const full = rows.length === pageSize && last !== undefined;
+      if (full) next = this.readPage(subscription.groupId, last.sequence);
       await subscription.roomForMore();
       if (subscription.mode !== 'replaying') return;
-      const rows = await readEventsAfter(this.options.pool, subscription.groupId, subscription.position, this.options.replayPageSize);
       for (const row of rows) {
         if (subscription.mode !== 'replaying') return;
         subscription.deliver(replayEventOf(subscription.groupId, row), false);
       }
+      if (full) continue;
       // Synchronously, with no await in between: either there is more to read, or every Event
       // up to the feed's head has been queued and the subscription joins the feed.
-      if (rows.length < this.options.replayPageSize && subscription.position >= feed.head) {
+      if (subscription.position >= feed.head) {
         subscription.mode = 'live';
         feed.live.add(subscription);
         return;
       }
+      next = this.readPage(subscription.groupId, subscription.position);
     }
+  }
+
+  /** One replay page; a prefetched page nobody awaits any more must not reject unhandled. */
+  private readPage(groupId: string, after: number): Promise<StoredEventText[]> {
+    const page = readEventsAfter(this.options.pool, groupId, after, this.options.replayPageSize);
+    page.catch(() => undefined);
+    return page;
   }
 
   recheckMembership(subscription: Subscription): void {

@@ -4,16 +4,6 @@
 
 import type { Queryable } from '../pool.js';
 
-/** Locks the counter rows of existing Groups (in a fixed order, so lockers never deadlock). */
-export async function lockGroups(db: Queryable, groupIds: readonly string[]): Promise<Map<string, number>> {
-  const result = await db.query<{ group_id: string; last_sequence: number }>({
-    name: 'lock-groups',
-    text: 'select group_id, last_sequence from groups where group_id = any($1::text[]) order by group_id for update',
-    values: [groupIds],
-  });
-  return new Map(result.rows.map((row) => [row.group_id, row.last_sequence]));
-}
-
 /** Which of these Group IDs or Mission IDs are already taken. */
 export async function findTakenIds(db: Queryable, groupIds: readonly string[], missionIds: readonly string[]): Promise<{ groups: Set<string>; missions: Set<string> }> {
   const result = await db.query<{ group_id: string; mission_id: string }>({

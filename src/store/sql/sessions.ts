@@ -4,20 +4,6 @@
 
 import type { Queryable } from '../pool.js';
 
-/**
- * Reads the current epochs FOR SHARE: a concurrent session opening waits until this
- * transaction ends, so a Command is never accepted under an epoch fenced before it commits.
- */
-export async function readSessionEpochsForShare(db: Queryable, agentIds: readonly string[]): Promise<Map<string, number>> {
-  if (agentIds.length === 0) return new Map();
-  const result = await db.query<{ agent_id: string; session_epoch: number }>({
-    name: 'read-session-epochs-for-share',
-    text: 'select agent_id, session_epoch from agent_sessions where agent_id = any($1::text[]) order by agent_id for share',
-    values: [agentIds],
-  });
-  return new Map(result.rows.map((r) => [r.agent_id, r.session_epoch]));
-}
-
 export async function readAllSessionEpochs(db: Queryable): Promise<Map<string, number>> {
   const result = await db.query<{ agent_id: string; session_epoch: number }>('select agent_id, session_epoch from agent_sessions');
   return new Map(result.rows.map((r) => [r.agent_id, r.session_epoch]));

@@ -1,0 +1,66 @@
+/**
+ * The reads of a Group write transaction, folded into as few round trips as their ordering
+ * allows: every statement costs the database a parse-bind-execute cycle and this process a
+ * socket write and a wake-up, and at low load a batch holds one Command, so round trips, not
+ * rows, are the price of a Command.
+ *
+ * 1. Lock the Groups' counter rows and read the Registry revision (one statement).
+ * 2. After the locks are held, so that its snapshot sees every earlier writer of those Groups:
+ *    the receipts of the batch's Action IDs and the actors' Session Epochs, the latter locked
+ *    `for share` so a concurrent session activation waits for this transaction (one statement).
+ */
+
+import type { Queryable } from '../pool.js';
+import { receiptKey, type ReceiptKey, type ReceiptRow } from './receipts.js';
+
+export interface LockedGroups {
+  readonly lastSequences: Map<string, number>;
+  readonly registryRevision: number;
+}
+
+/** Locks existing Groups' counter rows in a fixed order and reads the Registry revision. */
+export async function lockGroupsReadingRevision(db: Queryable, groupIds: readonly string[], organizationId: string): Promise<LockedGroups> {
+  const result = await db.query<{ registry_revision: number | null; group_id: string | null; last_sequence: number | null }>({
+    name: 'lock-groups-reading-revision',
+    text: `select (select registry_revision from organization_state where organization_id = $2) as registry_revision,
+                  g.group_id, g.last_sequence
+           from (select 1) as one
+           left join lateral (select group_id, last_sequence from groups
+                              where group_id = any($1::text[]) order by group_id for update) as g on true`,
+    values: [groupIds, organizationId],
+  });
+  const lastSequences = new Map<string, number>();
+  for (const row of result.rows) if (row.group_id !== null) lastSequences.set(row.group_id, Number(row.last_sequence));
+  return { lastSequences, registryRevision: Number(result.rows[0]?.registry_revision ?? 0) };
+}
+
+export interface ReceiptsAndSessions {
+  readonly receipts: Map<string, ReceiptRow>;
+  readonly sessions: Map<string, number>;
+}
+
+/** Receipts of these Action IDs and these Agents' Session Epochs (locked for share). */
+export async function readReceiptsAndSessions(db: Queryable, keys: readonly ReceiptKey[], agentIds: readonly string[]): Promise<ReceiptsAndSessions> {
+  if (keys.length === 0 && agentIds.length === 0) return { receipts: new Map(), sessions: new Map() };
+  const result = await db.query<{ receipts: ReceiptRow[] | null; sessions: { a: string; e: number }[] | null }>({
+    name: 'read-receipts-and-sessions',
+    text: `select
+             (select json_agg(json_build_object(
+                'actorType', r.actor_type, 'actorId', r.actor_id, 'actionId', r.action_id,
+                'signingHash', r.signing_hash, 'kind', r.kind, 'groupId', r.group_id, 'command', r.command,
+                'eventIds', r.event_ids, 'keyId', r.key_id, 'admissionRecordId', r.admission_record_id,
+                'trustedAcceptedAt', r.trusted_accepted_at))
+              from receipts r
+              join unnest($1::text[], $2::text[], $3::text[]) as k(actor_type, actor_id, action_id)
+                using (actor_type, actor_id, action_id)) as receipts,
+             (select json_agg(json_build_object('a', s.agent_id, 'e', s.session_epoch))
+              from (select agent_id, session_epoch from agent_sessions
+                    where agent_id = any($4::text[]) order by agent_id for share) as s) as sessions`,
+    values: [keys.map((k) => k.actorType), keys.map((k) => k.actorId), keys.map((k) => k.actionId), agentIds],
+  });
+  const row = result.rows[0];
+  return {
+    receipts: new Map((row?.receipts ?? []).map((r) => [receiptKey(r), r])),
+    sessions: new Map((row?.sessions ?? []).map((s) => [s.a, Number(s.e)])),
+  };
+}
