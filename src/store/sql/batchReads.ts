@@ -11,7 +11,7 @@
  */
 
 import type { Queryable } from '../pool.js';
-import { receiptKey, type ReceiptKey, type ReceiptRow } from './receipts.js';
+import { RECEIPTS_OF_KEYS, receiptKey, receiptKeyValues, type ReceiptKey, type ReceiptRow } from './receipts.js';
 
 export interface LockedGroups {
   readonly lastSequences: Map<string, number>;
@@ -45,18 +45,11 @@ export async function readReceiptsAndSessions(db: Queryable, keys: readonly Rece
   const result = await db.query<{ receipts: ReceiptRow[] | null; sessions: { a: string; e: number }[] | null }>({
     name: 'read-receipts-and-sessions',
     text: `select
-             (select json_agg(json_build_object(
-                'actorType', r.actor_type, 'actorId', r.actor_id, 'actionId', r.action_id,
-                'signingHash', r.signing_hash, 'kind', r.kind, 'groupId', r.group_id, 'command', r.command,
-                'eventIds', r.event_ids, 'keyId', r.key_id, 'admissionRecordId', r.admission_record_id,
-                'trustedAcceptedAt', r.trusted_accepted_at))
-              from receipts r
-              join unnest($1::text[], $2::text[], $3::text[]) as k(actor_type, actor_id, action_id)
-                using (actor_type, actor_id, action_id)) as receipts,
+             (select json_agg(receipt) from (${RECEIPTS_OF_KEYS}) as receipt) as receipts,
              (select json_agg(json_build_object('a', s.agent_id, 'e', s.session_epoch))
               from (select agent_id, session_epoch from agent_sessions
                     where agent_id = any($4::text[]) order by agent_id for share) as s) as sessions`,
-    values: [keys.map((k) => k.actorType), keys.map((k) => k.actorId), keys.map((k) => k.actionId), agentIds],
+    values: [...receiptKeyValues(keys), agentIds],
   });
   const row = result.rows[0];
   return {

@@ -27,19 +27,26 @@ export function receiptKey(key: ReceiptKey): string {
   return `${key.actorType}\u001f${key.actorId}\u001f${key.actionId}`;
 }
 
+/**
+ * The receipts of the keys passed as `$1`–`$3` (actor types, actor IDs, Action IDs), each row
+ * shaped as a `ReceiptRow`.
+ */
+export const RECEIPTS_OF_KEYS = `
+  select r.actor_type as "actorType", r.actor_id as "actorId", r.action_id as "actionId",
+         r.signing_hash as "signingHash", r.kind, r.group_id as "groupId", r.command,
+         r.event_ids as "eventIds", r.key_id as "keyId",
+         r.admission_record_id as "admissionRecordId", r.trusted_accepted_at as "trustedAcceptedAt"
+  from receipts r
+  join unnest($1::text[], $2::text[], $3::text[]) as k(actor_type, actor_id, action_id)
+    using (actor_type, actor_id, action_id)`;
+
+export function receiptKeyValues(keys: readonly ReceiptKey[]): string[][] {
+  return [keys.map((k) => k.actorType), keys.map((k) => k.actorId), keys.map((k) => k.actionId)];
+}
+
 export async function findReceipts(db: Queryable, keys: readonly ReceiptKey[]): Promise<Map<string, ReceiptRow>> {
   if (keys.length === 0) return new Map();
-  const result = await db.query<ReceiptRow>({
-    name: 'find-receipts',
-    text: `select r.actor_type as "actorType", r.actor_id as "actorId", r.action_id as "actionId",
-                  r.signing_hash as "signingHash", r.kind, r.group_id as "groupId", r.command,
-                  r.event_ids as "eventIds", r.key_id as "keyId",
-                  r.admission_record_id as "admissionRecordId", r.trusted_accepted_at as "trustedAcceptedAt"
-           from receipts r
-           join unnest($1::text[], $2::text[], $3::text[]) as k(actor_type, actor_id, action_id)
-             using (actor_type, actor_id, action_id)`,
-    values: [keys.map((k) => k.actorType), keys.map((k) => k.actorId), keys.map((k) => k.actionId)],
-  });
+  const result = await db.query<ReceiptRow>({ name: 'find-receipts', text: RECEIPTS_OF_KEYS, values: receiptKeyValues(keys) });
   return new Map(result.rows.map((row) => [receiptKey(row), row]));
 }
 
