@@ -86,7 +86,7 @@ describe('fault checker', () => {
     const commands = (epoch: number): [string, unknown][] => [['p1', { kind: 'message.post', actor: { id: 'urn:a:w' }, membershipEpoch: epoch }]];
     expect(checkEpochs([log([created, changed, post(3, 'p1')], commands(2))])).toEqual([]);
     expect(rules(checkEpochs([log([created, changed, post(3, 'p1')], commands(1))]))).toContain('stale-epoch-accepted');
-    const assigned = event(2, 'c2', 'mission.coordinator.assigned', { coordinatorEpoch: 2, memberships: [] });
+    const assigned = event(2, 'c2', 'mission.coordinator.assigned', { coordinatorEpoch: 2, memberships: [], mission: { coordinator: { coordinatorEpoch: 2 } } });
     const renew = (epoch: number): [string, unknown][] => [['r1', { kind: 'mission.renew_coordinator', actor: { id: 'urn:a:w' }, membershipEpoch: 1, coordinatorEpoch: epoch }]];
     const renewed = event(3, 'r1', 'mission.coordinator.renewed');
     expect(checkEpochs([log([created, assigned, renewed], renew(2))])).toEqual([]);

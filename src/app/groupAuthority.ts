@@ -6,7 +6,6 @@
 
 import pino, { type Logger } from 'pino';
 import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
-import { schemaRegistry } from '../protocol/schemas/files.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import type { VerificationFailure } from '../protocol/signing/verification.js';
 import type { KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
@@ -15,7 +14,10 @@ import { ensureOrganization, insertBinding, lockOrganization, updateOrganization
 import { CommitQueue } from './commitQueue.js';
 import { GroupStateCache } from './groupStates.js';
 import { BatchConflict, type CommandOutcome, type DeliveredEvent } from './outcomes.js';
-import { createdGroupOf } from './planGroupBatch.js';
+import { lockedGroupsOf } from './batchPreloads.js';
+import { kindsWith, profileSchemaDocuments, schemaRegistryWith } from './profiles.js';
+import type { AnyExtensionProfile } from '../domain/kinds/profile.js';
+import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { loadRegistrySnapshot, RegistryCache, registryDelta } from './registryCache.js';
 import { runGroupBatch } from './runGroupBatch.js';
 import { OrganizationStateCache } from './organizationStates.js';
@@ -37,6 +39,8 @@ export interface GroupAuthorityOptions {
   readonly clock?: Clock;
   readonly schemas?: SchemaRegistry;
   readonly logger?: Logger;
+  /** Extension Profiles whose kinds this Group Authority accepts (§18). */
+  readonly profiles?: readonly AnyExtensionProfile[];
 }
 
 /** A submission's outcome, with the verified Command when it got that far. */
@@ -61,7 +65,7 @@ export class GroupAuthority {
   private readonly groupQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
   private readonly organizationQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
 
-  private constructor(options: GroupAuthorityOptions, registry: RegistryCache, crypto: CryptoPool | undefined) {
+  private constructor(options: GroupAuthorityOptions, registry: RegistryCache, crypto: CryptoPool | undefined, kinds: KindRegistry) {
     this.logger = options.logger ?? pino({ level: 'info' }, pino.destination(2));
     this.deps = {
       crypto,
@@ -70,8 +74,9 @@ export class GroupAuthority {
       clock: options.clock ?? systemClock,
       registry,
       states: new GroupStateCache(),
-      schemas: options.schemas ?? schemaRegistry(),
+      schemas: options.schemas ?? schemaRegistryWith(profileSchemaDocuments(options.profiles ?? [])),
       organization: new OrganizationStateCache(),
+      kinds,
     };
     const failed = (item: VerifiedCommand, error: unknown): CommandOutcome => {
       this.logger.error({ err: error, actionId: item.envelope.actionId, kind: item.envelope.kind }, 'write transaction failed');
@@ -81,7 +86,7 @@ export class GroupAuthority {
     this.groupQueue = new CommitQueue({
       maxBatch: options.settings.maxBatch,
       concurrency: options.settings.writerConcurrency,
-      keysOf: (c) => [...new Set([c.envelope.groupId as string, createdGroupOf(c)?.groupId ?? (c.envelope.groupId as string)])],
+      keysOf: (c) => lockedGroupsOf(kinds, c),
       run: async (items) => {
         const started = performance.now();
         const outcomes = await runGroupBatch(items, this.deps);
@@ -109,14 +114,22 @@ export class GroupAuthority {
     const snapshot = await loadRegistrySnapshot(options.pool, organizationId);
     const registry = new RegistryCache(snapshot, organizationId);
     const workers = options.settings.cryptoWorkers ?? 0;
+    const profiles = options.profiles ?? [];
+    const kinds = kindsWith(profiles);
     let crypto: CryptoPool | undefined;
     if (workers > 0) {
-      crypto = await CryptoPool.start({ size: workers, organizationId, authorityKey: options.settings.authorityKey });
+      crypto = await CryptoPool.start({
+        size: workers,
+        organizationId,
+        authorityKey: options.settings.authorityKey,
+        profileSchemas: profileSchemaDocuments(profiles),
+        extensionUris: [...kinds.extensionUris],
+      });
       await crypto.syncRegistry(snapshot.revision, snapshot.registry.evidence().bindings, true);
       const pool = crypto;
       registry.onChange((previous, next) => void pool.syncRegistry(next.revision, registryDelta(previous, next), false));
     }
-    return new GroupAuthority(options, registry, crypto);
+    return new GroupAuthority(options, registry, crypto, kinds);
   }
 
   /** Stops the crypto workers. */
@@ -136,6 +149,10 @@ export class GroupAuthority {
     return this.deps.schemas;
   }
 
+  get kinds(): KindRegistry {
+    return this.deps.kinds;
+  }
+
   get registry(): RegistryCache {
     return this.deps.registry;
   }
@@ -150,11 +167,13 @@ export class GroupAuthority {
       if (reply.type === 'rejected') return { ok: false, error: reply.error, ...(reply.diagnostic === undefined ? {} : { diagnostic: reply.diagnostic }) };
       if (reply.type === 'verified') {
         const parsed = frameText !== undefined && !(input instanceof Uint8Array) ? (input as JsonObject) : undefined;
-        const command = commandFromWorker(reply.canonical, reply.signingHash, reply.keyId, reply.registryRevision, this.deps.registry.current.registry, parsed);
+        const command = commandFromWorker(reply.canonical, reply.signingHash, reply.keyId, reply.registryRevision, this.deps.registry.current.registry, this.deps.kinds, parsed);
         if (command !== undefined) return { ok: true, command };
       }
     }
-    return input instanceof Uint8Array ? verifyCommandBytes(input, snapshot, this.deps.schemas) : verifyCommandValue(input, snapshot, this.deps.schemas);
+    return input instanceof Uint8Array
+      ? verifyCommandBytes(input, snapshot, this.deps.schemas, this.deps.kinds)
+      : verifyCommandValue(input, snapshot, this.deps.schemas, this.deps.kinds);
   }
 
   /**

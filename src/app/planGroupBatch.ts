@@ -5,13 +5,14 @@
  * earlier ones exactly as if they had been committed one by one. Nothing here does I/O.
  */
 
-import { decideGroupCommand } from '../domain/group/decideGroup.js';
-import { evolveGroup } from '../domain/group/evolveGroup.js';
+import { decideWithKinds } from '../domain/group/decideGroup.js';
+import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { GroupState } from '../domain/group/groupState.js';
 import type { AgentFacts, DecisionContext, MissionFacts } from '../domain/model.js';
 import type { EventRow } from '../store/sql/events.js';
 import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
 import { checkAdmission, checkSession, receiptKeyOf } from './admissionChecks.js';
+import { createdGroupOf } from './batchPreloads.js';
 import { eventDocument, newUrn } from './eventFactory.js';
 import type { CommandOutcome, DeliveredEvent } from './outcomes.js';
 import type { AuthoritySettings } from './settings.js';
@@ -51,14 +52,7 @@ export interface BatchPlan {
   readonly lastSequences: Map<string, number>;
 }
 
-/** The Group and Mission a creation Command brings into being, if any. */
-export function createdGroupOf(command: VerifiedCommand): { groupId: string; missionId: string } | undefined {
-  const { kind, payload } = command.envelope;
-  if (kind !== 'mission.create' && kind !== 'mission.create_follow_up' && kind !== 'mission.create_child') return undefined;
-  return { groupId: String(payload['groupId']), missionId: String(payload['missionId']) };
-}
-
-export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFacts, settings: AuthoritySettings): BatchPlan {
+export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFacts, settings: AuthoritySettings, kinds: KindRegistry): BatchPlan {
   const now = new Date(facts.nowMillis).toISOString();
   const plan: BatchPlan = {
     outcomes: [],
@@ -103,7 +97,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       groupExists: (id) => taken.has(id),
       services: settings.services,
     };
-    const decision = decideGroupCommand(state, command.envelope, context);
+    const decision = decideWithKinds(kinds, state, command.envelope, context);
     if (!decision.ok) {
       const { code, message, details } = decision.error;
       plan.outcomes.push({ ok: false, error: wireError(code, message, { ...related, groupId, ...(details === undefined ? {} : { details }) }) });
@@ -116,7 +110,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       const sequence = (plan.lastSequences.get(target) ?? 0) + 1;
       plan.lastSequences.set(target, sequence);
       const unsigned = eventDocument(draft, { command, now, authority: settings.services.authority, key: settings.authorityKey, primary: index === 0 }, { groupId: target, sequence });
-      plan.after.set(target, evolveGroup(plan.after.get(target) ?? null, unsigned.recorded));
+      plan.after.set(target, kinds.evolve(plan.after.get(target) ?? null, unsigned.recorded));
       const row = {
         groupId: target,
         sequence,
@@ -135,7 +129,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       plan.pending.push({ document: unsigned.document, row, delivered: event });
       delivered.push(event);
     });
-    const created = createdGroupOf(command);
+    const created = createdGroupOf(kinds, command);
     if (created !== undefined) {
       plan.newGroups.push(created);
       taken.add(created.groupId);

@@ -7,7 +7,7 @@
 
 import { changedAggregates, type GroupStateCache } from './groupStates.js';
 import type { GroupState } from '../domain/group/groupState.js';
-import { referencedMessageIds } from '../domain/group/groupState.js';
+import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { MissionFacts } from '../domain/model.js';
 import type { Principal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
@@ -19,7 +19,8 @@ import { lockGroupsReadingRevision, readReceiptsAndSessions } from '../store/sql
 import { findTakenIds, insertGroups } from '../store/sql/groups.js';
 import { receiptKeyOf } from './admissionChecks.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome } from './outcomes.js';
-import { createdGroupOf, planGroupBatch, type BatchPlan } from './planGroupBatch.js';
+import { batchPreloads } from './batchPreloads.js';
+import { planGroupBatch, type BatchPlan } from './planGroupBatch.js';
 import type { RegistryCache } from './registryCache.js';
 import type { AuthoritySettings, Clock } from './settings.js';
 import { verifyCommandValue, type VerifiedCommand } from './verifyCommand.js';
@@ -38,6 +39,8 @@ export interface GroupBatchDependencies {
   readonly registry: RegistryCache;
   readonly states: GroupStateCache;
   readonly schemas: SchemaRegistry;
+  /** The Command and Event kinds accepted: the core ones and the registered profiles'. */
+  readonly kinds: KindRegistry;
 }
 
 function missionFactsOf(groupId: string, document: unknown): MissionFacts | undefined {
@@ -57,7 +60,7 @@ function reverify(items: readonly VerifiedCommand[], deps: GroupBatchDependencie
   const snapshot = deps.registry.current;
   return items.map((item) => {
     if (item.registryRevision === snapshot.revision) return item;
-    const again = verifyCommandValue(item.document, snapshot, deps.schemas);
+    const again = verifyCommandValue(item.document, snapshot, deps.schemas, deps.kinds);
     return again.ok ? again.command : { ok: false, error: again.error };
   });
 }
@@ -67,11 +70,8 @@ async function plan(client: PoolClient, items: readonly VerifiedCommand[], locke
   const named = new Set(items.map((c) => c.envelope.groupId as string));
   const lastSequences = new Map([...locked].filter(([groupId]) => named.has(groupId)));
   // Actors' epochs are checked; appointed Coordinators' epochs go into their lease.
-  const appointed = items.map((c) => c.envelope.payload['coordinatorId']).filter((id): id is string => typeof id === 'string');
-  const agents = [...new Set([...items.filter((c) => c.envelope.actor.type === 'agent').map((c) => c.envelope.actor.id), ...appointed])].sort();
+  const { agents, created, missions: referenced, messagesByGroup } = batchPreloads(deps.kinds, items);
   const { receipts, sessions } = await readReceiptsAndSessions(client, items.map(receiptKeyOf), agents);
-  const created = items.map(createdGroupOf).filter((c) => c !== undefined);
-  const referenced = items.flatMap((c) => [c.envelope.payload['missionId'], c.envelope.payload['followUpOfMissionId']]).filter((id): id is string => typeof id === 'string');
   const taken = created.length === 0 ? { groups: new Set<string>(), missions: new Set<string>() } : await findTakenIds(client, created.map((c) => c.groupId), created.map((c) => c.missionId));
   const missions = new Map<string, MissionFacts>();
   for (const row of await readMissionDocuments(client, referenced)) {
@@ -80,8 +80,7 @@ async function plan(client: PoolClient, items: readonly VerifiedCommand[], locke
   }
   const states = new Map<string, GroupState>();
   for (const [groupId, last] of lastSequences) {
-    const messageIds = items.filter((c) => c.envelope.groupId === groupId).flatMap((c) => referencedMessageIds(c.envelope));
-    states.set(groupId, await deps.states.load(client, groupId, last, messageIds));
+    states.set(groupId, await deps.states.load(client, groupId, last, messagesByGroup.get(groupId) ?? []));
   }
   const snapshot = deps.registry.current;
   const takenGroups = new Set([...taken.groups]);
@@ -102,7 +101,7 @@ async function plan(client: PoolClient, items: readonly VerifiedCommand[], locke
       const sessionEpoch = sessions.get(agentId);
       return facts === undefined || sessionEpoch === undefined ? facts : { ...facts, sessionEpoch };
     },
-  }, deps.settings);
+  }, deps.settings, deps.kinds);
 }
 
 async function write(client: PoolClient, batch: BatchPlan): Promise<void> {

@@ -36,8 +36,8 @@ interface Writes {
 }
 
 /** Verifies an embedded Agent Card and works out its Registry changes. */
-function cardFacts(command: VerifiedCommand, snapshot: RegistrySnapshot, deps: GroupBatchDependencies, now: string) {
-  const card = command.envelope.payload['card'] as JsonObject;
+function cardFacts(command: VerifiedCommand, member: string, snapshot: RegistrySnapshot, deps: GroupBatchDependencies, now: string) {
+  const card = command.envelope.payload[member] as JsonObject;
   const verified = verifyParsedDocument('agent-card', card, snapshot.registry, deps.schemas);
   const services = deps.settings.services;
   const cardIssuerAuthorized = verified.ok && samePrincipal(verified.verified.principal, services.registry) && card['organizationId'] === services.organizationId;
@@ -90,8 +90,9 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
         results.push({ ok: false, error: refused });
         continue;
       }
-      const isCard = command.envelope.kind === 'ext.missionweaveprotocol.registry.agent_card_register';
-      const facts = isCard ? cardFacts(command, snapshot, deps, now) : undefined;
+      const embedded = deps.kinds.embeddedOf(command.envelope.kind);
+      const facts = embedded?.document === 'agent-card' ? cardFacts(command, embedded.member, snapshot, deps, now) : undefined;
+      const sessionsBefore = state.sessions;
       const context: DecisionContext = {
         now,
         nowMillis,
@@ -121,11 +122,8 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
         agents.set(String(facts.card['agentId']), agentFactsOf(facts.card));
         snapshot = { revision: snapshot.revision + 1, registry: facts.changes.registry, agents };
       }
-      if (command.envelope.kind === 'ext.missionweaveprotocol.identity.session_open') {
-        const agentId = String(command.envelope.payload['agentId']);
-        const epoch = state.sessions.get(agentId);
-        if (epoch !== undefined) writes.sessions.set(agentId, epoch);
-      }
+      // An Agent's new Session Epoch is written, and announced, with the Event that opened it.
+      for (const [agentId, epoch] of state.sessions) if (sessionsBefore.get(agentId) !== epoch) writes.sessions.set(agentId, epoch);
       writes.receipts.push({ ...receiptKeyOf(command), signingHash: command.verified.signingHash, kind: command.envelope.kind, groupId: null, command: command.canonical, eventIds: delivered.map((e) => e.eventId), keyId: command.verified.keyId, admissionRecordId: newUrn(), trustedAcceptedAt: now });
       results.push({ ok: true, events: delivered, duplicate: false });
     }

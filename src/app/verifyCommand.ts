@@ -4,6 +4,8 @@
  * here touches the database, so it runs off the write path's critical section.
  */
 
+import { coreKinds } from '../domain/kinds/coreKinds.js';
+import type { EmbeddedDocument } from '../domain/kinds/kindTypes.js';
 import type { CommandEnvelope } from '../domain/model.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import { parseStrictJson, type JsonObject, type JsonValue } from '../protocol/strictJson.js';
@@ -14,22 +16,20 @@ import type { DocumentKind } from '../protocol/signing/profiles.js';
 import { isProtocolError } from '../protocol/errorCodes.js';
 import { wireError, type WireError } from './wireError.js';
 
-/** Organization-scoped bootstrap kinds: no Group, no Group sequence (§15.1). */
-export const ORGANIZATION_KINDS: ReadonlySet<string> = new Set([
-  'ext.missionweaveprotocol.registry.agent_card_register',
-  'ext.missionweaveprotocol.identity.session_open',
-]);
-
 /**
- * Signed Documents carried inside Command payloads, verified with the same six stages before
- * any decision (the Agent Card of a registration is verified with its issuer's authority later).
+ * What the stateless front reads of the kinds (from their entries): which are Organization-scoped
+ * (no Group, no Group sequence, §15.1), which embed a Signed Document verified with the same six
+ * stages before any decision, and which Extension Profiles are interpreted — a critical extension
+ * of any other profile is refused (§18).
  */
-const EMBEDDED_DOCUMENTS: Readonly<Record<string, { member: string; kind: DocumentKind }>> = {
-  'mission.approve': { member: 'approval', kind: 'approval' },
-};
+export interface FrontRules {
+  scopeOf(kind: string): 'group' | 'organization';
+  embeddedOf(kind: string): EmbeddedDocument | undefined;
+  readonly extensionUris: ReadonlySet<string>;
+}
 
-/** Extension profiles this Group Authority interprets (none yet); others must be noncritical. */
-const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set();
+/** Agent Cards are verified with their issuer's authority in the Organization transaction. */
+const VERIFIED_LATER: ReadonlySet<DocumentKind> = new Set(['agent-card']);
 
 /** What later steps need of a Command's verification: its signing hash and resolved key. */
 export interface CommandVerification {
@@ -69,7 +69,7 @@ function relatedActionId(value: JsonValue): string | undefined {
 }
 
 /** Runs every stateless check on an already strictly parsed Command. */
-export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevision, schemas: SchemaRegistry): FrontResult {
+export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevision, schemas: SchemaRegistry, rules: FrontRules = coreKinds): FrontResult {
   const result = verifyParsedDocument('command', value, evidence.registry, schemas);
   if (!result.ok) {
     const { failure } = result;
@@ -88,32 +88,32 @@ export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevisio
     return { ok: false, error: wireError('INVALID_COMMAND', `command kind ${envelope.kind} is not supported`, related) };
   }
   if (!payload.ok) return { ok: false, error: wireError('SCHEMA_VALIDATION_FAILED', `payload ${payload.error}`, related) };
-  const embedded = EMBEDDED_DOCUMENTS[envelope.kind];
-  const inner = embedded === undefined ? undefined : envelope.payload[embedded.member];
+  const embedded = rules.embeddedOf(envelope.kind);
+  const inner = embedded === undefined || VERIFIED_LATER.has(embedded.document) ? undefined : envelope.payload[embedded.member];
   if (embedded !== undefined && inner !== undefined) {
-    const check = verifyParsedDocument(embedded.kind, inner, evidence.registry, schemas);
+    const check = verifyParsedDocument(embedded.document, inner, evidence.registry, schemas);
     if (!check.ok) return { ok: false, diagnostic: check.failure, error: wireError(check.failure.code, check.failure.stage === 'schema' ? check.failure.detail : '', related) };
   }
   const extensions = (document['extensions'] ?? {}) as Record<string, { critical?: boolean }>;
   for (const [profile, extension] of Object.entries(extensions)) {
-    if (extension.critical === true && !KNOWN_EXTENSIONS.has(profile)) {
+    if (extension.critical === true && !rules.extensionUris.has(profile)) {
       return {
         ok: false,
         error: wireError('UNKNOWN_CRITICAL_EXTENSION', `critical extension ${profile} is not supported`, { ...related, details: { profileUri: profile } }),
       };
     }
   }
-  return { ok: true, command: commandOf(document, result.verified.canonicalText, result.verified, evidence.revision) };
+  return { ok: true, command: commandOf(document, result.verified.canonicalText, result.verified, evidence.revision, rules) };
 }
 
-function commandOf(document: JsonObject, canonical: string, verified: CommandVerification, registryRevision: number): VerifiedCommand {
+function commandOf(document: JsonObject, canonical: string, verified: CommandVerification, registryRevision: number, rules: FrontRules): VerifiedCommand {
   const envelope = envelopeOf(document);
   return {
     envelope,
     document,
     verified: { signingHash: verified.signingHash, keyId: verified.keyId, key: verified.key },
     canonical,
-    scope: ORGANIZATION_KINDS.has(envelope.kind) ? 'organization' : 'group',
+    scope: rules.scopeOf(envelope.kind),
     registryRevision,
   };
 }
@@ -123,15 +123,15 @@ function commandOf(document: JsonObject, canonical: string, verified: CommandVer
  * parsed from the same frame); `undefined` when this
  * thread's Registry does not hold the key (the caller then verifies here).
  */
-export function commandFromWorker(canonical: string, signingHash: string, keyId: string, registryRevision: number, registry: KeyRegistry, parsed?: JsonObject): VerifiedCommand | undefined {
+export function commandFromWorker(canonical: string, signingHash: string, keyId: string, registryRevision: number, registry: KeyRegistry, rules: FrontRules, parsed?: JsonObject): VerifiedCommand | undefined {
   const key = registry.resolve(keyId);
   if (key === undefined) return undefined;
   // `parsed`: the same text strictly parsed on this thread already, so not parsed again.
-  return commandOf(parsed ?? (JSON.parse(canonical) as JsonObject), canonical, { signingHash, keyId, key }, registryRevision);
+  return commandOf(parsed ?? (JSON.parse(canonical) as JsonObject), canonical, { signingHash, keyId, key }, registryRevision, rules);
 }
 
 /** Runs every stateless check on untrusted bytes. */
-export function verifyCommandBytes(bytes: Uint8Array, evidence: RegistryAtRevision, schemas: SchemaRegistry): FrontResult {
+export function verifyCommandBytes(bytes: Uint8Array, evidence: RegistryAtRevision, schemas: SchemaRegistry, rules: FrontRules = coreKinds): FrontResult {
   let value: JsonValue;
   try {
     value = parseStrictJson(bytes);
@@ -143,5 +143,5 @@ export function verifyCommandBytes(bytes: Uint8Array, evidence: RegistryAtRevisi
       error: wireError(error.code, error.message),
     };
   }
-  return verifyCommandValue(value, evidence, schemas);
+  return verifyCommandValue(value, evidence, schemas, rules);
 }

@@ -3,6 +3,7 @@
  * frame built and encoded once for all subscribers (each socket sends the same bytes).
  */
 
+import { coreKinds } from '../domain/kinds/coreKinds.js';
 import { eventFrame } from '../transport/frames.js';
 
 export interface DeliveryEvent {
@@ -22,7 +23,13 @@ export interface DeliveryEvent {
   readonly frame: Buffer;
 }
 
-const MEMBERSHIP_KINDS: ReadonlySet<string> = new Set(['membership.changed', 'membership.ended', 'mission.coordinator.assigned']);
+/**
+ * Whether an Event kind may change a Membership, as its Event type declares. Only core kinds do:
+ * an Extension Profile's Events fold into its own slice and never touch Memberships (§18).
+ */
+function changesMembership(kind: string): boolean {
+  return coreKinds.event(kind)?.changesMembership === true;
+}
 
 interface EventShape {
   eventId: string;
@@ -49,7 +56,7 @@ export function deliveryEventOf(text: string): DeliveryEvent {
     workItemId: event.workItemId,
     mentions: (event.payload?.message?.mentions ?? []).map((m) => String(m.id)),
     announcement: event.payload?.announcement === true,
-    changesMembership: MEMBERSHIP_KINDS.has(event.kind),
+    changesMembership: changesMembership(event.kind),
     frame: Buffer.from(eventFrame(event.eventId, text), 'utf8'),
   };
 }
@@ -68,7 +75,7 @@ export function replayEventOf(groupId: string, row: { sequence: number; eventId:
     workItemId: undefined,
     mentions: [],
     announcement: false,
-    changesMembership: MEMBERSHIP_KINDS.has(row.kind),
+    changesMembership: changesMembership(row.kind),
     frame: Buffer.from(eventFrame(row.eventId, row.document), 'utf8'),
   };
 }

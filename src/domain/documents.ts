@@ -9,6 +9,7 @@
  */
 
 import type { Principal } from '../protocol/principal.js';
+import type { MissionWeaveWorkContract } from '../protocol/schemas/payloadTypes.js';
 import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
 
 export type { Principal };
@@ -141,13 +142,8 @@ export interface Message {
 }
 
 /** The normative Work Contract; the domain reads only the members named here. */
-export interface WorkContract {
-  readonly goal: string;
-  readonly deadline: string;
-  readonly budget: Budget;
-  readonly dependencyWorkItemIds: readonly string[];
-  readonly [member: string]: unknown;
-}
+/** The Work Contract (§10.1), as its schema types it: one source for its shape. */
+export type WorkContract = MissionWeaveWorkContract;
 
 export interface Extension {
   readonly version: string;

@@ -90,10 +90,14 @@ export interface DecisionContext {
   readonly services: OrganizationServices;
 }
 
-/** One Event a decision wants appended; the app adds identity, order and signature. */
-export interface EventDraft {
-  readonly kind: string;
-  readonly payload: JsonObject;
+/**
+ * One Event a decision wants appended, tagged by kind: `K` and `P` come from the Event type the
+ * Command kind declares (`src/domain/kinds`), so a decider cannot emit an undeclared kind or a
+ * payload of the wrong shape. The app adds identity, order and signature.
+ */
+export interface EventDraft<K extends string = string, P = unknown> {
+  readonly kind: K;
+  readonly payload: P;
   /** The aggregate the Event changed and the revision it produced. */
   readonly aggregate: { readonly type: AggregateType; readonly id: string; readonly revision: number };
   readonly conversationId?: string;
@@ -114,7 +118,9 @@ export type AggregateType =
   | 'membership'
   | 'conversation'
   | 'work-item'
-  | 'organization';
+  | 'organization'
+  /** An Extension Profile's slice of Group state (§18). */
+  | 'extension';
 
 /** A refused transition: the §19 code and a reason that may be shown to the actor. */
 export interface DomainError {
@@ -124,18 +130,29 @@ export interface DomainError {
   readonly details?: JsonObject;
 }
 
-export type Decision =
-  | { readonly ok: true; readonly events: readonly EventDraft[] }
+export type Decision<D extends EventDraft = EventDraft> =
+  | { readonly ok: true; readonly events: readonly D[] }
   | { readonly ok: false; readonly error: DomainError };
 
-export function refuse(code: ErrorCode, reason: string, message: string, details?: JsonObject): Decision {
+/** A refusal fits every decision type. */
+export type Refusal = { readonly ok: false; readonly error: DomainError };
+
+export function refuse(code: ErrorCode, reason: string, message: string, details?: JsonObject): Refusal {
   return details === undefined
     ? { ok: false, error: { code, reason, message } }
     : { ok: false, error: { code, reason, message, details } };
 }
 
-export function accept(...events: EventDraft[]): Decision {
+export function accept<D extends EventDraft>(...events: D[]): Decision<D> {
   return { ok: true, events };
+}
+
+/** What an Event's evolve may read besides its payload: what the Group Authority assigned. */
+export interface EventMeta {
+  readonly actor: Principal;
+  readonly occurredAt: string;
+  readonly sequence: number;
+  readonly eventId: string;
 }
 
 /** An appended Event as evolve sees it: the draft plus what the Group Authority assigned. */

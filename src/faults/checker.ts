@@ -13,6 +13,7 @@
  *   current at its place in the log, and every deliberately stale probe was refused.
  */
 
+import { coreKinds } from '../domain/kinds/coreKinds.js';
 import { DEFINITE_REFUSALS, outcomeOf, type GroupLog, type History, type Replay } from './history.js';
 
 export interface Violation {
@@ -137,8 +138,11 @@ export function checkReplays(replays: readonly Replay[], logs: readonly GroupLog
   return violations;
 }
 
-/** Kinds only the current Coordinator may send, under its current epoch. */
-const COORDINATOR_KINDS: ReadonlySet<string> = new Set(['mission.renew_coordinator', 'work.authorize', 'mission.submit_for_approval', 'mission.create_child']);
+/** Kinds only the current Coordinator may send, under its current epoch (from their entries). */
+function coordinatorOnly(kind: string): boolean {
+  const authority = coreKinds.groupKind(kind)?.authority;
+  return authority !== undefined && authority.length > 0 && authority.every((a) => a === 'coordinator');
+}
 
 interface MembershipLike {
   readonly member?: { id?: string };
@@ -162,16 +166,17 @@ export function checkEpochs(logs: readonly GroupLog[]): Violation[] {
         if (envelope.membershipEpoch !== undefined && current !== undefined && envelope.membershipEpoch !== current) {
           violations.push({ rule: 'stale-epoch-accepted', detail: `${log.groupId}@${event.sequence}: ${envelope.kind} carried Membership Epoch ${envelope.membershipEpoch}, current ${current}` });
         }
-        if (COORDINATOR_KINDS.has(envelope.kind) && envelope.coordinatorEpoch !== coordinatorEpoch) {
+        if (coordinatorOnly(envelope.kind) && envelope.coordinatorEpoch !== coordinatorEpoch) {
           violations.push({ rule: 'stale-epoch-accepted', detail: `${log.groupId}@${event.sequence}: ${envelope.kind} carried Coordinator Epoch ${String(envelope.coordinatorEpoch)}, current ${coordinatorEpoch}` });
         }
       }
       previousCause = facts.causeId;
       const changed = [facts.payload['membership'], ...((facts.payload['memberships'] as unknown[] | undefined) ?? [])] as (MembershipLike | undefined)[];
       for (const m of changed) if (m?.member?.id !== undefined && m.membershipEpoch !== undefined) memberships.set(m.member.id, m.membershipEpoch);
+      // Every Event that carries the Mission document carries its current Coordinator Epoch.
       const mission = facts.payload['mission'] as { coordinator?: { coordinatorEpoch?: number } } | undefined;
-      const epoch = (facts.payload['coordinatorEpoch'] as number | undefined) ?? mission?.coordinator?.coordinatorEpoch;
-      if ((facts.kind === 'mission.created' || facts.kind === 'mission.coordinator.assigned') && epoch !== undefined) coordinatorEpoch = epoch;
+      const epoch = mission?.coordinator?.coordinatorEpoch;
+      if (epoch !== undefined) coordinatorEpoch = epoch;
     }
   }
   return violations;

@@ -4,11 +4,11 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { COMMAND_RULES } from '../../src/domain/group/commands.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import {
+  COMMAND_RULES,
   AUTHORITY,
   CHILD_GROUP,
   CHILD_MISSION,

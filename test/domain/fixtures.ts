@@ -8,6 +8,8 @@ import { expect } from 'vitest';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
 import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
+import { CORE_GROUP_KINDS, coreKinds } from '../../src/domain/kinds/coreKinds.js';
+import type { AnyGroupKind } from '../../src/domain/kinds/kindTypes.js';
 import type { AgentFacts, CommandEnvelope, RecordedEvent } from '../../src/domain/model.js';
 import { principalKey, type Principal } from '../../src/protocol/principal.js';
 import { schemaRegistry } from '../../src/protocol/schemas/files.js';
@@ -217,4 +219,12 @@ export function expectStateValid(state: GroupState): void {
   for (const f of state.messages.values()) expectValid('message', f.message);
   for (const w of state.workItems.values()) expectValid('work-item', w);
   if (state.missionNotes.approval !== undefined) expectValid('approval', state.missionNotes.approval);
+}
+
+/** The core Group kinds' entries by kind. */
+export const COMMAND_RULES: Readonly<Record<string, AnyGroupKind>> = Object.fromEntries(CORE_GROUP_KINDS.map((entry) => [entry.kind, entry]));
+
+/** The Messages the app loads before deciding `command`, as its kind's entry says. */
+export function referencedMessageIds(command: CommandEnvelope): string[] {
+  return (coreKinds.groupKind(command.kind)?.preload?.messages?.(command) ?? []).filter((id): id is string => id !== undefined);
 }

@@ -3,9 +3,10 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { referencedMessageIds, type GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import {
+  referencedMessageIds,
   AUTHORITY,
   COORD,
   HASH_A,

@@ -7,13 +7,11 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_RULES } from '../../src/domain/group/commands.js';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
 import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
 import type { MissionCreatedPayload } from '../../src/domain/group/events.js';
 import {
   fromAggregates,
-  referencedMessageIds,
   toAggregates,
   type AggregateRow,
   type GroupState,
@@ -22,6 +20,8 @@ import type { CommandEnvelope, RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import { recordDrafts, testContext } from '../support/specification.js';
 import {
+  referencedMessageIds,
+  COMMAND_RULES,
   AUTHORITY,
   CONTRACT,
   COORD,

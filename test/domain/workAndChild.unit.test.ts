@@ -3,6 +3,7 @@
  * (docs/transitions.md, §10.2, §14).
  */
 
+import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { describe, expect, it } from 'vitest';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
 import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
@@ -213,7 +214,7 @@ describe('mission.create_child', () => {
     const decision = decideGroupCommand(state, createChild(), testContext({ ...WORLD, idPrefix: 'urn:test:id:nest-' }));
     if (!decision.ok) throw new Error(decision.error.reason);
     const draft = decision.events[1]!;
-    const childEvents: RecordedEvent[] = [{ kind: draft.kind, payload: draft.payload, actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:c1' }];
+    const childEvents: RecordedEvent[] = [{ kind: draft.kind, payload: JSON.parse(JSON.stringify(draft.payload)) as JsonObject, actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:c1' }];
     const small = { ...CONTRACT, deadline: '2026-09-10T00:00:00Z', budget: { currency: 'EUR', financialLimit: 10 } };
     const childWork = history([(s) => command(s!, COORD2, 'work.authorize', { workItemId: 'urn:missionweave:work-item:cw', contract: small })], childEvents);
     const grandChild = command(stateOf(childWork), COORD2, 'mission.create_child', {

@@ -70,7 +70,14 @@ export function recordDrafts<S>(decider: Decider<S>, state: S, drafts: readonly 
     }));
 }
 
-export type Expectation<S> = readonly string[] | ((events: readonly EventDraft[], after: S, before: S) => void);
+/** A draft as storage keeps it: its payload through a JSON round trip. */
+export type StoredDraft = EventDraft<string, JsonObject>;
+
+function stored(draft: EventDraft): StoredDraft {
+  return { ...draft, payload: JSON.parse(JSON.stringify(draft.payload)) as JsonObject };
+}
+
+export type Expectation<S> = readonly string[] | ((events: readonly StoredDraft[], after: S, before: S) => void);
 
 export function specification<S>(decider: Decider<S>, defaults: World) {
   return {
@@ -86,7 +93,7 @@ export function specification<S>(decider: Decider<S>, defaults: World) {
               if (!decision.ok) expect.fail(`refused: ${decision.error.code} ${decision.error.reason} (${decision.error.message})`);
               const recorded = recordDrafts(decider, before, decision.events, command, ctx);
               const after = recorded.reduce(decider.evolve, before);
-              if (typeof expected === 'function') expected(decision.events, after, before);
+              if (typeof expected === 'function') expected(decision.events.map(stored), after, before);
               else expect(decision.events.map((e) => e.kind)).toEqual(expected);
               return after;
             },

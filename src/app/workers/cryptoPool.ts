@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { KeyBindingEvidence } from '../../protocol/signing/keyRegistry.js';
+import type { SchemaDocument } from '../../protocol/schemas/registry.js';
 import type { SigningKey } from '../../protocol/signing/signDocument.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
@@ -35,6 +36,9 @@ export interface CryptoPoolOptions {
   readonly size: number;
   readonly organizationId: string;
   readonly authorityKey: SigningKey;
+  /** Payload schemas of the registered Extension Profiles' kinds, and the profiles' URIs. */
+  readonly profileSchemas?: readonly SchemaDocument[];
+  readonly extensionUris?: readonly string[];
 }
 
 export class CryptoPool {
@@ -47,6 +51,8 @@ export class CryptoPool {
       organizationId: options.organizationId,
       authorityKeyId: options.authorityKey.keyId,
       authorityKeyPem: options.authorityKey.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      profileSchemas: options.profileSchemas ?? [],
+      extensionUris: options.extensionUris ?? [],
     };
     const slots = await Promise.all(
       Array.from({ length: options.size }, async () => {

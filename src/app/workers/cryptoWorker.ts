@@ -8,7 +8,8 @@
 import { createPrivateKey } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sha256ContentHash } from '../../protocol/contentHash.js';
-import { schemaRegistry } from '../../protocol/schemas/files.js';
+import type { SchemaDocument } from '../../protocol/schemas/registry.js';
+import { schemaRegistryWith, workerFrontRules } from '../profiles.js';
 import { KeyRegistry, type KeyBindingEvidence } from '../../protocol/signing/keyRegistry.js';
 import { signDocumentWithBytes } from '../../protocol/signing/signDocument.js';
 import type { JsonValue } from '../../protocol/strictJson.js';
@@ -19,10 +20,13 @@ interface Setup {
   readonly organizationId: string;
   readonly authorityKeyId: string;
   readonly authorityKeyPem: string;
+  readonly profileSchemas: readonly SchemaDocument[];
+  readonly extensionUris: readonly string[];
 }
 
 const setup = workerData as Setup;
-const schemas = schemaRegistry();
+const schemas = schemaRegistryWith(setup.profileSchemas);
+const rules = workerFrontRules(setup.extensionUris);
 const authorityKey = { keyId: setup.authorityKeyId, privateKey: createPrivateKey(setup.authorityKeyPem) };
 let registry = KeyRegistry.fromEvidence({ organizationId: setup.organizationId, bindings: [] });
 let revision = -1;
@@ -52,8 +56,8 @@ function handle(request: WorkerRequest): WorkerReply {
     case 'verify': {
       const evidence = { registry, revision };
       const result = request.frame
-        ? verifyCommandValue((JSON.parse(request.text) as { command: JsonValue }).command, evidence, schemas)
-        : verifyCommandBytes(Buffer.from(request.text, 'utf8'), evidence, schemas);
+        ? verifyCommandValue((JSON.parse(request.text) as { command: JsonValue }).command, evidence, schemas, rules)
+        : verifyCommandBytes(Buffer.from(request.text, 'utf8'), evidence, schemas, rules);
       if (!result.ok) return { type: 'rejected', id: request.id, error: result.error, diagnostic: result.diagnostic };
       const { command } = result;
       return { type: 'verified', id: request.id, canonical: command.canonical, signingHash: command.verified.signingHash, keyId: command.verified.keyId, registryRevision: revision };

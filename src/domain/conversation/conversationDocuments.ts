@@ -3,6 +3,7 @@
  * context, never an instruction any decider acts on.
  */
 
+import type { MessagePostPayload } from '../../protocol/schemas/payloadTypes.js';
 import type { ContentPart, Conversation, Message, Principal } from '../documents.js';
 import type { DecisionContext } from '../model.js';
 
@@ -42,11 +43,12 @@ export function newConversation(
   };
 }
 
-/** Message content as the payload gives it: plain text becomes one text part. */
-export type PayloadContent = string | readonly ContentPart[];
+/** Message content as the payload gives it (its schema's type): plain text becomes one text part. */
+export type PayloadContent = MessagePostPayload['content'];
 
 export function contentParts(content: PayloadContent): ContentPart[] {
-  return typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
+  // `data` is typed `unknown` by its schema (`true`); the strict parser only ever yields JSON.
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : (content as ContentPart[]);
 }
 
 export interface PostedMessage {

@@ -5,35 +5,19 @@
  */
 
 import { samePrincipal } from '../../protocol/principal.js';
-import { fromJson, toJson, type Conversation, type Principal } from '../documents.js';
-import type { GroupState, MessageStatus } from '../group/groupState.js';
+import type { Conversation, Message, Principal } from '../documents.js';
+import { withEntry, type GroupState, type MessageFacts, type MessageStatus } from '../group/groupState.js';
+import type { MessageAmendedPayload, MessagePostedPayload } from '../group/events.js';
 import { coordinatorPrincipal } from '../group/stateQueries.js';
-import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import type { CommandOf } from '../kinds/kindTypes.js';
+import { accept, refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { newAmendment, newMessage, type AmendmentKind, type PayloadContent } from './conversationDocuments.js';
 
-interface PostPayload {
-  readonly messageId: string;
-  readonly conversationId: string;
-  readonly content: PayloadContent;
-  readonly mentions?: readonly Principal[];
-  readonly references?: readonly string[];
-}
-
-interface AmendPayload {
-  readonly amendmentId: string;
-  readonly messageId: string;
-  readonly reason: string;
-}
-
-interface CorrectPayload extends AmendPayload {
-  readonly replacementContent: PayloadContent;
-}
-
 /** Every Message Event advances its Conversation's revision by one. */
-function conversationEvent(kind: string, payload: object, conversation: Conversation): Decision {
+function conversationEvent<K extends string, P>(kind: K, payload: P, conversation: Conversation): Decision<EventDraft<K, P>> {
   return accept({
     kind,
-    payload: toJson(payload),
+    payload,
     aggregate: { type: 'conversation', id: conversation.conversationId, revision: conversation.revision + 1 },
     conversationId: conversation.conversationId,
   });
@@ -49,8 +33,12 @@ function admits(state: GroupState, conversation: Conversation, actor: Principal)
   );
 }
 
-export function decideMessagePost(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const payload = fromJson<PostPayload>(command.payload);
+export function decideMessagePost(
+  state: GroupState,
+  command: CommandOf<'message.post'>,
+  ctx: DecisionContext,
+): Decision<EventDraft<'message.posted', MessagePostedPayload>> {
+  const { payload } = command;
   const conversation = state.conversations.get(payload.conversationId);
   if (conversation === undefined) {
     return refuse('INVALID_COMMAND', 'conversation-unknown', 'the Conversation is not in this Group');
@@ -75,8 +63,21 @@ const AMENDABLE: Readonly<Record<AmendmentKind, readonly MessageStatus[]>> = {
   redaction: ['posted', 'corrected', 'retracted'],
 };
 
-function amend(state: GroupState, command: CommandEnvelope, ctx: DecisionContext, kind: AmendmentKind): Decision {
-  const payload = fromJson<AmendPayload>(command.payload);
+type AmendCommand = CommandOf<'message.correct'> | CommandOf<'message.retract'> | CommandOf<'message.redact'>;
+
+/** What an amendment replaces its target's content with. */
+export type AmendmentShape = { readonly kind: 'correction'; readonly replacement: PayloadContent } | { readonly kind: 'retraction' | 'redaction' };
+
+/** An amendment of `shape.kind`, emitted as `eventKind`. */
+export function decideAmendment<K extends string>(
+  state: GroupState,
+  command: AmendCommand,
+  ctx: DecisionContext,
+  shape: AmendmentShape,
+  eventKind: K,
+): Decision<EventDraft<K, MessageAmendedPayload>> {
+  const { payload } = command;
+  const { kind } = shape;
   const target = state.messages.get(payload.messageId);
   if (target === undefined || target.message.kind !== 'message') {
     return refuse('INVALID_COMMAND', 'message-unknown', 'no such Message in this Group to amend');
@@ -95,26 +96,36 @@ function amend(state: GroupState, command: CommandEnvelope, ctx: DecisionContext
   if (conversation === undefined) {
     return refuse('INVALID_COMMAND', 'conversation-unknown', 'the Conversation is not in this Group');
   }
-  const base = { amendmentId: payload.amendmentId, target: target.message, reason: payload.reason };
-  const amendment = newAmendment(
-    kind === 'correction'
-      ? { ...base, kind, replacement: fromJson<CorrectPayload>(command.payload).replacementContent }
-      : { ...base, kind },
-    command.actor,
-    ctx,
-  );
-  const eventKind = { correction: 'message.corrected', retraction: 'message.retracted', redaction: 'message.redacted' }[kind];
+  const amendment = newAmendment({ amendmentId: payload.amendmentId, target: target.message, reason: payload.reason, ...shape }, command.actor, ctx);
   return conversationEvent(eventKind, { amendment }, conversation);
 }
 
-export function decideMessageCorrect(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  return amend(state, command, ctx, 'correction');
+/**
+ * A Message Event: its Conversation advances one revision, the Message is added, and an
+ * amendment moves its target to `targetStatus`.
+ */
+export function withMessage(state: GroupState, message: Message, targetStatus?: MessageStatus): GroupState {
+  const conversation = state.conversations.get(message.conversationId);
+  if (conversation === undefined) throw new Error(`Message ${message.messageId} names an unknown Conversation`);
+  let messages = withEntry<MessageFacts>(state.messages, message.messageId, { message, status: 'posted' });
+  const target = message.targetMessageId === undefined ? undefined : state.messages.get(message.targetMessageId);
+  // A partial view that did not load the target has no row of it to change.
+  if (target !== undefined && targetStatus !== undefined) {
+    messages = withEntry(messages, target.message.messageId, { ...target, status: targetStatus });
+  }
+  return {
+    ...state,
+    conversations: withEntry(state.conversations, conversation.conversationId, { ...conversation, revision: conversation.revision + 1 }),
+    messages,
+  };
 }
 
-export function decideMessageRetract(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  return amend(state, command, ctx, 'retraction');
+/** The Message and amendment IDs a Message Command names: the app loads those rows first. */
+export function messageIdsOf(command: { readonly payload: { readonly messageId: string; readonly amendmentId?: string } }): string[] {
+  return command.payload.amendmentId === undefined ? [command.payload.messageId] : [command.payload.messageId, command.payload.amendmentId];
 }
 
-export function decideMessageRedact(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  return amend(state, command, ctx, 'redaction');
+/** The Conversation of the Message an amendment names. */
+export function amendedConversation(state: GroupState | null, command: AmendCommand): string | undefined {
+  return state?.messages.get(command.payload.messageId)?.message.conversationId;
 }

@@ -6,7 +6,10 @@
 
 import { samePrincipal } from '../../protocol/principal.js';
 import { refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
-import type { Authority, GroupKindRules, KindRules } from './commands.js';
+import type { AnyEventType, Authority, GroupKind, NewGroupKind } from '../kinds/kindTypes.js';
+
+type GroupKindRules = GroupKind<string, CommandEnvelope, AnyEventType>;
+type KindRules = GroupKindRules | NewGroupKind<string, CommandEnvelope, AnyEventType>;
 import type { GroupState } from './groupState.js';
 import { holdsCoordinatorLease, isLeaseLive, isMissionOwner, isTerminal, membershipOf } from './stateQueries.js';
 

@@ -3,11 +3,14 @@
  * run here, once, from the kind's registry entry, in this order: who the actor is in the Group
  * (Membership, or an authorized service), what the envelope points at, whether the Mission is
  * over, the kind's authority, the Mission state it needs, `expectedRevision`; then the kind's own
- * rules. Identity comes first so that nothing about a Group leaks to a non-member.
+ * rules. Identity comes first so that nothing about a Group leaks to a non-member. Extension
+ * Profile kinds are entries like any other, so these checks run before any profile code (§18).
  */
 
+import type { KindRegistry } from '../kinds/kindRegistry.js';
+import type { AnyEventType, AnyGroupKind, GroupKind, NewGroupKind } from '../kinds/kindTypes.js';
+import { coreKinds } from '../kinds/coreKinds.js';
 import { refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
-import { rulesOf, type GroupKindRules, type NewGroupKindRules } from './commands.js';
 import {
   checkAuthority,
   checkEnvelopeTargets,
@@ -19,55 +22,57 @@ import {
 } from './commonChecks.js';
 import type { GroupState } from './groupState.js';
 
+// An entry is looked up by the Command's own kind, whose payload passed that kind's schema: the
+// generic envelope is the kind's typed Command.
+type Entry<T> = T extends 'group' ? GroupKind<string, CommandEnvelope, AnyEventType> : NewGroupKind<string, CommandEnvelope, AnyEventType>;
+
 /** Founding a Group: a human, no Membership yet, nothing to revise. */
-function decideCreation(
-  rules: NewGroupKindRules,
-  state: GroupState | null,
-  command: CommandEnvelope,
-  ctx: DecisionContext,
-): Decision {
+function decideCreation(kind: Entry<'new-group'>, state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext): Decision {
   if (command.actor.type !== 'human') {
     return refuse('AUTH_FORBIDDEN', 'creator-not-human', 'only a human founds a Mission this way');
   }
   return (
-    checkEnvelopeTargets(rules, state, command) ??
-    checkExpectedRevision(rules.target(state, command), command) ??
-    rules.decide(state, command, ctx)
+    checkEnvelopeTargets(kind, state, command) ??
+    checkExpectedRevision(kind.target(state, command), command) ??
+    kind.decide(state, command, ctx)
   );
 }
 
-function decideInGroup(rules: GroupKindRules, state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const identity = command.actor.type === 'service' ? checkService(rules, command, ctx) : checkMembership(rules, state, command);
+function decideInGroup(kind: Entry<'group'>, state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
+  const identity = command.actor.type === 'service' ? checkService(kind, command, ctx) : checkMembership(kind, state, command);
   return (
     identity ??
-    checkEnvelopeTargets(rules, state, command) ??
+    checkEnvelopeTargets(kind, state, command) ??
     checkNotTerminal(state) ??
-    checkAuthority(rules, state, command, ctx) ??
-    checkMissionState(rules, state) ??
-    checkExpectedRevision(rules.target(state, command), command) ??
-    rules.decide(state, command, ctx)
+    checkAuthority(kind, state, command, ctx) ??
+    checkMissionState(kind, state) ??
+    checkExpectedRevision(kind.target(state, command), command) ??
+    kind.decide(state, command, ctx)
   );
 }
 
 /**
- * Decides a Group-scoped Command. `state` is `null` when the Group does not exist: only the
- * creation kinds accept that, and they accept nothing else.
+ * Decides a Group-scoped Command with the kinds of `kinds`. `state` is `null` when the Group does
+ * not exist: only the creation kinds accept that, and they accept nothing else.
  */
-export function decideGroupCommand(state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const rules = rulesOf(command.kind);
-  if (rules === undefined) {
+export function decideWithKinds(kinds: KindRegistry, state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext): Decision {
+  const entry: AnyGroupKind | undefined = kinds.groupKind(command.kind);
+  if (entry === undefined) {
     return refuse('INVALID_COMMAND', 'kind-not-supported', `the Group Authority does not accept ${command.kind} yet`);
   }
-  switch (rules.scope) {
+  switch (entry.scope) {
     case 'new-group':
-      return decideCreation(rules, state, command, ctx);
+      return decideCreation(entry, state, command, ctx);
     case 'group':
-      return state === null
-        ? refuse('GROUP_NOT_FOUND', 'group-not-found', 'no such Group')
-        : decideInGroup(rules, state, command, ctx);
+      return state === null ? refuse('GROUP_NOT_FOUND', 'group-not-found', 'no such Group') : decideInGroup(entry, state, command, ctx);
     default: {
-      const _exhaustive: never = rules;
+      const _exhaustive: never = entry;
       return _exhaustive;
     }
   }
+}
+
+/** Decides a Group-scoped Command with the core kinds. */
+export function decideGroupCommand(state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext): Decision {
+  return decideWithKinds(coreKinds, state, command, ctx);
 }

@@ -1,6 +1,7 @@
 /**
- * The Group Events the deciders append and what each payload carries (docs/transitions.md).
- * Payloads hold full normative documents so that evolve rebuilds state from Events alone.
+ * What each core Group Event's payload carries (docs/transitions.md); each Event type is declared
+ * with its evolve function in its kind's module. Payloads hold full normative documents so that
+ * evolve rebuilds state from Events alone.
  */
 
 import type {
@@ -14,32 +15,6 @@ import type {
   Principal,
   WorkItem,
 } from '../documents.js';
-
-const GROUP_EVENT_KINDS = [
-  'mission.created',
-  'mission.follow_up.created',
-  'mission.child.created',
-  'mission.coordinator.assigned',
-  'mission.coordinator.renewed',
-  'mission.submitted_for_approval',
-  'mission.changes_requested',
-  'mission.approved',
-  'mission.cancelled',
-  'mission.terminated',
-  'membership.changed',
-  'membership.ended',
-  'message.posted',
-  'message.corrected',
-  'message.retracted',
-  'message.redacted',
-  'work.authorized',
-] as const;
-
-export type GroupEventKind = (typeof GROUP_EVENT_KINDS)[number];
-
-export function isGroupEventKind(kind: string): kind is GroupEventKind {
-  return (GROUP_EVENT_KINDS as readonly string[]).includes(kind);
-}
 
 /** `mission.created` / `mission.follow_up.created`: sequence 1 of a new Group. */
 export interface MissionCreatedPayload {

@@ -4,8 +4,8 @@
  * Command refers to.
  *
  * `messages` is a partial view. A Group's Messages grow without bound and a Command touches at
- * most two (the one it posts or amends and the amendment's own ID), so the app loads only
- * `referencedMessageIds(command)`; evolve adds the ones an Event posts or amends.
+ * most two (the one it posts or amends and the amendment's own ID), so the app loads only those
+ * its kind's entry preloads; evolve adds the ones an Event posts or amends.
  */
 
 import { principalKey } from '../../protocol/principal.js';
@@ -22,7 +22,7 @@ import {
   type Mission,
   type WorkItem,
 } from '../documents.js';
-import type { CommandEnvelope } from '../model.js';
+import type { ExtensionSlice } from '../kinds/profile.js';
 
 /** What the protocol keeps about a Mission outside its normative document. */
 export interface MissionNotes {
@@ -68,15 +68,8 @@ export interface GroupState {
   readonly conversations: ReadonlyMap<string, Conversation>;
   readonly messages: ReadonlyMap<string, MessageFacts>;
   readonly workItems: ReadonlyMap<string, WorkItem>;
-}
-
-const MESSAGE_KINDS = new Set(['message.post', 'message.correct', 'message.retract', 'message.redact']);
-
-/** The Messages the app must load before deciding `command` (existing ones only matter). */
-export function referencedMessageIds(command: CommandEnvelope): string[] {
-  if (!MESSAGE_KINDS.has(command.kind)) return [];
-  const ids = [command.payload['messageId'], command.payload['amendmentId']];
-  return ids.filter((id): id is string => typeof id === 'string');
+  /** Extension Profiles' slices of Group state, by profile URI (§18). */
+  readonly extensions: ReadonlyMap<string, ExtensionSlice>;
 }
 
 /** A copy of `map` with `key` set: evolve never mutates the state it was given. */
@@ -95,7 +88,8 @@ export type AggregateRowType =
   | 'membership'
   | 'conversation'
   | 'message'
-  | 'work-item';
+  | 'work-item'
+  | 'extension';
 
 export interface AggregateRow {
   readonly type: AggregateRowType;
@@ -154,6 +148,9 @@ export function toAggregates(state: GroupState): AggregateRow[] {
   for (const w of state.workItems.values()) {
     rows.push({ type: 'work-item', id: w.workItemId, revision: w.revision, document: toJson(w) });
   }
+  for (const [uri, slice] of state.extensions) {
+    rows.push({ type: 'extension', id: uri, revision: slice.revision, document: toJson(slice) });
+  }
   return rows;
 }
 
@@ -169,6 +166,7 @@ export function fromAggregates(groupId: string, lastSequence: number, rows: read
   const conversations = new Map<string, Conversation>();
   const messages = new Map<string, MessageFacts>();
   const workItems = new Map<string, WorkItem>();
+  const extensions = new Map<string, ExtensionSlice>();
   for (const row of rows) {
     const type = row.type as AggregateRowType;
     switch (type) {
@@ -195,6 +193,9 @@ export function fromAggregates(groupId: string, lastSequence: number, rows: read
       case 'work-item':
         workItems.set(row.id, fromJson<WorkItem>(row.document));
         break;
+      case 'extension':
+        extensions.set(row.id, fromJson<ExtensionSlice>(row.document));
+        break;
       default: {
         const _exhaustive: never = type;
         throw new Error(`unknown aggregate row type ${String(_exhaustive)}`);
@@ -219,5 +220,6 @@ export function fromAggregates(groupId: string, lastSequence: number, rows: read
     conversations,
     messages,
     workItems,
+    extensions,
   };
 }

@@ -5,26 +5,15 @@
  */
 
 import { samePrincipal } from '../../protocol/principal.js';
-import { fromJson, toJson, type MembershipRole, type Principal } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { MembershipRole, Principal } from '../documents.js';
+import type { MembershipChangedPayload, MembershipEndedPayload } from '../group/events.js';
+import { withEntry, type GroupState } from '../group/groupState.js';
+import type { CommandOf } from '../kinds/kindTypes.js';
 import { activeAgent, coordinatorPrincipal, groupRef, membershipOf } from '../group/stateQueries.js';
-import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import { accept, refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
+import { principalKey } from '../../protocol/principal.js';
 import { isAfterNow } from '../rules.js';
 import { endMembership, grantMembership, type MembershipGrant } from './membershipDocuments.js';
-
-interface ChangePayload {
-  readonly principal: Principal;
-  readonly roles: readonly MembershipRole[];
-  readonly provisional?: boolean;
-  readonly visibilityAfterSequence?: number;
-  readonly scopes?: readonly string[];
-  readonly contextPackageId?: string;
-  readonly provisionalExpiresAt?: string;
-}
-
-interface EndPayload {
-  readonly principal: Principal;
-}
 
 /** The roles only one Principal of the Group may hold, and who that is. */
 function reservedHolder(state: GroupState, role: MembershipRole): Principal | undefined {
@@ -37,8 +26,12 @@ function isOwnerOrCoordinator(state: GroupState, principal: Principal): boolean 
   return samePrincipal(principal, state.mission.missionOwner) || samePrincipal(principal, coordinatorPrincipal(state));
 }
 
-export function decideMembershipChange(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const payload = fromJson<ChangePayload>(command.payload);
+export function decideMembershipChange(
+  state: GroupState,
+  command: CommandOf<'membership.change'>,
+  ctx: DecisionContext,
+): Decision<EventDraft<'membership.changed', MembershipChangedPayload>> {
+  const { payload } = command;
   const [role, ...more] = payload.roles;
   if (role === undefined || more.length > 0) {
     return refuse('INVALID_COMMAND', 'one-role-per-membership', 'a Membership holds exactly one role');
@@ -84,13 +77,17 @@ export function decideMembershipChange(state: GroupState, command: CommandEnvelo
   const membership = grantMembership(groupRef(state), principal, existing, grant, ctx);
   return accept({
     kind: 'membership.changed',
-    payload: toJson({ membership }),
+    payload: { membership },
     aggregate: { type: 'membership', id: membership.membershipId, revision: membership.membershipEpoch },
   });
 }
 
-export function decideMembershipEnd(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const { principal } = fromJson<EndPayload>(command.payload);
+export function decideMembershipEnd(
+  state: GroupState,
+  command: CommandOf<'membership.end'>,
+  ctx: DecisionContext,
+): Decision<EventDraft<'membership.ended', MembershipEndedPayload>> {
+  const { principal } = command.payload;
   if (isOwnerOrCoordinator(state, principal)) {
     return refuse('INVALID_COMMAND', 'authority-membership-fixed', 'the MissionOwner and Coordinator Memberships cannot be ended this way');
   }
@@ -101,7 +98,12 @@ export function decideMembershipEnd(state: GroupState, command: CommandEnvelope,
   const membership = endMembership(existing, ctx);
   return accept({
     kind: 'membership.ended',
-    payload: toJson({ principal: { type: principal.type, id: principal.id }, membership }),
+    payload: { principal: { type: principal.type, id: principal.id }, membership },
     aggregate: { type: 'membership', id: membership.membershipId, revision: membership.membershipEpoch },
   });
+}
+
+/** A Membership Event replaces the Principal's one Membership. */
+export function withMembership(state: GroupState, { membership }: MembershipChangedPayload): GroupState {
+  return { ...state, memberships: withEntry(state.memberships, principalKey(membership.member), membership) };
 }

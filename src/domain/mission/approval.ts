@@ -4,52 +4,42 @@
  */
 
 import { samePrincipal } from '../../protocol/principal.js';
-import { fromJson, toJson, type Approval, type Lease, type Mission } from '../documents.js';
+import { fromJson, type Approval, type Lease, type Mission } from '../documents.js';
+import type { ApprovedPayload, ChangesRequestedPayload, SubmittedPayload } from '../group/events.js';
 import type { GroupState } from '../group/groupState.js';
-import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import type { CommandOf } from '../kinds/kindTypes.js';
+import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { sameSet, sortedSet } from '../rules.js';
 
-interface SubmitPayload {
-  readonly artifactHashes: readonly string[];
-}
+type ApprovePayload = CommandOf<'mission.approve'>['payload'];
 
-interface RequestChangesPayload {
-  readonly missionRevision: number;
-  readonly feedback: string;
-}
-
-interface ApprovePayload {
-  readonly approvalId: string;
-  readonly missionRevision: number;
-  readonly artifactHashes: readonly string[];
-  readonly acceptancePolicyVersion: string;
-  readonly comments?: string;
-  readonly approval?: Approval;
-}
-
-function missionEvent(kind: string, payload: object, mission: Mission): Decision {
+/** A Mission Event carries the Mission document it produced. */
+function missionEvent<K extends string, P extends { readonly mission: Mission }>(kind: K, payload: P): Decision<EventDraft<K, P>> {
+  const { mission } = payload;
   return accept({
     kind,
-    payload: toJson({ ...payload, mission }),
+    payload,
     aggregate: { type: 'mission', id: mission.missionId, revision: mission.revision },
   });
 }
 
-export function decideSubmitForApproval(state: GroupState, command: CommandEnvelope): Decision {
-  const { artifactHashes } = fromJson<SubmitPayload>(command.payload);
+export function decideSubmitForApproval(
+  state: GroupState,
+  command: CommandOf<'mission.submit_for_approval'>,
+): Decision<EventDraft<'mission.submitted_for_approval', SubmittedPayload>> {
+  const { artifactHashes } = command.payload;
   if (artifactHashes.length === 0 || sortedSet(artifactHashes).length !== artifactHashes.length) {
     return refuse('INVALID_COMMAND', 'artifact-set-invalid', 'submit a non-empty set of distinct Artifact hashes');
   }
   const mission: Mission = { ...state.mission, state: 'awaiting_approval', revision: state.mission.revision + 1 };
   return missionEvent(
     'mission.submitted_for_approval',
-    { missionRevision: mission.revision, artifactHashes: sortedSet(artifactHashes) },
-    mission,
+    { missionRevision: mission.revision, artifactHashes: sortedSet(artifactHashes), mission },
   );
 }
 
 /** The owner answers the submitted revision, not whatever the Mission's revision is now. */
-function checkSubmittedRevision(state: GroupState, missionRevision: number): Decision | null {
+function checkSubmittedRevision(state: GroupState, missionRevision: number): Refusal | null {
   const submitted = state.missionNotes.submission?.missionRevision;
   if (submitted === missionRevision) return null;
   return refuse('REVISION_CONFLICT', 'submitted-revision-mismatch', 'that is not the submitted Mission revision', {
@@ -58,20 +48,22 @@ function checkSubmittedRevision(state: GroupState, missionRevision: number): Dec
   });
 }
 
-export function decideRequestChanges(state: GroupState, command: CommandEnvelope): Decision {
-  const payload = fromJson<RequestChangesPayload>(command.payload);
+export function decideRequestChanges(
+  state: GroupState,
+  command: CommandOf<'mission.request_changes'>,
+): Decision<EventDraft<'mission.changes_requested', ChangesRequestedPayload>> {
+  const { payload } = command;
   const refused = checkSubmittedRevision(state, payload.missionRevision);
   if (refused !== null) return refused;
   const mission: Mission = { ...state.mission, state: 'active', revision: state.mission.revision + 1 };
   return missionEvent(
     'mission.changes_requested',
-    { missionRevision: payload.missionRevision, feedback: payload.feedback },
-    mission,
+    { missionRevision: payload.missionRevision, feedback: payload.feedback, mission },
   );
 }
 
 /** The first member in which an embedded signed Approval disagrees with the Command. */
-function disagreement(approval: Approval, payload: ApprovePayload, state: GroupState, command: CommandEnvelope): string | null {
+function disagreement(approval: Approval, payload: ApprovePayload, state: GroupState, command: CommandOf<'mission.approve'>): string | null {
   const kind = state.mission.parent === undefined ? 'mission_final' : 'child_mission';
   const checks: [string, boolean][] = [
     ['approver', samePrincipal(approval.approver, command.actor)],
@@ -88,8 +80,12 @@ function disagreement(approval: Approval, payload: ApprovePayload, state: GroupS
   return checks.find(([, agrees]) => !agrees)?.[0] ?? null;
 }
 
-export function decideApprove(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const payload = fromJson<ApprovePayload>(command.payload);
+export function decideApprove(
+  state: GroupState,
+  command: CommandOf<'mission.approve'>,
+  ctx: DecisionContext,
+): Decision<EventDraft<'mission.approved', ApprovedPayload>> {
+  const { payload } = command;
   const refused = checkSubmittedRevision(state, payload.missionRevision);
   if (refused !== null) return refused;
   if (!sameSet(payload.artifactHashes, state.missionNotes.submission?.artifactHashes ?? [])) {
@@ -100,13 +96,15 @@ export function decideApprove(state: GroupState, command: CommandEnvelope, ctx: 
   if (payload.approval === undefined) {
     return refuse('INVALID_COMMAND', 'approval-document-required', 'mission.approve must embed the signed Approval document');
   }
-  const member = disagreement(payload.approval, payload, state, command);
+  // The embedded Approval passed the approval schema with its six-stage verification (the app's
+  // front checks it before any decision), so it is the normative document.
+  const approval = fromJson<Approval>(payload.approval);
+  const member = disagreement(approval, payload, state, command);
   if (member !== null) {
     return refuse('INVALID_COMMAND', 'approval-disagrees', 'the signed Approval disagrees with the Command', { member });
   }
-  const approval: Approval = payload.approval;
   const mission: Mission = { ...state.mission, state: 'approved', revision: state.mission.revision + 1 };
   // Approval ends the Coordinator's work: its lease is released, not left running.
   const coordinatorLease: Lease = { ...state.coordinatorLease, state: 'released', closedAt: ctx.now, closureReason: 'Mission approved' };
-  return missionEvent('mission.approved', { approval, coordinatorLease }, mission);
+  return missionEvent('mission.approved', { approval, coordinatorLease, mission });
 }

@@ -5,22 +5,15 @@
  */
 
 import { samePrincipal, type Principal } from '../../protocol/principal.js';
-import { fromJson, toJson, type Lease, type Membership } from '../documents.js';
+import type { Lease, Membership } from '../documents.js';
+import type { CoordinatorAssignedPayload, CoordinatorRenewedPayload } from '../group/events.js';
+import type { CommandOf } from '../kinds/kindTypes.js';
 import { leaseRevision, type GroupState } from '../group/groupState.js';
 import { activeAgent, groupRef, isLeaseLive, membershipOf } from '../group/stateQueries.js';
 import { endMembership, FULL_VISIBILITY, grantMembership } from '../membership/membershipDocuments.js';
-import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import { accept, refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { DEFAULT_LEASE_SECONDS, isAfterNow, nowPlusSeconds } from '../rules.js';
 import { coordinatorLease } from './newMission.js';
-
-interface AssignPayload {
-  readonly coordinatorId: string;
-  readonly leaseSeconds?: number;
-}
-
-interface RenewPayload {
-  readonly leaseSeconds?: number;
-}
 
 /** The replaced lease, closed when the next epoch begins (or when it ran out, if earlier). */
 function closeReplaced(lease: Lease, coordinatorEpoch: number, ctx: DecisionContext): Lease {
@@ -33,8 +26,12 @@ function closeReplaced(lease: Lease, coordinatorEpoch: number, ctx: DecisionCont
   };
 }
 
-export function decideAssignCoordinator(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const payload = fromJson<AssignPayload>(command.payload);
+export function decideAssignCoordinator(
+  state: GroupState,
+  command: CommandOf<'mission.assign_coordinator'>,
+  ctx: DecisionContext,
+): Decision<EventDraft<'mission.coordinator.assigned', CoordinatorAssignedPayload>> {
+  const { payload } = command;
   const { mission, coordinatorLease: current } = state;
   const agent = activeAgent(ctx, payload.coordinatorId);
   if (agent === undefined) {
@@ -80,7 +77,7 @@ export function decideAssignCoordinator(state: GroupState, command: CommandEnvel
   };
   return accept({
     kind: 'mission.coordinator.assigned',
-    payload: toJson({
+    payload: {
       previousCoordinatorId: current.holderAgentId,
       coordinatorId: agent.agentId,
       coordinatorEpoch,
@@ -89,13 +86,17 @@ export function decideAssignCoordinator(state: GroupState, command: CommandEnvel
       previousCoordinatorLease: closeReplaced(current, coordinatorEpoch, ctx),
       memberships,
       mission: next,
-    }),
+    },
     aggregate: { type: 'mission', id: next.missionId, revision: next.revision },
   });
 }
 
-export function decideRenewCoordinator(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const payload = fromJson<RenewPayload>(command.payload);
+export function decideRenewCoordinator(
+  state: GroupState,
+  command: CommandOf<'mission.renew_coordinator'>,
+  ctx: DecisionContext,
+): Decision<EventDraft<'mission.coordinator.renewed', CoordinatorRenewedPayload>> {
+  const { payload } = command;
   const current = state.coordinatorLease;
   const lease: Lease = {
     ...current,
@@ -107,7 +108,7 @@ export function decideRenewCoordinator(state: GroupState, command: CommandEnvelo
   };
   return accept({
     kind: 'mission.coordinator.renewed',
-    payload: toJson({ coordinatorEpoch: state.mission.coordinator.coordinatorEpoch, leaseExpiresAt: lease.expiresAt, coordinatorLease: lease }),
+    payload: { coordinatorEpoch: state.mission.coordinator.coordinatorEpoch, leaseExpiresAt: lease.expiresAt, coordinatorLease: lease },
     aggregate: { type: 'coordinator-lease', id: lease.leaseId, revision: leaseRevision(lease) },
   });
 }

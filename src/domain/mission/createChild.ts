@@ -4,18 +4,17 @@
  * records the child in the parent Group, and the child Group begins with `mission.created`.
  */
 
-import { fromJson, toJson, type ApprovalPolicy, type WorkItem } from '../documents.js';
+import type { ApprovalPolicy, WorkItem } from '../documents.js';
+import type { ChildCreatedPayload, MissionCreatedPayload } from '../group/events.js';
 import type { GroupState } from '../group/groupState.js';
-import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import type { CommandOf } from '../kinds/kindTypes.js';
+import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isNoLaterThan } from '../rules.js';
-import { blockForChild, linksOf, PROMOTABLE_STATES, type ChildFailurePolicy } from '../workItem/workItemDocuments.js';
+import { blockForChild, linksOf, PROMOTABLE_STATES } from '../workItem/workItemDocuments.js';
 import { checkNewMission } from './createMission.js';
-import { newMissionGroup, type CreationPayload } from './newMission.js';
+import { newMissionGroup } from './newMission.js';
 
-interface CreateChildPayload extends CreationPayload {
-  readonly parentWorkItemId: string;
-  readonly failurePolicy?: ChildFailurePolicy;
-}
+type CreateChildPayload = CommandOf<'mission.create_child'>['payload'];
 
 /**
  * The child's owner is an Agent, so the child ends with the parent Coordinator's approval; the
@@ -30,7 +29,7 @@ function childApprovalPolicy(parent: ApprovalPolicy): ApprovalPolicy {
 }
 
 /** Child deadline, budget and permissions must be subsets of the parent's (§14). */
-function checkSubset(state: GroupState, payload: CreateChildPayload, parentItem: WorkItem): Decision | null {
+function checkSubset(state: GroupState, payload: CreateChildPayload, parentItem: WorkItem): Refusal | null {
   const { mission, missionNotes } = state;
   const { contract } = parentItem;
   if (!isNoLaterThan(payload.deadline, mission.deadline) || !isNoLaterThan(payload.deadline, contract.deadline)) {
@@ -47,8 +46,12 @@ function checkSubset(state: GroupState, payload: CreateChildPayload, parentItem:
   return null;
 }
 
-export function decideCreateChild(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const payload = fromJson<CreateChildPayload>(command.payload);
+export function decideCreateChild(
+  state: GroupState,
+  command: CommandOf<'mission.create_child'>,
+  ctx: DecisionContext,
+): Decision<EventDraft<'mission.child.created', ChildCreatedPayload> | EventDraft<'mission.created', MissionCreatedPayload>> {
+  const { payload } = command;
   const parentItem = state.workItems.get(payload.parentWorkItemId);
   if (parentItem === undefined) {
     return refuse('INVALID_COMMAND', 'parent-work-item-unknown', 'the parent WorkItem is not in this Group');
@@ -95,20 +98,20 @@ export function decideCreateChild(state: GroupState, command: CommandEnvelope, c
   return accept(
     {
       kind: 'mission.child.created',
-      payload: toJson({
+      payload: {
         parentMissionId: state.mission.missionId,
         parentWorkItemId: workItem.workItemId,
         childMissionId: payload.missionId,
         childGroupId: payload.groupId,
         workItem,
-      }),
+      },
       aggregate: { type: 'work-item', id: workItem.workItemId, revision: workItem.revision },
       workItemId: workItem.workItemId,
       eventId: parentEventId,
     },
     {
       kind: 'mission.created',
-      payload: toJson({ ...created, parentEventId }),
+      payload: { ...created, parentEventId },
       aggregate: { type: 'mission', id: payload.missionId, revision: created.mission.revision },
       groupId: payload.groupId,
     },

@@ -5,17 +5,14 @@
  */
 
 import { samePrincipal } from '../../protocol/principal.js';
-import { fromJson, toJson, type ApprovalPolicy } from '../documents.js';
+import type { ApprovalPolicy } from '../documents.js';
+import type { MissionCreatedPayload } from '../group/events.js';
 import type { GroupState } from '../group/groupState.js';
+import type { CommandOf } from '../kinds/kindTypes.js';
 import { activeAgent } from '../group/stateQueries.js';
-import { accept, refuse, type AgentFacts, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import { accept, refuse, type AgentFacts, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
 import { newMissionGroup, type CreationPayload } from './newMission.js';
-
-interface CreatePayload extends CreationPayload {
-  readonly approvalPolicy?: ApprovalPolicy;
-  readonly followUpOfMissionId?: string;
-}
 
 /** The Organization default: a human approves the result and every high-risk execution. */
 const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = { finalHumanApproval: true, highRiskExecutionApproval: true };
@@ -28,7 +25,7 @@ export function checkNewMission(
   payload: CreationPayload,
   groupTaken: boolean,
   ctx: DecisionContext,
-): Decision | AgentFacts {
+): Refusal | AgentFacts {
   if (groupTaken || ctx.groupExists(payload.groupId)) {
     return refuse('INVALID_STATE_TRANSITION', 'group-id-taken', 'the Group ID is already in use');
   }
@@ -45,17 +42,18 @@ export function checkNewMission(
   return coordinator;
 }
 
-function create(state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext, followUp: boolean): Decision {
-  const payload = fromJson<CreatePayload>(command.payload);
+type CreateCommand = CommandOf<'mission.create'> | CommandOf<'mission.create_follow_up'>;
+
+function create<K extends string>(state: GroupState | null, command: CreateCommand, ctx: DecisionContext, eventKind: K): Decision<EventDraft<K, MissionCreatedPayload>> {
+  const { payload } = command;
   if (command.groupId !== payload.groupId) {
     return refuse('INVALID_COMMAND', 'group-id-mismatch', 'the envelope and payload name different Groups');
   }
   const coordinator = checkNewMission(payload, state !== null, ctx);
   if ('ok' in coordinator) return coordinator;
   let followUpToMissionId: string | undefined;
-  if (followUp) {
-    const sourceId = payload.followUpOfMissionId ?? '';
-    const source = ctx.mission(sourceId);
+  if ('followUpOfMissionId' in payload) {
+    const source = ctx.mission(payload.followUpOfMissionId);
     if (source === undefined) {
       return refuse('INVALID_COMMAND', 'follow-up-source-unknown', 'the Mission to follow up does not exist');
     }
@@ -78,16 +76,16 @@ function create(state: GroupState | null, command: CommandEnvelope, ctx: Decisio
     ctx,
   );
   return accept({
-    kind: followUp ? 'mission.follow_up.created' : 'mission.created',
-    payload: toJson({ ...created, followUpOfMissionId: followUpToMissionId ?? null }),
+    kind: eventKind,
+    payload: { ...created, followUpOfMissionId: followUpToMissionId ?? null },
     aggregate: { type: 'mission', id: created.mission.missionId, revision: created.mission.revision },
   });
 }
 
-export function decideMissionCreate(state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  return create(state, command, ctx, false);
+export function decideMissionCreate(state: GroupState | null, command: CommandOf<'mission.create'>, ctx: DecisionContext) {
+  return create(state, command, ctx, 'mission.created');
 }
 
-export function decideFollowUpCreate(state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  return create(state, command, ctx, true);
+export function decideFollowUpCreate(state: GroupState | null, command: CommandOf<'mission.create_follow_up'>, ctx: DecisionContext) {
+  return create(state, command, ctx, 'mission.follow_up.created');
 }

@@ -4,27 +4,16 @@
  * Memberships and the first Coordinator lease.
  */
 
-import type { AcceptanceCriterion, ApprovalPolicy, Budget, Lease, Mission, Principal } from '../documents.js';
+import type { MissionCreateChildPayload, MissionCreateFollowUpPayload, MissionCreatePayload } from '../../protocol/schemas/payloadTypes.js';
+import type { ApprovalPolicy, Lease, Mission, Principal } from '../documents.js';
 import type { MissionCreatedPayload } from '../group/events.js';
 import type { AgentFacts, DecisionContext } from '../model.js';
 import { newConversation } from '../conversation/conversationDocuments.js';
 import { FULL_VISIBILITY, grantMembership } from '../membership/membershipDocuments.js';
 import { DEFAULT_LEASE_SECONDS, nowPlusSeconds } from '../rules.js';
 
-/** The members `mission.create`, `mission.create_follow_up` and `mission.create_child` share. */
-export interface CreationPayload {
-  readonly missionId: string;
-  readonly groupId: string;
-  readonly coordinatorId: string;
-  readonly title: string;
-  readonly objective: string;
-  readonly definitionOfDone: readonly AcceptanceCriterion[];
-  readonly budget: Budget;
-  readonly deadline: string;
-  readonly permissions?: readonly string[];
-  readonly coordinatorLeaseSeconds?: number;
-  readonly mainConversationId?: string;
-}
+/** The payloads that create a Mission; they share the members read here (§7.1, §14). */
+export type CreationPayload = MissionCreatePayload | MissionCreateFollowUpPayload | MissionCreateChildPayload;
 
 export interface NewMission {
   readonly payload: CreationPayload;

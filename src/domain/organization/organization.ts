@@ -11,12 +11,22 @@ import { samePrincipal } from '../../protocol/principal.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import { fromJson, toJson } from '../documents.js';
 import { withEntry } from '../group/groupState.js';
+import type { OrganizationKindEntry } from '../kinds/kindRegistry.js';
 import { accept, refuse, type AgentFacts, type CommandEnvelope, type Decision, type DecisionContext, type RecordedEvent } from '../model.js';
 
 export const CARD_REGISTER = 'ext.missionweaveprotocol.registry.agent_card_register';
 export const CARD_REGISTERED = 'ext.missionweaveprotocol.registry.agent_card_registered';
 export const SESSION_OPEN = 'ext.missionweaveprotocol.identity.session_open';
 export const SESSION_OPENED = 'ext.missionweaveprotocol.identity.session_opened';
+
+/**
+ * The Organization-scoped kinds' entries: the Agent Card inside a registration is verified with
+ * its issuer's authority by the app before the decision (`CardRegistrationFacts`).
+ */
+export const ORGANIZATION_KINDS: readonly OrganizationKindEntry[] = [
+  { scope: 'organization', kind: CARD_REGISTER, embedded: { member: 'card', document: 'agent-card' } },
+  { scope: 'organization', kind: SESSION_OPEN },
+];
 
 export interface OrganizationState {
   /** The latest registered Agent Card of each Agent. */

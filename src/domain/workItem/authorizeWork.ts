@@ -4,27 +4,19 @@
  * Commands; until then nothing here can be cited, so citing it is refused.
  */
 
-import { fromJson, toJson, type WorkContract } from '../documents.js';
+import type { WorkAuthorizedPayload } from '../group/events.js';
+import type { CommandOf } from '../kinds/kindTypes.js';
 import { newConversation } from '../conversation/conversationDocuments.js';
 import type { GroupState } from '../group/groupState.js';
 import { groupRef } from '../group/stateQueries.js';
-import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isAfterNow, isNoLaterThan, sameSet } from '../rules.js';
 import { newWorkItem } from './workItemDocuments.js';
 
-interface AuthorizePayload {
-  readonly workItemId: string;
-  readonly contract: WorkContract;
-  readonly dependencyIds?: readonly string[];
-  readonly proposalId?: string;
-  readonly parentWorkItemId?: string;
-  readonly delegationGrantId?: string;
-  readonly exclusive?: boolean;
-  readonly conversationId?: string;
-}
+type AuthorizePayload = CommandOf<'work.authorize'>['payload'];
 
 /** Refuses a contract that does not fit inside its Mission (§10.1, §12). */
-function checkContract(state: GroupState, payload: AuthorizePayload, ctx: DecisionContext): Decision | null {
+function checkContract(state: GroupState, payload: AuthorizePayload, ctx: DecisionContext): Refusal | null {
   const { contract } = payload;
   if (payload.dependencyIds !== undefined && !sameSet(payload.dependencyIds, contract.dependencyWorkItemIds)) {
     return refuse('INVALID_COMMAND', 'dependencies-disagree', 'dependencyIds and the contract name different dependencies');
@@ -43,8 +35,12 @@ function checkContract(state: GroupState, payload: AuthorizePayload, ctx: Decisi
   return null;
 }
 
-export function decideWorkAuthorize(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const payload = fromJson<AuthorizePayload>(command.payload);
+export function decideWorkAuthorize(
+  state: GroupState,
+  command: CommandOf<'work.authorize'>,
+  ctx: DecisionContext,
+): Decision<EventDraft<'work.authorized', WorkAuthorizedPayload>> {
+  const { payload } = command;
   if (payload.delegationGrantId !== undefined) {
     return refuse('INVALID_COMMAND', 'coordinator-cites-grant', 'the Coordinator authorizes under its lease, not a Delegation Grant');
   }
@@ -87,7 +83,7 @@ export function decideWorkAuthorize(state: GroupState, command: CommandEnvelope,
   );
   return accept({
     kind: 'work.authorized',
-    payload: toJson({ workItem, conversation, proposalId: null }),
+    payload: { workItem, conversation, proposalId: null },
     aggregate: { type: 'work-item', id: workItem.workItemId, revision: workItem.revision },
     workItemId: workItem.workItemId,
     conversationId,

@@ -1,0 +1,21 @@
+/** `message.retract` (§9.1): the author withdraws a Message; a tombstone replaces its words. */
+
+import type { MessageAmendedPayload } from '../group/events.js';
+import { defineEvent, defineKind } from '../kinds/kindTypes.js';
+import { amendedConversation, decideAmendment, messageIdsOf, withMessage } from './decideMessages.js';
+
+export const messageRetracted = defineEvent<MessageAmendedPayload>()({
+  kind: 'message.retracted',
+  evolve: (state, { amendment }) => withMessage(state, amendment, 'retracted'),
+});
+
+export const messageRetract = defineKind({
+  kind: 'message.retract',
+  scope: 'group',
+  authority: ['member'],
+  events: [messageRetracted],
+  preload: { messages: messageIdsOf },
+  target: (state, command) => state.conversations.get(amendedConversation(state, command) ?? '')?.revision,
+  conversationOf: amendedConversation,
+  decide: (state, command, ctx) => decideAmendment(state, command, ctx, { kind: 'retraction' }, 'message.retracted'),
+});

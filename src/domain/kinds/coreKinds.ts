@@ -1,0 +1,49 @@
+/**
+ * The core kinds this Group Authority decides (§15.1), one module each. A new core kind is its
+ * module plus one line here; an Extension Profile registers its kinds without touching this list
+ * (`KindRegistry.withProfiles`).
+ */
+
+import { messageCorrect } from '../conversation/messageCorrect.js';
+import { messagePost } from '../conversation/messagePost.js';
+import { messageRedact } from '../conversation/messageRedact.js';
+import { messageRetract } from '../conversation/messageRetract.js';
+import { membershipChange } from '../membership/membershipChange.js';
+import { membershipEnd } from '../membership/membershipEnd.js';
+import { missionApprove } from '../mission/missionApprove.js';
+import { missionAssignCoordinator } from '../mission/missionAssignCoordinator.js';
+import { missionCancel } from '../mission/missionCancel.js';
+import { missionCreate } from '../mission/missionCreate.js';
+import { missionCreateChild } from '../mission/missionCreateChild.js';
+import { missionCreateFollowUp } from '../mission/missionCreateFollowUp.js';
+import { missionRenewCoordinator } from '../mission/missionRenewCoordinator.js';
+import { missionRequestChanges } from '../mission/missionRequestChanges.js';
+import { missionSubmitForApproval } from '../mission/missionSubmitForApproval.js';
+import { missionTerminate } from '../mission/missionTerminate.js';
+import { ORGANIZATION_KINDS } from '../organization/organization.js';
+import { workAuthorize } from '../workItem/workAuthorize.js';
+import { KindRegistry } from './kindRegistry.js';
+import type { AnyGroupKind } from './kindTypes.js';
+
+export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
+  missionCreate,
+  missionCreateFollowUp,
+  missionCreateChild,
+  missionAssignCoordinator,
+  missionRenewCoordinator,
+  missionSubmitForApproval,
+  missionRequestChanges,
+  missionApprove,
+  missionCancel,
+  missionTerminate,
+  membershipChange,
+  membershipEnd,
+  messagePost,
+  messageCorrect,
+  messageRetract,
+  messageRedact,
+  workAuthorize,
+];
+
+/** The registry of the core kinds alone; a Group Authority adds its profiles to it. */
+export const coreKinds = new KindRegistry(CORE_GROUP_KINDS, ORGANIZATION_KINDS);

@@ -1,0 +1,114 @@
+/**
+ * The registry of Command and Event kinds one Group Authority accepts: the core kinds and those
+ * of the Extension Profiles it was given (§18). Every question the pipeline asks about a kind —
+ * its scope, what to preload, which Groups to lock, its embedded document, how to decide it and
+ * how its Events fold — is answered from the kind's entry here.
+ */
+
+import type { JsonObject } from '../../protocol/strictJson.js';
+import { fromJson } from '../documents.js';
+import type { GroupState } from '../group/groupState.js';
+import type { EventMeta, RecordedEvent } from '../model.js';
+import type { AnyEventType, AnyGroupKind, EmbeddedDocument } from './kindTypes.js';
+import { profileEntries, type AnyExtensionProfile } from './profile.js';
+
+/** The Organization-scoped kinds (§15.1): no Group, no Group sequence. */
+export interface OrganizationKindEntry {
+  readonly scope: 'organization';
+  readonly kind: string;
+  readonly embedded?: EmbeddedDocument;
+}
+
+export type KindEntry = AnyGroupKind | OrganizationKindEntry;
+
+function metaOf(event: RecordedEvent): EventMeta {
+  if (event.sequence === undefined) throw new Error(`Group Event ${event.eventId} has no sequence`);
+  return { actor: event.actor, occurredAt: event.occurredAt, sequence: event.sequence, eventId: event.eventId };
+}
+
+export class KindRegistry {
+  private readonly kinds = new Map<string, KindEntry>();
+  private readonly events = new Map<string, AnyEventType>();
+  /** The profiles by URI, with the payload schemas their kinds declare. */
+  readonly profiles: readonly AnyExtensionProfile[];
+
+  constructor(groupKinds: readonly AnyGroupKind[], organizationKinds: readonly OrganizationKindEntry[], profiles: readonly AnyExtensionProfile[] = []) {
+    this.profiles = profiles;
+    const all: KindEntry[] = [...groupKinds, ...organizationKinds, ...profiles.flatMap(profileEntries)];
+    for (const entry of all) {
+      if (this.kinds.has(entry.kind)) throw new Error(`Command kind ${entry.kind} is registered twice`);
+      this.kinds.set(entry.kind, entry);
+      if (entry.scope === 'organization') continue;
+      for (const type of entry.events) {
+        const known = this.events.get(type.kind);
+        // Several kinds may emit one Event type (the same object); two definitions of a kind may not.
+        if (known !== undefined && known !== type) throw new Error(`Event kind ${type.kind} is defined twice`);
+        this.events.set(type.kind, type);
+      }
+    }
+  }
+
+  /** A new registry with `profiles` added to this one's kinds. */
+  withProfiles(profiles: readonly AnyExtensionProfile[]): KindRegistry {
+    const own = [...this.kinds.values()].filter((k) => !this.profiles.some((p) => k.kind.startsWith(p.namespace)));
+    return new KindRegistry(
+      own.filter((k): k is AnyGroupKind => k.scope !== 'organization'),
+      own.filter((k): k is OrganizationKindEntry => k.scope === 'organization'),
+      [...this.profiles, ...profiles],
+    );
+  }
+
+  kind(name: string): KindEntry | undefined {
+    return this.kinds.get(name);
+  }
+
+  groupKind(name: string): AnyGroupKind | undefined {
+    const entry = this.kinds.get(name);
+    return entry === undefined || entry.scope === 'organization' ? undefined : entry;
+  }
+
+  /** Organization-scoped kinds have no Group; every other kind, known or not, is judged in one. */
+  scopeOf(name: string): 'group' | 'organization' {
+    return this.kinds.get(name)?.scope === 'organization' ? 'organization' : 'group';
+  }
+
+  /** The Signed Document a kind's payload embeds, verified before any decision. */
+  embeddedOf(name: string): EmbeddedDocument | undefined {
+    return this.kinds.get(name)?.embedded;
+  }
+
+  event(name: string): AnyEventType | undefined {
+    return this.events.get(name);
+  }
+
+  get kindNames(): string[] {
+    return [...this.kinds.keys()].sort();
+  }
+
+  get eventNames(): string[] {
+    return [...this.events.keys()].sort();
+  }
+
+  /** Profile URIs whose critical extensions this Authority interprets (§18). */
+  get extensionUris(): ReadonlySet<string> {
+    return new Set(this.profiles.map((p) => p.uri));
+  }
+
+  /**
+   * Folds one recorded Group Event into the Group's state, from the Event alone. An Event it
+   * cannot fold is corrupt history, not a refusal: it throws.
+   */
+  evolve(state: GroupState | null, event: RecordedEvent): GroupState {
+    const type = this.events.get(event.kind);
+    if (type === undefined) throw new Error(`unknown Group Event kind ${event.kind}`);
+    const meta = metaOf(event);
+    // The storage boundary: a recorded payload is what the typed decider drafted for this kind.
+    const payload = fromJson<unknown>(event.payload as JsonObject);
+    if (type.founds === true) {
+      if (state !== null) throw new Error(`${event.kind} in the existing Group ${state.groupId}`);
+      return type.found(payload, meta);
+    }
+    if (state === null) throw new Error(`${event.kind} before the Group was created`);
+    return type.evolve({ ...state, lastSequence: meta.sequence }, payload, meta);
+  }
+}

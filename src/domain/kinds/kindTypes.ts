@@ -1,0 +1,139 @@
+/**
+ * What a Command kind is, in one self-describing entry (../shared/STYLE.md, "A Command kind is
+ * one module"): its payload type (generated from `schemas/payloads/`), who may send it, what the
+ * app preloads and which Groups it locks, the Signed Document it embeds, its decide function, and
+ * the Event types it may emit, each with its evolve function. The pipeline, preloader, lock
+ * planner, delivery, verifier and fault checker read these entries; nothing else names a kind.
+ *
+ * Entries are typed end to end: `kind` must be a kind of `schemas/payloads/`, `decide` sees the
+ * payload of that kind, may return drafts of the declared Event kinds only, and each `evolve`
+ * sees its own Event's payload type.
+ */
+
+import type { CommandPayloads } from '../../protocol/schemas/payloadTypes.js';
+import type { DocumentKind } from '../../protocol/signing/profiles.js';
+import type { MissionState, Principal } from '../documents.js';
+import type { GroupState } from '../group/groupState.js';
+import type { CommandEnvelope, Decision, DecisionContext, EventDraft, EventMeta } from '../model.js';
+
+/** Every core Command kind, from the payload schemas. */
+export type CoreCommandKind = keyof CommandPayloads;
+
+/**
+ * Who may send a kind. `creator`: a human founding a Group (no Membership yet). `member`: any
+ * active member. `mission-owner`, `coordinator` (the lease holder, under its live lease and
+ * current epoch), `organization-authority` (the Group Authority service, the only service that
+ * acts in Groups) and `subject` (the Principal the payload names) as docs/transitions.md lists.
+ */
+export type Authority = 'creator' | 'member' | 'mission-owner' | 'coordinator' | 'organization-authority' | 'subject';
+
+/** A Command that passed its kind's payload schema, typed by kind. */
+export type CommandOf<K extends string, P = K extends CoreCommandKind ? CommandPayloads[K] : never> = Omit<CommandEnvelope, 'kind' | 'payload'> & {
+  readonly kind: K;
+  readonly payload: P;
+};
+
+/** An Event type that changes an existing Group. */
+export interface GroupEventType<K extends string, P> {
+  readonly kind: K;
+  readonly founds?: false;
+  evolve(state: GroupState, payload: P, meta: EventMeta): GroupState;
+  /** Subscribers re-check their Membership after it (§8). */
+  readonly changesMembership?: boolean;
+}
+
+/** An Event type that is the first Event of a Group (sequence 1) and builds its state from nothing. */
+export interface FoundingEventType<K extends string, P> {
+  readonly kind: K;
+  readonly founds: true;
+  found(payload: P, meta: EventMeta): GroupState;
+  readonly changesMembership?: boolean;
+}
+
+export type EventType<K extends string, P> = GroupEventType<K, P> | FoundingEventType<K, P>;
+
+// `any` here erases an Event type's payload for the registry; each entry stays typed where defined.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyEventType = EventType<string, any>;
+
+/** The drafts a decider may return for the declared Event types `E`. */
+export type DraftOf<E> = E extends EventType<infer K, infer P> ? EventDraft<K, P> : never;
+
+/** Which stored facts the app reads before deciding; every list is bounded by the payload schema. */
+export interface Preload<C> {
+  /** Messages of the Group the Command refers to (a Group's Messages are loaded on demand). */
+  messages?(command: C): readonly (string | undefined)[];
+  /** Missions of other Groups the Command refers to. */
+  missions?(command: C): readonly (string | undefined)[];
+  /** Agents whose current Session Epoch the decision needs besides the actor's. */
+  agents?(command: C): readonly (string | undefined)[];
+}
+
+/** A Signed Document inside the payload, verified with the same six stages as the Command. */
+export interface EmbeddedDocument {
+  readonly member: string;
+  readonly document: DocumentKind;
+}
+
+interface KindBase<K extends string, C, E extends AnyEventType> {
+  readonly kind: K;
+  readonly authority: readonly Authority[];
+  readonly events: readonly E[];
+  readonly embedded?: EmbeddedDocument;
+  readonly preload?: Preload<C>;
+  /** The Group and Mission the Command brings into being, if any (their IDs must be fresh). */
+  creates?(command: C): { readonly groupId: string; readonly missionId: string };
+  /** The Conversation / WorkItem an envelope `conversationId` / `workItemId` must name. */
+  conversationOf?(state: GroupState | null, command: C): string | undefined;
+  workItemOf?(state: GroupState | null, command: C): string | undefined;
+}
+
+/** A Command judged against an existing Group. */
+export interface GroupKind<K extends string, C, E extends AnyEventType> extends KindBase<K, C, E> {
+  readonly scope: 'group';
+  /** Mission states the kind needs beyond not being terminal (absent: any live state). */
+  readonly missionStates?: readonly MissionState[];
+  /**
+   * The current revision of the aggregate the Command changes, compared with `expectedRevision`;
+   * 0 for one that does not exist yet, `undefined` when the kind's own rules refuse the target.
+   */
+  target(state: GroupState, command: C): number | undefined;
+  /** The Principal the payload names, for `subject` authority. */
+  subject?(command: C): Principal;
+  /** Groups besides the Command's own that the transaction locks (in one global order). */
+  locks?(command: C): readonly string[];
+  decide(state: GroupState, command: C, ctx: DecisionContext): Decision<DraftOf<E>>;
+}
+
+/** A Command that founds a new Group; `state` is the named Group's, `null` when it is fresh. */
+export interface NewGroupKind<K extends string, C, E extends AnyEventType> extends KindBase<K, C, E> {
+  readonly scope: 'new-group';
+  creates(command: C): { readonly groupId: string; readonly missionId: string };
+  target(state: GroupState | null, command: C): number | undefined;
+  decide(state: GroupState | null, command: C, ctx: DecisionContext): Decision<DraftOf<E>>;
+}
+
+/** The typed entry of a core Group kind `K`. */
+export type CoreGroupKind<K extends CoreCommandKind, E extends AnyEventType> = GroupKind<K, CommandOf<K>, E> | NewGroupKind<K, CommandOf<K>, E>;
+
+// Erased forms for the registry: the entry was checked against its own types where it is defined.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyGroupKind = GroupKind<string, any, AnyEventType> | NewGroupKind<string, any, AnyEventType>;
+
+/**
+ * Defines a core Group kind. `K` is inferred from `kind` and must be a kind of
+ * `schemas/payloads/`; `E` from `events`.
+ */
+export function defineKind<K extends CoreCommandKind, const E extends readonly AnyEventType[]>(
+  entry: (GroupKind<K, NoInfer<CommandOf<K>>, E[number]> | NewGroupKind<K, NoInfer<CommandOf<K>>, E[number]>) & { readonly events: E },
+): CoreGroupKind<K, E[number]> {
+  return entry;
+}
+
+/** Defines an Event type; call as `defineEvent<Payload>()({ kind, evolve })`. */
+export function defineEvent<P>() {
+  return <const K extends string>(type: EventType<K, P>): EventType<K, P> => type;
+}
+
+/** The entries' drafts are plain EventDrafts to the app. */
+export type AnyDecision = Decision<EventDraft>;

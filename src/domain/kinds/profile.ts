@@ -1,0 +1,139 @@
+/**
+ * The plug-in point for Extension Profiles (§18). A profile brings its own Command and Event
+ * kinds (named `ext.<organization>.<profile>.<name>`), its own slice of Group state and the
+ * evolve functions of that slice; it is registered with the Group Authority, never edited into
+ * core files.
+ *
+ * A profile cannot weaken the §18 list. Its kinds are wrapped into ordinary Group kinds, so the
+ * core checks (Membership and its epoch, envelope targets, a live Mission, authority, Mission
+ * state, `expectedRevision`) run before any profile code, and receipts, idempotency, ordering and
+ * signatures are the pipeline's. Its decide sees core state read-only, may emit only its own
+ * declared Event kinds, and its evolve receives and returns its own slice only: it has no way to
+ * change Memberships, leases, budgets, Approvals or another Group.
+ */
+
+import type { MissionState } from '../documents.js';
+import type { GroupState } from '../group/groupState.js';
+import { withEntry } from '../group/groupState.js';
+import { refuse, type DecisionContext, type EventDraft, type EventMeta, type Refusal } from '../model.js';
+import type { AnyEventType, AnyGroupKind, CommandOf, GroupEventType, GroupKind } from './kindTypes.js';
+
+/** An Event type of a profile: it folds into the profile's slice only. */
+export interface ProfileEventType<S, K extends string, P> {
+  readonly kind: K;
+  evolve(slice: S, payload: P, meta: EventMeta): S;
+}
+
+/** What a profile's decide returns: the pipeline adds the aggregate (the profile's slice). */
+export interface ProfileDraft<K extends string, P> {
+  readonly kind: K;
+  readonly payload: P;
+  readonly conversationId?: string;
+  readonly workItemId?: string;
+}
+
+// `any` erases payload types for the registry; each profile kind is typed where it is defined.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyProfileEvent<S> = ProfileEventType<S, string, any>;
+
+export type ProfileDecision<D> = { readonly ok: true; readonly events: readonly D[] } | Refusal;
+
+export type ProfileDraftOf<E> = E extends ProfileEventType<infer _S, infer K, infer P> ? ProfileDraft<K, P> : never;
+
+export interface ProfileKind<S, K extends string, P, E extends AnyProfileEvent<S>> {
+  readonly kind: K;
+  /** Profiles act through Memberships: no founding, no service authority. */
+  readonly authority: readonly ('member' | 'mission-owner' | 'coordinator')[];
+  readonly missionStates?: readonly MissionState[];
+  /** The payload's JSON Schema (2020-12); it is compiled with the core schemas at start. */
+  readonly payloadSchema: Record<string, unknown>;
+  readonly events: readonly E[];
+  decide(slice: S, group: Readonly<GroupState>, command: CommandOf<K, P>, ctx: DecisionContext): ProfileDecision<ProfileDraftOf<E>>;
+}
+
+export interface ExtensionProfile<S> {
+  /** The profile URI, the key of its entry in a Command's `extensions` (§18). */
+  readonly uri: string;
+  /** `ext.<organization>.<profile>.`: every kind of the profile starts with it. */
+  readonly namespace: string;
+  initialState(): S;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly kinds: readonly ProfileKind<S, string, any, AnyProfileEvent<S>>[];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyExtensionProfile = ExtensionProfile<any>;
+
+/** Defines a profile kind with its types inferred: `K` from `kind`, `E` from `events`. */
+export function defineProfileKind<S, P>() {
+  return <const K extends string, E extends AnyProfileEvent<S>>(kind: ProfileKind<S, K, P, E>): ProfileKind<S, K, P, E> => kind;
+}
+
+const NAMESPACE = /^ext\.[a-z0-9_]+\.[a-z0-9_]+\.$/;
+
+/** A slice of Group state and how many of its profile's Events it has folded. */
+export interface ExtensionSlice {
+  readonly revision: number;
+  readonly state: unknown;
+}
+
+function sliceOf(profile: AnyExtensionProfile, state: GroupState): ExtensionSlice {
+  return state.extensions.get(profile.uri) ?? { revision: 0, state: profile.initialState() };
+}
+
+function wrapEvent(profile: AnyExtensionProfile, type: AnyProfileEvent<unknown>): GroupEventType<string, unknown> {
+  return {
+    kind: type.kind,
+    evolve(state, payload, meta) {
+      const slice = sliceOf(profile, state);
+      const next: ExtensionSlice = { revision: slice.revision + 1, state: type.evolve(slice.state, payload, meta) };
+      return { ...state, extensions: withEntry(state.extensions, profile.uri, next) };
+    },
+  };
+}
+
+function wrapKind(profile: AnyExtensionProfile, kind: ExtensionProfile<unknown>['kinds'][number], events: ReadonlyMap<string, AnyEventType>): AnyGroupKind {
+  const entry: GroupKind<string, CommandOf<string, unknown>, AnyEventType> = {
+    scope: 'group',
+    kind: kind.kind,
+    authority: kind.authority,
+    ...(kind.missionStates === undefined ? {} : { missionStates: kind.missionStates }),
+    events: kind.events.map((e) => events.get(e.kind) as AnyEventType),
+    target: (state) => sliceOf(profile, state).revision,
+    decide(state, command, ctx) {
+      const slice = sliceOf(profile, state);
+      const decision = kind.decide(slice.state, state, command, ctx);
+      if (!decision.ok) return decision;
+      const declared = new Set(kind.events.map((e) => e.kind));
+      const drafts: EventDraft[] = [];
+      for (const [index, draft] of decision.events.entries()) {
+        // Typed profiles cannot get here; plain JavaScript ones can.
+        if (!declared.has(draft.kind)) return refuse('INTERNAL_ERROR', 'profile-undeclared-event', `${kind.kind} emitted an undeclared Event kind`);
+        drafts.push({
+          kind: draft.kind,
+          payload: draft.payload,
+          aggregate: { type: 'extension', id: profile.uri, revision: slice.revision + index + 1 },
+          ...(draft.conversationId === undefined ? {} : { conversationId: draft.conversationId }),
+          ...(draft.workItemId === undefined ? {} : { workItemId: draft.workItemId }),
+        });
+      }
+      return { ok: true, events: drafts };
+    },
+  };
+  return entry;
+}
+
+/** A profile's kinds as Group kinds of the registry; throws when the profile is malformed. */
+export function profileEntries(profile: AnyExtensionProfile): AnyGroupKind[] {
+  if (!NAMESPACE.test(profile.namespace)) throw new Error(`profile namespace ${profile.namespace} is not ext.<organization>.<profile>.`);
+  const events = new Map<string, AnyEventType>();
+  for (const kind of profile.kinds) {
+    for (const name of [kind.kind, ...kind.events.map((e) => e.kind)]) {
+      if (!name.startsWith(profile.namespace) || name.length === profile.namespace.length) {
+        throw new Error(`profile kind ${name} is outside its namespace ${profile.namespace}`);
+      }
+    }
+    for (const type of kind.events) if (!events.has(type.kind)) events.set(type.kind, wrapEvent(profile, type));
+  }
+  return profile.kinds.map((kind) => wrapKind(profile, kind, events));
+}

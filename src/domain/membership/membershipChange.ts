@@ -1,0 +1,21 @@
+/** `membership.change` (§8): the MissionOwner or Coordinator grants or changes a Membership. */
+
+import type { MembershipChangedPayload } from '../group/events.js';
+import { membershipOf } from '../group/stateQueries.js';
+import { defineEvent, defineKind } from '../kinds/kindTypes.js';
+import { decideMembershipChange, withMembership } from './decideMembership.js';
+
+export const membershipChanged = defineEvent<MembershipChangedPayload>()({
+  kind: 'membership.changed',
+  changesMembership: true,
+  evolve: withMembership,
+});
+
+export const membershipChange = defineKind({
+  kind: 'membership.change',
+  scope: 'group',
+  authority: ['mission-owner', 'coordinator'],
+  events: [membershipChanged],
+  target: (state, command) => membershipOf(state, command.payload.principal)?.membershipEpoch ?? 0,
+  decide: decideMembershipChange,
+});

@@ -1,0 +1,29 @@
+/**
+ * `mission.approve` (§7.3, §4.10): the MissionOwner approves exactly the submitted revision and
+ * Artifact set with a signed Approval document embedded in the Command.
+ */
+
+import type { ApprovedPayload } from '../group/events.js';
+import { defineEvent, defineKind } from '../kinds/kindTypes.js';
+import { decideApprove } from './approval.js';
+
+export const missionApproved = defineEvent<ApprovedPayload>()({
+  kind: 'mission.approved',
+  evolve: (state, { approval, mission, coordinatorLease }) => ({
+    ...state,
+    mission,
+    coordinatorLease,
+    missionNotes: { ...state.missionNotes, approval },
+  }),
+});
+
+export const missionApprove = defineKind({
+  kind: 'mission.approve',
+  scope: 'group',
+  authority: ['mission-owner'],
+  missionStates: ['awaiting_approval'],
+  events: [missionApproved],
+  embedded: { member: 'approval', document: 'approval' },
+  target: (state) => state.mission.revision,
+  decide: decideApprove,
+});

@@ -1,0 +1,27 @@
+/** `mission.create_follow_up` (§7.1): a new Mission that follows up an approved one of the same owner. */
+
+import type { MissionCreatedPayload } from '../group/events.js';
+import { defineEvent, defineKind } from '../kinds/kindTypes.js';
+import { decideFollowUpCreate } from './createMission.js';
+import { foundGroup } from './missionCreate.js';
+
+export const missionFollowUpCreated = defineEvent<MissionCreatedPayload>()({
+  kind: 'mission.follow_up.created',
+  founds: true,
+  found: (payload, meta) => foundGroup(payload, meta.sequence),
+});
+
+export const missionCreateFollowUp = defineKind({
+  kind: 'mission.create_follow_up',
+  scope: 'new-group',
+  authority: ['creator'],
+  events: [missionFollowUpCreated],
+  creates: (command) => ({ groupId: command.payload.groupId, missionId: command.payload.missionId }),
+  preload: {
+    agents: (command) => [command.payload.coordinatorId],
+    missions: (command) => [command.payload.missionId, command.payload.followUpOfMissionId],
+  },
+  target: () => 0,
+  conversationOf: (_state, command) => command.payload.mainConversationId,
+  decide: decideFollowUpCreate,
+});

@@ -1,0 +1,20 @@
+/** `mission.renew_coordinator` (§7.2): the Coordinator extends its live lease under its current epoch. */
+
+import type { CoordinatorRenewedPayload } from '../group/events.js';
+import { leaseRevision } from '../group/groupState.js';
+import { defineEvent, defineKind } from '../kinds/kindTypes.js';
+import { decideRenewCoordinator } from './coordinator.js';
+
+export const missionCoordinatorRenewed = defineEvent<CoordinatorRenewedPayload>()({
+  kind: 'mission.coordinator.renewed',
+  evolve: (state, { coordinatorLease }) => ({ ...state, coordinatorLease }),
+});
+
+export const missionRenewCoordinator = defineKind({
+  kind: 'mission.renew_coordinator',
+  scope: 'group',
+  authority: ['coordinator'],
+  events: [missionCoordinatorRenewed],
+  target: (state) => leaseRevision(state.coordinatorLease),
+  decide: decideRenewCoordinator,
+});

@@ -1,0 +1,19 @@
+/** `mission.terminate` (§7.1): the Coordinator or policy ends the Mission as failed. */
+
+import type { MissionClosedPayload } from '../group/events.js';
+import { defineEvent, defineKind } from '../kinds/kindTypes.js';
+import { decideTerminate, withClosedMission } from './closeMission.js';
+
+export const missionTerminated = defineEvent<MissionClosedPayload>()({
+  kind: 'mission.terminated',
+  evolve: withClosedMission,
+});
+
+export const missionTerminate = defineKind({
+  kind: 'mission.terminate',
+  scope: 'group',
+  authority: ['coordinator', 'organization-authority'],
+  events: [missionTerminated],
+  target: (state) => state.mission.revision,
+  decide: decideTerminate,
+});

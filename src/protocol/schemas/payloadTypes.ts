@@ -1,0 +1,751 @@
+/**
+ * Command payload types, generated from schemas/payloads/ by scripts/generatePayloadTypes.mjs.
+ * Do not edit: change the schema and run `npm run generate:types`.
+ */
+/* eslint-disable */
+
+export type Budget = (
+  | {
+      currency: unknown;
+      financialLimit: unknown;
+    }
+  | {
+      modelTokenLimit: unknown;
+    }
+  | {
+      toolCallLimit: unknown;
+    }
+  | {
+      computeSecondsLimit: unknown;
+    }
+  | {
+      wallClockSecondsLimit: unknown;
+    }
+  | {
+      externalSideEffectLimit: unknown;
+    }
+) & {
+  currency?: string;
+  financialLimit?: number;
+  modelTokenLimit?: number;
+  toolCallLimit?: number;
+  computeSecondsLimit?: number;
+  wallClockSecondsLimit?: number;
+  externalSideEffectLimit?: number;
+};
+export type MembershipChangePayload = {
+  principal: Principal;
+  /**
+   * @minItems 1
+   */
+  roles: ("mission_owner" | "coordinator" | "worker" | "reviewer" | "observer" | "work_delegate")[];
+  provisional?: boolean;
+  visibilityAfterSequence?: number;
+  /**
+   * @minItems 1
+   */
+  scopes?: string[];
+  contextPackageId?: string;
+  provisionalExpiresAt?: string;
+};
+export type Budget1 = (
+  | {
+      currency: unknown;
+      financialLimit: unknown;
+    }
+  | {
+      modelTokenLimit: unknown;
+    }
+  | {
+      toolCallLimit: unknown;
+    }
+  | {
+      computeSecondsLimit: unknown;
+    }
+  | {
+      wallClockSecondsLimit: unknown;
+    }
+  | {
+      externalSideEffectLimit: unknown;
+    }
+) & {
+  currency: string;
+  financialLimit: number;
+  modelTokenLimit: number;
+  toolCallLimit: number;
+  computeSecondsLimit: number;
+  wallClockSecondsLimit: number;
+  externalSideEffectLimit: number;
+};
+export type MissionWeaveApprovalDecision = {
+  kind: "mission_final" | "child_mission";
+  decision: "approved";
+};
+
+/**
+ * Each Command kind of schemas/payloads/ and its payload type.
+ */
+export interface CommandPayloads {
+  "approval.grant_execution": ApprovalGrantExecutionPayload;
+  "artifact.publish": ArtifactPublishPayload;
+  "ext.missionweaveprotocol.core.group_archive": ExtMissionweaveprotocolCoreGroupArchivePayload;
+  "ext.missionweaveprotocol.core.resource_usage_record": ExtMissionweaveprotocolCoreResourceUsageRecordPayload;
+  "ext.missionweaveprotocol.core.work_dependency_add": ExtMissionweaveprotocolCoreWorkDependencyAddPayload;
+  "ext.missionweaveprotocol.core.work_execution_lease_renew": ExtMissionweaveprotocolCoreWorkExecutionLeaseRenewPayload;
+  "ext.missionweaveprotocol.identity.session_open": ExtMissionweaveprotocolIdentitySessionOpenPayload;
+  "ext.missionweaveprotocol.registry.agent_card_register": ExtMissionweaveprotocolRegistryAgentCardRegisterPayload;
+  "membership.change": MembershipChangePayload;
+  "membership.end": MembershipEndPayload;
+  "membership.grant_delegation": MembershipGrantDelegationPayload;
+  "message.correct": MessageCorrectPayload;
+  "message.post": MessagePostPayload;
+  "message.redact": MessageRedactPayload;
+  "message.retract": MessageRetractPayload;
+  "mission.approve": MissionApprovePayload;
+  "mission.assign_coordinator": MissionAssignCoordinatorPayload;
+  "mission.cancel": MissionCancelPayload;
+  "mission.create": MissionCreatePayload;
+  "mission.create_child": MissionCreateChildPayload;
+  "mission.create_follow_up": MissionCreateFollowUpPayload;
+  "mission.renew_coordinator": MissionRenewCoordinatorPayload;
+  "mission.request_changes": MissionRequestChangesPayload;
+  "mission.submit_for_approval": MissionSubmitForApprovalPayload;
+  "mission.terminate": MissionTerminatePayload;
+  "policy.grant_cooperation_override": PolicyGrantCooperationOverridePayload;
+  "work.accept_offer": WorkAcceptOfferPayload;
+  "work.accept_result": WorkAcceptResultPayload;
+  "work.authorize": WorkAuthorizePayload;
+  "work.block": WorkBlockPayload;
+  "work.cancel": WorkCancelPayload;
+  "work.checkpoint": WorkCheckpointPayload;
+  "work.fail": WorkFailPayload;
+  "work.offer": WorkOfferPayload;
+  "work.propose": WorkProposePayload;
+  "work.start": WorkStartPayload;
+  "work.submit": WorkSubmitPayload;
+  "work.unblock": WorkUnblockPayload;
+}
+export interface ApprovalGrantExecutionPayload {
+  approvalId: string;
+  workItemId: string;
+  ownershipEpoch: number;
+  /**
+   * @minItems 1
+   */
+  operations: string[];
+  resources?: string[];
+  budget?: Budget;
+  expiresInSeconds?: number;
+  comments?: string;
+}
+export interface ArtifactPublishPayload {
+  artifact: MissionWeaveArtifactManifest;
+  ownershipEpoch: number;
+  executionLeaseId: string;
+}
+export interface MissionWeaveArtifactManifest {
+  artifactId: string;
+  contentHash: string;
+  uri: string;
+  sizeBytes: number;
+  mediaType: string;
+  schemaUri: string;
+  producer: {
+    agentId: string;
+    agentCardVersion: number;
+    /**
+     * @minItems 1
+     */
+    capabilities: CapabilityRef[];
+  };
+  missionId: string;
+  groupId: string;
+  workItemId: string;
+  sourceArtifactHashes: string[];
+  toolVersions: {
+    name: string;
+    version: string;
+  }[];
+  modelVersions: {
+    provider: string;
+    model: string;
+    version: string;
+  }[];
+  classification: "public" | "internal" | "confidential" | "restricted";
+  createdAt: string;
+  extensions?: Extensions;
+  signature: Signature;
+}
+export interface CapabilityRef {
+  id: string;
+  version: string;
+}
+export interface Extensions {
+  [k: string]:
+    | {
+        version: string;
+        critical: boolean;
+        data: unknown;
+      }
+    | undefined;
+}
+export interface Signature {
+  algorithm: "Ed25519";
+  keyId: string;
+  createdAt: string;
+  value: string;
+}
+export interface ExtMissionweaveprotocolCoreGroupArchivePayload {
+  snapshot: MissionWeaveGroupSnapshot;
+}
+export interface MissionWeaveGroupSnapshot {
+  snapshotId: string;
+  groupId: string;
+  throughSequence: number;
+  /**
+   * @minItems 1
+   */
+  eventIds: string[];
+  stateHash: string;
+  /**
+   * @minItems 1
+   */
+  policyLog: {
+    entryId: string;
+    decision: string;
+    actor: Principal;
+    occurredAt: string;
+    details: {};
+  }[];
+  createdBy: ServicePrincipal;
+  createdAt: string;
+  signature: Signature;
+}
+export interface Principal {
+  type: "agent" | "human" | "service";
+  id: string;
+}
+export interface ServicePrincipal {
+  type: "service";
+  id: string;
+}
+export interface ExtMissionweaveprotocolCoreResourceUsageRecordPayload {
+  workItemId: string;
+  ownershipEpoch: number;
+  executionLeaseId: string;
+  usageDelta: (
+    | {
+        financialMicrounits: number;
+      }
+    | {
+        modelTokens: number;
+      }
+    | {
+        toolCalls: number;
+      }
+    | {
+        computeSeconds: number;
+      }
+    | {
+        wallClockSeconds: number;
+      }
+    | {
+        externalActions: number;
+      }
+  ) & {
+    financialMicrounits?: number;
+    modelTokens?: number;
+    toolCalls?: number;
+    computeSeconds?: number;
+    wallClockSeconds?: number;
+    externalActions?: number;
+  };
+}
+export interface ExtMissionweaveprotocolCoreWorkDependencyAddPayload {
+  workItemId: string;
+  dependencyId: string;
+}
+export interface ExtMissionweaveprotocolCoreWorkExecutionLeaseRenewPayload {
+  workItemId: string;
+  ownershipEpoch: number;
+  executionLeaseId: string;
+  leaseSeconds?: number;
+}
+export interface ExtMissionweaveprotocolIdentitySessionOpenPayload {
+  agentId: string;
+}
+export interface ExtMissionweaveprotocolRegistryAgentCardRegisterPayload {
+  card: MissionWeaveAgentCard;
+}
+export interface MissionWeaveAgentCard {
+  agentId: string;
+  organizationId: string;
+  cardVersion: number;
+  displayName: string;
+  description?: string;
+  owner: Principal;
+  status: "active" | "deprecated" | "revoked";
+  /**
+   * @minItems 1
+   */
+  protocolVersions: "0.1"[];
+  /**
+   * @minItems 1
+   */
+  endpoints: {
+    transport: "wss";
+    uri: string;
+  }[];
+  /**
+   * @minItems 1
+   */
+  publicKeys: PublicKey[];
+  /**
+   * @minItems 1
+   */
+  capabilities: {
+    id: string;
+    version: string;
+    inputSchema: string;
+    inputSchemaHash: string;
+    outputSchema: string;
+    outputSchemaHash: string;
+    constraints: {};
+    /**
+     * @minItems 1
+     */
+    verifiedEvidence: string[];
+  }[];
+  maxConcurrency: number;
+  issuedAt: string;
+  validUntil?: string;
+  extensions?: Extensions;
+  signature: Signature;
+}
+export interface PublicKey {
+  keyId: string;
+  algorithm: "Ed25519";
+  publicKey: string;
+  validFrom: string;
+  validUntil?: string;
+  revokedAt?: string;
+}
+export interface MembershipEndPayload {
+  principal: Principal;
+}
+export interface MembershipGrantDelegationPayload {
+  grantId: string;
+  granteeAgentId: string;
+  targetWorkItemId: string;
+  /**
+   * @minItems 1
+   */
+  allowedCapabilities: CapabilityRef[];
+  budget: Budget1;
+  maxDescendantDepth: number;
+  expiresAt: string;
+}
+export interface MessageCorrectPayload {
+  amendmentId: string;
+  messageId: string;
+  replacementContent:
+    | string
+    | (
+        | {
+            type: "text";
+            text: string;
+          }
+        | {
+            type: "artifact_ref";
+            artifactHash: string;
+          }
+        | {
+            type: "data_ref";
+            schema: string;
+            data: unknown;
+          }
+      )[];
+  reason: string;
+}
+export interface MessagePostPayload {
+  messageId: string;
+  conversationId: string;
+  content:
+    | string
+    | (
+        | {
+            type: "text";
+            text: string;
+          }
+        | {
+            type: "artifact_ref";
+            artifactHash: string;
+          }
+        | {
+            type: "data_ref";
+            schema: string;
+            data: unknown;
+          }
+      )[];
+  mentions?: Principal[];
+  references?: string[];
+}
+export interface MessageRedactPayload {
+  amendmentId: string;
+  messageId: string;
+  reason: string;
+}
+export interface MessageRetractPayload {
+  amendmentId: string;
+  messageId: string;
+  reason: string;
+}
+export interface MissionApprovePayload {
+  approvalId: string;
+  missionRevision: number;
+  /**
+   * @minItems 1
+   */
+  artifactHashes: string[];
+  acceptancePolicyVersion: string;
+  comments?: string;
+  approval?: MissionWeaveApprovalDecision;
+}
+export interface MissionAssignCoordinatorPayload {
+  coordinatorId: string;
+  leaseSeconds?: number;
+}
+export interface MissionCancelPayload {
+  reason: string;
+}
+export interface MissionCreatePayload {
+  missionId: string;
+  groupId: string;
+  coordinatorId: string;
+  title: string;
+  objective: string;
+  /**
+   * @minItems 1
+   */
+  definitionOfDone: AcceptanceCriterion[];
+  budget: Budget;
+  deadline: string;
+  permissions?: string[];
+  coordinatorLeaseSeconds?: number;
+  mainConversationId?: string;
+  approvalPolicy?: {
+    finalHumanApproval: true;
+    highRiskExecutionApproval: boolean;
+    policyVersion?: string;
+  };
+}
+export interface AcceptanceCriterion {
+  criterionId: string;
+  description: string;
+  /**
+   * @minItems 1
+   */
+  evidenceRequired: (
+    | "artifact_integrity"
+    | "schema_validation"
+    | "deterministic_test"
+    | "business_rule"
+    | "reviewer_assessment"
+    | "human_review"
+    | "policy_check"
+  )[];
+}
+export interface MissionCreateChildPayload {
+  missionId: string;
+  groupId: string;
+  parentWorkItemId: string;
+  coordinatorId: string;
+  title: string;
+  objective: string;
+  /**
+   * @minItems 1
+   */
+  definitionOfDone: AcceptanceCriterion[];
+  budget: Budget;
+  deadline: string;
+  permissions?: string[];
+  failurePolicy?: "block_parent_work_item" | "fail_parent_work_item" | "fail_parent_mission";
+  coordinatorLeaseSeconds?: number;
+  mainConversationId?: string;
+}
+export interface MissionCreateFollowUpPayload {
+  missionId: string;
+  groupId: string;
+  coordinatorId: string;
+  title: string;
+  objective: string;
+  /**
+   * @minItems 1
+   */
+  definitionOfDone: AcceptanceCriterion[];
+  budget: Budget;
+  deadline: string;
+  permissions?: string[];
+  coordinatorLeaseSeconds?: number;
+  mainConversationId?: string;
+  approvalPolicy?: {
+    finalHumanApproval: true;
+    highRiskExecutionApproval: boolean;
+    policyVersion?: string;
+  };
+  followUpOfMissionId: string;
+}
+export interface MissionRenewCoordinatorPayload {
+  leaseSeconds?: number;
+}
+export interface MissionRequestChangesPayload {
+  missionRevision: number;
+  feedback: string;
+}
+export interface MissionSubmitForApprovalPayload {
+  /**
+   * @minItems 1
+   */
+  artifactHashes: string[];
+}
+export interface MissionTerminatePayload {
+  reason: string;
+}
+export interface PolicyGrantCooperationOverridePayload {
+  grantId: string;
+  policyName: "message_rate" | "proposal_rate" | "delegation_depth" | "queued_work_items" | "active_work_items";
+  beneficiary: Principal;
+  targetCommandKind:
+    | (
+        | "mission.create"
+        | "mission.assign_coordinator"
+        | "mission.renew_coordinator"
+        | "mission.submit_for_approval"
+        | "mission.approve"
+        | "mission.request_changes"
+        | "mission.cancel"
+        | "mission.terminate"
+        | "mission.create_child"
+        | "mission.create_follow_up"
+        | "membership.change"
+        | "membership.end"
+        | "membership.grant_delegation"
+        | "message.post"
+        | "message.correct"
+        | "message.retract"
+        | "message.redact"
+        | "work.propose"
+        | "work.authorize"
+        | "work.offer"
+        | "work.accept_offer"
+        | "work.start"
+        | "work.checkpoint"
+        | "work.block"
+        | "work.unblock"
+        | "work.submit"
+        | "work.accept_result"
+        | "work.fail"
+        | "work.cancel"
+        | "artifact.publish"
+        | "approval.grant_execution"
+        | "policy.grant_cooperation_override"
+      )
+    | string;
+  targetActionId: string;
+  reason: string;
+  expiresAt: string;
+}
+export interface WorkAcceptOfferPayload {
+  workItemId: string;
+  ownershipLeaseSeconds?: number;
+}
+export interface WorkAcceptResultPayload {
+  workItemId: string;
+  /**
+   * @minItems 1
+   */
+  evidence: MissionWeaveEvidence[];
+}
+export interface MissionWeaveEvidence {
+  evidenceId: string;
+  missionId: string;
+  groupId: string;
+  workItemId: string;
+  type:
+    | "artifact_integrity"
+    | "schema_validation"
+    | "deterministic_test"
+    | "business_rule"
+    | "reviewer_assessment"
+    | "human_review"
+    | "policy_check"
+    | "failure_report";
+  subject: {
+    type: "work_item" | "artifact" | "mission";
+    id: string;
+  };
+  /**
+   * @minItems 1
+   */
+  criterionIds: string[];
+  method: string;
+  result: "passed" | "failed" | "inconclusive";
+  details?: {};
+  artifactHashes: string[];
+  generatedBy: Principal;
+  toolVersion?: string;
+  modelVersion?: string;
+  createdAt: string;
+  signature: Signature;
+}
+export interface WorkAuthorizePayload {
+  workItemId: string;
+  contract: MissionWeaveWorkContract;
+  dependencyIds?: string[];
+  proposalId?: string;
+  parentWorkItemId?: string;
+  delegationGrantId?: string;
+  exclusive?: boolean;
+  conversationId?: string;
+}
+export interface MissionWeaveWorkContract {
+  contractVersion: number;
+  goal: string;
+  /**
+   * @minItems 1
+   */
+  requiredDeliverables: {
+    deliverableId: string;
+    description: string;
+    mediaType: string;
+    schema: string;
+  }[];
+  /**
+   * @minItems 1
+   */
+  acceptanceCriteria: AcceptanceCriterion[];
+  inputArtifacts: string[];
+  dependencyWorkItemIds: string[];
+  allowedResources: ResourceGrant[];
+  /**
+   * @minItems 1
+   */
+  requiredCapabilities: CapabilityRef[];
+  deadline: string;
+  requestedUrgency: "routine" | "normal" | "high" | "critical";
+  businessImpact: string;
+  retryPolicy: {
+    maxAttempts: number;
+    backoff: "none" | "fixed" | "exponential";
+    maxDelay: string;
+    retryableFailures: string[];
+  };
+  budget: Budget;
+  sideEffectRisk: "none" | "reversible" | "external" | "high_risk" | "destructive";
+  executionApproval: "not_required" | "policy_required" | "human_required";
+  constraints?: {};
+  extensions?: Extensions;
+}
+export interface ResourceGrant {
+  resource: string;
+  /**
+   * @minItems 1
+   */
+  operations: string[];
+  constraints?: {};
+}
+export interface WorkBlockPayload {
+  workItemId: string;
+  ownershipEpoch: number;
+  executionLeaseId: string;
+  reason: string;
+  checkpoint: {
+    phase: string;
+    completedMilestones?: string[];
+    nextStep?: string;
+    stateArtifactHash?: string;
+    createdAt: string;
+  };
+  blockedLeaseSeconds?: number;
+}
+export interface WorkCancelPayload {
+  workItemId: string;
+  reason: string;
+}
+export interface WorkCheckpointPayload {
+  workItemId: string;
+  ownershipEpoch: number;
+  executionLeaseId: string;
+  checkpoint: {
+    phase: string;
+    completedMilestones?: string[];
+    nextStep?: string;
+    stateArtifactHash?: string;
+    createdAt: string;
+  };
+  resumeWithinSeconds?: number;
+}
+export interface WorkFailPayload {
+  workItemId: string;
+  reason: string;
+  ownershipEpoch?: number;
+  executionLeaseId?: string;
+  /**
+   * @minItems 1
+   */
+  evidence?: MissionWeaveEvidence[];
+}
+export interface WorkOfferPayload {
+  workItemId: string;
+  /**
+   * @minItems 1
+   */
+  candidateAgentIds: string[];
+  selectionBasis: {
+    /**
+     * @minItems 1
+     */
+    requiredCapabilities: CapabilityRef[];
+    /**
+     * @minItems 1
+     */
+    verifiedMatches: CapabilityRef[];
+    authorizationEligible: boolean;
+    availabilityEstimate: string;
+    expectedCost: number;
+    reliabilityEvidence: string[];
+    /**
+     * @minItems 1
+     */
+    policyRulesApplied: string[];
+  };
+  offerExpiresInSeconds?: number;
+  delegationGrantId?: string;
+}
+export interface WorkProposePayload {
+  proposalId: string;
+  contract: MissionWeaveWorkContract;
+  dependencyIds?: string[];
+  parentWorkItemId?: string;
+}
+export interface WorkStartPayload {
+  workItemId: string;
+  ownershipEpoch: number;
+  executionLeaseSeconds?: number;
+}
+export interface WorkSubmitPayload {
+  workItemId: string;
+  ownershipEpoch: number;
+  executionLeaseId: string;
+  /**
+   * @minItems 1
+   */
+  artifactHashes: string[];
+  /**
+   * @minItems 1
+   */
+  evidence: MissionWeaveEvidence[];
+}
+export interface WorkUnblockPayload {
+  workItemId: string;
+}
