@@ -74,11 +74,13 @@ export interface CommandRequest {
   readonly workItemId?: string;
   readonly actionId?: string;
   readonly correlationId?: string;
+  /** Extension Profile data by profile URI (§18). */
+  readonly extensions?: JsonObject;
 }
 
 /** A signed Command; omitted optional members stay absent (the schema forbids many of them). */
 export function signCommand(request: CommandRequest, key: SigningKey): JsonObject {
-  const optional = ['groupId', 'sessionEpoch', 'membershipEpoch', 'coordinatorEpoch', 'expectedRevision', 'conversationId', 'workItemId'] as const;
+  const optional = ['groupId', 'sessionEpoch', 'membershipEpoch', 'coordinatorEpoch', 'expectedRevision', 'conversationId', 'workItemId', 'extensions'] as const;
   const command: Record<string, unknown> = {
     protocolVersion: '0.1',
     actionId: request.actionId ?? `urn:uuid:${randomUUID()}`,

@@ -5,7 +5,8 @@
  * and folding the Events from nothing reproduces exactly the stored aggregate state.
  */
 
-import { evolveGroup } from '../domain/group/evolveGroup.js';
+import { coreKinds } from '../domain/kinds/coreKinds.js';
+import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { toAggregates, type GroupState } from '../domain/group/groupState.js';
 import type { RecordedEvent } from '../domain/model.js';
 import { canonicalize } from '../protocol/jcs.js';
@@ -29,6 +30,8 @@ export interface HistoryVerifier {
   readonly registry: KeyRegistry;
   readonly schemas: SchemaRegistry;
   readonly authority: Principal;
+  /** The kinds whose Events the Group may hold: the core ones unless profiles were registered. */
+  readonly kinds?: KindRegistry;
 }
 
 const PAGE = 2_000;
@@ -84,7 +87,7 @@ export async function verifyGroupHistory(db: Queryable, groupId: string, verifie
         sequence: row.sequence,
         eventId: document.eventId,
       };
-      state = evolveGroup(state, recorded);
+      state = (verifier.kinds ?? coreKinds).evolve(state, recorded);
     }
   }
   const events = expected - 1;

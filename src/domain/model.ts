@@ -143,7 +143,7 @@ export function refuse(code: ErrorCode, reason: string, message: string, details
     : { ok: false, error: { code, reason, message, details } };
 }
 
-export function accept<D extends EventDraft>(...events: D[]): Decision<D> {
+export function accept<const D extends EventDraft>(...events: D[]): Decision<D> {
   return { ok: true, events };
 }
 

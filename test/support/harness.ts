@@ -9,6 +9,7 @@ import pino from 'pino';
 import { GroupAuthority, type Submission } from '../../src/app/groupAuthority.js';
 import { issueAgentCard, signCommand, timestampOf, type CommandRequest } from '../../src/app/issueDocuments.js';
 import { DEFAULT_FRESHNESS, type AuthoritySettings, type Clock } from '../../src/app/settings.js';
+import type { AnyExtensionProfile } from '../../src/domain/kinds/profile.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import { generatePrivateKey, publicKeyBase64url, type SigningKey } from '../../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
@@ -58,7 +59,7 @@ export class Harness {
     this.authorityActor = { principal: authorityService, key: settings.authorityKey };
   }
 
-  static async start(pool: Pool, overrides: Partial<AuthoritySettings> = {}, clock = new TestClock()): Promise<Harness> {
+  static async start(pool: Pool, overrides: Partial<AuthoritySettings> = {}, clock = new TestClock(), profiles: readonly AnyExtensionProfile[] = []): Promise<Harness> {
     const registry = newKey();
     const authority = newKey();
     const settings: AuthoritySettings = {
@@ -69,7 +70,7 @@ export class Harness {
       writerConcurrency: 4,
       ...overrides,
     };
-    const instance = await GroupAuthority.start({ pool, settings, clock, logger: pino({ level: process.env['MW_LOG_LEVEL'] ?? 'silent' }) });
+    const instance = await GroupAuthority.start({ pool, settings, clock, profiles, logger: pino({ level: process.env['MW_LOG_LEVEL'] ?? 'silent' }) });
     const validFrom = timestampOf(clock.millis - 60_000);
     for (const [principal, material] of [[registryService, registry], [authorityService, authority]] as const) {
       if (instance.registry.current.registry.resolve(material.key.keyId) === undefined) {

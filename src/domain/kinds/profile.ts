@@ -38,6 +38,11 @@ type AnyProfileEvent<S> = ProfileEventType<S, string, any>;
 
 export type ProfileDecision<D> = { readonly ok: true; readonly events: readonly D[] } | Refusal;
 
+/** A profile decision that appends `events` (their kinds stay literal, so they are checked). */
+export function emit<const D extends ProfileDraft<string, unknown>>(...events: D[]): ProfileDecision<D> {
+  return { ok: true, events };
+}
+
 export type ProfileDraftOf<E> = E extends ProfileEventType<infer _S, infer K, infer P> ? ProfileDraft<K, P> : never;
 
 export interface ProfileKind<S, K extends string, P, E extends AnyProfileEvent<S>> {

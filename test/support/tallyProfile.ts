@@ -1,0 +1,66 @@
+/**
+ * A small Extension Profile used by the tests (§18): members keep named tallies in a Group. It
+ * adds one Command kind and one Event kind, its own slice of Group state and its evolve, without
+ * a line changed in core files. Its limits show a profile bounding its own slice.
+ */
+
+import type { ExtensionProfile, ProfileEventType } from '../../src/domain/kinds/profile.js';
+import { defineProfileKind, emit } from '../../src/domain/kinds/profile.js';
+import { refuse } from '../../src/domain/model.js';
+
+export const TALLY_URI = 'urn:missionweave:profile:test:tally:1';
+
+/** A profile's slice must stay small: a Group holds at most this many tallies. */
+export const MAX_TALLIES = 4;
+
+export interface TallyState {
+  readonly totals: Readonly<Record<string, number>>;
+}
+
+export interface TallyPayload {
+  readonly label: string;
+  readonly delta: number;
+}
+
+export interface TalliedPayload {
+  readonly label: string;
+  readonly delta: number;
+  readonly total: number;
+}
+
+export const tallied: ProfileEventType<TallyState, 'ext.missionweave.tally.tallied', TalliedPayload> = {
+  kind: 'ext.missionweave.tally.tallied',
+  evolve: (slice, payload) => ({ totals: { ...slice.totals, [payload.label]: payload.total } }),
+};
+
+export const tallyAdd = defineProfileKind<TallyState, TallyPayload>()({
+  kind: 'ext.missionweave.tally.add',
+  authority: ['member'],
+  missionStates: ['active'],
+  payloadSchema: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    additionalProperties: false,
+    required: ['label', 'delta'],
+    properties: {
+      label: { type: 'string', pattern: '^[a-z][a-z0-9-]{0,31}$' },
+      delta: { type: 'integer', minimum: 1, maximum: 100 },
+    },
+  },
+  events: [tallied],
+  decide(slice, _group, command) {
+    const { label, delta } = command.payload;
+    const current = slice.totals[label];
+    if (current === undefined && Object.keys(slice.totals).length >= MAX_TALLIES) {
+      return refuse('INVALID_COMMAND', 'tally-limit', `a Group keeps at most ${MAX_TALLIES} tallies`);
+    }
+    return emit({ kind: 'ext.missionweave.tally.tallied', payload: { label, delta, total: (current ?? 0) + delta } });
+  },
+});
+
+export const tallyProfile: ExtensionProfile<TallyState> = {
+  uri: TALLY_URI,
+  namespace: 'ext.missionweave.tally.',
+  initialState: () => ({ totals: {} }),
+  kinds: [tallyAdd],
+};
