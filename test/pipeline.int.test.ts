@@ -8,6 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { timestampOf } from '../src/app/issueDocuments.js';
+import { generatePrivateKey, publicKeyBase64url } from '../src/protocol/signing/signDocument.js';
 
 let h: Harness;
 let owner: Actor;
@@ -107,5 +109,26 @@ describe('authentication, epochs and visibility', () => {
     const outcome = await h.authority.submit(tampered);
     expect(outcome.ok ? '' : outcome.error).toMatchObject({ code: 'AUTH_INVALID_SIGNATURE', message: 'signed document rejected' });
     expect(await count(h.pool, 'events')).toBe(before);
+  });
+});
+
+describe('a found receipt is a First-Admission Record (§6.4)', () => {
+  it('refuses the same signing bytes re-signed under another key of the same Principal, and appends nothing', async () => {
+    const second = { principal: owner.principal, key: { keyId: `urn:uuid:${crypto.randomUUID()}`, privateKey: generatePrivateKey() } };
+    await h.authority.enrolKey({ keyId: second.key.keyId, principal: owner.principal, algorithm: 'Ed25519', publicKey: publicKeyBase64url(second.key.privateKey), validFrom: timestampOf(h.clock.millis - 60_000), validityHistory: [] });
+    const same = { actionId: `urn:uuid:${crypto.randomUUID()}`, correlationId: `urn:uuid:${crypto.randomUUID()}`, issuedAt: h.now(), groupId: mission.groupId, membershipEpoch: 1 };
+    const payload = { messageId: `urn:uuid:${crypto.randomUUID()}`, conversationId: mission.mainConversationId, content: 'signed twice' };
+    const first = h.sign(owner, 'message.post', payload, same);
+    const resigned = h.sign(second, 'message.post', payload, same);
+    expect(resigned['signature']).not.toEqual(first['signature']);
+    await h.expectOk(h.authority.submit(first));
+    const before = await count(h.pool, 'events');
+    const outcome = await h.authority.submit(resigned);
+    expect(outcome.ok ? 'accepted' : outcome.error.code).toBe('AUTH_INVALID_SIGNATURE');
+    // The admission reason stays in the audit diagnostic, never on the wire (§6.4).
+    expect(outcome.ok ? '' : outcome.error.message).not.toMatch(/key/i);
+    expect(await count(h.pool, 'events')).toBe(before);
+    const retry = await h.expectOk(h.authority.submit(first));
+    expect(retry.duplicate).toBe(true);
   });
 });

@@ -36,6 +36,28 @@ export function checkAdmission(command: VerifiedCommand, nowMillis: number, wind
   return null;
 }
 
+/** What a found receipt (the Command's First-Admission Record) binds. */
+export interface FoundReceipt {
+  readonly signingHash: string;
+  readonly keyId: string;
+}
+
+/**
+ * A Command whose receipt exists: `null` when it is the same Command again (an idempotent retry).
+ * Other content under the Action ID collides (§15.1). The same signing bytes re-signed under
+ * another key of the same Principal is a record under the same logical key with a different key
+ * ID: §6.4 forbids reconciling it, and every admission failure is `AUTH_INVALID_SIGNATURE` on the
+ * wire, its reason kept from the caller.
+ */
+export function checkFoundReceipt(found: FoundReceipt, command: VerifiedCommand): WireError | null {
+  const related = { relatedActionId: command.envelope.actionId };
+  if (found.signingHash !== command.verified.signingHash) {
+    return wireError('ACTION_ID_COLLISION', 'the Action ID was used with other content', related);
+  }
+  if (found.keyId !== command.verified.keyId) return wireError('AUTH_INVALID_SIGNATURE', '', related);
+  return null;
+}
+
 /** §6.3: an Agent's Command must carry its current Session Epoch. */
 export function checkSession(command: VerifiedCommand, epochs: ReadonlyMap<string, number>): WireError | null {
   const { actor, sessionEpoch, actionId } = command.envelope;

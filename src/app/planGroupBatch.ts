@@ -11,7 +11,7 @@ import type { GroupState } from '../domain/group/groupState.js';
 import type { AgentFacts, DecisionContext, MissionFacts } from '../domain/model.js';
 import type { EventRow } from '../store/sql/events.js';
 import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
-import { checkAdmission, checkSession, receiptKeyOf } from './admissionChecks.js';
+import { checkAdmission, checkFoundReceipt, checkSession, receiptKeyOf } from './admissionChecks.js';
 import { createdGroupOf } from './batchPreloads.js';
 import { eventDocument, newUrn } from './eventFactory.js';
 import type { CommandOutcome, DeliveredEvent } from './outcomes.js';
@@ -64,7 +64,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     after: new Map(facts.states),
     lastSequences: new Map(facts.lastSequences),
   };
-  const accepted = new Map<string, { signingHash: string; events: DeliveredEvent[] }>();
+  const accepted = new Map<string, { signingHash: string; keyId: string; events: DeliveredEvent[] }>();
   const taken = new Set(facts.takenGroups);
   for (const group of facts.lastSequences.keys()) taken.add(group);
 
@@ -74,9 +74,10 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     const related = { relatedActionId: command.envelope.actionId };
     const stored = facts.receipts.get(key);
     const earlier = accepted.get(key);
-    if (stored !== undefined || earlier !== undefined) {
-      const same = (stored?.signingHash ?? earlier?.signingHash) === hash;
-      if (!same) plan.outcomes.push({ ok: false, error: wireError('ACTION_ID_COLLISION', 'the Action ID was used with other content', related) });
+    const found = stored ?? earlier;
+    if (found !== undefined) {
+      const mismatch = checkFoundReceipt(found, command);
+      if (mismatch !== null) plan.outcomes.push({ ok: false, error: mismatch });
       else if (stored !== undefined) plan.outcomes.push({ ok: 'stored', eventIds: stored.eventIds });
       else plan.outcomes.push({ ok: true, events: earlier?.events ?? [], duplicate: true });
       continue;
@@ -134,7 +135,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       plan.newGroups.push(created);
       taken.add(created.groupId);
     }
-    accepted.set(key, { signingHash: hash, events: delivered });
+    accepted.set(key, { signingHash: hash, keyId: command.verified.keyId, events: delivered });
     plan.receipts.push({
       ...receiptKeyOf(command),
       signingHash: hash,

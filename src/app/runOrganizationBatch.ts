@@ -18,7 +18,7 @@ import { findReceipts, insertReceipts, receiptKey, type ReceiptRow } from '../st
 import { insertBinding, insertValidityRecord, lockOrganization, updateOrganization } from '../store/sql/registry.js';
 import { upsertSessionEpochs } from '../store/sql/sessions.js';
 import { applyCardKeys, type CardKeyChanges } from './agentCardKeys.js';
-import { checkAdmission, receiptKeyOf } from './admissionChecks.js';
+import { checkAdmission, checkFoundReceipt, receiptKeyOf } from './admissionChecks.js';
 import { newUrn, signEvent } from './eventFactory.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome, type DeliveredEvent } from './outcomes.js';
 import { agentFactsOf, type RegistrySnapshot } from './registryCache.js';
@@ -82,7 +82,8 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
       const related = { relatedActionId: command.envelope.actionId };
       const prior = receipts.get(receiptKey(receiptKeyOf(command))) ?? writes.receipts.find((r) => receiptKey(r) === receiptKey(receiptKeyOf(command)));
       if (prior !== undefined) {
-        results.push(prior.signingHash === command.verified.signingHash ? prior.eventIds.slice() : { ok: false, error: wireError('ACTION_ID_COLLISION', 'the Action ID was used with other content', related) });
+        const mismatch = checkFoundReceipt(prior, command);
+        results.push(mismatch === null ? prior.eventIds.slice() : { ok: false, error: mismatch });
         continue;
       }
       const refused = checkAdmission(command, nowMillis, deps.settings.freshness);
