@@ -7,31 +7,11 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { wireError, errorDocument, type WireError } from '../app/wireError.js';
-import type { ErrorCode } from '../protocol/errorCodes.js';
+import { httpStatusOf } from '../protocol/errorCodes.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
 import { readMembership } from '../store/sql/memberships.js';
 import { readSnapshot } from '../store/sql/snapshots.js';
 import type { TransportContext } from './transportContext.js';
-
-const STATUS: Partial<Record<ErrorCode, number>> = {
-  UNSUPPORTED_VERSION: 400,
-  PROTOCOL_VIOLATION: 400,
-  SCHEMA_VALIDATION_FAILED: 400,
-  INVALID_COMMAND: 422,
-  WORK_CONTRACT_INCOMPLETE: 422,
-  UNKNOWN_CRITICAL_EXTENSION: 422,
-  AUTH_REQUIRED: 401,
-  AUTH_INVALID_SIGNATURE: 401,
-  AUTH_STALE_SESSION: 401,
-  AUTH_FORBIDDEN: 403,
-  AUTH_STALE_COORDINATOR: 403,
-  MEMBERSHIP_REQUIRED: 403,
-  MEMBERSHIP_STALE: 403,
-  GROUP_NOT_FOUND: 404,
-  RATE_LIMITED: 429,
-  BACKPRESSURE: 429,
-  INTERNAL_ERROR: 503,
-};
 
 function send(response: ServerResponse, status: number, body: string): void {
   response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -39,7 +19,7 @@ function send(response: ServerResponse, status: number, body: string): void {
 }
 
 function sendError(response: ServerResponse, error: WireError, now: string): void {
-  send(response, STATUS[error.code] ?? 409, JSON.stringify({ error: errorDocument(error, now) }));
+  send(response, httpStatusOf(error.code), JSON.stringify({ error: errorDocument(error, now) }));
 }
 
 function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
