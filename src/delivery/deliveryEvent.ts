@@ -3,7 +3,7 @@
  * frame built and encoded once for all subscribers (each socket sends the same bytes).
  */
 
-import { eventFrame } from '../transport/frames.js';
+import { eventFrame } from '../protocol/frames.js';
 
 export interface DeliveryEvent {
   readonly groupId: string;

@@ -9,8 +9,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { wireError, errorDocument, type WireError } from '../app/wireError.js';
 import { httpStatusOf } from '../protocol/errorCodes.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
-import { readMembership } from '../store/sql/memberships.js';
-import { readSnapshot } from '../store/sql/snapshots.js';
 import type { TransportContext } from './transportContext.js';
 
 function send(response: ServerResponse, status: number, body: string): void {
@@ -69,19 +67,14 @@ async function postCommand(context: TransportContext, request: IncomingMessage, 
 
 /**
  * A snapshot is Group content: only a live session (its HELLO token as a Bearer credential) of
- * an Agent with an active, full-history Membership may read it.
+ * an Agent the read rule lets read whole snapshots (an active, full-history Membership) may.
  */
 async function getSnapshot(context: TransportContext, request: IncomingMessage, response: ServerResponse, now: string, groupId: string, hash: string): Promise<void> {
   const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
   const session = token === undefined ? undefined : context.sessions.session(token);
   if (session === undefined) return sendError(response, wireError('AUTH_REQUIRED', 'present the session token of a live session'), now);
-  const membership = await readMembership(context.pool, groupId, 'agent', session.agentId);
-  const found = membership?.state === 'active' ? await readSnapshot(context.pool, groupId, hash) : undefined;
-  if (found === undefined) return sendError(response, wireError('GROUP_NOT_FOUND', 'no such snapshot'), now);
-  if (membership !== undefined && membership.visibilityStartSequence > 1) {
-    return sendError(response, wireError('AUTH_FORBIDDEN', 'a snapshot holds history before this Membership’s visibility'), now);
-  }
-  return send(response, 200, found);
+  const read = await context.groups.snapshot(groupId, session.agentId, hash);
+  return read.ok ? send(response, 200, read.body) : sendError(response, read.error, now);
 }
 
 /** Routes one HTTPS request. */
@@ -91,7 +84,7 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
   try {
     if (request.method === 'GET' && url.pathname === '/health') return send(response, 200, '{"status":"ok"}');
     if (request.method === 'GET' && url.pathname === '/ready') {
-      await context.pool.query('select 1');
+      await context.groups.ready();
       return send(response, 200, '{"status":"ready"}');
     }
     if (request.method === 'POST' && url.pathname === '/v1/commands') return await postCommand(context, request, response, now);
