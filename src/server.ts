@@ -5,6 +5,7 @@
 
 import type { Logger } from 'pino';
 import pino from 'pino';
+import { GroupAccess } from './app/groupAccess.js';
 import { GroupAuthority } from './app/groupAuthority.js';
 import type { AuthoritySettings } from './app/settings.js';
 import type { Home } from './cli/home.js';
@@ -14,6 +15,8 @@ import { createPool, type Pool } from './store/pool.js';
 
 export interface RunningAuthority {
   readonly authority: GroupAuthority;
+  /** Authorized Group reads, snapshots and Cursors, for the listener. */
+  readonly groups: GroupAccess;
   readonly pool: Pool;
   readonly database: DatabaseHandle;
   readonly logger: Logger;
@@ -43,6 +46,7 @@ export async function openAuthority(home: Home, options: OpenOptions = {}): Prom
     const authority = await GroupAuthority.start({ pool, settings: home.settings(options.settings), logger });
     return {
       authority,
+      groups: new GroupAccess(pool, authority.settings),
       pool,
       database,
       logger,

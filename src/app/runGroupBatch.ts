@@ -12,6 +12,7 @@ import type { MissionFacts } from '../domain/model.js';
 import type { Principal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { inTransaction, type Pool, type PoolClient } from '../store/pool.js';
+import { EVENTS_CHANNEL } from '../store/channels.js';
 import { readMissionDocuments } from '../store/sql/aggregates.js';
 import { appendBatch, type AggregateWrite } from '../store/sql/appendBatch.js';
 import { readEventsById } from '../store/sql/events.js';
@@ -27,9 +28,6 @@ import { verifyCommandValue, type VerifiedCommand } from './verifyCommand.js';
 import { signEventDocuments } from './eventFactory.js';
 import type { CryptoPool } from './workers/cryptoPool.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
-
-/** Channel of the cross-node wake-up; its payload names the Groups that advanced. */
-export const EVENTS_CHANNEL = 'mw_events';
 
 export interface GroupBatchDependencies {
   readonly crypto: CryptoPool | undefined;

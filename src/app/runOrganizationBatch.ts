@@ -11,6 +11,7 @@ import { RegistryProblem } from '../protocol/signing/keyRegistry.js';
 import { verifyParsedDocument } from '../protocol/signing/verifySignedDocument.js';
 import { samePrincipal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
+import { SESSIONS_CHANNEL } from '../store/channels.js';
 import { inTransaction, type Queryable } from '../store/pool.js';
 import { readEventsById } from '../store/sql/events.js';
 import { insertAgentCard, insertOrganizationEvents, type AgentCardRow, type OrganizationEventRow } from '../store/sql/organization.js';
@@ -51,9 +52,6 @@ function cardFacts(command: VerifiedCommand, member: string, snapshot: RegistryS
   }
   return { card, cardIssuerAuthorized, ...(registryProblem === undefined ? {} : { registryProblem }), changes, signingHash: verified.ok ? verified.verified.signingHash : undefined };
 }
-
-/** Channel telling every node that an Agent's session epoch advanced. */
-export const SESSIONS_CHANNEL = 'mw_sessions';
 
 /** Tells every node the Registry moved, so each refreshes its copy before it is asked. */
 export async function notifyRegistryChanged(client: Queryable, registryRevision: number): Promise<void> {

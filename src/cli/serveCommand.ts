@@ -35,7 +35,7 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
     port: port ?? config.server.port,
     tls: { cert: readFileSync(home.path(config.tls.certFile)), key: readFileSync(home.path(config.tls.keyFile)) },
     databaseUrl: running.database.url,
-    pool: running.pool,
+    groups: running.groups,
     authority: running.authority,
     logger: running.logger,
     clock: systemClock,

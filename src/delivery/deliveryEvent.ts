@@ -4,7 +4,7 @@
  */
 
 import { coreKinds } from '../domain/kinds/coreKinds.js';
-import { eventFrame } from '../transport/frames.js';
+import { eventFrame } from '../protocol/frames.js';
 
 export interface DeliveryEvent {
   readonly groupId: string;

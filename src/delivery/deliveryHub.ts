@@ -6,8 +6,9 @@
  */
 
 import type { Logger } from 'pino';
-import { readEventsAfter, type StoredEventText } from '../store/sql/events.js';
-import type { Pool } from '../store/pool.js';
+import type { GroupAccess } from '../app/groupAccess.js';
+import type { WireError } from '../app/wireError.js';
+import type { StoredEventText } from '../store/sql/events.js';
 import { deliveryEventOf, replayEventOf, type DeliveryEvent } from './deliveryEvent.js';
 import type { Subscription, SubscriptionHost } from './subscription.js';
 
@@ -23,7 +24,7 @@ class GroupFeed {
   constructor(
     readonly groupId: string,
     public head: number,
-    private readonly pool: Pool,
+    private readonly groups: GroupAccess,
     private readonly logger: Logger,
   ) {}
 
@@ -45,7 +46,7 @@ class GroupFeed {
   private async read(): Promise<void> {
     try {
       for (;;) {
-        const rows = await readEventsAfter(this.pool, this.groupId, this.head, FEED_PAGE);
+        const rows = await this.groups.eventsAfter(this.groupId, this.head, FEED_PAGE);
         for (const row of rows) this.offer(deliveryEventOf(row.document));
         if (rows.length < FEED_PAGE) return;
       }
@@ -67,13 +68,12 @@ class GroupFeed {
 }
 
 export interface DeliveryHubOptions {
-  readonly pool: Pool;
+  /** Group Events and heads, and the read rule the Membership re-check applies. */
+  readonly groups: GroupAccess;
   readonly logger: Logger;
   readonly replayPageSize: number;
-  /** Reads a Group's current last sequence (undefined when the Group does not exist). */
-  readonly lastSequence: (groupId: string) => Promise<number | undefined>;
-  readonly membershipActive: (groupId: string, agentId: string) => Promise<boolean>;
-  readonly onMembershipLost: (subscription: Subscription) => void;
+  /** The subscription was closed: the read rule now refuses it, for `error`. */
+  readonly onMembershipLost: (subscription: Subscription, error: WireError) => void;
   readonly onPaused: (subscription: Subscription) => void;
   readonly retryAfterMs: number;
 }
@@ -86,8 +86,8 @@ export class DeliveryHub implements SubscriptionHost {
   private async feed(groupId: string): Promise<GroupFeed> {
     let feed = this.feeds.get(groupId);
     if (feed === undefined) {
-      const head = (await this.options.lastSequence(groupId)) ?? 0;
-      feed = this.feeds.get(groupId) ?? new GroupFeed(groupId, head, this.options.pool, this.options.logger);
+      const head = (await this.options.groups.lastSequence(groupId)) ?? 0;
+      feed = this.feeds.get(groupId) ?? new GroupFeed(groupId, head, this.options.groups, this.options.logger);
       this.feeds.set(groupId, feed);
     }
     return feed;
@@ -143,17 +143,17 @@ export class DeliveryHub implements SubscriptionHost {
 
   /** One replay page; a prefetched page nobody awaits any more must not reject unhandled. */
   private readPage(groupId: string, after: number): Promise<StoredEventText[]> {
-    const page = readEventsAfter(this.options.pool, groupId, after, this.options.replayPageSize);
+    const page = this.options.groups.eventsAfter(groupId, after, this.options.replayPageSize);
     page.catch(() => undefined);
     return page;
   }
 
   recheckMembership(subscription: Subscription): void {
-    void this.options.membershipActive(subscription.groupId, subscription.agentId).then(
-      (active) => {
-        if (!active && subscription.mode !== 'closed') {
+    void this.options.groups.authorizeRead(subscription.groupId, subscription.agentId, { purpose: 'recheck' }).then(
+      (access) => {
+        if (!access.ok && subscription.mode !== 'closed') {
           this.unsubscribe(subscription);
-          this.options.onMembershipLost(subscription);
+          this.options.onMembershipLost(subscription, access.error);
         }
       },
       (error: unknown) => this.options.logger.warn({ err: error }, 'membership re-check failed'),

@@ -7,9 +7,8 @@
 
 import type { Logger } from 'pino';
 import pg from 'pg';
-import { EVENTS_CHANNEL } from '../app/runGroupBatch.js';
-import { SESSIONS_CHANNEL } from '../app/runOrganizationBatch.js';
-import type { Pool } from '../store/pool.js';
+import type { GroupAccess } from '../app/groupAccess.js';
+import { EVENTS_CHANNEL, SESSIONS_CHANNEL } from '../store/channels.js';
 
 export interface NotifierHandlers {
   readonly groupAdvanced: (groupId: string, lastSequence: number) => void;
@@ -26,7 +25,7 @@ export class Notifier {
 
   constructor(
     private readonly url: string,
-    private readonly pool: Pool,
+    private readonly groups: GroupAccess,
     private readonly handlers: NotifierHandlers,
     private readonly logger: Logger,
     pollIntervalMs = 1_000,
@@ -78,12 +77,8 @@ export class Notifier {
     const watched = this.handlers.watched();
     if (watched.size === 0) return;
     try {
-      const result = await this.pool.query<{ group_id: string; last_sequence: number }>(
-        'select group_id, last_sequence from groups where group_id = any($1::text[])',
-        [[...watched.keys()]],
-      );
-      for (const row of result.rows) {
-        if (row.last_sequence > (watched.get(row.group_id) ?? 0)) this.handlers.groupAdvanced(row.group_id, row.last_sequence);
+      for (const [groupId, lastSequence] of await this.groups.lastSequences([...watched.keys()])) {
+        if (lastSequence > (watched.get(groupId) ?? 0)) this.handlers.groupAdvanced(groupId, lastSequence);
       }
     } catch (error) {
       this.logger.debug({ err: error }, 'poll failed');

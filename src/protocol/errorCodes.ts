@@ -2,52 +2,67 @@
  * The one catalogue of MissionWeaveProtocol 0.1 error codes (§19).
  *
  * Every wire error the service emits is one of these codes. `retryable` says whether the
- * same request may be sent again unchanged; codes are classified here and nowhere else.
+ * same request may be sent again unchanged; `httpStatus` is the status the HTTPS API answers
+ * it with; codes are classified here and nowhere else.
  */
 
 export const ERROR_CODES = {
-  UNSUPPORTED_VERSION: { retryable: false, meaning: 'No compatible protocol version' },
-  AUTH_REQUIRED: { retryable: false, meaning: 'Authentication is absent' },
+  UNSUPPORTED_VERSION: { retryable: false, httpStatus: 400, meaning: 'No compatible protocol version' },
+  AUTH_REQUIRED: { retryable: false, httpStatus: 401, meaning: 'Authentication is absent' },
   AUTH_INVALID_SIGNATURE: {
     retryable: false,
+    httpStatus: 401,
     meaning: 'Signed-document signature, key validity, admission proof, or freshness check failed',
   },
-  AUTH_STALE_SESSION: { retryable: false, meaning: 'Session Epoch is fenced' },
-  AUTH_STALE_COORDINATOR: { retryable: false, meaning: 'Coordinator Epoch is fenced' },
-  AUTH_FORBIDDEN: { retryable: false, meaning: 'Actor lacks permission or policy eligibility' },
-  GROUP_NOT_FOUND: { retryable: false, meaning: 'Group is absent or intentionally undisclosed' },
-  MEMBERSHIP_REQUIRED: { retryable: false, meaning: 'No applicable Membership' },
-  MEMBERSHIP_STALE: { retryable: false, meaning: 'Membership Epoch is fenced' },
-  SCHEMA_VALIDATION_FAILED: { retryable: false, meaning: 'Object does not conform to its schema' },
-  INVALID_COMMAND: { retryable: false, meaning: 'Command is well-formed but semantically invalid' },
-  INVALID_STATE_TRANSITION: { retryable: false, meaning: 'Aggregate state forbids the transition' },
-  REVISION_CONFLICT: { retryable: false, meaning: 'Expected revision does not match' },
+  // 401, not 403: the credential itself (the Session Epoch) is no longer current; a new HELLO cures it.
+  AUTH_STALE_SESSION: { retryable: false, httpStatus: 401, meaning: 'Session Epoch is fenced' },
+  // 403: the caller is authenticated; its role was taken from it, and no new login restores it.
+  AUTH_STALE_COORDINATOR: { retryable: false, httpStatus: 403, meaning: 'Coordinator Epoch is fenced' },
+  AUTH_FORBIDDEN: { retryable: false, httpStatus: 403, meaning: 'Actor lacks permission or policy eligibility' },
+  GROUP_NOT_FOUND: { retryable: false, httpStatus: 404, meaning: 'Group is absent or intentionally undisclosed' },
+  MEMBERSHIP_REQUIRED: { retryable: false, httpStatus: 403, meaning: 'No applicable Membership' },
+  // 403 like MEMBERSHIP_REQUIRED: the Command's Membership Epoch no longer authorizes anything.
+  MEMBERSHIP_STALE: { retryable: false, httpStatus: 403, meaning: 'Membership Epoch is fenced' },
+  SCHEMA_VALIDATION_FAILED: { retryable: false, httpStatus: 400, meaning: 'Object does not conform to its schema' },
+  // 422: the document parsed and matched its schema; its content is what is wrong.
+  INVALID_COMMAND: { retryable: false, httpStatus: 422, meaning: 'Command is well-formed but semantically invalid' },
+  // 409, as every refusal below that the aggregate's current state (not the request alone) decides.
+  INVALID_STATE_TRANSITION: { retryable: false, httpStatus: 409, meaning: 'Aggregate state forbids the transition' },
+  REVISION_CONFLICT: { retryable: false, httpStatus: 409, meaning: 'Expected revision does not match' },
   ACTION_ID_COLLISION: {
     retryable: false,
+    httpStatus: 409,
     meaning: 'Stable Action ID was reused with different content',
   },
   UNKNOWN_CRITICAL_EXTENSION: {
     retryable: false,
+    httpStatus: 422,
     meaning: 'Required extension cannot be interpreted',
   },
   WORK_CONTRACT_INCOMPLETE: {
     retryable: false,
+    httpStatus: 422,
     meaning: 'Required Work Contract information is missing',
   },
-  WORK_OFFER_EXPIRED: { retryable: false, meaning: 'Offer is no longer valid' },
-  WORK_ALREADY_OWNED: { retryable: false, meaning: 'Another candidate won exclusive ownership' },
-  WORK_LEASE_EXPIRED: { retryable: false, meaning: 'Required lease is no longer valid' },
-  WORK_STALE_OWNERSHIP: { retryable: false, meaning: 'Ownership Epoch is fenced' },
-  APPROVAL_REQUIRED: { retryable: false, meaning: 'Policy gate has not been satisfied' },
-  BUDGET_EXCEEDED: { retryable: false, meaning: 'A hard Mission or WorkItem budget is exhausted' },
-  RATE_LIMITED: { retryable: true, meaning: 'Policy rate or recursion threshold was reached' },
-  BACKPRESSURE: { retryable: true, meaning: 'Receiver cannot currently accept more traffic' },
+  WORK_OFFER_EXPIRED: { retryable: false, httpStatus: 409, meaning: 'Offer is no longer valid' },
+  WORK_ALREADY_OWNED: { retryable: false, httpStatus: 409, meaning: 'Another candidate won exclusive ownership' },
+  WORK_LEASE_EXPIRED: { retryable: false, httpStatus: 409, meaning: 'Required lease is no longer valid' },
+  WORK_STALE_OWNERSHIP: { retryable: false, httpStatus: 409, meaning: 'Ownership Epoch is fenced' },
+  // 409, not 403: no permission is missing; the gate opens once an Approval is recorded.
+  APPROVAL_REQUIRED: { retryable: false, httpStatus: 409, meaning: 'Policy gate has not been satisfied' },
+  BUDGET_EXCEEDED: { retryable: false, httpStatus: 409, meaning: 'A hard Mission or WorkItem budget is exhausted' },
+  RATE_LIMITED: { retryable: true, httpStatus: 429, meaning: 'Policy rate or recursion threshold was reached' },
+  BACKPRESSURE: { retryable: true, httpStatus: 429, meaning: 'Receiver cannot currently accept more traffic' },
+  // 409: only a SUBSCRIBE meets it, on the WebSocket; listed for completeness like the rest.
   CURSOR_TOO_OLD: {
     retryable: false,
+    httpStatus: 409,
     meaning: 'Online replay no longer contains the requested position',
   },
-  PROTOCOL_VIOLATION: { retryable: false, meaning: 'Peer violated framing or a core invariant' },
-  INTERNAL_ERROR: { retryable: true, meaning: 'Authority failed without accepting the transition' },
+  PROTOCOL_VIOLATION: { retryable: false, httpStatus: 400, meaning: 'Peer violated framing or a core invariant' },
+  // 503, not 500: nothing was accepted and a retry is safe (`retryable`); HTTP clients and
+  // proxies read 503 as "try again", 500 as a defect.
+  INTERNAL_ERROR: { retryable: true, httpStatus: 503, meaning: 'Authority failed without accepting the transition' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -58,6 +73,10 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 
 export function isRetryable(code: ErrorCode): boolean {
   return ERROR_CODES[code].retryable;
+}
+
+export function httpStatusOf(code: ErrorCode): number {
+  return ERROR_CODES[code].httpStatus;
 }
 
 /**

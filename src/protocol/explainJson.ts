@@ -6,7 +6,7 @@
  * independent oracle for the fast path: both must accept and reject the same documents.
  */
 
-import type { JsonObject, JsonValue } from './strictJson.js';
+import type { JsonObject, JsonValue } from './jsonValue.js';
 
 export interface JsonFailure {
   readonly reason:

@@ -14,11 +14,10 @@
 
 import { ProtocolError } from './errorCodes.js';
 import { explainJsonFailure } from './explainJson.js';
+import type { JsonValue } from './jsonValue.js';
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
-export interface JsonObject {
-  [member: string]: JsonValue;
-}
+// Named here too, where most modules already import them from, beside the parser.
+export type { JsonObject, JsonValue } from './jsonValue.js';
 
 export interface StrictJsonLimits {
   /** Largest accepted document in UTF-8 bytes. */

@@ -8,21 +8,20 @@
 
 import type { WebSocket } from 'ws';
 import { timestampOf } from '../app/issueDocuments.js';
-import { wireError, type WireError } from '../app/wireError.js';
+import { errorDocument, wireError, type WireError } from '../app/wireError.js';
 import { Outbox } from '../delivery/outbox.js';
 import type { Subscription } from '../delivery/subscription.js';
+import { errorFrame, eventFrame } from '../protocol/frames.js';
 import { CLOSE } from './limits.js';
-import { errorFrame, eventFrame } from './frames.js';
 import { readFrame } from './frameIntake.js';
 import { handleAck, handleCommand, handlePing, handleSubscribe } from './frameHandlers.js';
-import { handleHello, type HelloState } from './helloHandler.js';
-import type { TransportContext } from './transportContext.js';
+import { handleHello } from './helloHandler.js';
+import type { PendingChallenge } from './hello.js';
+import type { ConnectionState, FrameConnection, TransportContext } from './transportContext.js';
 
-export type ConnectionState = 'awaiting_init' | 'awaiting_response' | 'open' | 'closing';
-
-export class Connection {
+export class Connection implements FrameConnection {
   state: ConnectionState = 'awaiting_init';
-  hello: HelloState = {};
+  readonly hello: { pending?: PendingChallenge } = {};
   agentId = '';
   keyId = '';
   sessionEpoch = 0;
@@ -65,7 +64,7 @@ export class Connection {
 
   /** Sends an ERROR frame; a fatal one also closes the connection. */
   fail(error: WireError, relatedFrameId?: string, fatal = false, closeCode: number = CLOSE.protocolViolation): void {
-    this.outbox.send(errorFrame(error, this.now(), relatedFrameId, fatal));
+    this.outbox.send(errorFrame(errorDocument(error, this.now(), relatedFrameId), fatal));
     if (fatal) this.close(closeCode, error.code);
   }
 

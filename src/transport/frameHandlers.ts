@@ -5,17 +5,14 @@
 import { wireError } from '../app/wireError.js';
 import { Subscription } from '../delivery/subscription.js';
 import type { Attention } from '../delivery/deliveryEvent.js';
+import { pingFrame } from '../protocol/frames.js';
 import type { JsonObject } from '../protocol/strictJson.js';
-import { advanceCursors } from '../store/sql/cursors.js';
-import { readLastSequence } from '../store/sql/groups.js';
-import { readMembership } from '../store/sql/memberships.js';
-import type { Connection } from './connection.js';
-import { pingFrame } from './frames.js';
 import { CLOSE } from './limits.js';
+import type { FrameConnection } from './transportContext.js';
 
-type Handler = (connection: Connection, frame: JsonObject, frameId: string | undefined, text: string) => Promise<void>;
+type Handler = (connection: FrameConnection, frame: JsonObject, frameId: string | undefined, text: string) => Promise<void>;
 
-function schemaOk(connection: Connection, definition: string, frame: JsonObject, frameId: string | undefined): boolean {
+function schemaOk(connection: FrameConnection, definition: string, frame: JsonObject, frameId: string | undefined): boolean {
   const check = connection.context.authority.schemas.validateDefinition('websocket-frame', definition, frame);
   if (!check.ok) connection.fail(wireError('SCHEMA_VALIDATION_FAILED', check.error), frameId);
   return check.ok;
@@ -61,27 +58,22 @@ export const handleCommand: Handler = async (connection, frame, frameId, text) =
   }
 };
 
-async function subscribeOne(connection: Connection, entry: JsonObject, frameId: string | undefined): Promise<void> {
-  const { hub, limits, pool } = connection.context;
+async function subscribeOne(connection: FrameConnection, entry: JsonObject, frameId: string | undefined): Promise<void> {
+  const { groups, hub, limits } = connection.context;
   const groupId = String(entry['groupId']);
-  const related = { groupId };
   // A new SUBSCRIBE replaces the Group's subscription, whether or not it succeeds.
   const previous = connection.subscriptions.get(groupId);
   if (previous !== undefined) {
     hub.unsubscribe(previous);
     connection.subscriptions.delete(groupId);
   }
-  const membership = await readMembership(pool, groupId, 'agent', connection.agentId);
-  if (membership === undefined) {
-    connection.fail(wireError('GROUP_NOT_FOUND', 'no such Group', related), frameId);
+  const access = await groups.authorizeRead(groupId, connection.agentId, { purpose: 'subscribe', afterSequence: Number(entry['afterSequence']) });
+  if (!access.ok) {
+    connection.fail(access.error, frameId);
     return;
   }
-  if (membership.state !== 'active') {
-    connection.fail(wireError('MEMBERSHIP_REQUIRED', 'an active Membership is required', related), frameId);
-    return;
-  }
-  const head = (await readLastSequence(pool, groupId)) ?? 0;
-  const after = Math.max(Number(entry['afterSequence']), membership.visibilityStartSequence - 1);
+  const head = (await groups.lastSequence(groupId)) ?? 0;
+  const after = access.afterSequence;
   if (head - after > limits.onlineReplayWindow) {
     await connection.context.cursorTooOld(connection, groupId, frameId);
     return;
@@ -107,7 +99,7 @@ export const handleAck: Handler = async (connection, frame, frameId) => {
   const cursors = (frame['acknowledgements'] as JsonObject[])
     .map((a) => ({ groupId: String(a['groupId']), sequence: Number(a['sequence']) }))
     .filter((a) => connection.subscriptions.has(a.groupId));
-  await advanceCursors(connection.context.pool, connection.agentId, cursors, connection.now());
+  await connection.context.groups.advanceCursors(connection.agentId, cursors, connection.now());
 };
 
 export const handlePing: Handler = (connection, frame, frameId) => {

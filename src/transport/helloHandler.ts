@@ -7,22 +7,18 @@
 
 import { signCommand } from '../app/issueDocuments.js';
 import { wireError } from '../app/wireError.js';
+import { acceptFrame, challengeFrame } from '../protocol/frames.js';
 import type { JsonObject } from '../protocol/strictJson.js';
-import type { Connection } from './connection.js';
-import { acceptFrame, challengeFrame } from './frames.js';
 import { issueChallenge, newSessionToken, rejectResponse, type ClientResponse, type PendingChallenge } from './hello.js';
 import { CLOSE } from './limits.js';
+import type { FrameConnection } from './transportContext.js';
 
-export interface HelloState {
-  pending?: PendingChallenge;
-}
-
-function refuseAuthentication(connection: Connection, frameId: string | undefined, reason: string): void {
+function refuseAuthentication(connection: FrameConnection, frameId: string | undefined, reason: string): void {
   connection.context.logger.info({ reason, address: connection.address }, 'HELLO rejected');
   connection.fail(wireError('AUTH_INVALID_SIGNATURE', ''), frameId, true, CLOSE.authenticationFailed);
 }
 
-export async function handleHello(connection: Connection, frame: JsonObject, frameId: string | undefined): Promise<void> {
+export async function handleHello(connection: FrameConnection, frame: JsonObject, frameId: string | undefined): Promise<void> {
   const { authority, clock, limits } = connection.context;
   if (frame['frameType'] !== 'HELLO') {
     connection.fail(wireError('AUTH_REQUIRED', 'authenticate with HELLO first'), frameId, true, CLOSE.authenticationFailed);
@@ -69,7 +65,7 @@ export async function handleHello(connection: Connection, frame: JsonObject, fra
 /** Rejections that a stale copy of the Registry could cause. */
 const REGISTRY_REASONS = new Set(['unknown-key', 'key-bound-to-another-principal', 'key-not-valid-now', 'agent-card-not-active']);
 
-async function refreshed(connection: Connection): Promise<boolean> {
+async function refreshed(connection: FrameConnection): Promise<boolean> {
   try {
     return await connection.context.authority.refreshRegistry();
   } catch {
@@ -77,7 +73,7 @@ async function refreshed(connection: Connection): Promise<boolean> {
   }
 }
 
-async function openSession(connection: Connection, pending: PendingChallenge, response: ClientResponse, frameId: string | undefined): Promise<void> {
+async function openSession(connection: FrameConnection, pending: PendingChallenge, response: ClientResponse, frameId: string | undefined): Promise<void> {
   const { authority, clock, limits, service, sessions } = connection.context;
   const command = signCommand(
     { actor: service.principal, kind: 'ext.missionweaveprotocol.identity.session_open', payload: { agentId: pending.agentId }, issuedAt: connection.now() },

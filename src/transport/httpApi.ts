@@ -7,31 +7,9 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { wireError, errorDocument, type WireError } from '../app/wireError.js';
-import type { ErrorCode } from '../protocol/errorCodes.js';
+import { httpStatusOf } from '../protocol/errorCodes.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
-import { readMembership } from '../store/sql/memberships.js';
-import { readSnapshot } from '../store/sql/snapshots.js';
 import type { TransportContext } from './transportContext.js';
-
-const STATUS: Partial<Record<ErrorCode, number>> = {
-  UNSUPPORTED_VERSION: 400,
-  PROTOCOL_VIOLATION: 400,
-  SCHEMA_VALIDATION_FAILED: 400,
-  INVALID_COMMAND: 422,
-  WORK_CONTRACT_INCOMPLETE: 422,
-  UNKNOWN_CRITICAL_EXTENSION: 422,
-  AUTH_REQUIRED: 401,
-  AUTH_INVALID_SIGNATURE: 401,
-  AUTH_STALE_SESSION: 401,
-  AUTH_FORBIDDEN: 403,
-  AUTH_STALE_COORDINATOR: 403,
-  MEMBERSHIP_REQUIRED: 403,
-  MEMBERSHIP_STALE: 403,
-  GROUP_NOT_FOUND: 404,
-  RATE_LIMITED: 429,
-  BACKPRESSURE: 429,
-  INTERNAL_ERROR: 503,
-};
 
 function send(response: ServerResponse, status: number, body: string): void {
   response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -39,7 +17,7 @@ function send(response: ServerResponse, status: number, body: string): void {
 }
 
 function sendError(response: ServerResponse, error: WireError, now: string): void {
-  send(response, STATUS[error.code] ?? 409, JSON.stringify({ error: errorDocument(error, now) }));
+  send(response, httpStatusOf(error.code), JSON.stringify({ error: errorDocument(error, now) }));
 }
 
 function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
@@ -89,19 +67,14 @@ async function postCommand(context: TransportContext, request: IncomingMessage, 
 
 /**
  * A snapshot is Group content: only a live session (its HELLO token as a Bearer credential) of
- * an Agent with an active, full-history Membership may read it.
+ * an Agent the read rule lets read whole snapshots (an active, full-history Membership) may.
  */
 async function getSnapshot(context: TransportContext, request: IncomingMessage, response: ServerResponse, now: string, groupId: string, hash: string): Promise<void> {
   const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
   const session = token === undefined ? undefined : context.sessions.session(token);
   if (session === undefined) return sendError(response, wireError('AUTH_REQUIRED', 'present the session token of a live session'), now);
-  const membership = await readMembership(context.pool, groupId, 'agent', session.agentId);
-  const found = membership?.state === 'active' ? await readSnapshot(context.pool, groupId, hash) : undefined;
-  if (found === undefined) return sendError(response, wireError('GROUP_NOT_FOUND', 'no such snapshot'), now);
-  if (membership !== undefined && membership.visibilityStartSequence > 1) {
-    return sendError(response, wireError('AUTH_FORBIDDEN', 'a snapshot holds history before this Membership’s visibility'), now);
-  }
-  return send(response, 200, found);
+  const read = await context.groups.snapshot(groupId, session.agentId, hash);
+  return read.ok ? send(response, 200, read.body) : sendError(response, read.error, now);
 }
 
 /** Routes one HTTPS request. */
@@ -111,7 +84,7 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
   try {
     if (request.method === 'GET' && url.pathname === '/health') return send(response, 200, '{"status":"ok"}');
     if (request.method === 'GET' && url.pathname === '/ready') {
-      await context.pool.query('select 1');
+      await context.groups.ready();
       return send(response, 200, '{"status":"ready"}');
     }
     if (request.method === 'POST' && url.pathname === '/v1/commands') return await postCommand(context, request, response, now);

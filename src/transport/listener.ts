@@ -7,8 +7,8 @@ import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
+import type { GroupAccess } from '../app/groupAccess.js';
 import type { GroupAuthority } from '../app/groupAuthority.js';
-import { snapshotReference } from '../app/groupSnapshots.js';
 import type { Clock } from '../app/settings.js';
 import { wireError } from '../app/wireError.js';
 import { DeliveryHub } from '../delivery/deliveryHub.js';
@@ -16,22 +16,20 @@ import { Notifier } from '../delivery/notifier.js';
 import type { Principal } from '../protocol/principal.js';
 import type { SigningKey } from '../protocol/signing/signDocument.js';
 import type { JsonObject } from '../protocol/strictJson.js';
-import type { Pool } from '../store/pool.js';
-import { readLastSequence } from '../store/sql/groups.js';
-import { readMembership } from '../store/sql/memberships.js';
 import { Connection } from './connection.js';
 import { handleHttp } from './httpApi.js';
 import { CLOSE, DEFAULT_LIMITS, type TransportLimits } from './limits.js';
 import { SessionRegistry } from './sessions.js';
-import type { TransportContext } from './transportContext.js';
+import type { FrameConnection, TransportContext } from './transportContext.js';
 
 export interface ListenerOptions {
   readonly host: string;
   readonly port: number;
   readonly tls: { readonly cert: string | Buffer; readonly key: string | Buffer };
   readonly limits?: Partial<TransportLimits>;
+  /** For the LISTEN connection of cross-node wake-ups. */
   readonly databaseUrl: string;
-  readonly pool: Pool;
+  readonly groups: GroupAccess;
   readonly authority: GroupAuthority;
   readonly logger: Logger;
   readonly clock: Clock;
@@ -51,21 +49,19 @@ const PATHS = new Set(['/v1/ws', '/ws']);
 
 export async function startListener(options: ListenerOptions): Promise<RunningListener> {
   const limits: TransportLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const { pool, logger } = options;
+  const { groups, logger } = options;
   const sessions = new SessionRegistry();
-  const connections = new Set<Connection>();
+  const connections = new Set<FrameConnection>();
   const perAddress = new Map<string, number>();
   const hub: DeliveryHub = new DeliveryHub({
-    pool,
+    groups,
     logger,
     replayPageSize: limits.replayPageSize,
     retryAfterMs: limits.backpressureRetryMs,
-    lastSequence: (groupId) => readLastSequence(pool, groupId),
-    membershipActive: async (groupId, agentId) => (await readMembership(pool, groupId, 'agent', agentId))?.state === 'active',
-    onMembershipLost: (subscription) => {
+    onMembershipLost: (subscription, error) => {
       const connection = [...connections].find((c) => c.subscriptions.get(subscription.groupId) === subscription);
       connection?.subscriptions.delete(subscription.groupId);
-      connection?.fail(wireError('MEMBERSHIP_REQUIRED', 'the Membership ended; the Group is no longer delivered', { groupId: subscription.groupId }));
+      connection?.fail(error);
     },
     onPaused: (subscription) => {
       const connection = [...connections].find((c) => c.subscriptions.get(subscription.groupId) === subscription);
@@ -83,7 +79,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     limits,
     logger,
     clock: options.clock,
-    pool,
+    groups,
     service: options.service,
     presence: new Map<string, JsonObject>(),
     connectionClosed(connection) {
@@ -93,7 +89,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       else perAddress.set(connection.address, count);
     },
     async cursorTooOld(connection, groupId, frameId) {
-      const reference = await snapshotReference(pool, groupId, options.authority.settings, options.clock.nowMillis(), Math.min(limits.onlineReplayWindow, 1_000));
+      const reference = await groups.snapshotReference(groupId, options.clock.nowMillis(), Math.min(limits.onlineReplayWindow, 1_000));
       connection.fail(wireError('CURSOR_TOO_OLD', 'the requested position is no longer online; restore the snapshot', {
         groupId,
         snapshotArtifactHash: reference.hash,
@@ -102,7 +98,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     },
   };
   options.authority.onCommitted((events) => hub.committed(events));
-  const notifier = new Notifier(options.databaseUrl, pool, {
+  const notifier = new Notifier(options.databaseUrl, groups, {
     groupAdvanced: (groupId, sequence) => hub.wake(groupId, sequence),
     sessionOpened: (agentId, epoch) => sessions.fence(agentId, epoch),
     registryChanged: (revision) => {

@@ -8,6 +8,7 @@ import selfsigned from 'selfsigned';
 import { afterAll } from 'vitest';
 import { startListener, type RunningListener } from '../../src/transport/listener.js';
 import type { TransportLimits } from '../../src/transport/limits.js';
+import { GroupAccess } from '../../src/app/groupAccess.js';
 import type { GroupAuthority } from '../../src/app/groupAuthority.js';
 import type { Pool } from '../../src/store/pool.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -49,7 +50,7 @@ export async function startNode(authority: GroupAuthority, pool: Pool, url: stri
     tls,
     limits,
     databaseUrl: url,
-    pool,
+    groups: new GroupAccess(pool, authority.settings),
     authority,
     logger: pino({ level: process.env['MW_LOG_LEVEL'] ?? 'silent' }),
     clock: authority.clock,

@@ -22,7 +22,6 @@ import {
   type Mission,
   type WorkItem,
 } from '../documents.js';
-import type { ExtensionSlice } from '../kinds/profile.js';
 
 /** What the protocol keeps about a Mission outside its normative document. */
 export interface MissionNotes {
@@ -47,6 +46,12 @@ export interface MessageFacts {
 /** Forward-only: a retracted Message is never corrected again, a redacted one never changes. */
 export const MESSAGE_STATUSES = ['posted', 'corrected', 'retracted', 'redacted'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** An Extension Profile's slice of Group state and how many of its profile's Events it has folded (§18). */
+export interface ExtensionSlice {
+  readonly revision: number;
+  readonly state: unknown;
+}
 
 /** One Group's state; `toAggregates` / `fromAggregates` persist it. */
 export interface GroupState {

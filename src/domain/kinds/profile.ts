@@ -14,7 +14,7 @@
 
 import type { MissionState } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
-import { withEntry } from '../group/groupState.js';
+import { withEntry, type ExtensionSlice } from '../group/groupState.js';
 import { refuse, type DecisionContext, type EventDraft, type EventMeta, type Refusal } from '../model.js';
 import type { AnyEventType, AnyGroupKind, CommandOf, GroupEventType, GroupKind } from './kindTypes.js';
 
@@ -75,12 +75,6 @@ export function defineProfileKind<S, P>() {
 }
 
 const NAMESPACE = /^ext\.[a-z0-9_]+\.[a-z0-9_]+\.$/;
-
-/** A slice of Group state and how many of its profile's Events it has folded. */
-export interface ExtensionSlice {
-  readonly revision: number;
-  readonly state: unknown;
-}
 
 function sliceOf(profile: AnyExtensionProfile, state: GroupState): ExtensionSlice {
   return state.extensions.get(profile.uri) ?? { revision: 0, state: profile.initialState() };

@@ -47,3 +47,13 @@ export async function readLastSequence(db: Queryable, groupId: string): Promise<
   const result = await db.query<{ last_sequence: number }>('select last_sequence from groups where group_id = $1', [groupId]);
   return result.rows[0]?.last_sequence;
 }
+
+/** The current last sequences of these Groups (the missing ones are left out). */
+export async function readLastSequences(db: Queryable, groupIds: readonly string[]): Promise<Map<string, number>> {
+  const result = await db.query<{ group_id: string; last_sequence: number }>({
+    name: 'read-last-sequences',
+    text: 'select group_id, last_sequence from groups where group_id = any($1::text[])',
+    values: [groupIds],
+  });
+  return new Map(result.rows.map((r) => [r.group_id, r.last_sequence]));
+}

@@ -1,5 +1,6 @@
 /**
- * Membership lookups for delivery (who may subscribe, and from which sequence).
+ * Membership lookups for the read rule (app/authorizeRead.ts): who may read a Group, and from
+ * which sequence.
  */
 
 import type { Queryable } from '../pool.js';

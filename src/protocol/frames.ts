@@ -1,14 +1,12 @@
 /**
- * Frames the server sends, as JCS text (§17.4). An EVENT frame wraps the stored Event text
- * verbatim and takes the Event ID as its frame ID, so it is built once per Event and the same
- * bytes go to every subscriber.
+ * Frames the server sends, as JCS text (§17.4): the wire shape of each frame type, no I/O. An
+ * EVENT frame wraps the stored Event text verbatim and takes the Event ID as its frame ID, so it
+ * is built once per Event and the same bytes go to every subscriber.
  */
 
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { WireError } from '../app/wireError.js';
-import { errorDocument } from '../app/wireError.js';
-import { canonicalize } from '../protocol/jcs.js';
-import type { JsonObject } from '../protocol/strictJson.js';
+import { canonicalize } from './jcs.js';
+import type { JsonObject } from './jsonValue.js';
 
 export function newFrameId(): string {
   return `urn:uuid:${randomUUID()}`;
@@ -27,10 +25,9 @@ export function eventFrame(eventId: string, eventText: string): string {
   return `{"event":${eventText},"frameId":${JSON.stringify(eventId)},"frameType":"EVENT","protocolVersion":"0.1"}`;
 }
 
-export function errorFrame(error: WireError, occurredAt: string, relatedFrameId?: string, fatal = false): string {
-  const document = errorDocument(error, occurredAt, relatedFrameId);
-  if (fatal) document['fatal'] = true;
-  return frame('ERROR', { error: document });
+/** An ERROR frame around an error.schema.json document; a fatal one precedes the close. */
+export function errorFrame(error: JsonObject, fatal = false): string {
+  return frame('ERROR', { error: fatal ? { ...error, fatal: true } : error });
 }
 
 export function challengeFrame(clientNonce: string, serverNonce: string, challenge: string): string {

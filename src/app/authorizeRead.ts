@@ -1,0 +1,21 @@
+/**
+ * The read rule (`decideRead`, §8, §16) applied to the stored Membership of an Agent: the one
+ * check behind SUBSCRIBE, the Membership re-check of live subscriptions, and snapshot reads.
+ */
+
+import { decideRead, type ReadRequest } from '../domain/readAccess.js';
+import type { Queryable } from '../store/pool.js';
+import { readMembership } from '../store/sql/memberships.js';
+import { wireError, type WireError } from './wireError.js';
+
+export type ReadAccess =
+  /** Events after `afterSequence` may be read. */
+  | { readonly ok: true; readonly afterSequence: number }
+  /** The §19 refusal, naming the Group the caller asked about. */
+  | { readonly ok: false; readonly error: WireError };
+
+export async function authorizeRead(db: Queryable, groupId: string, agentId: string, request: ReadRequest): Promise<ReadAccess> {
+  const decision = decideRead(await readMembership(db, groupId, 'agent', agentId), request);
+  if (decision.allowed) return { ok: true, afterSequence: decision.afterSequence };
+  return { ok: false, error: wireError(decision.code, decision.message, { groupId }) };
+}
