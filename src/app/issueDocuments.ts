@@ -4,6 +4,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { SESSION_OPEN } from '../domain/organization/organization.js';
 import { sha256ContentHash } from '../protocol/contentHash.js';
 import type { Principal } from '../protocol/principal.js';
 import { signDocument, type SigningKey } from '../protocol/signing/signDocument.js';
@@ -92,4 +93,9 @@ export function signCommand(request: CommandRequest, key: SigningKey): JsonObjec
   };
   for (const member of optional) if (request[member] !== undefined) command[member] = request[member];
   return signDocument('command', command, key) as unknown as JsonObject;
+}
+
+/** The Group Authority's own session-opening Command for an Agent that answered HELLO (§6.3). */
+export function signSessionOpen(service: Principal, agentId: string, issuedAt: string, key: SigningKey): JsonObject {
+  return signCommand({ actor: service, kind: SESSION_OPEN, payload: { agentId }, issuedAt }, key);
 }

@@ -5,7 +5,7 @@
  * every older session of the Agent. Every failure closes the connection.
  */
 
-import { signCommand } from '../app/issueDocuments.js';
+import { signSessionOpen } from '../app/issueDocuments.js';
 import { wireError } from '../app/wireError.js';
 import { acceptFrame, challengeFrame } from '../protocol/frames.js';
 import type { JsonObject } from '../protocol/strictJson.js';
@@ -75,10 +75,7 @@ async function refreshed(connection: FrameConnection): Promise<boolean> {
 
 async function openSession(connection: FrameConnection, pending: PendingChallenge, response: ClientResponse, frameId: string | undefined): Promise<void> {
   const { authority, clock, limits, service, sessions } = connection.context;
-  const command = signCommand(
-    { actor: service.principal, kind: 'ext.missionweaveprotocol.identity.session_open', payload: { agentId: pending.agentId }, issuedAt: connection.now() },
-    service.key,
-  );
+  const command = signSessionOpen(service.principal, pending.agentId, connection.now(), service.key);
   const outcome = await authority.submit(command);
   if (!outcome.ok) {
     connection.context.logger.warn({ code: outcome.error.code, agentId: pending.agentId }, 'session could not be opened');
