@@ -12,7 +12,7 @@ import type { MissionFacts } from '../domain/model.js';
 import type { Principal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { inTransaction, type Pool, type PoolClient } from '../store/pool.js';
-import { EVENTS_CHANNEL } from '../store/channels.js';
+import { EVENTS_CHANNEL, eventsHint } from '../store/channels.js';
 import { readMissionDocuments } from '../store/sql/aggregates.js';
 import { appendBatch, type AggregateWrite } from '../store/sql/appendBatch.js';
 import { readEventsById } from '../store/sql/events.js';
@@ -118,7 +118,7 @@ async function write(client: PoolClient, batch: BatchPlan): Promise<void> {
     aggregates,
     receipts: batch.receipts,
     sequences: advanced,
-    notify: advanced.size === 0 ? undefined : { channel: EVENTS_CHANNEL, payload: JSON.stringify(Object.fromEntries(advanced)).slice(0, 7900) },
+    notify: advanced.size === 0 ? undefined : { channel: EVENTS_CHANNEL, payload: eventsHint(advanced) },
   });
   if (inserted !== batch.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
 }

@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import pg from 'pg';
 import type { GroupAccess } from '../app/groupAccess.js';
-import { EVENTS_CHANNEL, SESSIONS_CHANNEL } from '../store/channels.js';
+import { EVENTS_CHANNEL, SESSIONS_CHANNEL, WAKE_ALL } from '../store/channels.js';
 
 export interface NotifierHandlers {
   readonly groupAdvanced: (groupId: string, lastSequence: number) => void;
@@ -61,7 +61,11 @@ export class Notifier {
 
   private notified(channel: string, payload: string): void {
     try {
-      const data = JSON.parse(payload) as Record<string, unknown>;
+      const value: unknown = JSON.parse(payload);
+      // Too many Groups advanced to name in one hint: read every watched Group's counter now.
+      if (channel === EVENTS_CHANNEL && value === WAKE_ALL) void this.poll();
+      if (typeof value !== 'object' || value === null) return;
+      const data = value as Record<string, unknown>;
       if (channel === EVENTS_CHANNEL) {
         for (const [groupId, sequence] of Object.entries(data)) this.handlers.groupAdvanced(groupId, Number(sequence));
       } else if (channel === SESSIONS_CHANNEL) {

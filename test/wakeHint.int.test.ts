@@ -1,0 +1,85 @@
+/**
+ * The cross-node wake-up hint stays valid JSON whatever a batch advances: a batch naming many
+ * Groups with long IDs used to cut the NOTIFY payload at 7,900 characters, mid-JSON, so every
+ * other node dropped the hint. Beyond what fits, the hint says "wake all" and listeners re-read
+ * the counters of the Groups they watch.
+ */
+
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GroupAccess } from '../src/app/groupAccess.js';
+import { Notifier } from '../src/delivery/notifier.js';
+import { EVENTS_CHANNEL, eventsHint, MAX_HINT_BYTES, WAKE_ALL } from '../src/store/channels.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { Harness, type Actor } from './support/harness.js';
+import { createMission, type MissionRefs } from './support/missions.js';
+
+let db: TestDatabase;
+let h: Harness;
+let owner: Actor;
+let coordinator: Actor;
+const listener = { client: undefined as pg.Client | undefined, payloads: [] as string[] };
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  h = await Harness.start(db.pool, { maxBatch: 64 });
+  owner = await h.human('dana');
+  coordinator = await h.agent('coordinator');
+  listener.client = new pg.Client({ connectionString: db.url });
+  await listener.client.connect();
+  listener.client.on('notification', (m) => listener.payloads.push(m.payload ?? ''));
+  await listener.client.query(`listen ${EVENTS_CHANNEL}`);
+});
+
+afterAll(async () => {
+  await listener.client?.end();
+});
+
+/** A Group ID of about `length` characters (IDs may be up to 512). */
+function longId(kind: string, length: number): string {
+  const id = `urn:missionweave:${kind}:${crypto.randomUUID()}-`;
+  return id + 'x'.repeat(length - id.length);
+}
+
+describe('the mw_events hint', () => {
+  it('names the Groups while it fits, and is "wake all" beyond, never cut', () => {
+    const few = new Map([['urn:missionweave:group:a', 3]]);
+    expect(JSON.parse(eventsHint(few))).toEqual({ 'urn:missionweave:group:a': 3 });
+    const many = new Map(Array.from({ length: 40 }, (_, i) => [longId('group', 400), i + 1] as const));
+    expect(JSON.parse(eventsHint(many))).toBe(WAKE_ALL);
+    const edge = new Map(Array.from({ length: 200 }, (_, i) => [`g${i}`, 1] as const));
+    expect(Buffer.byteLength(eventsHint(edge))).toBeLessThanOrEqual(MAX_HINT_BYTES);
+  });
+
+  it('stays valid JSON for a committed batch that advances many Groups with long IDs', async () => {
+    const missions: MissionRefs[] = [];
+    for (let i = 0; i < 30; i++) missions.push(await createMission(h, owner, coordinator, { groupId: longId('group', 400), missionId: longId('mission', 100) }));
+    listener.payloads.length = 0;
+    // One post per Group, submitted together so that they share write transactions.
+    await Promise.all(
+      missions.map((m) =>
+        h.expectOk(h.send(owner, 'message.post', { messageId: `urn:uuid:${crypto.randomUUID()}`, conversationId: m.mainConversationId, content: 'hi' }, { groupId: m.groupId, membershipEpoch: 1 })),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(listener.payloads.length).toBeGreaterThan(0);
+    const hints = listener.payloads.map((p) => JSON.parse(p) as unknown);
+    expect(hints).toContain(WAKE_ALL);
+  });
+
+  it('wakes every watched Group of a listening node on "wake all"', async () => {
+    const m = await createMission(h, owner, coordinator);
+    const advanced: [string, number][] = [];
+    const notifier = new Notifier(db.url, new GroupAccess(db.pool, h.settings), {
+      groupAdvanced: (groupId, last) => advanced.push([groupId, last]),
+      sessionOpened: () => undefined,
+      registryChanged: () => undefined,
+      watched: () => new Map([[m.groupId, 0]]),
+    }, pino({ level: 'silent' }), 3_600_000);
+    await notifier.start();
+    await db.pool.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, JSON.stringify(WAKE_ALL)]);
+    await expect.poll(() => advanced, { timeout: 5_000 }).toContainEqual([m.groupId, 1]);
+    await notifier.stop();
+  });
+});
