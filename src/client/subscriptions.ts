@@ -115,6 +115,20 @@ export class Subscriptions {
     return true;
   }
 
+  /**
+   * An Event of a subscribed Group failed verification: it is not delivered, and the Group
+   * stops rather than skip it (its Cursor stays before it; `subscribe()` again restarts it).
+   * False when the Group is not subscribed.
+   */
+  unverified(event: GroupEvent, error: AgentError): boolean {
+    const stream = this.streams.get(event.groupId);
+    if (stream === undefined) return false;
+    this.onSession.delete(stream.groupId);
+    void stream.pause('failed');
+    this.deps.report(error);
+    return true;
+  }
+
   /** A new handler was registered: Groups waiting for one start. */
   kick(): void {
     for (const stream of this.streams.values()) stream.kick();
