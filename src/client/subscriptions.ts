@@ -117,14 +117,13 @@ export class Subscriptions {
 
   /**
    * An Event of a subscribed Group failed verification: it is not delivered, and the Group
-   * stops rather than skip it (its Cursor stays before it; `subscribe()` again restarts it).
+   * stops before it rather than skip it (GroupStream.refuse; `subscribe()` again restarts it).
    * False when the Group is not subscribed.
    */
   unverified(event: GroupEvent, error: AgentError): boolean {
     const stream = this.streams.get(event.groupId);
     if (stream === undefined) return false;
-    this.onSession.delete(stream.groupId);
-    void stream.pause('failed');
+    stream.refuse(event.sequence);
     this.deps.report(error);
     return true;
   }
