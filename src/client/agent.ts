@@ -52,7 +52,7 @@ import { CommandTracker, type CommandOptions } from './commands.js';
 import { MemoryCursorStore } from './cursorStore.js';
 import { eventProblem, isGroupEvent, type Attention, type ProtocolEvent } from './documents.js';
 import { AgentClientError, errorFromDocument, type AgentError } from './errors.js';
-import { EventVerifier, loadRegistry, type EventCheck } from './eventVerifier.js';
+import { eventVerifierFor, type EventCheck, type EventVerifier } from './eventVerifier.js';
 import type { EventHandler } from './groupStream.js';
 import { FrameInbox } from './inbox.js';
 import { fetchRegistry } from './registryFetch.js';
@@ -89,7 +89,11 @@ export class MissionWeaveAgent {
   constructor(private readonly options: MissionWeaveAgentOptions) {
     this.endpoint = endpoint(options.url);
     this.signer = signerOf(options);
-    this.verifier = this.eventVerifier();
+    this.verifier = eventVerifierFor(options, () => {
+      const token = this.current?.sessionToken;
+      if (token === undefined) return Promise.reject(new Error('no session to read the Registry with'));
+      return fetchRegistry(this.endpoint.origin, options.ca, token, options.handshakeTimeoutMs ?? 10_000);
+    });
     this.reconnectDelays = { initialDelayMs: options.reconnect?.initialDelayMs ?? 250, maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000 };
     this.commands = new CommandTracker({
       agentId: options.agentId,
@@ -297,25 +301,6 @@ export class MissionWeaveAgent {
     }
     this.commands.answer(event);
     if (isGroupEvent(event)) this.subscriptions.event(event);
-  }
-
-  /** Checks Events against a pinned Registry, or the Group Authority's; none when opted out. */
-  private eventVerifier(): EventVerifier | undefined {
-    if (this.options.verifyEvents === false) return undefined;
-    if (this.options.registry !== undefined) {
-      try {
-        return new EventVerifier({ pinned: loadRegistry(this.options.registry) });
-      } catch (cause) {
-        throw new AgentClientError('INVALID_ARGUMENT', `the pinned Registry snapshot is unusable: ${(cause as Error).message}`, { cause });
-      }
-    }
-    return new EventVerifier({
-      fetch: () => {
-        const token = this.current?.sessionToken;
-        if (token === undefined) return Promise.reject(new Error('no session to read the Registry with'));
-        return fetchRegistry(this.endpoint.origin, this.options.ca, token, this.options.handshakeTimeoutMs ?? 10_000);
-      },
-    });
   }
 
   private closed(session: AgentSession, close: SessionClose): void {

@@ -16,7 +16,7 @@ import { verifyParsedDocument, type RegistryInput } from '../protocol/signing/ve
 import { STAGE_CODES } from '../protocol/signing/verification.js';
 import { schemaRegistry } from '../protocol/schemas/files.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
-import { EventVerificationError } from './errors.js';
+import { AgentClientError, EventVerificationError } from './errors.js';
 
 export type EventCheck = { readonly ok: true } | { readonly ok: false; readonly error: EventVerificationError };
 
@@ -99,5 +99,19 @@ export class EventVerifier {
       }
     })();
     return this.fetching;
+  }
+}
+
+/**
+ * The verifier an Agent's options ask for: over the pinned `registry`, else over `fetch`; none
+ * with `verifyEvents: false`. A pinned snapshot that does not validate is refused at once.
+ */
+export function eventVerifierFor(options: { readonly registry?: unknown; readonly verifyEvents?: boolean }, fetch: () => Promise<RegistryDocument>): EventVerifier | undefined {
+  if (options.verifyEvents === false) return undefined;
+  if (options.registry === undefined) return new EventVerifier({ fetch });
+  try {
+    return new EventVerifier({ pinned: loadRegistry(options.registry) });
+  } catch (cause) {
+    throw new AgentClientError('INVALID_ARGUMENT', `the pinned Registry snapshot is unusable: ${(cause as Error).message}`, { cause });
   }
 }

@@ -7,8 +7,9 @@
  * hash and that the snapshot is this Group's, hands `{snapshot, state}` to the Agent's
  * `SnapshotHandler`, and resumes after `snapshot.throughSequence`.
  *
- * The SDK does not verify the snapshot's signature: it holds no Group Authority key. An Agent
- * that does can check `artifact.snapshot.signature` in its handler and throw to refuse it.
+ * The SDK does not verify the snapshot's signature itself; a handler that wants to can check
+ * `artifact.snapshot` against the Registry (`loadRegistry` over `registry export` or
+ * `GET /v1/registry`) and throw to refuse it.
  */
 
 import { sha256ContentHash } from '../protocol/contentHash.js';
