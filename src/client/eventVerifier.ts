@@ -14,7 +14,8 @@
 import { KeyRegistry, RegistryProblem } from '../protocol/signing/keyRegistry.js';
 import { verifyParsedDocument, type RegistryInput } from '../protocol/signing/verifySignedDocument.js';
 import { STAGE_CODES } from '../protocol/signing/verification.js';
-import { schemaRegistry } from '../protocol/schemas/files.js';
+import { readSchemaDocuments } from '../protocol/schemas/files.js';
+import { SchemaRegistry } from '../protocol/schemas/registry.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
 import { AgentClientError, EventVerificationError } from './errors.js';
 
@@ -35,6 +36,20 @@ const REFETCHED_KEYS_LIMIT = 1024;
 export const MAX_REGISTRY_BYTES = 16 * 1024 * 1024;
 
 const OK: EventCheck = { ok: true };
+
+/** Stage 2 needs the Event schema and what it references, nothing else (§6.4). */
+const EVENT_SCHEMA_DOCUMENTS: ReadonlySet<string> = new Set(['event', 'common']);
+
+let eventSchemas: SchemaRegistry | undefined;
+
+/**
+ * The Event schema, compiled on first use. Only it: compiling all of the package's schemas
+ * (every object and Command payload) would stall the first Event for seconds.
+ */
+function eventSchemaRegistry(): SchemaRegistry {
+  eventSchemas ??= SchemaRegistry.compile(readSchemaDocuments().filter((d) => d.role === 'object' && EVENT_SCHEMA_DOCUMENTS.has(d.name)));
+  return eventSchemas;
+}
 
 /** Loads a Registry snapshot document (`registry export`, `GET /v1/registry`); throws `RegistryProblem`. */
 export function loadRegistry(document: unknown): KeyRegistry {
@@ -62,7 +77,7 @@ export class EventVerifier {
 
   private check(event: JsonObject, mayRefetch: boolean): EventCheck | Promise<EventCheck> {
     const registry = this.registry ?? new RegistryProblem('registry-unavailable', 'no Registry snapshot');
-    const result = verifyParsedDocument('event', event, registry, schemaRegistry());
+    const result = verifyParsedDocument('event', event, registry, eventSchemaRegistry());
     if (result.ok) {
       if (result.verified.principal.type === 'service') return OK;
       return { ok: false, error: new EventVerificationError('AUTH_INVALID_SIGNATURE', 'key-resolution', 'signer-not-a-service', event) };
