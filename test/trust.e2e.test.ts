@@ -190,7 +190,7 @@ describe('Event verification in the SDK', () => {
     expect(seen.delivered).toEqual([]);
     expect(seen.errors[0]).toMatchObject({ code: 'AUTH_INVALID_SIGNATURE', details: { stage: 'key-resolution', reason: 'unknown-key', sequence: 1 } });
 
-    expect(() => sdkAgent(coordinator, { registry: { ...snapshot, bindings: [{ ...snapshot.bindings[0], publicKey: 'AAAA' }] } })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => sdkAgent(coordinator, { registry: { ...snapshot, bindings: snapshot.bindings.map((b) => ({ ...b, publicKey: 'AAAA' })) } })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
 
     const trusting = sdkAgent(coordinator, { verifyEvents: false });
     const unchecked = observe(trusting);

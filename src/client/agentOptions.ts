@@ -4,6 +4,7 @@
  */
 
 import type { KeyObject } from 'node:crypto';
+import type { RegistryEvidence } from '../protocol/signing/keyRegistry.js';
 import type { EpochProvider } from './commands.js';
 import type { CursorStore } from './cursorStore.js';
 import { AgentClientError, MissionWeaveError, type AgentError } from './errors.js';
@@ -25,7 +26,7 @@ export interface MissionWeaveAgentOptions {
    * `missionweave registry export` prints, or its text). When absent, the SDK reads
    * `GET /v1/registry` with the session and caches it by revision.
    */
-  readonly registry?: unknown;
+  readonly registry?: string | Uint8Array | RegistryEvidence;
   /**
    * `false` hands Events over without checking their signatures. Only for an Agent that
    * verifies them itself, or trusts the connection alone. Default `true`.
