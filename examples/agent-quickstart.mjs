@@ -4,7 +4,9 @@
  * handles every Event after the Cursor it saved last time, posts a Message, waits until that
  * Message's Event has been handled too, and stops. Run it again and it resumes exactly after
  * the saved Cursor: whatever happened while it was away is handled once, in order, and nothing
- * it already handled comes back.
+ * it already handled comes back. Every Event is verified against the Organization's Registry
+ * (read from the Group Authority with the session, or pinned with MW_REGISTRY_FILE) before the
+ * handler sees it; one that fails is reported on stderr, never handled.
  *
  *   npm run build        # Node resolves missionweave/client through package.json "exports"
  *   missionweave agent add quickstart --dir .missionweave
@@ -22,6 +24,8 @@
  *   MW_MEMBERSHIP_EPOCH  the Agent's Membership Epoch in the Group (default 1)
  *   MW_CURSOR_FILE       where Cursors are kept (default ./agent-cursors.json)
  *   MW_MESSAGE           what to post (default: a greeting)
+ *   MW_REGISTRY_FILE     a pinned Registry snapshot (`missionweave registry export --out FILE`);
+ *                        default: read from the Group Authority
  *
  * Output: one JSON line per handled Event ({"handled":…}), then {"posted":…} and {"done":…}.
  * Errors go to stderr as JSON lines; the exit code is 1 if the run did not complete.
@@ -72,14 +76,20 @@ async function main() {
   const groupId = input('MW_GROUP_ID');
   const conversationId = input('MW_CONVERSATION_ID');
   const membershipEpoch = Number(input('MW_MEMBERSHIP_EPOCH', '1'));
-  const agent = new MissionWeaveAgent({ ...configuration(), cursorStore: new FileCursorStore(input('MW_CURSOR_FILE', 'agent-cursors.json')) });
+  const registryFile = args.MW_REGISTRY_FILE ?? process.env.MW_REGISTRY_FILE;
+  const agent = new MissionWeaveAgent({
+    ...configuration(),
+    cursorStore: new FileCursorStore(input('MW_CURSOR_FILE', 'agent-cursors.json')),
+    ...(registryFile ? { registry: readFileSync(registryFile, 'utf8') } : {}),
+  });
 
   // Every Group Event once, in sequence order; the Cursor is saved after this resolves.
   agent.onEvent(async (event) => {
     print({ handled: event.sequence, kind: event.kind, eventId: event.eventId, actor: event.actor.id });
   });
-  // Per-Group refusals and connection trouble; the SDK reconnects by itself where that is safe.
-  agent.onError((error) => process.stderr.write(`${JSON.stringify({ error: { code: error.code, message: error.message, groupId: error.groupId } })}\n`));
+  // Per-Group refusals, Events that failed verification (AUTH_INVALID_SIGNATURE, details say
+  // which stage) and connection trouble; the SDK reconnects by itself where that is safe.
+  agent.onError((error) => process.stderr.write(`${JSON.stringify({ error: { code: error.code, message: error.message, groupId: error.groupId, details: error.details } })}\n`));
 
   await agent.connect();
   await agent.subscribe(groupId);

@@ -20,6 +20,7 @@ import type { AnyExtensionProfile } from '../domain/kinds/profile.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { loadRegistrySnapshot, RegistryCache, registryDelta } from './registryCache.js';
 import { runGroupBatch } from './runGroupBatch.js';
+import { readRegistryExport, type RegistryExport } from './registryExport.js';
 import { OrganizationStateCache } from './organizationStates.js';
 import { notifyRegistryChanged, runOrganizationBatch, type OrganizationBatchDependencies } from './runOrganizationBatch.js';
 import { systemClock, type AuthoritySettings, type Clock } from './settings.js';
@@ -203,6 +204,11 @@ export class GroupAuthority {
   async refreshRegistry(): Promise<boolean> {
     const before = this.deps.registry.current.revision;
     return (await this.deps.registry.refresh(this.deps.pool)).revision !== before;
+  }
+
+  /** The Registry's public key bindings as a §6.4 verifier loads them, caught up with the database. */
+  registryExport(): Promise<RegistryExport> {
+    return readRegistryExport(this.deps.registry, this.deps.pool);
   }
 
   /** Registers a listener for committed Events (delivery fans them out without a read). */

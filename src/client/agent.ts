@@ -4,6 +4,7 @@
  *
  * ```ts
  * const agent = new MissionWeaveAgent({ url, agentId, keyId, privateKey, ca, cursorStore });
+ * // or { url, agentId, signer: { keyId, sign: (bytes) => kms.sign(bytes) }, … }
  * agent.onEvent(async (event, groupId) => { … });      // each Group Event once, in order
  * agent.onError((error) => log(error.code, error));    // everything not tied to a Command
  * await agent.connect();                               // HELLO; agent.sessionEpoch is set
@@ -23,6 +24,15 @@
  * Commands: see commands.ts (same Action ID on every retry, byte-identical resend after a
  * reconnect, re-signed once under the new Session Epoch on AUTH_STALE_SESSION).
  *
+ * Verification: every EVENT passes the six stages of §6.4 under a service key of the
+ * Organization's Registry before anything else sees it (eventVerifier.ts): the Registry the
+ * Agent pinned (`registry`), else `GET /v1/registry` read with the session and cached by
+ * revision, read again once for a key it does not know. An Event that fails is never handed
+ * over: an EventVerificationError (a MissionWeaveError, `code` AUTH_INVALID_SIGNATURE for a
+ * bad signature or key) goes to `onError`, a Command it claimed to answer rejects with it, and
+ * its Group stops before it. `verifyEvents: false` opts out. Frames are handled in arrival
+ * order while a Registry read is pending (inbox.ts).
+ *
  * Events: see groupStream.ts (dedup by Event ID and sequence, per-Group order, Cursor saved
  * then ACKed after the handlers resolved, gaps never counted) and subscriptions.ts (re-SUBSCRIBE
  * from each Group's horizon on every new session; per-Group errors). A thrown handler is
@@ -35,14 +45,19 @@
  * through `onSnapshot` when a handler is set (snapshots.ts), else it is reported there too.
  */
 
-import { createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
-import { backoffDelay, endpoint, isFinalClose, isFinalFailure, type AgentState, type ConnectionChange, type MissionWeaveAgentOptions } from './agentOptions.js';
+import { randomBytes } from 'node:crypto';
+import type { JsonObject } from '../protocol/strictJson.js';
+import { backoffDelay, endpoint, isFinalClose, isFinalFailure, signerOf, type AgentState, type ConnectionChange, type MissionWeaveAgentOptions } from './agentOptions.js';
 import { CommandTracker, type CommandOptions } from './commands.js';
 import { MemoryCursorStore } from './cursorStore.js';
 import { eventProblem, isGroupEvent, type Attention, type ProtocolEvent } from './documents.js';
 import { AgentClientError, errorFromDocument, type AgentError } from './errors.js';
+import { eventVerifierFor, type EventCheck, type EventVerifier } from './eventVerifier.js';
 import type { EventHandler } from './groupStream.js';
+import { FrameInbox } from './inbox.js';
+import { fetchRegistry } from './registryFetch.js';
 import { AgentSession, type SessionClose } from './session.js';
+import type { Signer } from './signer.js';
 import type { SnapshotHandler } from './snapshots.js';
 import { Subscriptions } from './subscriptions.js';
 
@@ -66,17 +81,23 @@ export class MissionWeaveAgent {
   private readonly commands: CommandTracker;
   private readonly subscriptions: Subscriptions;
   private readonly endpoint: { ws: string; origin: URL };
-  private readonly privateKey: KeyObject;
+  private readonly signer: Signer;
+  private readonly verifier: EventVerifier | undefined;
+  private inbox: FrameInbox<Record<string, unknown>> | undefined;
   private readonly reconnectDelays: { initialDelayMs: number; maxDelayMs: number };
 
   constructor(private readonly options: MissionWeaveAgentOptions) {
     this.endpoint = endpoint(options.url);
-    this.privateKey = typeof options.privateKey === 'string' ? createPrivateKey(options.privateKey) : options.privateKey;
-    if (this.privateKey.asymmetricKeyType !== 'ed25519') throw new AgentClientError('INVALID_ARGUMENT', 'the Agent key must be an Ed25519 private key');
+    this.signer = signerOf(options);
+    this.verifier = eventVerifierFor(options, () => {
+      const token = this.current?.sessionToken;
+      if (token === undefined) return Promise.reject(new Error('no session to read the Registry with'));
+      return fetchRegistry(this.endpoint.origin, options.ca, token, options.handshakeTimeoutMs ?? 10_000);
+    });
     this.reconnectDelays = { initialDelayMs: options.reconnect?.initialDelayMs ?? 250, maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000 };
     this.commands = new CommandTracker({
       agentId: options.agentId,
-      key: { keyId: options.keyId, privateKey: this.privateKey },
+      signer: this.signer,
       epochs: options.epochs,
       session: () => this.current,
       maxRetries: options.commandRetries ?? 3,
@@ -141,6 +162,19 @@ export class MissionWeaveAgent {
     return this.commands.submit(kind, payload, options);
   }
 
+  /**
+   * Sends a Command signed elsewhere (by a KMS, another process, a human's tool), given as its
+   * exact JSON text (or an object, sent as `JSON.stringify` writes it): the bytes leave as they
+   * are and are re-sent unchanged after a reconnect; resolves with its primary Event. Its
+   * `sessionEpoch` must be this session's (`agent.sessionEpoch`), its `actor` this Agent.
+   */
+  sendSigned(command: string | Readonly<Record<string, unknown>>): Promise<ProtocolEvent> {
+    if (this.agentState === 'failed' || this.agentState === 'closed') {
+      return Promise.reject(this.failed ?? new AgentClientError('CONNECTION_CLOSED', `the Agent is ${this.agentState}`));
+    }
+    return this.commands.submitSigned(typeof command === 'string' ? command : JSON.stringify(command));
+  }
+
   /** Delivers a Group's Events after `afterSequence` (default: its saved Cursor, else 0). */
   subscribe(groupId: string, options: { readonly afterSequence?: number; readonly attention?: Attention } = {}): Promise<void> {
     return this.subscriptions.add(groupId, options.afterSequence, options.attention);
@@ -192,8 +226,7 @@ export class MissionWeaveAgent {
       {
         url: this.endpoint.ws,
         agentId: this.options.agentId,
-        keyId: this.options.keyId,
-        privateKey: this.privateKey,
+        signer: this.signer,
         ...(this.options.ca === undefined ? {} : { ca: this.options.ca }),
         handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 10_000,
         pingIntervalMs: this.options.pingIntervalMs ?? 25_000,
@@ -213,6 +246,11 @@ export class MissionWeaveAgent {
       return;
     }
     this.current = session;
+    this.inbox = new FrameInbox(
+      (frame) => this.frameInOrder(session, frame),
+      () => session.terminate(),
+      (cause) => this.report(new AgentClientError('PROTOCOL_VIOLATION_BY_SERVER', `a frame could not be handled: ${(cause as Error).message}`, { cause })),
+    );
     this.attempt = 0;
     this.change('open');
     this.subscriptions.sessionOpened();
@@ -220,15 +258,20 @@ export class MissionWeaveAgent {
   }
 
   private frame(session: AgentSession, frame: Record<string, unknown>): void {
+    if (session === this.current) this.inbox?.push(frame);
+  }
+
+  /** One frame, after every frame before it was handled (inbox.ts). */
+  private frameInOrder(session: AgentSession, frame: Record<string, unknown>): void | Promise<void> {
     if (session !== this.current) return;
     switch (frame['frameType']) {
       case 'EVENT': {
         const problem = eventProblem(frame['event']);
         if (problem !== null) return this.report(new AgentClientError('PROTOCOL_VIOLATION_BY_SERVER', `EVENT ignored: ${problem}`));
-        const event = frame['event'] as unknown as ProtocolEvent;
-        this.commands.answer(event);
-        if (isGroupEvent(event)) this.subscriptions.event(event);
-        return;
+        const event = frame['event'] as JsonObject;
+        const check = this.verifier?.verify(event) ?? { ok: true };
+        if (check instanceof Promise) return check.then((outcome) => this.deliver(session, event, outcome));
+        return this.deliver(session, event, check);
       }
       case 'ERROR': {
         const error = errorFromDocument(frame['error']);
@@ -246,9 +289,24 @@ export class MissionWeaveAgent {
     }
   }
 
+  /** Hands a verified Event over; an unverified one is reported and never delivered. */
+  private deliver(session: AgentSession, document: JsonObject, check: EventCheck): void {
+    // A session that ended meanwhile: its Groups are subscribed again from their Cursors.
+    if (session !== this.current) return;
+    const event = document as unknown as ProtocolEvent;
+    if (!check.ok) {
+      this.commands.unverifiedAnswer(event, check.error);
+      if (!isGroupEvent(event) || !this.subscriptions.unverified(event, check.error)) this.report(check.error);
+      return;
+    }
+    this.commands.answer(event);
+    if (isGroupEvent(event)) this.subscriptions.event(event);
+  }
+
   private closed(session: AgentSession, close: SessionClose): void {
     if (session !== this.current) return;
     this.current = undefined;
+    this.inbox = undefined;
     this.subscriptions.sessionClosed();
     if (this.agentState === 'closed' || this.agentState === 'failed') return;
     if (isFinalClose(close)) {

@@ -4,18 +4,34 @@
  */
 
 import type { KeyObject } from 'node:crypto';
+import type { RegistryEvidence } from '../protocol/signing/keyRegistry.js';
 import type { EpochProvider } from './commands.js';
 import type { CursorStore } from './cursorStore.js';
 import { AgentClientError, MissionWeaveError, type AgentError } from './errors.js';
 import type { SessionClose } from './session.js';
+import { keySigner, type Signer } from './signer.js';
 
 export interface MissionWeaveAgentOptions {
   /** `wss://host:port` (the `/v1/ws` path is added) or the full endpoint URL. */
   readonly url: string;
   readonly agentId: string;
-  readonly keyId: string;
-  /** The Agent's Ed25519 private key, as a KeyObject or PKCS#8 PEM text. */
-  readonly privateKey: KeyObject | string;
+  /** The Agent's Registry key ID; with a `signer`, the signer's own (and may be left out). */
+  readonly keyId?: string;
+  /** The Agent's Ed25519 private key, as a KeyObject or PKCS#8 PEM text; or give a `signer`. */
+  readonly privateKey?: KeyObject | string;
+  /** Signs HELLO challenges and Commands in place of `privateKey` (a KMS, an HSM, …). */
+  readonly signer?: Signer;
+  /**
+   * The Registry snapshot Events are verified against, pinned by the Agent (the document
+   * `missionweave registry export` prints, or its text). When absent, the SDK reads
+   * `GET /v1/registry` with the session and caches it by revision.
+   */
+  readonly registry?: string | Uint8Array | RegistryEvidence;
+  /**
+   * `false` hands Events over without checking their signatures. Only for an Agent that
+   * verifies them itself, or trusts the connection alone. Default `true`.
+   */
+  readonly verifyEvents?: boolean;
   /** The CA or server certificate (PEM) to trust for TLS; the system store when absent. */
   readonly ca?: string | Buffer;
   /** Where Cursors are kept; a MemoryCursorStore when absent. */
@@ -71,4 +87,20 @@ export function endpoint(url: string): { ws: string; origin: URL } {
   if (parsed.protocol !== 'wss:') throw new AgentClientError('INVALID_ARGUMENT', `MissionWeaveProtocol 0.1 runs over wss only, not ${parsed.protocol}`);
   if (parsed.pathname === '/' || parsed.pathname === '') parsed.pathname = '/v1/ws';
   return { ws: parsed.toString(), origin: new URL(`https://${parsed.host}`) };
+}
+
+/** The one Signer the options name: `signer`, or `privateKey` under `keyId`. */
+export function signerOf(options: MissionWeaveAgentOptions): Signer {
+  if (options.signer !== undefined) {
+    if (options.privateKey !== undefined) throw new AgentClientError('INVALID_ARGUMENT', 'give either privateKey or signer, not both');
+    if (typeof options.signer.keyId !== 'string' || typeof options.signer.sign !== 'function') throw new AgentClientError('INVALID_ARGUMENT', 'a signer has a keyId and a sign(bytes) function');
+    if (options.keyId !== undefined && options.keyId !== options.signer.keyId) throw new AgentClientError('INVALID_ARGUMENT', `keyId ${options.keyId} differs from the signer's ${options.signer.keyId}`);
+    return options.signer;
+  }
+  if (options.privateKey === undefined || options.keyId === undefined) throw new AgentClientError('INVALID_ARGUMENT', 'give keyId and privateKey, or a signer');
+  try {
+    return keySigner(options.keyId, options.privateKey);
+  } catch (cause) {
+    throw new AgentClientError('INVALID_ARGUMENT', 'the Agent key must be an Ed25519 private key', { cause });
+  }
 }

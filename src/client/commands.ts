@@ -19,11 +19,11 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { sha256ContentHash } from '../protocol/contentHash.js';
-import { signDocumentWithBytes, type SigningKey } from '../protocol/signing/signDocument.js';
+import { parseStrictJsonText, type JsonObject } from '../protocol/strictJson.js';
 import type { ProtocolEvent } from './documents.js';
 import { AgentClientError, type AgentError, type MissionWeaveError } from './errors.js';
 import type { AgentSession } from './session.js';
+import { signingHash, signWith, type Signer } from './signer.js';
 
 export interface CommandOptions {
   /** The Group the Command acts in; every Agent Command names one. */
@@ -54,7 +54,7 @@ export type EpochProvider = (groupId: string) => EpochFacts | undefined | Promis
 
 export interface CommandTrackerDeps {
   readonly agentId: string;
-  readonly key: SigningKey;
+  readonly signer: Signer;
   readonly epochs: EpochProvider | undefined;
   /** The open session, if any. */
   readonly session: () => AgentSession | undefined;
@@ -69,6 +69,8 @@ interface Pending {
   readonly options: CommandOptions;
   readonly hashes: Set<string>;
   signed: Record<string, unknown> | undefined;
+  /** A Command signed elsewhere (`sendSigned`): its exact text, never re-signed. */
+  readonly presigned: string | undefined;
   signedEpoch: number;
   sent: boolean;
   frameId: string | undefined;
@@ -82,6 +84,9 @@ interface Pending {
   resolve(event: ProtocolEvent): void;
   reject(error: AgentError): void;
 }
+
+/** A Signed Command's text: the Group Authority's default frame limit, which refuses more anyway. */
+const MAX_COMMAND_TEXT_BYTES = 256 * 1024;
 
 /** How many Action IDs of this runtime are remembered to recognise their Events. */
 const RECENT_LIMIT = 4096;
@@ -98,15 +103,44 @@ export class CommandTracker {
     if (typeof options.groupId !== 'string') return invalid('an Agent Command names its Group (options.groupId)');
     if (this.pending.has(actionId)) return invalid(`Action ID ${actionId} is already in flight`);
     if (options.signal?.aborted === true) return Promise.reject(new AgentClientError('ABORTED', 'aborted before sending', { relatedActionId: actionId }));
+    return this.track(actionId, options.correlationId ?? `urn:uuid:${randomUUID()}`, kind, payload, options, undefined);
+  }
+
+  /**
+   * Tracks a Command signed elsewhere, sent as the exact text given (re-sent byte for byte after
+   * a reconnect, never re-signed: a fenced Session Epoch rejects it with AUTH_STALE_SESSION).
+   */
+  submitSigned(text: string): Promise<ProtocolEvent> {
+    let command: JsonObject;
+    try {
+      const value = parseStrictJsonText(text, { maxBytes: MAX_COMMAND_TEXT_BYTES, maxDepth: 64 });
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('a Command is a JSON object');
+      command = value;
+    } catch (cause) {
+      return Promise.reject(new AgentClientError('INVALID_ARGUMENT', `not a Signed Command: ${(cause as Error).message}`, { cause }));
+    }
+    const actionId = command['actionId'];
+    const actor = command['actor'] as JsonObject | undefined;
+    const invalid = (message: string) => Promise.reject(new AgentClientError('INVALID_ARGUMENT', message, typeof actionId === 'string' ? { relatedActionId: actionId } : {}));
+    if (typeof actionId !== 'string' || typeof command['kind'] !== 'string' || typeof command['groupId'] !== 'string') return invalid('a Signed Command has an actionId, a kind and a groupId');
+    if (actor?.['type'] !== 'agent' || actor['id'] !== this.deps.agentId) return invalid(`a Command sent on this session is signed as the Agent ${this.deps.agentId}`);
+    if (typeof command['signature'] !== 'object') return invalid('the Command carries no signature');
+    if (this.pending.has(actionId)) return invalid(`Action ID ${actionId} is already in flight`);
+    const options: CommandOptions = { groupId: command['groupId'] };
+    return this.track(actionId, typeof command['correlationId'] === 'string' ? command['correlationId'] : '', command['kind'], (command['payload'] ?? {}) as JsonObject, options, text, signingHash(command));
+  }
+
+  private track(actionId: string, correlationId: string, kind: string, payload: Readonly<Record<string, unknown>>, options: CommandOptions, presigned: string | undefined, hash?: string): Promise<ProtocolEvent> {
     return new Promise<ProtocolEvent>((resolve, reject) => {
       const command: Pending = {
         actionId,
-        correlationId: options.correlationId ?? `urn:uuid:${randomUUID()}`,
+        correlationId,
         kind,
         payload,
         options,
-        hashes: new Set(),
+        hashes: new Set(hash === undefined ? [] : [hash]),
         signed: undefined,
+        presigned,
         signedEpoch: 0,
         sent: false,
         frameId: undefined,
@@ -148,6 +182,14 @@ export class CommandTracker {
     return true;
   }
 
+  /** A would-be answer failed verification: the Command it claims to answer fails with `error`. */
+  unverifiedAnswer(event: ProtocolEvent, error: AgentError): boolean {
+    const command = this.isOwn(event) ? this.pending.get(event.cause.id) : undefined;
+    if (command === undefined) return false;
+    this.settle(command, error);
+    return true;
+  }
+
   /** Handles an ERROR about a Command in flight; false when it concerns none. */
   refused(error: MissionWeaveError): boolean {
     const command =
@@ -155,7 +197,7 @@ export class CommandTracker {
       (error.relatedActionId === undefined ? undefined : this.pending.get(error.relatedActionId));
     if (command === undefined || !command.sent) return false;
     const epoch = this.deps.session()?.sessionEpoch ?? 0;
-    if (error.code === 'AUTH_STALE_SESSION' && command.signedEpoch < epoch && command.resigns < 3) {
+    if (error.code === 'AUTH_STALE_SESSION' && command.presigned === undefined && command.signedEpoch < epoch && command.resigns < 3) {
       command.resigns++;
       this.pending.delete(command.actionId);
       command.actionId = `urn:uuid:${randomUUID()}`;
@@ -196,13 +238,13 @@ export class CommandTracker {
       const session = this.deps.session();
       if (session === undefined || !session.isOpen) return;
       // Bytes that never left may be re-signed freely; sent bytes change only on a stale epoch.
-      if (!command.sent || resign) await this.sign(command, session.sessionEpoch);
+      if (command.presigned === undefined && (!command.sent || resign)) await this.sign(command, session.sessionEpoch);
       if (this.deps.session() !== session || !session.isOpen) {
         command.again = true;
         return;
       }
       if (!this.pending.has(command.actionId)) return;
-      command.frameId = session.send({ frameType: 'COMMAND', command: command.signed });
+      command.frameId = command.presigned === undefined ? session.send({ frameType: 'COMMAND', command: command.signed }) : session.sendCommandText(command.presigned);
       command.sent = true;
     } catch (error) {
       this.settle(command, new AgentClientError('INVALID_ARGUMENT', `cannot sign ${command.kind}: ${(error as Error).message}`, { relatedActionId: command.actionId, cause: error }));
@@ -245,10 +287,10 @@ export class CommandTracker {
       payload: command.payload,
     };
     for (const [member, value] of Object.entries(optional)) if (value !== undefined) unsigned[member] = value;
-    const { document, signingBytes } = signDocumentWithBytes('command', unsigned, this.deps.key);
-    command.signed = document;
+    const signed = await signWith('command', unsigned, this.deps.signer);
+    command.signed = signed.document;
     command.signedEpoch = sessionEpoch;
-    command.hashes.add(sha256ContentHash(signingBytes));
+    command.hashes.add(signed.signingHash);
   }
 
   private settle(command: Pending, outcome: ProtocolEvent | AgentError): void {

@@ -133,3 +133,29 @@ export type AgentError = MissionWeaveError | AgentClientError;
 export function isAgentError(value: unknown): value is AgentError {
   return value instanceof MissionWeaveError || value instanceof AgentClientError;
 }
+
+/**
+ * An Event that failed the six stages of §6.4 against the Registry (or was signed by a key not
+ * bound to an Organization service): never handed to `onEvent`. `code` is the stage's §19 wire
+ * code — AUTH_INVALID_SIGNATURE for envelope, key and signature failures — and `details` keep
+ * this side's diagnostic (`stage`, `reason`, `eventId`, `keyId`, `sequence`).
+ */
+export class EventVerificationError extends MissionWeaveError {
+  readonly stage: string;
+  readonly reason: string;
+
+  constructor(code: ErrorCode, stage: string, reason: string, event: Readonly<Record<string, unknown>>, retryable = false) {
+    const keyId = (event['signature'] as Record<string, unknown> | undefined)?.['keyId'];
+    const details: Record<string, unknown> = { stage, reason, eventId: event['eventId'], ...(typeof keyId === 'string' ? { keyId } : {}), ...(typeof event['sequence'] === 'number' ? { sequence: event['sequence'] } : {}) };
+    super({
+      code,
+      message: `Event ${String(event['eventId'])} not delivered: ${stage} failed (${reason})`,
+      retryable,
+      occurredAt: new Date().toISOString(),
+      ...(typeof event['groupId'] === 'string' ? { groupId: event['groupId'] } : {}),
+      details,
+    });
+    this.stage = stage;
+    this.reason = reason;
+  }
+}

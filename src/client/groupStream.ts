@@ -59,6 +59,8 @@ export class GroupStream {
   private gapTimer: NodeJS.Timeout | undefined;
   private gapDelay: number;
   private wake: (() => void) | undefined;
+  /** The first sequence refused by verification: nothing from it on is taken. */
+  private barrier: number | undefined;
 
   constructor(
     readonly groupId: string,
@@ -77,7 +79,7 @@ export class GroupStream {
 
   /** One received Event of this Group; `own` when a Command of this runtime caused it. */
   receive(event: GroupEvent, own: boolean): void {
-    if (this.state !== 'active') return;
+    if (this.state !== 'active' || (this.barrier !== undefined && event.sequence >= this.barrier)) return;
     const first = this.firstAfter;
     if (first !== undefined && !own) this.firstAfter = undefined;
     const seq = event.sequence;
@@ -115,6 +117,24 @@ export class GroupStream {
     }
   }
 
+  /**
+   * The Event at `sequence` failed verification: neither it nor anything after it is taken, the
+   * Events before it still reach the handlers, and then the Group stops (`failed`) with its
+   * Cursor just before it — never skipped over. A refused copy of a sequence already received
+   * changes nothing: the genuine one passed.
+   */
+  refuse(sequence: number): void {
+    if (this.state !== 'active' || sequence <= this.horizon) return;
+    this.barrier = Math.min(sequence, this.barrier ?? sequence);
+    for (const held of this.ahead.keys()) if (held >= this.barrier) this.ahead.delete(held);
+    this.clearGap();
+    this.stopIfBarred();
+  }
+
+  private stopIfBarred(): void {
+    if (this.barrier !== undefined && this.queue.length === 0 && this.state === 'active') this.state = 'failed';
+  }
+
   /** Stops after the handler in progress; resolves once nothing runs. */
   async pause(state: 'restoring' | 'failed' | 'stopped'): Promise<void> {
     this.state = state;
@@ -130,6 +150,7 @@ export class GroupStream {
     for (const held of this.ahead.keys()) if (held <= to) this.ahead.delete(held);
     this.cursor = to;
     this.horizon = to;
+    this.barrier = undefined;
     this.state = 'active';
   }
 
@@ -172,6 +193,7 @@ export class GroupStream {
       this.queue.shift();
       this.cursor = current.sequence;
       this.deps.acknowledge(this.groupId, current.sequence);
+      this.stopIfBarred();
     }
   }
 

@@ -3,7 +3,11 @@
  *
  * Start with `MissionWeaveAgent` (agent.ts documents the whole behaviour); keep Cursors in a
  * `FileCursorStore`; classify failures by `error.code` (`MissionWeaveError` for the server's
- * ERROR documents, `AgentClientError` for this side's).
+ * ERROR documents and for Events that fail verification, `AgentClientError` for this side's).
+ * Every Event is verified against the Organization's Registry before it is handed over
+ * (eventVerifier.ts). For an Agent's own Signed Documents: a pluggable `Signer`, `signWith` and
+ * its Evidence / Artifact manifest / Approval forms, and the primitives beneath them — JCS
+ * (`canonicalize`), `sha256:` content hashes, base64url and the §6.4 signing bytes and hash.
  */
 
 export { MissionWeaveAgent } from './agent.js';
@@ -14,7 +18,16 @@ export { FileCursorStore, MemoryCursorStore } from './cursorStore.js';
 export type { CursorStore } from './cursorStore.js';
 export { isGroupEvent } from './documents.js';
 export type { Attention, GroupEvent, JsonObject, Principal, ProtocolEvent, SignatureEnvelope } from './documents.js';
-export { AgentClientError, isAgentError, MissionWeaveError } from './errors.js';
+export { AgentClientError, EventVerificationError, isAgentError, MissionWeaveError } from './errors.js';
+export { loadRegistry } from './eventVerifier.js';
+export { keySigner, signApproval, signArtifactManifest, signEvidence, signingBytes, signingHash, signWith } from './signer.js';
+export type { Signer, SignedResult } from './signer.js';
+export { decodeBase64url, encodeBase64url } from '../protocol/base64url.js';
+export { sha256ContentHash } from '../protocol/contentHash.js';
+export type { ContentHash } from '../protocol/contentHash.js';
+export { canonicalBytes, canonicalize } from '../protocol/jcs.js';
+export type { KeyBindingEvidence, KeyRegistry, RegistryEvidence, ValidityStatusRecord } from '../protocol/signing/keyRegistry.js';
+export type { DocumentKind } from '../protocol/signing/profiles.js';
 export type { AgentError, ClientErrorCode, ErrorDocument } from './errors.js';
 export type { EventHandler, GroupState } from './groupStream.js';
 export type { SessionClose } from './session.js';

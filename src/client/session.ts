@@ -10,18 +10,19 @@
  * Groups live above it (agent.ts); a session is never reused after it closed.
  */
 
-import { randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { decodeBase64url } from '../protocol/base64url.js';
 import { parseStrictJsonText, type JsonObject } from '../protocol/strictJson.js';
 import { AgentClientError, errorFromDocument, type AgentError } from './errors.js';
+import { signatureOf, type Signer } from './signer.js';
 
 export interface SessionOptions {
   /** `wss://host:port/v1/ws`. */
   readonly url: string;
   readonly agentId: string;
-  readonly keyId: string;
-  readonly privateKey: KeyObject;
+  /** Signs the challenge transcript under the Agent's key ID. */
+  readonly signer: Signer;
   /** Trusted CA or server certificate (PEM); the system store when absent. */
   readonly ca?: string | Buffer;
   readonly handshakeTimeoutMs: number;
@@ -92,7 +93,7 @@ export class AgentSession {
       const clientNonce = randomBytes(18).toString('base64url');
       ws.on('open', () => {
         session.state = 'hello';
-        session.send({ frameType: 'HELLO', phase: 'client_init', agentId: options.agentId, keyId: options.keyId, clientNonce, supportedVersions: ['0.1'] });
+        session.send({ frameType: 'HELLO', phase: 'client_init', agentId: options.agentId, keyId: options.signer.keyId, clientNonce, supportedVersions: ['0.1'] });
       });
       ws.on('error', (error) => fail(new AgentClientError('CONNECTION_FAILED', `cannot connect to ${options.url}: ${error.message}`, { cause: error })));
       ws.on('close', (code, reason) => {
@@ -127,9 +128,24 @@ export class AgentSession {
         } else if (outcome instanceof Error) {
           fail(outcome);
           ws.close(1002, 'HELLO failed');
+        } else if (outcome !== 'continue') {
+          outcome.catch((cause: unknown) => {
+            fail(new AgentClientError('CONNECTION_FAILED', `the signer failed on the HELLO challenge: ${(cause as Error).message}`, { cause }));
+            ws.close(1000, 'HELLO abandoned');
+          });
         }
       });
     });
+  }
+
+  /**
+   * Sends a COMMAND frame around a Signed Command's exact text, so a Command signed elsewhere
+   * leaves byte for byte as it was signed. Returns the frame ID.
+   */
+  sendCommandText(commandText: string): string {
+    const frameId = newFrameId();
+    this.ws.send(`{"protocolVersion":"0.1","frameId":${JSON.stringify(frameId)},"frameType":"COMMAND","command":${commandText}}`);
+    return frameId;
   }
 
   /** Sends one frame; `frameId` and `protocolVersion` are added. Returns the frame ID. */
@@ -166,8 +182,11 @@ export class AgentSession {
     }
   }
 
-  /** One HELLO step: what to send next, `accepted`, or the error that ends the attempt. */
-  private handshake(frame: JsonObject, clientNonce: string): 'continue' | 'accepted' | AgentError {
+  /**
+   * One HELLO step: `continue`, `accepted`, the error that ends the attempt, or the signing of
+   * the challenge response in progress (a remote signer may take a while).
+   */
+  private handshake(frame: JsonObject, clientNonce: string): 'continue' | 'accepted' | AgentError | Promise<void> {
     if (frame['frameType'] === 'ERROR') return errorFromDocument(frame['error']);
     if (frame['frameType'] !== 'HELLO') return new AgentClientError('PROTOCOL_VIOLATION_BY_SERVER', `unexpected ${String(frame['frameType'])} frame during HELLO`);
     if (frame['phase'] === 'server_challenge') {
@@ -176,9 +195,12 @@ export class AgentSession {
         return new AgentClientError('PROTOCOL_VIOLATION_BY_SERVER', 'the server challenge does not answer this HELLO');
       }
       // The challenge bytes are the server's transcript; the signature covers exactly them.
-      const challengeSignature = sign(null, challenge, this.options.privateKey).toString('base64url');
-      this.send({ frameType: 'HELLO', phase: 'client_response', agentId: this.options.agentId, keyId: this.options.keyId, clientNonce, serverNonce: frame['serverNonce'], challengeSignature });
-      return 'continue';
+      const serverNonce = frame['serverNonce'];
+      return signatureOf(this.options.signer, challenge).then((signature) => {
+        if (this.state !== 'hello') return;
+        const challengeSignature = signature.toString('base64url');
+        this.send({ frameType: 'HELLO', phase: 'client_response', agentId: this.options.agentId, keyId: this.options.signer.keyId, clientNonce, serverNonce, challengeSignature });
+      });
     }
     if (frame['phase'] === 'server_accept') {
       const epoch = frame['sessionEpoch'];

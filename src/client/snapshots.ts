@@ -7,13 +7,14 @@
  * hash and that the snapshot is this Group's, hands `{snapshot, state}` to the Agent's
  * `SnapshotHandler`, and resumes after `snapshot.throughSequence`.
  *
- * The SDK does not verify the snapshot's signature: it holds no Group Authority key. An Agent
- * that does can check `artifact.snapshot.signature` in its handler and throw to refuse it.
+ * The SDK does not verify the snapshot's signature itself; a handler that wants to can check
+ * `artifact.snapshot` against the Registry (`loadRegistry` over `registry export` or
+ * `GET /v1/registry`) and throw to refuse it.
  */
 
-import { request } from 'node:https';
 import { sha256ContentHash } from '../protocol/contentHash.js';
 import { parseStrictJson, type JsonObject, type JsonValue } from '../protocol/strictJson.js';
+import { httpsGet } from './httpsGet.js';
 
 export interface GroupSnapshotArtifact {
   /** The signed Group Snapshot: `groupId`, `throughSequence`, `eventIds`, `stateHash`, … */
@@ -30,26 +31,6 @@ export type SnapshotHandler = (groupId: string, artifact: GroupSnapshotArtifact)
 /** Snapshots are bigger than frames: the whole projection of a Group. */
 const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
 
-function get(url: URL, ca: string | Buffer | undefined, timeoutMs: number, token: string): Promise<{ status: number; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const headers = { authorization: `Bearer ${token}` };
-    const req = request(url, { method: 'GET', minVersion: 'TLSv1.3', timeout: timeoutMs, headers, ...(ca === undefined ? {} : { ca }) }, (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_SNAPSHOT_BYTES) req.destroy(new Error(`snapshot larger than ${MAX_SNAPSHOT_BYTES} bytes`));
-        else chunks.push(chunk);
-      });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
-      response.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`no snapshot within ${timeoutMs} ms`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 /**
  * Fetches and checks the snapshot a CURSOR_TOO_OLD error names, authenticated by the session's
  * token; throws on any mismatch.
@@ -58,7 +39,7 @@ export async function fetchSnapshot(origin: URL, groupId: string, path: unknown,
   if (typeof path !== 'string' || typeof expectedHash !== 'string') throw new Error('CURSOR_TOO_OLD names no snapshot (details.snapshotUrl, snapshotArtifactHash)');
   const url = new URL(path, origin);
   if (url.origin !== origin.origin) throw new Error(`the snapshot is not on the Group Authority's own origin: ${url.origin}`);
-  const { status, body } = await get(url, ca, timeoutMs, token);
+  const { status, body } = await httpsGet(url, ca, timeoutMs, token, MAX_SNAPSHOT_BYTES);
   if (status !== 200) throw new Error(`GET ${url.pathname} answered ${status}: ${body.toString('utf8').slice(0, 200)}`);
   const hash = sha256ContentHash(body);
   if (hash !== expectedHash) throw new Error(`the snapshot's hash is ${hash}, not ${expectedHash}`);

@@ -115,6 +115,19 @@ export class Subscriptions {
     return true;
   }
 
+  /**
+   * An Event of a subscribed Group failed verification: it is not delivered, and the Group
+   * stops before it rather than skip it (GroupStream.refuse; `subscribe()` again restarts it).
+   * False when the Group is not subscribed.
+   */
+  unverified(event: GroupEvent, error: AgentError): boolean {
+    const stream = this.streams.get(event.groupId);
+    if (stream === undefined) return false;
+    stream.refuse(event.sequence);
+    this.deps.report(error);
+    return true;
+  }
+
   /** A new handler was registered: Groups waiting for one start. */
   kick(): void {
     for (const stream of this.streams.values()) stream.kick();

@@ -1,0 +1,119 @@
+/**
+ * `missionweave registry export` as a third party would use it: the exported document, and
+ * nothing else from the operator's directory (no private key file), verifies a Group's Events
+ * offline with the same six-stage verifier `replay --verify` uses; a key missing from it, or an
+ * Event signed outside the key's validity interval, is rejected at stage 4.
+ */
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { schemaRegistry } from '../src/protocol/schemas/files.js';
+import type { KeyBindingEvidence } from '../src/protocol/signing/keyRegistry.js';
+import { registryInput, verifySignedDocument } from '../src/protocol/signing/verifySignedDocument.js';
+import { describeWithSpec, specJson } from './support/spec.js';
+
+const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
+const CLI = join(process.cwd(), 'dist', 'cli', 'main.js');
+const scratch = mkdtempSync(join(tmpdir(), 'mw-registry-'));
+const dir = join(scratch, 'org');
+const exportFile = join(scratch, 'registry.json');
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Export {
+  organizationId: string;
+  revision: number;
+  bindings: KeyBindingEvidence[];
+}
+
+function run(...args: string[]) {
+  const env = { ...process.env };
+  delete env['DATABASE_URL'];
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function lastJson(text: string): Record<string, unknown> {
+  return JSON.parse(text.trim().split('\n').at(-1) as string) as Record<string, unknown>;
+}
+
+let events: string[] = [];
+let authority: { id: string; keyId: string };
+
+beforeAll(() => {
+  const init = run('init', '--dir', dir);
+  expect(init.code, init.stderr).toBe(0);
+  authority = lastJson(init.stdout)['authority'] as { id: string; keyId: string };
+  expect(run('agent', 'add', 'planner', '--dir', dir).code).toBe(0);
+  expect(run('human', 'add', 'alice', '--dir', dir).code).toBe(0);
+  const payload = join(scratch, 'mission.json');
+  writeFileSync(payload, JSON.stringify({
+    coordinatorId: 'urn:missionweave:agent:planner',
+    title: 'Plan the offsite',
+    objective: 'Agree an agenda for the team offsite.',
+    definitionOfDone: [{ criterionId: 'agenda', description: 'An agreed agenda.', evidenceRequired: ['human_review'] }],
+    budget: { currency: 'EUR', financialLimit: 100 },
+    deadline: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+  }));
+  const created = run('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
+  expect(created.code, created.stderr).toBe(0);
+  const groupId = String(lastJson(created.stdout)['groupId']);
+  expect(run('command', 'message.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', '{"content":"Ideas welcome."}').code).toBe(0);
+  events = run('replay', groupId, '--dir', dir).stdout.trim().split('\n');
+  expect(events).toHaveLength(2);
+  const exported = run('registry', 'export', '--dir', dir, '--out', exportFile);
+  expect(exported.code, exported.stderr).toBe(0);
+}, 240_000);
+
+function verifyAll(registry: unknown) {
+  return events.map((text) => verifySignedDocument('event', Buffer.from(text), registryInput(registry), schemaRegistry()));
+}
+
+it('prints the same document it writes, with every Principal’s public key and no private material', () => {
+  const printed = run('registry', 'export', '--dir', dir);
+  expect(printed.code, printed.stderr).toBe(0);
+  const text = readFileSync(exportFile, 'utf8');
+  expect(printed.stdout).toBe(text);
+  const document = JSON.parse(text) as Export;
+  expect(document.revision).toBeGreaterThan(0);
+  expect(document.bindings.map((b) => `${b.principal.type} ${b.principal.id}`).sort()).toEqual([
+    'agent urn:missionweave:agent:planner',
+    'human urn:missionweave:human:alice',
+    'service urn:missionweave:service:group-authority',
+    'service urn:missionweave:service:registry',
+  ]);
+  expect(text).not.toMatch(/PRIVATE KEY|"seed"|"d"\s*:/);
+  expect(run('registry', '--dir', dir).code).toBe(2);
+});
+
+it('verifies the Group’s Events offline, accepted by the Group Authority', () => {
+  const document = JSON.parse(readFileSync(exportFile, 'utf8')) as Export;
+  for (const result of verifyAll(document)) {
+    expect(result.ok && { keyId: result.verified.keyId, principal: result.verified.principal }).toEqual({ keyId: authority.keyId, principal: { type: 'service', id: authority.id } });
+  }
+});
+
+it('rejects the Events at stage 4 when their key is missing from it, or they fall outside its validity', () => {
+  const document = JSON.parse(readFileSync(exportFile, 'utf8')) as Export;
+  const without = { ...document, bindings: document.bindings.filter((b) => b.keyId !== authority.keyId) };
+  for (const result of verifyAll(without)) expect(!result.ok && [result.failure.stage, result.failure.reason, result.failure.code]).toEqual(['key-resolution', 'unknown-key', 'AUTH_INVALID_SIGNATURE']);
+
+  const firstAt = String((JSON.parse(events[0] as string) as { occurredAt: string }).occurredAt);
+  const expired = {
+    ...document,
+    bindings: document.bindings.map((b) => (b.keyId === authority.keyId ? { ...b, validityHistory: [{ sequence: 1, recordedAt: firstAt, validUntil: firstAt }] } : b)),
+  };
+  for (const result of verifyAll(expired)) expect(!result.ok && result.failure.reason).toBe('key-not-valid-at-protected-time');
+});
+
+describeWithSpec('the export and the conformance bundles', () => {
+  it('is the bundles’ Registry fixture shape, plus the revision it was read at', () => {
+    const { revision, ...fixture } = JSON.parse(readFileSync(exportFile, 'utf8')) as Export;
+    expect(Number.isSafeInteger(revision)).toBe(true);
+    const validate = new Ajv2020({ strict: false }).compile(specJson<Record<string, unknown>>('cryptography/registry-fixture.schema.json'));
+    expect(validate(fixture), JSON.stringify(validate.errors)).toBe(true);
+  });
+});
