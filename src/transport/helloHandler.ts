@@ -7,18 +7,27 @@
 
 import { signCommand } from '../app/issueDocuments.js';
 import { wireError } from '../app/wireError.js';
-import type { JsonObject } from '../protocol/strictJson.js';
+import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
 import type { Connection } from './connection.js';
 import { acceptFrame, challengeFrame } from './frames.js';
-import { issueChallenge, newSessionToken, rejectResponse, type ClientResponse, type PendingChallenge } from './hello.js';
+import { HELLO_REFUSAL_STAGES, issueChallenge, newSessionToken, rejectResponse, type ClientResponse, type PendingChallenge } from './hello.js';
 import { CLOSE } from './limits.js';
 
 export interface HelloState {
   pending?: PendingChallenge;
 }
 
-function refuseAuthentication(connection: Connection, frameId: string | undefined, reason: string): void {
+/** `claimed`: the Agent and key the client named, recorded untrusted with a signature refusal. */
+function refuseAuthentication(connection: Connection, frameId: string | undefined, reason: string, claimed: { readonly agentId?: JsonValue; readonly keyId?: JsonValue }): void {
   connection.context.logger.info({ reason, address: connection.address }, 'HELLO rejected');
+  const stage = HELLO_REFUSAL_STAGES[reason.replace(/^after-session-open-/, '')];
+  if (stage !== undefined) {
+    connection.context.authority.policyLog.record({
+      diagnostic: { stage, reason, code: 'AUTH_INVALID_SIGNATURE' },
+      origin: { transport: 'hello', address: connection.address },
+      document: { actor: { type: 'agent', id: claimed.agentId ?? null }, signature: { keyId: claimed.keyId ?? null } },
+    });
+  }
   connection.fail(wireError('AUTH_INVALID_SIGNATURE', ''), frameId, true, CLOSE.authenticationFailed);
 }
 
@@ -50,7 +59,7 @@ export async function handleHello(connection: Connection, frame: JsonObject, fra
   connection.hello.pending = undefined; // one use, whatever happens next
   const check = authority.schemas.validateDefinition('websocket-frame', 'helloResponse', frame);
   if (pending === undefined || !check.ok) {
-    refuseAuthentication(connection, frameId, check.ok ? 'no-pending-challenge' : 'response-schema-invalid');
+    refuseAuthentication(connection, frameId, check.ok ? 'no-pending-challenge' : 'response-schema-invalid', frame);
     return;
   }
   const response = frame as unknown as ClientResponse;
@@ -60,7 +69,7 @@ export async function handleHello(connection: Connection, frame: JsonObject, fra
     reason = rejectResponse(pending, response, authority.registry.current, clock.nowMillis());
   }
   if (reason !== null) {
-    refuseAuthentication(connection, frameId, reason);
+    refuseAuthentication(connection, frameId, reason, pending);
     return;
   }
   await openSession(connection, pending, response, frameId);
@@ -83,12 +92,12 @@ async function openSession(connection: Connection, pending: PendingChallenge, re
     { actor: service.principal, kind: 'ext.missionweaveprotocol.identity.session_open', payload: { agentId: pending.agentId }, issuedAt: connection.now() },
     service.key,
   );
-  const outcome = await authority.submit(command);
+  const outcome = await authority.submit(command, undefined, { transport: 'hello', address: connection.address });
   if (!outcome.ok) {
     connection.context.logger.warn({ code: outcome.error.code, agentId: pending.agentId }, 'session could not be opened');
     // A database outage is not the Agent's fault: say so, and invite a retry.
     if (outcome.error.retryable) connection.fail(wireError('INTERNAL_ERROR', ''), frameId, true, CLOSE.unavailable);
-    else refuseAuthentication(connection, frameId, `session-open-${outcome.error.code}`);
+    else refuseAuthentication(connection, frameId, `session-open-${outcome.error.code}`, pending);
     return;
   }
   if (connection.state === 'closing') return;
@@ -96,7 +105,7 @@ async function openSession(connection: Connection, pending: PendingChallenge, re
   // another node since the first check is refused now.
   const revoked = rejectResponse({ ...pending, expiresAtMillis: Number.MAX_SAFE_INTEGER }, response, authority.registry.current, clock.nowMillis());
   if (revoked !== null) {
-    refuseAuthentication(connection, frameId, `after-session-open-${revoked}`);
+    refuseAuthentication(connection, frameId, `after-session-open-${revoked}`, pending);
     return;
   }
   const opened = JSON.parse(outcome.events[0]?.text ?? '{}') as { payload?: { sessionEpoch?: number } };
