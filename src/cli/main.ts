@@ -21,6 +21,8 @@ commands:
                                       sign a Command as a Principal and submit it
   replay <groupId> --dir DIR [--after N] [--verify]
                                       a Group's Events as JSON lines; --verify checks them
+  audit --dir DIR [--group G] [--since T] [--limit N]
+                                      refused Signed Documents (the Policy Log) as JSON lines, oldest first
   conformance [--spec DIR] [--json]   run the official bundles against this implementation
   validate <object> <file|->          strictly parse and schema-validate one document
 `;
@@ -36,6 +38,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   human: async () => (await import('./principalCommands.js')).principalCommand('human'),
   command: async () => (await import('./commandCommand.js')).commandCommand,
   replay: async () => (await import('./replayCommand.js')).replayCommand,
+  audit: async () => (await import('./auditCommand.js')).auditCommand,
   conformance: async () => (await import('./conformanceCommand.js')).conformanceCommand,
   validate: async () => (await import('./validateCommand.js')).validateCommand,
 };
