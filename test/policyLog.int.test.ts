@@ -13,6 +13,7 @@ import { snapshotReference } from '../src/app/groupSnapshots.js';
 import { PolicyLogRecorder } from '../src/app/recordPolicyLog.js';
 import { errorDocument } from '../src/app/wireError.js';
 import { verifySignedDocument } from '../src/protocol/signing/verifySignedDocument.js';
+import { createPool } from '../src/store/pool.js';
 import { readPolicyLog, type PolicyLogRow } from '../src/store/sql/policyLog.js';
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
@@ -136,6 +137,22 @@ describe('a flood of refusals', () => {
     expect(rows.reduce((sum, r) => sum + r.occurrences, 0)).toBe(flood);
     expect(rows.every((r) => (r.claimedActorId ?? '').length <= limits.maxClaimedChars + 1)).toBe(true);
     expect(rows.filter((r) => r.occurrences > 1).map((r) => r.stage).sort()).toEqual(['*', 'signature', 'signature', 'signature']);
+  });
+});
+
+describe('a database outage', () => {
+  it('keeps refusals buffered, still bounded, and writes nothing twice', async () => {
+    const away = createPool('postgres://missionweave@127.0.0.1:1/nowhere', { max: 1 });
+    const limits = { maxBufferedEntries: 5, maxSummaries: 2, flushIntervalMs: 3_600_000, maxRowsPerInsert: 2, maxClaimedChars: 16 };
+    const recorder = new PolicyLogRecorder(away, h.clock, pino({ level: 'silent' }), limits);
+    const refusal = { diagnostic: { stage: 'schema' as const, reason: 'schema-invalid', code: 'SCHEMA_VALIDATION_FAILED' as const }, origin: { transport: 'https' as const } };
+    for (let i = 0; i < 100; i++) recorder.record(refusal);
+    await recorder.flush();
+    expect(recorder.held).toEqual({ entries: 5, summaries: 1, refusals: 100 });
+    for (let i = 0; i < 100; i++) recorder.record(refusal);
+    await recorder.close();
+    expect(recorder.held).toEqual({ entries: 5, summaries: 1, refusals: 200 });
+    await away.end();
   });
 });
 

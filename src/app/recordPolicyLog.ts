@@ -132,7 +132,10 @@ export class PolicyLogRecorder {
     return { entries: this.entries.length, summaries: this.summaries.size, refusals };
   }
 
-  /** Writes what is buffered (one statement per `maxRowsPerInsert` rows); one flush at a time. */
+  /**
+   * Writes what was buffered when it started, `maxRowsPerInsert` rows per statement, the
+   * summaries with the last one; one flush at a time. On failure the rows stay buffered.
+   */
   flush(): Promise<void> {
     this.flushing ??= this.write().finally(() => {
       this.flushing = undefined;
@@ -141,26 +144,33 @@ export class PolicyLogRecorder {
   }
 
   private async write(): Promise<void> {
-    while (this.entries.length > 0 || this.summaries.size > 0) {
-      const entries = this.entries.slice(0, this.limits.maxRowsPerInsert);
-      const summaries = entries.length < this.limits.maxRowsPerInsert ? this.summaries : new Map<string, Summary>();
-      if (summaries === this.summaries) this.summaries = new Map();
-      const rows = [...entries, ...[...summaries.values()].map((s) => ({ ...s.row, lastOccurredAt: s.lastOccurredAt, occurrences: s.occurrences }))];
+    let remaining = this.entries.length;
+    do {
+      const entries = this.entries.slice(0, Math.min(remaining, this.limits.maxRowsPerInsert));
+      const last = entries.length === remaining;
+      const summaries = last ? [...this.summaries.values()] : [];
+      if (last) this.summaries = new Map();
+      const rows = [...entries, ...summaries.map((s) => ({ ...s.row, lastOccurredAt: s.lastOccurredAt, occurrences: s.occurrences }))];
       try {
         await insertPolicyLogRows(this.pool, rows);
       } catch (error) {
-        // Kept for the next flush; the buffer's bound still holds meanwhile.
-        for (const s of summaries.values()) this.coalesce(s.row, s.lastOccurredAt, s.occurrences);
+        for (const s of summaries) this.coalesce(s.row, s.lastOccurredAt, s.occurrences);
         this.logger.warn({ err: error, rows: rows.length }, 'Policy Log write failed; will retry');
         return;
       }
       this.entries.splice(0, entries.length);
-    }
+      remaining -= entries.length;
+    } while (remaining > 0);
   }
 
-  /** Stops the timer and writes what is left. */
+  /** Stops the timer and writes what is left, while the database takes it. */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.flush();
+    for (let held = this.held.refusals; held > 0; ) {
+      await this.flush();
+      const left = this.held.refusals;
+      if (left >= held) return;
+      held = left;
+    }
   }
 }
