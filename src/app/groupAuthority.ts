@@ -38,8 +38,6 @@ export interface GroupAuthorityOptions {
   readonly clock?: Clock;
   readonly schemas?: SchemaRegistry;
   readonly logger?: Logger;
-  /** Where refused Signed Documents are audited (§6.4); one is made on `pool` if absent. */
-  readonly policyLog?: PolicyLogRecorder;
 }
 
 /** A submission's outcome, with the verified Command when it got that far. */
@@ -77,7 +75,7 @@ export class GroupAuthority {
       schemas: options.schemas ?? schemaRegistry(),
       organization: new OrganizationStateCache(),
     };
-    this.policyLog = options.policyLog ?? new PolicyLogRecorder(options.pool, this.deps.clock, this.logger);
+    this.policyLog = new PolicyLogRecorder(options.pool, this.deps.clock, this.logger);
     const failed = (item: VerifiedCommand, error: unknown): CommandOutcome => {
       this.logger.error({ err: error, actionId: item.envelope.actionId, kind: item.envelope.kind }, 'write transaction failed');
       this.deps.states.invalidate([item.envelope.groupId ?? '']);
@@ -124,7 +122,7 @@ export class GroupAuthority {
     return new GroupAuthority(options, registry, crypto);
   }
 
-  /** Stops the crypto workers. */
+  /** Writes the Policy Log records still buffered; stops the crypto workers. */
   async close(): Promise<void> {
     await this.policyLog.close();
     await this.deps.crypto?.close();
