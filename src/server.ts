@@ -51,6 +51,8 @@ export async function openAuthority(home: Home, options: OpenOptions = {}): Prom
       database,
       logger,
       close: async () => {
+        // First: it writes the Policy Log records still buffered.
+        await authority.close();
         await pool.end();
         await database.stop();
       },

@@ -23,16 +23,13 @@ export function receiptKeyOf(command: VerifiedCommand): ReceiptKey {
  * `issuedAt` must fall inside the Organization's window around that instant.
  */
 export function checkAdmission(command: VerifiedCommand, nowMillis: number, window: FreshnessWindow): WireError | null {
-  const related = { relatedActionId: command.envelope.actionId };
-  if (!keyValidAt(command.verified.key, instantFromMillis(nowMillis))) {
-    return wireError('AUTH_INVALID_SIGNATURE', '', related);
-  }
+  const refused = (reason: string) => wireError('AUTH_INVALID_SIGNATURE', '', { relatedActionId: command.envelope.actionId, diagnostic: { stage: 'admission', reason } });
+  if (!keyValidAt(command.verified.key, instantFromMillis(nowMillis))) return refused('key-not-valid-at-acceptance');
   const issued = parseTimestamp(command.envelope.issuedAt);
-  if (issued === null) return wireError('AUTH_INVALID_SIGNATURE', '', related);
+  if (issued === null) return refused('issued-at-unparseable');
   const ageSeconds = nowMillis / 1000 - issued.seconds;
-  if (ageSeconds > window.maxAgeSeconds || -ageSeconds > window.maxFutureSkewSeconds) {
-    return wireError('AUTH_INVALID_SIGNATURE', '', related);
-  }
+  if (ageSeconds > window.maxAgeSeconds) return refused('issued-at-too-old');
+  if (-ageSeconds > window.maxFutureSkewSeconds) return refused('issued-at-too-far-ahead');
   return null;
 }
 
@@ -63,9 +60,10 @@ export function checkSession(command: VerifiedCommand, epochs: ReadonlyMap<strin
   const { actor, sessionEpoch, actionId } = command.envelope;
   if (actor.type !== 'agent') return null;
   const current = epochs.get(actor.id);
-  if (current === undefined) return wireError('AUTH_REQUIRED', 'the Agent has no open session', { relatedActionId: actionId });
+  if (current === undefined) return wireError('AUTH_REQUIRED', 'the Agent has no open session', { relatedActionId: actionId, diagnostic: { stage: 'admission', reason: 'no-open-session' } });
   if (sessionEpoch !== current) {
-    return wireError('AUTH_STALE_SESSION', `Session Epoch ${String(sessionEpoch)} is fenced`, { relatedActionId: actionId });
+    const diagnostic = { stage: 'admission' as const, reason: 'session-epoch-fenced' };
+    return wireError('AUTH_STALE_SESSION', `Session Epoch ${String(sessionEpoch)} is fenced`, { relatedActionId: actionId, diagnostic });
   }
   return null;
 }

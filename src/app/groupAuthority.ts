@@ -28,6 +28,7 @@ import { commandFromWorker, verifyCommandBytes, verifyCommandValue, type FrontRe
 import { CryptoPool } from './workers/cryptoPool.js';
 import { afterGroupCommit } from './failpoints.js';
 import { wireError } from './wireError.js';
+import { PolicyLogRecorder, type SubmissionOrigin } from './recordPolicyLog.js';
 
 /** Failures another node's recent Registry change could explain. */
 function mayBeStaleRegistry(diagnostic: VerificationFailure | undefined): boolean {
@@ -61,6 +62,7 @@ export type CommitListener = (events: readonly DeliveredEvent[]) => void;
 
 export class GroupAuthority {
   readonly logger: Logger;
+  readonly policyLog: PolicyLogRecorder;
   private readonly listeners: CommitListener[] = [];
   private readonly deps: OrganizationBatchDependencies;
   private readonly groupQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
@@ -79,6 +81,7 @@ export class GroupAuthority {
       organization: new OrganizationStateCache(),
       kinds,
     };
+    this.policyLog = new PolicyLogRecorder(options.pool, this.deps.clock, this.logger);
     const failed = (item: VerifiedCommand, error: unknown): CommandOutcome => {
       this.logger.error({ err: error, actionId: item.envelope.actionId, kind: item.envelope.kind }, 'write transaction failed');
       this.deps.states.invalidate([item.envelope.groupId ?? '']);
@@ -133,8 +136,9 @@ export class GroupAuthority {
     return new GroupAuthority(options, registry, crypto, kinds);
   }
 
-  /** Stops the crypto workers. */
+  /** Writes the Policy Log records still buffered; stops the crypto workers. */
   async close(): Promise<void> {
+    await this.policyLog.close();
     await this.deps.crypto?.close();
   }
 
@@ -179,19 +183,25 @@ export class GroupAuthority {
 
   /**
    * Submits one signed Command given as untrusted bytes or as a strictly parsed value. A
-   * WebSocket COMMAND frame passes its raw text too, so a worker can verify it.
+   * WebSocket COMMAND frame passes its raw text too, so a worker can verify it. Refusals with a
+   * protected diagnostic go to the Policy Log, with `origin`.
    */
-  async submit(input: Uint8Array | JsonValue, frameText?: string): Promise<Submission> {
+  async submit(input: Uint8Array | JsonValue, frameText?: string, origin: SubmissionOrigin = { transport: 'cli' }): Promise<Submission> {
     let front = await this.front(input, frameText);
     if (!front.ok && mayBeStaleRegistry(front.diagnostic) && (await this.refreshRegistry())) front = await this.front(input, frameText);
     if (!front.ok) {
       if (front.diagnostic !== undefined && front.diagnostic.code === 'AUTH_INVALID_SIGNATURE') {
         this.logger.info({ stage: front.diagnostic.stage, reason: front.diagnostic.reason }, 'signed Command rejected');
       }
+      if (front.diagnostic !== undefined) this.policyLog.record({ diagnostic: front.diagnostic, origin, document: input });
       return { ok: false, error: front.error };
     }
     const queue = front.command.scope === 'organization' ? this.organizationQueue : this.groupQueue;
     const outcome = await queue.submit(front.command);
+    if (!outcome.ok && outcome.error.diagnostic !== undefined) {
+      const diagnostic = { ...outcome.error.diagnostic, code: outcome.error.code };
+      this.policyLog.record({ diagnostic, origin, document: front.command.document, signingHash: front.command.verified.signingHash });
+    }
     if (outcome.ok && !outcome.duplicate) for (const listener of this.listeners) listener(outcome.events);
     return { ...outcome, command: front.command };
   }

@@ -59,7 +59,8 @@ function reverify(items: readonly VerifiedCommand[], deps: GroupBatchDependencie
   return items.map((item) => {
     if (item.registryRevision === snapshot.revision) return item;
     const again = verifyCommandValue(item.document, snapshot, deps.schemas, deps.kinds);
-    return again.ok ? again.command : { ok: false, error: again.error };
+    if (again.ok) return again.command;
+    return { ok: false, error: again.diagnostic === undefined ? again.error : { ...again.error, diagnostic: { stage: again.diagnostic.stage, reason: again.diagnostic.reason } } };
   });
 }
 

@@ -5,6 +5,7 @@
  */
 
 import { ERROR_CODES, type ErrorCode } from '../protocol/errorCodes.js';
+import type { SemanticStage } from '../protocol/signing/verification.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 
 export interface WireError {
@@ -18,6 +19,8 @@ export interface WireError {
   readonly retryAfterMs?: number;
   readonly snapshotArtifactHash?: string;
   readonly details?: JsonObject;
+  /** Protected (§6.4): the first failing semantic stage, kept for the Policy Log, never sent. */
+  readonly diagnostic?: { readonly stage: SemanticStage; readonly reason: string };
 }
 
 /** Wire messages for codes whose cause must not be revealed (§6.4 non-oracular failures). */

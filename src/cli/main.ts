@@ -23,6 +23,8 @@ commands:
                                       a Group's Events as JSON lines; --verify checks them
   registry export --dir DIR [--out FILE]
                                       the Registry's public key bindings, for offline verification
+  audit --dir DIR [--group G] [--since T] [--limit N]
+                                      refused Signed Documents (the Policy Log) as JSON lines, oldest first
   conformance [--spec DIR] [--json]   run the official bundles against this implementation
   validate <object> <file|->          strictly parse and schema-validate one document
 `;
@@ -39,6 +41,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   command: async () => (await import('./commandCommand.js')).commandCommand,
   replay: async () => (await import('./replayCommand.js')).replayCommand,
   registry: async () => (await import('./registryCommand.js')).registryCommand,
+  audit: async () => (await import('./auditCommand.js')).auditCommand,
   conformance: async () => (await import('./conformanceCommand.js')).conformanceCommand,
   validate: async () => (await import('./validateCommand.js')).validateCommand,
 };

@@ -46,7 +46,6 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
     const stop = (): void => {
       void (async () => {
         await listener.close();
-        await running.authority.close();
         await running.close();
         resolve(0);
       })();

@@ -12,6 +12,7 @@ import { decodeBase64url, encodeBase64url } from '../protocol/base64url.js';
 import { isCanonicalScalar, verifyEd25519 } from '../protocol/ed25519.js';
 import { canonicalBytes } from '../protocol/jcs.js';
 import { keyValidAt } from '../protocol/signing/keyRegistry.js';
+import type { SemanticStage } from '../protocol/signing/verification.js';
 import { instantFromMillis } from '../protocol/timestamp.js';
 
 export interface ClientInit {
@@ -72,6 +73,20 @@ export function rejectResponse(pending: PendingChallenge, response: ClientRespon
   if (signature === null || signature.length !== 64 || !isCanonicalScalar(signature.subarray(32))) return 'signature-malformed';
   return verifyEd25519(key.keyObject, pending.transcript, signature) ? null : 'signature-mismatch';
 }
+
+/** The §6.4 semantic stage each refusal reason of HELLO falls in, for the Policy Log. */
+export const HELLO_REFUSAL_STAGES: Readonly<Record<string, SemanticStage>> = {
+  'response-schema-invalid': 'schema',
+  'no-pending-challenge': 'admission',
+  'challenge-expired': 'admission',
+  'transcript-mismatch': 'signature-envelope',
+  'unknown-key': 'key-resolution',
+  'key-bound-to-another-principal': 'key-resolution',
+  'key-not-valid-now': 'key-resolution',
+  'agent-card-not-active': 'admission',
+  'signature-malformed': 'signature-envelope',
+  'signature-mismatch': 'signature',
+};
 
 /** An opaque session token: 32 random bytes. The connection itself carries the session. */
 export function newSessionToken(): string {

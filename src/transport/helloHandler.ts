@@ -8,13 +8,22 @@
 import { signSessionOpen } from '../app/issueDocuments.js';
 import { wireError } from '../app/wireError.js';
 import { acceptFrame, challengeFrame } from '../protocol/frames.js';
-import type { JsonObject } from '../protocol/strictJson.js';
-import { issueChallenge, newSessionToken, rejectResponse, type ClientResponse, type PendingChallenge } from './hello.js';
+import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
+import { HELLO_REFUSAL_STAGES, issueChallenge, newSessionToken, rejectResponse, type ClientResponse, type PendingChallenge } from './hello.js';
 import { CLOSE } from './limits.js';
 import type { FrameConnection } from './transportContext.js';
 
-function refuseAuthentication(connection: FrameConnection, frameId: string | undefined, reason: string): void {
+/** `claimed`: the Agent and key the client named, recorded untrusted with a signature refusal. */
+function refuseAuthentication(connection: FrameConnection, frameId: string | undefined, reason: string, claimed: { readonly agentId?: JsonValue; readonly keyId?: JsonValue }): void {
   connection.context.logger.info({ reason, address: connection.address }, 'HELLO rejected');
+  const stage = HELLO_REFUSAL_STAGES[reason.replace(/^after-session-open-/, '')];
+  if (stage !== undefined) {
+    connection.context.authority.policyLog.record({
+      diagnostic: { stage, reason, code: 'AUTH_INVALID_SIGNATURE' },
+      origin: { transport: 'hello', address: connection.address },
+      document: { actor: { type: 'agent', id: claimed.agentId ?? null }, signature: { keyId: claimed.keyId ?? null } },
+    });
+  }
   connection.fail(wireError('AUTH_INVALID_SIGNATURE', ''), frameId, true, CLOSE.authenticationFailed);
 }
 
@@ -46,7 +55,7 @@ export async function handleHello(connection: FrameConnection, frame: JsonObject
   connection.hello.pending = undefined; // one use, whatever happens next
   const check = authority.schemas.validateDefinition('websocket-frame', 'helloResponse', frame);
   if (pending === undefined || !check.ok) {
-    refuseAuthentication(connection, frameId, check.ok ? 'no-pending-challenge' : 'response-schema-invalid');
+    refuseAuthentication(connection, frameId, check.ok ? 'no-pending-challenge' : 'response-schema-invalid', frame);
     return;
   }
   const response = frame as unknown as ClientResponse;
@@ -56,7 +65,7 @@ export async function handleHello(connection: FrameConnection, frame: JsonObject
     reason = rejectResponse(pending, response, authority.registry.current, clock.nowMillis());
   }
   if (reason !== null) {
-    refuseAuthentication(connection, frameId, reason);
+    refuseAuthentication(connection, frameId, reason, pending);
     return;
   }
   await openSession(connection, pending, response, frameId);
@@ -76,12 +85,12 @@ async function refreshed(connection: FrameConnection): Promise<boolean> {
 async function openSession(connection: FrameConnection, pending: PendingChallenge, response: ClientResponse, frameId: string | undefined): Promise<void> {
   const { authority, clock, limits, service, sessions } = connection.context;
   const command = signSessionOpen(service.principal, pending.agentId, connection.now(), service.key);
-  const outcome = await authority.submit(command);
+  const outcome = await authority.submit(command, undefined, { transport: 'hello', address: connection.address });
   if (!outcome.ok) {
     connection.context.logger.warn({ code: outcome.error.code, agentId: pending.agentId }, 'session could not be opened');
     // A database outage is not the Agent's fault: say so, and invite a retry.
     if (outcome.error.retryable) connection.fail(wireError('INTERNAL_ERROR', ''), frameId, true, CLOSE.unavailable);
-    else refuseAuthentication(connection, frameId, `session-open-${outcome.error.code}`);
+    else refuseAuthentication(connection, frameId, `session-open-${outcome.error.code}`, pending);
     return;
   }
   if (connection.state === 'closing') return;
@@ -89,7 +98,7 @@ async function openSession(connection: FrameConnection, pending: PendingChalleng
   // another node since the first check is refused now.
   const revoked = rejectResponse({ ...pending, expiresAtMillis: Number.MAX_SAFE_INTEGER }, response, authority.registry.current, clock.nowMillis());
   if (revoked !== null) {
-    refuseAuthentication(connection, frameId, `after-session-open-${revoked}`);
+    refuseAuthentication(connection, frameId, `after-session-open-${revoked}`, pending);
     return;
   }
   const opened = JSON.parse(outcome.events[0]?.text ?? '{}') as { payload?: { sessionEpoch?: number } };

@@ -59,7 +59,8 @@ async function postCommand(context: TransportContext, request: IncomingMessage, 
     sendError(response, wireError('AUTH_REQUIRED', 'Agents send Commands over their WebSocket session'), now);
     return;
   }
-  const outcome = await context.authority.submit(command);
+  const origin = { transport: 'https' as const, ...(request.socket.remoteAddress === undefined ? {} : { address: request.socket.remoteAddress }) };
+  const outcome = await context.authority.submit(command, undefined, origin);
   if (!outcome.ok) {
     sendError(response, outcome.error, now);
     return;

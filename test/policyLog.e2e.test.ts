@@ -1,0 +1,110 @@
+/**
+ * Refusals from the network reach the Policy Log (§6.4) with their first failing semantic stage:
+ * a bad signature in a WebSocket COMMAND frame (verified on a crypto worker), an unknown key over
+ * HTTPS and a forged HELLO response each leave exactly one record naming its transport, while
+ * the caller only ever sees AUTH_INVALID_SIGNATURE.
+ */
+
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { request } from 'node:https';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readPolicyLog, type PolicyLogRow } from '../src/store/sql/policyLog.js';
+import type { Actor } from './support/harness.js';
+import { createMission, type MissionRefs } from './support/missions.js';
+import { RawClient } from './support/rawClient.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+let owner: Actor;
+let agent: Actor;
+let mission: MissionRefs;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await server.harness.human('owner');
+  agent = await server.harness.agent('worker');
+  mission = await createMission(server.harness, owner, agent);
+});
+
+async function records(): Promise<PolicyLogRow[]> {
+  await server.harness.authority.policyLog.flush();
+  return readPolicyLog(server.db.pool, { limit: 10_000, keep: 'oldest' });
+}
+
+async function newRecords(before: readonly PolicyLogRow[]): Promise<PolicyLogRow[]> {
+  const seen = new Set(before.map((r) => r.entryId));
+  return (await records()).filter((r) => !seen.has(r.entryId));
+}
+
+function postCommand(body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL('/v1/commands', server.httpsUrl), { method: 'POST', ca: server.ca, headers: { 'content-type': 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function message(actor: Actor, content: string) {
+  return server.harness.sign(actor, 'message.post', { messageId: `urn:uuid:${randomUUID()}`, conversationId: mission.mainConversationId, content }, { groupId: mission.groupId, membershipEpoch: 1 });
+}
+
+describe('refusals from the network', () => {
+  it('records a tampered COMMAND over wss once, at stage signature', async () => {
+    const client = await RawClient.open(server.url, server.ca);
+    agent.sessionEpoch = await client.hello(agent);
+    const before = await records();
+    const command = message(agent, 'as signed');
+    const tampered = { ...command, payload: { ...(command['payload'] as object), content: 'not as signed' } };
+    client.send({ frameType: 'COMMAND', command: tampered });
+    const error = await client.error();
+    expect(error['error']).toMatchObject({ code: 'AUTH_INVALID_SIGNATURE', message: 'signed document rejected' });
+    client.send({ frameType: 'COMMAND', command: message(agent, 'accepted') });
+    expect((await client.next((f) => f.frameType === 'EVENT' || f.frameType === 'ERROR')).frameType).toBe('EVENT');
+    const written = await newRecords(before);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({
+      stage: 'signature',
+      code: 'AUTH_INVALID_SIGNATURE',
+      transport: 'wss',
+      claimedActorId: agent.principal.id,
+      claimedKeyId: agent.key.keyId,
+      claimedActionId: command['actionId'],
+      claimedGroupId: mission.groupId,
+      signingHash: null,
+    });
+    expect(written[0]?.address).toMatch(/127\.0\.0\.1/);
+    client.close();
+  });
+
+  it('records a Command under an unknown key over HTTPS once, at stage key-resolution', async () => {
+    const before = await records();
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const impostor: Actor = { principal: owner.principal, key: { keyId: `urn:uuid:${randomUUID()}`, privateKey } };
+    const response = await postCommand(JSON.stringify(message(impostor, 'who am I')));
+    expect(response.status).toBe(401);
+    expect(JSON.parse(response.text).error).toMatchObject({ code: 'AUTH_INVALID_SIGNATURE', message: 'signed document rejected' });
+    const written = await newRecords(before);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({ stage: 'key-resolution', code: 'AUTH_INVALID_SIGNATURE', transport: 'https', claimedKeyId: impostor.key.keyId, claimedActorId: owner.principal.id });
+  });
+
+  it('records a forged HELLO response once, at stage signature', async () => {
+    const before = await records();
+    const client = await RawClient.open(server.url, server.ca);
+    const epoch = await client.hello(agent, (signature) => {
+      const forged = Buffer.from(signature);
+      forged[0] = (forged[0] ?? 0) ^ 1;
+      return forged;
+    });
+    expect(epoch).toBe(0);
+    expect(client.lastError()?.['error']).toMatchObject({ code: 'AUTH_INVALID_SIGNATURE' });
+    const written = await newRecords(before);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({ stage: 'signature', reason: 'signature-mismatch', transport: 'hello', claimedActorId: agent.principal.id, claimedKeyId: agent.key.keyId });
+    client.close();
+  });
+});
