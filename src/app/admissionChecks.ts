@@ -9,7 +9,9 @@ import { keyValidAt } from '../protocol/signing/keyRegistry.js';
 import { instantFromMillis, parseTimestamp } from '../protocol/timestamp.js';
 import type { ReceiptKey } from '../store/sql/receipts.js';
 import type { FreshnessWindow } from './settings.js';
-import type { VerifiedCommand } from './verifyCommand.js';
+import type { EmbeddedVerification, VerifiedCommand } from './verifyCommand.js';
+import type { EmbeddedAdmissionRow } from '../store/sql/embeddedAdmissions.js';
+import type { Principal } from '../protocol/principal.js';
 import { wireError, type WireError } from './wireError.js';
 
 export function receiptKeyOf(command: VerifiedCommand): ReceiptKey {
@@ -51,7 +53,9 @@ export function checkFoundReceipt(found: FoundReceipt, command: VerifiedCommand)
   if (found.signingHash !== command.verified.signingHash) {
     return wireError('ACTION_ID_COLLISION', 'the Action ID was used with other content', related);
   }
-  if (found.keyId !== command.verified.keyId) return wireError('AUTH_INVALID_SIGNATURE', '', related);
+  if (found.keyId !== command.verified.keyId) {
+    return wireError('AUTH_INVALID_SIGNATURE', '', { ...related, diagnostic: { stage: 'admission', reason: 'record-binding-mismatch' } });
+  }
   return null;
 }
 
@@ -66,4 +70,46 @@ export function checkSession(command: VerifiedCommand, epochs: ReadonlyMap<strin
     return wireError('AUTH_STALE_SESSION', `Session Epoch ${String(sessionEpoch)} is fenced`, { relatedActionId: actionId, diagnostic });
   }
   return null;
+}
+
+/** What the first admission of a Command's embedded document decided. */
+export type EmbeddedAdmission = { readonly ok: false; readonly error: WireError } | { readonly ok: true; readonly record?: EmbeddedAdmissionRow };
+
+/**
+ * §6.4 first admission of a Signed Document embedded in the Command (an Approval, an Agent Card),
+ * at the Command's trusted acceptance time: a found record must bind the same document kind, key
+ * and Principal; an absent one is appended only when the key is valid at that time too, so a
+ * document is never accepted because its signer backdated it.
+ */
+export function admitEmbedded(
+  command: VerifiedCommand,
+  embedded: EmbeddedVerification | undefined,
+  found: EmbeddedAdmissionRow | undefined,
+  acceptance: { readonly nowMillis: number; readonly now: string; readonly acceptedBy: Principal; readonly admissionRecordId: string },
+): EmbeddedAdmission {
+  if (embedded === undefined) return { ok: true };
+  const refused = (reason: string): EmbeddedAdmission => ({
+    ok: false,
+    error: wireError('AUTH_INVALID_SIGNATURE', '', { relatedActionId: command.envelope.actionId, diagnostic: { stage: 'admission', reason } }),
+  });
+  const { principal } = embedded.key;
+  if (found !== undefined) {
+    const bound = found.documentKind === embedded.document && found.keyId === embedded.keyId && found.principalType === principal.type && found.principalId === principal.id;
+    return bound ? { ok: true } : refused('embedded-record-binding-mismatch');
+  }
+  if (!keyValidAt(embedded.key, instantFromMillis(acceptance.nowMillis))) return refused('embedded-key-not-valid-at-acceptance');
+  return {
+    ok: true,
+    record: {
+      signingHash: embedded.signingHash,
+      admissionRecordId: acceptance.admissionRecordId,
+      documentKind: embedded.document,
+      keyId: embedded.keyId,
+      principalType: principal.type,
+      principalId: principal.id,
+      trustedAcceptedAt: acceptance.now,
+      acceptedById: acceptance.acceptedBy.id,
+      actionId: command.envelope.actionId,
+    },
+  };
 }

@@ -172,7 +172,7 @@ export class GroupAuthority {
       if (reply.type === 'rejected') return { ok: false, error: reply.error, ...(reply.diagnostic === undefined ? {} : { diagnostic: reply.diagnostic }) };
       if (reply.type === 'verified') {
         const parsed = frameText !== undefined && !(input instanceof Uint8Array) ? (input as JsonObject) : undefined;
-        const command = commandFromWorker(reply.canonical, reply.signingHash, reply.keyId, reply.registryRevision, this.deps.registry.current.registry, this.deps.kinds, parsed);
+        const command = commandFromWorker(reply.canonical, reply.signingHash, reply.keyId, reply.registryRevision, this.deps.registry.current.registry, this.deps.kinds, parsed, reply.embedded);
         if (command !== undefined) return { ok: true, command };
       }
     }

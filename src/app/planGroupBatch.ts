@@ -11,7 +11,8 @@ import type { GroupState } from '../domain/group/groupState.js';
 import type { AgentFacts, DecisionContext, MissionFacts } from '../domain/model.js';
 import type { EventRow } from '../store/sql/events.js';
 import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
-import { checkAdmission, checkFoundReceipt, checkSession, receiptKeyOf } from './admissionChecks.js';
+import { admitEmbedded, checkAdmission, checkFoundReceipt, checkSession, receiptKeyOf } from './admissionChecks.js';
+import type { EmbeddedAdmissionRow } from '../store/sql/embeddedAdmissions.js';
 import { createdGroupOf } from './batchPreloads.js';
 import { eventDocument, newUrn } from './eventFactory.js';
 import type { CommandOutcome, DeliveredEvent } from './outcomes.js';
@@ -28,6 +29,8 @@ export interface BatchFacts {
   readonly sessions: ReadonlyMap<string, number>;
   readonly takenGroups: ReadonlySet<string>;
   readonly missions: ReadonlyMap<string, MissionFacts>;
+  /** First-Admission Records of the embedded documents the batch's Commands carry, by signing hash. */
+  readonly embeddedRecords: ReadonlyMap<string, EmbeddedAdmissionRow>;
   readonly agent: (agentId: string) => AgentFacts | undefined;
 }
 
@@ -46,6 +49,8 @@ export interface BatchPlan {
   readonly events: EventRow[];
   readonly pending: PendingEvent[];
   readonly receipts: ReceiptRow[];
+  /** First-Admission Records of embedded documents first admitted by this batch. */
+  readonly admissions: EmbeddedAdmissionRow[];
   readonly newGroups: { groupId: string; missionId: string }[];
   readonly before: Map<string, GroupState | null>;
   readonly after: Map<string, GroupState>;
@@ -59,6 +64,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     events: [],
     pending: [],
     receipts: [],
+    admissions: [],
     newGroups: [],
     before: new Map(),
     after: new Map(facts.states),
@@ -66,6 +72,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
   };
   const accepted = new Map<string, { signingHash: string; keyId: string; events: DeliveredEvent[] }>();
   const taken = new Set(facts.takenGroups);
+  const admitted = new Map(facts.embeddedRecords);
   for (const group of facts.lastSequences.keys()) taken.add(group);
 
   for (const command of items) {
@@ -85,6 +92,16 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     const refused = checkAdmission(command, facts.nowMillis, settings.freshness) ?? checkSession(command, facts.sessions);
     if (refused !== null) {
       plan.outcomes.push({ ok: false, error: refused });
+      continue;
+    }
+    const embedded = admitEmbedded(command, command.embedded, command.embedded === undefined ? undefined : admitted.get(command.embedded.signingHash), {
+      nowMillis: facts.nowMillis,
+      now,
+      acceptedBy: settings.services.authority,
+      admissionRecordId: newUrn(),
+    });
+    if (!embedded.ok) {
+      plan.outcomes.push({ ok: false, error: embedded.error });
       continue;
     }
     const groupId = command.envelope.groupId as string;
@@ -136,6 +153,10 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       taken.add(created.groupId);
     }
     accepted.set(key, { signingHash: hash, keyId: command.verified.keyId, events: delivered });
+    if (embedded.record !== undefined) {
+      plan.admissions.push(embedded.record);
+      admitted.set(embedded.record.signingHash, embedded.record);
+    }
     plan.receipts.push({
       ...receiptKeyOf(command),
       signingHash: hash,

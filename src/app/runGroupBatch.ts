@@ -18,6 +18,7 @@ import { appendBatch, type AggregateWrite } from '../store/sql/appendBatch.js';
 import { readEventsById } from '../store/sql/events.js';
 import { lockGroupsReadingRevision, readReceiptsAndSessions } from '../store/sql/batchReads.js';
 import { findTakenIds, insertGroups } from '../store/sql/groups.js';
+import { insertEmbeddedAdmissions, readEmbeddedAdmissions } from '../store/sql/embeddedAdmissions.js';
 import { receiptKeyOf } from './admissionChecks.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome } from './outcomes.js';
 import { batchPreloads } from './batchPreloads.js';
@@ -82,6 +83,8 @@ async function plan(client: PoolClient, items: readonly VerifiedCommand[], locke
     states.set(groupId, await deps.states.load(client, groupId, last, messagesByGroup.get(groupId) ?? []));
   }
   const snapshot = deps.registry.current;
+  const embeddedHashes = items.flatMap((c) => (c.embedded === undefined ? [] : [c.embedded.signingHash]));
+  const embeddedRecords = await readEmbeddedAdmissions(client, deps.settings.services.organizationId, embeddedHashes);
   const takenGroups = new Set([...taken.groups]);
   for (const missionId of taken.missions) {
     // A Mission ID in use makes its creation fail like a Group ID in use.
@@ -95,6 +98,7 @@ async function plan(client: PoolClient, items: readonly VerifiedCommand[], locke
     sessions,
     takenGroups,
     missions,
+    embeddedRecords,
     agent: (agentId) => {
       const facts = snapshot.agents.get(agentId);
       const sessionEpoch = sessions.get(agentId);
@@ -103,7 +107,7 @@ async function plan(client: PoolClient, items: readonly VerifiedCommand[], locke
   }, deps.settings, deps.kinds);
 }
 
-async function write(client: PoolClient, batch: BatchPlan): Promise<void> {
+async function write(client: PoolClient, batch: BatchPlan, organizationId: string): Promise<void> {
   const created = await insertGroups(client, batch.newGroups);
   if (created.size !== batch.newGroups.length) throw new BatchConflict('a Group ID or Mission ID was taken concurrently');
   if (batch.receipts.length === 0) return;
@@ -122,6 +126,10 @@ async function write(client: PoolClient, batch: BatchPlan): Promise<void> {
     notify: advanced.size === 0 ? undefined : { channel: EVENTS_CHANNEL, payload: eventsHint(advanced) },
   });
   if (inserted !== batch.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
+  // Append-or-return-existing: a record another transaction appended first is found on the re-run.
+  if ((await insertEmbeddedAdmissions(client, organizationId, batch.admissions)) !== batch.admissions.length) {
+    throw new BatchConflict('an embedded document was admitted concurrently');
+  }
 }
 
 /** Signs the batch's Events (on the crypto workers when there are any) and fills them in. */
@@ -147,7 +155,7 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
     const checked = reverify(items, deps);
     const batch = await plan(client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, deps, nowMillis);
     await signPending(batch.pending, deps);
-    await write(client, batch);
+    await write(client, batch, deps.settings.services.organizationId);
     const stored = batch.outcomes.flatMap((o) => (o.ok === 'stored' ? o.eventIds : []));
     const texts = stored.length === 0 ? new Map<string, string>() : await readEventsById(client, stored);
     let next = 0;

@@ -19,13 +19,14 @@ import { findReceipts, insertReceipts, receiptKey, type ReceiptRow } from '../st
 import { insertBinding, insertValidityRecord, lockOrganization, updateOrganization } from '../store/sql/registry.js';
 import { upsertSessionEpochs } from '../store/sql/sessions.js';
 import { applyCardKeys, type CardKeyChanges } from './agentCardKeys.js';
-import { checkAdmission, checkFoundReceipt, receiptKeyOf } from './admissionChecks.js';
+import { admitEmbedded, checkAdmission, checkFoundReceipt, receiptKeyOf } from './admissionChecks.js';
+import { insertEmbeddedAdmissions, readEmbeddedAdmissions, type EmbeddedAdmissionRow } from '../store/sql/embeddedAdmissions.js';
 import { newUrn, signEvent } from './eventFactory.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome, type DeliveredEvent } from './outcomes.js';
 import { agentFactsOf, type RegistrySnapshot } from './registryCache.js';
 import type { OrganizationStateCache } from './organizationStates.js';
 import type { GroupBatchDependencies } from './runGroupBatch.js';
-import type { VerifiedCommand } from './verifyCommand.js';
+import type { EmbeddedVerification, VerifiedCommand } from './verifyCommand.js';
 import { wireError } from './wireError.js';
 
 interface Writes {
@@ -34,6 +35,7 @@ interface Writes {
   keys: CardKeyChanges[];
   sessions: Map<string, number>;
   receipts: ReceiptRow[];
+  admissions: EmbeddedAdmissionRow[];
 }
 
 /** Verifies an embedded Agent Card and works out its Registry changes. */
@@ -50,7 +52,10 @@ function cardFacts(command: VerifiedCommand, member: string, snapshot: RegistryS
     if (!(error instanceof RegistryProblem)) throw error;
     registryProblem = error.reason;
   }
-  return { card, cardIssuerAuthorized, ...(registryProblem === undefined ? {} : { registryProblem }), changes, signingHash: verified.ok ? verified.verified.signingHash : undefined };
+  const verification: EmbeddedVerification | undefined = verified.ok
+    ? { document: 'agent-card', signingHash: verified.verified.signingHash, keyId: verified.verified.keyId, key: verified.verified.key }
+    : undefined;
+  return { card, cardIssuerAuthorized, ...(registryProblem === undefined ? {} : { registryProblem }), changes, signingHash: verification?.signingHash, verification };
 }
 
 /** Tells every node the Registry moved, so each refreshes its copy before it is asked. */
@@ -74,7 +79,7 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
     const receipts = await findReceipts(client, items.map(receiptKeyOf));
     let state = await deps.organization.load(client, org.lastPosition);
     let position = org.lastPosition;
-    const writes: Writes = { events: [], cards: [], keys: [], sessions: new Map(), receipts: [] };
+    const writes: Writes = { events: [], cards: [], keys: [], sessions: new Map(), receipts: [], admissions: [] };
     const results: (CommandOutcome | string[])[] = [];
     for (const command of items) {
       const related = { relatedActionId: command.envelope.actionId };
@@ -91,6 +96,17 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
       }
       const embedded = deps.kinds.embeddedOf(command.envelope.kind);
       const facts = embedded?.document === 'agent-card' ? cardFacts(command, embedded.member, snapshot, deps, now) : undefined;
+      let admission: EmbeddedAdmissionRow | undefined;
+      if (facts?.verification !== undefined) {
+        const hash = facts.verification.signingHash;
+        const found = (await readEmbeddedAdmissions(client, services.organizationId, [hash])).get(hash) ?? writes.admissions.find((r) => r.signingHash === hash);
+        const admitted = admitEmbedded(command, facts.verification, found, { nowMillis, now, acceptedBy: services.authority, admissionRecordId: newUrn() });
+        if (!admitted.ok) {
+          results.push({ ok: false, error: admitted.error });
+          continue;
+        }
+        admission = admitted.record;
+      }
       const sessionsBefore = state.sessions;
       const context: DecisionContext = {
         now,
@@ -124,6 +140,7 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
       // An Agent's new Session Epoch is written, and announced, with the Event that opened it.
       for (const [agentId, epoch] of state.sessions) if (sessionsBefore.get(agentId) !== epoch) writes.sessions.set(agentId, epoch);
       writes.receipts.push({ ...receiptKeyOf(command), signingHash: command.verified.signingHash, kind: command.envelope.kind, groupId: null, command: command.canonical, eventIds: delivered.map((e) => e.eventId), keyId: command.verified.keyId, admissionRecordId: newUrn(), trustedAcceptedAt: now });
+      if (admission !== undefined) writes.admissions.push(admission);
       results.push({ ok: true, events: delivered, duplicate: false });
     }
     await insertOrganizationEvents(client, writes.events);
@@ -139,6 +156,9 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
     }
     if (writes.keys.length > 0) await notifyRegistryChanged(client, snapshot.revision);
     if ((await insertReceipts(client, writes.receipts)) !== writes.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
+    if ((await insertEmbeddedAdmissions(client, services.organizationId, writes.admissions)) !== writes.admissions.length) {
+      throw new BatchConflict('an embedded document was admitted concurrently');
+    }
     await updateOrganization(client, services.organizationId, { registryRevision: snapshot.revision, lastPosition: position });
     if (writes.keys.length > 0) installed = snapshot;
     committed = { position, state };

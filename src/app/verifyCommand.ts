@@ -38,6 +38,17 @@ export interface CommandVerification {
   readonly key: ResolvedKey;
 }
 
+/**
+ * A Signed Document embedded in the Command, six-stage verified: what its first admission needs
+ * (§6.4), which happens with the Command's, at the same trusted acceptance time.
+ */
+export interface EmbeddedVerification {
+  readonly document: DocumentKind;
+  readonly signingHash: string;
+  readonly keyId: string;
+  readonly key: ResolvedKey;
+}
+
 export interface VerifiedCommand {
   readonly envelope: CommandEnvelope;
   readonly document: JsonObject;
@@ -47,6 +58,7 @@ export interface VerifiedCommand {
   readonly scope: 'group' | 'organization';
   /** The Registry revision stage 4 used; a write transaction re-verifies if it moved on. */
   readonly registryRevision: number;
+  readonly embedded?: EmbeddedVerification;
 }
 
 /** Registry evidence at one revision. */
@@ -90,9 +102,12 @@ export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevisio
   if (!payload.ok) return { ok: false, error: wireError('SCHEMA_VALIDATION_FAILED', `payload ${payload.error}`, related) };
   const embedded = rules.embeddedOf(envelope.kind);
   const inner = embedded === undefined || VERIFIED_LATER.has(embedded.document) ? undefined : envelope.payload[embedded.member];
+  let embeddedVerification: EmbeddedVerification | undefined;
   if (embedded !== undefined && inner !== undefined) {
     const check = verifyParsedDocument(embedded.document, inner, evidence.registry, schemas);
     if (!check.ok) return { ok: false, diagnostic: check.failure, error: wireError(check.failure.code, check.failure.stage === 'schema' ? check.failure.detail : '', related) };
+    const { signingHash, keyId, key } = check.verified;
+    embeddedVerification = { document: embedded.document, signingHash, keyId, key };
   }
   const extensions = (document['extensions'] ?? {}) as Record<string, { critical?: boolean }>;
   for (const [profile, extension] of Object.entries(extensions)) {
@@ -103,10 +118,10 @@ export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevisio
       };
     }
   }
-  return { ok: true, command: commandOf(document, result.verified.canonicalText, result.verified, evidence.revision, rules) };
+  return { ok: true, command: commandOf(document, result.verified.canonicalText, result.verified, evidence.revision, rules, embeddedVerification) };
 }
 
-function commandOf(document: JsonObject, canonical: string, verified: CommandVerification, registryRevision: number, rules: FrontRules): VerifiedCommand {
+function commandOf(document: JsonObject, canonical: string, verified: CommandVerification, registryRevision: number, rules: FrontRules, embedded: EmbeddedVerification | undefined): VerifiedCommand {
   const envelope = envelopeOf(document);
   return {
     envelope,
@@ -115,7 +130,15 @@ function commandOf(document: JsonObject, canonical: string, verified: CommandVer
     canonical,
     scope: rules.scopeOf(envelope.kind),
     registryRevision,
+    ...(embedded === undefined ? {} : { embedded }),
   };
+}
+
+/** What a crypto worker reports of an embedded document: the main thread resolves the key. */
+export interface EmbeddedReport {
+  readonly document: DocumentKind;
+  readonly signingHash: string;
+  readonly keyId: string;
 }
 
 /**
@@ -123,11 +146,14 @@ function commandOf(document: JsonObject, canonical: string, verified: CommandVer
  * parsed from the same frame); `undefined` when this
  * thread's Registry does not hold the key (the caller then verifies here).
  */
-export function commandFromWorker(canonical: string, signingHash: string, keyId: string, registryRevision: number, registry: KeyRegistry, rules: FrontRules, parsed?: JsonObject): VerifiedCommand | undefined {
+export function commandFromWorker(canonical: string, signingHash: string, keyId: string, registryRevision: number, registry: KeyRegistry, rules: FrontRules, parsed?: JsonObject, embeddedReport?: EmbeddedReport): VerifiedCommand | undefined {
   const key = registry.resolve(keyId);
   if (key === undefined) return undefined;
+  const embeddedKey = embeddedReport === undefined ? undefined : registry.resolve(embeddedReport.keyId);
+  if (embeddedReport !== undefined && embeddedKey === undefined) return undefined;
+  const embedded = embeddedReport === undefined || embeddedKey === undefined ? undefined : { ...embeddedReport, key: embeddedKey };
   // `parsed`: the same text strictly parsed on this thread already, so not parsed again.
-  return commandOf(parsed ?? (JSON.parse(canonical) as JsonObject), canonical, { signingHash, keyId, key }, registryRevision, rules);
+  return commandOf(parsed ?? (JSON.parse(canonical) as JsonObject), canonical, { signingHash, keyId, key }, registryRevision, rules, embedded);
 }
 
 /** Runs every stateless check on untrusted bytes. */

@@ -60,7 +60,8 @@ function handle(request: WorkerRequest): WorkerReply {
         : verifyCommandBytes(Buffer.from(request.text, 'utf8'), evidence, schemas, rules);
       if (!result.ok) return { type: 'rejected', id: request.id, error: result.error, diagnostic: result.diagnostic };
       const { command } = result;
-      return { type: 'verified', id: request.id, canonical: command.canonical, signingHash: command.verified.signingHash, keyId: command.verified.keyId, registryRevision: revision };
+      const embedded = command.embedded === undefined ? {} : { embedded: { document: command.embedded.document, signingHash: command.embedded.signingHash, keyId: command.embedded.keyId } };
+      return { type: 'verified', id: request.id, canonical: command.canonical, signingHash: command.verified.signingHash, keyId: command.verified.keyId, registryRevision: revision, ...embedded };
     }
     case 'sign': {
       const texts: string[] = [];

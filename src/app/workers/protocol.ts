@@ -5,6 +5,7 @@
 import type { KeyBindingEvidence } from '../../protocol/signing/keyRegistry.js';
 import type { VerificationFailure } from '../../protocol/signing/verification.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
+import type { EmbeddedReport } from '../verifyCommand.js';
 import type { WireError } from '../wireError.js';
 
 export type WorkerRequest =
@@ -16,7 +17,15 @@ export type WorkerRequest =
 export type WorkerReply =
   | { readonly type: 'ready'; readonly id: 0 }
   | { readonly type: 'ack'; readonly id: number }
-  | { readonly type: 'verified'; readonly id: number; readonly canonical: string; readonly signingHash: string; readonly keyId: string; readonly registryRevision: number }
+  | {
+      readonly type: 'verified';
+      readonly id: number;
+      readonly canonical: string;
+      readonly signingHash: string;
+      readonly keyId: string;
+      readonly registryRevision: number;
+      readonly embedded?: EmbeddedReport;
+    }
   | { readonly type: 'rejected'; readonly id: number; readonly error: WireError; readonly diagnostic: VerificationFailure | undefined }
   | { readonly type: 'signed'; readonly id: number; readonly texts: string[]; readonly hashes: string[] }
   | { readonly type: 'failed'; readonly id: number; readonly message: string };
