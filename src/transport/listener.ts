@@ -39,7 +39,9 @@ export interface ListenerOptions {
 }
 
 export interface RunningListener {
+  /** The WebSocket endpoint a client connects to, path included (`wss://host:port/v1/ws`). */
   readonly url: string;
+  /** The origin of the HTTPS endpoints (`https://host:port`). */
   readonly httpsUrl: string;
   readonly port: number;
   readonly sessions: SessionRegistry;
@@ -137,7 +139,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
-    url: `wss://${host}:${port}`,
+    url: `wss://${host}:${port}/v1/ws`,
     httpsUrl: `https://${host}:${port}`,
     port,
     sessions,
