@@ -46,6 +46,8 @@ export interface RunningListener {
   readonly port: number;
   readonly sessions: SessionRegistry;
   readonly hub: DeliveryHub;
+  /** The latest Presence Record each Agent sent on a PING (§6.2). */
+  readonly presence: ReadonlyMap<string, JsonObject>;
   close(): Promise<void>;
 }
 
@@ -144,6 +146,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     port,
     sessions,
     hub,
+    presence: context.presence,
     async close() {
       for (const connection of connections) connection.close(CLOSE.shutdown, 'server shutting down');
       await notifier.stop();
