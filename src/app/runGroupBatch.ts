@@ -26,6 +26,7 @@ import { verifyCommandValue, type VerifiedCommand } from './verifyCommand.js';
 import { signEventDocuments } from './eventFactory.js';
 import type { CryptoPool } from './workers/cryptoPool.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
+import { MAX_NOTIFY_PAYLOAD_CHARS } from './limits.js';
 
 /** Channel of the cross-node wake-up; its payload names the Groups that advanced. */
 export const EVENTS_CHANNEL = 'mw_events';
@@ -121,7 +122,7 @@ async function write(client: PoolClient, batch: BatchPlan): Promise<void> {
     aggregates,
     receipts: batch.receipts,
     sequences: advanced,
-    notify: advanced.size === 0 ? undefined : { channel: EVENTS_CHANNEL, payload: JSON.stringify(Object.fromEntries(advanced)).slice(0, 7900) },
+    notify: advanced.size === 0 ? undefined : { channel: EVENTS_CHANNEL, payload: JSON.stringify(Object.fromEntries(advanced)).slice(0, MAX_NOTIFY_PAYLOAD_CHARS) },
   });
   if (inserted !== batch.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
 }

@@ -45,6 +45,7 @@ import type { EventHandler } from './groupStream.js';
 import { AgentSession, type SessionClose } from './session.js';
 import type { SnapshotHandler } from './snapshots.js';
 import { Subscriptions } from './subscriptions.js';
+import { ACK_DELAY_MS, COMMAND_RETRIES, GAP_GRACE_MS, HANDLER_RETRY_INITIAL_DELAY_MS, HANDLER_RETRY_MAX_DELAY_MS, HANDSHAKE_TIMEOUT_MS, MAX_FRAME_BYTES, PING_INTERVAL_MS, RECONNECT_INITIAL_DELAY_MS, RECONNECT_MAX_DELAY_MS } from './limits.js';
 
 function remover<T>(list: T[], item: T): () => void {
   return () => {
@@ -73,13 +74,13 @@ export class MissionWeaveAgent {
     this.endpoint = endpoint(options.url);
     this.privateKey = typeof options.privateKey === 'string' ? createPrivateKey(options.privateKey) : options.privateKey;
     if (this.privateKey.asymmetricKeyType !== 'ed25519') throw new AgentClientError('INVALID_ARGUMENT', 'the Agent key must be an Ed25519 private key');
-    this.reconnectDelays = { initialDelayMs: options.reconnect?.initialDelayMs ?? 250, maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000 };
+    this.reconnectDelays = { initialDelayMs: options.reconnect?.initialDelayMs ?? RECONNECT_INITIAL_DELAY_MS, maxDelayMs: options.reconnect?.maxDelayMs ?? RECONNECT_MAX_DELAY_MS };
     this.commands = new CommandTracker({
       agentId: options.agentId,
       key: { keyId: options.keyId, privateKey: this.privateKey },
       epochs: options.epochs,
       session: () => this.current,
-      maxRetries: options.commandRetries ?? 3,
+      maxRetries: options.commandRetries ?? COMMAND_RETRIES,
     });
     this.subscriptions = new Subscriptions({
       agentId: options.agentId,
@@ -91,9 +92,9 @@ export class MissionWeaveAgent {
       own: (event) => this.commands.isOwn(event),
       origin: this.endpoint.origin,
       ca: options.ca,
-      gapGraceMs: options.gapGraceMs ?? 250,
-      ackDelayMs: options.ackDelayMs ?? 100,
-      retryDelayMs: (attempt) => backoffDelay(attempt, 500, 30_000),
+      gapGraceMs: options.gapGraceMs ?? GAP_GRACE_MS,
+      ackDelayMs: options.ackDelayMs ?? ACK_DELAY_MS,
+      retryDelayMs: (attempt) => backoffDelay(attempt, HANDLER_RETRY_INITIAL_DELAY_MS, HANDLER_RETRY_MAX_DELAY_MS),
     });
   }
 
@@ -195,9 +196,9 @@ export class MissionWeaveAgent {
         keyId: this.options.keyId,
         privateKey: this.privateKey,
         ...(this.options.ca === undefined ? {} : { ca: this.options.ca }),
-        handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 10_000,
-        pingIntervalMs: this.options.pingIntervalMs ?? 25_000,
-        maxPayloadBytes: 1024 * 1024,
+        handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
+        pingIntervalMs: this.options.pingIntervalMs ?? PING_INTERVAL_MS,
+        maxPayloadBytes: MAX_FRAME_BYTES,
       },
       {
         accepted: (session) => this.accepted(session),

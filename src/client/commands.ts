@@ -24,6 +24,7 @@ import { signDocumentWithBytes, type SigningKey } from '../protocol/signing/sign
 import type { ProtocolEvent } from './documents.js';
 import { AgentClientError, type AgentError, type MissionWeaveError } from './errors.js';
 import type { AgentSession } from './session.js';
+import { COMMAND_RESIGNS, RECENT_ACTION_IDS } from './limits.js';
 
 export interface CommandOptions {
   /** The Group the Command acts in; every Agent Command names one. */
@@ -83,8 +84,6 @@ interface Pending {
   reject(error: AgentError): void;
 }
 
-/** How many Action IDs of this runtime are remembered to recognise their Events. */
-const RECENT_LIMIT = 4096;
 
 export class CommandTracker {
   private readonly pending = new Map<string, Pending>();
@@ -155,7 +154,7 @@ export class CommandTracker {
       (error.relatedActionId === undefined ? undefined : this.pending.get(error.relatedActionId));
     if (command === undefined || !command.sent) return false;
     const epoch = this.deps.session()?.sessionEpoch ?? 0;
-    if (error.code === 'AUTH_STALE_SESSION' && command.signedEpoch < epoch && command.resigns < 3) {
+    if (error.code === 'AUTH_STALE_SESSION' && command.signedEpoch < epoch && command.resigns < COMMAND_RESIGNS) {
       command.resigns++;
       this.pending.delete(command.actionId);
       command.actionId = `urn:uuid:${randomUUID()}`;
@@ -262,6 +261,6 @@ export class CommandTracker {
   private remember(actionId: string): void {
     this.recent.delete(actionId);
     this.recent.add(actionId);
-    if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.values().next().value as string);
+    if (this.recent.size > RECENT_ACTION_IDS) this.recent.delete(this.recent.values().next().value as string);
   }
 }
