@@ -40,6 +40,11 @@ export function bundledInstallation(): PostgresInstallation {
 /** Messages in English whatever the machine's locale, since readiness is read from them. */
 const ENV = { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' };
 
+/** As the service account, start from `/`: our working directory may be closed to it. */
+function spawnOptions(runAs: RunAs | undefined): { env: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string } {
+  return runAs === undefined ? { env: ENV } : { env: ENV, uid: runAs.uid, gid: runAs.gid, cwd: '/' };
+}
+
 function run(child: ChildProcess, what: string, log: (line: string) => void): Promise<void> {
   let output = '';
   const collect = (chunk: Buffer) => {
@@ -71,7 +76,7 @@ export async function initialiseCluster(
   try {
     if (options.runAs !== undefined) chownSync(pwfile, options.runAs.uid, options.runAs.gid);
     const args = [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${superuser.user}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--no-locale'];
-    await run(spawn(join(installation.root, 'bin', 'initdb'), args, { env: ENV, ...options.runAs }), 'initdb', options.log);
+    await run(spawn(join(installation.root, 'bin', 'initdb'), args, spawnOptions(options.runAs)), 'initdb', options.log);
   } finally {
     rmSync(pwfile, { force: true });
   }
@@ -89,7 +94,7 @@ export function startPostmaster(
   flags: readonly string[],
   options: { readonly runAs?: RunAs; readonly log: (line: string) => void },
 ): Promise<Postmaster> {
-  const child = spawn(join(installation.root, 'bin', 'postgres'), ['-D', dataDir, ...flags], { env: ENV, stdio: ['ignore', 'pipe', 'pipe'], ...options.runAs });
+  const child = spawn(join(installation.root, 'bin', 'postgres'), ['-D', dataDir, ...flags], { ...spawnOptions(options.runAs), stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // A process that ends without stopping its server (an uncaught error) still stops it.
   const onExit = () => child.kill('SIGINT');
