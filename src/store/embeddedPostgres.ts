@@ -126,13 +126,14 @@ export async function openEmbeddedPostgres(directory: string, options: EmbeddedO
   const bundled = bundledInstallation();
   const { installation, pwfileDir } = account === undefined ? { installation: bundled, pwfileDir: directory } : placeForService(bundled, dataDir, account);
   const runAs = account === undefined ? undefined : { uid: account.uid, gid: account.gid };
+  // Recorded before initdb sets the password, so a start that fails later cannot lose it.
+  writeFileSync(infoFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialiseCluster(installation, dataDir, info, { pwfileDir, runAs, log });
   const postmaster = await startPostmaster(installation, dataDir, [
     '-p', String(info.port),
     // fsync stays on: acknowledged Commands must survive a crash of the machine too.
     '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200',
   ], { runAs, log });
-  writeFileSync(infoFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
   await ensureDatabase(info);
   let stopped = false;
   return {
