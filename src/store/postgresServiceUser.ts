@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import type { PostgresInstallation, RunAs } from './postgresProcess.js';
 
 /** Persistent state of a system service belongs under /var/lib (FHS). */
-export const SERVICE_ROOT = '/var/lib/missionweave';
+const SERVICE_ROOT = '/var/lib/missionweave';
 
 /** Created when neither MW_PG_USER nor a `postgres` user is there (the `node:20` image). */
 const DEFAULT_ACCOUNT = 'missionweave-pg';
