@@ -27,7 +27,7 @@ export interface RunningAuthority {
 export async function openDatabase(home: Home, logger: Logger): Promise<DatabaseHandle> {
   const url = home.databaseUrl();
   if (url !== undefined) return { url, stop: () => Promise.resolve() };
-  return openEmbeddedPostgres(home.path('db'), (line) => logger.debug({ postgres: line }));
+  return openEmbeddedPostgres(home.path('db'), { log: (line) => logger.debug({ postgres: line }) });
 }
 
 export interface OpenOptions {

@@ -8,6 +8,8 @@
  * failed otherwise is split so a single bad item cannot fail its neighbours.
  */
 
+import { MAX_COMMIT_ATTEMPTS } from './limits.js';
+
 interface Waiting<I, O> {
   readonly item: I;
   readonly keys: readonly string[];
@@ -29,9 +31,6 @@ export interface CommitQueueOptions<I, O> {
   /** The outcome of an item whose transaction failed for good. */
   readonly failed: (item: I, error: unknown) => O;
 }
-
-/** Re-runs after lost races are cheap but not free; past this the item fails closed. */
-const MAX_ATTEMPTS = 8;
 
 export class CommitQueue<I, O> {
   private pending: Waiting<I, O>[] = [];
@@ -127,7 +126,7 @@ export class CommitQueue<I, O> {
     const again: Waiting<I, O>[] = [];
     for (const w of batch) {
       w.attempts++;
-      if (w.attempts >= MAX_ATTEMPTS || (!retryable && batch.length === 1)) {
+      if (w.attempts >= MAX_COMMIT_ATTEMPTS || (!retryable && batch.length === 1)) {
         w.resolve(this.options.failed(w.item, error));
       } else {
         if (!retryable) w.solo = true;

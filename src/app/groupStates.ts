@@ -8,9 +8,7 @@
 import { fromAggregates, toAggregates, type GroupState } from '../domain/group/groupState.js';
 import type { Queryable } from '../store/pool.js';
 import { readGroupAggregates, readMessages, type AggregateRow } from '../store/sql/aggregates.js';
-
-/** Enough Groups for every active Mission of a busy node; older entries are dropped first. */
-const CAPACITY = 10_000;
+import { GROUP_STATE_CACHE_CAPACITY } from './limits.js';
 
 export class GroupStateCache {
   private readonly states = new Map<string, GroupState>();
@@ -32,7 +30,7 @@ export class GroupStateCache {
       this.states.delete(groupId);
       this.states.set(groupId, state.messages.size === 0 ? state : { ...state, messages: new Map() });
     }
-    while (this.states.size > CAPACITY) {
+    while (this.states.size > GROUP_STATE_CACHE_CAPACITY) {
       const oldest = this.states.keys().next().value;
       if (oldest === undefined) break;
       this.states.delete(oldest);

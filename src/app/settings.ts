@@ -29,12 +29,6 @@ export interface AuthoritySettings {
   readonly cryptoWorkers?: number;
 }
 
-/**
- * Five minutes back covers queued and retried Commands; thirty seconds ahead covers ordinary
- * clock skew between an Agent and the Group Authority.
- */
-export const DEFAULT_FRESHNESS: FreshnessWindow = { maxAgeSeconds: 300, maxFutureSkewSeconds: 30 };
-
 /** A clock reading in milliseconds; injected so tests and the domain never read the time. */
 export interface Clock {
   nowMillis(): number;

@@ -19,6 +19,7 @@ import type { JsonObject } from '../protocol/strictJson.js';
 import type { Queryable } from '../store/pool.js';
 import { readAllGroupAggregates } from '../store/sql/aggregates.js';
 import { readEventAuditRows, type EventAuditRow } from '../store/sql/events.js';
+import { VERIFY_PAGE_EVENTS } from './limits.js';
 
 export interface HistoryReport {
   readonly groupId: string;
@@ -33,8 +34,6 @@ export interface HistoryVerifier {
   /** The kinds whose Events the Group may hold: the core ones unless profiles were registered. */
   readonly kinds?: KindRegistry;
 }
-
-const PAGE = 2_000;
 
 /** The Admission Log view of one stored Event row, authenticated by our own database. */
 function rowLog(row: EventAuditRow, organizationId: string, keyId: string, authority: Principal): AdmissionLog {
@@ -61,7 +60,7 @@ export async function verifyGroupHistory(db: Queryable, groupId: string, verifie
   let state: GroupState | null = null;
   let expected = 1;
   for (;;) {
-    const rows = await readEventAuditRows(db, groupId, expected - 1, PAGE);
+    const rows = await readEventAuditRows(db, groupId, expected - 1, VERIFY_PAGE_EVENTS);
     if (rows.length === 0) break;
     for (const row of rows) {
       const at = `sequence ${row.sequence}`;

@@ -7,6 +7,7 @@
 import { ERROR_CODES, type ErrorCode } from '../protocol/errorCodes.js';
 import type { SemanticStage } from '../protocol/signing/verification.js';
 import type { JsonObject } from '../protocol/strictJson.js';
+import { MAX_ERROR_MESSAGE_CHARS } from './limits.js';
 
 export interface WireError {
   readonly code: ErrorCode;
@@ -32,7 +33,7 @@ const OPAQUE: Partial<Record<ErrorCode, string>> = {
 export function wireError(code: ErrorCode, message: string, extra: Partial<Omit<WireError, 'code' | 'retryable'>> = {}): WireError {
   return {
     code,
-    message: OPAQUE[code] ?? (message.length > 0 ? message.slice(0, 2000) : ERROR_CODES[code].meaning),
+    message: OPAQUE[code] ?? (message.length > 0 ? message.slice(0, MAX_ERROR_MESSAGE_CHARS) : ERROR_CODES[code].meaning),
     retryable: ERROR_CODES[code].retryable,
     ...extra,
   };

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Home } from '../cli/home.js';
 import { ensureHome } from '../cli/initCommand.js';
-import { openEmbeddedPostgres } from '../store/embeddedPostgres.js';
+import { openEmbeddedPostgres, removeEmbeddedData } from '../store/embeddedPostgres.js';
 import { naiveSqlPerSec, rawVerifyPerSec, rawWsDeliveriesPerSec } from './baselines.js';
 import { BenchWorld, type BenchAgent, type BenchMission } from './benchWorld.js';
 import { cpuByRole, cpuLine, residentBytes, startLoad, startServe, type ServeNode } from './loadDriver.js';
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
       figures['coldStartMs'] = await coldStart(root);
     }
     figures['rawVerifyPerSec'] = rawVerifyPerSec();
-    database = await openEmbeddedPostgres(join(root, 'db'));
+    database = await openEmbeddedPostgres(join(root, 'db'), { temporary: true });
     const url = database.url;
     const world = await BenchWorld.create(join(root, 'org'), url);
     log('registering Agents and creating Missions');
@@ -179,6 +179,7 @@ async function main(): Promise<void> {
     await world.close();
   } finally {
     await database?.stop().catch(() => undefined);
+    removeEmbeddedData(join(root, 'cold', 'db')); // the cold-start nodes' cluster
     rmSync(root, { recursive: true, force: true });
   }
 }

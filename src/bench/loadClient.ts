@@ -48,7 +48,7 @@ const frameId = () => `urn:uuid:${randomUUID()}`;
 
 function connect(agent: BenchAgent): Promise<Session> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${job.url}/v1/ws`, { ca, perMessageDeflate: false });
+    const ws = new WebSocket(job.url, { ca, perMessageDeflate: false });
     const key = createPrivateKey(agent.privateKeyPem);
     const clientNonce = randomBytes(16).toString('base64url');
     ws.once('error', reject);

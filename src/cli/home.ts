@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import type { AuthoritySettings, FreshnessWindow } from '../app/settings.js';
 import type { PrincipalType } from '../protocol/principal.js';
 import { UsageError } from './args.js';
+import { DEFAULT_MAX_BATCH, DEFAULT_WRITER_CONCURRENCY } from '../app/limits.js';
 
 export interface ServiceConfig {
   readonly id: string;
@@ -119,8 +120,8 @@ export class Home {
       },
       authorityKey: { keyId: config.services.authority.keyId, privateKey: this.privateKey(config.services.authority.privateKeyFile) },
       freshness: config.freshness,
-      maxBatch: 256,
-      writerConcurrency: 4,
+      maxBatch: DEFAULT_MAX_BATCH,
+      writerConcurrency: DEFAULT_WRITER_CONCURRENCY,
       ...overrides,
     };
   }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import selfsigned from 'selfsigned';
-import { DEFAULT_FRESHNESS } from '../app/settings.js';
+import { DEFAULT_FRESHNESS } from '../app/limits.js';
 import { isUri } from '../protocol/identifier.js';
 import { generatePrivateKey, publicKeyBase64url } from '../protocol/signing/signDocument.js';
 import { openAuthority } from '../server.js';

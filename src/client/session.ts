@@ -16,6 +16,7 @@ import { decodeBase64url } from '../protocol/base64url.js';
 import { parseStrictJsonText, type JsonObject } from '../protocol/strictJson.js';
 import { AgentClientError, errorFromDocument, type AgentError } from './errors.js';
 import { signatureOf, type Signer } from './signer.js';
+import { MAX_JSON_DEPTH } from './limits.js';
 
 export interface SessionOptions {
   /** `wss://host:port/v1/ws`. */
@@ -171,7 +172,7 @@ export class AgentSession {
   private parse(data: Buffer, isBinary: boolean): JsonObject | undefined {
     try {
       if (isBinary) throw new Error('binary messages carry no protocol objects');
-      const value = parseStrictJsonText(data.toString('utf8'), { maxBytes: this.options.maxPayloadBytes, maxDepth: 64 });
+      const value = parseStrictJsonText(data.toString('utf8'), { maxBytes: this.options.maxPayloadBytes, maxDepth: MAX_JSON_DEPTH });
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('a frame is a JSON object');
       return value;
     } catch (error) {

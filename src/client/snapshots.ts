@@ -15,6 +15,7 @@
 import { sha256ContentHash } from '../protocol/contentHash.js';
 import { parseStrictJson, type JsonObject, type JsonValue } from '../protocol/strictJson.js';
 import { httpsGet } from './httpsGet.js';
+import { MAX_JSON_DEPTH, MAX_SNAPSHOT_BYTES } from './limits.js';
 
 export interface GroupSnapshotArtifact {
   /** The signed Group Snapshot: `groupId`, `throughSequence`, `eventIds`, `stateHash`, … */
@@ -28,8 +29,6 @@ export interface GroupSnapshotArtifact {
 /** Takes over a restored snapshot's state; the Group resumes once it resolves, and not if it throws. */
 export type SnapshotHandler = (groupId: string, artifact: GroupSnapshotArtifact) => Promise<void> | void;
 
-/** Snapshots are bigger than frames: the whole projection of a Group. */
-const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Fetches and checks the snapshot a CURSOR_TOO_OLD error names, authenticated by the session's
@@ -43,7 +42,7 @@ export async function fetchSnapshot(origin: URL, groupId: string, path: unknown,
   if (status !== 200) throw new Error(`GET ${url.pathname} answered ${status}: ${body.toString('utf8').slice(0, 200)}`);
   const hash = sha256ContentHash(body);
   if (hash !== expectedHash) throw new Error(`the snapshot's hash is ${hash}, not ${expectedHash}`);
-  const parsed = parseStrictJson(body, { maxBytes: MAX_SNAPSHOT_BYTES, maxDepth: 64 });
+  const parsed = parseStrictJson(body, { maxBytes: MAX_SNAPSHOT_BYTES, maxDepth: MAX_JSON_DEPTH });
   const artifact = (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {}) as Record<string, JsonValue>;
   const snapshot = artifact['snapshot'] as Record<string, JsonValue> | undefined;
   const through = snapshot?.['throughSequence'];

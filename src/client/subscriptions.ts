@@ -17,6 +17,7 @@ import { AgentClientError, type AgentError, type MissionWeaveError } from './err
 import { GroupStream, type EventHandler } from './groupStream.js';
 import { newFrameId, type AgentSession } from './session.js';
 import { fetchSnapshot, type SnapshotHandler } from './snapshots.js';
+import { GROUPS_PER_SUBSCRIBE, SNAPSHOT_TIMEOUT_MS } from './limits.js';
 
 export interface SubscriptionsDeps {
   readonly agentId: string;
@@ -34,8 +35,6 @@ export interface SubscriptionsDeps {
   readonly retryDelayMs: (attempt: number) => number;
 }
 
-/** Groups per SUBSCRIBE frame, well inside the server's frame size limit. */
-const GROUPS_PER_FRAME = 100;
 
 export class Subscriptions {
   private readonly streams = new Map<string, GroupStream>();
@@ -142,8 +141,8 @@ export class Subscriptions {
   private send(streams: readonly GroupStream[]): void {
     const session = this.deps.session();
     if (session === undefined || !session.isOpen) return;
-    for (let i = 0; i < streams.length; i += GROUPS_PER_FRAME) {
-      const batch = streams.slice(i, i + GROUPS_PER_FRAME);
+    for (let i = 0; i < streams.length; i += GROUPS_PER_SUBSCRIBE) {
+      const batch = streams.slice(i, i + GROUPS_PER_SUBSCRIBE);
       for (const stream of batch) {
         stream.subscribed(!this.onSession.has(stream.groupId));
         this.onSession.add(stream.groupId);
@@ -159,7 +158,7 @@ export class Subscriptions {
   private async restore(stream: GroupStream, error: MissionWeaveError): Promise<void> {
     await stream.pause('restoring');
     try {
-      const artifact = await fetchSnapshot(this.deps.origin, stream.groupId, error.details?.['snapshotUrl'], error.snapshotArtifactHash, this.deps.ca, 30_000, this.deps.session()?.sessionToken ?? '');
+      const artifact = await fetchSnapshot(this.deps.origin, stream.groupId, error.details?.['snapshotUrl'], error.snapshotArtifactHash, this.deps.ca, SNAPSHOT_TIMEOUT_MS, this.deps.session()?.sessionToken ?? '');
       await this.deps.snapshotHandler()?.(stream.groupId, artifact);
       const through = Math.max(artifact.snapshot.throughSequence, stream.cursor);
       await this.deps.store.save(stream.groupId, through);

@@ -46,7 +46,7 @@ export class AgentLink {
   /** Connects and authenticates; rejects when HELLO fails or the node is away. */
   static open(url: string, ca: string, agent: BenchAgent, key: KeyObject = createPrivateKey(agent.privateKeyPem), timeoutMs = 10_000): Promise<AgentLink> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${url}/v1/ws`, { ca, perMessageDeflate: false, handshakeTimeout: timeoutMs });
+      const ws = new WebSocket(url, { ca, perMessageDeflate: false, handshakeTimeout: timeoutMs });
       const clientNonce = randomBytes(16).toString('base64url');
       const timer = setTimeout(() => {
         ws.terminate();

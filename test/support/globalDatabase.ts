@@ -43,7 +43,7 @@ async function startServer(): Promise<{ url: string; source: string; stop: () =>
     return { url: container.getConnectionUri(), source: 'testcontainers', stop: async () => void (await container.stop()) };
   }
   const directory = mkdtempSync(join(tmpdir(), 'mw-test-pg-'));
-  const handle = await openEmbeddedPostgres(directory);
+  const handle = await openEmbeddedPostgres(directory, { temporary: true });
   return {
     url: handle.url,
     source: 'embedded-postgres',

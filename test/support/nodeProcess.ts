@@ -20,7 +20,10 @@ export function lastJson(text: string): Record<string, unknown> {
 
 export interface ServeProcess {
   readonly child: ChildProcess;
+  /** The ready line's `url`: the WebSocket endpoint a client connects to. */
   readonly url: string;
+  /** The ready line's `https`: the origin of the HTTPS endpoints. */
+  readonly https: string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -32,12 +35,13 @@ export function serve(databaseUrl: string, dir: string): Promise<ServeProcess> {
     const timer = setTimeout(() => reject(new Error('serve did not become ready')), 30_000);
     child.once('exit', (code) => reject(new Error(`serve exited with ${String(code)}`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      const ready = JSON.parse(line) as { url?: string };
+      const ready = JSON.parse(line) as { url?: string; https?: string };
       if (ready.url === undefined) return;
       clearTimeout(timer);
       resolve({
         child,
         url: ready.url,
+        https: ready.https ?? '',
         kill: async (signal = 'SIGKILL') => {
           child.kill(signal);
           await exited;

@@ -33,7 +33,7 @@ export class RawClient {
 
   static open(url: string, ca: string, options: WebSocket.ClientOptions = {}): Promise<RawClient> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${url}/v1/ws`, { ca, ...options });
+      const ws = new WebSocket(url, { ca, ...options });
       ws.once('open', () => resolve(new RawClient(ws)));
       ws.once('error', reject);
     });

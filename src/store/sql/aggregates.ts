@@ -12,26 +12,6 @@ export interface AggregateRow {
   readonly document: JsonValue;
 }
 
-export async function upsertAggregates(db: Queryable, groupId: string, sequence: number, rows: readonly AggregateRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.query({
-    name: 'upsert-aggregates',
-    text: `insert into aggregates (group_id, aggregate_type, aggregate_id, revision, document, updated_sequence)
-           select $1, t, i, r, d, $2 from unnest($3::text[], $4::text[], $5::bigint[], $6::jsonb[]) as v(t, i, r, d)
-           on conflict (group_id, aggregate_type, aggregate_id)
-           do update set revision = excluded.revision, document = excluded.document,
-                         updated_sequence = excluded.updated_sequence`,
-    values: [
-      groupId,
-      sequence,
-      rows.map((r) => r.type),
-      rows.map((r) => r.id),
-      rows.map((r) => r.revision),
-      rows.map((r) => JSON.stringify(r.document)),
-    ],
-  });
-}
-
 /** Every aggregate of a Group except its Messages (those are read on demand). */
 export async function readGroupAggregates(db: Queryable, groupId: string): Promise<AggregateRow[]> {
   const result = await db.query<AggregateRow>({

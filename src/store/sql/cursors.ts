@@ -15,8 +15,3 @@ export async function advanceCursors(db: Queryable, agentId: string, cursors: re
     values: [agentId, cursors.map((c) => c.groupId), cursors.map((c) => c.sequence), at],
   });
 }
-
-export async function readCursor(db: Queryable, agentId: string, groupId: string): Promise<number | undefined> {
-  const result = await db.query<{ sequence: number }>('select sequence from agent_cursors where group_id = $1 and agent_id = $2', [groupId, agentId]);
-  return result.rows[0]?.sequence;
-}

@@ -1,5 +1,5 @@
 /**
- * The Group Event log: append in batches, read by sequence.
+ * The Group Event log, read by sequence (rows are appended by `appendBatch`).
  */
 
 import type { Queryable } from '../pool.js';
@@ -17,30 +17,6 @@ export interface EventRow {
   readonly signingHash: string;
   readonly admissionRecordId: string;
   readonly trustedAcceptedAt: string;
-}
-
-export async function insertEvents(db: Queryable, rows: readonly EventRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.query({
-    name: 'insert-events',
-    text: `insert into events (group_id, sequence, event_id, kind, aggregate_type, aggregate_id,
-             aggregate_revision, document, signing_hash, admission_record_id, trusted_accepted_at)
-           select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
-             $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[])`,
-    values: [
-      rows.map((r) => r.groupId),
-      rows.map((r) => r.sequence),
-      rows.map((r) => r.eventId),
-      rows.map((r) => r.kind),
-      rows.map((r) => r.aggregateType),
-      rows.map((r) => r.aggregateId),
-      rows.map((r) => r.aggregateRevision),
-      rows.map((r) => r.document),
-      rows.map((r) => r.signingHash),
-      rows.map((r) => r.admissionRecordId),
-      rows.map((r) => r.trustedAcceptedAt),
-    ],
-  });
 }
 
 export interface StoredEventText {

@@ -30,18 +30,6 @@ export async function insertGroups(db: Queryable, groups: readonly { groupId: st
   return new Set(result.rows.map((r) => r.group_id));
 }
 
-/** Advances Group counters to the last sequence each batch appended. */
-export async function updateGroupSequences(db: Queryable, sequences: ReadonlyMap<string, number>): Promise<void> {
-  if (sequences.size === 0) return;
-  await db.query({
-    name: 'update-group-sequences',
-    text: `update groups g set last_sequence = v.last_sequence
-           from unnest($1::text[], $2::bigint[]) as v(group_id, last_sequence)
-           where g.group_id = v.group_id`,
-    values: [[...sequences.keys()], [...sequences.values()]],
-  });
-}
-
 /** The current last sequence of one Group, or undefined when it does not exist. */
 export async function readLastSequence(db: Queryable, groupId: string): Promise<number | undefined> {
   const result = await db.query<{ last_sequence: number }>('select last_sequence from groups where group_id = $1', [groupId]);

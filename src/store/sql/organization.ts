@@ -24,14 +24,6 @@ export async function insertOrganizationEvents(db: Queryable, rows: readonly Org
   }
 }
 
-export async function readOrganizationEvents(db: Queryable, afterPosition: number, limit: number): Promise<{ position: number; document: string }[]> {
-  const result = await db.query<{ position: number; document: string }>(
-    'select position, document from organization_events where position > $1 order by position limit $2',
-    [afterPosition, limit],
-  );
-  return result.rows;
-}
-
 export interface AgentCardRow {
   readonly agentId: string;
   readonly cardVersion: number;

@@ -77,15 +77,3 @@ export async function insertReceipts(db: Queryable, rows: readonly ReceiptRow[])
   });
   return result.rowCount ?? 0;
 }
-
-/** The receipt holding a signing hash (the Admission Log lookup for Commands). */
-export async function findReceiptBySigningHash(db: Queryable, signingHash: string): Promise<ReceiptRow | undefined> {
-  const result = await db.query<ReceiptRow>(
-    `select actor_type as "actorType", actor_id as "actorId", action_id as "actionId",
-            signing_hash as "signingHash", kind, group_id as "groupId", command, event_ids as "eventIds",
-            key_id as "keyId", admission_record_id as "admissionRecordId", trusted_accepted_at as "trustedAcceptedAt"
-     from receipts where signing_hash = $1`,
-    [signingHash],
-  );
-  return result.rows[0];
-}

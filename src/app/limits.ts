@@ -1,0 +1,36 @@
+/**
+ * Every limit of the command pipeline, in one place, with why it has its value (the binding's
+ * own are in `transport/limits.ts`, the SDK's in `client/limits.ts`).
+ */
+
+import type { FreshnessWindow } from './settings.js';
+
+/**
+ * Five minutes back covers queued and retried Commands; thirty seconds ahead covers ordinary
+ * clock skew between an Agent and the Group Authority.
+ */
+export const DEFAULT_FRESHNESS: FreshnessWindow = { maxAgeSeconds: 300, maxFutureSkewSeconds: 30 };
+
+/**
+ * Most Commands drained into one write transaction: it bounds how long a batch holds its
+ * Groups' row locks and how much one failed transaction re-runs when it is split. Under full
+ * load the queue lets batches grow toward it (BENCHMARKS.md).
+ */
+export const DEFAULT_MAX_BATCH = 256;
+/**
+ * Write transactions one node runs at once, each on its own connection: enough to overlap one
+ * transaction's round trips with another's on disjoint Groups, and few enough to leave most of
+ * `serve`'s 16 connections to replay and reads.
+ */
+export const DEFAULT_WRITER_CONCURRENCY = 4;
+/** Re-runs after lost races are cheap but not free; past this many attempts a Command fails closed. */
+export const MAX_COMMIT_ATTEMPTS = 8;
+
+/** Enough Group states for every active Mission of a busy node; older entries are dropped first. */
+export const GROUP_STATE_CACHE_CAPACITY = 10_000;
+/** Events read per page when a history is verified: large pages, bounded memory for any Group. */
+export const VERIFY_PAGE_EVENTS = 2_000;
+
+/** `error.schema.json` caps an error's message at 2,000 characters. */
+export const MAX_ERROR_MESSAGE_CHARS = 2_000;
+// The wake-up hint's size limit is PostgreSQL's, beside the channel: store/channels.ts MAX_HINT_BYTES.

@@ -1,0 +1,45 @@
+/**
+ * The ready line of `missionweave serve` names the URL a client connects to: a plain WebSocket
+ * client given exactly that string, path included, reaches the binding (§17) and gets the HELLO
+ * challenge; the `https` member is the origin of the HTTPS endpoints.
+ */
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { get } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createTestDatabase } from './support/database.js';
+import { cli, serve, type ServeProcess } from './support/nodeProcess.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'mw-ready-'));
+const dir = join(scratch, 'org');
+let node: ServeProcess | undefined;
+afterAll(async () => {
+  await node?.kill('SIGTERM');
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+it('prints the WebSocket endpoint, and a client connecting to exactly it gets the HELLO challenge', async () => {
+  const db = await createTestDatabase();
+  expect(cli(db.url, 'init', '--dir', dir).code).toBe(0);
+  node = await serve(db.url, dir);
+  expect(node.url).toMatch(/^wss:\/\/127\.0\.0\.1:\d+\/v1\/ws$/);
+  const ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
+  const ws = new WebSocket(node.url, { ca });
+  const first = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    ws.once('error', reject);
+    ws.once('open', () => ws.send(JSON.stringify({ protocolVersion: '0.1', frameId: 'urn:uuid:00000000-0000-4000-8000-000000000001', frameType: 'HELLO', phase: 'client_init', agentId: 'urn:missionweave:agent:nobody', keyId: 'urn:missionweave:key:nobody', clientNonce: 'AAAAAAAAAAAAAAAAAAAAAA', supportedVersions: ['0.1'] })));
+    ws.once('message', (data) => resolve(JSON.parse(data.toString()) as Record<string, unknown>));
+  });
+  ws.terminate();
+  expect(first['frameType']).toBe('HELLO');
+  expect(first['phase']).toBe('server_challenge');
+  expect(node.https).toBe(node.url.replace(/^wss:/, 'https:').replace(/\/v1\/ws$/, ''));
+  const status = await new Promise<number | undefined>((resolve, reject) => get(`${node?.https}/health`, { ca }, (response) => {
+    response.resume();
+    resolve(response.statusCode);
+  }).once('error', reject));
+  expect(status).toBe(200);
+});
