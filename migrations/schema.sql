@@ -41,6 +41,21 @@ create table aggregates (
   constraint aggregates_pkey PRIMARY KEY (group_id, aggregate_type, aggregate_id)
 );
 
+create table embedded_admissions (
+  organization_id text not null,
+  signing_hash text not null,
+  admission_record_id text not null,
+  document_kind text not null,
+  key_id text not null,
+  principal_type text not null,
+  principal_id text not null,
+  trusted_accepted_at text not null,
+  accepted_by_id text not null,
+  action_id text not null,
+  constraint embedded_admissions_admission_record_id_key UNIQUE (admission_record_id),
+  constraint embedded_admissions_pkey PRIMARY KEY (organization_id, signing_hash)
+);
+
 create table events (
   group_id text not null,
   sequence bigint not null,
@@ -126,6 +141,31 @@ create table organization_state (
   constraint organization_state_pkey PRIMARY KEY (organization_id)
 );
 
+create table policy_log (
+  position bigint not null generated always as identity,
+  entry_id text not null,
+  occurred_at timestamp with time zone not null,
+  last_occurred_at timestamp with time zone not null,
+  occurrences integer not null default 1,
+  stage text not null,
+  reason text not null,
+  code text not null,
+  transport text not null,
+  address text,
+  claimed_actor_type text,
+  claimed_actor_id text,
+  claimed_key_id text,
+  claimed_action_id text,
+  claimed_kind text,
+  claimed_group_id text,
+  signing_hash text,
+  constraint policy_log_check CHECK (last_occurred_at >= occurred_at),
+  constraint policy_log_entry_id_key UNIQUE (entry_id),
+  constraint policy_log_occurrences_check CHECK (occurrences >= 1),
+  constraint policy_log_pkey PRIMARY KEY ("position"),
+  constraint policy_log_transport_check CHECK (transport = ANY (ARRAY['wss'::text, 'https'::text, 'hello'::text, 'cli'::text]))
+);
+
 create table receipts (
   actor_type text not null,
   actor_id text not null,
@@ -149,3 +189,22 @@ create table schema_migrations (
   applied_at timestamp with time zone not null default now(),
   constraint schema_migrations_pkey PRIMARY KEY (version)
 );
+
+create index policy_log_by_group ON policy_log USING btree (claimed_group_id, occurred_at, "position") WHERE (claimed_group_id IS NOT NULL);
+
+create index policy_log_by_time ON policy_log USING btree (occurred_at, "position");
+
+create sequence policy_log_position_seq as bigint increment by 1;
+
+CREATE OR REPLACE FUNCTION public.policy_log_append_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  raise exception 'policy_log is append-only: % refused', tg_op using errcode = 'insufficient_privilege';
+end
+$function$;
+
+CREATE TRIGGER policy_log_no_truncate BEFORE TRUNCATE ON policy_log FOR EACH STATEMENT EXECUTE FUNCTION policy_log_append_only();
+
+CREATE TRIGGER policy_log_no_update_or_delete BEFORE DELETE OR UPDATE ON policy_log FOR EACH ROW EXECUTE FUNCTION policy_log_append_only();
