@@ -23,6 +23,8 @@ export const SESSION_OPENED = 'ext.missionweaveprotocol.identity.session_opened'
  * The Organization-scoped kinds' entries: the Agent Card inside a registration is verified with
  * its issuer's authority by the app before the decision (`CardRegistrationFacts`).
  */
+export const ORGANIZATION_EVENT_KINDS: readonly string[] = [CARD_REGISTERED, SESSION_OPENED];
+
 export const ORGANIZATION_KINDS: readonly OrganizationKindEntry[] = [
   { scope: 'organization', kind: CARD_REGISTER, embedded: { member: 'card', document: 'agent-card' } },
   { scope: 'organization', kind: SESSION_OPEN },
