@@ -21,7 +21,7 @@ import { findTakenIds, insertGroups } from '../store/sql/groups.js';
 import { insertEmbeddedAdmissions, readEmbeddedAdmissions } from '../store/sql/embeddedAdmissions.js';
 import { receiptKeyOf } from './admissionChecks.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome } from './outcomes.js';
-import { batchPreloads } from './batchPreloads.js';
+import { batchPreloads, lockedGroupsOf } from './batchPreloads.js';
 import { planGroupBatch, type BatchPlan } from './planGroupBatch.js';
 import type { RegistryCache } from './registryCache.js';
 import type { AuthoritySettings, Clock } from './settings.js';
@@ -149,7 +149,7 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
   const nowMillis = deps.clock.nowMillis();
   const { outcomes, states } = await inTransaction(deps.pool, async (client) => {
     // Lock first (every Group any item names, in one order), then read under the locks.
-    const groupIds = [...new Set(items.map((c) => c.envelope.groupId).filter((id): id is string => typeof id === 'string'))].sort();
+    const groupIds = [...new Set(items.flatMap((c) => lockedGroupsOf(deps.kinds, c)))].sort();
     const locked = await lockGroupsReadingRevision(client, groupIds, deps.settings.services.organizationId);
     await deps.registry.ensure(client, locked.registryRevision);
     const checked = reverify(items, deps);
