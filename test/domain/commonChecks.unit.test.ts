@@ -124,7 +124,7 @@ describe('the registry', () => {
 
 describe.each(GROUP_KINDS)('%s', (kind) => {
   it('answers a missing Group with GROUP_NOT_FOUND', () => {
-    groupSpec.given([]).when(validCommand(kind, busy)).thenFails('GROUP_NOT_FOUND');
+    groupSpec.given([]).when(validCommand(kind, busy)).thenFails('GROUP_NOT_FOUND', 'group-not-found');
   });
 
   it('answers a Principal who never was a member with GROUP_NOT_FOUND', () => {
@@ -145,8 +145,8 @@ describe.each(GROUP_KINDS)('%s', (kind) => {
 
   it('refuses a Membership Epoch that is not the current one (MEMBERSHIP_STALE)', () => {
     const events = caseOf(kind).submitted === true ? submitted : busy;
-    groupSpec.given(events).when(validCommand(kind, events, undefined, { membershipEpoch: 2 })).thenFails('MEMBERSHIP_STALE');
-    groupSpec.given(events).when(validCommand(kind, events, undefined, { membershipEpoch: undefined })).thenFails('MEMBERSHIP_STALE');
+    groupSpec.given(events).when(validCommand(kind, events, undefined, { membershipEpoch: 2 })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
+    groupSpec.given(events).when(validCommand(kind, events, undefined, { membershipEpoch: undefined })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
   });
 
   it('lets only the Group Authority service send it, and only where listed (AUTH_FORBIDDEN)', () => {
@@ -189,12 +189,12 @@ describe.each(GROUP_KINDS)('%s', (kind) => {
 describe('order of the checks', () => {
   it('does not tell a non-member anything about the Mission', () => {
     const cancelled = TERMINAL['cancelled']!;
-    groupSpec.given(cancelled).when(validCommand('mission.cancel', cancelled, STRANGER, { membershipEpoch: 1 })).thenFails('GROUP_NOT_FOUND');
+    groupSpec.given(cancelled).when(validCommand('mission.cancel', cancelled, STRANGER, { membershipEpoch: 1 })).thenFails('GROUP_NOT_FOUND', 'group-not-found');
   });
 
   it('checks Membership before Coordinator authority, and the epoch before the lease', () => {
     const state = stateOf(busy);
-    groupSpec.given(busy).when(command(state, COORD, 'mission.renew_coordinator', {}, { membershipEpoch: 5, coordinatorEpoch: 5 })).thenFails('MEMBERSHIP_STALE');
-    groupSpec.given(busy).when(command(state, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 5 }), { now: at(9999) }).thenFails('AUTH_STALE_COORDINATOR');
+    groupSpec.given(busy).when(command(state, COORD, 'mission.renew_coordinator', {}, { membershipEpoch: 5, coordinatorEpoch: 5 })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
+    groupSpec.given(busy).when(command(state, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 5 }), { now: at(9999) }).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
   });
 });

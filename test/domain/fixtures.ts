@@ -228,3 +228,104 @@ export const COMMAND_RULES: Readonly<Record<string, AnyGroupKind>> = Object.from
 export function referencedMessageIds(command: CommandEnvelope): string[] {
   return (coreKinds.groupKind(command.kind)?.preload?.messages?.(command) ?? []).filter((id): id is string => id !== undefined);
 }
+
+/**
+ * The scopes each role's Membership lists when the Command names none, as the tests expect them
+ * (stated here, not taken from the decider, so a change to them shows).
+ */
+export const ROLE_SCOPES = {
+  mission_owner: ['group:read', 'message:post', 'mission:approve', 'mission:cancel', 'membership:manage'],
+  coordinator: ['group:read', 'message:post', 'mission:coordinate', 'work:authorize', 'membership:manage'],
+  worker: ['group:read', 'message:post', 'work:propose', 'work:execute'],
+  reviewer: ['group:read', 'message:post', 'work:review'],
+} as const;
+
+/** A new active Membership at epoch 1, granted at `now` (default `T0`). */
+export function expectedMembership(membershipId: string, member: Principal, role: keyof typeof ROLE_SCOPES, extra: object = {}, now = T0): JsonObject {
+  return {
+    membershipId,
+    missionId: MISSION,
+    groupId: GROUP,
+    member,
+    role,
+    state: 'active',
+    membershipEpoch: 1,
+    scopes: [...ROLE_SCOPES[role]],
+    visibilityStartSequence: 0,
+    grantedAt: now,
+    activatedAt: now,
+    ...extra,
+  } as JsonObject;
+}
+
+export interface ExpectedCreation {
+  /** The prefix of the decision's identifiers (the lease, [the Conversation,] the Memberships). */
+  readonly ids?: string;
+  readonly payload?: typeof CREATE_PAYLOAD | Omit<typeof CREATE_PAYLOAD, 'approvalPolicy' | 'coordinatorLeaseSeconds' | 'mainConversationId'>;
+  readonly approvalPolicy?: object;
+  readonly agentCardVersion?: number;
+  readonly leaseSeconds?: number;
+  readonly followUpOfMissionId?: string;
+}
+
+/**
+ * The `mission.created` (or `mission.follow_up.created`) payload the tests expect for Mission m1
+ * in Group g1, stated member by member from the Command's payload: IDs in the order lease,
+ * Conversation (when the payload names none), MissionOwner's Membership, Coordinator's.
+ */
+export function expectedCreatedPayload(spec: ExpectedCreation = {}): JsonObject {
+  const ids = spec.ids ?? WORLD.idPrefix;
+  const p = spec.payload ?? CREATE_PAYLOAD;
+  const named = 'mainConversationId' in p ? p.mainConversationId : undefined;
+  const conversationId = named ?? `${ids}2`;
+  const next = named === undefined ? 3 : 2;
+  const group = { missionId: MISSION, groupId: GROUP };
+  return {
+    mission: {
+      ...group,
+      revision: 1,
+      objective: p.objective,
+      definitionOfDone: p.definitionOfDone,
+      missionOwner: OWNER,
+      coordinator: { agentId: COORD.id, agentCardVersion: spec.agentCardVersion ?? 3, coordinatorEpoch: 1, leaseId: `${ids}1` },
+      state: 'active',
+      budget: p.budget,
+      deadline: p.deadline,
+      approvalPolicy: spec.approvalPolicy ?? ('approvalPolicy' in p ? p.approvalPolicy : undefined),
+      ...(spec.followUpOfMissionId === undefined ? {} : { followUpToMissionId: spec.followUpOfMissionId }),
+      createdAt: T0,
+    },
+    group: { ...group, state: 'active', mainConversationId: conversationId, createdAt: T0 },
+    conversation: {
+      conversationId,
+      ...group,
+      type: 'group',
+      title: p.title,
+      access: { mode: 'group' },
+      createdBy: OWNER,
+      createdAt: T0,
+      state: 'active',
+      revision: 0,
+    },
+    memberships: [
+      expectedMembership(`${ids}${next}`, OWNER, 'mission_owner'),
+      expectedMembership(`${ids}${next + 1}`, COORD, 'coordinator'),
+    ],
+    coordinatorLease: {
+      leaseId: `${ids}1`,
+      leaseType: 'coordinator',
+      ...group,
+      holderAgentId: COORD.id,
+      sessionEpoch: 1,
+      coordinatorEpoch: 1,
+      issuedAt: T0,
+      startsAt: T0,
+      expiresAt: at(spec.leaseSeconds ?? ('coordinatorLeaseSeconds' in p ? p.coordinatorLeaseSeconds : 300)),
+      state: 'active',
+      renewalCount: 0,
+    },
+    title: p.title,
+    permissions: p.permissions,
+    followUpOfMissionId: spec.followUpOfMissionId ?? null,
+  } as unknown as JsonObject;
+}

@@ -103,9 +103,9 @@ describe('membership.change', () => {
 
   it('is the MissionOwner’s or the Coordinator’s (AUTH_FORBIDDEN)', () => {
     groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(created).when(envelope('membership.change', AUTHORITY, { principal: REVIEWER, roles: ['worker'] })).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD, state, { coordinatorEpoch: 9 })).thenFails('AUTH_STALE_COORDINATOR');
-    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED');
+    groupSpec.given(created).when(envelope('membership.change', AUTHORITY, { principal: REVIEWER, roles: ['worker'] })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD, state, { coordinatorEpoch: 9 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
   });
 
   it('needs exactly one role (INVALID_COMMAND)', () => {
@@ -135,13 +135,13 @@ describe('membership.change', () => {
   });
 
   it('checks expectedRevision against the target Membership (REVISION_CONFLICT)', () => {
-    groupSpec.given(created).when(change({ principal: WORKER, roles: ['worker'] }, OWNER, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT');
-    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, state, { expectedRevision: 1 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(created).when(change({ principal: WORKER, roles: ['worker'] }, OWNER, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, state, { expectedRevision: 1 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
   });
 
   it('refuses a terminal Mission (INVALID_STATE_TRANSITION)', () => {
     const cancelled = history([steps.cancel()], created);
-    groupSpec.given(cancelled).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, stateOf(cancelled))).thenFails('INVALID_STATE_TRANSITION');
+    groupSpec.given(cancelled).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, stateOf(cancelled))).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
   });
 });
 
@@ -167,9 +167,9 @@ describe('membership.end', () => {
 
   it('is the MissionOwner’s, the Coordinator’s or the member’s own (AUTH_FORBIDDEN)', () => {
     const withReviewer = history([steps.addMember(REVIEWER, 'reviewer')], created);
-    groupSpec.given(withReviewer).when(end(WORKER, REVIEWER, stateOf(withReviewer))).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(envelope('membership.end', AUTHORITY, { principal: WORKER })).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(end(WORKER, COORD, state, { coordinatorEpoch: 3 })).thenFails('AUTH_STALE_COORDINATOR');
+    groupSpec.given(withReviewer).when(end(WORKER, REVIEWER, stateOf(withReviewer))).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(created).when(envelope('membership.end', AUTHORITY, { principal: WORKER })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(created).when(end(WORKER, COORD, state, { coordinatorEpoch: 3 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
   });
 
   it('cannot end the MissionOwner’s or the Coordinator’s Membership (INVALID_COMMAND)', () => {
@@ -185,9 +185,9 @@ describe('membership.end', () => {
   });
 
   it('checks expectedRevision against the target (REVISION_CONFLICT) and refuses terminal Missions', () => {
-    groupSpec.given(created).when(end(WORKER, OWNER, state, { expectedRevision: 3 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(created).when(end(WORKER, OWNER, state, { expectedRevision: 3 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
     const failed = history([steps.terminate()], created);
-    groupSpec.given(failed).when(end(WORKER, OWNER, stateOf(failed))).thenFails('INVALID_STATE_TRANSITION');
+    groupSpec.given(failed).when(end(WORKER, OWNER, stateOf(failed))).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
   });
 
   it('fences the ended member: its next Command is refused (MEMBERSHIP_REQUIRED)', () => {
@@ -196,6 +196,6 @@ describe('membership.end', () => {
     groupSpec
       .given(ended)
       .when(command(endedState, WORKER, 'message.post', { messageId: 'urn:x:m', conversationId: endedState.group.mainConversationId, content: 'hi' }))
-      .thenFails('MEMBERSHIP_REQUIRED');
+      .thenFails('MEMBERSHIP_REQUIRED', 'membership-ended');
   });
 });

@@ -97,7 +97,7 @@ describe('message.post', () => {
   });
 
   it('checks expectedRevision against the Conversation (REVISION_CONFLICT)', () => {
-    groupSpec.given(busy).when(post({}, WORKER, state, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(busy).when(post({}, WORKER, state, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
   });
 
   it('refuses an envelope conversationId other than the payload’s (INVALID_COMMAND)', () => {
@@ -164,14 +164,14 @@ describe('message.correct and message.retract', () => {
     const retracted = history([(s) => amend('message.retract', {}, WORKER, s!)], busy);
     const redacted = history([(s) => amend('message.redact', {}, OWNER, s!)], busy);
     for (const events of [retracted, redacted]) {
-      groupSpec.given(events).when(amend('message.correct', { amendmentId: 'urn:x:a2', replacementContent: 'x' }, WORKER, stateOf(events))).thenFails('INVALID_STATE_TRANSITION');
-      groupSpec.given(events).when(amend('message.retract', { amendmentId: 'urn:x:a2' }, WORKER, stateOf(events))).thenFails('INVALID_STATE_TRANSITION');
+      groupSpec.given(events).when(amend('message.correct', { amendmentId: 'urn:x:a2', replacementContent: 'x' }, WORKER, stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'message-not-amendable');
+      groupSpec.given(events).when(amend('message.retract', { amendmentId: 'urn:x:a2' }, WORKER, stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'message-not-amendable');
     }
   });
 
   it('refuses an amendment ID in use (INVALID_COMMAND) and a stale Conversation revision (REVISION_CONFLICT)', () => {
     groupSpec.given(busy).when(amend('message.retract', { amendmentId: M1 })).thenFails('INVALID_COMMAND', 'amendment-id-taken');
-    groupSpec.given(busy).when(amend('message.retract', {}, WORKER, state, { expectedRevision: 5 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(busy).when(amend('message.retract', {}, WORKER, state, { expectedRevision: 5 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
     groupSpec.given(busy).when(amend('message.retract', {}, WORKER, state, { conversationId: WORK_CONVERSATION })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
   });
 });
@@ -196,8 +196,8 @@ describe('message.redact', () => {
 
   it('is a policy decision of the MissionOwner or the Coordinator (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
     groupSpec.given(busy).when(amend('message.redact', {}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(busy).when(amend('message.redact', {}, COORD, state, { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR');
-    groupSpec.given(busy).when(amend('message.redact', {}, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED');
+    groupSpec.given(busy).when(amend('message.redact', {}, COORD, state, { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
+    groupSpec.given(busy).when(amend('message.redact', {}, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
   });
 
   it('needs a Message that exists (INVALID_COMMAND) and is not already redacted (INVALID_STATE_TRANSITION)', () => {

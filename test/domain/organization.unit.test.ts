@@ -117,7 +117,7 @@ describe('ext.missionweaveprotocol.identity.session_open', () => {
 
   it('is the Group Authority’s only (AUTH_FORBIDDEN)', () => {
     spec().given(registered).when(openSession(WORKER.id, REGISTRY)).thenFails('AUTH_FORBIDDEN', 'not-group-authority');
-    spec().given(registered).when(openSession(WORKER.id, WORKER)).thenFails('AUTH_FORBIDDEN');
+    spec().given(registered).when(openSession(WORKER.id, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-group-authority');
   });
 
   it('needs an active Agent Card (INVALID_COMMAND)', () => {

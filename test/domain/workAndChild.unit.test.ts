@@ -120,10 +120,10 @@ describe('work.authorize', () => {
   });
 
   it('needs Coordinator authority (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
-    groupSpec.given(created).when(authorize({}, OWNER)).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(authorize({}, WORKER)).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(authorize({}, COORD, stateOf(created), { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR');
-    groupSpec.given(created).when(authorize(), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED');
+    groupSpec.given(created).when(authorize({}, OWNER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(created).when(authorize({}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(created).when(authorize({}, COORD, stateOf(created), { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
+    groupSpec.given(created).when(authorize(), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
   });
 
   it('needs an active Mission (INVALID_STATE_TRANSITION)', () => {
@@ -134,7 +134,7 @@ describe('work.authorize', () => {
   it('needs an unused WorkItem ID and Conversation ID (INVALID_STATE_TRANSITION)', () => {
     groupSpec.given(withWork).when(authorize({ workItemId: WORK }, COORD, state)).thenFails('INVALID_STATE_TRANSITION', 'work-item-id-taken');
     groupSpec.given(withWork).when(authorize({ conversationId: state.group.mainConversationId }, COORD, state)).thenFails('INVALID_STATE_TRANSITION', 'conversation-id-taken');
-    groupSpec.given(withWork).when(authorize({ workItemId: WORK }, COORD, state, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(withWork).when(authorize({ workItemId: WORK }, COORD, state, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
   });
 
   it('refuses what it cannot honour yet or what does not fit the Mission (INVALID_COMMAND)', () => {
@@ -236,10 +236,10 @@ describe('mission.create_child', () => {
   });
 
   it('needs Coordinator authority (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
-    groupSpec.given(withWork).when(createChild({}, OWNER)).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(withWork).when(createChild({}, WORKER)).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(withWork).when(createChild({}, COORD, state, { coordinatorEpoch: 7 })).thenFails('AUTH_STALE_COORDINATOR');
-    groupSpec.given(withWork).when(createChild(), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED');
+    groupSpec.given(withWork).when(createChild({}, OWNER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(withWork).when(createChild({}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(withWork).when(createChild({}, COORD, state, { coordinatorEpoch: 7 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
+    groupSpec.given(withWork).when(createChild(), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
   });
 
   it('needs an active parent Mission (INVALID_STATE_TRANSITION)', () => {
@@ -284,7 +284,7 @@ describe('mission.create_child', () => {
   });
 
   it('checks expectedRevision against the parent WorkItem (REVISION_CONFLICT) and the envelope workItemId (INVALID_COMMAND)', () => {
-    groupSpec.given(withWork).when(createChild({}, COORD, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(withWork).when(createChild({}, COORD, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
     groupSpec.given(withWork).when(createChild({}, COORD, state, { workItemId: 'urn:missionweave:work-item:other' })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
   });
 });
