@@ -238,6 +238,7 @@ export const ROLE_SCOPES = {
   coordinator: ['group:read', 'message:post', 'mission:coordinate', 'work:authorize', 'membership:manage'],
   worker: ['group:read', 'message:post', 'work:propose', 'work:execute'],
   reviewer: ['group:read', 'message:post', 'work:review'],
+  observer: ['group:read'],
 } as const;
 
 /** A new active Membership at epoch 1, granted at `now` (default `T0`). */
