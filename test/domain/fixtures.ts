@@ -259,40 +259,62 @@ export function expectedMembership(membershipId: string, member: Principal, role
   } as JsonObject;
 }
 
+/** The members of a creating Command's payload the created Events repeat. */
+export interface CreationInput {
+  readonly missionId: string;
+  readonly groupId: string;
+  readonly title: string;
+  readonly objective: string;
+  readonly definitionOfDone: object[];
+  readonly budget: object;
+  readonly deadline: string;
+  readonly permissions?: string[];
+  readonly mainConversationId?: string;
+  readonly coordinatorLeaseSeconds?: number;
+  readonly approvalPolicy?: object;
+}
+
 export interface ExpectedCreation {
-  /** The prefix of the decision's identifiers (the lease, [the Conversation,] the Memberships). */
+  /** The prefix of the decision's identifiers and the first one the creation takes. */
   readonly ids?: string;
-  readonly payload?: typeof CREATE_PAYLOAD | Omit<typeof CREATE_PAYLOAD, 'approvalPolicy' | 'coordinatorLeaseSeconds' | 'mainConversationId'>;
+  readonly firstId?: number;
+  readonly payload?: CreationInput;
+  readonly owner?: Principal;
+  readonly coordinator?: Principal;
   readonly approvalPolicy?: object;
   readonly agentCardVersion?: number;
-  readonly leaseSeconds?: number;
   readonly followUpOfMissionId?: string;
+  /** A child Mission: its link to the parent and the parent Group's Event it names. */
+  readonly child?: { readonly parent: object; readonly parentEventId: string };
 }
 
 /**
- * The `mission.created` (or `mission.follow_up.created`) payload the tests expect for Mission m1
- * in Group g1, stated member by member from the Command's payload: IDs in the order lease,
- * Conversation (when the payload names none), MissionOwner's Membership, Coordinator's.
+ * The `mission.created` (or `mission.follow_up.created`) payload the tests expect, stated member
+ * by member from the Command's payload (default `CREATE_PAYLOAD`: Mission m1 in Group g1 owned by
+ * dana, coordinated by coord-1). Identifiers are taken in the order lease, Conversation (when
+ * the payload names none), MissionOwner's Membership, Coordinator's; the lease defaults to 300 s.
  */
 export function expectedCreatedPayload(spec: ExpectedCreation = {}): JsonObject {
-  const ids = spec.ids ?? WORLD.idPrefix;
   const p = spec.payload ?? CREATE_PAYLOAD;
-  const named = 'mainConversationId' in p ? p.mainConversationId : undefined;
-  const conversationId = named ?? `${ids}2`;
-  const next = named === undefined ? 3 : 2;
-  const group = { missionId: MISSION, groupId: GROUP };
+  const id = (n: number) => `${spec.ids ?? WORLD.idPrefix}${(spec.firstId ?? 1) + n}`;
+  const conversationId = p.mainConversationId ?? id(1);
+  const next = p.mainConversationId === undefined ? 2 : 1;
+  const owner = spec.owner ?? OWNER;
+  const coordinator = spec.coordinator ?? COORD;
+  const group = { missionId: p.missionId, groupId: p.groupId };
   return {
     mission: {
       ...group,
       revision: 1,
       objective: p.objective,
       definitionOfDone: p.definitionOfDone,
-      missionOwner: OWNER,
-      coordinator: { agentId: COORD.id, agentCardVersion: spec.agentCardVersion ?? 3, coordinatorEpoch: 1, leaseId: `${ids}1` },
+      missionOwner: owner,
+      coordinator: { agentId: coordinator.id, agentCardVersion: spec.agentCardVersion ?? 3, coordinatorEpoch: 1, leaseId: id(0) },
       state: 'active',
       budget: p.budget,
       deadline: p.deadline,
-      approvalPolicy: spec.approvalPolicy ?? ('approvalPolicy' in p ? p.approvalPolicy : undefined),
+      approvalPolicy: spec.approvalPolicy ?? p.approvalPolicy,
+      ...(spec.child === undefined ? {} : { parent: spec.child.parent }),
       ...(spec.followUpOfMissionId === undefined ? {} : { followUpToMissionId: spec.followUpOfMissionId }),
       createdAt: T0,
     },
@@ -303,30 +325,32 @@ export function expectedCreatedPayload(spec: ExpectedCreation = {}): JsonObject 
       type: 'group',
       title: p.title,
       access: { mode: 'group' },
-      createdBy: OWNER,
+      createdBy: owner,
       createdAt: T0,
       state: 'active',
       revision: 0,
     },
     memberships: [
-      expectedMembership(`${ids}${next}`, OWNER, 'mission_owner'),
-      expectedMembership(`${ids}${next + 1}`, COORD, 'coordinator'),
+      expectedMembership(id(next), owner, 'mission_owner', group),
+      expectedMembership(id(next + 1), coordinator, 'coordinator', group),
     ],
     coordinatorLease: {
-      leaseId: `${ids}1`,
+      leaseId: id(0),
       leaseType: 'coordinator',
       ...group,
-      holderAgentId: COORD.id,
+      holderAgentId: coordinator.id,
       sessionEpoch: 1,
       coordinatorEpoch: 1,
       issuedAt: T0,
       startsAt: T0,
-      expiresAt: at(spec.leaseSeconds ?? ('coordinatorLeaseSeconds' in p ? p.coordinatorLeaseSeconds : 300)),
+      expiresAt: at(p.coordinatorLeaseSeconds ?? 300),
       state: 'active',
       renewalCount: 0,
     },
     title: p.title,
-    permissions: p.permissions,
-    followUpOfMissionId: spec.followUpOfMissionId ?? null,
+    permissions: p.permissions ?? [],
+    ...(spec.child === undefined
+      ? { followUpOfMissionId: spec.followUpOfMissionId ?? null }
+      : { parentEventId: spec.child.parentEventId }),
   } as unknown as JsonObject;
 }

@@ -72,7 +72,7 @@ describe('mission.create', () => {
       .then([
         {
           kind: 'mission.created',
-          payload: expectedCreatedPayload({ payload: minimal, approvalPolicy: { finalHumanApproval: true, highRiskExecutionApproval: true }, leaseSeconds: 300 }),
+          payload: expectedCreatedPayload({ payload: minimal, approvalPolicy: { finalHumanApproval: true, highRiskExecutionApproval: true } }),
         },
       ]) as GroupState;
     expect(state.mission.approvalPolicy).toEqual({ finalHumanApproval: true, highRiskExecutionApproval: true });

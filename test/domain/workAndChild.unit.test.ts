@@ -31,6 +31,8 @@ import {
   command,
   expectStateValid,
   expectValid,
+  expectedCreatedPayload,
+  type CreationInput,
   groupSpec,
   history,
   stateOf,
@@ -46,7 +48,7 @@ function authorize(payload: object = {}, actor = COORD, from: GroupState = state
 }
 
 const CHILD = {
-  ...PAYLOAD_EXAMPLES['mission.create_child'],
+  ...(PAYLOAD_EXAMPLES['mission.create_child'] as unknown as CreationInput & { failurePolicy: string; parentWorkItemId: string }),
   missionId: CHILD_MISSION,
   groupId: CHILD_GROUP,
   parentWorkItemId: WORK,
@@ -80,6 +82,84 @@ const OWNED = {
   },
 };
 
+const W2 = 'urn:missionweave:work-item:w2';
+
+/** `work.authorized` of WorkItem w2 by coord-1, stated whole. */
+function authorized(conversationId: string, extra: { exclusive?: boolean; contract?: object; links?: object } = {}) {
+  const contract = extra.contract ?? CONTRACT;
+  const workItem = {
+    workItemId: W2,
+    missionId: MISSION,
+    groupId: GROUP,
+    conversationId,
+    revision: 1,
+    state: 'open',
+    exclusive: extra.exclusive ?? true,
+    contract,
+    createdBy: COORD,
+    authorizedBy: COORD,
+    createdAt: T0,
+    ...(extra.links === undefined ? {} : { extensions: { [WORK_LINKS_EXTENSION]: { version: '0.1.0', critical: false, data: extra.links } } }),
+  };
+  const conversation = {
+    conversationId,
+    missionId: MISSION,
+    groupId: GROUP,
+    type: 'work_item',
+    primaryWorkItemId: W2,
+    title: CONTRACT.goal,
+    access: { mode: 'group' },
+    createdBy: COORD,
+    createdAt: T0,
+    state: 'active',
+    revision: 0,
+  };
+  return {
+    kind: 'work.authorized',
+    payload: { workItem, conversation, proposalId: null },
+    aggregate: { type: 'work-item', id: W2, revision: 1 },
+    workItemId: W2,
+    conversationId,
+  };
+}
+
+/** The child approval policy: the owner is an Agent, the parent's execution-risk policy stays. */
+const CHILD_POLICY = { finalHumanApproval: false, highRiskExecutionApproval: true, policyVersion: '2.0.1' };
+
+/**
+ * The two Events promoting `from`'s WorkItem `payload.parentWorkItemId` to the child Mission of
+ * `payload`, owned by coord-1 (or `owner`): the parent WorkItem at its next revision with
+ * `change` and the child link, then the child Group's `mission.created` (IDs from `when-1`).
+ */
+function promoted(from: GroupState, payload: typeof CHILD, change: object, owner = COORD, coordinator = COORD2) {
+  const item = from.workItems.get(payload.parentWorkItemId)!;
+  const link = { missionId: payload.missionId, groupId: payload.groupId, failurePolicy: payload.failurePolicy };
+  const workItem = {
+    ...item,
+    revision: item.revision + 1,
+    updatedAt: T0,
+    ...change,
+    extensions: { [WORK_LINKS_EXTENSION]: { version: '0.1.0', critical: false, data: { childMission: link } } },
+  };
+  const parentEventId = 'urn:test:id:when-1';
+  const parent = { missionId: from.mission.missionId, workItemId: item.workItemId, depth: (from.mission.parent?.depth ?? 0) + 1 };
+  return [
+    {
+      kind: 'mission.child.created',
+      payload: { parentMissionId: from.mission.missionId, parentWorkItemId: item.workItemId, childMissionId: payload.missionId, childGroupId: payload.groupId, workItem },
+      aggregate: { type: 'work-item', id: item.workItemId, revision: item.revision + 1 },
+      workItemId: item.workItemId,
+      eventId: parentEventId,
+    },
+    {
+      kind: 'mission.created',
+      payload: expectedCreatedPayload({ payload, firstId: 2, owner, coordinator, approvalPolicy: CHILD_POLICY, child: { parent, parentEventId } }),
+      aggregate: { type: 'mission', id: payload.missionId, revision: 1 },
+      groupId: payload.groupId,
+    },
+  ];
+}
+
 /** `withWork` with its WorkItem rewritten as later WorkItem Commands may leave it. */
 function withWorkItem(change: object): RecordedEvent[] {
   return withWork.map((event) =>
@@ -94,11 +174,7 @@ describe('work.authorize', () => {
     const after = groupSpec
       .given(created)
       .when(authorize({ conversationId: 'urn:missionweave:conversation:w2' }, COORD, stateOf(created), { workItemId: 'urn:missionweave:work-item:w2', expectedRevision: 0 }))
-      .then((events) => {
-        expect(events.map((e) => e.kind)).toEqual(['work.authorized']);
-        expect(events[0]?.aggregate).toEqual({ type: 'work-item', id: 'urn:missionweave:work-item:w2', revision: 1 });
-        expect(events[0]?.payload['proposalId']).toBeNull();
-      }) as GroupState;
+      .then([authorized('urn:missionweave:conversation:w2')]) as GroupState;
     const workItem = after.workItems.get('urn:missionweave:work-item:w2');
     expect(workItem).toMatchObject({ state: 'open', revision: 1, exclusive: true, createdBy: COORD, authorizedBy: COORD, conversationId: 'urn:missionweave:conversation:w2' });
     expect(after.conversations.get('urn:missionweave:conversation:w2')).toMatchObject({ type: 'work_item', primaryWorkItemId: 'urn:missionweave:work-item:w2', revision: 0, title: CONTRACT.goal });
@@ -110,7 +186,9 @@ describe('work.authorize', () => {
     const after = groupSpec
       .given(withWork)
       .when(authorize({ exclusive: false, parentWorkItemId: WORK, dependencyIds: [WORK], contract: { ...CONTRACT, dependencyWorkItemIds: [WORK] } }, COORD, state))
-      .then(['work.authorized']) as GroupState;
+      .then([
+        authorized('urn:test:id:when-1', { exclusive: false, contract: { ...CONTRACT, dependencyWorkItemIds: [WORK] }, links: { parentWorkItemId: WORK } }),
+      ]) as GroupState;
     const workItem = after.workItems.get('urn:missionweave:work-item:w2');
     expect(workItem?.exclusive).toBe(false);
     expect(workItem?.conversationId).toMatch(/^urn:test:id:when-/);
@@ -156,23 +234,9 @@ describe('work.authorize', () => {
 
 describe('mission.create_child', () => {
   it('links the parent WorkItem to the child and founds the child Group, owned by the acting Coordinator', () => {
-    let childEvent: RecordedEvent | undefined;
-    const after = groupSpec
-      .given(withWork)
-      .when(createChild({}, COORD, state, { expectedRevision: 1, workItemId: WORK }))
-      .then((events) => {
-        expect(events.map((e) => [e.kind, e.groupId])).toEqual([
-          ['mission.child.created', undefined],
-          ['mission.created', CHILD_GROUP],
-        ]);
-        const [parent, child] = events;
-        expect(parent?.aggregate).toEqual({ type: 'work-item', id: WORK, revision: 2 });
-        expect(parent?.payload).toMatchObject({ parentMissionId: MISSION, parentWorkItemId: WORK, childMissionId: CHILD_MISSION, childGroupId: CHILD_GROUP });
-        expect(parent?.eventId).toBeDefined();
-        expect(child?.payload['parentEventId']).toBe(parent?.eventId);
-        expect(child?.aggregate).toEqual({ type: 'mission', id: CHILD_MISSION, revision: 1 });
-        childEvent = { kind: child!.kind, payload: JSON.parse(JSON.stringify(child!.payload)), actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:child-1' };
-      }) as GroupState;
+    const expected = promoted(state, CHILD, { state: 'open' });
+    const after = groupSpec.given(withWork).when(createChild({}, COORD, state, { expectedRevision: 1, workItemId: WORK })).then(expected) as GroupState;
+    const childEvent: RecordedEvent = { ...expected[1]!, payload: expected[1]!.payload, actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:child-1' };
 
     const parentItem = after.workItems.get(WORK)!;
     expect(parentItem).toMatchObject({ revision: 2, state: 'open', updatedAt: at(0) });
@@ -180,7 +244,7 @@ describe('mission.create_child', () => {
     expect(after.mission).toBe(state.mission);
     expectStateValid(after);
 
-    const child = evolveGroup(null, childEvent!);
+    const child = evolveGroup(null, childEvent);
     expect(child.groupId).toBe(CHILD_GROUP);
     expect(child.mission).toMatchObject({
       missionId: CHILD_MISSION,
@@ -197,7 +261,7 @@ describe('mission.create_child', () => {
 
   it('blocks an owned parent WorkItem, keeping its owner', () => {
     const owned = withWorkItem({ state: 'queued', ...OWNED });
-    const after = groupSpec.given(owned).when(createChild({}, COORD, stateOf(owned))).then(['mission.child.created', 'mission.created']) as GroupState;
+    const after = groupSpec.given(owned).when(createChild({}, COORD, stateOf(owned))).then(promoted(stateOf(owned), CHILD, { state: 'blocked' })) as GroupState;
     expect(after.workItems.get(WORK)).toMatchObject({ state: 'blocked', owner: OWNED.owner, revision: 2 });
     expectValid('work-item', after.workItems.get(WORK));
   });
@@ -205,7 +269,10 @@ describe('mission.create_child', () => {
   it('withdraws pending offers of an unowned parent WorkItem', () => {
     const offers = [{ offerId: 'urn:x:offer', agentId: WORKER.id, agentCardVersion: 3, expiresAt: at(300), status: 'pending' }];
     const offered = withWorkItem({ state: 'offered', offers });
-    const after = groupSpec.given(offered).when(createChild({}, COORD, stateOf(offered))).then(['mission.child.created', 'mission.created']) as GroupState;
+    const after = groupSpec
+      .given(offered)
+      .when(createChild({}, COORD, stateOf(offered)))
+      .then(promoted(stateOf(offered), CHILD, { state: 'open', offers: [{ ...offers[0], status: 'withdrawn' }] })) as GroupState;
     expect(after.workItems.get(WORK)).toMatchObject({ state: 'open', offers: [{ ...offers[0], status: 'withdrawn' }] });
     expectValid('work-item', after.workItems.get(WORK));
   });
@@ -217,7 +284,7 @@ describe('mission.create_child', () => {
     const childEvents: RecordedEvent[] = [{ kind: draft.kind, payload: JSON.parse(JSON.stringify(draft.payload)) as JsonObject, actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:c1' }];
     const small = { ...CONTRACT, deadline: '2026-09-10T00:00:00Z', budget: { currency: 'EUR', financialLimit: 10 } };
     const childWork = history([(s) => command(s!, COORD2, 'work.authorize', { workItemId: 'urn:missionweave:work-item:cw', contract: small })], childEvents);
-    const grandChild = command(stateOf(childWork), COORD2, 'mission.create_child', {
+    const grandChildPayload = {
       ...CHILD,
       missionId: 'urn:missionweave:mission:grandchild',
       groupId: 'urn:missionweave:group:grandchild',
@@ -225,14 +292,12 @@ describe('mission.create_child', () => {
       coordinatorId: WORKER.id,
       deadline: '2026-09-05T00:00:00Z',
       budget: { currency: 'EUR', financialLimit: 5 },
-    });
-    groupSpec.given(childWork).when(grandChild).then((events) => {
-      expect((events[1]?.payload['mission'] as { parent: unknown }).parent).toEqual({
-        missionId: CHILD_MISSION,
-        workItemId: 'urn:missionweave:work-item:cw',
-        depth: 2,
-      });
-    });
+    };
+    const childState = stateOf(childWork);
+    expect(childState.mission.parent?.depth).toBe(1);
+    const expected = promoted(childState, grandChildPayload, { state: 'open' }, COORD2, WORKER);
+    expect(expected[1]?.payload['mission']).toMatchObject({ parent: { missionId: CHILD_MISSION, workItemId: 'urn:missionweave:work-item:cw', depth: 2 } });
+    groupSpec.given(childWork).when(command(childState, COORD2, 'mission.create_child', grandChildPayload)).then(expected);
   });
 
   it('needs Coordinator authority (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {

@@ -88,12 +88,14 @@ export interface ExpectedEvent {
   readonly conversationId?: string;
   readonly workItemId?: string;
   readonly groupId?: string;
+  /** The Event ID a decision took for an Event another of its Events names. */
+  readonly eventId?: string;
 }
 
 /** The expected Events, or a function of the state before the Command that builds them. */
 export type ExpectedEvents<S> = readonly ExpectedEvent[] | ((before: S) => readonly ExpectedEvent[]);
 
-const ADDRESSING = ['aggregate', 'conversationId', 'workItemId', 'groupId'] as const;
+const ADDRESSING = ['aggregate', 'conversationId', 'workItemId', 'groupId', 'eventId'] as const;
 
 /** `draft` as far as `expected` states it: kind, payload and the addressing members it names. */
 function comparable(draft: StoredDraft, expected: ExpectedEvent | undefined): object {
