@@ -15,7 +15,7 @@ import { principalKey, type Principal } from '../../src/protocol/principal.js';
 import { schemaRegistry } from '../../src/protocol/schemas/files.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { EXAMPLE_APPROVAL, EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from '../support/payloadExamples.js';
-import { recordDrafts, specification, testContext, type Decider, type World } from '../support/specification.js';
+import { recordDrafts, specification, testContext, type Decider, type ExpectedEvent, type World } from '../support/specification.js';
 
 export const T0 = '2026-09-01T12:00:00.000Z';
 export const GROUP = 'urn:missionweave:group:g1';
@@ -256,7 +256,7 @@ export function expectedMembership(membershipId: string, member: Principal, role
     grantedAt: now,
     activatedAt: now,
     ...extra,
-  } as JsonObject;
+  } as unknown as JsonObject;
 }
 
 /** The members of a creating Command's payload the created Events repeat. */
@@ -354,3 +354,47 @@ export function expectedCreatedPayload(spec: ExpectedCreation = {}): JsonObject 
       : { parentEventId: spec.child.parentEventId }),
   } as unknown as JsonObject;
 }
+
+/** Our WorkItem links extension (parent WorkItem, child Mission), as the tests expect it named. */
+const WORK_LINKS = 'urn:missionweave:extension:work-item-links';
+
+/** A `mission.create_child` payload as far as the created Events repeat it. */
+export type ChildInput = CreationInput & { readonly parentWorkItemId: string; readonly failurePolicy?: string };
+
+/** The child approval policy: the owner is an Agent, the parent's execution-risk policy stays. */
+export const CHILD_POLICY = { finalHumanApproval: false, highRiskExecutionApproval: true, policyVersion: '2.0.1' };
+
+/**
+ * The two Events promoting `from`'s WorkItem `payload.parentWorkItemId` to the child Mission of
+ * `payload`, owned by coord-1 (or `owner`): the parent WorkItem at its next revision with
+ * `change` and the child link (it had no links before), then the child Group's `mission.created` (IDs from `when-1`).
+ */
+export function expectedPromotion(from: GroupState, payload: ChildInput, change: object, owner: Principal = COORD, coordinator: Principal = COORD2): [ExpectedEvent, ExpectedEvent & { payload: JsonObject }] {
+  const item = from.workItems.get(payload.parentWorkItemId)!;
+  const link = { missionId: payload.missionId, groupId: payload.groupId, failurePolicy: payload.failurePolicy ?? 'block_parent_work_item' };
+  const workItem = {
+    ...item,
+    revision: item.revision + 1,
+    updatedAt: T0,
+    ...change,
+    extensions: { [WORK_LINKS]: { version: '0.1.0', critical: false, data: { childMission: link } } },
+  };
+  const parentEventId = 'urn:test:id:when-1';
+  const parent = { missionId: from.mission.missionId, workItemId: item.workItemId, depth: (from.mission.parent?.depth ?? 0) + 1 };
+  return [
+    {
+      kind: 'mission.child.created',
+      payload: { parentMissionId: from.mission.missionId, parentWorkItemId: item.workItemId, childMissionId: payload.missionId, childGroupId: payload.groupId, workItem },
+      aggregate: { type: 'work-item', id: item.workItemId, revision: item.revision + 1 },
+      workItemId: item.workItemId,
+      eventId: parentEventId,
+    },
+    {
+      kind: 'mission.created',
+      payload: expectedCreatedPayload({ payload, firstId: 2, owner, coordinator, approvalPolicy: CHILD_POLICY, child: { parent, parentEventId } }),
+      aggregate: { type: 'mission', id: payload.missionId, revision: 1 },
+      groupId: payload.groupId,
+    },
+  ];
+}
+

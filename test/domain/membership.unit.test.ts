@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import { principalKey } from '../../src/protocol/principal.js';
+import type { ExpectedEvent } from '../support/specification.js';
 import {
   AUTHORITY,
   COORD,
@@ -40,9 +41,9 @@ function end(principal: object, actor = OWNER, from: GroupState = state, extra: 
 }
 
 const ID = 'urn:test:id:when-';
-const worker = state.memberships.get(principalKey(WORKER));
+const worker = state.memberships.get(principalKey(WORKER))!;
 
-function changed(membership: object, aggregate?: object) {
+function changed(membership: object, aggregate?: ExpectedEvent['aggregate']): ExpectedEvent {
   return { kind: 'membership.changed', payload: { membership }, ...(aggregate === undefined ? {} : { aggregate }) };
 }
 
@@ -74,7 +75,7 @@ describe('membership.change', () => {
       .then([
         changed(
           { ...worker, role: 'reviewer', membershipEpoch: 2, scopes: ROLE_SCOPES.reviewer, grantedAt: at(0) },
-          { type: 'membership', id: worker?.membershipId, revision: 2 },
+          { type: 'membership', id: worker.membershipId, revision: 2 },
         ),
       ]) as GroupState;
     expect(after.memberships.get(principalKey(WORKER))).toMatchObject({
@@ -200,7 +201,7 @@ describe('membership.end', () => {
           {
             kind: 'membership.ended',
             payload: { principal: WORKER, membership: { ...worker, state: 'ended', membershipEpoch: 2, endedAt: at(0) } },
-            aggregate: { type: 'membership', id: worker?.membershipId, revision: 2 },
+            aggregate: { type: 'membership', id: worker.membershipId, revision: 2 },
           },
         ]) as GroupState;
       expect(after.memberships.get(principalKey(WORKER))).toMatchObject({ state: 'ended', membershipEpoch: 2, endedAt: at(0), role: 'worker' });

@@ -31,7 +31,7 @@ import {
   command,
   expectStateValid,
   expectValid,
-  expectedCreatedPayload,
+  expectedPromotion,
   type CreationInput,
   groupSpec,
   history,
@@ -123,43 +123,6 @@ function authorized(conversationId: string, extra: { exclusive?: boolean; contra
   };
 }
 
-/** The child approval policy: the owner is an Agent, the parent's execution-risk policy stays. */
-const CHILD_POLICY = { finalHumanApproval: false, highRiskExecutionApproval: true, policyVersion: '2.0.1' };
-
-/**
- * The two Events promoting `from`'s WorkItem `payload.parentWorkItemId` to the child Mission of
- * `payload`, owned by coord-1 (or `owner`): the parent WorkItem at its next revision with
- * `change` and the child link, then the child Group's `mission.created` (IDs from `when-1`).
- */
-function promoted(from: GroupState, payload: typeof CHILD, change: object, owner = COORD, coordinator = COORD2) {
-  const item = from.workItems.get(payload.parentWorkItemId)!;
-  const link = { missionId: payload.missionId, groupId: payload.groupId, failurePolicy: payload.failurePolicy };
-  const workItem = {
-    ...item,
-    revision: item.revision + 1,
-    updatedAt: T0,
-    ...change,
-    extensions: { [WORK_LINKS_EXTENSION]: { version: '0.1.0', critical: false, data: { childMission: link } } },
-  };
-  const parentEventId = 'urn:test:id:when-1';
-  const parent = { missionId: from.mission.missionId, workItemId: item.workItemId, depth: (from.mission.parent?.depth ?? 0) + 1 };
-  return [
-    {
-      kind: 'mission.child.created',
-      payload: { parentMissionId: from.mission.missionId, parentWorkItemId: item.workItemId, childMissionId: payload.missionId, childGroupId: payload.groupId, workItem },
-      aggregate: { type: 'work-item', id: item.workItemId, revision: item.revision + 1 },
-      workItemId: item.workItemId,
-      eventId: parentEventId,
-    },
-    {
-      kind: 'mission.created',
-      payload: expectedCreatedPayload({ payload, firstId: 2, owner, coordinator, approvalPolicy: CHILD_POLICY, child: { parent, parentEventId } }),
-      aggregate: { type: 'mission', id: payload.missionId, revision: 1 },
-      groupId: payload.groupId,
-    },
-  ];
-}
-
 /** `withWork` with its WorkItem rewritten as later WorkItem Commands may leave it. */
 function withWorkItem(change: object): RecordedEvent[] {
   return withWork.map((event) =>
@@ -234,7 +197,7 @@ describe('work.authorize', () => {
 
 describe('mission.create_child', () => {
   it('links the parent WorkItem to the child and founds the child Group, owned by the acting Coordinator', () => {
-    const expected = promoted(state, CHILD, { state: 'open' });
+    const expected = expectedPromotion(state, CHILD, { state: 'open' });
     const after = groupSpec.given(withWork).when(createChild({}, COORD, state, { expectedRevision: 1, workItemId: WORK })).then(expected) as GroupState;
     const childEvent: RecordedEvent = { ...expected[1]!, payload: expected[1]!.payload, actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:child-1' };
 
@@ -261,7 +224,7 @@ describe('mission.create_child', () => {
 
   it('blocks an owned parent WorkItem, keeping its owner', () => {
     const owned = withWorkItem({ state: 'queued', ...OWNED });
-    const after = groupSpec.given(owned).when(createChild({}, COORD, stateOf(owned))).then(promoted(stateOf(owned), CHILD, { state: 'blocked' })) as GroupState;
+    const after = groupSpec.given(owned).when(createChild({}, COORD, stateOf(owned))).then(expectedPromotion(stateOf(owned), CHILD, { state: 'blocked' })) as GroupState;
     expect(after.workItems.get(WORK)).toMatchObject({ state: 'blocked', owner: OWNED.owner, revision: 2 });
     expectValid('work-item', after.workItems.get(WORK));
   });
@@ -272,7 +235,7 @@ describe('mission.create_child', () => {
     const after = groupSpec
       .given(offered)
       .when(createChild({}, COORD, stateOf(offered)))
-      .then(promoted(stateOf(offered), CHILD, { state: 'open', offers: [{ ...offers[0], status: 'withdrawn' }] })) as GroupState;
+      .then(expectedPromotion(stateOf(offered), CHILD, { state: 'open', offers: [{ ...offers[0], status: 'withdrawn' }] })) as GroupState;
     expect(after.workItems.get(WORK)).toMatchObject({ state: 'open', offers: [{ ...offers[0], status: 'withdrawn' }] });
     expectValid('work-item', after.workItems.get(WORK));
   });
@@ -295,7 +258,7 @@ describe('mission.create_child', () => {
     };
     const childState = stateOf(childWork);
     expect(childState.mission.parent?.depth).toBe(1);
-    const expected = promoted(childState, grandChildPayload, { state: 'open' }, COORD2, WORKER);
+    const expected = expectedPromotion(childState, grandChildPayload, { state: 'open' }, COORD2, WORKER);
     expect(expected[1]?.payload['mission']).toMatchObject({ parent: { missionId: CHILD_MISSION, workItemId: 'urn:missionweave:work-item:cw', depth: 2 } });
     groupSpec.given(childWork).when(command(childState, COORD2, 'mission.create_child', grandChildPayload)).then(expected);
   });

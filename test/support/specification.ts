@@ -84,7 +84,7 @@ function stored(draft: EventDraft): StoredDraft {
 export interface ExpectedEvent {
   readonly kind: string;
   readonly payload: object;
-  readonly aggregate?: EventDraft['aggregate'];
+  readonly aggregate?: { readonly type: string; readonly id: string; readonly revision: number };
   readonly conversationId?: string;
   readonly workItemId?: string;
   readonly groupId?: string;
