@@ -18,13 +18,12 @@ import {
   command,
   envelope,
   expectStateValid,
-  expectedMembership,
-  ROLE_SCOPES,
   groupSpec,
   history,
   stateOf,
   steps,
 } from './fixtures.js';
+import { ROLE_SCOPES, expectedMembership } from './expectedEvents.js';
 
 const created = history([steps.create, steps.addMember(WORKER)]);
 const state = stateOf(created);

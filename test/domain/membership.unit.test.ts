@@ -19,15 +19,14 @@ import {
   command,
   envelope,
   expectStateValid,
-  expectedMembership,
   GROUP,
   MISSION,
-  ROLE_SCOPES,
   groupSpec,
   history,
   stateOf,
   steps,
 } from './fixtures.js';
+import { ROLE_SCOPES, expectedMembership } from './expectedEvents.js';
 
 const created = history([steps.create, steps.addMember(WORKER)]);
 const state = stateOf(created);

@@ -19,11 +19,11 @@ import {
   createCommand,
   envelope,
   expectStateValid,
-  expectedCreatedPayload,
   groupSpec,
   history,
   steps,
 } from './fixtures.js';
+import { expectedCreatedPayload } from './expectedEvents.js';
 
 const SOURCE = { missionId: 'urn:missionweave:mission:m0', groupId: 'urn:missionweave:group:g0', state: 'approved', missionOwner: OWNER };
 const FOLLOW_UP = { ...CREATE_PAYLOAD, followUpOfMissionId: SOURCE.missionId };

@@ -31,13 +31,12 @@ import {
   command,
   expectStateValid,
   expectValid,
-  expectedPromotion,
-  type CreationInput,
   groupSpec,
   history,
   stateOf,
   steps,
 } from './fixtures.js';
+import { expectedAuthorized, expectedPromotion, type CreationInput } from './expectedEvents.js';
 
 const created = history([steps.create, steps.addMember(WORKER)]);
 const withWork = history([steps.authorize()], created);
@@ -84,45 +83,6 @@ const OWNED = {
 
 const W2 = 'urn:missionweave:work-item:w2';
 
-/** `work.authorized` of WorkItem w2 by coord-1, stated whole. */
-function authorized(conversationId: string, extra: { exclusive?: boolean; contract?: object; links?: object } = {}) {
-  const contract = extra.contract ?? CONTRACT;
-  const workItem = {
-    workItemId: W2,
-    missionId: MISSION,
-    groupId: GROUP,
-    conversationId,
-    revision: 1,
-    state: 'open',
-    exclusive: extra.exclusive ?? true,
-    contract,
-    createdBy: COORD,
-    authorizedBy: COORD,
-    createdAt: T0,
-    ...(extra.links === undefined ? {} : { extensions: { [WORK_LINKS_EXTENSION]: { version: '0.1.0', critical: false, data: extra.links } } }),
-  };
-  const conversation = {
-    conversationId,
-    missionId: MISSION,
-    groupId: GROUP,
-    type: 'work_item',
-    primaryWorkItemId: W2,
-    title: CONTRACT.goal,
-    access: { mode: 'group' },
-    createdBy: COORD,
-    createdAt: T0,
-    state: 'active',
-    revision: 0,
-  };
-  return {
-    kind: 'work.authorized',
-    payload: { workItem, conversation, proposalId: null },
-    aggregate: { type: 'work-item', id: W2, revision: 1 },
-    workItemId: W2,
-    conversationId,
-  };
-}
-
 /** `withWork` with its WorkItem rewritten as later WorkItem Commands may leave it. */
 function withWorkItem(change: object): RecordedEvent[] {
   return withWork.map((event) =>
@@ -137,7 +97,7 @@ describe('work.authorize', () => {
     const after = groupSpec
       .given(created)
       .when(authorize({ conversationId: 'urn:missionweave:conversation:w2' }, COORD, stateOf(created), { workItemId: 'urn:missionweave:work-item:w2', expectedRevision: 0 }))
-      .then([authorized('urn:missionweave:conversation:w2')]) as GroupState;
+      .then([expectedAuthorized(W2, 'urn:missionweave:conversation:w2')]) as GroupState;
     const workItem = after.workItems.get('urn:missionweave:work-item:w2');
     expect(workItem).toMatchObject({ state: 'open', revision: 1, exclusive: true, createdBy: COORD, authorizedBy: COORD, conversationId: 'urn:missionweave:conversation:w2' });
     expect(after.conversations.get('urn:missionweave:conversation:w2')).toMatchObject({ type: 'work_item', primaryWorkItemId: 'urn:missionweave:work-item:w2', revision: 0, title: CONTRACT.goal });
@@ -150,7 +110,7 @@ describe('work.authorize', () => {
       .given(withWork)
       .when(authorize({ exclusive: false, parentWorkItemId: WORK, dependencyIds: [WORK], contract: { ...CONTRACT, dependencyWorkItemIds: [WORK] } }, COORD, state))
       .then([
-        authorized('urn:test:id:when-1', { exclusive: false, contract: { ...CONTRACT, dependencyWorkItemIds: [WORK] }, links: { parentWorkItemId: WORK } }),
+        expectedAuthorized(W2, 'urn:test:id:when-1', { exclusive: false, contract: { ...CONTRACT, dependencyWorkItemIds: [WORK] }, links: { parentWorkItemId: WORK } }),
       ]) as GroupState;
     const workItem = after.workItems.get('urn:missionweave:work-item:w2');
     expect(workItem?.exclusive).toBe(false);
