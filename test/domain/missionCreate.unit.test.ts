@@ -37,10 +37,8 @@ describe('mission.create', () => {
     const state = groupSpec
       .given([])
       .when(createCommand())
-      .then(
-        [{ kind: 'mission.created', payload: expectedCreatedPayload(), aggregate: { type: 'mission', id: MISSION, revision: 1 } }],
-        (after) => expect(after?.lastSequence).toBe(1),
-      ) as GroupState;
+      .then([{ kind: 'mission.created', payload: expectedCreatedPayload(), aggregate: { type: 'mission', id: MISSION, revision: 1 } }]) as GroupState;
+    expect(state.lastSequence).toBe(1);
     expect(state.mission).toMatchObject({ state: 'active', revision: 1, missionOwner: OWNER, coordinator: { agentId: COORD.id, coordinatorEpoch: 1, agentCardVersion: 3 } });
     expect(state.mission.approvalPolicy).toEqual(CREATE_PAYLOAD.approvalPolicy);
     expect(state.group).toMatchObject({ groupId: GROUP, missionId: MISSION, state: 'active', mainConversationId: MAIN });
