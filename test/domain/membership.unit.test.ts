@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import { principalKey } from '../../src/protocol/principal.js';
+import type { ExpectedEvent } from '../support/specification.js';
 import {
   AUTHORITY,
   COORD,
@@ -18,11 +19,14 @@ import {
   command,
   envelope,
   expectStateValid,
+  GROUP,
+  MISSION,
   groupSpec,
   history,
   stateOf,
   steps,
 } from './fixtures.js';
+import { ROLE_SCOPES, expectedMembership } from './expectedEvents.js';
 
 const created = history([steps.create, steps.addMember(WORKER)]);
 const state = stateOf(created);
@@ -35,19 +39,22 @@ function end(principal: object, actor = OWNER, from: GroupState = state, extra: 
   return command(from, actor, 'membership.end', { principal }, extra);
 }
 
+const ID = 'urn:test:id:when-';
+const worker = state.memberships.get(principalKey(WORKER))!;
+
+function changed(membership: object, aggregate?: ExpectedEvent['aggregate']): ExpectedEvent {
+  return { kind: 'membership.changed', payload: { membership }, ...(aggregate === undefined ? {} : { aggregate }) };
+}
+
 describe('membership.change', () => {
   it('adds a new member at epoch 1, visible from this Event on, with its role’s default scopes', () => {
     const after = groupSpec
       .given(created)
       .when(change({ principal: REVIEWER, roles: ['reviewer'] }, OWNER, state, { expectedRevision: 0 }))
-      .then(['membership.changed']) as GroupState;
-    const reviewer = after.memberships.get(principalKey(REVIEWER));
-    expect(reviewer).toMatchObject({ role: 'reviewer', state: 'active', membershipEpoch: 1, visibilityStartSequence: 3, grantedAt: at(0), activatedAt: at(0) });
-    expect(reviewer?.scopes).toContain('group:read');
-    groupSpec
-      .given(created)
-      .when(change({ principal: REVIEWER, roles: ['reviewer'] }))
-      .then((events) => expect(events[0]?.aggregate).toEqual({ type: 'membership', id: expect.stringMatching(/^urn:test:id:when-/), revision: 1 }));
+      .then([
+        changed(expectedMembership(`${ID}1`, REVIEWER, 'reviewer', { visibilityStartSequence: 3 }), { type: 'membership', id: `${ID}1`, revision: 1 }),
+      ]) as GroupState;
+    expect(after.memberships.get(principalKey(REVIEWER))?.membershipEpoch).toBe(1);
     expectStateValid(after);
   });
 
@@ -55,13 +62,21 @@ describe('membership.change', () => {
     const after = groupSpec
       .given(created)
       .when(change({ principal: REVIEWER, roles: ['reviewer'], visibilityAfterSequence: 0, scopes: ['message.post'] }))
-      .then(['membership.changed']) as GroupState;
+      .then([changed(expectedMembership(`${ID}1`, REVIEWER, 'reviewer', { visibilityStartSequence: 1, scopes: ['message.post'] }))]) as GroupState;
     expect(after.memberships.get(principalKey(REVIEWER))).toMatchObject({ visibilityStartSequence: 1, scopes: ['message.post'] });
   });
 
   it('changes an existing Membership at the next epoch, keeping its ID and visibility', () => {
     const before = state.memberships.get(principalKey(WORKER));
-    const after = groupSpec.given(created).when(change({ principal: WORKER, roles: ['reviewer'] }, COORD, state, { expectedRevision: 1 })).then(['membership.changed']) as GroupState;
+    const after = groupSpec
+      .given(created)
+      .when(change({ principal: WORKER, roles: ['reviewer'] }, COORD, state, { expectedRevision: 1 }))
+      .then([
+        changed(
+          { ...worker, role: 'reviewer', membershipEpoch: 2, scopes: ROLE_SCOPES.reviewer, grantedAt: at(0) },
+          { type: 'membership', id: worker.membershipId, revision: 2 },
+        ),
+      ]) as GroupState;
     expect(after.memberships.get(principalKey(WORKER))).toMatchObject({
       membershipId: before?.membershipId,
       role: 'reviewer',
@@ -74,10 +89,13 @@ describe('membership.change', () => {
 
   it('re-activates an ended Membership', () => {
     const ended = history([(s) => end(WORKER, OWNER, s!)], created);
-    const after = groupSpec.given(ended).when(change({ principal: WORKER, roles: ['worker'] }, OWNER, stateOf(ended)), { now: at(60) }).then(['membership.changed']) as GroupState;
-    const worker = after.memberships.get(principalKey(WORKER));
-    expect(worker).toMatchObject({ state: 'active', membershipEpoch: 3, activatedAt: at(60) });
-    expect(worker?.endedAt).toBeUndefined();
+    const after = groupSpec
+      .given(ended)
+      .when(change({ principal: WORKER, roles: ['worker'] }, OWNER, stateOf(ended)), { now: at(60) })
+      .then([changed({ ...worker, membershipEpoch: 3, grantedAt: at(60), activatedAt: at(60) })]) as GroupState;
+    const reactivated = after.memberships.get(principalKey(WORKER));
+    expect(reactivated).toMatchObject({ state: 'active', membershipEpoch: 3, activatedAt: at(60) });
+    expect(reactivated?.endedAt).toBeUndefined();
     expectStateValid(after);
   });
 
@@ -85,7 +103,22 @@ describe('membership.change', () => {
     const after = groupSpec
       .given(created)
       .when(change({ principal: REVIEWER, roles: ['worker'], provisional: true, contextPackageId: 'urn:missionweave:context-package:c1', provisionalExpiresAt: at(3600) }))
-      .then(['membership.changed']) as GroupState;
+      .then([
+        changed({
+          membershipId: `${ID}1`,
+          missionId: MISSION,
+          groupId: GROUP,
+          member: REVIEWER,
+          role: 'worker',
+          state: 'provisional',
+          contextPackageId: 'urn:missionweave:context-package:c1',
+          provisionalExpiresAt: at(3600),
+          membershipEpoch: 1,
+          scopes: ROLE_SCOPES.worker,
+          visibilityStartSequence: 3,
+          grantedAt: at(0),
+        }),
+      ]) as GroupState;
     const reviewer = after.memberships.get(principalKey(REVIEWER));
     expect(reviewer).toMatchObject({ state: 'provisional', contextPackageId: 'urn:missionweave:context-package:c1', provisionalExpiresAt: at(3600) });
     expect(reviewer?.activatedAt).toBeUndefined();
@@ -97,15 +130,20 @@ describe('membership.change', () => {
   });
 
   it('lets the MissionOwner and Coordinator restate their own Membership', () => {
-    groupSpec.given(created).when(change({ principal: OWNER, roles: ['mission_owner'], scopes: ['group:read'] })).then(['membership.changed']);
-    groupSpec.given(created).when(change({ principal: COORD, roles: ['coordinator'] }, COORD)).then(['membership.changed']);
+    const owner = state.memberships.get(principalKey(OWNER));
+    const coordinator = state.memberships.get(principalKey(COORD));
+    groupSpec
+      .given(created)
+      .when(change({ principal: OWNER, roles: ['mission_owner'], scopes: ['group:read'] }))
+      .then([changed({ ...owner, membershipEpoch: 2, scopes: ['group:read'] })]);
+    groupSpec.given(created).when(change({ principal: COORD, roles: ['coordinator'] }, COORD)).then([changed({ ...coordinator, membershipEpoch: 2 })]);
   });
 
   it('is the MissionOwner’s or the Coordinator’s (AUTH_FORBIDDEN)', () => {
     groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(created).when(envelope('membership.change', AUTHORITY, { principal: REVIEWER, roles: ['worker'] })).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD, state, { coordinatorEpoch: 9 })).thenFails('AUTH_STALE_COORDINATOR');
-    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED');
+    groupSpec.given(created).when(envelope('membership.change', AUTHORITY, { principal: REVIEWER, roles: ['worker'] })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD, state, { coordinatorEpoch: 9 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
   });
 
   it('needs exactly one role (INVALID_COMMAND)', () => {
@@ -121,7 +159,10 @@ describe('membership.change', () => {
   it('needs an active Agent Card for an Agent, and no service (INVALID_COMMAND)', () => {
     groupSpec.given(created).when(change({ principal: REVOKED, roles: ['worker'] })).thenFails('INVALID_COMMAND', 'agent-card-inactive');
     groupSpec.given(created).when(change({ principal: AUTHORITY, roles: ['observer'] })).thenFails('INVALID_COMMAND', 'service-membership');
-    groupSpec.given(created).when(change({ principal: STRANGER, roles: ['observer'] })).then(['membership.changed']);
+    groupSpec
+      .given(created)
+      .when(change({ principal: STRANGER, roles: ['observer'] }))
+      .then([changed(expectedMembership(`${ID}1`, STRANGER, 'observer', { visibilityStartSequence: 3 }))]);
   });
 
   it('keeps the MissionOwner and Coordinator active, fully visible and in their role (INVALID_COMMAND)', () => {
@@ -135,13 +176,13 @@ describe('membership.change', () => {
   });
 
   it('checks expectedRevision against the target Membership (REVISION_CONFLICT)', () => {
-    groupSpec.given(created).when(change({ principal: WORKER, roles: ['worker'] }, OWNER, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT');
-    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, state, { expectedRevision: 1 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(created).when(change({ principal: WORKER, roles: ['worker'] }, OWNER, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, state, { expectedRevision: 1 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
   });
 
   it('refuses a terminal Mission (INVALID_STATE_TRANSITION)', () => {
     const cancelled = history([steps.cancel()], created);
-    groupSpec.given(cancelled).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, stateOf(cancelled))).thenFails('INVALID_STATE_TRANSITION');
+    groupSpec.given(cancelled).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, stateOf(cancelled))).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
   });
 });
 
@@ -155,11 +196,13 @@ describe('membership.end', () => {
       const after = groupSpec
         .given(created)
         .when(end(WORKER, actor, state, { expectedRevision: 1 }))
-        .then((events) => {
-          expect(events.map((e) => e.kind)).toEqual(['membership.ended']);
-          expect(events[0]?.payload['principal']).toEqual(WORKER);
-          expect(events[0]?.aggregate.revision).toBe(2);
-        }) as GroupState;
+        .then([
+          {
+            kind: 'membership.ended',
+            payload: { principal: WORKER, membership: { ...worker, state: 'ended', membershipEpoch: 2, endedAt: at(0) } },
+            aggregate: { type: 'membership', id: worker.membershipId, revision: 2 },
+          },
+        ]) as GroupState;
       expect(after.memberships.get(principalKey(WORKER))).toMatchObject({ state: 'ended', membershipEpoch: 2, endedAt: at(0), role: 'worker' });
       expectStateValid(after);
     });
@@ -167,9 +210,9 @@ describe('membership.end', () => {
 
   it('is the MissionOwner’s, the Coordinator’s or the member’s own (AUTH_FORBIDDEN)', () => {
     const withReviewer = history([steps.addMember(REVIEWER, 'reviewer')], created);
-    groupSpec.given(withReviewer).when(end(WORKER, REVIEWER, stateOf(withReviewer))).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(envelope('membership.end', AUTHORITY, { principal: WORKER })).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(end(WORKER, COORD, state, { coordinatorEpoch: 3 })).thenFails('AUTH_STALE_COORDINATOR');
+    groupSpec.given(withReviewer).when(end(WORKER, REVIEWER, stateOf(withReviewer))).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(created).when(envelope('membership.end', AUTHORITY, { principal: WORKER })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(created).when(end(WORKER, COORD, state, { coordinatorEpoch: 3 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
   });
 
   it('cannot end the MissionOwner’s or the Coordinator’s Membership (INVALID_COMMAND)', () => {
@@ -185,9 +228,9 @@ describe('membership.end', () => {
   });
 
   it('checks expectedRevision against the target (REVISION_CONFLICT) and refuses terminal Missions', () => {
-    groupSpec.given(created).when(end(WORKER, OWNER, state, { expectedRevision: 3 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(created).when(end(WORKER, OWNER, state, { expectedRevision: 3 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
     const failed = history([steps.terminate()], created);
-    groupSpec.given(failed).when(end(WORKER, OWNER, stateOf(failed))).thenFails('INVALID_STATE_TRANSITION');
+    groupSpec.given(failed).when(end(WORKER, OWNER, stateOf(failed))).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
   });
 
   it('fences the ended member: its next Command is refused (MEMBERSHIP_REQUIRED)', () => {
@@ -196,6 +239,6 @@ describe('membership.end', () => {
     groupSpec
       .given(ended)
       .when(command(endedState, WORKER, 'message.post', { messageId: 'urn:x:m', conversationId: endedState.group.mainConversationId, content: 'hi' }))
-      .thenFails('MEMBERSHIP_REQUIRED');
+      .thenFails('MEMBERSHIP_REQUIRED', 'membership-ended');
   });
 });

@@ -5,12 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
+import type { Principal } from '../../src/protocol/principal.js';
 import {
   referencedMessageIds,
   AUTHORITY,
   COORD,
+  GROUP,
   HASH_A,
   MAIN,
+  MISSION,
   OWNER,
   REVIEWER,
   WORK,
@@ -40,6 +43,39 @@ function amend(kind: string, payload: object, actor = WORKER, from: GroupState =
   return command(from, actor, kind, { amendmentId: 'urn:missionweave:message:amend-1', messageId: M1, reason: 'typo', ...payload }, extra);
 }
 
+const NEW = 'urn:missionweave:message:new';
+const AMENDMENT = 'urn:missionweave:message:amend-1';
+
+/** `message.posted` of Message `NEW` as the test states it. */
+function posted(author: Principal, conversationId = MAIN, content: object[] = [{ type: 'text', text: 'hello' }], extra: object = {}) {
+  const message = { messageId: NEW, missionId: MISSION, groupId: GROUP, conversationId, author, kind: 'message', authority: false, content, ...extra, committedAt: at(0) };
+  return { kind: 'message.posted', payload: { message } };
+}
+
+const TOMBSTONE = {
+  retraction: [{ type: 'text', text: '[Message retracted by its author]' }],
+  redaction: [{ type: 'text', text: '[Message redacted under policy]' }],
+};
+
+/** `message.corrected` / `.retracted` / `.redacted` of M1 in the main Conversation. */
+function amended(kind: 'correction' | 'retraction' | 'redaction', author: Principal, content: object[], extra: { amendmentId?: string; reason?: string } = {}) {
+  const eventKind = { correction: 'message.corrected', retraction: 'message.retracted', redaction: 'message.redacted' }[kind];
+  const amendment = {
+    messageId: extra.amendmentId ?? AMENDMENT,
+    missionId: MISSION,
+    groupId: GROUP,
+    conversationId: MAIN,
+    author,
+    kind,
+    authority: false,
+    targetMessageId: M1,
+    content,
+    reason: extra.reason ?? 'typo',
+    committedAt: at(0),
+  };
+  return { kind: eventKind, payload: { amendment } };
+}
+
 /** The WorkItem Conversation of `busy`, rewritten as a later Command kind may leave it. */
 function withWorkConversation(change: object): RecordedEvent[] {
   return busy.map((event) =>
@@ -54,13 +90,19 @@ describe('message.post', () => {
     const after = groupSpec
       .given(busy)
       .when(post({ mentions: [COORD], references: [WORK] }, WORKER, state, { conversationId: MAIN, expectedRevision: 1 }))
-      .then((events, next, before) => {
-        expect(events.map((e) => e.kind)).toEqual(['message.posted']);
-        expect(events[0]?.aggregate).toEqual({ type: 'conversation', id: MAIN, revision: 2 });
-        expect(events[0]?.conversationId).toBe(MAIN);
-        expect(next?.mission).toBe(before?.mission);
-        expect(next?.memberships).toBe(before?.memberships);
-      }) as GroupState;
+      .then(
+        [
+          {
+            ...posted(WORKER, MAIN, [{ type: 'text', text: 'hello' }], { mentions: [COORD], references: [WORK] }),
+            aggregate: { type: 'conversation', id: MAIN, revision: 2 },
+            conversationId: MAIN,
+          },
+        ],
+        (next, before) => {
+          expect(next?.mission).toBe(before?.mission);
+          expect(next?.memberships).toBe(before?.memberships);
+        },
+      ) as GroupState;
     const message = after.messages.get('urn:missionweave:message:new');
     expect(message?.status).toBe('posted');
     expect(message?.message).toMatchObject({ kind: 'message', authority: false, author: WORKER, content: [{ type: 'text', text: 'hello' }], mentions: [COORD], committedAt: at(0) });
@@ -70,15 +112,15 @@ describe('message.post', () => {
 
   it('keeps content parts as given', () => {
     const content = [{ type: 'text', text: 'see report' }, { type: 'artifact_ref', artifactHash: HASH_A }, { type: 'data_ref', schema: 'urn:x:schema', data: { rows: 3 } }];
-    const after = groupSpec.given(busy).when(post({ content, conversationId: WORK_CONVERSATION })).then(['message.posted']) as GroupState;
+    const after = groupSpec.given(busy).when(post({ content, conversationId: WORK_CONVERSATION })).then([posted(WORKER, WORK_CONVERSATION, content)]) as GroupState;
     expect(after.messages.get('urn:missionweave:message:new')?.message.content).toEqual(content);
     expectValid('message', after.messages.get('urn:missionweave:message:new')?.message);
   });
 
   it('is open to any active member, the MissionOwner included', () => {
-    groupSpec.given(busy).when(post({}, OWNER)).then(['message.posted']);
-    groupSpec.given(busy).when(post({}, REVIEWER)).then(['message.posted']);
-    groupSpec.given(busy).when(envelope('message.post', AUTHORITY, { messageId: 'urn:x:m', conversationId: MAIN, content: 'x' })).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(busy).when(post({}, OWNER)).then([posted(OWNER)]);
+    groupSpec.given(busy).when(post({}, REVIEWER)).then([posted(REVIEWER)]);
+    groupSpec.given(busy).when(envelope('message.post', AUTHORITY, { messageId: 'urn:x:m', conversationId: MAIN, content: 'x' })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
   });
 
   it('needs a Conversation of this Group (INVALID_COMMAND) that is active (INVALID_STATE_TRANSITION)', () => {
@@ -89,7 +131,9 @@ describe('message.post', () => {
   it('admits to a restricted Conversation only its members, the MissionOwner and the Coordinator (AUTH_FORBIDDEN)', () => {
     const restricted = withWorkConversation({ type: 'restricted', access: { mode: 'restricted', members: [REVIEWER] } });
     groupSpec.given(restricted).when(post({ conversationId: WORK_CONVERSATION }, WORKER)).thenFails('AUTH_FORBIDDEN', 'conversation-restricted');
-    for (const actor of [REVIEWER, OWNER, COORD]) groupSpec.given(restricted).when(post({ conversationId: WORK_CONVERSATION }, actor)).then(['message.posted']);
+    for (const actor of [REVIEWER, OWNER, COORD]) {
+      groupSpec.given(restricted).when(post({ conversationId: WORK_CONVERSATION }, actor)).then([posted(actor, WORK_CONVERSATION)]);
+    }
   });
 
   it('refuses a Message ID in use (INVALID_COMMAND)', () => {
@@ -97,7 +141,7 @@ describe('message.post', () => {
   });
 
   it('checks expectedRevision against the Conversation (REVISION_CONFLICT)', () => {
-    groupSpec.given(busy).when(post({}, WORKER, state, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(busy).when(post({}, WORKER, state, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
   });
 
   it('refuses an envelope conversationId other than the payload’s (INVALID_COMMAND)', () => {
@@ -117,10 +161,7 @@ describe('message.correct and message.retract', () => {
     const after = groupSpec
       .given(busy)
       .when(amend('message.correct', { replacementContent: replacement }, WORKER, state, { conversationId: MAIN, expectedRevision: 1 }))
-      .then((events) => {
-        expect(events.map((e) => e.kind)).toEqual(['message.corrected']);
-        expect(events[0]?.aggregate).toEqual({ type: 'conversation', id: MAIN, revision: 2 });
-      }) as GroupState;
+      .then([{ ...amended('correction', WORKER, replacement), aggregate: { type: 'conversation', id: MAIN, revision: 2 }, conversationId: MAIN }]) as GroupState;
     expect(after.messages.get(M1)?.status).toBe('corrected');
     expect(after.messages.get(M1)?.message).toEqual(state.messages.get(M1)?.message);
     expect(after.messages.get('urn:missionweave:message:amend-1')?.message).toMatchObject({
@@ -135,13 +176,19 @@ describe('message.correct and message.retract', () => {
   });
 
   it('appends a retraction with a tombstone, and a corrected Message may still be corrected or retracted', () => {
-    const after = groupSpec.given(busy).when(amend('message.retract', {})).then(['message.retracted']) as GroupState;
+    const after = groupSpec.given(busy).when(amend('message.retract', {})).then([amended('retraction', WORKER, TOMBSTONE.retraction)]) as GroupState;
     expect(after.messages.get(M1)?.status).toBe('retracted');
     expect(after.messages.get('urn:missionweave:message:amend-1')?.message).toMatchObject({ kind: 'retraction', content: [{ type: 'text', text: '[Message retracted by its author]' }] });
     expectStateValid(after);
     const corrected = history([(s) => amend('message.correct', { replacementContent: 'v2' }, WORKER, s!)], busy);
-    groupSpec.given(corrected).when(amend('message.correct', { amendmentId: 'urn:x:a2', replacementContent: 'v3' }, WORKER, stateOf(corrected))).then(['message.corrected']);
-    groupSpec.given(corrected).when(amend('message.retract', { amendmentId: 'urn:x:a2' }, WORKER, stateOf(corrected))).then(['message.retracted']);
+    groupSpec
+      .given(corrected)
+      .when(amend('message.correct', { amendmentId: 'urn:x:a2', replacementContent: 'v3' }, WORKER, stateOf(corrected)))
+      .then([amended('correction', WORKER, [{ type: 'text', text: 'v3' }], { amendmentId: 'urn:x:a2' })]);
+    groupSpec
+      .given(corrected)
+      .when(amend('message.retract', { amendmentId: 'urn:x:a2' }, WORKER, stateOf(corrected)))
+      .then([amended('retraction', WORKER, TOMBSTONE.retraction, { amendmentId: 'urn:x:a2' })]);
   });
 
   it('is the author’s only (AUTH_FORBIDDEN)', () => {
@@ -164,14 +211,14 @@ describe('message.correct and message.retract', () => {
     const retracted = history([(s) => amend('message.retract', {}, WORKER, s!)], busy);
     const redacted = history([(s) => amend('message.redact', {}, OWNER, s!)], busy);
     for (const events of [retracted, redacted]) {
-      groupSpec.given(events).when(amend('message.correct', { amendmentId: 'urn:x:a2', replacementContent: 'x' }, WORKER, stateOf(events))).thenFails('INVALID_STATE_TRANSITION');
-      groupSpec.given(events).when(amend('message.retract', { amendmentId: 'urn:x:a2' }, WORKER, stateOf(events))).thenFails('INVALID_STATE_TRANSITION');
+      groupSpec.given(events).when(amend('message.correct', { amendmentId: 'urn:x:a2', replacementContent: 'x' }, WORKER, stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'message-not-amendable');
+      groupSpec.given(events).when(amend('message.retract', { amendmentId: 'urn:x:a2' }, WORKER, stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'message-not-amendable');
     }
   });
 
   it('refuses an amendment ID in use (INVALID_COMMAND) and a stale Conversation revision (REVISION_CONFLICT)', () => {
     groupSpec.given(busy).when(amend('message.retract', { amendmentId: M1 })).thenFails('INVALID_COMMAND', 'amendment-id-taken');
-    groupSpec.given(busy).when(amend('message.retract', {}, WORKER, state, { expectedRevision: 5 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(busy).when(amend('message.retract', {}, WORKER, state, { expectedRevision: 5 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
     groupSpec.given(busy).when(amend('message.retract', {}, WORKER, state, { conversationId: WORK_CONVERSATION })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
   });
 });
@@ -182,7 +229,10 @@ describe('message.redact', () => {
     ['the Coordinator', COORD],
   ] as const) {
     it(`appends an auditable tombstone, by ${who}`, () => {
-      const after = groupSpec.given(busy).when(amend('message.redact', { reason: 'policy DP-7' }, actor)).then(['message.redacted']) as GroupState;
+      const after = groupSpec
+        .given(busy)
+        .when(amend('message.redact', { reason: 'policy DP-7' }, actor))
+        .then([amended('redaction', actor, TOMBSTONE.redaction, { reason: 'policy DP-7' })]) as GroupState;
       expect(after.messages.get(M1)?.status).toBe('redacted');
       expect(after.messages.get('urn:missionweave:message:amend-1')?.message).toMatchObject({ kind: 'redaction', reason: 'policy DP-7', author: actor });
       expectStateValid(after);
@@ -191,13 +241,16 @@ describe('message.redact', () => {
 
   it('redacts a retracted Message', () => {
     const retracted = history([(s) => amend('message.retract', {}, WORKER, s!)], busy);
-    groupSpec.given(retracted).when(amend('message.redact', { amendmentId: 'urn:x:a2' }, OWNER, stateOf(retracted))).then(['message.redacted']);
+    groupSpec
+      .given(retracted)
+      .when(amend('message.redact', { amendmentId: 'urn:x:a2' }, OWNER, stateOf(retracted)))
+      .then([amended('redaction', OWNER, TOMBSTONE.redaction, { amendmentId: 'urn:x:a2' })]);
   });
 
   it('is a policy decision of the MissionOwner or the Coordinator (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
     groupSpec.given(busy).when(amend('message.redact', {}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(busy).when(amend('message.redact', {}, COORD, state, { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR');
-    groupSpec.given(busy).when(amend('message.redact', {}, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED');
+    groupSpec.given(busy).when(amend('message.redact', {}, COORD, state, { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
+    groupSpec.given(busy).when(amend('message.redact', {}, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
   });
 
   it('needs a Message that exists (INVALID_COMMAND) and is not already redacted (INVALID_STATE_TRANSITION)', () => {

@@ -23,6 +23,7 @@ import {
   history,
   steps,
 } from './fixtures.js';
+import { expectedCreatedPayload } from './expectedEvents.js';
 
 const SOURCE = { missionId: 'urn:missionweave:mission:m0', groupId: 'urn:missionweave:group:g0', state: 'approved', missionOwner: OWNER };
 const FOLLOW_UP = { ...CREATE_PAYLOAD, followUpOfMissionId: SOURCE.missionId };
@@ -36,15 +37,8 @@ describe('mission.create', () => {
     const state = groupSpec
       .given([])
       .when(createCommand())
-      .then((events, after) => {
-        expect(events).toHaveLength(1);
-        expect(events[0]?.aggregate).toEqual({ type: 'mission', id: MISSION, revision: 1 });
-        expect(events[0]?.payload['followUpOfMissionId']).toBeNull();
-        expect(Object.keys(events[0]?.payload ?? {}).sort()).toEqual(
-          ['conversation', 'coordinatorLease', 'followUpOfMissionId', 'group', 'memberships', 'mission', 'permissions', 'title'].sort(),
-        );
-        expect(after?.lastSequence).toBe(1);
-      }) as GroupState;
+      .then([{ kind: 'mission.created', payload: expectedCreatedPayload(), aggregate: { type: 'mission', id: MISSION, revision: 1 } }]) as GroupState;
+    expect(state.lastSequence).toBe(1);
     expect(state.mission).toMatchObject({ state: 'active', revision: 1, missionOwner: OWNER, coordinator: { agentId: COORD.id, coordinatorEpoch: 1, agentCardVersion: 3 } });
     expect(state.mission.approvalPolicy).toEqual(CREATE_PAYLOAD.approvalPolicy);
     expect(state.group).toMatchObject({ groupId: GROUP, missionId: MISSION, state: 'active', mainConversationId: MAIN });
@@ -70,7 +64,15 @@ describe('mission.create', () => {
 
   it('defaults the approval policy, the lease length and the Conversation ID', () => {
     const { approvalPolicy: _p, coordinatorLeaseSeconds: _s, mainConversationId: _c, ...minimal } = CREATE_PAYLOAD;
-    const state = groupSpec.given([]).when(createCommand(minimal)).then(['mission.created']) as GroupState;
+    const state = groupSpec
+      .given([])
+      .when(createCommand(minimal))
+      .then([
+        {
+          kind: 'mission.created',
+          payload: expectedCreatedPayload({ payload: minimal, approvalPolicy: { finalHumanApproval: true, highRiskExecutionApproval: true } }),
+        },
+      ]) as GroupState;
     expect(state.mission.approvalPolicy).toEqual({ finalHumanApproval: true, highRiskExecutionApproval: true });
     expect(state.coordinatorLease.expiresAt).toBe(at(300));
     expect(state.group.mainConversationId).toMatch(/^urn:test:id:when-/);
@@ -82,13 +84,13 @@ describe('mission.create', () => {
     const state = groupSpec
       .given([])
       .when(createCommand(), { agents: [{ agentId: COORD.id, cardVersion: 1, status: 'active', capabilities: new Map() }] })
-      .then(['mission.created']) as GroupState;
+      .then([{ kind: 'mission.created', payload: expectedCreatedPayload({ agentCardVersion: 1 }) }]) as GroupState;
     expect(state.coordinatorLease.sessionEpoch).toBe(1);
   });
 
   it('refuses a non-human creator (AUTH_FORBIDDEN)', () => {
     groupSpec.given([]).when(envelope('mission.create', COORD, CREATE_PAYLOAD)).thenFails('AUTH_FORBIDDEN', 'creator-not-human');
-    groupSpec.given([]).when(envelope('mission.create', AUTHORITY, CREATE_PAYLOAD)).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given([]).when(envelope('mission.create', AUTHORITY, CREATE_PAYLOAD)).thenFails('AUTH_FORBIDDEN', 'creator-not-human');
   });
 
   it('refuses an envelope Group that is not the payload Group (INVALID_COMMAND)', () => {
@@ -115,10 +117,10 @@ describe('mission.create', () => {
   });
 
   it('refuses an expectedRevision other than 0, and an envelope Conversation it does not create', () => {
-    groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { expectedRevision: 1 })).thenFails('REVISION_CONFLICT');
-    groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { expectedRevision: 0 })).then(['mission.created']);
+    groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { expectedRevision: 1 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { expectedRevision: 0 })).then([{ kind: 'mission.created', payload: expectedCreatedPayload() }]);
     groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { conversationId: 'urn:x:other' })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
-    groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { conversationId: MAIN })).then(['mission.created']);
+    groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { conversationId: MAIN })).then([{ kind: 'mission.created', payload: expectedCreatedPayload() }]);
   });
 });
 
@@ -129,10 +131,13 @@ describe('mission.create_follow_up', () => {
     const state = groupSpec
       .given([])
       .when(followUp(), world)
-      .then((events) => {
-        expect(events.map((e) => e.kind)).toEqual(['mission.follow_up.created']);
-        expect(events[0]?.payload['followUpOfMissionId']).toBe(SOURCE.missionId);
-      }) as GroupState;
+      .then([
+        {
+          kind: 'mission.follow_up.created',
+          payload: expectedCreatedPayload({ followUpOfMissionId: SOURCE.missionId }),
+          aggregate: { type: 'mission', id: MISSION, revision: 1 },
+        },
+      ]) as GroupState;
     expect(state.mission.followUpToMissionId).toBe(SOURCE.missionId);
     expect(state.mission.missionOwner).toEqual(OWNER);
     expectStateValid(state);
@@ -153,7 +158,7 @@ describe('mission.create_follow_up', () => {
   });
 
   it('applies the creation checks too', () => {
-    groupSpec.given([]).when(envelope('mission.create_follow_up', COORD, FOLLOW_UP), world).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given([]).when(envelope('mission.create_follow_up', COORD, FOLLOW_UP), world).thenFails('AUTH_FORBIDDEN', 'creator-not-human');
     groupSpec.given([]).when(followUp({ ...FOLLOW_UP, groupId: 'urn:x:g' }), world).thenFails('INVALID_COMMAND', 'group-id-mismatch');
     groupSpec.given([]).when(followUp(), { ...world, groups: [GROUP] }).thenFails('INVALID_STATE_TRANSITION', 'group-id-taken');
     groupSpec.given([]).when(followUp({ ...FOLLOW_UP, coordinatorId: REVOKED.id }), world).thenFails('INVALID_COMMAND', 'coordinator-card-inactive');

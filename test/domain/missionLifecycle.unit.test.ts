@@ -66,21 +66,23 @@ describe('mission.submit_for_approval', () => {
     const after = groupSpec
       .given(created)
       .when(submit({ expectedRevision: 1 }))
-      .then((events) => {
-        expect(events.map((e) => e.kind)).toEqual(['mission.submitted_for_approval']);
-        expect(events[0]?.payload).toMatchObject({ missionRevision: 2, artifactHashes: [HASH_A, HASH_B] });
-        expect(events[0]?.aggregate).toEqual({ type: 'mission', id: MISSION, revision: 2 });
-      }) as GroupState;
+      .then([
+        {
+          kind: 'mission.submitted_for_approval',
+          payload: { missionRevision: 2, artifactHashes: [HASH_A, HASH_B], mission: { ...state.mission, state: 'awaiting_approval', revision: 2 } },
+          aggregate: { type: 'mission', id: MISSION, revision: 2 },
+        },
+      ]) as GroupState;
     expect(after.mission).toMatchObject({ state: 'awaiting_approval', revision: 2 });
     expect(after.missionNotes.submission).toEqual({ missionRevision: 2, artifactHashes: [HASH_A, HASH_B], submittedAt: at(0) });
     expectStateValid(after);
   });
 
   it('needs Coordinator authority (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
-    groupSpec.given(created).when(command(state, OWNER, 'mission.submit_for_approval', { artifactHashes: [HASH_A] })).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(command(state, WORKER, 'mission.submit_for_approval', { artifactHashes: [HASH_A] })).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(submit({ coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR');
-    groupSpec.given(created).when(submit(), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED');
+    groupSpec.given(created).when(command(state, OWNER, 'mission.submit_for_approval', { artifactHashes: [HASH_A] })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(created).when(command(state, WORKER, 'mission.submit_for_approval', { artifactHashes: [HASH_A] })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(created).when(submit({ coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
+    groupSpec.given(created).when(submit(), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
   });
 
   it('needs an active Mission (INVALID_STATE_TRANSITION)', () => {
@@ -88,7 +90,7 @@ describe('mission.submit_for_approval', () => {
   });
 
   it('checks expectedRevision against the Mission (REVISION_CONFLICT)', () => {
-    groupSpec.given(created).when(submit({ expectedRevision: 7 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(created).when(submit({ expectedRevision: 7 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
     const decision = groupSpec.given(created).when(submit({ expectedRevision: 7 })).decision;
     expect(decision.ok ? undefined : decision.error.details).toEqual({ expectedRevision: 7, currentRevision: 1 });
   });
@@ -103,21 +105,24 @@ describe('mission.request_changes', () => {
     command(submittedState, actor, 'mission.request_changes', { missionRevision, feedback: 'Add the 2021 accounts.' });
 
   it('returns the Mission to active at the next revision and clears the submission', () => {
-    const after = groupSpec.given(submitted).when(request(2)).then((events) => {
-      expect(events.map((e) => e.kind)).toEqual(['mission.changes_requested']);
-      expect(events[0]?.payload).toMatchObject({ missionRevision: 2, feedback: 'Add the 2021 accounts.' });
-    }) as GroupState;
+    const after = groupSpec.given(submitted).when(request(2)).then([
+      {
+        kind: 'mission.changes_requested',
+        payload: { missionRevision: 2, feedback: 'Add the 2021 accounts.', mission: { ...submittedState.mission, state: 'active', revision: 3 } },
+        aggregate: { type: 'mission', id: MISSION, revision: 3 },
+      },
+    ]) as GroupState;
     expect(after.mission).toMatchObject({ state: 'active', revision: 3 });
     expect(after.missionNotes.submission).toBeUndefined();
     expectStateValid(after);
   });
 
   it('is the MissionOwner’s (AUTH_FORBIDDEN)', () => {
-    groupSpec.given(submitted).when(request(2, COORD)).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(submitted).when(request(2, COORD)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
   });
 
   it('needs a Mission awaiting approval (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(created).when(command(stateOf(created), OWNER, 'mission.request_changes', { missionRevision: 1, feedback: 'x' })).thenFails('INVALID_STATE_TRANSITION');
+    groupSpec.given(created).when(command(stateOf(created), OWNER, 'mission.request_changes', { missionRevision: 1, feedback: 'x' })).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
   });
 
   it('answers only the submitted revision (REVISION_CONFLICT)', () => {
@@ -133,7 +138,17 @@ describe('mission.approve', () => {
   });
 
   it('records the embedded signed Approval unchanged, ends the Mission and releases the lease', () => {
-    const after = groupSpec.given(submitted).when(approve(approvePayload({ approval: EMBEDDED }))).then(['mission.approved']) as GroupState;
+    const after = groupSpec.given(submitted).when(approve(approvePayload({ approval: EMBEDDED }))).then([
+      {
+        kind: 'mission.approved',
+        payload: {
+          approval: EMBEDDED,
+          mission: { ...submittedState.mission, state: 'approved', revision: 3 },
+          coordinatorLease: { ...submittedState.coordinatorLease, state: 'released', closedAt: at(0), closureReason: 'Mission approved' },
+        },
+        aggregate: { type: 'mission', id: MISSION, revision: 3 },
+      },
+    ]) as GroupState;
     expect(after.missionNotes.approval).toEqual(EMBEDDED);
     expect(after.mission).toMatchObject({ state: 'approved', revision: 3 });
     expect(after.coordinatorLease).toMatchObject({ state: 'released', closureReason: 'Mission approved' });
@@ -142,12 +157,12 @@ describe('mission.approve', () => {
   });
 
   it('is the MissionOwner’s (AUTH_FORBIDDEN)', () => {
-    groupSpec.given(submitted).when(approve(approveWithDocument(), COORD)).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(submitted).when(approve(approveWithDocument(), WORKER)).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(submitted).when(approve(approveWithDocument(), COORD)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(submitted).when(approve(approveWithDocument(), WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
   });
 
   it('needs a Mission awaiting approval (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(created).when(command(stateOf(created), OWNER, 'mission.approve', approvePayload({ missionRevision: 1 }))).thenFails('INVALID_STATE_TRANSITION');
+    groupSpec.given(created).when(command(stateOf(created), OWNER, 'mission.approve', approvePayload({ missionRevision: 1 }))).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
   });
 
   it('approves only the submitted revision (REVISION_CONFLICT)', () => {
@@ -184,10 +199,18 @@ describe('mission.cancel', () => {
     ['the Organization authority service', envelope('mission.cancel', AUTHORITY, { reason: 'Vendor contract ended.' })],
   ] as const) {
     it(`cancels the Mission and revokes the Coordinator lease, by ${who}`, () => {
-      const after = groupSpec.given(created).when(cmd).then((events) => {
-        expect(events.map((e) => e.kind)).toEqual(['mission.cancelled']);
-        expect(events[0]?.payload['reason']).toBe('Vendor contract ended.');
-      }) as GroupState;
+      const after = groupSpec.given(created).when(cmd).then([
+        {
+          kind: 'mission.cancelled',
+          payload: {
+            reason: 'Vendor contract ended.',
+            mission: { ...state.mission, state: 'cancelled', revision: 2 },
+            coordinatorLease: { ...state.coordinatorLease, state: 'revoked', closedAt: at(0), closureReason: 'Mission cancelled' },
+            workItems: [],
+          },
+          aggregate: { type: 'mission', id: MISSION, revision: 2 },
+        },
+      ]) as GroupState;
       expect(after.mission).toMatchObject({ state: 'cancelled', revision: 2 });
       expect(after.coordinatorLease).toMatchObject({ state: 'revoked', closedAt: at(0), closureReason: 'Mission cancelled' });
       expectStateValid(after);
@@ -195,7 +218,7 @@ describe('mission.cancel', () => {
   }
 
   it('is not the Coordinator’s nor another service’s (AUTH_FORBIDDEN)', () => {
-    groupSpec.given(created).when(command(state, COORD, 'mission.cancel', { reason: 'x' })).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(command(state, COORD, 'mission.cancel', { reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(created).when(envelope('mission.cancel', REGISTRY, { reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
   });
 
@@ -213,7 +236,18 @@ describe('mission.terminate', () => {
     ['the Organization authority service', envelope('mission.terminate', AUTHORITY, { reason: 'Archive unreadable.' })],
   ] as const) {
     it(`fails the Mission and revokes the Coordinator lease, by ${who}`, () => {
-      const after = groupSpec.given(created).when(cmd).then(['mission.terminated']) as GroupState;
+      const after = groupSpec.given(created).when(cmd).then([
+        {
+          kind: 'mission.terminated',
+          payload: {
+            reason: 'Archive unreadable.',
+            mission: { ...state.mission, state: 'failed', revision: 2 },
+            coordinatorLease: { ...state.coordinatorLease, state: 'revoked', closedAt: at(0), closureReason: 'Mission failed' },
+            workItems: [],
+          },
+          aggregate: { type: 'mission', id: MISSION, revision: 2 },
+        },
+      ]) as GroupState;
       expect(after.mission).toMatchObject({ state: 'failed', revision: 2 });
       expect(after.coordinatorLease).toMatchObject({ state: 'revoked', closureReason: 'Mission failed' });
       expectStateValid(after);
@@ -221,11 +255,11 @@ describe('mission.terminate', () => {
   }
 
   it('needs Coordinator authority or the authority service (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
-    groupSpec.given(created).when(command(state, OWNER, 'mission.terminate', { reason: 'x' })).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(command(state, WORKER, 'mission.terminate', { reason: 'x' })).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(command(state, COORD, 'mission.terminate', { reason: 'x' }, { coordinatorEpoch: 0 })).thenFails('AUTH_STALE_COORDINATOR');
-    groupSpec.given(created).when(command(state, COORD, 'mission.terminate', { reason: 'x' }), { now: at(900) }).thenFails('WORK_LEASE_EXPIRED');
-    groupSpec.given(created).when(envelope('mission.terminate', REGISTRY, { reason: 'x' })).thenFails('AUTH_FORBIDDEN');
+    groupSpec.given(created).when(command(state, OWNER, 'mission.terminate', { reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(created).when(command(state, WORKER, 'mission.terminate', { reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(created).when(command(state, COORD, 'mission.terminate', { reason: 'x' }, { coordinatorEpoch: 0 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
+    groupSpec.given(created).when(command(state, COORD, 'mission.terminate', { reason: 'x' }), { now: at(900) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
+    groupSpec.given(created).when(envelope('mission.terminate', REGISTRY, { reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
   });
 
   it('cannot terminate a terminal Mission (INVALID_STATE_TRANSITION)', () => {

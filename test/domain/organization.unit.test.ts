@@ -65,18 +65,29 @@ describe('ext.missionweaveprotocol.registry.agent_card_register', () => {
     const after = spec(facts())
       .given([])
       .when(register())
-      .then((events) => {
-        expect(events.map((e) => e.kind)).toEqual(['ext.missionweaveprotocol.registry.agent_card_registered']);
-        expect(events[0]?.payload).toEqual({ agentId: WORKER.id, version: 4, card: CARD });
-        expect(events[0]?.aggregate).toEqual({ type: 'organization', id: WORKER.id, revision: 4 });
-      });
+      .then([
+        {
+          kind: 'ext.missionweaveprotocol.registry.agent_card_registered',
+          payload: { agentId: WORKER.id, version: 4, card: CARD },
+          aggregate: { type: 'organization', id: WORKER.id, revision: 4 },
+        },
+      ]);
     expect(after.agents.get(WORKER.id)).toEqual({ cardVersion: 4, status: 'active' });
     expect(after.sessions.size).toBe(0);
   });
 
   it('registers a later version, which may revoke the Agent', () => {
     const revoked = { ...CARD, cardVersion: 5, status: 'revoked' } as JsonObject;
-    const after = spec(facts(revoked)).given(registered).when(register(REGISTRY, revoked)).then(['ext.missionweaveprotocol.registry.agent_card_registered']);
+    const after = spec(facts(revoked))
+      .given(registered)
+      .when(register(REGISTRY, revoked))
+      .then([
+        {
+          kind: 'ext.missionweaveprotocol.registry.agent_card_registered',
+          payload: { agentId: WORKER.id, version: 5, card: revoked },
+          aggregate: { type: 'organization', id: WORKER.id, revision: 5 },
+        },
+      ]);
     expect(after.agents.get(WORKER.id)).toEqual({ cardVersion: 5, status: 'revoked' });
   });
 
@@ -105,19 +116,25 @@ describe('ext.missionweaveprotocol.registry.agent_card_register', () => {
 });
 
 describe('ext.missionweaveprotocol.identity.session_open', () => {
+  const sessionOpened = (sessionEpoch: number) => ({
+    kind: 'ext.missionweaveprotocol.identity.session_opened',
+    payload: { agentId: WORKER.id, sessionEpoch },
+    aggregate: { type: 'organization', id: WORKER.id, revision: sessionEpoch },
+  });
+
   it('opens Session Epoch 1, then n + 1', () => {
-    const first = spec().given(registered).when(openSession()).then((events) => {
-      expect(events.map((e) => e.kind)).toEqual(['ext.missionweaveprotocol.identity.session_opened']);
-      expect(events[0]?.payload).toEqual({ agentId: WORKER.id, sessionEpoch: 1 });
-    });
+    const first = spec()
+      .given(registered)
+      .when(openSession())
+      .then([sessionOpened(1)]);
     expect(first.sessions.get(WORKER.id)).toBe(1);
     const opened = organizationHistory([[register(), facts()], [openSession()], [openSession()]]);
-    spec().given(opened).when(openSession()).then((events) => expect(events[0]?.payload['sessionEpoch']).toBe(3));
+    spec().given(opened).when(openSession()).then([sessionOpened(3)]);
   });
 
   it('is the Group Authority’s only (AUTH_FORBIDDEN)', () => {
     spec().given(registered).when(openSession(WORKER.id, REGISTRY)).thenFails('AUTH_FORBIDDEN', 'not-group-authority');
-    spec().given(registered).when(openSession(WORKER.id, WORKER)).thenFails('AUTH_FORBIDDEN');
+    spec().given(registered).when(openSession(WORKER.id, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-group-authority');
   });
 
   it('needs an active Agent Card (INVALID_COMMAND)', () => {

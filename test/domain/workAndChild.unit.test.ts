@@ -36,6 +36,7 @@ import {
   stateOf,
   steps,
 } from './fixtures.js';
+import { expectedAuthorized, expectedPromotion, type CreationInput } from './expectedEvents.js';
 
 const created = history([steps.create, steps.addMember(WORKER)]);
 const withWork = history([steps.authorize()], created);
@@ -46,7 +47,7 @@ function authorize(payload: object = {}, actor = COORD, from: GroupState = state
 }
 
 const CHILD = {
-  ...PAYLOAD_EXAMPLES['mission.create_child'],
+  ...(PAYLOAD_EXAMPLES['mission.create_child'] as unknown as CreationInput & { failurePolicy: string; parentWorkItemId: string }),
   missionId: CHILD_MISSION,
   groupId: CHILD_GROUP,
   parentWorkItemId: WORK,
@@ -80,6 +81,8 @@ const OWNED = {
   },
 };
 
+const W2 = 'urn:missionweave:work-item:w2';
+
 /** `withWork` with its WorkItem rewritten as later WorkItem Commands may leave it. */
 function withWorkItem(change: object): RecordedEvent[] {
   return withWork.map((event) =>
@@ -94,11 +97,7 @@ describe('work.authorize', () => {
     const after = groupSpec
       .given(created)
       .when(authorize({ conversationId: 'urn:missionweave:conversation:w2' }, COORD, stateOf(created), { workItemId: 'urn:missionweave:work-item:w2', expectedRevision: 0 }))
-      .then((events) => {
-        expect(events.map((e) => e.kind)).toEqual(['work.authorized']);
-        expect(events[0]?.aggregate).toEqual({ type: 'work-item', id: 'urn:missionweave:work-item:w2', revision: 1 });
-        expect(events[0]?.payload['proposalId']).toBeNull();
-      }) as GroupState;
+      .then([expectedAuthorized(W2, 'urn:missionweave:conversation:w2')]) as GroupState;
     const workItem = after.workItems.get('urn:missionweave:work-item:w2');
     expect(workItem).toMatchObject({ state: 'open', revision: 1, exclusive: true, createdBy: COORD, authorizedBy: COORD, conversationId: 'urn:missionweave:conversation:w2' });
     expect(after.conversations.get('urn:missionweave:conversation:w2')).toMatchObject({ type: 'work_item', primaryWorkItemId: 'urn:missionweave:work-item:w2', revision: 0, title: CONTRACT.goal });
@@ -110,7 +109,9 @@ describe('work.authorize', () => {
     const after = groupSpec
       .given(withWork)
       .when(authorize({ exclusive: false, parentWorkItemId: WORK, dependencyIds: [WORK], contract: { ...CONTRACT, dependencyWorkItemIds: [WORK] } }, COORD, state))
-      .then(['work.authorized']) as GroupState;
+      .then([
+        expectedAuthorized(W2, 'urn:test:id:when-1', { exclusive: false, contract: { ...CONTRACT, dependencyWorkItemIds: [WORK] }, links: { parentWorkItemId: WORK } }),
+      ]) as GroupState;
     const workItem = after.workItems.get('urn:missionweave:work-item:w2');
     expect(workItem?.exclusive).toBe(false);
     expect(workItem?.conversationId).toMatch(/^urn:test:id:when-/);
@@ -120,10 +121,10 @@ describe('work.authorize', () => {
   });
 
   it('needs Coordinator authority (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
-    groupSpec.given(created).when(authorize({}, OWNER)).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(authorize({}, WORKER)).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(created).when(authorize({}, COORD, stateOf(created), { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR');
-    groupSpec.given(created).when(authorize(), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED');
+    groupSpec.given(created).when(authorize({}, OWNER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(created).when(authorize({}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(created).when(authorize({}, COORD, stateOf(created), { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
+    groupSpec.given(created).when(authorize(), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
   });
 
   it('needs an active Mission (INVALID_STATE_TRANSITION)', () => {
@@ -134,7 +135,7 @@ describe('work.authorize', () => {
   it('needs an unused WorkItem ID and Conversation ID (INVALID_STATE_TRANSITION)', () => {
     groupSpec.given(withWork).when(authorize({ workItemId: WORK }, COORD, state)).thenFails('INVALID_STATE_TRANSITION', 'work-item-id-taken');
     groupSpec.given(withWork).when(authorize({ conversationId: state.group.mainConversationId }, COORD, state)).thenFails('INVALID_STATE_TRANSITION', 'conversation-id-taken');
-    groupSpec.given(withWork).when(authorize({ workItemId: WORK }, COORD, state, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(withWork).when(authorize({ workItemId: WORK }, COORD, state, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
   });
 
   it('refuses what it cannot honour yet or what does not fit the Mission (INVALID_COMMAND)', () => {
@@ -156,23 +157,9 @@ describe('work.authorize', () => {
 
 describe('mission.create_child', () => {
   it('links the parent WorkItem to the child and founds the child Group, owned by the acting Coordinator', () => {
-    let childEvent: RecordedEvent | undefined;
-    const after = groupSpec
-      .given(withWork)
-      .when(createChild({}, COORD, state, { expectedRevision: 1, workItemId: WORK }))
-      .then((events) => {
-        expect(events.map((e) => [e.kind, e.groupId])).toEqual([
-          ['mission.child.created', undefined],
-          ['mission.created', CHILD_GROUP],
-        ]);
-        const [parent, child] = events;
-        expect(parent?.aggregate).toEqual({ type: 'work-item', id: WORK, revision: 2 });
-        expect(parent?.payload).toMatchObject({ parentMissionId: MISSION, parentWorkItemId: WORK, childMissionId: CHILD_MISSION, childGroupId: CHILD_GROUP });
-        expect(parent?.eventId).toBeDefined();
-        expect(child?.payload['parentEventId']).toBe(parent?.eventId);
-        expect(child?.aggregate).toEqual({ type: 'mission', id: CHILD_MISSION, revision: 1 });
-        childEvent = { kind: child!.kind, payload: JSON.parse(JSON.stringify(child!.payload)), actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:child-1' };
-      }) as GroupState;
+    const expected = expectedPromotion(state, CHILD, { state: 'open' });
+    const after = groupSpec.given(withWork).when(createChild({}, COORD, state, { expectedRevision: 1, workItemId: WORK })).then(expected) as GroupState;
+    const childEvent: RecordedEvent = { ...expected[1]!, payload: expected[1]!.payload, actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:child-1' };
 
     const parentItem = after.workItems.get(WORK)!;
     expect(parentItem).toMatchObject({ revision: 2, state: 'open', updatedAt: at(0) });
@@ -180,7 +167,7 @@ describe('mission.create_child', () => {
     expect(after.mission).toBe(state.mission);
     expectStateValid(after);
 
-    const child = evolveGroup(null, childEvent!);
+    const child = evolveGroup(null, childEvent);
     expect(child.groupId).toBe(CHILD_GROUP);
     expect(child.mission).toMatchObject({
       missionId: CHILD_MISSION,
@@ -197,7 +184,7 @@ describe('mission.create_child', () => {
 
   it('blocks an owned parent WorkItem, keeping its owner', () => {
     const owned = withWorkItem({ state: 'queued', ...OWNED });
-    const after = groupSpec.given(owned).when(createChild({}, COORD, stateOf(owned))).then(['mission.child.created', 'mission.created']) as GroupState;
+    const after = groupSpec.given(owned).when(createChild({}, COORD, stateOf(owned))).then(expectedPromotion(stateOf(owned), CHILD, { state: 'blocked' })) as GroupState;
     expect(after.workItems.get(WORK)).toMatchObject({ state: 'blocked', owner: OWNED.owner, revision: 2 });
     expectValid('work-item', after.workItems.get(WORK));
   });
@@ -205,7 +192,10 @@ describe('mission.create_child', () => {
   it('withdraws pending offers of an unowned parent WorkItem', () => {
     const offers = [{ offerId: 'urn:x:offer', agentId: WORKER.id, agentCardVersion: 3, expiresAt: at(300), status: 'pending' }];
     const offered = withWorkItem({ state: 'offered', offers });
-    const after = groupSpec.given(offered).when(createChild({}, COORD, stateOf(offered))).then(['mission.child.created', 'mission.created']) as GroupState;
+    const after = groupSpec
+      .given(offered)
+      .when(createChild({}, COORD, stateOf(offered)))
+      .then(expectedPromotion(stateOf(offered), CHILD, { state: 'open', offers: [{ ...offers[0], status: 'withdrawn' }] })) as GroupState;
     expect(after.workItems.get(WORK)).toMatchObject({ state: 'open', offers: [{ ...offers[0], status: 'withdrawn' }] });
     expectValid('work-item', after.workItems.get(WORK));
   });
@@ -217,7 +207,7 @@ describe('mission.create_child', () => {
     const childEvents: RecordedEvent[] = [{ kind: draft.kind, payload: JSON.parse(JSON.stringify(draft.payload)) as JsonObject, actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:c1' }];
     const small = { ...CONTRACT, deadline: '2026-09-10T00:00:00Z', budget: { currency: 'EUR', financialLimit: 10 } };
     const childWork = history([(s) => command(s!, COORD2, 'work.authorize', { workItemId: 'urn:missionweave:work-item:cw', contract: small })], childEvents);
-    const grandChild = command(stateOf(childWork), COORD2, 'mission.create_child', {
+    const grandChildPayload = {
       ...CHILD,
       missionId: 'urn:missionweave:mission:grandchild',
       groupId: 'urn:missionweave:group:grandchild',
@@ -225,21 +215,19 @@ describe('mission.create_child', () => {
       coordinatorId: WORKER.id,
       deadline: '2026-09-05T00:00:00Z',
       budget: { currency: 'EUR', financialLimit: 5 },
-    });
-    groupSpec.given(childWork).when(grandChild).then((events) => {
-      expect((events[1]?.payload['mission'] as { parent: unknown }).parent).toEqual({
-        missionId: CHILD_MISSION,
-        workItemId: 'urn:missionweave:work-item:cw',
-        depth: 2,
-      });
-    });
+    };
+    const childState = stateOf(childWork);
+    expect(childState.mission.parent?.depth).toBe(1);
+    const expected = expectedPromotion(childState, grandChildPayload, { state: 'open' }, COORD2, WORKER);
+    expect(expected[1]?.payload['mission']).toMatchObject({ parent: { missionId: CHILD_MISSION, workItemId: 'urn:missionweave:work-item:cw', depth: 2 } });
+    groupSpec.given(childWork).when(command(childState, COORD2, 'mission.create_child', grandChildPayload)).then(expected);
   });
 
   it('needs Coordinator authority (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
-    groupSpec.given(withWork).when(createChild({}, OWNER)).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(withWork).when(createChild({}, WORKER)).thenFails('AUTH_FORBIDDEN');
-    groupSpec.given(withWork).when(createChild({}, COORD, state, { coordinatorEpoch: 7 })).thenFails('AUTH_STALE_COORDINATOR');
-    groupSpec.given(withWork).when(createChild(), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED');
+    groupSpec.given(withWork).when(createChild({}, OWNER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(withWork).when(createChild({}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(withWork).when(createChild({}, COORD, state, { coordinatorEpoch: 7 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
+    groupSpec.given(withWork).when(createChild(), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
   });
 
   it('needs an active parent Mission (INVALID_STATE_TRANSITION)', () => {
@@ -284,7 +272,7 @@ describe('mission.create_child', () => {
   });
 
   it('checks expectedRevision against the parent WorkItem (REVISION_CONFLICT) and the envelope workItemId (INVALID_COMMAND)', () => {
-    groupSpec.given(withWork).when(createChild({}, COORD, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT');
+    groupSpec.given(withWork).when(createChild({}, COORD, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
     groupSpec.given(withWork).when(createChild({}, COORD, state, { workItemId: 'urn:missionweave:work-item:other' })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
   });
 });

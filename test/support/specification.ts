@@ -2,7 +2,8 @@
  * Given / when / then for deciders (after oskardudycz/EventSourcing.NodeJS `specification.ts`):
  * given these recorded Events, when this Command, then these Events — or this refusal. State is
  * the fold of `evolve` over the given Events; the context is deterministic (fixed time,
- * counter-based identifiers) and describes the world the test needs.
+ * counter-based identifiers) and describes the world the test needs, so every Event is stated
+ * whole (kind and payload, compared in order) and every refusal by its code and reason.
  */
 
 import { expect } from 'vitest';
@@ -77,7 +78,29 @@ function stored(draft: EventDraft): StoredDraft {
   return { ...draft, payload: JSON.parse(JSON.stringify(draft.payload)) as JsonObject };
 }
 
-export type Expectation<S> = readonly string[] | ((events: readonly StoredDraft[], after: S, before: S) => void);
+/**
+ * An Event the test expects, stated whole: its kind and payload always; the addressing members
+ * only where the test names them (then they are compared too).
+ */
+export interface ExpectedEvent {
+  readonly kind: string;
+  readonly payload: object;
+  readonly aggregate?: { readonly type: string; readonly id: string; readonly revision: number };
+  readonly conversationId?: string;
+  readonly workItemId?: string;
+  readonly groupId?: string;
+  /** The Event ID a decision took for an Event another of its Events names. */
+  readonly eventId?: string;
+}
+
+const ADDRESSING = ['aggregate', 'conversationId', 'workItemId', 'groupId', 'eventId'] as const;
+
+/** `draft` as far as `expected` states it: kind, payload and the addressing members it names. */
+function comparable(draft: StoredDraft, expected: ExpectedEvent | undefined): object {
+  const view: Record<string, unknown> = { kind: draft.kind, payload: draft.payload };
+  for (const member of ADDRESSING) if (expected !== undefined && member in expected) view[member] = draft[member];
+  return view;
+}
 
 export function specification<S>(decider: Decider<S>, defaults: World) {
   return {
@@ -89,18 +112,25 @@ export function specification<S>(decider: Decider<S>, defaults: World) {
           const decision = decider.decide(before, command, ctx);
           return {
             decision,
-            then(expected: Expectation<S>): S {
+            /**
+             * Every Event the decision produced, in order, equals the expected one (payloads as
+             * storage keeps them); `check` may then look at the state after and before.
+             */
+            then(expected: readonly ExpectedEvent[], check?: (after: S, before: S, events: readonly StoredDraft[]) => void): S {
               if (!decision.ok) expect.fail(`refused: ${decision.error.code} ${decision.error.reason} (${decision.error.message})`);
+              const events = decision.events.map(stored);
+              // The expectation goes through the storage round trip too: absent and undefined agree.
+              const want = JSON.parse(JSON.stringify(expected)) as ExpectedEvent[];
+              expect(events.map((e, i) => comparable(e, want[i]))).toEqual(want);
               const recorded = recordDrafts(decider, before, decision.events, command, ctx);
               const after = recorded.reduce(decider.evolve, before);
-              if (typeof expected === 'function') expected(decision.events.map(stored), after, before);
-              else expect(decision.events.map((e) => e.kind)).toEqual(expected);
+              check?.(after, before, events);
               return after;
             },
-            thenFails(code: ErrorCode, reason?: string): void {
+            /** The decision is a refusal with exactly this code and reason. */
+            thenFails(code: ErrorCode, reason: string): void {
               if (decision.ok) expect.fail(`accepted with ${decision.events.map((e) => e.kind).join(', ')}`);
-              expect(decision.error.code).toBe(code);
-              if (reason !== undefined) expect(decision.error.reason).toBe(reason);
+              expect({ code: decision.error.code, reason: decision.error.reason }).toEqual({ code, reason });
             },
           };
         },

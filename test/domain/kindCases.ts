@@ -1,0 +1,203 @@
+/**
+ * One accepted Command per Group kind, with the Events it produces stated whole: the cases the
+ * common-checks tests vary (another actor, another epoch, a terminal Mission, …).
+ */
+
+import type { GroupState } from '../../src/domain/group/groupState.js';
+import { principalKey, type Principal } from '../../src/protocol/principal.js';
+import type { ExpectedEvent } from '../support/specification.js';
+import {
+  CHILD_GROUP,
+  CHILD_MISSION,
+  CONTRACT,
+  COORD,
+  COORD2,
+  GROUP,
+  HASH_A,
+  HASH_B,
+  MAIN,
+  MISSION,
+  OWNER,
+  REVIEWER,
+  T0,
+  WORK,
+  WORKER,
+  at,
+  approvalPayload,
+} from './fixtures.js';
+import { expectedAuthorized, expectedMembership, expectedPromotion } from './expectedEvents.js';
+
+export interface KindCase {
+  readonly actor: Principal;
+  readonly payload: (state: GroupState) => object;
+  /** The Events the case's Command produces in `state`, stated whole. */
+  readonly events: (state: GroupState) => ExpectedEvent[];
+  /** Needs a submitted Mission to be accepted. */
+  readonly submitted?: boolean;
+}
+
+const M1 = 'urn:missionweave:message:m-1';
+const ID = 'urn:test:id:when-';
+const text = (words: string) => [{ type: 'text', text: words }];
+
+/** A Message or amendment in the main Conversation, committed now. */
+function message(messageId: string, author: Principal, kind: string, content: object[], amends?: { reason: string }) {
+  const common = { messageId, missionId: MISSION, groupId: GROUP, conversationId: MAIN, author, kind, authority: false };
+  return amends === undefined
+    ? { ...common, content, committedAt: T0 }
+    : { ...common, targetMessageId: M1, content, reason: amends.reason, committedAt: T0 };
+}
+
+const CHILD_PAYLOAD = {
+  missionId: CHILD_MISSION,
+  groupId: CHILD_GROUP,
+  parentWorkItemId: WORK,
+  coordinatorId: COORD2.id,
+  title: 'Child',
+  objective: 'A part of the work.',
+  definitionOfDone: [{ criterionId: 'c1', description: 'done', evidenceRequired: ['human_review'] }],
+  budget: { currency: 'EUR', financialLimit: 10 },
+  deadline: '2026-09-10T00:00:00Z',
+};
+
+/** The Mission closed with its lease revoked and its open WorkItem w1 closed too. */
+function closed(s: GroupState, kind: string, reason: string, missionState: string, workState: string, closureReason: string) {
+  return [
+    {
+      kind,
+      payload: {
+        reason,
+        mission: { ...s.mission, state: missionState, revision: s.mission.revision + 1 },
+        coordinatorLease: { ...s.coordinatorLease, state: 'revoked', closedAt: T0, closureReason },
+        workItems: [{ ...s.workItems.get(WORK), state: workState, revision: 2, updatedAt: T0 }],
+      },
+    },
+  ];
+}
+
+function approval(s: GroupState) {
+  return approvalPayload(s, { approvalId: 'urn:x:approval', artifactHashes: [HASH_A, HASH_B] });
+}
+
+/** One Command per Group kind that its usual sender may send and that is accepted. */
+export const CASES: Readonly<Record<string, KindCase>> = {
+  'mission.create_child': {
+    actor: COORD,
+    payload: () => CHILD_PAYLOAD,
+    events: (s) => expectedPromotion(s, CHILD_PAYLOAD, { state: 'open' }),
+  },
+  'mission.assign_coordinator': {
+    actor: OWNER,
+    payload: () => ({ coordinatorId: COORD2.id }),
+    events: (s) => {
+      const lease = { ...s.coordinatorLease, leaseId: `${ID}1`, holderAgentId: COORD2.id, coordinatorEpoch: 2, expiresAt: at(300) };
+      const coordinator = s.memberships.get(principalKey(COORD));
+      const payload = {
+        previousCoordinatorId: COORD.id,
+        coordinatorId: COORD2.id,
+        coordinatorEpoch: 2,
+        leaseExpiresAt: at(300),
+        coordinatorLease: lease,
+        previousCoordinatorLease: { ...s.coordinatorLease, state: 'revoked', closedAt: T0, closureReason: 'Replaced by Coordinator Epoch 2' },
+        memberships: [{ ...coordinator, state: 'ended', membershipEpoch: 2, endedAt: T0 }, expectedMembership(`${ID}2`, COORD2, 'coordinator')],
+        mission: { ...s.mission, revision: 2, coordinator: { agentId: COORD2.id, agentCardVersion: 3, coordinatorEpoch: 2, leaseId: `${ID}1` } },
+      };
+      return [{ kind: 'mission.coordinator.assigned', payload }];
+    },
+  },
+  'mission.renew_coordinator': {
+    actor: COORD,
+    payload: () => ({}),
+    events: (s) => [
+      {
+        kind: 'mission.coordinator.renewed',
+        payload: { coordinatorEpoch: 1, leaseExpiresAt: at(300), coordinatorLease: { ...s.coordinatorLease, expiresAt: at(300), renewalCount: 1, lastRenewedAt: T0 } },
+      },
+    ],
+  },
+  'mission.submit_for_approval': {
+    actor: COORD,
+    payload: () => ({ artifactHashes: [HASH_A] }),
+    events: (s) => [
+      { kind: 'mission.submitted_for_approval', payload: { missionRevision: 2, artifactHashes: [HASH_A], mission: { ...s.mission, state: 'awaiting_approval', revision: 2 } } },
+    ],
+  },
+  'mission.request_changes': {
+    actor: OWNER,
+    submitted: true,
+    payload: (s) => ({ missionRevision: s.mission.revision, feedback: 'More.' }),
+    events: (s) => [{ kind: 'mission.changes_requested', payload: { missionRevision: 2, feedback: 'More.', mission: { ...s.mission, state: 'active', revision: 3 } } }],
+  },
+  'mission.approve': {
+    actor: OWNER,
+    submitted: true,
+    payload: approval,
+    events: (s) => [
+      {
+        kind: 'mission.approved',
+        payload: {
+          approval: approval(s)['approval'] as object,
+          mission: { ...s.mission, state: 'approved', revision: 3 },
+          coordinatorLease: { ...s.coordinatorLease, state: 'released', closedAt: T0, closureReason: 'Mission approved' },
+        },
+      },
+    ],
+  },
+  'mission.cancel': {
+    actor: OWNER,
+    payload: () => ({ reason: 'Stop.' }),
+    events: (s) => closed(s, 'mission.cancelled', 'Stop.', 'cancelled', 'cancelled', 'Mission cancelled'),
+  },
+  'mission.terminate': {
+    actor: COORD,
+    payload: () => ({ reason: 'Impossible.' }),
+    events: (s) => closed(s, 'mission.terminated', 'Impossible.', 'failed', 'failed', 'Mission failed'),
+  },
+  'membership.change': {
+    actor: OWNER,
+    payload: () => ({ principal: COORD2, roles: ['observer'] }),
+    events: (s) => [{ kind: 'membership.changed', payload: { membership: expectedMembership(`${ID}1`, COORD2, 'observer', { visibilityStartSequence: s.lastSequence + 1 }) } }],
+  },
+  'membership.end': {
+    actor: OWNER,
+    payload: () => ({ principal: REVIEWER }),
+    events: (s) => [
+      {
+        kind: 'membership.ended',
+        payload: { principal: REVIEWER, membership: { ...s.memberships.get(principalKey(REVIEWER)), state: 'ended', membershipEpoch: 2, endedAt: T0 } },
+      },
+    ],
+  },
+  'message.post': {
+    actor: WORKER,
+    payload: () => ({ messageId: 'urn:x:new', conversationId: MAIN, content: 'hi' }),
+    events: () => [{ kind: 'message.posted', payload: { message: message('urn:x:new', WORKER, 'message', text('hi')) } }],
+  },
+  'message.correct': {
+    actor: WORKER,
+    payload: () => ({ amendmentId: 'urn:x:a', messageId: M1, replacementContent: 'v2', reason: 'typo' }),
+    events: () => [{ kind: 'message.corrected', payload: { amendment: message('urn:x:a', WORKER, 'correction', text('v2'), { reason: 'typo' }) } }],
+  },
+  'message.retract': {
+    actor: WORKER,
+    payload: () => ({ amendmentId: 'urn:x:a', messageId: M1, reason: 'wrong place' }),
+    events: () => [
+      {
+        kind: 'message.retracted',
+        payload: { amendment: message('urn:x:a', WORKER, 'retraction', text('[Message retracted by its author]'), { reason: 'wrong place' }) },
+      },
+    ],
+  },
+  'message.redact': {
+    actor: OWNER,
+    payload: () => ({ amendmentId: 'urn:x:a', messageId: M1, reason: 'policy' }),
+    events: () => [
+      { kind: 'message.redacted', payload: { amendment: message('urn:x:a', OWNER, 'redaction', text('[Message redacted under policy]'), { reason: 'policy' }) } },
+    ],
+  },
+  'work.authorize': {
+    actor: COORD,
+    payload: () => ({ workItemId: 'urn:x:w2', contract: CONTRACT }),
+    events: () => [expectedAuthorized('urn:x:w2', `${ID}1`)],
+  },
+};
