@@ -1,14 +1,15 @@
 /**
  * PING on an authenticated connection (§17.3): the server answers a PING with one of its own
  * that echoes the nonce, never answers an answer, and keeps the Presence Record a PING carries
- * (§6.2) — only the Agent's own, only a valid one.
+ * (§6.2) — only the Agent's own, only a valid one. PING frames keep a session open; pongs to
+ * the server's heartbeat do not (the idle limit, scaled down).
  */
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { startNode, startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
 let agent: Actor;
@@ -82,5 +83,24 @@ describe('PING', () => {
     expect((await client.next(isPing))['error']).toMatchObject({ code: 'SCHEMA_VALIDATION_FAILED' });
     expect(server.listener.presence.get(agent.principal.id)).toEqual(before);
     client.close();
+  });
+});
+
+describe('the idle limit', () => {
+  it('closes a session that answers heartbeats but sends nothing (4002), and keeps one that PINGs', async () => {
+    const node = await startNode(server.harness.authority, server.db.pool, server.db.url, { idleTimeoutMs: 600, heartbeatIntervalMs: 150 });
+    const silent = await RawClient.open(node.url, server.ca);
+    await silent.hello(agent);
+    const pinging = await RawClient.open(node.url, server.ca);
+    await pinging.hello(other);
+    const pinger = setInterval(() => pinging.send({ frameType: 'PING', nonce: 'a2VlcA', sentAt: new Date().toISOString() }), 200);
+    try {
+      const outcome = await Promise.race([silent.closed, new Promise((resolve) => setTimeout(() => resolve('still open'), 3_000))]);
+      expect(outcome).toMatchObject({ code: 4002 });
+      expect(pinging.ws.readyState).toBe(pinging.ws.OPEN);
+    } finally {
+      clearInterval(pinger);
+      pinging.close();
+    }
   });
 });

@@ -47,9 +47,10 @@ export class Connection implements FrameConnection {
     this.socket()?.on('drain', () => this.outbox.drained());
     this.lastActivity = context.clock.nowMillis();
     ws.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
+    // A pong proves the peer alive, not active: a session that only answers pings still meets
+    // the idle limit (a client keeps itself open with PING frames, §17.3).
     ws.on('pong', () => {
       this.alive = true;
-      this.lastActivity = context.clock.nowMillis();
     });
     ws.on('close', () => this.closed());
     ws.on('error', (error) => context.logger.debug({ err: error, address }, 'connection error'));

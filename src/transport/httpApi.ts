@@ -22,30 +22,66 @@ function sendError(response: ServerResponse, error: WireError, now: string): voi
   send(response, httpStatusOf(error.code), JSON.stringify({ error: errorDocument(error, now) }));
 }
 
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
+type Body = { readonly kind: 'complete'; readonly bytes: Buffer } | { readonly kind: 'tooLarge' } | { readonly kind: 'aborted' };
+
+/**
+ * Reads a request body of at most `limit` bytes. A larger one (declared, or found while reading)
+ * is not buffered: the rest is read and dropped so that the refusal reaches the client (closing
+ * with unread bytes would reset the connection and lose the answer); the request timeout bounds
+ * how long that may take.
+ */
+function readBody(request: IncomingMessage, limit: number): Promise<Body> {
+  return new Promise((resolve) => {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      request.resume();
+      resolve({ kind: 'tooLarge' });
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
-    request.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) {
-        resolve(null);
-        request.destroy();
+        chunks.length = 0;
+        request.off('data', onData);
+        request.resume();
+        resolve({ kind: 'tooLarge' });
         return;
       }
       chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
+    };
+    request.on('data', onData);
+    request.on('end', () => resolve({ kind: 'complete', bytes: Buffer.concat(chunks) }));
+    // A client that goes away mid-body (or is cut by the request timeout) is ordinary: no answer.
+    request.on('error', () => resolve({ kind: 'aborted' }));
+    request.on('close', () => resolve({ kind: 'aborted' }));
   });
 }
 
+/**
+ * 413, not the catalogue's 400 for PROTOCOL_VIOLATION: the body was never read as a document,
+ * so this is the binding's own framing limit (a WebSocket message over it closes with 1009), and
+ * 413 tells HTTP clients and proxies exactly that. The whole answer is written at once; the
+ * response ends, and the connection closes, once the client has stopped sending.
+ */
+function refuseTooLarge(request: IncomingMessage, response: ServerResponse, limit: number, now: string): void {
+  const error = wireError('PROTOCOL_VIOLATION', `body larger than ${limit} bytes`);
+  const body = JSON.stringify({ error: errorDocument(error, now) });
+  response.writeHead(413, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  response.write(body);
+  if (request.complete) response.end();
+  else request.once('end', () => response.end());
+}
+
 async function postCommand(context: TransportContext, request: IncomingMessage, response: ServerResponse, now: string): Promise<void> {
-  const body = await readBody(request, context.limits.maxPayloadBytes);
-  if (body === null) {
-    sendError(response, wireError('PROTOCOL_VIOLATION', `body larger than ${context.limits.maxPayloadBytes} bytes`), now);
+  const read = await readBody(request, context.limits.maxPayloadBytes);
+  if (read.kind === 'tooLarge') return refuseTooLarge(request, response, context.limits.maxPayloadBytes, now);
+  if (read.kind === 'aborted') {
+    context.logger.debug({ address: request.socket.remoteAddress, path: request.url }, 'HTTP request aborted');
     return;
   }
+  const body = read.bytes;
   let command: JsonObject;
   try {
     command = parseStrictJson(body) as JsonObject;

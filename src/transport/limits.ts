@@ -10,14 +10,40 @@ export interface TransportLimits {
   readonly handshakeTimeoutMs: number;
   /** A server challenge is valid for this long, and for one response only. */
   readonly challengeTtlMs: number;
-  /** A connection that sends nothing at all for this long is closed (clients PING). */
+  /**
+   * An authenticated connection that sends no frame for this long is closed (clients PING).
+   * Pongs to the server's heartbeat do not count: they prove the peer alive, not active.
+   */
   readonly idleTimeoutMs: number;
   /** WebSocket-level ping interval, to detect dead peers behind quiet NATs. */
   readonly heartbeatIntervalMs: number;
   /** Lifetime of a session token; the connection closes when it ends and the client re-HELLOs. */
   readonly sessionTtlMs: number;
-  /** Connections accepted from one remote address (10,000 agents on one test host need many). */
+  /**
+   * WebSocket connections open from one remote address (10,000 agents on one test host need
+   * many). Counted from the upgrade until the socket closes, never for a refused upgrade.
+   */
   readonly maxConnectionsPerAddress: number;
+  /**
+   * TLS connections from one address that are not WebSockets: HTTPS requests, keep-alive and
+   * upgrades not yet answered. Humans and services need a handful; room is left for a NAT and for
+   * agents connecting in bursts. Beyond it a new connection is closed right after TLS.
+   */
+  readonly maxHttpsConnectionsPerAddress: number;
+  /** A TLS handshake (from the TCP accept) must finish within this time, or the socket is closed. */
+  readonly tlsHandshakeTimeoutMs: number;
+  /**
+   * A connection must send a request's headers within this time, counted from the connection or
+   * from the previous response; otherwise it is answered 408 and closed (slow-header attacks).
+   */
+  readonly requestHeadersTimeoutMs: number;
+  /**
+   * A whole request, body included, must arrive within this time (256 KiB needs 26 KiB/s);
+   * otherwise it is answered 408 and closed (slow-body attacks).
+   */
+  readonly requestTimeoutMs: number;
+  /** A keep-alive HTTPS connection waits this long for its next request before it is closed. */
+  readonly httpKeepAliveTimeoutMs: number;
   readonly maxConnections: number;
   /** Groups one connection may subscribe to. */
   readonly maxSubscriptionsPerConnection: number;
@@ -48,6 +74,11 @@ export const DEFAULT_LIMITS: TransportLimits = {
   heartbeatIntervalMs: 30_000,
   sessionTtlMs: 60 * 60_000,
   maxConnectionsPerAddress: 16_384,
+  maxHttpsConnectionsPerAddress: 1_024,
+  tlsHandshakeTimeoutMs: 10_000,
+  requestHeadersTimeoutMs: 10_000,
+  requestTimeoutMs: 10_000,
+  httpKeepAliveTimeoutMs: 5_000,
   maxConnections: 65_536,
   maxSubscriptionsPerConnection: 1_000,
   maxInFlightCommands: 256,

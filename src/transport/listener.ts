@@ -16,6 +16,7 @@ import { Notifier } from '../delivery/notifier.js';
 import type { Principal } from '../protocol/principal.js';
 import type { SigningKey } from '../protocol/signing/signDocument.js';
 import type { JsonObject } from '../protocol/strictJson.js';
+import { AddressSlots } from './addressSlots.js';
 import { Connection } from './connection.js';
 import { handleHttp } from './httpApi.js';
 import { CLOSE, DEFAULT_LIMITS, type TransportLimits } from './limits.js';
@@ -56,7 +57,10 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   const { groups, logger } = options;
   const sessions = new SessionRegistry();
   const connections = new Set<FrameConnection>();
-  const perAddress = new Map<string, number>();
+  const webSocketSlots = new AddressSlots(limits.maxConnectionsPerAddress);
+  const httpsSlots = new AddressSlots(limits.maxHttpsConnectionsPerAddress);
+  /** The HTTPS slot each open TLS connection holds until it closes or becomes a WebSocket. */
+  const httpsSlotOf = new WeakMap<Socket, () => void>();
   const hub: DeliveryHub = new DeliveryHub({
     groups,
     logger,
@@ -87,10 +91,8 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     service: options.service,
     presence: new Map<string, JsonObject>(),
     connectionClosed(connection) {
+      // Its address slot went back when its socket closed (AddressSlots.holdWhileOpen).
       connections.delete(connection);
-      const count = (perAddress.get(connection.address) ?? 1) - 1;
-      if (count <= 0) perAddress.delete(connection.address);
-      else perAddress.set(connection.address, count);
     },
     async cursorTooOld(connection, groupId, frameId) {
       const reference = await groups.snapshotReference(groupId, options.clock.nowMillis(), Math.min(limits.onlineReplayWindow, 1_000));
@@ -113,22 +115,50 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   await notifier.start();
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxPayloadBytes, perMessageDeflate: false, clientTracking: false });
-  const server: Server = createServer({ cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.3', maxVersion: 'TLSv1.3' }, (request, response) => {
+  const server: Server = createServer({
+    cert: options.tls.cert,
+    key: options.tls.key,
+    minVersion: 'TLSv1.3',
+    maxVersion: 'TLSv1.3',
+    // Node's defaults (120 s handshake, 60 s headers, 300 s request) let a silent or trickling
+    // client hold a socket for minutes; the documented limits are seconds.
+    handshakeTimeout: limits.tlsHandshakeTimeoutMs,
+    headersTimeout: limits.requestHeadersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // Node checks both timeouts on this period (30 s by default), so it bounds how late they fire.
+    connectionsCheckingInterval: Math.max(10, Math.floor(Math.min(limits.requestHeadersTimeoutMs, limits.requestTimeoutMs) / 10)),
+  }, (request, response) => {
     void handleHttp(context, request, response);
   });
+  server.keepAliveTimeout = limits.httpKeepAliveTimeoutMs;
+  server.on('secureConnection', (socket: Socket) => {
+    const release = httpsSlots.holdWhileOpen(socket.remoteAddress ?? 'unknown', socket);
+    // Refused after TLS, before any request is read: the cheapest point that knows the address.
+    if (release === undefined) socket.destroy();
+    else httpsSlotOf.set(socket, release);
+  });
   server.on('upgrade', (request, socket: Socket, head) => {
+    if (socket.destroyed) return undefined;
     const address = socket.remoteAddress ?? 'unknown';
     const origin = request.headers.origin;
     const path = new URL(request.url ?? '/', 'https://localhost').pathname;
-    const refuse = (status: string): void => void socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    const refuse = (status: string): void => {
+      // Node hands the socket over without its error listener; a reset must not crash the node.
+      socket.on('error', () => socket.destroy());
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
     if (!PATHS.has(path)) return refuse('404 Not Found');
     if (origin !== undefined && !limits.allowedOrigins.includes(origin)) return refuse('403 Forbidden');
-    if (connections.size >= limits.maxConnections || (perAddress.get(address) ?? 0) >= limits.maxConnectionsPerAddress) return refuse('503 Service Unavailable');
-    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+    if (connections.size >= limits.maxConnections) return refuse('503 Service Unavailable');
+    // The WebSocket slot is held while the socket is open, so an upgrade that `ws` refuses (no
+    // Sec-WebSocket-Key, say) gives it back when its socket closes, like any other.
+    if (webSocketSlots.holdWhileOpen(address, socket) === undefined) return refuse('503 Service Unavailable');
+    httpsSlotOf.get(socket)?.();
     wss.handleUpgrade(request, socket, head, (ws) => void connections.add(new Connection(ws, address, context)));
     return undefined;
   });
-  server.on('tlsClientError', (error) => logger.debug({ err: error }, 'TLS handshake refused'));
+  // Failed handshakes are what scanners and hostile clients cause: one line, no stack.
+  server.on('tlsClientError', (error: NodeJS.ErrnoException, socket: Socket) => logger.debug({ code: error.code, reason: error.message, address: socket.remoteAddress }, 'TLS handshake refused'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

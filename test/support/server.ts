@@ -3,7 +3,7 @@
  * wss/HTTPS listener on port 0, with a self-signed certificate for 127.0.0.1.
  */
 
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import selfsigned from 'selfsigned';
 import { afterAll } from 'vitest';
 import { startListener, type RunningListener } from '../../src/transport/listener.js';
@@ -42,7 +42,7 @@ export interface TestServer {
 }
 
 /** Starts a node on a listener of its own; stops it after the file's tests. */
-export async function startNode(authority: GroupAuthority, pool: Pool, url: string, limits: Partial<TransportLimits> = {}): Promise<RunningListener> {
+export async function startNode(authority: GroupAuthority, pool: Pool, url: string, limits: Partial<TransportLimits> = {}, logger?: Logger): Promise<RunningListener> {
   const tls = await testCertificate();
   const listener = await startListener({
     host: '127.0.0.1',
@@ -52,7 +52,7 @@ export async function startNode(authority: GroupAuthority, pool: Pool, url: stri
     databaseUrl: url,
     groups: new GroupAccess(pool, authority.settings),
     authority,
-    logger: pino({ level: process.env['MW_LOG_LEVEL'] ?? 'silent' }),
+    logger: logger ?? pino({ level: process.env['MW_LOG_LEVEL'] ?? 'silent' }),
     clock: authority.clock,
     service: { principal: authority.settings.services.authority, key: authority.settings.authorityKey },
   });
@@ -60,12 +60,12 @@ export async function startNode(authority: GroupAuthority, pool: Pool, url: stri
   return listener;
 }
 
-/** A database, a harness (Organization, keys) and one listening node. */
-export async function startTestServer(limits: Partial<TransportLimits> = {}): Promise<TestServer> {
+/** A database, a harness (Organization, keys) and one listening node (logging to `logger` if given). */
+export async function startTestServer(limits: Partial<TransportLimits> = {}, logger?: Logger): Promise<TestServer> {
   const db = await createTestDatabase({ poolSize: 16 });
   // The node runs as `serve` does: Commands verified and Events signed on a crypto worker.
   const harness = await Harness.start(db.pool, { cryptoWorkers: 1 });
   afterAll(() => harness.authority.close());
-  const listener = await startNode(harness.authority, db.pool, db.url, limits);
+  const listener = await startNode(harness.authority, db.pool, db.url, limits, logger);
   return { db, harness, listener, url: listener.url, httpsUrl: listener.httpsUrl, ca: (await testCertificate()).cert };
 }
