@@ -37,12 +37,14 @@ export type MembershipChangePayload = {
   principal: Principal;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   roles: ("mission_owner" | "coordinator" | "worker" | "reviewer" | "observer" | "work_delegate")[];
   provisional?: boolean;
   visibilityAfterSequence?: number;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   scopes?: string[];
   contextPackageId?: string;
@@ -131,8 +133,12 @@ export interface ApprovalGrantExecutionPayload {
   ownershipEpoch: number;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   operations: string[];
+  /**
+   * @maxItems 1000
+   */
   resources?: string[];
   budget?: Budget;
   expiresInSeconds?: number;
@@ -155,17 +161,27 @@ export interface MissionWeaveArtifactManifest {
     agentCardVersion: number;
     /**
      * @minItems 1
+     * @maxItems 256
      */
     capabilities: CapabilityRef[];
   };
   missionId: string;
   groupId: string;
   workItemId: string;
+  /**
+   * @maxItems 1000
+   */
   sourceArtifactHashes: string[];
+  /**
+   * @maxItems 256
+   */
   toolVersions: {
     name: string;
     version: string;
   }[];
+  /**
+   * @maxItems 256
+   */
   modelVersions: {
     provider: string;
     model: string;
@@ -209,6 +225,7 @@ export interface MissionWeaveGroupSnapshot {
   stateHash: string;
   /**
    * @minItems 1
+   * @maxItems 1000
    */
   policyLog: {
     entryId: string;
@@ -287,10 +304,12 @@ export interface MissionWeaveAgentCard {
   status: "active" | "deprecated" | "revoked";
   /**
    * @minItems 1
+   * @maxItems 16
    */
   protocolVersions: "0.1"[];
   /**
    * @minItems 1
+   * @maxItems 256
    */
   endpoints: {
     transport: "wss";
@@ -298,10 +317,12 @@ export interface MissionWeaveAgentCard {
   }[];
   /**
    * @minItems 1
+   * @maxItems 256
    */
   publicKeys: PublicKey[];
   /**
    * @minItems 1
+   * @maxItems 256
    */
   capabilities: {
     id: string;
@@ -313,6 +334,7 @@ export interface MissionWeaveAgentCard {
     constraints: {};
     /**
      * @minItems 1
+     * @maxItems 256
      */
     verifiedEvidence: string[];
   }[];
@@ -339,6 +361,7 @@ export interface MembershipGrantDelegationPayload {
   targetWorkItemId: string;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   allowedCapabilities: CapabilityRef[];
   budget: Budget1;
@@ -387,7 +410,13 @@ export interface MessagePostPayload {
             data: unknown;
           }
       )[];
+  /**
+   * @maxItems 256
+   */
   mentions?: Principal[];
+  /**
+   * @maxItems 1000
+   */
   references?: string[];
 }
 export interface MessageRedactPayload {
@@ -405,6 +434,7 @@ export interface MissionApprovePayload {
   missionRevision: number;
   /**
    * @minItems 1
+   * @maxItems 1000
    */
   artifactHashes: string[];
   acceptancePolicyVersion: string;
@@ -426,10 +456,14 @@ export interface MissionCreatePayload {
   objective: string;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   definitionOfDone: AcceptanceCriterion[];
   budget: Budget;
   deadline: string;
+  /**
+   * @maxItems 256
+   */
   permissions?: string[];
   coordinatorLeaseSeconds?: number;
   mainConversationId?: string;
@@ -444,6 +478,7 @@ export interface AcceptanceCriterion {
   description: string;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   evidenceRequired: (
     | "artifact_integrity"
@@ -464,10 +499,14 @@ export interface MissionCreateChildPayload {
   objective: string;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   definitionOfDone: AcceptanceCriterion[];
   budget: Budget;
   deadline: string;
+  /**
+   * @maxItems 256
+   */
   permissions?: string[];
   failurePolicy?: "block_parent_work_item" | "fail_parent_work_item" | "fail_parent_mission";
   coordinatorLeaseSeconds?: number;
@@ -481,10 +520,14 @@ export interface MissionCreateFollowUpPayload {
   objective: string;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   definitionOfDone: AcceptanceCriterion[];
   budget: Budget;
   deadline: string;
+  /**
+   * @maxItems 256
+   */
   permissions?: string[];
   coordinatorLeaseSeconds?: number;
   mainConversationId?: string;
@@ -505,6 +548,7 @@ export interface MissionRequestChangesPayload {
 export interface MissionSubmitForApprovalPayload {
   /**
    * @minItems 1
+   * @maxItems 1000
    */
   artifactHashes: string[];
 }
@@ -563,6 +607,7 @@ export interface WorkAcceptResultPayload {
   workItemId: string;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   evidence: MissionWeaveEvidence[];
 }
@@ -586,11 +631,15 @@ export interface MissionWeaveEvidence {
   };
   /**
    * @minItems 1
+   * @maxItems 256
    */
   criterionIds: string[];
   method: string;
   result: "passed" | "failed" | "inconclusive";
   details?: {};
+  /**
+   * @maxItems 1000
+   */
   artifactHashes: string[];
   generatedBy: Principal;
   toolVersion?: string;
@@ -601,6 +650,9 @@ export interface MissionWeaveEvidence {
 export interface WorkAuthorizePayload {
   workItemId: string;
   contract: MissionWeaveWorkContract;
+  /**
+   * @maxItems 1000
+   */
   dependencyIds?: string[];
   proposalId?: string;
   parentWorkItemId?: string;
@@ -613,6 +665,7 @@ export interface MissionWeaveWorkContract {
   goal: string;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   requiredDeliverables: {
     deliverableId: string;
@@ -622,13 +675,24 @@ export interface MissionWeaveWorkContract {
   }[];
   /**
    * @minItems 1
+   * @maxItems 256
    */
   acceptanceCriteria: AcceptanceCriterion[];
+  /**
+   * @maxItems 1000
+   */
   inputArtifacts: string[];
+  /**
+   * @maxItems 1000
+   */
   dependencyWorkItemIds: string[];
+  /**
+   * @maxItems 256
+   */
   allowedResources: ResourceGrant[];
   /**
    * @minItems 1
+   * @maxItems 256
    */
   requiredCapabilities: CapabilityRef[];
   deadline: string;
@@ -638,6 +702,9 @@ export interface MissionWeaveWorkContract {
     maxAttempts: number;
     backoff: "none" | "fixed" | "exponential";
     maxDelay: string;
+    /**
+     * @maxItems 256
+     */
     retryableFailures: string[];
   };
   budget: Budget;
@@ -650,6 +717,7 @@ export interface ResourceGrant {
   resource: string;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   operations: string[];
   constraints?: {};
@@ -661,6 +729,9 @@ export interface WorkBlockPayload {
   reason: string;
   checkpoint: {
     phase: string;
+    /**
+     * @maxItems 256
+     */
     completedMilestones?: string[];
     nextStep?: string;
     stateArtifactHash?: string;
@@ -678,6 +749,9 @@ export interface WorkCheckpointPayload {
   executionLeaseId: string;
   checkpoint: {
     phase: string;
+    /**
+     * @maxItems 256
+     */
     completedMilestones?: string[];
     nextStep?: string;
     stateArtifactHash?: string;
@@ -692,6 +766,7 @@ export interface WorkFailPayload {
   executionLeaseId?: string;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   evidence?: MissionWeaveEvidence[];
 }
@@ -699,23 +774,30 @@ export interface WorkOfferPayload {
   workItemId: string;
   /**
    * @minItems 1
+   * @maxItems 256
    */
   candidateAgentIds: string[];
   selectionBasis: {
     /**
      * @minItems 1
+     * @maxItems 256
      */
     requiredCapabilities: CapabilityRef[];
     /**
      * @minItems 1
+     * @maxItems 256
      */
     verifiedMatches: CapabilityRef[];
     authorizationEligible: boolean;
     availabilityEstimate: string;
     expectedCost: number;
+    /**
+     * @maxItems 1000
+     */
     reliabilityEvidence: string[];
     /**
      * @minItems 1
+     * @maxItems 256
      */
     policyRulesApplied: string[];
   };
@@ -725,6 +807,9 @@ export interface WorkOfferPayload {
 export interface WorkProposePayload {
   proposalId: string;
   contract: MissionWeaveWorkContract;
+  /**
+   * @maxItems 1000
+   */
   dependencyIds?: string[];
   parentWorkItemId?: string;
 }
@@ -739,10 +824,12 @@ export interface WorkSubmitPayload {
   executionLeaseId: string;
   /**
    * @minItems 1
+   * @maxItems 1000
    */
   artifactHashes: string[];
   /**
    * @minItems 1
+   * @maxItems 256
    */
   evidence: MissionWeaveEvidence[];
 }

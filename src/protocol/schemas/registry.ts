@@ -3,13 +3,15 @@
  *
  * One Ajv instance compiles every schema once, at start. `format` is an assertion and the two
  * formats the schemas use are ours: ajv-formats accepts year 0000, `-00:00`, leap seconds and
- * `+0100`, which the protocol's timestamp profile forbids.
+ * `+0100`, which the protocol's timestamp profile forbids. `uniqueItems` is ours too: Ajv's
+ * compares every pair of items unless the item schema names a scalar type (see uniqueItems.ts).
  */
 
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isUri } from '../identifier.js';
 import { isProtocolTimestamp } from '../timestamp.js';
+import { linearUniqueItems } from './uniqueItems.js';
 
 // ajv ships CommonJS; under NodeNext its default export arrives wrapped.
 const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
@@ -57,6 +59,9 @@ export class SchemaRegistry {
     });
     ajv.addFormat('uri', { type: 'string', validate: isUri });
     ajv.addFormat('date-time', { type: 'string', validate: isProtocolTimestamp });
+    // Replaced before any schema compiles; it joins the end of the array rules, after `items`.
+    ajv.removeKeyword('uniqueItems');
+    ajv.addKeyword(linearUniqueItems);
     this.ajv = ajv;
     for (const document of documents) ajv.addSchema(document.schema);
     for (const document of documents) {
