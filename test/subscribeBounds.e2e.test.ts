@@ -1,8 +1,9 @@
 /**
  * SUBSCRIBE from a client that does not read (§17.2–17.3): a re-SUBSCRIBE replaces the Group's
  * replay instead of stacking another beside it, SUBSCRIBE frames waiting on a connection are
- * bounded (the rest are refused with RATE_LIMITED), and once the client is gone no replay of
- * its keeps reading and no Group feed is kept for it.
+ * bounded (the rest are refused with RATE_LIMITED), a failed re-SUBSCRIBE keeps its Group under
+ * the per-connection cap while the replay it replaced still reads, and once the client is gone
+ * no replay of its keeps reading and no Group feed is kept for it.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -16,13 +17,20 @@ import { startTestServer, type TestServer } from './support/server.js';
 let server: TestServer;
 let agent: Actor;
 let mission: MissionRefs;
+let small: MissionRefs;
+/** Replays start here: from 0 the Group is older than the online window (CURSOR_TOO_OLD). */
+const FROM = 100;
 
 beforeAll(async () => {
-  server = await startTestServer({ replayPageSize: 200, socketHighWaterBytes: 16 * 1024, maxQueuedControlFrames: 64 });
+  server = await startTestServer({ replayPageSize: 200, socketHighWaterBytes: 16 * 1024, maxQueuedControlFrames: 64, maxSubscriptionsPerConnection: 1, onlineReplayWindow: 400 });
   const owner = await server.harness.human('owner');
   agent = await server.harness.agent('resubscriber');
-  mission = await createMission(server.harness, owner, await server.harness.agent('coordinator'));
-  await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...agent.principal }, roles: ['worker'], visibilityAfterSequence: 0 }, { groupId: mission.groupId, membershipEpoch: 1 }));
+  const coordinator = await server.harness.agent('coordinator');
+  mission = await createMission(server.harness, owner, coordinator);
+  small = await createMission(server.harness, owner, coordinator);
+  for (const m of [mission, small]) {
+    await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...agent.principal }, roles: ['worker'], visibilityAfterSequence: 0 }, { groupId: m.groupId, membershipEpoch: 1 }));
+  }
   // Pages of 200 Events of ~4 KB: a replay read takes longer than the SUBSCRIBE's own queries.
   const content = 'x'.repeat(4_000);
   for (let i = 0; i < 8; i++) {
@@ -32,13 +40,13 @@ beforeAll(async () => {
 
 afterEach(() => vi.restoreAllMocks());
 
-/** Counts the replay reads of one Group: how many started, and the most in flight at once. */
-function watchReads(groupId: string): { started: number; inFlight: number; most: number } {
+/** Counts the replay reads of these Groups: how many started, and the most in flight at once. */
+function watchReads(...groupIds: string[]): { started: number; inFlight: number; most: number } {
   const reads = { started: 0, inFlight: 0, most: 0 };
   const original = GroupAccess.prototype.eventsAfter;
   vi.spyOn(GroupAccess.prototype, 'eventsAfter').mockImplementation(function (this: GroupAccess, id: string, after: number, limit: number) {
     const read = original.call(this, id, after, limit);
-    if (id !== groupId) return read;
+    if (!groupIds.includes(id)) return read;
     reads.started++;
     reads.inFlight++;
     reads.most = Math.max(reads.most, reads.inFlight);
@@ -78,7 +86,7 @@ describe('re-SUBSCRIBE without reading', () => {
     await client.hello(agent);
     pauseReading(client);
     const reads = watchReads(mission.groupId);
-    for (let i = 0; i < 40; i++) client.subscribe(mission.groupId, 0);
+    for (let i = 0; i < 40; i++) client.subscribe(mission.groupId, FROM);
     await until(() => reads.started >= 1);
     await readsSettled(reads);
     expect(reads.most).toBe(1);
@@ -106,7 +114,7 @@ describe('after the client is gone', () => {
     await client.hello(agent);
     pauseReading(client);
     const reads = watchReads(mission.groupId);
-    for (let i = 0; i < 40; i++) client.subscribe(mission.groupId, 0);
+    for (let i = 0; i < 40; i++) client.subscribe(mission.groupId, FROM);
     await until(() => reads.started >= 1);
     client.ws.terminate();
     await until(() => server.listener.sessions.session(client.sessionToken) === undefined);
@@ -117,4 +125,24 @@ describe('after the client is gone', () => {
     expect(server.listener.hub.activeReplays).toBe(0);
     expect(server.listener.hub.heads().has(mission.groupId)).toBe(false);
   }, 30_000);
+});
+
+describe('a failed re-SUBSCRIBE', () => {
+  it('keeps its Group under the cap until the replay it replaced has stopped reading', async () => {
+    // The cap is one Group. A re-SUBSCRIBE that fails (CURSOR_TOO_OLD) frees the Group's place
+    // only once the old replay holds nothing, so the next Group's replay never reads beside it.
+    const reads = watchReads(mission.groupId, small.groupId);
+    for (let round = 0; round < 10; round++) {
+      const client = await RawClient.open(server.url, server.ca);
+      await client.hello(agent);
+      pauseReading(client);
+      client.subscribe(mission.groupId, FROM);
+      client.subscribe(mission.groupId, 0);
+      client.subscribe(small.groupId, 0);
+      await until(() => reads.started >= 1);
+      await readsSettled(reads);
+      client.ws.terminate();
+    }
+    expect(reads.most).toBe(1);
+  }, 60_000);
 });
