@@ -3,6 +3,11 @@
  * and wake-ups. The table is the truth; a wake-up (a commit of this process, a NOTIFY from
  * another node, or the poll) only tells a feed to read the Group's Events after its head, in
  * sequence order, and offer each to its live subscriptions.
+ *
+ * A replay belongs to one subscription and ends with it: a closed subscription issues no more
+ * reads, and `stopped` resolves once the read it had under way has come back, so a replaced
+ * subscription's replay never runs beside its successor's and a closed connection's work ends
+ * with it.
  */
 
 import type { Logger } from 'pino';
@@ -80,25 +85,53 @@ export interface DeliveryHubOptions {
 
 export class DeliveryHub implements SubscriptionHost {
   private readonly feeds = new Map<string, GroupFeed>();
+  /** Each subscription's replays still under way (reads included), for `stopped`. */
+  private readonly running = new Map<Subscription, Promise<void>>();
+  private replaysUnderWay = 0;
 
   constructor(private readonly options: DeliveryHubOptions) {}
 
-  private async feed(groupId: string): Promise<GroupFeed> {
+  /** Replays under way on this process, reads in flight included. */
+  get activeReplays(): number {
+    return this.replaysUnderWay;
+  }
+
+  /**
+   * Adds a `replaying` subscription to its Group's feed, creating the feed if needed; undefined
+   * when the subscription closed meanwhile, so a closed one never stays a member.
+   */
+  private async join(subscription: Subscription): Promise<GroupFeed | undefined> {
+    const { groupId } = subscription;
+    const head = this.feeds.has(groupId) ? 0 : ((await this.options.groups.lastSequence(groupId)) ?? 0);
+    if (subscription.mode !== 'replaying') return undefined;
     let feed = this.feeds.get(groupId);
     if (feed === undefined) {
-      const head = (await this.options.groups.lastSequence(groupId)) ?? 0;
-      feed = this.feeds.get(groupId) ?? new GroupFeed(groupId, head, this.options.groups, this.options.logger);
+      feed = new GroupFeed(groupId, head, this.options.groups, this.options.logger);
       this.feeds.set(groupId, feed);
     }
+    feed.members.add(subscription);
+    feed.live.delete(subscription);
     return feed;
   }
 
   /** Replays a `replaying` subscription until it reaches its feed, then makes it live. */
   replay(subscription: Subscription): void {
-    void this.replayLoop(subscription).catch((error: unknown) => {
-      this.options.logger.warn({ err: error, groupId: subscription.groupId }, 'replay failed; retrying');
-      setTimeout(() => subscription.mode === 'replaying' && this.replay(subscription), this.options.retryAfterMs).unref();
+    this.replaysUnderWay++;
+    const run = this.replayLoop(subscription)
+      .catch((error: unknown) => {
+        this.options.logger.warn({ err: error, groupId: subscription.groupId }, 'replay failed; retrying');
+        setTimeout(() => subscription.mode === 'replaying' && this.replay(subscription), this.options.retryAfterMs).unref();
+      })
+      .finally(() => this.replaysUnderWay--);
+    const all: Promise<void> = Promise.all([this.running.get(subscription), run]).then(() => {
+      if (this.running.get(subscription) === all) this.running.delete(subscription);
     });
+    this.running.set(subscription, all);
+  }
+
+  /** Resolves once no replay of this subscription is under way (no read in flight either). */
+  stopped(subscription: Subscription): Promise<void> {
+    return this.running.get(subscription) ?? Promise.resolve();
   }
 
   /**
@@ -107,37 +140,42 @@ export class DeliveryHub implements SubscriptionHost {
    * is dropped and read again from the position, which is always the truth.
    */
   private async replayLoop(subscription: Subscription): Promise<void> {
-    const feed = await this.feed(subscription.groupId);
-    feed.members.add(subscription);
-    feed.live.delete(subscription);
+    const feed = await this.join(subscription);
+    if (feed === undefined) return;
     const pageSize = this.options.replayPageSize;
-    let next = this.readPage(subscription.groupId, subscription.position);
-    while (subscription.mode === 'replaying') {
-      const rows = await next;
-      if (subscription.mode !== 'replaying') return;
-      const first = rows[0];
-      if (first !== undefined && first.sequence !== subscription.position + 1) {
-        next = this.readPage(subscription.groupId, subscription.position);
-        continue;
-      }
-      const last = rows[rows.length - 1];
-      const full = rows.length === pageSize && last !== undefined;
-      if (full) next = this.readPage(subscription.groupId, last.sequence);
-      await subscription.roomForMore();
-      if (subscription.mode !== 'replaying') return;
-      for (const row of rows) {
+    let next: Promise<StoredEventText[]> | undefined = this.readPage(subscription.groupId, subscription.position);
+    try {
+      while (subscription.mode === 'replaying' && next !== undefined) {
+        const rows = await next;
+        next = undefined;
         if (subscription.mode !== 'replaying') return;
-        subscription.deliver(replayEventOf(subscription.groupId, row), false);
+        const first = rows[0];
+        if (first !== undefined && first.sequence !== subscription.position + 1) {
+          next = this.readPage(subscription.groupId, subscription.position);
+          continue;
+        }
+        const last = rows[rows.length - 1];
+        const full = rows.length === pageSize && last !== undefined;
+        if (full) next = this.readPage(subscription.groupId, last.sequence);
+        await subscription.roomForMore();
+        if (subscription.mode !== 'replaying') return;
+        for (const row of rows) {
+          if (subscription.mode !== 'replaying') return;
+          subscription.deliver(replayEventOf(subscription.groupId, row), false);
+        }
+        if (full) continue;
+        // Synchronously, with no await in between: either there is more to read, or every Event
+        // up to the feed's head has been queued and the subscription joins the feed.
+        if (subscription.position >= feed.head) {
+          subscription.mode = 'live';
+          feed.live.add(subscription);
+          return;
+        }
+        next = this.readPage(subscription.groupId, subscription.position);
       }
-      if (full) continue;
-      // Synchronously, with no await in between: either there is more to read, or every Event
-      // up to the feed's head has been queued and the subscription joins the feed.
-      if (subscription.position >= feed.head) {
-        subscription.mode = 'live';
-        feed.live.add(subscription);
-        return;
-      }
-      next = this.readPage(subscription.groupId, subscription.position);
+    } finally {
+      // A replay has ended only when its prefetched read has come back too (`stopped`).
+      if (next !== undefined) await next.catch(() => undefined);
     }
   }
 
@@ -163,8 +201,17 @@ export class DeliveryHub implements SubscriptionHost {
   paused(subscription: Subscription): void {
     this.feeds.get(subscription.groupId)?.live.delete(subscription);
     this.options.onPaused(subscription);
+    this.resumeLater(subscription);
+  }
+
+  /** While the socket stays full (a client that does not read), a replay would only pause again. */
+  private resumeLater(subscription: Subscription): void {
     setTimeout(() => {
       if (subscription.mode !== 'paused') return;
+      if (subscription.congested) {
+        this.resumeLater(subscription);
+        return;
+      }
       subscription.mode = 'replaying';
       this.replay(subscription);
     }, this.options.retryAfterMs).unref();

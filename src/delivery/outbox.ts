@@ -3,6 +3,11 @@
  * Event frames taken round-robin from the subscriptions that have some queued, so a noisy
  * Group cannot starve another (§8). Draining stops while the socket holds more than its
  * high-water mark and resumes when the socket reports it has drained (`drained()`).
+ *
+ * Everything queued here is bounded in bytes (§17.3): Group frames by a budget their
+ * subscriptions draw on (a Group that crosses it is paused), direct answers by a bound past
+ * which the client is a slow consumer and `overflowed` closes the connection. Closing drops
+ * everything queued at once.
  */
 
 export interface FrameSink {
@@ -19,8 +24,22 @@ export interface FrameSource {
   readonly queued: number;
 }
 
+/** The bounds of `TransportLimits` an outbox applies. */
+export interface OutboxBounds {
+  readonly socketHighWaterBytes: number;
+  readonly maxQueuedReplyBytes: number;
+  readonly maxQueuedEventBytes: number;
+}
+
+/** The size a queued frame is counted at: a JSON frame's characters are (at least) its bytes. */
+function sizeOf(frame: string | Buffer): number {
+  return frame.length;
+}
+
 export class Outbox {
   private readonly direct: string[] = [];
+  private directBytes = 0;
+  private eventBytes = 0;
   private readonly ring: FrameSource[] = [];
   private readonly inRing = new Set<FrameSource>();
   private draining = false;
@@ -28,14 +47,45 @@ export class Outbox {
 
   constructor(
     private readonly sink: FrameSink,
-    private readonly highWaterBytes: number,
+    private readonly bounds: OutboxBounds,
+    /** The direct answers outgrew their bound: the connection must close (a slow consumer). */
+    private readonly overflowed: () => void,
   ) {}
+
+  /** Bytes queued here and not yet handed to the socket: direct answers and Group frames. */
+  get queuedBytes(): number {
+    return this.directBytes + this.eventBytes;
+  }
+
+  /** The socket is full: a paused Group waits for it to drain before replaying again. */
+  get congested(): boolean {
+    return this.closed || this.sink.bufferedAmount >= this.bounds.socketHighWaterBytes;
+  }
 
   /** Queues a frame that answers the client (HELLO, ERROR, Command results, PING). */
   send(frame: string): void {
     if (this.closed) return;
     this.direct.push(frame);
+    this.directBytes += sizeOf(frame);
     this.drain();
+    if (this.directBytes > this.bounds.maxQueuedReplyBytes) {
+      this.close();
+      this.overflowed();
+    }
+  }
+
+  /**
+   * A subscription queued `bytes` of Group frames; false when that crossed the connection's
+   * budget and the Group must pause (it then gives the bytes back with `released`).
+   */
+  held(bytes: number): boolean {
+    this.eventBytes += bytes;
+    return this.eventBytes <= this.bounds.maxQueuedEventBytes;
+  }
+
+  /** A subscription's queued bytes were sent or dropped. */
+  released(bytes: number): void {
+    this.eventBytes = Math.max(0, this.eventBytes - bytes);
   }
 
   /** A source has frames queued. */
@@ -49,13 +99,17 @@ export class Outbox {
   close(): void {
     this.closed = true;
     this.direct.length = 0;
+    this.directBytes = 0;
     this.ring.length = 0;
     this.inRing.clear();
   }
 
   private next(): string | Buffer | undefined {
     const direct = this.direct.shift();
-    if (direct !== undefined) return direct;
+    if (direct !== undefined) {
+      this.directBytes -= sizeOf(direct);
+      return direct;
+    }
     while (this.ring.length > 0) {
       const source = this.ring.shift() as FrameSource;
       const frame = source.take();
@@ -76,7 +130,7 @@ export class Outbox {
     this.draining = true;
     try {
       // Past the high-water mark the socket has refused a write, so it will report `drain`.
-      while (this.sink.bufferedAmount < this.highWaterBytes) {
+      while (this.sink.bufferedAmount < this.bounds.socketHighWaterBytes) {
         const frame = this.next();
         if (frame === undefined) return;
         this.sink.send(frame);

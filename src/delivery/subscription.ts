@@ -2,8 +2,9 @@
  * One Group on one connection (§16–17): replay from the Cursor, then live, with no gap and no
  * reordering at the seam. `position` is the last sequence handed to the queue (or skipped by the
  * attention filter); a live Event that is not exactly `position + 1` sends the subscription back
- * to replay from the database, which is always the truth. A queue that outgrows its bound
- * pauses the Group alone (BACKPRESSURE) and resumes later by replay from what was really sent.
+ * to replay from the database, which is always the truth. A queue that outgrows its bound (in
+ * Events, or the connection's budget of queued bytes) pauses the Group alone (BACKPRESSURE) and
+ * resumes later by replay from what was really sent.
  */
 
 import { attends, type Attention, type DeliveryEvent } from './deliveryEvent.js';
@@ -32,6 +33,8 @@ export class Subscription implements FrameSource {
   /** Last sequence actually taken for sending (or skipped with nothing pending). */
   sentPosition: number;
   private readonly queue: Queued[] = [];
+  /** Bytes of `queue`, drawn on the connection's budget (`Outbox.held`). */
+  private queuedBytes = 0;
   private drainedWaiters: (() => void)[] = [];
 
   constructor(
@@ -51,9 +54,16 @@ export class Subscription implements FrameSource {
     return this.queue.length;
   }
 
+  /** The connection's socket is full: resuming now would only pause again. */
+  get congested(): boolean {
+    return this.outbox.congested;
+  }
+
   take(): Buffer | undefined {
     const next = this.queue.shift();
     if (next === undefined) return undefined;
+    this.queuedBytes -= next.frame.length;
+    this.outbox.released(next.frame.length);
     this.sentPosition = this.queue.length === 0 ? this.position : next.sequence;
     if (this.queue.length <= this.limit / 2) this.wakeWaiters();
     return next.frame;
@@ -69,14 +79,17 @@ export class Subscription implements FrameSource {
   deliver(event: DeliveryEvent, live: boolean): void {
     if (event.sequence !== this.position + 1) return;
     this.position = event.sequence;
+    let withinBudget = true;
     if (!live || attends(this.attention, event, this.agentId)) {
       this.queue.push({ sequence: event.sequence, frame: event.frame });
+      this.queuedBytes += event.frame.length;
+      withinBudget = this.outbox.held(event.frame.length);
       this.outbox.ready(this);
     } else if (this.queue.length === 0) {
       this.sentPosition = this.position;
     }
     if (event.changesMembership) this.host.recheckMembership(this);
-    if (this.queue.length > this.limit) this.pause();
+    if (this.queue.length > this.limit || !withinBudget) this.pause();
   }
 
   /** The feed offers each new Event of the Group to its live subscriptions. */
@@ -92,7 +105,7 @@ export class Subscription implements FrameSource {
   }
 
   private pause(): void {
-    this.queue.length = 0;
+    this.dropQueue();
     this.position = this.sentPosition;
     this.mode = 'paused';
     this.wakeWaiters();
@@ -101,8 +114,14 @@ export class Subscription implements FrameSource {
 
   close(): void {
     this.mode = 'closed';
-    this.queue.length = 0;
+    this.dropQueue();
     this.wakeWaiters();
+  }
+
+  private dropQueue(): void {
+    this.queue.length = 0;
+    this.outbox.released(this.queuedBytes);
+    this.queuedBytes = 0;
   }
 
   private wakeWaiters(): void {

@@ -9,12 +9,13 @@
 import type { WebSocket } from 'ws';
 import { timestampOf } from '../app/issueDocuments.js';
 import { errorDocument, wireError, type WireError } from '../app/wireError.js';
+import { ControlQueue } from '../delivery/controlQueue.js';
 import { Outbox } from '../delivery/outbox.js';
 import type { Subscription } from '../delivery/subscription.js';
 import { errorFrame, eventFrame } from '../protocol/frames.js';
 import { CLOSE } from './limits.js';
 import { readFrame } from './frameIntake.js';
-import { handleAck, handleCommand, handlePing, handleSubscribe } from './frameHandlers.js';
+import { handleAck, handleCommand, handlePing, handleSubscribe, queueControl, stopDelivery } from './frameHandlers.js';
 import { handleHello } from './helloHandler.js';
 import type { PendingChallenge } from './hello.js';
 import type { ConnectionState, FrameConnection, TransportContext } from './transportContext.js';
@@ -28,7 +29,7 @@ export class Connection implements FrameConnection {
   sessionToken = '';
   inFlight = 0;
   /** The chain that keeps control frames in arrival order. */
-  private control: Promise<void> = Promise.resolve();
+  private readonly control: ControlQueue;
   readonly outbox: Outbox;
   readonly subscriptions = new Map<string, Subscription>();
   private lastActivity: number;
@@ -42,8 +43,10 @@ export class Connection implements FrameConnection {
   ) {
     this.outbox = new Outbox(
       { get bufferedAmount() { return ws.bufferedAmount; }, send: (frame) => this.corkedSend(frame) },
-      context.limits.socketHighWaterBytes,
+      context.limits,
+      () => this.close(CLOSE.slowConsumer, 'BACKPRESSURE'),
     );
+    this.control = new ControlQueue(context.limits);
     this.socket()?.on('drain', () => this.outbox.drained());
     this.lastActivity = context.clock.nowMillis();
     ws.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
@@ -82,6 +85,7 @@ export class Connection implements FrameConnection {
   close(code: number, reason: string): void {
     if (this.state === 'closing') return;
     this.state = 'closing';
+    stopDelivery(this, this.control);
     // Let queued frames (the fatal ERROR) flush before the close frame.
     setImmediate(() => this.ws.close(code, reason.slice(0, 120)));
   }
@@ -100,8 +104,7 @@ export class Connection implements FrameConnection {
   private closed(): void {
     this.state = 'closing';
     for (const timer of this.timers) clearTimeout(timer);
-    for (const subscription of this.subscriptions.values()) this.context.hub.unsubscribe(subscription);
-    this.subscriptions.clear();
+    stopDelivery(this, this.control);
     this.outbox.close();
     if (this.sessionEpoch > 0) this.context.sessions.remove(this);
     this.context.connectionClosed(this);
@@ -156,7 +159,7 @@ export class Connection implements FrameConnection {
     const run = () => handler(this, frame, frameId, text).catch((error: unknown) => this.internal(error, frameId, false));
     // Commands run concurrently (pipelining); SUBSCRIBE, ACK and PING keep their order.
     if (frame['frameType'] === 'COMMAND') void run();
-    else this.control = this.control.then(run);
+    else queueControl(this, this.control, text.length, frameId, run);
   }
 
   private internal(error: unknown, frameId: string | undefined, fatal: boolean): void {

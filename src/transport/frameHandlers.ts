@@ -1,8 +1,11 @@
 /**
- * Frames of an authenticated connection: COMMAND, SUBSCRIBE, ACK and PING.
+ * Frames of an authenticated connection: COMMAND, SUBSCRIBE, ACK and PING. SUBSCRIBE, ACK and
+ * PING wait in the connection's bounded control queue; everything a connection started in
+ * delivery stops when it closes (`stopDelivery`).
  */
 
 import { wireError } from '../app/wireError.js';
+import type { ControlQueue } from '../delivery/controlQueue.js';
 import { Subscription } from '../delivery/subscription.js';
 import type { Attention } from '../delivery/deliveryEvent.js';
 import { pingFrame } from '../protocol/frames.js';
@@ -58,21 +61,49 @@ export const handleCommand: Handler = async (connection, frame, frameId, text) =
   }
 };
 
+/** Queues a SUBSCRIBE, ACK or PING behind the earlier ones, or refuses it when too many wait. */
+export function queueControl(connection: FrameConnection, queue: ControlQueue, bytes: number, frameId: string | undefined, run: () => Promise<void>): void {
+  if (queue.push(bytes, run)) return;
+  const retryAfterMs = connection.context.limits.backpressureRetryMs;
+  connection.fail(wireError('RATE_LIMITED', 'too many SUBSCRIBE, ACK and PING frames waiting on this connection', { retryAfterMs }), frameId);
+}
+
+/**
+ * The connection is closing: frames still waiting are dropped, and every subscription stops,
+ * its replay included, its queued frames released. Called on close, not only once the peer
+ * has answered it, so nothing keeps working for a client that is gone.
+ */
+export function stopDelivery(connection: FrameConnection, queue: ControlQueue): void {
+  queue.cancel();
+  for (const subscription of connection.subscriptions.values()) connection.context.hub.unsubscribe(subscription);
+  connection.subscriptions.clear();
+}
+
+/** Read afresh after every await: the connection may have started closing meanwhile. */
+function closing(connection: FrameConnection): boolean {
+  return connection.state === 'closing';
+}
+
 async function subscribeOne(connection: FrameConnection, entry: JsonObject, frameId: string | undefined): Promise<void> {
   const { groups, hub, limits } = connection.context;
   const groupId = String(entry['groupId']);
-  // A new SUBSCRIBE replaces the Group's subscription, whether or not it succeeds.
+  // A new SUBSCRIBE replaces the Group's subscription, whether or not it succeeds. The Group
+  // keeps its place under the cap until the old replay has stopped reading: replays of one
+  // Group replace each other, they never stack.
   const previous = connection.subscriptions.get(groupId);
   if (previous !== undefined) {
     hub.unsubscribe(previous);
+    await hub.stopped(previous);
     connection.subscriptions.delete(groupId);
   }
   const access = await groups.authorizeRead(groupId, connection.agentId, { purpose: 'subscribe', afterSequence: Number(entry['afterSequence']) });
+  if (closing(connection)) return;
   if (!access.ok) {
     connection.fail(access.error, frameId);
     return;
   }
   const head = (await groups.lastSequence(groupId)) ?? 0;
+  if (closing(connection)) return;
   const after = access.afterSequence;
   if (head - after > limits.onlineReplayWindow) {
     await connection.context.cursorTooOld(connection, groupId, frameId);
@@ -85,13 +116,17 @@ async function subscribeOne(connection: FrameConnection, entry: JsonObject, fram
 
 export const handleSubscribe: Handler = async (connection, frame, frameId) => {
   if (!schemaOk(connection, 'subscribeFrame', frame, frameId)) return;
+  // Every Group that holds anything counts: live, replaying, paused, or still being replaced.
   const groups = frame['groups'] as JsonObject[];
   const fresh = new Set(groups.map((g) => String(g['groupId'])).filter((g) => !connection.subscriptions.has(g)));
   if (connection.subscriptions.size + fresh.size > connection.context.limits.maxSubscriptionsPerConnection) {
     connection.fail(wireError('RATE_LIMITED', 'too many subscribed Groups on this connection'), frameId);
     return;
   }
-  for (const entry of groups) await subscribeOne(connection, entry, frameId);
+  for (const entry of groups) {
+    if (closing(connection)) return;
+    await subscribeOne(connection, entry, frameId);
+  }
 };
 
 export const handleAck: Handler = async (connection, frame, frameId) => {

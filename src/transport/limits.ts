@@ -53,6 +53,27 @@ export interface TransportLimits {
   readonly groupQueueLimit: number;
   /** Bytes buffered in the socket before the connection stops draining its queues. */
   readonly socketHighWaterBytes: number;
+  /**
+   * Bytes of direct answers (Command results, ERROR, PING replies) queued for a client that does
+   * not read. Answers cannot be paused like a Group, so past this the client is a slow consumer
+   * and the connection is closed with `CLOSE.slowConsumer` (as ws and NATS do); it holds a full
+   * pipeline of in-flight Commands with large Events (256 × 64 KiB).
+   */
+  readonly maxQueuedReplyBytes: number;
+  /**
+   * Bytes of Group Event frames queued on one connection, all its Groups together: counted in
+   * bytes, since `groupQueueLimit` counts Events and an Event may be large. The Group whose Event
+   * crosses it is paused with BACKPRESSURE (§17.3) and resumes by replay once the socket drains.
+   */
+  readonly maxQueuedEventBytes: number;
+  /**
+   * SUBSCRIBE, ACK and PING frames waiting behind earlier ones on one connection (they run one
+   * at a time, in order). Beyond it a frame is refused at once with RATE_LIMITED, so a flood
+   * costs the server one short ERROR each, not parked work. Far above an honest client's burst.
+   */
+  readonly maxQueuedControlFrames: number;
+  /** Bytes of those waiting frames: 16 frames of the largest size. */
+  readonly maxQueuedControlBytes: number;
   /** Events read per replay page. */
   readonly replayPageSize: number;
   /** Retry guidance sent with BACKPRESSURE; the Group resumes by itself after this. */
@@ -84,6 +105,10 @@ export const DEFAULT_LIMITS: TransportLimits = {
   maxInFlightCommands: 256,
   groupQueueLimit: 2_000,
   socketHighWaterBytes: 1024 * 1024,
+  maxQueuedReplyBytes: 16 * 1024 * 1024,
+  maxQueuedEventBytes: 16 * 1024 * 1024,
+  maxQueuedControlFrames: 1_024,
+  maxQueuedControlBytes: 16 * 256 * 1024,
   replayPageSize: 500,
   backpressureRetryMs: 1_000,
   onlineReplayWindow: Number.POSITIVE_INFINITY,
@@ -98,6 +123,11 @@ export const CLOSE = {
   handshakeTimeout: 4003,
   /** The server could not complete a request (its database is away): try again later. */
   unavailable: 4004,
+  /**
+   * A slow consumer: its unread answers passed `maxQueuedReplyBytes` (the reason says
+   * BACKPRESSURE, §19). Reconnect, read faster, and resume from the Cursors.
+   */
+  slowConsumer: 4005,
   authenticationFailed: 4500,
   sessionReplaced: 4501,
   protocolViolation: 4502,
