@@ -10,6 +10,7 @@ import { startListener, type RunningListener } from '../../src/transport/listene
 import type { TransportLimits } from '../../src/transport/limits.js';
 import { GroupAccess } from '../../src/app/groupAccess.js';
 import type { GroupAuthority } from '../../src/app/groupAuthority.js';
+import type { AuthoritySettings } from '../../src/app/settings.js';
 import type { Pool } from '../../src/store/pool.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { Harness } from './harness.js';
@@ -61,10 +62,10 @@ export async function startNode(authority: GroupAuthority, pool: Pool, url: stri
 }
 
 /** A database, a harness (Organization, keys) and one listening node. */
-export async function startTestServer(limits: Partial<TransportLimits> = {}): Promise<TestServer> {
+export async function startTestServer(limits: Partial<TransportLimits> = {}, settings: Partial<AuthoritySettings> = {}): Promise<TestServer> {
   const db = await createTestDatabase({ poolSize: 16 });
   // The node runs as `serve` does: Commands verified and Events signed on a crypto worker.
-  const harness = await Harness.start(db.pool, { cryptoWorkers: 1 });
+  const harness = await Harness.start(db.pool, { cryptoWorkers: 1, ...settings });
   afterAll(() => harness.authority.close());
   const listener = await startNode(harness.authority, db.pool, db.url, limits);
   return { db, harness, listener, url: listener.url, httpsUrl: listener.httpsUrl, ca: (await testCertificate()).cert };
