@@ -72,6 +72,21 @@ describe('VerificationGate', () => {
     expect(await g.run({ connection }, refuse)).toMatchObject({ error: { code: 'AUTH_INVALID_SIGNATURE' } });
   });
 
+  it('refuses the Commands still waiting once the budget runs out meanwhile, without verifying them', async () => {
+    const g = gate({ inFlightPerConnection: 1, refusalsPerConnection: 2 });
+    const counter = { running: 0, most: 0 };
+    const { verify, settles } = controlled(counter);
+    const connection = {};
+    const results = Array.from({ length: 4 }, () => g.run({ connection }, verify));
+    for (let i = 0; i < 2; i++) {
+      await tick();
+      settles.shift()?.(REFUSED);
+    }
+    const answers = await Promise.all(results);
+    expect(answers.map((a) => (a.ok ? 'ok' : a.error.code))).toEqual(['AUTH_INVALID_SIGNATURE', 'AUTH_INVALID_SIGNATURE', 'RATE_LIMITED', 'RATE_LIMITED']);
+    expect(settles).toHaveLength(0);
+  });
+
   it('shares one address\'s budget between its connections', async () => {
     const g = gate({ refusalsPerConnection: 100, refusalsPerAddress: 4 });
     const refuse = () => Promise.resolve(REFUSED);

@@ -41,13 +41,9 @@ export class VerificationGate {
 
   /** Runs `verify` within the origin's shares, or refuses at once; counts a refusal it returns. */
   async run(origin: GateOrigin, verify: () => Promise<FrontResult>): Promise<FrontResult> {
-    const now = this.nowMillis();
-    const shares = this.sharesOf(origin, now);
-    const exhausted = shares.find((s) => s.share.refusals >= s.budget);
-    if (exhausted !== undefined) {
-      const retryAfterMs = Math.max(1, exhausted.share.windowStart + this.limits.refusalWindowMs - now);
-      return { ok: false, error: wireError('RATE_LIMITED', 'too many refused Commands from this client; wait before sending more', { retryAfterMs }) };
-    }
+    const shares = this.sharesOf(origin, this.nowMillis());
+    const limited = this.overBudget(shares);
+    if (limited !== undefined) return limited;
     if (this.pending >= this.limits.maxPending) {
       return { ok: false, error: wireError('RATE_LIMITED', 'this node is verifying as many Commands as it can hold', { retryAfterMs: 100 }) };
     }
@@ -55,6 +51,9 @@ export class VerificationGate {
     try {
       for (const { share, capacity } of shares) await this.acquire(share, capacity);
       try {
+        // The budget may have run out while this Command waited behind the client's others.
+        const refused = this.overBudget(shares);
+        if (refused !== undefined) return refused;
         const result = await verify();
         if (!result.ok) for (const { share } of shares) share.refusals++;
         return result;
@@ -64,6 +63,15 @@ export class VerificationGate {
     } finally {
       this.pending--;
     }
+  }
+
+  /** RATE_LIMITED with a retry hint when a share's refusals this window reached its budget. */
+  private overBudget(shares: readonly { share: Share; budget: number }[]): FrontResult | undefined {
+    const now = this.nowMillis();
+    const exhausted = shares.find((s) => this.current(s.share, now).refusals >= s.budget);
+    if (exhausted === undefined) return undefined;
+    const retryAfterMs = Math.max(1, exhausted.share.windowStart + this.limits.refusalWindowMs - now);
+    return { ok: false, error: wireError('RATE_LIMITED', 'too many refused Commands from this client; wait before sending more', { retryAfterMs }) };
   }
 
   private sharesOf(origin: GateOrigin, now: number): { share: Share; capacity: number; budget: number }[] {

@@ -15,7 +15,8 @@ export interface VerificationLimits {
   /**
    * Verifications of one connection's Commands queued on the workers at once; its others wait
    * their turn here, so one connection's burst cannot stand in front of every other's Commands.
-   * Enough to keep a worker busy between two replies of a pipelining connection.
+   * Enough to keep a worker busy while the main thread runs a write transaction between two of
+   * a pipelining connection's replies; a flood of bad signatures is cut by the budget below.
    */
   readonly inFlightPerConnection: number;
   /** The same for one remote address, all its connections and HTTPS requests together. */
@@ -39,7 +40,7 @@ export interface VerificationLimits {
 }
 
 export const DEFAULT_VERIFICATION_LIMITS: VerificationLimits = {
-  inFlightPerConnection: 32,
+  inFlightPerConnection: 64,
   inFlightPerAddress: 256,
   maxPending: 8_192,
   refusalsPerConnection: 64,
