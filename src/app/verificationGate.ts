@@ -105,7 +105,12 @@ export class VerificationGate {
     return share;
   }
 
-  /** Makes room for one more address: drops the oldest ones with nothing in progress. */
+  /**
+   * Makes room for one more address: drops the oldest ones with nothing in progress (a dropped
+   * address starts a fresh budget; a client must spread over more than `maxTrackedAddresses`
+   * addresses to get one). Addresses with work in progress stay, so the map holds at most
+   * `maxTrackedAddresses` plus `maxPending` entries.
+   */
   private forgetIdleAddresses(): void {
     if (this.byAddress.size < this.limits.maxTrackedAddresses) return;
     for (const [address, share] of this.byAddress) {
