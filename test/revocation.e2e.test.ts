@@ -99,9 +99,10 @@ describe('revoking an Agent', () => {
     await bystander.hello(coordinator);
     bystander.subscribe(mission.groupId, 0);
     await register(revisedCard(reader, 'revoked'));
+    // Posted at once, before node B has heard of the revocation: its hint follows the revocation's.
+    const content = await postAfterRevocation();
     expect(await closedWithin(client, 2_000)).toMatchObject({ code: CLOSE.credentialsRevoked });
     expect(client.lastError()?.['error']).toMatchObject({ code: 'AUTH_INVALID_SIGNATURE' });
-    const content = await postAfterRevocation();
     await bystander.next((f) => f.frameType === 'EVENT' && carries(f['event'] as Record<string, unknown>, content));
     expect(sawContent(client, content)).toBe(false);
     // The other Agent's session on that node is untouched.
