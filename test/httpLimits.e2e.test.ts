@@ -15,7 +15,7 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
-  server = await startTestServer({ tlsHandshakeTimeoutMs: 400, requestHeadersTimeoutMs: 400, requestTimeoutMs: 800, httpKeepAliveTimeoutMs: 300 }, logger);
+  server = await startTestServer({ tlsHandshakeTimeoutMs: 400, requestHeadersTimeoutMs: 400, requestTimeoutMs: 800, httpKeepAliveTimeoutMs: 300 }, { logger });
 });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

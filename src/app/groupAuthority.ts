@@ -26,14 +26,32 @@ import { notifyRegistryChanged, runOrganizationBatch, type OrganizationBatchDepe
 import { systemClock, type AuthoritySettings, type Clock } from './settings.js';
 import { commandFromWorker, verifyCommandBytes, verifyCommandValue, type FrontResult, type VerifiedCommand } from './verifyCommand.js';
 import { CryptoPool } from './workers/cryptoPool.js';
+import { VerificationGate } from './verificationGate.js';
 import { afterGroupCommit } from './failpoints.js';
 import { wireError } from './wireError.js';
 import { PolicyLogRecorder, type SubmissionOrigin } from './recordPolicyLog.js';
 
-/** Failures another node's recent Registry change could explain. */
-function mayBeStaleRegistry(diagnostic: VerificationFailure | undefined): boolean {
-  return diagnostic !== undefined && (diagnostic.stage === 'key-resolution' || diagnostic.stage === 'admission');
+/**
+ * Failures after which the Registry is caught up with the database before refusing: those
+ * another node's recent Registry change could explain, and a known key's bad signature too, so
+ * that refusing an unknown key takes no longer than refusing a known one (the time of a refusal
+ * must not tell which key IDs exist).
+ */
+function refreshBeforeRefusing(diagnostic: VerificationFailure | undefined): boolean {
+  return diagnostic !== undefined && (diagnostic.stage === 'key-resolution' || diagnostic.stage === 'admission' || diagnostic.stage === 'signature');
 }
+
+/**
+ * The exact text a Command arrived in, so that a crypto worker can verify it: a whole COMMAND
+ * frame (`frame`: verify its `command`), or the Command itself (an HTTPS body).
+ */
+export interface RawCommand {
+  readonly text: string;
+  readonly frame: boolean;
+}
+
+/** Outsiders' Commands pass the verification gate; the CLI's and HELLO's own do not. */
+const GATED: ReadonlySet<SubmissionOrigin['transport']> = new Set(['wss', 'https']);
 
 export interface GroupAuthorityOptions {
   readonly pool: Pool;
@@ -67,6 +85,7 @@ export class GroupAuthority {
   private readonly deps: OrganizationBatchDependencies;
   private readonly groupQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
   private readonly organizationQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
+  private readonly gate: VerificationGate;
 
   private constructor(options: GroupAuthorityOptions, registry: RegistryCache, crypto: CryptoPool | undefined, kinds: KindRegistry) {
     this.logger = options.logger ?? pino({ level: 'info' }, pino.destination(2));
@@ -82,6 +101,7 @@ export class GroupAuthority {
       kinds,
     };
     this.policyLog = new PolicyLogRecorder(options.pool, this.deps.clock, this.logger);
+    this.gate = new VerificationGate(() => this.deps.clock.nowMillis(), options.settings.verificationLimits);
     const failed = (item: VerifiedCommand, error: unknown): CommandOutcome => {
       this.logger.error({ err: error, actionId: item.envelope.actionId, kind: item.envelope.kind }, 'write transaction failed');
       this.deps.states.invalidate([item.envelope.groupId ?? '']);
@@ -163,15 +183,15 @@ export class GroupAuthority {
   }
 
   /** The stateless checks, on a crypto worker when there are any and the input is text. */
-  private async front(input: Uint8Array | JsonValue, frameText: string | undefined): Promise<FrontResult> {
+  private async front(input: Uint8Array | JsonValue, raw: RawCommand | undefined): Promise<FrontResult> {
     const snapshot = this.deps.registry.current;
     const crypto = this.deps.crypto;
-    const text = frameText ?? (input instanceof Uint8Array ? Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8') : undefined);
-    if (crypto !== undefined && text !== undefined && (frameText !== undefined || input instanceof Uint8Array)) {
-      const reply = await crypto.verify(text, frameText !== undefined);
+    const source = raw ?? (input instanceof Uint8Array ? { text: Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8'), frame: false } : undefined);
+    if (crypto !== undefined && source !== undefined) {
+      const reply = await crypto.verify(source.text, source.frame);
       if (reply.type === 'rejected') return { ok: false, error: reply.error, ...(reply.diagnostic === undefined ? {} : { diagnostic: reply.diagnostic }) };
       if (reply.type === 'verified') {
-        const parsed = frameText !== undefined && !(input instanceof Uint8Array) ? (input as JsonObject) : undefined;
+        const parsed = raw !== undefined && !(input instanceof Uint8Array) ? (input as JsonObject) : undefined;
         const command = commandFromWorker(reply.canonical, reply.signingHash, reply.keyId, reply.registryRevision, this.deps.registry.current.registry, this.deps.kinds, parsed, reply.embedded);
         if (command !== undefined) return { ok: true, command };
       }
@@ -181,14 +201,33 @@ export class GroupAuthority {
       : verifyCommandValue(input, snapshot, this.deps.schemas, this.deps.kinds);
   }
 
+  /** The stateless checks, again on a Registry caught up with the database where a refusal calls for it. */
+  private async verify(input: Uint8Array | JsonValue, raw: RawCommand | undefined): Promise<FrontResult> {
+    const front = await this.front(input, raw);
+    if (front.ok || !refreshBeforeRefusing(front.diagnostic)) return front;
+    let moved: boolean;
+    try {
+      moved = await this.refreshRegistry();
+    } catch (error) {
+      // No Registry change explains a bad signature: with the database away it is still refused.
+      if (front.diagnostic?.stage === 'signature') return front;
+      throw error;
+    }
+    return moved ? this.front(input, raw) : front;
+  }
+
   /**
    * Submits one signed Command given as untrusted bytes or as a strictly parsed value. A
-   * WebSocket COMMAND frame passes its raw text too, so a worker can verify it. Refusals with a
-   * protected diagnostic go to the Policy Log, with `origin`.
+   * WebSocket COMMAND frame passes its raw text too (a string), an HTTPS request its body, so a
+   * worker can verify it. Outsiders' Commands (wss, https) pass the verification gate of their
+   * connection and address. Refusals with a protected diagnostic go to the Policy Log, with
+   * `origin`.
    */
-  async submit(input: Uint8Array | JsonValue, frameText?: string, origin: SubmissionOrigin = { transport: 'cli' }): Promise<Submission> {
-    let front = await this.front(input, frameText);
-    if (!front.ok && mayBeStaleRegistry(front.diagnostic) && (await this.refreshRegistry())) front = await this.front(input, frameText);
+  async submit(input: Uint8Array | JsonValue, raw?: string | RawCommand, origin: SubmissionOrigin = { transport: 'cli' }, connection?: object): Promise<Submission> {
+    const source = typeof raw === 'string' ? { text: raw, frame: true } : raw;
+    const front = GATED.has(origin.transport)
+      ? await this.gate.run({ ...(origin.address === undefined ? {} : { address: origin.address }), ...(connection === undefined ? {} : { connection }) }, () => this.verify(input, source))
+      : await this.verify(input, source);
     if (!front.ok) {
       if (front.diagnostic !== undefined && front.diagnostic.code === 'AUTH_INVALID_SIGNATURE') {
         this.logger.info({ stage: front.diagnostic.stage, reason: front.diagnostic.reason }, 'signed Command rejected');

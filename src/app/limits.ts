@@ -34,3 +34,5 @@ export const VERIFY_PAGE_EVENTS = 2_000;
 /** `error.schema.json` caps an error's message at 2,000 characters. */
 export const MAX_ERROR_MESSAGE_CHARS = 2_000;
 // The wake-up hint's size limit is PostgreSQL's, beside the channel: store/channels.ts MAX_HINT_BYTES.
+
+// Each outsider's share of verification work, beside the gate that applies it: verificationLimits.ts.

@@ -5,6 +5,7 @@
 
 import type { OrganizationServices } from '../domain/model.js';
 import type { SigningKey } from '../protocol/signing/signDocument.js';
+import type { VerificationLimits } from './verificationLimits.js';
 
 export interface FreshnessWindow {
   /** How old a newly presented Command's `issuedAt` may be. */
@@ -27,6 +28,8 @@ export interface AuthoritySettings {
    * main thread (simplest, and right for tools and small deployments).
    */
   readonly cryptoWorkers?: number;
+  /** Each outsider's share of verification work; `DEFAULT_VERIFICATION_LIMITS` unless given. */
+  readonly verificationLimits?: VerificationLimits;
 }
 
 /** A clock reading in milliseconds; injected so tests and the domain never read the time. */

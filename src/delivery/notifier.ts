@@ -14,6 +14,11 @@ export interface NotifierHandlers {
   readonly groupAdvanced: (groupId: string, lastSequence: number) => void;
   readonly sessionOpened: (agentId: string, sessionEpoch: number) => void;
   readonly registryChanged: (registryRevision: number) => void;
+  /**
+   * Called on every poll, for what must not wait for a lost hint either: a Registry revision
+   * missed while the LISTEN connection was away (a revoked Agent would keep its sessions).
+   */
+  readonly polled?: () => void;
   /** The Groups to poll, with the heads already reached. */
   readonly watched: () => Map<string, number>;
 }
@@ -78,6 +83,7 @@ export class Notifier {
   }
 
   private async poll(): Promise<void> {
+    this.handlers.polled?.();
     const watched = this.handlers.watched();
     if (watched.size === 0) return;
     try {

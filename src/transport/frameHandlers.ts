@@ -48,7 +48,7 @@ export const handleCommand: Handler = async (connection, frame, frameId, text) =
   }
   connection.inFlight++;
   try {
-    const outcome = await connection.context.authority.submit(command, text, { transport: 'wss', address: connection.address });
+    const outcome = await connection.context.authority.submit(command, text, { transport: 'wss', address: connection.address }, connection);
     if (outcome.ok) connection.sendEvents(outcome.events);
     else {
       // When the Command carried this connection's own epoch, the connection itself is fenced

@@ -64,14 +64,27 @@ export function rejectResponse(pending: PendingChallenge, response: ClientRespon
     response.clientNonce === pending.clientNonce &&
     response.serverNonce === pending.serverNonce;
   if (!echoed) return 'transcript-mismatch';
+  const refused = credentialRefusal(registry, pending.agentId, pending.keyId, nowMillis);
+  if (refused !== null) return refused;
   const key = registry.registry.resolve(pending.keyId);
   if (key === undefined) return 'unknown-key';
-  if (key.principal.type !== 'agent' || key.principal.id !== pending.agentId) return 'key-bound-to-another-principal';
-  if (!keyValidAt(key, instantFromMillis(nowMillis))) return 'key-not-valid-now';
-  if (registry.agents.get(pending.agentId)?.status !== 'active') return 'agent-card-not-active';
   const signature = decodeBase64url(response.challengeSignature);
   if (signature === null || signature.length !== 64 || !isCanonicalScalar(signature.subarray(32))) return 'signature-malformed';
   return verifyEd25519(key.keyObject, pending.transcript, signature) ? null : 'signature-mismatch';
+}
+
+/**
+ * Why the Registry no longer lets this Agent authenticate with this key now, or `null`: the key
+ * is bound to the Agent and valid now (§6.4), and the Agent's latest card is active (§6.1).
+ * HELLO checks it once; an open session is held to it on every Registry change (sessions.ts).
+ */
+export function credentialRefusal(registry: RegistrySnapshot, agentId: string, keyId: string, nowMillis: number): string | null {
+  const key = registry.registry.resolve(keyId);
+  if (key === undefined) return 'unknown-key';
+  if (key.principal.type !== 'agent' || key.principal.id !== agentId) return 'key-bound-to-another-principal';
+  if (!keyValidAt(key, instantFromMillis(nowMillis))) return 'key-not-valid-now';
+  if (registry.agents.get(agentId)?.status !== 'active') return 'agent-card-not-active';
+  return null;
 }
 
 /** The §6.4 semantic stage each refusal reason of HELLO falls in, for the Policy Log. */

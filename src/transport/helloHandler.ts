@@ -9,6 +9,7 @@ import { signSessionOpen } from '../app/issueDocuments.js';
 import { wireError } from '../app/wireError.js';
 import { acceptFrame, challengeFrame } from '../protocol/frames.js';
 import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
+import type { Instant } from '../protocol/timestamp.js';
 import { HELLO_REFUSAL_STAGES, issueChallenge, newSessionToken, rejectResponse, type ClientResponse, type PendingChallenge } from './hello.js';
 import { CLOSE } from './limits.js';
 import type { FrameConnection } from './transportContext.js';
@@ -71,6 +72,11 @@ export async function handleHello(connection: FrameConnection, frame: JsonObject
   await openSession(connection, pending, response, frameId);
 }
 
+/** An Instant as milliseconds, rounded down (a key is invalid from its boundary on). */
+function millisOf(instant: Instant): number {
+  return instant.seconds * 1000 + Number(instant.fraction.padEnd(3, '0').slice(0, 3));
+}
+
 /** Rejections that a stale copy of the Registry could cause. */
 const REGISTRY_REASONS = new Set(['unknown-key', 'key-bound-to-another-principal', 'key-not-valid-now', 'agent-card-not-active']);
 
@@ -109,7 +115,11 @@ async function openSession(connection: FrameConnection, pending: PendingChalleng
   connection.state = 'open';
   sessions.add(connection);
   sessions.fence(connection.agentId, connection.sessionEpoch);
-  const expiresAt = clock.nowMillis() + limits.sessionTtlMs;
+  // A session outlives neither its lifetime nor its key's validity; a revocation before either
+  // closes it at once (sessions.ts).
+  const key = authority.registry.current.registry.resolve(pending.keyId);
+  const keyEnds = [key?.validUntil, key?.revokedAt].flatMap((end) => (end === undefined ? [] : [millisOf(end)]));
+  const expiresAt = Math.min(clock.nowMillis() + limits.sessionTtlMs, ...keyEnds);
   connection.startSessionExpiry(expiresAt);
   connection.outbox.send(acceptFrame(connection.sessionToken, connection.sessionEpoch, new Date(expiresAt).toISOString()));
 }

@@ -96,7 +96,7 @@ async function postCommand(context: TransportContext, request: IncomingMessage, 
     return;
   }
   const origin = { transport: 'https' as const, ...(request.socket.remoteAddress === undefined ? {} : { address: request.socket.remoteAddress }) };
-  const outcome = await context.authority.submit(command, undefined, origin);
+  const outcome = await context.authority.submit(command, { text: body.toString('utf8'), frame: false }, origin, request.socket);
   if (!outcome.ok) {
     sendError(response, outcome.error, now);
     return;

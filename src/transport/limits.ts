@@ -131,4 +131,6 @@ export const CLOSE = {
   authenticationFailed: 4500,
   sessionReplaced: 4501,
   protocolViolation: 4502,
+  /** The Agent's card was revoked (or deprecated) or its session key revoked or expired: HELLO would fail too. */
+  credentialsRevoked: 4503,
 } as const;

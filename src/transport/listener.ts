@@ -104,6 +104,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     },
   };
   options.authority.onCommitted((events) => hub.committed(events));
+  options.authority.registry.onChange((_previous, next) => sessions.closeRevoked(next, options.clock.nowMillis()));
   const notifier = new Notifier(options.databaseUrl, groups, {
     groupAdvanced: (groupId, sequence) => hub.wake(groupId, sequence),
     sessionOpened: (agentId, epoch) => sessions.fence(agentId, epoch),
@@ -111,6 +112,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       if (revision !== options.authority.registry.current.revision) options.authority.refreshRegistry().catch((error: unknown) => logger.warn({ err: error }, 'Registry refresh failed'));
     },
     watched: () => hub.heads(),
+    polled: () => void options.authority.refreshRegistry().catch((error: unknown) => logger.debug({ err: error }, 'Registry poll failed')),
   }, logger);
   await notifier.start();
 

@@ -1,15 +1,29 @@
 /**
  * The authenticated connections of this process, by Agent. Opening a session issues Session
  * Epoch n+1 (§6.3); every connection of that Agent at epoch n or lower — here, or on another
- * node told through a NOTIFY — receives AUTH_STALE_SESSION and is closed.
+ * node told through a NOTIFY — receives AUTH_STALE_SESSION and is closed. A session lives only
+ * as long as its credentials: when the Registry changes (here, or on another node told through
+ * a NOTIFY) so that the Agent's card is no longer active or its session key no longer valid,
+ * its connections are closed too, and with them its subscriptions.
  */
+
+import type { RegistrySnapshot } from '../app/registryCache.js';
+import { wireError, type WireError } from '../app/wireError.js';
+import { credentialRefusal } from './hello.js';
+import { CLOSE } from './limits.js';
 
 export interface FencedConnection {
   readonly agentId: string;
   readonly sessionEpoch: number;
   /** The opaque token issued at HELLO; it authenticates the session's HTTPS requests. */
   readonly sessionToken: string;
+  /** The key the Agent authenticated with at HELLO. */
+  readonly keyId: string;
+  /** `closing` once the connection is on its way out (transportContext.ts ConnectionState). */
+  readonly state: string;
   fence(currentEpoch: number): void;
+  /** Sends an ERROR frame; a fatal one also closes the connection. */
+  fail(error: WireError, relatedFrameId?: string, fatal?: boolean, closeCode?: number): void;
 }
 
 export class SessionRegistry {
@@ -43,6 +57,23 @@ export class SessionRegistry {
     for (const connection of [...(this.byAgent.get(agentId) ?? [])]) {
       if (connection.sessionEpoch < currentEpoch) connection.fence(currentEpoch);
     }
+  }
+
+  /**
+   * Closes every connection whose Agent or session key `registry` no longer accepts at
+   * `nowMillis` (a revoked or deprecated card, a revoked or expired key); returns how many.
+   */
+  closeRevoked(registry: RegistrySnapshot, nowMillis: number): number {
+    let closed = 0;
+    for (const connections of [...this.byAgent.values()]) {
+      for (const connection of [...connections]) {
+        if (connection.state === 'closing' || credentialRefusal(registry, connection.agentId, connection.keyId, nowMillis) === null) continue;
+        // The connection removes itself from this registry when its socket closes.
+        connection.fail(wireError('AUTH_INVALID_SIGNATURE', 'the Agent Card or session key was revoked'), undefined, true, CLOSE.credentialsRevoked);
+        closed++;
+      }
+    }
+    return closed;
   }
 
   get size(): number {

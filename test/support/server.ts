@@ -10,6 +10,7 @@ import { startListener, type RunningListener } from '../../src/transport/listene
 import type { TransportLimits } from '../../src/transport/limits.js';
 import { GroupAccess } from '../../src/app/groupAccess.js';
 import type { GroupAuthority } from '../../src/app/groupAuthority.js';
+import type { AuthoritySettings } from '../../src/app/settings.js';
 import type { Pool } from '../../src/store/pool.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { Harness } from './harness.js';
@@ -60,11 +61,15 @@ export async function startNode(authority: GroupAuthority, pool: Pool, url: stri
   return listener;
 }
 
-/** A database, a harness (Organization, keys) and one listening node (logging to `logger` if given). */
-export async function startTestServer(limits: Partial<TransportLimits> = {}, logger?: Logger): Promise<TestServer> {
+/** A database, a harness (Organization, keys) and one listening node (logging to `options.logger` if given). */
+export async function startTestServer(
+  limits: Partial<TransportLimits> = {},
+  options: { readonly logger?: Logger; readonly settings?: Partial<AuthoritySettings> } = {},
+): Promise<TestServer> {
+  const { logger, settings = {} } = options;
   const db = await createTestDatabase({ poolSize: 16 });
   // The node runs as `serve` does: Commands verified and Events signed on a crypto worker.
-  const harness = await Harness.start(db.pool, { cryptoWorkers: 1 });
+  const harness = await Harness.start(db.pool, { cryptoWorkers: 1, ...settings });
   afterAll(() => harness.authority.close());
   const listener = await startNode(harness.authority, db.pool, db.url, limits, logger);
   return { db, harness, listener, url: listener.url, httpsUrl: listener.httpsUrl, ca: (await testCertificate()).cert };

@@ -9,7 +9,7 @@
 
 import { decodeBase64url } from '../base64url.js';
 import { sha256ContentHash } from '../contentHash.js';
-import { classifyPoint, isCanonicalScalar, verifyEd25519 } from '../ed25519.js';
+import { classifyPoint, importPublicKey, isCanonicalScalar, verifyEd25519 } from '../ed25519.js';
 import { isProtocolError } from '../errorCodes.js';
 import { canonicalMembers, joinCanonicalMembers } from '../jcs.js';
 import { samePrincipal, type Principal } from '../principal.js';
@@ -56,6 +56,22 @@ function rejectR(signature: Buffer): string | null {
   return rejection === null ? null : `signature-r-${rejection}`;
 }
 
+/**
+ * A fixed public key (RFC 8032 §7.1, test 1) standing in for the key a stage-4 failure cannot
+ * use. Such a refusal still spends stage 5 and the stage-6 equation on it, as a known key's
+ * refusal does, so how long a refusal takes does not tell which key IDs exist. Its result is
+ * never used: stage 4 has already failed.
+ */
+const STAND_IN_KEY = importPublicKey(Buffer.from('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a', 'hex'));
+
+function spendStagesFiveAndSix(document: JsonObject, signature: Buffer): void {
+  try {
+    verifyEd25519(STAND_IN_KEY, Buffer.from(joinCanonicalMembers(canonicalMembers(document), 'signature'), 'utf8'), signature);
+  } catch (error) {
+    if (!isProtocolError(error)) throw error;
+  }
+}
+
 /** Runs stages 2–6 on an already strictly parsed value. */
 export function verifyParsedDocument(
   kind: DocumentKind,
@@ -94,6 +110,10 @@ export function verifyParsedDocument(
     const r = rejectR(signature);
     return r === null ? result : failure('signature-envelope', r, 'R is not a canonical prime-order point');
   };
+  const keyFailure = (result: VerificationResult): VerificationResult => {
+    spendStagesFiveAndSix(document, signature);
+    return laterFailure(result);
+  };
 
   // Stage 4: complete Registry evidence, then the pinned key under the expected signer.
   if (registry instanceof RegistryProblem) {
@@ -101,14 +121,14 @@ export function verifyParsedDocument(
   }
   const keyId = envelope['keyId'] as string;
   const key = registry.resolve(keyId);
-  if (key === undefined) return laterFailure(failure('key-resolution', 'unknown-key', 'no such key'));
+  if (key === undefined) return keyFailure(failure('key-resolution', 'unknown-key', 'no such key'));
   const signerMatches = signer === 'any-service' ? key.principal.type === 'service' : samePrincipal(key.principal, signer);
   if (!signerMatches) {
-    return laterFailure(failure('key-resolution', 'signer-mismatch', 'key is bound to another Principal'));
+    return keyFailure(failure('key-resolution', 'signer-mismatch', 'key is bound to another Principal'));
   }
   const protectedInstant = parseTimestamp(protectedTime);
   if (protectedInstant === null || !keyValidAt(key, protectedInstant)) {
-    return laterFailure(failure('key-resolution', 'key-not-valid-at-protected-time', 'key not valid then'));
+    return keyFailure(failure('key-resolution', 'key-not-valid-at-protected-time', 'key not valid then'));
   }
 
   // Stage 5: JCS signing bytes of the received values, refusing anything outside I-JSON.
