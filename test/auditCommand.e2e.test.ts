@@ -10,11 +10,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { removeEmbeddedData } from '../src/store/embeddedPostgres.js';
 
 const CLI = join(process.cwd(), 'dist', 'cli', 'main.js');
 const scratch = mkdtempSync(join(tmpdir(), 'mw-audit-'));
 const dir = join(scratch, 'org');
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => {
+  removeEmbeddedData(join(dir, 'db')); // outside the scratch folder when we are root
+  rmSync(scratch, { recursive: true, force: true });
+});
 
 function run(...args: string[]) {
   const env = { ...process.env };

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { removeEmbeddedData } from '../src/store/embeddedPostgres.js';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import type { KeyBindingEvidence } from '../src/protocol/signing/keyRegistry.js';
 import { registryInput, verifySignedDocument } from '../src/protocol/signing/verifySignedDocument.js';
@@ -21,7 +22,10 @@ const CLI = join(process.cwd(), 'dist', 'cli', 'main.js');
 const scratch = mkdtempSync(join(tmpdir(), 'mw-registry-'));
 const dir = join(scratch, 'org');
 const exportFile = join(scratch, 'registry.json');
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => {
+  removeEmbeddedData(join(dir, 'db')); // outside the scratch folder when we are root
+  rmSync(scratch, { recursive: true, force: true });
+});
 
 interface Export {
   organizationId: string;
