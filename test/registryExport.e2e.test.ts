@@ -5,54 +5,34 @@
  * Event signed outside the key's validity interval, is rejected at stage 4.
  */
 
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { removeEmbeddedData } from '../src/store/embeddedPostgres.js';
+import { beforeAll, expect, it } from 'vitest';
+import { lastJsonLine, operatorScratch, runCli } from './support/operatorCli.js';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import type { KeyBindingEvidence } from '../src/protocol/signing/keyRegistry.js';
 import { registryInput, verifySignedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import { describeWithSpec, specJson } from './support/spec.js';
 
 const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
-const CLI = join(process.cwd(), 'dist', 'cli', 'main.js');
-const scratch = mkdtempSync(join(tmpdir(), 'mw-registry-'));
-const dir = join(scratch, 'org');
+const { scratch, dir } = operatorScratch('mw-registry-', 'org');
 const exportFile = join(scratch, 'registry.json');
-afterAll(() => {
-  removeEmbeddedData(join(dir, 'db')); // outside the scratch folder when we are root
-  rmSync(scratch, { recursive: true, force: true });
-});
-
 interface Export {
   organizationId: string;
   revision: number;
   bindings: KeyBindingEvidence[];
 }
 
-function run(...args: string[]) {
-  const env = { ...process.env };
-  delete env['DATABASE_URL'];
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, timeout: 60_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function lastJson(text: string): Record<string, unknown> {
-  return JSON.parse(text.trim().split('\n').at(-1) as string) as Record<string, unknown>;
-}
-
 let events: string[] = [];
 let authority: { id: string; keyId: string };
 
 beforeAll(() => {
-  const init = run('init', '--dir', dir);
+  const init = runCli('init', '--dir', dir);
   expect(init.code, init.stderr).toBe(0);
-  authority = lastJson(init.stdout)['authority'] as { id: string; keyId: string };
-  expect(run('agent', 'add', 'planner', '--dir', dir).code).toBe(0);
-  expect(run('human', 'add', 'alice', '--dir', dir).code).toBe(0);
+  authority = lastJsonLine(init.stdout)['authority'] as { id: string; keyId: string };
+  expect(runCli('agent', 'add', 'planner', '--dir', dir).code).toBe(0);
+  expect(runCli('human', 'add', 'alice', '--dir', dir).code).toBe(0);
   const payload = join(scratch, 'mission.json');
   writeFileSync(payload, JSON.stringify({
     coordinatorId: 'urn:missionweave:agent:planner',
@@ -62,13 +42,13 @@ beforeAll(() => {
     budget: { currency: 'EUR', financialLimit: 100 },
     deadline: new Date(Date.now() + 30 * 86_400_000).toISOString(),
   }));
-  const created = run('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
+  const created = runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
   expect(created.code, created.stderr).toBe(0);
-  const groupId = String(lastJson(created.stdout)['groupId']);
-  expect(run('command', 'message.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', '{"content":"Ideas welcome."}').code).toBe(0);
-  events = run('replay', groupId, '--dir', dir).stdout.trim().split('\n');
+  const groupId = String(lastJsonLine(created.stdout)['groupId']);
+  expect(runCli('command', 'message.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', '{"content":"Ideas welcome."}').code).toBe(0);
+  events = runCli('replay', groupId, '--dir', dir).stdout.trim().split('\n');
   expect(events).toHaveLength(2);
-  const exported = run('registry', 'export', '--dir', dir, '--out', exportFile);
+  const exported = runCli('registry', 'export', '--dir', dir, '--out', exportFile);
   expect(exported.code, exported.stderr).toBe(0);
 }, 240_000);
 
@@ -77,7 +57,7 @@ function verifyAll(registry: unknown) {
 }
 
 it('prints the same document it writes, with every Principal’s public key and no private material', () => {
-  const printed = run('registry', 'export', '--dir', dir);
+  const printed = runCli('registry', 'export', '--dir', dir);
   expect(printed.code, printed.stderr).toBe(0);
   const text = readFileSync(exportFile, 'utf8');
   expect(printed.stdout).toBe(text);
@@ -90,7 +70,7 @@ it('prints the same document it writes, with every Principal’s public key and 
     'service urn:missionweave:service:registry',
   ]);
   expect(text).not.toMatch(/PRIVATE KEY|"seed"|"d"\s*:/);
-  expect(run('registry', '--dir', dir).code).toBe(2);
+  expect(runCli('registry', '--dir', dir).code).toBe(2);
 });
 
 it('verifies the Group’s Events offline, accepted by the Group Authority', () => {
