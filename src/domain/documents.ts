@@ -74,12 +74,17 @@ export interface Lease {
   readonly leaseType: 'coordinator' | 'ownership' | 'execution' | 'blocked';
   readonly missionId: string;
   readonly groupId: string;
+  readonly workItemId?: string;
   readonly holderAgentId: string;
   readonly sessionEpoch: number;
   readonly coordinatorEpoch?: number;
+  readonly ownershipEpoch?: number;
+  /** An ownership grant's start-by deadline (§11.3). */
+  readonly startBy?: string;
   readonly issuedAt: string;
   readonly startsAt: string;
   readonly expiresAt: string;
+  readonly graceExpiresAt?: string;
   readonly state: 'active' | 'expired' | 'revoked' | 'released';
   readonly renewalCount: number;
   readonly lastRenewedAt?: string;
@@ -170,6 +175,49 @@ export interface WorkOffer {
   readonly status: 'pending' | 'accepted' | 'declined' | 'withdrawn' | 'expired' | 'lost_race';
 }
 
+/** A capability and the version pinned or required (`common#/$defs/capabilityRef`). */
+export interface CapabilityRef {
+  readonly id: string;
+  readonly version: string;
+}
+
+/** Who owns a WorkItem, under which Ownership Epoch and ownership lease (§10.3, §11.3). */
+export interface WorkOwner {
+  readonly agentId: string;
+  readonly agentCardVersion: number;
+  readonly capabilityPins: readonly CapabilityRef[];
+  readonly ownershipEpoch: number;
+  readonly ownershipLeaseId: string;
+  readonly acceptedAt: string;
+}
+
+/** The structured basis of an assignment (§10.3); no private chain-of-thought. */
+export interface SelectionBasis {
+  readonly requiredCapabilities: readonly CapabilityRef[];
+  readonly verifiedMatches: readonly CapabilityRef[];
+  readonly authorizationEligible: boolean;
+  readonly availabilityEstimate: string;
+  readonly expectedCost: number;
+  readonly reliabilityEvidence: readonly string[];
+  readonly policyRulesApplied: readonly string[];
+}
+
+/** Structured progress (§11.4): phase, milestones, next checkpoint, blockers, estimate, Evidence. */
+export interface WorkProgress {
+  readonly currentPhase: string;
+  readonly completedMilestones: readonly string[];
+  readonly nextCheckpoint: string;
+  readonly blockers: readonly string[];
+  readonly updatedCompletionEstimate: string;
+  readonly evidenceIds: readonly string[];
+}
+
+export interface WorkSubmission {
+  readonly artifactHashes: readonly string[];
+  readonly evidenceIds: readonly string[];
+  readonly submittedAt: string;
+}
+
 export interface WorkItem {
   readonly workItemId: string;
   readonly missionId: string;
@@ -180,9 +228,12 @@ export interface WorkItem {
   readonly exclusive: boolean;
   readonly contract: WorkContract;
   readonly offers?: readonly WorkOffer[];
-  /** Present once an Agent owns the WorkItem; the domain only checks that it is there. */
-  readonly owner?: JsonObject;
-  readonly selectionBasis?: JsonObject;
+  /** Present once an Agent owns the WorkItem (§10.3, §11.3); required from `queued` on. */
+  readonly owner?: WorkOwner;
+  readonly selectionBasis?: SelectionBasis;
+  readonly scheduleEstimate?: JsonObject;
+  readonly progress?: WorkProgress;
+  readonly submission?: WorkSubmission;
   readonly createdBy: Principal;
   readonly authorizedBy?: Principal;
   readonly createdAt: string;

@@ -67,7 +67,7 @@ export function checkNotTerminal(state: GroupState): Decision | null {
 }
 
 /** The current Coordinator acts under its current epoch and a live lease (§7.2). */
-function checkCoordinatorLease(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision | null {
+export function checkCoordinatorLease(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision | null {
   if (command.coordinatorEpoch !== state.mission.coordinator.coordinatorEpoch) {
     return refuse('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale', 'the Coordinator Epoch is no longer current');
   }
@@ -91,6 +91,7 @@ export function checkAuthority(
   if (allows('mission-owner') && isMissionOwner(state, actor)) return null;
   if (allows('subject') && rules.subject !== undefined && samePrincipal(actor, rules.subject(command))) return null;
   if (allows('coordinator') && holdsCoordinatorLease(state, actor)) return checkCoordinatorLease(state, command, ctx);
+  if (allows('delegate') && actor.type === 'agent' && typeof command.payload.delegationGrantId === 'string') return null;
   return refuse('AUTH_FORBIDDEN', 'not-authorized', 'the actor may not send this Command');
 }
 

@@ -22,6 +22,7 @@ import {
   type Mission,
   type WorkItem,
 } from '../documents.js';
+import type { DelegationGrant, WorkProposal } from '../workItem/workItemDocuments.js';
 
 /** What the protocol keeps about a Mission outside its normative document. */
 export interface MissionNotes {
@@ -73,6 +74,10 @@ export interface GroupState {
   readonly conversations: ReadonlyMap<string, Conversation>;
   readonly messages: ReadonlyMap<string, MessageFacts>;
   readonly workItems: ReadonlyMap<string, WorkItem>;
+  /** Work Proposals by ID (§10.2): open ones and those a `work.authorize` took up. */
+  readonly proposals: ReadonlyMap<string, WorkProposal>;
+  /** Delegation Grants by Grant ID (§9.1); validity is judged at each use, not stored. */
+  readonly delegationGrants: ReadonlyMap<string, DelegationGrant>;
   /** Extension Profiles' slices of Group state, by profile URI (§18). */
   readonly extensions: ReadonlyMap<string, ExtensionSlice>;
 }
@@ -94,6 +99,8 @@ export type AggregateRowType =
   | 'conversation'
   | 'message'
   | 'work-item'
+  | 'work-proposal'
+  | 'delegation-grant'
   | 'extension';
 
 export interface AggregateRow {
@@ -153,6 +160,12 @@ export function toAggregates(state: GroupState): AggregateRow[] {
   for (const w of state.workItems.values()) {
     rows.push({ type: 'work-item', id: w.workItemId, revision: w.revision, document: toJson(w) });
   }
+  for (const p of state.proposals.values()) {
+    rows.push({ type: 'work-proposal', id: p.proposalId, revision: p.revision, document: toJson(p) });
+  }
+  for (const g of state.delegationGrants.values()) {
+    rows.push({ type: 'delegation-grant', id: g.grantId, revision: g.revision, document: toJson(g) });
+  }
   for (const [uri, slice] of state.extensions) {
     rows.push({ type: 'extension', id: uri, revision: slice.revision, document: toJson(slice) });
   }
@@ -171,6 +184,8 @@ export function fromAggregates(groupId: string, lastSequence: number, rows: read
   const conversations = new Map<string, Conversation>();
   const messages = new Map<string, MessageFacts>();
   const workItems = new Map<string, WorkItem>();
+  const proposals = new Map<string, WorkProposal>();
+  const delegationGrants = new Map<string, DelegationGrant>();
   const extensions = new Map<string, ExtensionSlice>();
   for (const row of rows) {
     const type = row.type as AggregateRowType;
@@ -197,6 +212,12 @@ export function fromAggregates(groupId: string, lastSequence: number, rows: read
         break;
       case 'work-item':
         workItems.set(row.id, fromJson<WorkItem>(row.document));
+        break;
+      case 'work-proposal':
+        proposals.set(row.id, fromJson<WorkProposal>(row.document));
+        break;
+      case 'delegation-grant':
+        delegationGrants.set(row.id, fromJson<DelegationGrant>(row.document));
         break;
       case 'extension':
         extensions.set(row.id, fromJson<ExtensionSlice>(row.document));
@@ -225,6 +246,8 @@ export function fromAggregates(groupId: string, lastSequence: number, rows: read
     conversations,
     messages,
     workItems,
+    proposals,
+    delegationGrants,
     extensions,
   };
 }

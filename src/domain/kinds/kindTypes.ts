@@ -24,8 +24,10 @@ export type CoreCommandKind = keyof CommandPayloads;
  * active member. `mission-owner`, `coordinator` (the lease holder, under its live lease and
  * current epoch), `organization-authority` (the Group Authority service, the only service that
  * acts in Groups) and `subject` (the Principal the payload names) as docs/transitions.md lists.
+ * `delegate`: an Agent citing a Delegation Grant (`payload.delegationGrantId`); the kind's own
+ * rules judge the Grant (§9.1), since a role alone conveys no work-authoring authority.
  */
-export type Authority = 'creator' | 'member' | 'mission-owner' | 'coordinator' | 'organization-authority' | 'subject';
+export type Authority = 'creator' | 'member' | 'mission-owner' | 'coordinator' | 'organization-authority' | 'subject' | 'delegate';
 
 /** A Command that passed its kind's payload schema, typed by kind. */
 export type CommandOf<K extends string, P = K extends CoreCommandKind ? CommandPayloads[K] : never> = Omit<CommandEnvelope, 'kind' | 'payload'> & {

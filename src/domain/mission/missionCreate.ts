@@ -20,6 +20,8 @@ export function foundGroup(payload: MissionCreatedPayload, sequence: number): Gr
     conversations: new Map([[payload.conversation.conversationId, payload.conversation]]),
     messages: new Map(),
     workItems: new Map(),
+    proposals: new Map(),
+    delegationGrants: new Map(),
     extensions: new Map(),
   };
 }

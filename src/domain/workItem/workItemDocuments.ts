@@ -5,7 +5,7 @@
  * the schema promises them.
  */
 
-import type { Extension, Principal, WorkContract, WorkItem } from '../documents.js';
+import type { Budget, CapabilityRef, Extension, Principal, WorkContract, WorkItem } from '../documents.js';
 import type { DecisionContext } from '../model.js';
 
 export const WORK_LINKS_EXTENSION = 'urn:missionweave:extension:work-item-links';
@@ -82,4 +82,39 @@ export function blockForChild(
     updatedAt: ctx.now,
   };
   return withLinks(blocked, { ...linksOf(workItem), childMission: child });
+}
+
+/** A Work Proposal (§10.2 "open Work Proposal"): any member's suggestion; no WorkItem yet. */
+export interface WorkProposal {
+  readonly proposalId: string;
+  readonly missionId: string;
+  readonly groupId: string;
+  readonly proposer: Principal;
+  readonly contract: WorkContract;
+  readonly dependencyIds: readonly string[];
+  readonly parentWorkItemId?: string;
+  readonly state: 'open' | 'authorized';
+  readonly authorizedWorkItemId?: string;
+  readonly proposedAt: string;
+  readonly revision: number;
+}
+
+/** A Delegation Grant (§9.1) with every member the section lists, and what has been used of it. */
+export interface DelegationGrant {
+  readonly grantId: string;
+  readonly granteeAgentId: string;
+  readonly missionId: string;
+  readonly groupId: string;
+  readonly targetWorkItemId: string;
+  readonly allowedCapabilities: readonly CapabilityRef[];
+  readonly budget: Budget;
+  readonly maxDescendantDepth: number;
+  readonly granteeMembershipEpoch: number;
+  readonly coordinatorEpoch: number;
+  readonly issuedBy: Principal;
+  readonly grantedAt: string;
+  readonly expiresAt: string;
+  /** WorkItems authorized or offered under the Grant: their budgets count against its ceilings. */
+  readonly usedBy: readonly string[];
+  readonly revision: number;
 }

@@ -1,0 +1,105 @@
+/**
+ * Fencing of Worker Commands (§11.3, §11.5). A Worker acts on a WorkItem only as its current
+ * owner, under the current Ownership Epoch and a live ownership lease, and, where the kind cites
+ * one, under the current Execution Lease of its current Session. The checks are ordered so that
+ * each stale part gets its own answer even when the other still matches: an older Ownership Epoch
+ * is `WORK_STALE_OWNERSHIP`; the current epoch with an older or closed Lease ID is
+ * `WORK_LEASE_EXPIRED` (§11.3: "A delayed Command carrying an older Lease ID MUST be rejected even
+ * when its Ownership Epoch is unchanged").
+ */
+
+import type { Lease, WorkItem } from '../documents.js';
+import type { GroupState } from '../group/groupState.js';
+import { membershipOf } from '../group/stateQueries.js';
+import { refuse, type CommandEnvelope, type DecisionContext, type Refusal } from '../model.js';
+import { isLive, leasesOf } from './workLeases.js';
+
+/** The WorkItem a Command names, or the refusal for one this Group does not have. */
+export function workItemNamed(state: GroupState, workItemId: string): WorkItem | Refusal {
+  const workItem = state.workItems.get(workItemId);
+  return workItem ?? refuse('INVALID_COMMAND', 'work-item-unknown', 'the WorkItem is not in this Group', { workItemId });
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && 'ok' in value && (value as { ok: unknown }).ok === false;
+}
+
+/** The owner whose ownership lease is still in force, if any (§10.2 "live owner"). */
+export function liveOwnerOf(workItem: WorkItem, ctx: DecisionContext): string | undefined {
+  const { ownership } = leasesOf(workItem);
+  return workItem.owner !== undefined && isLive(ownership, ctx) ? workItem.owner.agentId : undefined;
+}
+
+/** Workers act through an active `worker` Membership (§8). */
+export function checkWorker(state: GroupState, command: CommandEnvelope): Refusal | null {
+  if (command.actor.type !== 'agent') return refuse('AUTH_FORBIDDEN', 'worker-not-agent', 'only a Worker Agent may do this');
+  const membership = membershipOf(state, command.actor);
+  if (membership?.role !== 'worker') return refuse('AUTH_FORBIDDEN', 'not-a-worker', 'a worker Membership is required');
+  return null;
+}
+
+export interface OwnerClaim {
+  readonly ownershipEpoch: number;
+  /** Present for the kinds that must cite the current Execution Lease (§11.3). */
+  readonly executionLeaseId?: string;
+}
+
+/**
+ * The current owner acting under `claim`, or the refusal. The actor must be the recorded owner
+ * (anyone else: `AUTH_FORBIDDEN`, or `WORK_STALE_OWNERSHIP` for a former owner citing its old
+ * epoch); the epoch must be current; the ownership lease live.
+ */
+export function checkOwner(workItem: WorkItem, command: CommandEnvelope, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
+  const owner = workItem.owner;
+  if (owner === undefined || claim.ownershipEpoch !== owner.ownershipEpoch) {
+    return refuse('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale', 'the Ownership Epoch is not the current one', {
+      workItemId: workItem.workItemId,
+      ...(owner === undefined ? {} : { currentOwnershipEpoch: owner.ownershipEpoch }),
+    });
+  }
+  if (command.actor.type !== 'agent' || command.actor.id !== owner.agentId) {
+    return refuse('AUTH_FORBIDDEN', 'not-the-owner', 'only the current owner may do this', { workItemId: workItem.workItemId });
+  }
+  const { ownership } = leasesOf(workItem);
+  if (!isLive(ownership, ctx)) {
+    return refuse('WORK_LEASE_EXPIRED', 'ownership-lease-expired', 'the ownership lease is no longer valid', { workItemId: workItem.workItemId });
+  }
+  return null;
+}
+
+/**
+ * The current Execution Lease, cited by its ID, live, and held in the Command's own Session: an
+ * older Lease ID, a closed or expired lease, or a lease of a replaced Session is refused.
+ */
+export function checkExecutionLease(workItem: WorkItem, command: CommandEnvelope, leaseId: string, ctx: DecisionContext): Lease | Refusal {
+  const { execution } = leasesOf(workItem);
+  const details = { workItemId: workItem.workItemId, executionLeaseId: leaseId };
+  if (execution === undefined || execution.leaseId !== leaseId) {
+    return refuse('WORK_LEASE_EXPIRED', 'execution-lease-not-current', 'the Execution Lease is not the current one', details);
+  }
+  if (!isLive(execution, ctx)) {
+    return refuse('WORK_LEASE_EXPIRED', 'execution-lease-expired', 'the Execution Lease has expired', details);
+  }
+  if (command.sessionEpoch !== execution.sessionEpoch) {
+    return refuse('WORK_LEASE_EXPIRED', 'execution-lease-other-session', 'the Execution Lease belongs to another Session', details);
+  }
+  return execution;
+}
+
+/** Owner, epoch, ownership lease and (when cited) Execution Lease, in that order. */
+export function checkFenced(workItem: WorkItem, command: CommandEnvelope, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
+  const owner = checkOwner(workItem, command, claim, ctx);
+  if (owner !== null) return owner;
+  if (claim.executionLeaseId === undefined) return null;
+  const lease = checkExecutionLease(workItem, command, claim.executionLeaseId, ctx);
+  return isRefusal(lease) ? lease : null;
+}
+
+/** Refuses a transition the §10.2 table does not allow from the WorkItem's state. */
+export function checkWorkState(workItem: WorkItem, allowed: readonly WorkItem['state'][], transition: string): Refusal | null {
+  if (allowed.includes(workItem.state)) return null;
+  return refuse('INVALID_STATE_TRANSITION', 'work-item-state', `a ${workItem.state} WorkItem cannot ${transition}`, {
+    workItemId: workItem.workItemId,
+    state: workItem.state,
+  });
+}

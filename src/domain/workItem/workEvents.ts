@@ -1,0 +1,114 @@
+/**
+ * Payloads of the WorkItem Events (§15.2) and the one evolve most of them share. Every WorkItem
+ * Event carries the WorkItem document as it stands after the transition, so that a reader (and
+ * replay) needs no other Event to know its state, plus the members the reference runtime's Events
+ * carry (`workItemId`, `ownershipEpoch`, the lease, …) so that its agents read them unchanged.
+ */
+
+import type { Lease, SelectionBasis, WorkItem } from '../documents.js';
+import { withEntry, type GroupState } from '../group/groupState.js';
+import { defineEvent, type GroupEventType } from '../kinds/kindTypes.js';
+import type { DelegationGrant, WorkProposal } from './workItemDocuments.js';
+import type { WorkCheckpoint } from './workLeases.js';
+
+export type { DelegationGrant, WorkProposal };
+
+/** Every WorkItem Event payload names its WorkItem and carries it whole. */
+export interface WorkItemEventPayload {
+  readonly workItemId: string;
+  readonly workItem: WorkItem;
+}
+
+/** Folds a WorkItem Event: the WorkItem becomes the document the Event carries. */
+export function withWorkItem(state: GroupState, workItem: WorkItem): GroupState {
+  return { ...state, workItems: withEntry(state.workItems, workItem.workItemId, workItem) };
+}
+
+/** An Event type whose only effect is the WorkItem it carries. */
+export function workItemEvent<P extends WorkItemEventPayload>() {
+  return <const K extends string>(kind: K): GroupEventType<K, P> =>
+    defineEvent<P>()({ kind, evolve: (state, payload) => withWorkItem(state, payload.workItem) }) as GroupEventType<K, P>;
+}
+
+export interface WorkProposedPayload {
+  readonly proposal: WorkProposal;
+}
+
+export interface DelegationGrantedPayload {
+  readonly delegationGrant: DelegationGrant;
+}
+
+export interface WorkOfferCreatedPayload extends WorkItemEventPayload {
+  readonly candidateAgentIds: readonly string[];
+  readonly offerExpiresAt: string;
+  readonly selectionBasis: SelectionBasis;
+  readonly delegationGrantId?: string;
+  /** The owner fenced first when its ownership had expired (§10.2). */
+  readonly fencedOwnershipLease?: Lease;
+}
+
+export interface WorkOfferAcceptedPayload extends WorkItemEventPayload {
+  readonly assigneeId: string;
+  readonly ownershipEpoch: number;
+  readonly ownershipLeaseExpiresAt: string;
+  readonly agentCardVersion: number;
+  readonly ownershipLease: Lease;
+}
+
+export interface WorkStartedPayload extends WorkItemEventPayload {
+  readonly ownershipEpoch: number;
+  readonly executionLease: Lease;
+  readonly executionLeaseExpiresAt: string;
+}
+
+/** `work.progressed`: an Execution Lease renewal (§11.3) or reconciled offline progress (§11.5). */
+export interface WorkProgressedPayload extends WorkItemEventPayload {
+  readonly ownershipEpoch: number;
+  readonly executionLease: Lease;
+  readonly executionLeaseExpiresAt: string;
+}
+
+export interface WorkCheckpointedPayload extends WorkItemEventPayload {
+  readonly checkpoint: WorkCheckpoint;
+  readonly ownershipLeaseExpiresAt: string;
+  readonly releasedExecutionLease: Lease;
+}
+
+export interface WorkBlockedPayload extends WorkItemEventPayload {
+  readonly reason: string;
+  readonly checkpoint: WorkCheckpoint;
+  readonly blockedLeaseExpiresAt: string;
+  readonly releasedExecutionLease: Lease;
+}
+
+export interface WorkUnblockedPayload extends WorkItemEventPayload {
+  /** `queued` while the owner's lease holds, `open` after its ownership expired (§10.2). */
+  readonly state: 'queued' | 'open';
+}
+
+export interface WorkSubmittedPayload extends WorkItemEventPayload {
+  readonly ownershipEpoch: number;
+  readonly artifactHashes: readonly string[];
+  readonly evidence: readonly unknown[];
+  readonly releasedExecutionLease: Lease;
+}
+
+export interface WorkResultAcceptedPayload extends WorkItemEventPayload {
+  readonly evidence: readonly unknown[];
+}
+
+export interface WorkFailedPayload extends WorkItemEventPayload {
+  readonly reason: string;
+  readonly evidence: readonly unknown[];
+  readonly revokedLeases: readonly Lease[];
+}
+
+export interface WorkCancelledPayload extends WorkItemEventPayload {
+  readonly reason: string;
+  readonly revokedLeases: readonly Lease[];
+}
+
+export interface WorkContractRevisedPayload extends WorkItemEventPayload {
+  readonly contractVersion: string;
+  readonly addedDependencyId?: string;
+}
