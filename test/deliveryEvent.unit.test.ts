@@ -39,4 +39,30 @@ describe('delivery events', () => {
     expect(attends({ conversationIds: ['urn:c:2'] }, event, 'urn:a:me')).toBe(false);
     expect(attends({ eventKinds: ['message.posted'], conversationIds: ['urn:c:1'] }, event, 'urn:a:me')).toBe(true);
   });
+
+  it('an offer reaches its candidates through any filter, and no one else', () => {
+    const offer = deliveryEventOf(eventText('work.offer.created', { workItemId: 'urn:w:1', payload: { workItemId: 'urn:w:1', candidateAgentIds: ['urn:a:me', 'urn:a:too'], workItem: { state: 'offered' } } }));
+    for (const filter of [{ mentionsOnly: true }, { workItemIds: ['urn:w:other'] }, { conversationIds: ['urn:c:1'] }, { eventKinds: ['message.posted'] }]) {
+      expect(attends(filter, offer, 'urn:a:me')).toBe(true);
+      expect(attends(filter, offer, 'urn:a:too')).toBe(true);
+      expect(attends(filter, offer, 'urn:a:other')).toBe(false);
+    }
+  });
+
+  it('a WorkItem Event reaches its owner, and a closed lease reaches its former holder', () => {
+    const owned = deliveryEventOf(eventText('work.started', { payload: { workItem: { owner: { agentId: 'urn:a:owner' } }, executionLease: { leaseType: 'execution', holderAgentId: 'urn:a:owner' } } }));
+    expect(attends({ mentionsOnly: true }, owned, 'urn:a:owner')).toBe(true);
+    expect(attends({ mentionsOnly: true }, owned, 'urn:a:other')).toBe(false);
+    const fenced = deliveryEventOf(eventText('work.offer.created', { payload: { candidateAgentIds: ['urn:a:b'], fencedOwnershipLease: { leaseType: 'ownership', holderAgentId: 'urn:a:a' }, revokedLeases: [{ leaseType: 'execution', holderAgentId: 'urn:a:c' }] } }));
+    expect([...fenced.addressees].sort()).toEqual(['urn:a:a', 'urn:a:b', 'urn:a:c']);
+    expect(attends({ mentionsOnly: true }, fenced, 'urn:a:a')).toBe(true);
+  });
+
+  it('addressees are bounded and read only from well-formed members', () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => `urn:a:${i}`);
+    expect(deliveryEventOf(eventText('work.offer.created', { payload: { candidateAgentIds: many } })).addressees.length).toBe(512);
+    const odd = deliveryEventOf(eventText('work.progressed', { payload: { candidateAgentIds: 'urn:a:x', assigneeId: 7, lease: { holderAgentId: 'urn:a:y' }, workItem: null } }));
+    expect(odd.addressees).toEqual([]);
+    expect(replayEventOf('urn:missionweave:group:g', { sequence: 7, eventId: 'e', kind: 'work.offer.created', document: eventText('work.offer.created') }).addressees).toEqual([]);
+  });
 });

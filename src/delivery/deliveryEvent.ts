@@ -5,6 +5,7 @@
 
 import { coreKinds } from '../domain/kinds/coreKinds.js';
 import { eventFrame } from '../protocol/frames.js';
+import { workAddressees } from './workAddressees.js';
 
 export interface DeliveryEvent {
   readonly groupId: string;
@@ -15,6 +16,8 @@ export interface DeliveryEvent {
   readonly workItemId: string | undefined;
   /** IDs of the Principals the Event's Message mentions. */
   readonly mentions: readonly string[];
+  /** Agents whose own work the Event is about (workAddressees): it reaches them through any filter. */
+  readonly addressees: readonly string[];
   /** Whether the Event is flagged as an announcement for attention filters. */
   readonly announcement: boolean;
   /** The Event may have changed someone's Membership: subscribers re-check theirs. */
@@ -55,6 +58,7 @@ export function deliveryEventOf(text: string): DeliveryEvent {
     conversationId: event.conversationId,
     workItemId: event.workItemId,
     mentions: (event.payload?.message?.mentions ?? []).map((m) => String(m.id)),
+    addressees: workAddressees(event.payload),
     announcement: event.payload?.announcement === true,
     changesMembership: changesMembership(event.kind),
     frame: Buffer.from(eventFrame(event.eventId, text), 'utf8'),
@@ -74,6 +78,7 @@ export function replayEventOf(groupId: string, row: { sequence: number; eventId:
     conversationId: undefined,
     workItemId: undefined,
     mentions: [],
+    addressees: [],
     announcement: false,
     changesMembership: changesMembership(row.kind),
     frame: Buffer.from(eventFrame(row.eventId, row.document), 'utf8'),
@@ -89,9 +94,15 @@ export interface Attention {
   readonly announcements?: boolean;
 }
 
-/** Whether a live Event passes `attention` for the subscribing Agent. */
+/**
+ * Whether a live Event passes `attention` for the subscribing Agent. An Event about the Agent's
+ * own work (an offer naming it, its WorkItem, a lease of its that closed) passes every filter: a
+ * Worker cannot name in advance the WorkItem it will be offered (§8 steps 2–3), and one that
+ * never hears its lease was closed keeps working for nothing (§11.3).
+ */
 export function attends(attention: Attention | undefined, event: DeliveryEvent, agentId: string): boolean {
   if (attention === undefined) return true;
+  if (event.addressees.includes(agentId)) return true;
   if (attention.announcements === true && event.announcement) return true;
   if (attention.eventKinds !== undefined && !attention.eventKinds.includes(event.kind)) return false;
   if (attention.conversationIds !== undefined && (event.conversationId === undefined || !attention.conversationIds.includes(event.conversationId))) return false;
