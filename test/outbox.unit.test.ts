@@ -19,7 +19,7 @@ function stuckSink(): FrameSink & { sent: number } {
 const bounds = { socketHighWaterBytes: 1_000, maxQueuedReplyBytes: 10_000, maxQueuedEventBytes: 5_000 };
 
 function eventAt(sequence: number, bytes: number): DeliveryEvent {
-  return { groupId: 'urn:g', sequence, eventId: `urn:e:${sequence}`, kind: 'message.posted', conversationId: undefined, workItemId: undefined, mentions: [], announcement: false, changesMembership: false, frame: Buffer.alloc(bytes, 0x20) };
+  return { groupId: 'urn:g', sequence, eventId: `urn:e:${sequence}`, kind: 'message.posted', conversationId: undefined, workItemId: undefined, mentions: [], addressees: [], announcement: false, changesMembership: false, frame: Buffer.alloc(bytes, 0x20) };
 }
 
 describe('Outbox', () => {

@@ -82,7 +82,7 @@ export class MissionWeaveAgent {
   private readonly commands: CommandTracker;
   private readonly subscriptions: Subscriptions;
   private readonly endpoint: { ws: string; origin: URL };
-  private readonly signer: Signer;
+  readonly signer: Signer;
   private readonly verifier: EventVerifier | undefined;
   private inbox: FrameInbox<Record<string, unknown>> | undefined;
   private readonly reconnectDelays: { initialDelayMs: number; maxDelayMs: number };

@@ -101,7 +101,9 @@ export type ClientErrorCode =
   /** The caller's AbortSignal fired before the Command's answer arrived. */
   | 'ABORTED'
   /** The caller passed something no Group Authority could accept. */
-  | 'INVALID_ARGUMENT';
+  | 'INVALID_ARGUMENT'
+  /** An Execution Lease was lost while its work ran (a LeaseLostError says why). */
+  | 'LEASE_LOST';
 
 export interface ClientErrorInit {
   readonly groupId?: string;

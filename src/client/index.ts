@@ -8,6 +8,9 @@
  * (eventVerifier.ts). For an Agent's own Signed Documents: a pluggable `Signer`, `signWith` and
  * its Evidence / Artifact manifest / Approval forms, and the primitives beneath them — JCS
  * (`canonicalize`), `sha256:` content hashes, base64url and the §6.4 signing bytes and hash.
+ * Governed work: `MissionWeaveWorker` (offers, accept, start, a lease kept renewed while the
+ * handler runs, checkpoint, submit, fail; worker.ts) and `MissionWeaveCoordinator` (admit,
+ * authorize, offer, accept a result; coordinator.ts).
  */
 
 export { MissionWeaveAgent } from './agent.js';
@@ -32,5 +35,41 @@ export type { AgentError, ClientErrorCode, ErrorDocument } from './errors.js';
 export type { EventHandler, GroupState } from './groupStream.js';
 export type { SessionClose } from './session.js';
 export type { GroupSnapshotArtifact, SnapshotHandler } from './snapshots.js';
+export { MissionWeaveCoordinator } from './coordinator.js';
+export type { WorkItemHandler, WorkOutcome } from './coordinator.js';
+export { GroupEpochs } from './groupEpochs.js';
+export { LEASE_LOSS_CODES, LeaseKeeper, LeaseLostError } from './leaseKeeper.js';
+export type { LeaseKeeperOptions, LeaseLossReason, LeaseTerm } from './leaseKeeper.js';
+export { MissionWeaveWorker } from './worker.js';
+export type { OwnedWork, WorkerOptions, WorkOffer } from './worker.js';
+export { LEASE_RENEW_KIND, WORK_LEASES_EXTENSION, workItemOf, workLeasesOf } from './workDocuments.js';
+export type {
+  Evidence,
+  EvidenceDraft,
+  SelectionBasis,
+  WorkAcceptOfferPayload,
+  WorkAcceptResultPayload,
+  WorkAuthorizePayload,
+  WorkCancelPayload,
+  WorkCheckpointPayload,
+  WorkContract,
+  WorkFailPayload,
+  WorkItemDocument,
+  WorkItemState,
+  WorkLease,
+  WorkLeaseGranted,
+  WorkLeaseRenewPayload,
+  WorkLeases,
+  WorkOfferAccepted,
+  WorkOfferCreated,
+  WorkOfferPayload,
+  WorkOwner,
+  WorkStartPayload,
+  WorkSubmitPayload,
+} from './workDocuments.js';
+export { failureReport, signWorkEvidence } from './workEvidence.js';
+export type { WorkAgent } from './workEvidence.js';
+export { WorkExecution } from './workExecution.js';
+export type { Checkpoint } from './workExecution.js';
 export { ERROR_CODES } from '../protocol/errorCodes.js';
 export type { ErrorCode } from '../protocol/errorCodes.js';

@@ -52,3 +52,16 @@ export const GROUPS_PER_SUBSCRIBE = 100;
 export const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
 /** A snapshot download that stalls this long is abandoned and retried. */
 export const SNAPSHOT_TIMEOUT_MS = 30_000;
+
+/** Groups whose epochs the work helpers remember (oldest forgotten first): more than one Agent joins. */
+export const MAX_TRACKED_GROUPS = 10_000;
+/**
+ * An Execution Lease is renewed once this fraction of it has run (§11.3): at a third, two more
+ * renewals fit before expiry, so one lost to a reconnect or a slow answer still leaves time for
+ * another. Option `renewAtFraction`.
+ */
+export const LEASE_RENEW_FRACTION = 1 / 3;
+/** A renewal that failed for a reason other than the lease (a dropped connection) is tried again after this, or sooner near expiry. */
+export const LEASE_RENEW_RETRY_MS = 1_000;
+/** Offers a Worker holds, awaiting its decision, before the oldest is forgotten: each is one Event of a Group it belongs to. */
+export const MAX_OPEN_OFFERS = 1_000;

@@ -1,0 +1,134 @@
+/**
+ * WorkItems as the Worker and Coordinator helpers read them from Events (§10, §11.3, §15.2):
+ * every WorkItem Event carries the WorkItem whole after its transition, so one Event answers
+ * "who owns it, under which Ownership Epoch, under which leases" without any other. The
+ * Command payloads are the generated schema types; the Event side is written here because the
+ * SDK ships alone (it may import protocol/ only) and reads no more than it needs. The Group
+ * Authority keeps its ownership and Execution Leases in a non-critical WorkItem extension
+ * (`WORK_LEASES_EXTENSION`); `workLeasesOf` reads it.
+ */
+
+import type { CapabilityRef, MissionWeaveEvidence, MissionWeaveWorkContract, WorkOfferPayload } from '../protocol/schemas/payloadTypes.js';
+import type { GroupEvent, Principal } from './documents.js';
+
+export type {
+  ExtMissionweaveprotocolCoreWorkExecutionLeaseRenewPayload as WorkLeaseRenewPayload,
+  MissionWeaveEvidence as Evidence,
+  MissionWeaveWorkContract as WorkContract,
+  WorkAcceptOfferPayload,
+  WorkAcceptResultPayload,
+  WorkAuthorizePayload,
+  WorkCancelPayload,
+  WorkCheckpointPayload,
+  WorkFailPayload,
+  WorkOfferPayload,
+  WorkStartPayload,
+  WorkSubmitPayload,
+} from '../protocol/schemas/payloadTypes.js';
+
+export type SelectionBasis = WorkOfferPayload['selectionBasis'];
+
+/** The §11.3 lease renewal Command (an Organization-owned reference kind, §15.2). */
+export const LEASE_RENEW_KIND = 'ext.missionweaveprotocol.core.work_execution_lease_renew';
+/** Where the Group Authority keeps a WorkItem's leases. */
+export const WORK_LEASES_EXTENSION = 'urn:missionweave:extension:work-leases';
+
+export type WorkItemState = 'open' | 'offered' | 'queued' | 'active' | 'blocked' | 'submitted' | 'verified' | 'failed' | 'cancelled';
+
+/** A Lease document (§11.3) as Events carry it. */
+export interface WorkLease {
+  readonly leaseId: string;
+  readonly leaseType: 'coordinator' | 'ownership' | 'execution' | 'blocked';
+  readonly workItemId?: string;
+  readonly holderAgentId: string;
+  readonly sessionEpoch: number;
+  readonly ownershipEpoch?: number;
+  readonly startBy?: string;
+  readonly issuedAt: string;
+  readonly expiresAt: string;
+  readonly state: 'active' | 'expired' | 'revoked' | 'released';
+  readonly renewalCount: number;
+  readonly closedAt?: string;
+  readonly closureReason?: string;
+}
+
+export interface WorkOwner {
+  readonly agentId: string;
+  readonly ownershipEpoch: number;
+  readonly ownershipLeaseId: string;
+  readonly acceptedAt: string;
+  readonly capabilityPins?: readonly CapabilityRef[];
+}
+
+/** The members of a WorkItem document the helpers read. */
+export interface WorkItemDocument {
+  readonly workItemId: string;
+  readonly missionId: string;
+  readonly groupId: string;
+  readonly conversationId: string;
+  readonly revision: number;
+  readonly state: WorkItemState;
+  readonly contract: MissionWeaveWorkContract;
+  readonly owner?: WorkOwner;
+  readonly submission?: { readonly artifactHashes: readonly string[]; readonly evidenceIds: readonly string[]; readonly submittedAt: string };
+  readonly createdBy: Principal;
+  readonly extensions?: Readonly<Record<string, { readonly data?: unknown }>>;
+}
+
+/** The ownership and Execution Leases a WorkItem is under right now. */
+export interface WorkLeases {
+  readonly ownership?: WorkLease;
+  readonly execution?: WorkLease;
+}
+
+/** Payload members of the WorkItem Events the helpers act on (§15.2). */
+export interface WorkOfferCreated {
+  readonly workItemId: string;
+  readonly workItem: WorkItemDocument;
+  readonly candidateAgentIds: readonly string[];
+  readonly offerExpiresAt: string;
+  readonly selectionBasis: SelectionBasis;
+}
+
+export interface WorkOfferAccepted {
+  readonly workItemId: string;
+  readonly workItem: WorkItemDocument;
+  readonly assigneeId: string;
+  readonly ownershipEpoch: number;
+  readonly ownershipLeaseExpiresAt: string;
+  readonly ownershipLease: WorkLease;
+}
+
+/** `work.started` and `work.progressed` (a renewal) carry the Execution Lease as it now stands. */
+export interface WorkLeaseGranted {
+  readonly workItemId: string;
+  readonly workItem: WorkItemDocument;
+  readonly ownershipEpoch: number;
+  readonly executionLease: WorkLease;
+  readonly executionLeaseExpiresAt: string;
+}
+
+/** The WorkItem a WorkItem Event carries, if it carries one. */
+export function workItemOf(event: GroupEvent): WorkItemDocument | undefined {
+  const workItem = event.payload['workItem'];
+  if (typeof workItem !== 'object' || workItem === null || Array.isArray(workItem)) return undefined;
+  const document = workItem as unknown as WorkItemDocument;
+  return typeof document.workItemId === 'string' && typeof document.state === 'string' ? document : undefined;
+}
+
+/** The leases recorded on a WorkItem (none when the Group Authority records none). */
+export function workLeasesOf(workItem: WorkItemDocument): WorkLeases {
+  const data = workItem.extensions?.[WORK_LEASES_EXTENSION]?.data;
+  if (typeof data !== 'object' || data === null) return {};
+  const { ownership, execution } = data as WorkLeases;
+  return { ...(ownership === undefined ? {} : { ownership }), ...(execution === undefined ? {} : { execution }) };
+}
+
+/** An Event's payload as `T` when it is of `kind` (the Group Authority signed it; nothing is re-validated). */
+export function payloadOf<T>(event: GroupEvent, kind: string): T | undefined {
+  return event.kind === kind ? (event.payload as unknown as T) : undefined;
+}
+
+/** Evidence as the helpers build it before signing: the WorkItem and signer fill in the rest. */
+export type EvidenceDraft = Pick<MissionWeaveEvidence, 'type' | 'criterionIds' | 'method' | 'result'> &
+  Partial<Pick<MissionWeaveEvidence, 'subject' | 'artifactHashes' | 'details' | 'toolVersion' | 'modelVersion' | 'evidenceId'>>;
