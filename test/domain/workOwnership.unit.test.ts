@@ -1,0 +1,453 @@
+/**
+ * The ownership half of the WorkItem state machine (§10.2, §10.3, §11.3), one given/when/then
+ * per row and per refusal: `work.offer`, `work.accept_offer` (and offer expiry), `work.start`,
+ * and the Execution Lease renewal `ext.missionweaveprotocol.core.work_execution_lease_renew`.
+ * The fencing rule is shown on real histories: an owner fenced and re-owned under a higher
+ * Ownership Epoch, so that an older epoch with the current Lease ID, and an older Lease ID with
+ * the current epoch, are each refused.
+ */
+
+import { describe, expect, it } from 'vitest';
+import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { AgentFacts, RecordedEvent } from '../../src/domain/model.js';
+import { satisfiesVersion } from '../../src/domain/workItem/capabilityMatch.js';
+import { MAX_OFFER_CANDIDATES, MAX_OFFER_ENTRIES } from '../../src/domain/workItem/ownershipLimits.js';
+import type { Principal } from '../../src/protocol/principal.js';
+import {
+  CHILD_GROUP,
+  CHILD_MISSION,
+  CONTRACT,
+  COORD,
+  COORD2,
+  RUNNABLE_CONTRACT,
+  SELECTION,
+  SQL_CAPABILITIES,
+  T0,
+  WORK,
+  WORKER,
+  WORKER2,
+  WORLD,
+  activeWork,
+  agent,
+  at,
+  command,
+  expectStateValid,
+  groupSpec,
+  history,
+  offeredWork,
+  queuedWork,
+  stateOf,
+  steps,
+  workGroup,
+} from './fixtures.js';
+import {
+  executionLease,
+  expectedAccepted,
+  expectedOffered,
+  expectedRenewed,
+  expectedStarted,
+  leasesIn,
+  offerEntry,
+  withLeaseData,
+} from './expectedOwnership.js';
+
+const ID = 'urn:test:id:when-';
+const DEP = 'urn:missionweave:work-item:w-dep';
+const FENCE_REASON = 'Ownership expired; fenced before a new offer';
+
+/** The history with the Coordinator's lease renewed for 30 days, so later instants need no renewal. */
+function longCoordinator(events: RecordedEvent[]): RecordedEvent[] {
+  return history([(s) => command(s!, COORD, 'mission.renew_coordinator', { leaseSeconds: 30 * 86_400 })], events);
+}
+
+/** `events` then one Command at `now` (the history runs at `T0` otherwise). */
+function thenAt(events: RecordedEvent[], now: string, ...next: Parameters<typeof history>[0]): RecordedEvent[] {
+  return history(next, events, { now });
+}
+
+/**
+ * A WorkItem state no kind of this branch produces (submitted, failed, …), stood in for by a
+ * `work.progressed` Event carrying the patched WorkItem: its evolve only sets the WorkItem.
+ */
+function patched(events: RecordedEvent[], change: object): RecordedEvent[] {
+  const state = stateOf(events);
+  const workItem = { ...state.workItems.get(WORK), ...change };
+  const last = events[events.length - 1]!;
+  return [...events, { ...last, kind: 'work.progressed', payload: { workItemId: WORK, workItem } as never, sequence: state.lastSequence + 1, eventId: 'urn:test:event:patched' }];
+}
+
+function offer(state: GroupState, candidates: readonly Principal[], extra: object = {}, actor: Principal = COORD, envelope: object = {}) {
+  return command(state, actor, 'work.offer', { workItemId: WORK, candidateAgentIds: candidates.map((c) => c.id), selectionBasis: SELECTION, ...extra }, envelope);
+}
+
+function acceptOffer(state: GroupState, actor: Principal = WORKER, extra: object = {}, envelope: object = {}) {
+  return command(state, actor, 'work.accept_offer', { workItemId: WORK, ...extra }, envelope);
+}
+
+function start(state: GroupState, actor: Principal = WORKER, ownershipEpoch = 1, extra: object = {}, envelope: object = {}) {
+  return command(state, actor, 'work.start', { workItemId: WORK, ownershipEpoch, ...extra }, envelope);
+}
+
+const RENEW = 'ext.missionweaveprotocol.core.work_execution_lease_renew';
+
+function currentLeaseId(state: GroupState): string {
+  return (leasesIn(state)['execution'] as { leaseId: string }).leaseId;
+}
+
+function renew(state: GroupState, claim: { ownershipEpoch?: number; executionLeaseId?: string; leaseSeconds?: number } = {}, actor: Principal = WORKER, envelope: object = {}) {
+  return command(state, actor, RENEW, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: currentLeaseId(state), ...claim }, envelope);
+}
+
+function worldWith(worker: AgentFacts) {
+  return { agents: [...WORLD.agents.filter((a) => a.agentId !== worker.agentId), worker] };
+}
+
+describe('capability versions (§6.1)', () => {
+  it('a card version meets a minimum of the same major version, by SemVer precedence', () => {
+    expect(satisfiesVersion('1.4.0', '1.4.0')).toBe(true);
+    expect(satisfiesVersion('1.10.0', '1.9.3')).toBe(true);
+    expect(satisfiesVersion('1.4.0+build.7', '1.4.0')).toBe(true);
+    expect(satisfiesVersion('1.4.0', '1.4.0-rc.1')).toBe(true);
+    expect(satisfiesVersion('1.4.0-rc.2', '1.4.0-rc.10')).toBe(false);
+    expect(satisfiesVersion('1.4.0-rc.10', '1.4.0-rc.2')).toBe(true);
+    expect(satisfiesVersion('1.4.0-rc.1', '1.4.0')).toBe(false);
+    expect(satisfiesVersion('1.3.9', '1.4.0')).toBe(false);
+    expect(satisfiesVersion('2.0.0', '1.4.0')).toBe(false);
+    expect(satisfiesVersion('not-a-version', '1.4.0')).toBe(false);
+  });
+});
+
+describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, with no live owner → offered)', () => {
+  const open = workGroup();
+
+  it('offers an open WorkItem to its candidates: a pending offer each, expiring with the offer', () => {
+    const s = stateOf(open);
+    groupSpec
+      .given(open)
+      .when(offer(s, [WORKER, WORKER2]))
+      .then([expectedOffered(s, [WORKER, WORKER2], [offerEntry(`${ID}1`, WORKER, at(300)), offerEntry(`${ID}2`, WORKER2, at(300))])], (afterState) => expectStateValid(afterState!));
+  });
+
+  it('lets the offer expire when asked, but never after the contract deadline', () => {
+    const s = stateOf(open);
+    groupSpec.given(open).when(offer(s, [WORKER], { offerExpiresInSeconds: 60 })).then([expectedOffered(s, [WORKER], [offerEntry(`${ID}1`, WORKER, at(60))], { offerExpiresAt: at(60) })]);
+    const deadline = RUNNABLE_CONTRACT.deadline;
+    groupSpec
+      .given(open)
+      .when(offer(s, [WORKER], { offerExpiresInSeconds: 31_536_000 }))
+      .then([expectedOffered(s, [WORKER], [offerEntry(`${ID}1`, WORKER, deadline)], { offerExpiresAt: deadline })]);
+  });
+
+  it('refuses an offer once the contract deadline has passed (INVALID_STATE_TRANSITION)', () => {
+    const events = longCoordinator(open);
+    groupSpec.given(events).when(offer(stateOf(events), [WORKER]), { now: '2026-09-21T00:00:00.000Z' }).thenFails('INVALID_STATE_TRANSITION', 'contract-deadline-passed');
+  });
+
+  it('extends a candidate’s pending offer under its own offer ID and withdraws the offers of Agents left out', () => {
+    const events = offeredWork();
+    const s = stateOf(events);
+    const [first, second] = s.workItems.get(WORK)!.offers!;
+    groupSpec
+      .given(events)
+      .when(offer(s, [WORKER]), { now: at(100) })
+      .then([expectedOffered(s, [WORKER], [{ ...second, status: 'withdrawn' }, { ...first, expiresAt: at(400) }], { now: at(100) })]);
+  });
+
+  it('records pending offers past their expiry as expired and makes new ones', () => {
+    const events = offeredWork();
+    const s = stateOf(events);
+    const [first, second] = s.workItems.get(WORK)!.offers!;
+    groupSpec
+      .given(events)
+      .when(offer(s, [WORKER]), { now: at(400) })
+      .then([expectedOffered(s, [WORKER], [{ ...first, status: 'expired' }, { ...second, status: 'expired' }, offerEntry(`${ID}1`, WORKER, at(700))], { now: at(400) })]);
+  });
+
+  it(`keeps at most ${MAX_OFFER_ENTRIES} offer entries, pruning the oldest closed ones`, () => {
+    const rounds = Array.from({ length: MAX_OFFER_ENTRIES + 6 }, (_, i) => steps.offer([i % 2 === 0 ? WORKER : WORKER2]));
+    const events = history(rounds, open);
+    const offers = stateOf(events).workItems.get(WORK)!.offers!;
+    expect(offers).toHaveLength(MAX_OFFER_ENTRIES);
+    expect(offers.filter((o) => o.status === 'pending').map((o) => o.agentId)).toEqual([WORKER2.id]);
+    expect(offers[offers.length - 1]).toMatchObject({ agentId: WORKER2.id, status: 'pending' });
+    expectStateValid(stateOf(events));
+  });
+
+  it('fences an owner whose ownership expired first: its leases close, the owner goes, the epoch is remembered', () => {
+    const events = longCoordinator(queuedWork());
+    const s = stateOf(events);
+    const ownership = leasesIn(s)['ownership'] as object;
+    const previous = s.workItems.get(WORK)!.offers!;
+    const fenced = { ...ownership, state: 'expired', closedAt: at(901), closureReason: FENCE_REASON };
+    groupSpec
+      .given(events)
+      .when(offer(s, [WORKER2]), { now: at(901) })
+      .then(
+        [
+          expectedOffered(s, [WORKER2], [...previous, offerEntry(`${ID}1`, WORKER2, at(1201))], {
+            now: at(901),
+            change: { owner: undefined, ...withLeaseData({ lastOwnershipEpoch: 1 }) },
+            payload: { fencedOwnershipLease: fenced },
+          }),
+        ],
+        (afterState) => expectStateValid(afterState!),
+      );
+  });
+
+  it('refuses a WorkItem whose owner’s lease is live (WORK_ALREADY_OWNED), queued or active', () => {
+    for (const events of [queuedWork(), activeWork()]) {
+      groupSpec.given(events).when(offer(stateOf(events), [WORKER2])).thenFails('WORK_ALREADY_OWNED', 'live-owner');
+    }
+  });
+
+  it('re-offers a failed WorkItem, clearing the owner it had', () => {
+    const events = patched(queuedWork(), { state: 'failed', ...withLeaseData({ lastOwnershipEpoch: 1 }) });
+    const s = stateOf(events);
+    const previous = s.workItems.get(WORK)!.offers!;
+    groupSpec
+      .given(events)
+      .when(offer(s, [WORKER2]))
+      .then([expectedOffered(s, [WORKER2], [...previous, offerEntry(`${ID}1`, WORKER2, at(300))], { change: { owner: undefined } })]);
+  });
+
+  it('refuses a submitted, verified or cancelled WorkItem (INVALID_STATE_TRANSITION)', () => {
+    for (const state of ['submitted', 'verified', 'cancelled']) {
+      const events = patched(open, { state });
+      groupSpec.given(events).when(offer(stateOf(events), [WORKER])).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    }
+  });
+
+  it('refuses a WorkItem a running child Mission does, and allows it once that Mission is over', () => {
+    const child = {
+      missionId: CHILD_MISSION,
+      groupId: CHILD_GROUP,
+      parentWorkItemId: WORK,
+      coordinatorId: COORD2.id,
+      title: 'Child',
+      objective: 'A part of the work.',
+      definitionOfDone: [{ criterionId: 'c1', description: 'done', evidenceRequired: ['human_review'] }],
+      budget: { currency: 'EUR', financialLimit: 10 },
+      deadline: '2026-09-10T00:00:00Z',
+    };
+    const events = history([(s) => command(s!, COORD, 'mission.create_child', child)], open);
+    const s = stateOf(events);
+    groupSpec.given(events).when(offer(s, [WORKER])).thenFails('INVALID_STATE_TRANSITION', 'child-mission-running');
+    const running = { missionId: CHILD_MISSION, groupId: CHILD_GROUP, state: 'active', missionOwner: COORD };
+    groupSpec.given(events).when(offer(s, [WORKER]), { missions: [running] }).thenFails('INVALID_STATE_TRANSITION', 'child-mission-running');
+    const over = groupSpec.given(events).when(offer(s, [WORKER]), { missions: [{ ...running, state: 'failed' }] }).decision;
+    expect(over.ok).toBe(true);
+  });
+
+  it('refuses an unknown WorkItem (INVALID_COMMAND)', () => {
+    groupSpec.given(open).when(command(stateOf(open), COORD, 'work.offer', { workItemId: 'urn:x:none', candidateAgentIds: [WORKER.id], selectionBasis: SELECTION })).thenFails('INVALID_COMMAND', 'work-item-unknown');
+  });
+
+  it(`refuses more than ${MAX_OFFER_CANDIDATES} candidates (INVALID_COMMAND)`, () => {
+    const many = Array.from({ length: MAX_OFFER_CANDIDATES + 1 }, (_, i): Principal => ({ type: 'agent', id: `urn:missionweave:agent:w-${i}` }));
+    groupSpec.given(open).when(offer(stateOf(open), many)).thenFails('INVALID_COMMAND', 'too-many-candidates');
+  });
+
+  it('refuses a candidate that is not an active Worker of the Group, or whose card is inactive or lacks the capability (AUTH_FORBIDDEN)', () => {
+    const s = stateOf(open);
+    const withReviewer = history([steps.addMember(COORD2, 'reviewer')], open);
+    groupSpec.given(withReviewer).when(offer(stateOf(withReviewer), [WORKER, COORD2])).thenFails('AUTH_FORBIDDEN', 'candidate-not-worker');
+    groupSpec.given(open).when(offer(s, [COORD2])).thenFails('AUTH_FORBIDDEN', 'candidate-not-worker');
+    groupSpec.given(open).when(offer(s, [WORKER]), worldWith(agent(WORKER, 'revoked', SQL_CAPABILITIES))).thenFails('AUTH_FORBIDDEN', 'candidate-card-inactive');
+    for (const versions of [['2.0.0'], ['1.3.9'], ['1.4.0-rc.1'], []]) {
+      const card = agent(WORKER, 'active', new Map([['acme.sql-migration', versions]]));
+      groupSpec.given(open).when(offer(s, [WORKER]), worldWith(card)).thenFails('AUTH_FORBIDDEN', 'candidate-lacks-capability');
+    }
+  });
+
+  it('is the Coordinator’s or a delegate’s: another member is refused, a delegate’s Grant is judged, the Coordinator cites none', () => {
+    const s = stateOf(open);
+    groupSpec.given(open).when(offer(s, [WORKER], {}, WORKER2)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(open).when(offer(s, [WORKER], { delegationGrantId: 'urn:x:no-such-grant' }, WORKER2)).thenFails('INVALID_COMMAND', 'delegation-grant-unknown');
+    groupSpec.given(open).when(offer(s, [WORKER], { delegationGrantId: 'urn:x:no-such-grant' })).thenFails('INVALID_COMMAND', 'coordinator-cites-grant');
+  });
+});
+
+describe('work.accept_offer (§10.2: offered → queued; §10.3: the first valid acceptance wins)', () => {
+  const offered = offeredWork();
+  const s = stateOf(offered);
+
+  it('gives the first acceptance a new Ownership Epoch, an ownership lease and the owner’s pins; every other offer loses', () => {
+    groupSpec.given(offered).when(acceptOffer(s)).then([expectedAccepted(s, WORKER, `${ID}1`)], (afterState) => {
+      expectStateValid(afterState!);
+      expect(afterState!.workItems.get(WORK)!.offers!.map((o) => o.status)).toEqual(['accepted', 'lost_race']);
+    });
+  });
+
+  it('makes the ownership lease as long as asked; its expiry is the start-by deadline (§11.3)', () => {
+    groupSpec.given(offered).when(acceptOffer(s, WORKER, { ownershipLeaseSeconds: 60 })).then([expectedAccepted(s, WORKER, `${ID}1`, 1, T0, WORK, 60)], (afterState) => {
+      const lease = leasesIn(afterState!)['ownership'] as { startBy: string; expiresAt: string };
+      expect([lease.startBy, lease.expiresAt]).toEqual([at(60), at(60)]);
+    });
+  });
+
+  it('refuses the loser of the race (WORK_ALREADY_OWNED)', () => {
+    const events = queuedWork();
+    groupSpec.given(events).when(acceptOffer(stateOf(events), WORKER2)).thenFails('WORK_ALREADY_OWNED', 'already-owned');
+  });
+
+  it('refuses an Agent the WorkItem was not offered to, or whose offer was withdrawn (AUTH_FORBIDDEN)', () => {
+    const toOne = history([steps.offer([WORKER])], workGroup());
+    groupSpec.given(toOne).when(acceptOffer(stateOf(toOne), WORKER2)).thenFails('AUTH_FORBIDDEN', 'not-offered');
+    const narrowed = history([steps.offer([WORKER])], offered);
+    groupSpec.given(narrowed).when(acceptOffer(stateOf(narrowed), WORKER2)).thenFails('AUTH_FORBIDDEN', 'offer-withdrawn');
+    const open = workGroup();
+    groupSpec.given(open).when(acceptOffer(stateOf(open))).thenFails('AUTH_FORBIDDEN', 'not-offered');
+  });
+
+  it('offer expiry (§10.2: offered → offered): an expired offer cannot be accepted and nothing else changes (WORK_OFFER_EXPIRED)', () => {
+    groupSpec.given(offered).when(acceptOffer(s), { now: at(300) }).thenFails('WORK_OFFER_EXPIRED', 'offer-expired');
+    groupSpec.given(offered).when(acceptOffer(s, WORKER2), { now: at(301) }).thenFails('WORK_OFFER_EXPIRED', 'offer-expired');
+    expect(s.workItems.get(WORK)!.state).toBe('offered');
+    const reOffered = thenAt(offered, at(400), (st) => offer(st!, [WORKER]));
+    groupSpec.given(reOffered).when(acceptOffer(stateOf(reOffered)), { now: at(401) }).then([expectedAccepted(stateOf(reOffered), WORKER, `${ID}1`, 1, at(401))]);
+  });
+
+  it('refuses a second acceptance by the owner itself (INVALID_STATE_TRANSITION)', () => {
+    const events = queuedWork();
+    groupSpec.given(events).when(acceptOffer(stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+  });
+
+  it('refuses a member that is not a Worker, a revoked card and a card that no longer meets the contract (AUTH_FORBIDDEN)', () => {
+    groupSpec.given(offered).when(acceptOffer(s, COORD)).thenFails('AUTH_FORBIDDEN', 'not-a-worker');
+    groupSpec.given(offered).when(acceptOffer(s), worldWith(agent(WORKER, 'revoked', SQL_CAPABILITIES))).thenFails('AUTH_FORBIDDEN', 'card-inactive');
+    groupSpec.given(offered).when(acceptOffer(s), worldWith(agent(WORKER, 'active', new Map([['acme.sql-migration', ['2.1.0']]])))).thenFails('AUTH_FORBIDDEN', 'capability-not-satisfied');
+  });
+
+  it('refuses an unknown WorkItem and a Command without a Session Epoch (INVALID_COMMAND)', () => {
+    groupSpec.given(offered).when(command(s, WORKER, 'work.accept_offer', { workItemId: 'urn:x:none' })).thenFails('INVALID_COMMAND', 'work-item-unknown');
+    groupSpec.given(offered).when(acceptOffer(s, WORKER, {}, { sessionEpoch: undefined })).thenFails('INVALID_COMMAND', 'session-epoch-required');
+  });
+});
+
+describe('work.start (§10.2: queued → active under an Execution Lease)', () => {
+  const queued = queuedWork();
+  const s = stateOf(queued);
+  const ownership = leasesIn(s)['ownership'] as Record<string, unknown>;
+
+  it('starts under a fresh Execution Lease bound to the Agent, Session Epoch, WorkItem and Ownership Epoch', () => {
+    const lease = executionLease({ leaseId: `${ID}1`, holder: WORKER, ownershipEpoch: 1, seconds: 300 });
+    groupSpec.given(queued).when(start(s)).then([expectedStarted(s, lease)], (afterState) => expectStateValid(afterState!));
+  });
+
+  it('extends the ownership lease to the Execution Lease’s expiry when it would lapse first', () => {
+    const lease = executionLease({ leaseId: `${ID}1`, holder: WORKER, ownershipEpoch: 1, seconds: 1200 });
+    const extended = { ...ownership, expiresAt: at(1200), renewalCount: 1, lastRenewedAt: T0 };
+    groupSpec.given(queued).when(start(s, WORKER, 1, { executionLeaseSeconds: 1200 })).then([expectedStarted(s, lease, extended)]);
+  });
+
+  it('refuses an Ownership Epoch that is not the current one (WORK_STALE_OWNERSHIP) and another Worker (AUTH_FORBIDDEN)', () => {
+    groupSpec.given(queued).when(start(s, WORKER, 2)).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
+    groupSpec.given(queued).when(start(s, WORKER2, 1)).thenFails('AUTH_FORBIDDEN', 'not-the-owner');
+    groupSpec.given(queued).when(start(s, COORD, 1)).thenFails('AUTH_FORBIDDEN', 'not-a-worker');
+  });
+
+  it('refuses an owner whose ownership lease has lapsed, by the Authority’s clock (WORK_LEASE_EXPIRED)', () => {
+    const events = longCoordinator(queued);
+    groupSpec.given(events).when(start(stateOf(events)), { now: at(900) }).thenFails('WORK_LEASE_EXPIRED', 'ownership-lease-expired');
+    const lease = executionLease({ leaseId: `${ID}1`, holder: WORKER, ownershipEpoch: 1, seconds: 300, now: at(899) });
+    const extended = { ...ownership, expiresAt: at(1199), renewalCount: 1, lastRenewedAt: at(899) };
+    groupSpec.given(events).when(start(stateOf(events)), { now: at(899) }).then([expectedStarted(stateOf(events), lease, extended, at(899))]);
+  });
+
+  it('refuses a WorkItem that is not queued (INVALID_STATE_TRANSITION)', () => {
+    const events = activeWork();
+    groupSpec.given(events).when(start(stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+  });
+
+  it('refuses a WorkItem whose dependencies are not met (INVALID_STATE_TRANSITION)', () => {
+    const events = history(
+      [steps.authorize(DEP, { ...RUNNABLE_CONTRACT, dependencyWorkItemIds: [WORK] }), steps.offer([WORKER], DEP), steps.acceptOffer(WORKER, DEP)],
+      workGroup(),
+    );
+    groupSpec.given(events).when(command(stateOf(events), WORKER, 'work.start', { workItemId: DEP, ownershipEpoch: 1 })).thenFails('INVALID_STATE_TRANSITION', 'dependencies-unmet');
+  });
+
+  it('refuses a contract that requires an Execution Approval (APPROVAL_REQUIRED) until approval.grant_execution exists', () => {
+    const events = history([steps.create, steps.addMember(WORKER), steps.authorize(WORK, CONTRACT), steps.offer([WORKER]), steps.acceptOffer(WORKER)]);
+    groupSpec.given(events).when(start(stateOf(events))).thenFails('APPROVAL_REQUIRED', 'execution-approval-required');
+  });
+
+  it('refuses an Execution Lease longer than the limit, and a Command without a Session Epoch (INVALID_COMMAND)', () => {
+    groupSpec.given(queued).when(start(s, WORKER, 1, { executionLeaseSeconds: 3601 })).thenFails('INVALID_COMMAND', 'execution-lease-too-long');
+    groupSpec.given(queued).when(start(s, WORKER, 1, {}, { sessionEpoch: undefined })).thenFails('INVALID_COMMAND', 'session-epoch-required');
+    groupSpec.given(queued).when(command(s, WORKER, 'work.start', { workItemId: 'urn:x:none', ownershipEpoch: 1 })).thenFails('INVALID_COMMAND', 'work-item-unknown');
+  });
+});
+
+describe('ext.missionweaveprotocol.core.work_execution_lease_renew (§11.3: the same Lease ID, a later expiry)', () => {
+  const active = activeWork();
+  const s = stateOf(active);
+  const ownership = leasesIn(s)['ownership'] as Record<string, unknown>;
+
+  it('renews the current Execution Lease from the Authority’s acceptance time, keeping its Lease ID', () => {
+    groupSpec.given(active).when(renew(s), { now: at(200) }).then([expectedRenewed(s, 300, at(200))], (afterState) => {
+      expectStateValid(afterState!);
+      expect(currentLeaseId(afterState!)).toBe(currentLeaseId(s));
+    });
+  });
+
+  it('extends the ownership lease to cover the renewed Execution Lease', () => {
+    const extended = { ...ownership, expiresAt: at(1150), renewalCount: 1, lastRenewedAt: at(250) };
+    groupSpec.given(active).when(renew(s, { leaseSeconds: 900 }), { now: at(250) }).then([expectedRenewed(s, 900, at(250), extended)]);
+  });
+
+  it('refuses an Execution Lease that has expired, or is cited from another Session (WORK_LEASE_EXPIRED)', () => {
+    groupSpec.given(active).when(renew(s), { now: at(300) }).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-expired');
+    groupSpec.given(active).when(renew(s, {}, WORKER, { sessionEpoch: 2 })).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-other-session');
+  });
+
+  it('refuses another Worker, a member that is not a Worker and an overlong lease', () => {
+    groupSpec.given(active).when(renew(s, {}, WORKER2)).thenFails('AUTH_FORBIDDEN', 'not-the-owner');
+    groupSpec.given(active).when(renew(s, {}, COORD)).thenFails('AUTH_FORBIDDEN', 'not-a-worker');
+    groupSpec.given(active).when(renew(s, { leaseSeconds: 3601 })).thenFails('INVALID_COMMAND', 'execution-lease-too-long');
+    groupSpec.given(active).when(command(s, WORKER, RENEW, { workItemId: 'urn:x:none', ownershipEpoch: 1, executionLeaseId: 'urn:x:l' })).thenFails('INVALID_COMMAND', 'work-item-unknown');
+  });
+
+  it('refuses a WorkItem that is no longer active (INVALID_STATE_TRANSITION)', () => {
+    const events = patched(active, { state: 'blocked' });
+    groupSpec.given(events).when(renew(stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+  });
+});
+
+describe('fencing (§11.3, §11.5): an older Ownership Epoch or an older Lease ID is refused even when the other matches', () => {
+  // worker-7 owns w1 under epoch 1 and starts lease L1; both lapse; the Coordinator re-offers w1
+  // (fencing epoch 1) to worker-7 again, which accepts under epoch 2 and starts lease L2.
+  const first = longCoordinator(activeWork());
+  const leaseOne = currentLeaseId(stateOf(first));
+  const refenced = thenAt(first, at(901), (st) => offer(st!, [WORKER]));
+  const reowned = thenAt(thenAt(refenced, at(902), steps.acceptOffer(WORKER)), at(903), steps.startWork(WORKER, 2));
+  const s = stateOf(reowned);
+  const leaseTwo = currentLeaseId(s);
+
+  it('re-owns under a strictly higher Ownership Epoch', () => {
+    expect(s.workItems.get(WORK)!.owner?.ownershipEpoch).toBe(2);
+    expect(leaseTwo).not.toBe(leaseOne);
+    const closed = leasesIn(s)['closed'] as { leaseId: string; state: string }[];
+    expect(closed.map((l) => [l.leaseId, l.state])).toEqual([[leaseOne, 'expired']]);
+  });
+
+  it('refuses the current Lease ID under the older epoch (WORK_STALE_OWNERSHIP)', () => {
+    groupSpec.given(reowned).when(renew(s, { ownershipEpoch: 1, executionLeaseId: leaseTwo }), { now: at(904) }).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
+  });
+
+  it('refuses the older Lease ID under the current epoch (WORK_LEASE_EXPIRED)', () => {
+    groupSpec.given(reowned).when(renew(s, { ownershipEpoch: 2, executionLeaseId: leaseOne }), { now: at(904) }).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-not-current');
+  });
+
+  it('accepts the current pair', () => {
+    groupSpec.given(reowned).when(renew(s, { ownershipEpoch: 2, executionLeaseId: leaseTwo }), { now: at(904) }).then([expectedRenewed(s, 300, at(904))]);
+  });
+
+  it('refuses the fenced epoch’s start too (WORK_STALE_OWNERSHIP)', () => {
+    const events = thenAt(refenced, at(902), steps.acceptOffer(WORKER));
+    groupSpec.given(events).when(start(stateOf(events), WORKER, 1), { now: at(903) }).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
+    const lease = executionLease({ leaseId: `${ID}1`, holder: WORKER, ownershipEpoch: 2, seconds: 300, now: at(903) });
+    groupSpec.given(events).when(start(stateOf(events), WORKER, 2), { now: at(903) }).then([expectedStarted(stateOf(events), lease, undefined, at(903))]);
+  });
+});
+
