@@ -9,6 +9,9 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/protocol/principal.js';
 import { satisfiesVersion } from '../../src/domain/workItem/capabilityMatch.js';
 import { MAX_OFFER_CANDIDATES, MAX_OFFER_ENTRIES } from '../../src/domain/workItem/ownershipLimits.js';
+import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
+import type { DelegationGrant } from '../../src/domain/workItem/workItemDocuments.js';
+import type { JsonObject } from '../../src/protocol/strictJson.js';
 import {
   CHILD_GROUP,
   CHILD_MISSION,
@@ -192,6 +195,18 @@ describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, 
       const card = agent(WORKER, 'active', new Map([['acme.sql-migration', versions]]));
       groupSpec.given(open).when(offer(s, [WORKER]), worldWith(card)).thenFails('AUTH_FORBIDDEN', 'candidate-lacks-capability');
     }
+  });
+
+  it('counts an offer under a Delegation Grant as a use of that Grant, once', () => {
+    const open = workGroup();
+    const grant = { grantId: 'urn:x:grant', granteeAgentId: WORKER2.id, usedBy: [], revision: 1 } as unknown as DelegationGrant;
+    const s = { ...stateOf(open), delegationGrants: new Map([[grant.grantId, grant]]) };
+    const offered = expectedOffered(s, [WORKER], [offerEntry(`${ID}1`, WORKER, at(300))], { payload: { delegationGrantId: grant.grantId } });
+    const event = (payload: object) => ({ kind: 'work.offer.created', payload: JSON.parse(JSON.stringify(payload)) as JsonObject, actor: WORKER2, occurredAt: T0, sequence: s.lastSequence + 1, eventId: 'urn:x:e' });
+    const once = evolveGroup(s, event(offered.payload));
+    expect(once.delegationGrants.get(grant.grantId)).toMatchObject({ usedBy: [WORK], revision: 2 });
+    expect(evolveGroup(once, event(offered.payload)).delegationGrants.get(grant.grantId)).toMatchObject({ usedBy: [WORK], revision: 2 });
+    expect(evolveGroup(s, event({ ...offered.payload, delegationGrantId: undefined })).delegationGrants.get(grant.grantId)).toMatchObject({ usedBy: [] });
   });
 
   it('is the Coordinator’s or a delegate’s: another member is refused, a delegate’s Grant is judged, the Coordinator cites none', () => {
