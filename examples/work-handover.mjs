@@ -99,6 +99,8 @@ try {
   // 2. A paused for real the moment it has started.
   const started = (await workerA.line('started', 30_000)).started;
   workerA.child.kill('SIGSTOP');
+  // The signal lands asynchronously; on Linux, wait until the kernel reports the process stopped.
+  if (process.platform === 'linux') await until(() => processState(workerA.child.pid) === 'T', 5_000, 'A to stop');
   print({ paused: { worker: 'A', pid: workerA.child.pid, processState: processState(workerA.child.pid), ownershipEpoch: started.ownershipEpoch, executionLeaseId: started.executionLeaseId } });
 
   // The Authority closes A's lease on its own clock: an Event of the WorkItem not signed for A.
