@@ -4,11 +4,13 @@
  * process) and two Workers (examples/work-worker.mjs, each its own process) over wss.
  *
  *  1. The Coordinator admits Workers A and B to its Mission's Group, authorizes a WorkItem and
- *     offers it to A. A accepts (Ownership Epoch n) and starts under a short Execution Lease.
+ *     offers it to A. A accepts (Ownership Epoch n), starts under a short Execution Lease, and
+ *     its SDK renews the lease.
  *  2. A is paused for real (SIGSTOP): no renewal, no event loop. Its lease runs out on the Group
  *     Authority's clock and the Authority closes it with an Event of its own.
  *  3. The Coordinator offers the WorkItem to B, which accepts under Ownership Epoch n+1, starts,
- *     and submits; the Coordinator accepts the result and the WorkItem is verified.
+ *     works (its lease renewed meanwhile) and submits; the Coordinator accepts the result and
+ *     the WorkItem is verified.
  *  4. A resumes (SIGCONT) and, playing a Worker whose result was already on its way, submits:
  *     the Authority refuses it (WORK_LEASE_EXPIRED or WORK_STALE_OWNERSHIP). It never completes
  *     the WorkItem.
@@ -85,7 +87,7 @@ try {
   await until(() => coordinator.epochs.facts(groupId)?.coordinatorEpoch, 15_000, 'the Coordinator Epoch');
   for (const name of ['A', 'B']) await coordinator.admit(groupId, agents[name].agentId);
   const workerA = startWorker('A', { MW_WORK_MS: String(leaseSeconds * 1000), MW_LATE_SUBMIT: '1' });
-  const workerB = startWorker('B', { MW_WORK_MS: '300' });
+  const workerB = startWorker('B', { MW_WORK_MS: String(leaseSeconds * 750) }); // long enough to renew
   workers.push(workerA, workerB);
   await Promise.all([workerA.line('ready', 30_000), workerB.line('ready', 30_000)]);
 
@@ -96,8 +98,9 @@ try {
   await coordinator.offer(groupId, { workItemId, candidateAgentIds: [agents.A.agentId], selectionBasis: selectionBasis(capability), offerExpiresInSeconds: 60 });
   print({ offered: { to: 'A' } });
 
-  // 2. A paused for real the moment it has started.
+  // 2. A paused for real once the SDK has renewed its lease once: renewal ran, then stops with A.
   const started = (await workerA.line('started', 30_000)).started;
+  await until(() => history.find((h) => h.kind === 'work.progressed' && h.actor.id === agents.A.agentId), 30_000, "A's first lease renewal");
   workerA.child.kill('SIGSTOP');
   // The signal lands asynchronously; on Linux, wait until the kernel reports the process stopped.
   if (process.platform === 'linux') await until(() => processState(workerA.child.pid) === 'T', 5_000, 'A to stop');
