@@ -38,6 +38,12 @@ export function checkWorker(state: GroupState, command: CommandEnvelope): Refusa
   return null;
 }
 
+/**
+ * What fencing reads of a Command: who acts and in which Session. A kind's typed Command
+ * (`CommandOf<K>`) has a typed payload rather than a JSON object, so the checks take only this.
+ */
+export type FencedCommand = Pick<CommandEnvelope, 'actor' | 'sessionEpoch'>;
+
 export interface OwnerClaim {
   readonly ownershipEpoch: number;
   /** Present for the kinds that must cite the current Execution Lease (§11.3). */
@@ -49,7 +55,7 @@ export interface OwnerClaim {
  * (anyone else: `AUTH_FORBIDDEN`, or `WORK_STALE_OWNERSHIP` for a former owner citing its old
  * epoch); the epoch must be current; the ownership lease live.
  */
-export function checkOwner(workItem: WorkItem, command: CommandEnvelope, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
+export function checkOwner(workItem: WorkItem, command: FencedCommand, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
   const owner = workItem.owner;
   if (owner === undefined || claim.ownershipEpoch !== owner.ownershipEpoch) {
     return refuse('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale', 'the Ownership Epoch is not the current one', {
@@ -71,7 +77,7 @@ export function checkOwner(workItem: WorkItem, command: CommandEnvelope, claim: 
  * The current Execution Lease, cited by its ID, live, and held in the Command's own Session: an
  * older Lease ID, a closed or expired lease, or a lease of a replaced Session is refused.
  */
-export function checkExecutionLease(workItem: WorkItem, command: CommandEnvelope, leaseId: string, ctx: DecisionContext): Lease | Refusal {
+export function checkExecutionLease(workItem: WorkItem, command: FencedCommand, leaseId: string, ctx: DecisionContext): Lease | Refusal {
   const { execution } = leasesOf(workItem);
   const details = { workItemId: workItem.workItemId, executionLeaseId: leaseId };
   if (execution === undefined || execution.leaseId !== leaseId) {
@@ -87,7 +93,7 @@ export function checkExecutionLease(workItem: WorkItem, command: CommandEnvelope
 }
 
 /** Owner, epoch, ownership lease and (when cited) Execution Lease, in that order. */
-export function checkFenced(workItem: WorkItem, command: CommandEnvelope, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
+export function checkFenced(workItem: WorkItem, command: FencedCommand, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
   const owner = checkOwner(workItem, command, claim, ctx);
   if (owner !== null) return owner;
   if (claim.executionLeaseId === undefined) return null;

@@ -84,6 +84,8 @@ export interface WorkBlockedPayload extends WorkItemEventPayload {
 export interface WorkUnblockedPayload extends WorkItemEventPayload {
   /** `queued` while the owner's lease holds, `open` after its ownership expired (§10.2). */
   readonly state: 'queued' | 'open';
+  /** The lapsed owner's blocked lease, closed as the WorkItem reopens (its only record). */
+  readonly fencedOwnershipLease?: Lease;
 }
 
 export interface WorkSubmittedPayload extends WorkItemEventPayload {
