@@ -294,3 +294,18 @@ export function expectedEnded(s: GroupState, kind: 'work.cancelled' | 'work.fail
     aggregate: { type: 'work-item', id: WORK, revision: ended['revision'] as number },
   };
 }
+
+/** The `work.blocked` of `checkpoint` for `reason`, the blocked lease held `seconds`. */
+export function expectedBlocked(s: GroupState, reason: string, checkpoint: Data, seconds = 900): ExpectedEvent {
+  const leases = execLeases(s);
+  const ownership = leases['ownership'] as Data;
+  const blocked = { ...ownership, leaseType: 'blocked', expiresAt: at(seconds), renewalCount: (ownership['renewalCount'] as number) + 1, lastRenewedAt: T0 };
+  const released = execClosed(leases['execution'], 'released', 'blocked');
+  const progress = expectedProgress(checkpoint['phase'] as string, {
+    completedMilestones: checkpoint['completedMilestones'] ?? [],
+    nextCheckpoint: checkpoint['nextStep'] ?? checkpoint['phase'],
+    blockers: [reason],
+  });
+  const workItem = expectedWork(s, { state: 'blocked', progress }, { ownership: blocked, closed: [...(leases['closed'] as Data[]), released], checkpoint });
+  return { kind: 'work.blocked', payload: { workItemId: WORK, workItem, reason, checkpoint, blockedLeaseExpiresAt: at(seconds), releasedExecutionLease: released } };
+}

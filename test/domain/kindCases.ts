@@ -35,6 +35,7 @@ import {
   execClosed,
   execLeases,
   expectedAuthorized,
+  expectedBlocked,
   expectedCheckpointed,
   expectedEnded,
   expectedMembership,
@@ -112,16 +113,7 @@ const EXECUTION_CASES: Readonly<Record<string, KindCase>> = {
     actor: WORKER,
     given: () => execGiven({ state: 'active' }),
     payload: () => ({ ...LEASED, reason: 'needs DBA approval', checkpoint: CHECKPOINT, blockedLeaseSeconds: 120 }),
-    events: (s) => {
-      const leases = execLeases(s);
-      const ownership = leases['ownership'] as Record<string, number>;
-      const blocked = { ...ownership, leaseType: 'blocked', expiresAt: at(120), renewalCount: ownership['renewalCount']! + 1, lastRenewedAt: T0 };
-      const released = execClosed(leases['execution'], 'released', 'blocked');
-      const progress = expectedProgress('migrating', { completedMilestones: ['schema copied'], nextCheckpoint: 'backfill', blockers: ['needs DBA approval'] });
-      const workItem = expectedWork(s, { state: 'blocked', progress }, { ownership: blocked, closed: [...(leases['closed'] as object[]), released], checkpoint: CHECKPOINT });
-      const payload = { workItemId: WORK, workItem, reason: 'needs DBA approval', checkpoint: CHECKPOINT, blockedLeaseExpiresAt: at(120), releasedExecutionLease: released };
-      return [{ kind: 'work.blocked', payload }];
-    },
+    events: (s) => [expectedBlocked(s, 'needs DBA approval', CHECKPOINT, 120)],
   },
   'work.unblock': {
     actor: COORD,

@@ -1,0 +1,218 @@
+/**
+ * The execution half of the WorkItem state machine (§10.2 rows `work.checkpoint` … `work.cancel`,
+ * §11.3, §11.4, §13.2), given / when / then, one `describe` per row: the accepted transition, then
+ * every refusal. The Worker kinds that cite the current Execution Lease share one fencing table:
+ * an older Ownership Epoch is `WORK_STALE_OWNERSHIP` even with the current Lease ID, and an older
+ * Lease ID is `WORK_LEASE_EXPIRED` even with the current epoch (§11.3).
+ */
+
+import { describe, expect, it } from 'vitest';
+import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { RecordedEvent } from '../../src/domain/model.js';
+import { leasesOf } from '../../src/domain/workItem/workLeases.js';
+import type { Principal } from '../../src/protocol/principal.js';
+import type { ExpectedEvent } from '../support/specification.js';
+import {
+  CHILD_GROUP,
+  CHILD_MISSION,
+  COORD,
+  EXEC_EPOCH,
+  EXEC_OLD_RUN_LEASE,
+  EXEC_OWN_LEASE,
+  EXEC_RUN_LEASE,
+  HASH_A,
+  HASH_B,
+  OWNER,
+  REVIEWER,
+  T0,
+  WORK,
+  WORKER,
+  at,
+  command,
+  execEvidence,
+  execGiven,
+  expectStateValid,
+  groupSpec,
+  history,
+  stateOf,
+  steps,
+  type ExecSetup,
+} from './fixtures.js';
+import { execClosed, execLeases, expectedBlocked, expectedCheckpointed, expectedEnded, expectedProgress, expectedWork } from './expectedEvents.js';
+import { CASES } from './kindCases.js';
+
+const CHECKPOINT = { phase: 'migrating', completedMilestones: ['schema copied'], nextStep: 'backfill', createdAt: T0 };
+const LEASED = { workItemId: WORK, ownershipEpoch: EXEC_EPOCH, executionLeaseId: EXEC_RUN_LEASE };
+const UNFINISHED = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted'] as const;
+const FINISHED = ['verified', 'failed', 'cancelled'] as const;
+const PENDING = { offerId: 'urn:x:offer-1', agentId: WORKER.id, agentCardVersion: 3, expiresAt: at(300), status: 'pending' as const };
+
+function given(setup: ExecSetup): { events: RecordedEvent[]; state: GroupState } {
+  const events = execGiven(setup);
+  return { events, state: stateOf(events) };
+}
+
+function send(state: GroupState, actor: Principal, kind: string, payload: object, extra: object = {}) {
+  return command(state, actor, kind, payload, extra);
+}
+
+const FAILURE = () => [execEvidence('urn:x:failure', WORKER, { type: 'failure_report', result: 'failed' })];
+
+/** The Worker kinds that cite the current Execution Lease: a valid payload for w1 and what it appends. */
+const LEASE_CITING: readonly [kind: string, payload: () => object, accepted: (s: GroupState) => ExpectedEvent[]][] = [
+  ['work.checkpoint', () => CASES['work.checkpoint']!.payload(stateOf(execGiven({ state: 'active' }))), (s) => CASES['work.checkpoint']!.events(s)],
+  ['work.block', () => CASES['work.block']!.payload(stateOf(execGiven({ state: 'active' }))), (s) => CASES['work.block']!.events(s)],
+  ['work.submit', () => CASES['work.submit']!.payload(stateOf(execGiven({ state: 'active' }))), (s) => CASES['work.submit']!.events(s)],
+  [
+    'work.fail',
+    () => ({ ...LEASED, reason: 'the source table is corrupt', evidence: FAILURE() }),
+    (s) => [
+      expectedEnded(s, 'work.failed', 'the source table is corrupt', { evidence: FAILURE() }, {
+        progress: expectedProgress('active', { nextCheckpoint: 'not reported', evidenceIds: ['urn:x:failure'] }),
+      }),
+    ],
+  ],
+];
+
+describe.each(LEASE_CITING)('%s fencing (§11.3)', (kind, payload, accepted) => {
+  const active = given({ state: 'active' });
+
+  it('is accepted from the owner under the current epoch and Lease ID', () => {
+    const after = groupSpec.given(active.events).when(send(active.state, WORKER, kind, payload())).then(accepted(active.state)) as GroupState;
+    expect(leasesOf(after.workItems.get(WORK)!).execution).toBeUndefined();
+    expectStateValid(after);
+  });
+
+  it('refuses an older Ownership Epoch even with the current Lease ID (WORK_STALE_OWNERSHIP)', () => {
+    groupSpec.given(active.events).when(send(active.state, WORKER, kind, { ...payload(), ownershipEpoch: EXEC_EPOCH - 1 })).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
+  });
+
+  it('refuses an older Lease ID even with the current epoch (WORK_LEASE_EXPIRED)', () => {
+    groupSpec.given(active.events).when(send(active.state, WORKER, kind, { ...payload(), executionLeaseId: EXEC_OLD_RUN_LEASE })).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-not-current');
+    groupSpec.given(active.events).when(send(active.state, WORKER, kind, { ...payload(), executionLeaseId: EXEC_OWN_LEASE })).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-not-current');
+  });
+
+  it('refuses an Execution Lease past its expiry, or held in a replaced Session (WORK_LEASE_EXPIRED)', () => {
+    const short = given({ state: 'active', executionSeconds: 60 });
+    groupSpec.given(short.events).when(send(short.state, WORKER, kind, payload()), { now: at(61) }).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-expired');
+    groupSpec.given(active.events).when(send(active.state, WORKER, kind, payload(), { sessionEpoch: 2 })).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-other-session');
+  });
+
+  it('refuses a lapsed ownership lease (WORK_LEASE_EXPIRED)', () => {
+    const lapsed = given({ state: 'active', ownershipSeconds: 30 });
+    groupSpec.given(lapsed.events).when(send(lapsed.state, WORKER, kind, payload()), { now: at(31) }).thenFails('WORK_LEASE_EXPIRED', 'ownership-lease-expired');
+  });
+
+  it('refuses anyone but the owner, and a WorkItem that is not active', () => {
+    groupSpec.given(active.events).when(send(active.state, REVIEWER, kind, payload())).thenFails('AUTH_FORBIDDEN', 'not-the-owner');
+    for (const state of ['queued', 'blocked', 'submitted'] as const) {
+      const other = given({ state });
+      groupSpec.given(other.events).when(send(other.state, WORKER, kind, payload())).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    }
+  });
+
+  it('refuses a WorkItem the Group does not have, or an unowned one (INVALID_COMMAND, WORK_STALE_OWNERSHIP)', () => {
+    groupSpec.given(active.events).when(send(active.state, WORKER, kind, { ...payload(), workItemId: 'urn:x:none' })).thenFails('INVALID_COMMAND', 'work-item-unknown');
+    const open = given({ state: 'open' });
+    groupSpec.given(open.events).when(send(open.state, WORKER, kind, payload())).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
+  });
+});
+
+describe('work.checkpoint: active → queued (§10.2, §11.4)', () => {
+  const active = given({ state: 'active' });
+
+  it('releases the Execution Lease, renews ownership for resumeWithinSeconds and keeps the checkpoint as structured progress', () => {
+    const after = groupSpec
+      .given(active.events)
+      .when(send(active.state, WORKER, 'work.checkpoint', { ...LEASED, checkpoint: CHECKPOINT, resumeWithinSeconds: 60 }))
+      .then([expectedCheckpointed(active.state, CHECKPOINT, 60)]) as GroupState;
+    const workItem = after.workItems.get(WORK)!;
+    expect(workItem).toMatchObject({ state: 'queued', revision: 5, owner: { ownershipEpoch: EXEC_EPOCH } });
+    expect(workItem.progress).toMatchObject({ currentPhase: 'migrating', completedMilestones: ['schema copied'], nextCheckpoint: 'backfill', blockers: [] });
+    const leases = leasesOf(workItem);
+    expect(leases.execution).toBeUndefined();
+    expect(leases.ownership).toMatchObject({ leaseId: EXEC_OWN_LEASE, state: 'active', expiresAt: at(60), renewalCount: 1 });
+    expect(leases.closed?.map((l) => [l.leaseId, l.state])).toEqual([[EXEC_OLD_RUN_LEASE, 'released'], [EXEC_RUN_LEASE, 'released']]);
+    expect(leases.checkpoint).toEqual(CHECKPOINT);
+    expectStateValid(after);
+  });
+
+  it('resumes within 900 seconds by default; a checkpoint without a next step names its phase as next', () => {
+    const bare = { phase: 'analysing', createdAt: T0 };
+    groupSpec.given(active.events).when(send(active.state, WORKER, 'work.checkpoint', { ...LEASED, checkpoint: bare })).then([expectedCheckpointed(active.state, bare, 900)]);
+  });
+
+  it('answers the same checkpoint, delayed, with WORK_LEASE_EXPIRED or INVALID_STATE_TRANSITION: the lease it cites is released', () => {
+    const once = history([(s) => send(s!, WORKER, 'work.checkpoint', { ...LEASED, checkpoint: CHECKPOINT })], active.events);
+    groupSpec.given(once).when(send(stateOf(once), WORKER, 'work.checkpoint', { ...LEASED, checkpoint: CHECKPOINT })).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+  });
+});
+
+describe('work.block: active → blocked (§10.2, §11.4)', () => {
+  const active = given({ state: 'active' });
+
+  it('checkpoints, records the blocker and keeps ownership as a bounded blocked lease (same Lease ID)', () => {
+    const payload = { ...LEASED, reason: 'needs DBA approval', checkpoint: CHECKPOINT, blockedLeaseSeconds: 120 };
+    const after = groupSpec.given(active.events).when(send(active.state, WORKER, 'work.block', payload)).then([expectedBlocked(active.state, 'needs DBA approval', CHECKPOINT, 120)]) as GroupState;
+    const workItem = after.workItems.get(WORK)!;
+    expect(workItem.state).toBe('blocked');
+    expect(workItem.progress?.blockers).toEqual(['needs DBA approval']);
+    expect(leasesOf(workItem).ownership).toMatchObject({ leaseId: EXEC_OWN_LEASE, leaseType: 'blocked', expiresAt: at(120) });
+    expect(leasesOf(workItem).execution).toBeUndefined();
+    expectStateValid(after);
+  });
+
+  it('holds the blocked lease 900 seconds by default', () => {
+    const bare = { phase: 'waiting', createdAt: T0 };
+    groupSpec.given(active.events).when(send(active.state, WORKER, 'work.block', { ...LEASED, reason: 'waiting on a key', checkpoint: bare })).then([expectedBlocked(active.state, 'waiting on a key', bare)]);
+  });
+});
+
+describe('work.unblock: blocked → queued or open (§10.2, §11.4)', () => {
+  const blocked = given({ state: 'blocked', ownershipSeconds: 120 });
+
+  it('returns the WorkItem to its queue while the blocked lease holds; the lease is an ownership lease again', () => {
+    const after = groupSpec.given(blocked.events).when(send(blocked.state, COORD, 'work.unblock', { workItemId: WORK })).then(CASES['work.unblock']!.events(blocked.state)) as GroupState;
+    const workItem = after.workItems.get(WORK)!;
+    expect(workItem).toMatchObject({ state: 'queued', owner: { agentId: WORKER.id, ownershipEpoch: EXEC_EPOCH } });
+    expect(leasesOf(workItem).ownership).toMatchObject({ leaseId: EXEC_OWN_LEASE, leaseType: 'ownership', state: 'active', expiresAt: at(120) });
+    expectStateValid(after);
+  });
+
+  it('reopens the WorkItem after the blocked lease lapsed, fencing the expired owner', () => {
+    const leases = execLeases(blocked.state);
+    const fenced = execClosed(leases['ownership'], 'expired', 'blocked lease lapsed');
+    const workItem = { ...expectedWork(blocked.state, { state: 'open', progress: expectedProgress('blocked', { nextCheckpoint: 'not reported' }) }, { closed: leases['closed'] }) };
+    delete workItem['owner'];
+    delete workItem['selectionBasis'];
+    const after = groupSpec
+      .given(blocked.events)
+      .when(send(blocked.state, COORD, 'work.unblock', { workItemId: WORK }), { now: at(121) })
+      .then([{ kind: 'work.unblocked', payload: { workItemId: WORK, workItem: { ...workItem, updatedAt: at(121) }, state: 'open', fencedOwnershipLease: { ...fenced, closedAt: at(121) } } }]) as GroupState;
+    const reopened = after.workItems.get(WORK)!;
+    expect(reopened.owner).toBeUndefined();
+    expect(leasesOf(reopened).ownership).toBeUndefined();
+    expectStateValid(after);
+  });
+
+  it('is the Coordinator’s: the owner and other members are refused (AUTH_FORBIDDEN), a stale Coordinator Epoch too', () => {
+    groupSpec.given(blocked.events).when(send(blocked.state, WORKER, 'work.unblock', { workItemId: WORK })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(blocked.events).when(send(blocked.state, OWNER, 'work.unblock', { workItemId: WORK })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
+    groupSpec.given(blocked.events).when(send(blocked.state, COORD, 'work.unblock', { workItemId: WORK }, { coordinatorEpoch: undefined })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
+  });
+
+  it('needs a blocked WorkItem of this Group in an active Mission', () => {
+    for (const state of ['open', 'queued', 'active', 'submitted'] as const) {
+      const other = given({ state });
+      groupSpec.given(other.events).when(send(other.state, COORD, 'work.unblock', { workItemId: WORK })).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    }
+    groupSpec.given(blocked.events).when(send(blocked.state, COORD, 'work.unblock', { workItemId: 'urn:x:none' })).thenFails('INVALID_COMMAND', 'work-item-unknown');
+    const awaiting = history([steps.submit()], blocked.events);
+    groupSpec.given(awaiting).when(send(stateOf(awaiting), COORD, 'work.unblock', { workItemId: WORK })).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
+  });
+
+  it('refuses a WorkItem blocked on its child Mission (§14)', () => {
+    const child = given({ state: 'blocked', childMission: { missionId: CHILD_MISSION, groupId: CHILD_GROUP, failurePolicy: 'block_parent_work_item' } });
+    groupSpec.given(child.events).when(send(child.state, COORD, 'work.unblock', { workItemId: WORK })).thenFails('INVALID_STATE_TRANSITION', 'work-item-awaiting-child');
+  });
+});
