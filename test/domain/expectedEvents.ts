@@ -307,5 +307,5 @@ export function expectedBlocked(s: GroupState, reason: string, checkpoint: Data,
     blockers: [reason],
   });
   const workItem = expectedWork(s, { state: 'blocked', progress }, { ownership: blocked, closed: [...(leases['closed'] as Data[]), released], checkpoint });
-  return { kind: 'work.blocked', payload: { workItemId: WORK, workItem, reason, checkpoint, blockedLeaseExpiresAt: at(seconds), releasedExecutionLease: released } };
+  return { kind: 'work.blocked', payload: { workItemId: WORK, workItem, reason, checkpoint, blockedLeaseExpiresAt: at(seconds), ownershipLeaseExpiresAt: at(seconds), releasedExecutionLease: released } };
 }

@@ -123,7 +123,7 @@ const EXECUTION_CASES: Readonly<Record<string, KindCase>> = {
       const leases = execLeases(s);
       const ownership = { ...(leases['ownership'] as object), leaseType: 'ownership' };
       const workItem = expectedWork(s, { state: 'queued', progress: expectedProgress('blocked', { nextCheckpoint: 'not reported' }) }, { ...leases, ownership });
-      return [{ kind: 'work.unblocked', payload: { workItemId: WORK, workItem, state: 'queued' } }];
+      return [{ kind: 'work.unblocked', payload: { workItemId: WORK, workItem, state: 'queued', status: 'queued' } }];
     },
   },
   'work.submit': {

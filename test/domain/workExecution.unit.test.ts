@@ -188,7 +188,7 @@ describe('work.unblock: blocked → queued or open (§10.2, §11.4)', () => {
     const after = groupSpec
       .given(blocked.events)
       .when(send(blocked.state, COORD, 'work.unblock', { workItemId: WORK }), { now: at(121) })
-      .then([{ kind: 'work.unblocked', payload: { workItemId: WORK, workItem: { ...workItem, updatedAt: at(121) }, state: 'open', fencedOwnershipLease: { ...fenced, closedAt: at(121) } } }]) as GroupState;
+      .then([{ kind: 'work.unblocked', payload: { workItemId: WORK, workItem: { ...workItem, updatedAt: at(121) }, state: 'open', status: 'open', fencedOwnershipLease: { ...fenced, closedAt: at(121) } } }]) as GroupState;
     const reopened = after.workItems.get(WORK)!;
     expect(reopened.owner).toBeUndefined();
     expect(leasesOf(reopened).ownership).toBeUndefined();

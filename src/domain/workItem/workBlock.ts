@@ -41,6 +41,7 @@ function decideBlock(state: GroupState, command: CommandOf<'work.block'>, ctx: D
       reason: payload.reason,
       checkpoint,
       blockedLeaseExpiresAt: ownership.expiresAt,
+      ownershipLeaseExpiresAt: ownership.expiresAt,
       releasedExecutionLease: released.closed!.at(-1)!,
     }),
   );

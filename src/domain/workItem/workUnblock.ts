@@ -41,7 +41,7 @@ function decideUnblock(state: GroupState, command: CommandOf<'work.unblock'>, ct
   if (liveOwnerOf(workItem, ctx) !== undefined) {
     const ownership: Lease = { ...leases.ownership!, leaseType: 'ownership' };
     const after = withLeases(nextRevision(workItem, { state: 'queued', progress }, ctx), { ...leases, ownership });
-    return accept(workItemDraft('work.unblocked', { workItemId: after.workItemId, workItem: after, state: 'queued' as const }));
+    return accept(workItemDraft('work.unblocked', { workItemId: after.workItemId, workItem: after, state: 'queued' as const, status: 'queued' as const }));
   }
   // The blocked lease lapsed: the owner is fenced before the WorkItem is offered again (§11.5).
   const fenced = leases.ownership === undefined ? undefined : closeLease(leases.ownership, 'expired', 'blocked lease lapsed', ctx);
@@ -54,6 +54,7 @@ function decideUnblock(state: GroupState, command: CommandOf<'work.unblock'>, ct
       workItemId: reopened.workItemId,
       workItem: reopened,
       state: 'open' as const,
+      status: 'open' as const,
       ...(fenced === undefined ? {} : { fencedOwnershipLease: fenced }),
     }),
   );
