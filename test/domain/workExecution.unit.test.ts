@@ -143,7 +143,7 @@ describe('work.checkpoint: active → queued (§10.2, §11.4)', () => {
     groupSpec.given(active.events).when(send(active.state, WORKER, 'work.checkpoint', { ...LEASED, checkpoint: bare })).then([expectedCheckpointed(active.state, bare, 900)]);
   });
 
-  it('answers the same checkpoint, delayed, with WORK_LEASE_EXPIRED or INVALID_STATE_TRANSITION: the lease it cites is released', () => {
+  it('refuses the same checkpoint delayed: the WorkItem is queued and the lease it cites released (INVALID_STATE_TRANSITION)', () => {
     const once = history([(s) => send(s!, WORKER, 'work.checkpoint', { ...LEASED, checkpoint: CHECKPOINT })], active.events);
     groupSpec.given(once).when(send(stateOf(once), WORKER, 'work.checkpoint', { ...LEASED, checkpoint: CHECKPOINT })).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
   });
