@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { leasesOf } from '../../src/domain/workItem/workLeases.js';
+import { PROGRESS_EVIDENCE_KEPT, withEvidenceIds } from '../../src/domain/workItem/workProgress.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import {
@@ -142,7 +143,7 @@ describe('work.checkpoint: active → queued (§10.2, §11.4)', () => {
     groupSpec.given(active.events).when(send(active.state, WORKER, 'work.checkpoint', { ...LEASED, checkpoint: bare })).then([expectedCheckpointed(active.state, bare, 900)]);
   });
 
-  it('answers the same checkpoint, delayed, with WORK_LEASE_EXPIRED or INVALID_STATE_TRANSITION: the lease it cites is released', () => {
+  it('refuses the same checkpoint delayed: the WorkItem is queued and the lease it cites released (INVALID_STATE_TRANSITION)', () => {
     const once = history([(s) => send(s!, WORKER, 'work.checkpoint', { ...LEASED, checkpoint: CHECKPOINT })], active.events);
     groupSpec.given(once).when(send(stateOf(once), WORKER, 'work.checkpoint', { ...LEASED, checkpoint: CHECKPOINT })).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
   });
@@ -408,5 +409,17 @@ describe('parent Mission failure or cancellation (§10.2, last row; §12)', () =
     expectStateValid(stateOf(events));
     // The owner's delayed Command finds its lease gone.
     groupSpec.given(events).when(send(stateOf(events), WORKER, 'work.submit', { ...LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')] })).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+  });
+});
+
+describe('the Evidence a WorkItem keeps in its progress (§11.4)', () => {
+  it('adds each ID once, newest last, and keeps at most PROGRESS_EVIDENCE_KEPT (the schema bound)', () => {
+    const base = expectedProgress('x') as unknown as Parameters<typeof withEvidenceIds>[0];
+    const full = { ...base, evidenceIds: Array.from({ length: PROGRESS_EVIDENCE_KEPT }, (_, i) => `urn:x:e${i}`) };
+    const after = withEvidenceIds(full, ['urn:x:e0', 'urn:x:new', 'urn:x:new']);
+    expect(after.evidenceIds).toHaveLength(PROGRESS_EVIDENCE_KEPT);
+    expect(after.evidenceIds.slice(-2)).toEqual(['urn:x:e0', 'urn:x:new']);
+    expect(after.evidenceIds[0]).toBe('urn:x:e2');
+    expect(new Set(after.evidenceIds).size).toBe(PROGRESS_EVIDENCE_KEPT);
   });
 });

@@ -49,6 +49,7 @@ export function progressAtCheckpoint(workItem: WorkItem, checkpoint: WorkCheckpo
 
 /** `progress` with `evidenceIds` added once each, newest last, at most `PROGRESS_EVIDENCE_KEPT`. */
 export function withEvidenceIds(progress: WorkProgress, evidenceIds: readonly string[]): WorkProgress {
-  const kept = [...progress.evidenceIds.filter((id) => !evidenceIds.includes(id)), ...new Set(evidenceIds)];
+  const added = new Set(evidenceIds);
+  const kept = [...progress.evidenceIds.filter((id) => !added.has(id)), ...added];
   return { ...progress, evidenceIds: kept.slice(-PROGRESS_EVIDENCE_KEPT) };
 }
