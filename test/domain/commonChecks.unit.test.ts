@@ -27,6 +27,7 @@ import {
   history,
   stateOf,
   steps,
+  verifiedWorkHistory,
 } from './fixtures.js';
 import { CASES, type KindCase } from './kindCases.js';
 
@@ -35,12 +36,18 @@ const GROUP_KINDS = Object.entries(COMMAND_RULES)
   .map(([kind]) => kind);
 
 const busy = busyGroup();
-const submitted = history([steps.submit([HASH_A, HASH_B])], busy);
+const submitted = history([steps.submit([HASH_A, HASH_B])], verifiedWorkHistory(busy));
 const TERMINAL: Record<string, RecordedEvent[]> = {
   approved: history([steps.approve()], submitted),
   cancelled: history([steps.cancel()], busy),
   failed: history([steps.terminate()], busy),
 };
+
+/** The Group a kind's case is accepted in. */
+function eventsFor(kind: string): RecordedEvent[] {
+  const c = caseOf(kind);
+  return c.submitted === true ? submitted : (c.given?.(busy) ?? busy);
+}
 
 function caseOf(kind: string): KindCase {
   const found = CASES[kind];
@@ -61,7 +68,7 @@ describe('the registry', () => {
 
   it('accepts each case in a live Mission (so the refusals below come from the checks)', () => {
     for (const kind of GROUP_KINDS) {
-      const events = caseOf(kind).submitted === true ? submitted : busy;
+      const events = eventsFor(kind);
       groupSpec.given(events).when(validCommand(kind, events)).then(caseOf(kind).events(stateOf(events)));
     }
   });
@@ -94,7 +101,7 @@ describe.each(GROUP_KINDS)('%s', (kind) => {
   });
 
   it('refuses a Membership Epoch that is not the current one (MEMBERSHIP_STALE)', () => {
-    const events = caseOf(kind).submitted === true ? submitted : busy;
+    const events = eventsFor(kind);
     groupSpec.given(events).when(validCommand(kind, events, undefined, { membershipEpoch: 2 })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
     groupSpec.given(events).when(validCommand(kind, events, undefined, { membershipEpoch: undefined })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
   });
@@ -117,7 +124,7 @@ describe.each(GROUP_KINDS)('%s', (kind) => {
   }
 
   it('checks expectedRevision against the aggregate the kind changes (REVISION_CONFLICT)', () => {
-    const events = caseOf(kind).submitted === true ? submitted : busy;
+    const events = eventsFor(kind);
     const state = stateOf(events);
     const rules = COMMAND_RULES[kind]!;
     const plain = validCommand(kind, events);

@@ -21,7 +21,10 @@ import { missionRequestChanges } from '../mission/missionRequestChanges.js';
 import { missionSubmitForApproval } from '../mission/missionSubmitForApproval.js';
 import { missionTerminate } from '../mission/missionTerminate.js';
 import { ORGANIZATION_KINDS } from '../organization/organization.js';
+import { membershipGrantDelegation } from '../workItem/grantDelegation.js';
 import { workAuthorize } from '../workItem/workAuthorize.js';
+import { workDependencyAdd } from '../workItem/workDependencyAdd.js';
+import { workPropose } from '../workItem/workPropose.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
 
@@ -42,7 +45,10 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   messageCorrect,
   messageRetract,
   messageRedact,
+  membershipGrantDelegation,
+  workPropose,
   workAuthorize,
+  workDependencyAdd,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */
