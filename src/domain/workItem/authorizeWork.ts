@@ -68,9 +68,12 @@ export function decideWorkAuthorize(
   if (payload.conversationId !== undefined && state.conversations.has(payload.conversationId)) {
     return refuse('INVALID_STATE_TRANSITION', 'conversation-id-taken', 'the Conversation ID is already in use');
   }
+  // Authority first: a delegate learns nothing about proposals or the plan it may not act on.
+  const unauthorized = checkAuthorizer(state, command, ctx);
+  if (unauthorized !== null) return unauthorized;
   const proposal = proposalTakenUp(state, command);
   if (proposal !== undefined && 'ok' in proposal) return proposal;
-  const refused = checkContract(state, payload.workItemId, payload, ctx) ?? checkAuthorizer(state, command, ctx);
+  const refused = checkContract(state, payload.workItemId, payload, ctx);
   if (refused !== null) return refused;
 
   const ref = groupRef(state);
