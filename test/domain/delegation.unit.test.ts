@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { checkDelegatedUse } from '../../src/domain/workItem/delegation.js';
 import { linksOf } from '../../src/domain/workItem/workItemDocuments.js';
@@ -179,6 +179,9 @@ describe('work.authorize under a Delegation Grant', () => {
     expect(after.delegationGrants.get(GRANT)).toMatchObject({ usedBy: [W2], revision: 2 });
     expect(linksOf(after.workItems.get(W2)!)).toEqual({ parentWorkItemId: WORK, delegationGrantId: GRANT });
     expectStateValid(after);
+    // The Grant and its use survive the store's rows, as the app reloads them.
+    const rows = JSON.parse(JSON.stringify(toAggregates(after))) as ReturnType<typeof toAggregates>;
+    expect(fromAggregates(GROUP, after.lastSequence, rows)).toEqual(after);
   });
 
   it('goes as deep as the Grant allows and no deeper (AUTH_FORBIDDEN)', () => {

@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { deriveMissionProgress } from '../../src/domain/mission/missionProgress.js';
 import { MAX_OPEN_PROPOSALS_PER_GROUP } from '../../src/domain/workItem/workLimits.js';
@@ -115,6 +115,8 @@ describe('work.authorize from an open Work Proposal', () => {
     expect(after.proposals.get(PROPOSAL)).toMatchObject({ state: 'authorized', authorizedWorkItemId: W2, revision: 2 });
     expect(after.workItems.get(W2)).toMatchObject({ createdBy: WORKER, authorizedBy: COORD, state: 'open' });
     expectStateValid(after);
+    const rows = JSON.parse(JSON.stringify(toAggregates(after))) as ReturnType<typeof toAggregates>;
+    expect(fromAggregates(GROUP, after.lastSequence, rows)).toEqual(after);
   });
 
   it('refuses an unknown proposal (INVALID_COMMAND) and one already taken up (INVALID_STATE_TRANSITION)', () => {
