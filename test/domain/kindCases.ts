@@ -36,6 +36,9 @@ import {
   EXEC_SUBMITTED_EVIDENCE,
   execEvidence,
   execGiven,
+  DELEGATE_AGENT,
+  command,
+  verifiedWorkHistory,
 } from './fixtures.js';
 import { expectedAccepted, expectedOffered, expectedRenewed, expectedStarted, executionLease, leasesIn, offerEntry } from './expectedOwnership.js';
 import {
@@ -58,8 +61,8 @@ export interface KindCase {
   readonly events: (state: GroupState) => ExpectedEvent[];
   /** Needs a submitted Mission to be accepted. */
   readonly submitted?: boolean;
-  /** Needs this history (a WorkItem offered, queued, active, …) instead of the busy Group. */
-  readonly given?: () => RecordedEvent[];
+  /** The Group the case is accepted in, built from the busy Group (default: the busy Group). */
+  readonly given?: (busy: readonly RecordedEvent[]) => RecordedEvent[];
 }
 
 const M1 = 'urn:missionweave:message:m-1';
@@ -180,6 +183,17 @@ const EXECUTION_CASES: Readonly<Record<string, KindCase>> = {
   },
 };
 
+/** A Delegation Grant over w1 for delegate-5, within w1's and the Mission's budgets. */
+const DELEGATION_PAYLOAD = {
+  grantId: 'urn:x:grant',
+  granteeAgentId: DELEGATE_AGENT.id,
+  targetWorkItemId: WORK,
+  allowedCapabilities: [{ id: 'acme.sql-migration', version: '1.0.0' }],
+  budget: { currency: 'EUR', financialLimit: 10, modelTokenLimit: 1000, toolCallLimit: 10, computeSecondsLimit: 60, wallClockSecondsLimit: 600, externalSideEffectLimit: 0 },
+  maxDescendantDepth: 2,
+  expiresAt: at(3600),
+};
+
 /** One Command per Group kind that its usual sender may send and that is accepted. */
 export const CASES: Readonly<Record<string, KindCase>> = {
   'mission.create_child': {
@@ -218,6 +232,8 @@ export const CASES: Readonly<Record<string, KindCase>> = {
   },
   'mission.submit_for_approval': {
     actor: COORD,
+    // §7.3: submission needs every required WorkItem verified.
+    given: (busy) => verifiedWorkHistory(busy),
     payload: () => ({ artifactHashes: [HASH_A] }),
     events: (s) => [
       { kind: 'mission.submitted_for_approval', payload: { missionRevision: 2, artifactHashes: [HASH_A], mission: { ...s.mission, state: 'awaiting_approval', revision: 2 } } },
@@ -295,6 +311,52 @@ export const CASES: Readonly<Record<string, KindCase>> = {
     events: () => [
       { kind: 'message.redacted', payload: { amendment: message('urn:x:a', OWNER, 'redaction', text('[Message redacted under policy]'), { reason: 'policy' }) } },
     ],
+  },
+  'work.propose': {
+    actor: WORKER,
+    payload: () => ({ proposalId: 'urn:x:p1', contract: CONTRACT }),
+    events: () => [
+      {
+        kind: 'work.proposed',
+        payload: {
+          proposal: { proposalId: 'urn:x:p1', missionId: MISSION, groupId: GROUP, proposer: WORKER, contract: CONTRACT, dependencyIds: [], state: 'open', proposedAt: T0, revision: 1 },
+        },
+      },
+    ],
+  },
+  'membership.grant_delegation': {
+    actor: COORD,
+    given: (busy) => history([(s) => command(s!, OWNER, 'membership.change', { principal: DELEGATE_AGENT, roles: ['work_delegate'] })], busy),
+    payload: () => DELEGATION_PAYLOAD,
+    events: () => [
+      {
+        kind: 'membership.delegation.granted',
+        payload: {
+          delegationGrant: {
+            ...DELEGATION_PAYLOAD,
+            missionId: MISSION,
+            groupId: GROUP,
+            granteeMembershipEpoch: 1,
+            coordinatorEpoch: 1,
+            issuedBy: COORD,
+            grantedAt: T0,
+            usedBy: [],
+            revision: 1,
+          },
+        },
+      },
+    ],
+  },
+  'ext.missionweaveprotocol.core.work_dependency_add': {
+    actor: COORD,
+    given: (busy) => history([steps.authorize('urn:x:w0')], busy),
+    payload: () => ({ workItemId: WORK, dependencyId: 'urn:x:w0' }),
+    events: (s) => {
+      const item = s.workItems.get(WORK)!;
+      const contractVersion = item.contract.contractVersion + 1;
+      const workItem = { ...item, contract: { ...item.contract, contractVersion, dependencyWorkItemIds: ['urn:x:w0'] }, revision: 2, updatedAt: T0 };
+      return [{ kind: 'work.contract.revised', payload: { workItemId: WORK, workItem, contractVersion, dependencyId: 'urn:x:w0', revokedLeases: [] } }];
+    },
   },
   'work.authorize': {
     actor: COORD,

@@ -33,6 +33,9 @@ import { workCheckpoint } from '../workItem/workCheckpoint.js';
 import { workFail } from '../workItem/workFail.js';
 import { workSubmit } from '../workItem/workSubmit.js';
 import { workUnblock } from '../workItem/workUnblock.js';
+import { membershipGrantDelegation } from '../workItem/grantDelegation.js';
+import { workDependencyAdd } from '../workItem/workDependencyAdd.js';
+import { workPropose } from '../workItem/workPropose.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
 
@@ -53,6 +56,8 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   messageCorrect,
   messageRetract,
   messageRedact,
+  membershipGrantDelegation,
+  workPropose,
   workAuthorize,
   workOffer,
   workAcceptOffer,
@@ -65,6 +70,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workAcceptResult,
   workFail,
   workCancel,
+  workDependencyAdd,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */
