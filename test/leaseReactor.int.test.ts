@@ -23,7 +23,7 @@ import { leasesOf, withLeases } from '../src/domain/workItem/workLeases.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
-import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
 
 const CLOSED = 'ext.missionweave.core.work_lease_closed';
@@ -146,6 +146,7 @@ describe('the Authority reactor', () => {
 
     const events = await closures(m);
     expect(events).toHaveLength(1);
+    expect(await count(h.pool, 'receipts', 'kind = $1 and group_id = $2', ['ext.missionweave.core.work_lease_close', m.groupId])).toBe(1);
     expect(events[0]).toMatchObject({
       actor: h.settings.services.authority,
       workItemId,
