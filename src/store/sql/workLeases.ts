@@ -19,8 +19,12 @@ const EXPIRY = `least(${OWNERSHIP_EXPIRY}, ${EXECUTION_EXPIRY})`;
 const HOLDER = `w.document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,holderAgentId}'`;
 const EXECUTION_EPOCH = `w.document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,sessionEpoch}'`;
 
-const LIVE_MISSION = `not exists (select 1 from aggregates m where m.group_id = w.group_id and m.aggregate_type = 'mission'
-                      and m.document ->> 'state' in ('approved', 'cancelled', 'failed'))`;
+/**
+ * The Group's Mission is not terminal. A scalar subquery, so that it is one primary-key lookup per
+ * due row: as an anti-join the planner scans every aggregate of every Group for terminal Missions.
+ */
+const LIVE_MISSION = `not coalesce((select m.document ->> 'state' in ('approved', 'cancelled', 'failed') from aggregates m
+                      where m.group_id = w.group_id and m.aggregate_type = 'mission' limit 1), false)`;
 
 export interface LeasedWorkItemRow {
   readonly groupId: string;
