@@ -26,10 +26,17 @@ import {
   T0,
   WORK,
   WORKER,
+  SELECTION,
+  activeWork,
   at,
   approvalPayload,
+  busyGroup,
+  history,
+  queuedWork,
+  steps,
 } from './fixtures.js';
 import { expectedAuthorized, expectedMembership, expectedPromotion } from './expectedEvents.js';
+import { expectedAccepted, expectedOffered, expectedRenewed, expectedStarted, executionLease, leasesIn, offerEntry } from './expectedOwnership.js';
 
 export interface KindCase {
   readonly actor: Principal;
@@ -38,8 +45,8 @@ export interface KindCase {
   readonly events: (state: GroupState) => ExpectedEvent[];
   /** Needs a submitted Mission to be accepted. */
   readonly submitted?: boolean;
-  /** The history the case is accepted in, when the busy Group alone does not do (built from it). */
-  readonly given?: (busy: readonly RecordedEvent[]) => RecordedEvent[];
+  /** Needs this history (a WorkItem offered, queued, active, …) instead of the busy Group. */
+  readonly given?: () => RecordedEvent[];
 }
 
 const M1 = 'urn:missionweave:message:m-1';
@@ -206,9 +213,32 @@ export const CASES: Readonly<Record<string, KindCase>> = {
     payload: () => ({ workItemId: 'urn:x:w2', contract: CONTRACT }),
     events: () => [expectedAuthorized('urn:x:w2', `${ID}1`)],
   },
+  'work.offer': {
+    actor: COORD,
+    payload: () => ({ workItemId: WORK, candidateAgentIds: [WORKER.id], selectionBasis: SELECTION }),
+    events: (s) => [expectedOffered(s, [WORKER], [offerEntry(`${ID}1`, WORKER, at(300))])],
+  },
+  'work.accept_offer': {
+    actor: WORKER,
+    given: () => history([steps.offer([WORKER])], busyGroup()),
+    payload: () => ({ workItemId: WORK }),
+    events: (s) => [expectedAccepted(s, WORKER, `${ID}1`)],
+  },
+  'work.start': {
+    actor: WORKER,
+    given: queuedWork,
+    payload: () => ({ workItemId: WORK, ownershipEpoch: 1 }),
+    events: (s) => [expectedStarted(s, executionLease({ leaseId: `${ID}1`, holder: WORKER, ownershipEpoch: 1, seconds: 300 }))],
+  },
+  'ext.missionweaveprotocol.core.work_execution_lease_renew': {
+    actor: WORKER,
+    given: activeWork,
+    payload: (s) => ({ workItemId: WORK, ownershipEpoch: 1, executionLeaseId: (leasesIn(s)['execution'] as { leaseId?: string } | undefined)?.leaseId ?? 'urn:x:no-lease' }),
+    events: (s) => [expectedRenewed(s, 300, T0)],
+  },
   'ext.missionweave.core.work_lease_close': {
     actor: AUTHORITY,
-    given: (busy) => busy.map((event) => (event.kind === 'work.authorized' ? { ...event, payload: { ...event.payload, workItem: leasedWorkItem(event.payload['workItem'] as unknown as WorkItem) } } as unknown as RecordedEvent : event)),
+    given: () => busyGroup().map((event) => (event.kind === 'work.authorized' ? { ...event, payload: { ...event.payload, workItem: leasedWorkItem(event.payload['workItem'] as unknown as WorkItem) } } as unknown as RecordedEvent : event)),
     payload: () => ({ workItemId: WORK, ownershipEpoch: 1, leaseId: EXPIRED_LEASE.leaseId, holderAgentId: WORKER.id, cause: 'expired' }),
     events: (state) => {
       const before = state.workItems.get(WORK) as WorkItem;

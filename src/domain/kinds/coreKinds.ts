@@ -21,8 +21,12 @@ import { missionRequestChanges } from '../mission/missionRequestChanges.js';
 import { missionSubmitForApproval } from '../mission/missionSubmitForApproval.js';
 import { missionTerminate } from '../mission/missionTerminate.js';
 import { ORGANIZATION_KINDS } from '../organization/organization.js';
+import { workAcceptOffer } from '../workItem/workAcceptOffer.js';
 import { workAuthorize } from '../workItem/workAuthorize.js';
+import { workExecutionLeaseRenew } from '../workItem/workExecutionLeaseRenew.js';
 import { workLeaseClose } from '../workItem/workLeaseClose.js';
+import { workOffer } from '../workItem/workOffer.js';
+import { workStart } from '../workItem/workStart.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
 
@@ -44,6 +48,10 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   messageRetract,
   messageRedact,
   workAuthorize,
+  workOffer,
+  workAcceptOffer,
+  workStart,
+  workExecutionLeaseRenew,
   workLeaseClose,
 ];
 
