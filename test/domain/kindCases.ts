@@ -3,11 +3,14 @@
  * common-checks tests vary (another actor, another epoch, a terminal Mission, …).
  */
 
+import type { Lease, WorkItem } from '../../src/domain/documents.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
+import { WORK_LEASES_EXTENSION, withLeases } from '../../src/domain/workItem/workLeases.js';
 import { principalKey, type Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import {
+  AUTHORITY,
   CHILD_GROUP,
   CHILD_MISSION,
   CONTRACT,
@@ -386,5 +389,44 @@ export const CASES: Readonly<Record<string, KindCase>> = {
     payload: (s) => ({ workItemId: WORK, ownershipEpoch: 1, executionLeaseId: (leasesIn(s)['execution'] as { leaseId?: string } | undefined)?.leaseId ?? 'urn:x:no-lease' }),
     events: (s) => [expectedRenewed(s, 300, T0)],
   },
+  'ext.missionweave.core.work_lease_close': {
+    actor: AUTHORITY,
+    given: () => busyGroup().map((event) => (event.kind === 'work.authorized' ? { ...event, payload: { ...event.payload, workItem: leasedWorkItem(event.payload['workItem'] as unknown as WorkItem) } } as unknown as RecordedEvent : event)),
+    payload: () => ({ workItemId: WORK, ownershipEpoch: 1, leaseId: EXPIRED_LEASE.leaseId, holderAgentId: WORKER.id, cause: 'expired' }),
+    events: (state) => {
+      const before = state.workItems.get(WORK) as WorkItem;
+      const closed: Lease = { ...EXPIRED_LEASE, state: 'expired', closedAt: T0, closureReason: 'expired' };
+      const workItem = { ...before, state: 'queued', revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, [WORK_LEASES_EXTENSION]: { version: '0.1.0', critical: false, data: { closed: [closed] } } } };
+      return [{ kind: 'ext.missionweave.core.work_lease_closed', payload: { workItemId: WORK, workItem, ownershipEpoch: 1, cause: 'expired', closedLease: closed, closedLeases: [closed] } }];
+    },
+  },
   ...EXECUTION_CASES,
 };
+
+/** An Execution Lease of worker-7 that expired a minute before T0 (its ownership lease too). */
+const EXPIRED_LEASE: Lease = {
+  leaseId: 'urn:x:lease-exe',
+  leaseType: 'execution',
+  missionId: MISSION,
+  groupId: GROUP,
+  workItemId: WORK,
+  holderAgentId: WORKER.id,
+  sessionEpoch: 1,
+  ownershipEpoch: 1,
+  issuedAt: at(-600),
+  startsAt: at(-600),
+  expiresAt: at(-60),
+  state: 'active',
+  renewalCount: 0,
+};
+
+/** The open WorkItem made active under `EXPIRED_LEASE`, as the work.* kinds leave it. */
+function leasedWorkItem(workItem: WorkItem): WorkItem {
+  const pin = { id: 'code.review', version: '1.0.0' };
+  return withLeases({
+    ...workItem,
+    state: 'active',
+    owner: { agentId: WORKER.id, agentCardVersion: 3, capabilityPins: [pin], ownershipEpoch: 1, ownershipLeaseId: 'urn:x:lease-own', acceptedAt: at(-600) },
+    selectionBasis: { requiredCapabilities: [pin], verifiedMatches: [pin], authorizationEligible: true, availabilityEstimate: T0, expectedCost: 1, reliabilityEvidence: [], policyRulesApplied: [] },
+  }, { execution: EXPIRED_LEASE });
+}

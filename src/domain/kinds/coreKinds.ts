@@ -24,6 +24,7 @@ import { ORGANIZATION_KINDS } from '../organization/organization.js';
 import { workAcceptOffer } from '../workItem/workAcceptOffer.js';
 import { workAuthorize } from '../workItem/workAuthorize.js';
 import { workExecutionLeaseRenew } from '../workItem/workExecutionLeaseRenew.js';
+import { workLeaseClose } from '../workItem/workLeaseClose.js';
 import { workOffer } from '../workItem/workOffer.js';
 import { workStart } from '../workItem/workStart.js';
 import { workAcceptResult } from '../workItem/workAcceptResult.js';
@@ -71,6 +72,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workFail,
   workCancel,
   workDependencyAdd,
+  workLeaseClose,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */
