@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { verifyCommandBytes } from '../src/app/verifyCommand.js';
-import { OFFLINE_EXECUTION_EXTENSION } from '../src/domain/workItem/offlineBinding.js';
+import { OFFLINE_EXECUTION_EXTENSION } from '../src/protocol/offlineExecution.js';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';

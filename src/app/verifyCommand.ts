@@ -15,7 +15,7 @@ import type { VerificationFailure } from '../protocol/signing/verification.js';
 import type { KeyRegistry, ResolvedKey } from '../protocol/signing/keyRegistry.js';
 import type { DocumentKind } from '../protocol/signing/profiles.js';
 import { isProtocolError } from '../protocol/errorCodes.js';
-import { OFFLINE_EXECUTION_EXTENSION } from '../domain/workItem/offlineBinding.js';
+import { OFFLINE_EXECUTION_EXTENSION } from '../protocol/offlineExecution.js';
 import { wireError, type WireError } from './wireError.js';
 
 /**

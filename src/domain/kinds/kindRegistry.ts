@@ -10,7 +10,7 @@ import { fromJson } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import type { EventMeta, RecordedEvent } from '../model.js';
 import type { AnyEventType, AnyGroupKind, EmbeddedDocument } from './kindTypes.js';
-import { OFFLINE_EXECUTION_EXTENSION } from '../workItem/offlineBinding.js';
+import { OFFLINE_EXECUTION_EXTENSION } from '../../protocol/offlineExecution.js';
 import { profileEntries, type AnyExtensionProfile } from './profile.js';
 
 /** The Organization-scoped kinds (§15.1): no Group, no Group sequence. */

@@ -10,11 +10,10 @@
  * is refused as INVALID_COMMAND (the binding is understood, but means nothing there).
  */
 
+import { OFFLINE_EXECUTION_EXTENSION } from '../../protocol/offlineExecution.js';
 import type { CommandEnvelope } from '../model.js';
 
-export const OFFLINE_EXECUTION_EXTENSION = 'urn:missionweaveprotocol:extension:bounded-offline-execution';
-/** The version this Authority writes; it interprets every 0.1.x (a Group pins major versions, §18). */
-export const OFFLINE_EXECUTION_VERSION = '0.1.0';
+/** Every 0.1.x is interpreted (a Group pins major versions, §18). */
 const INTERPRETED_VERSION = /^0\.1\.\d+$/;
 
 /** The six budget dimensions of a usage delta (§12), with the reference runtime's names. */
