@@ -78,6 +78,7 @@ export interface SignedCommandSender {
 }
 
 export type ReconcileOutcome =
+  /** `event`: the Command's primary Event — its usage record when the Command carried a charge. */
   | { readonly actionId: string; readonly outcome: 'accepted'; readonly event: ProtocolEvent }
   /** ACTION_ID_COLLISION: an earlier rebase of this Command was accepted; nothing was applied twice. */
   | { readonly actionId: string; readonly outcome: 'already-reconciled' }
