@@ -224,7 +224,7 @@ describe('offline progress that is refused (§11.5)', () => {
 
   it('on a kind that cannot be buffered, not critical, or of a version not interpreted', () => {
     const state = stateOf(given());
-    const retract = command(state, WORKER, 'message.retract', { targetMessageId: 'urn:missionweave:message:x', reason: 'typo' }, { sessionEpoch: 2, issuedAt: NOW, extensions: bound() });
+    const retract = command(state, WORKER, 'message.retract', { amendmentId: 'urn:missionweave:message:x-retraction', messageId: 'urn:missionweave:message:x', reason: 'typo' }, { sessionEpoch: 2, issuedAt: NOW, extensions: bound() });
     expect(refusal(given(), retract)).toEqual({ code: 'INVALID_COMMAND', reason: 'offline-binding-kind' });
     expect(refusal(given(), post(given(), {}, { extensions: bound({}, { critical: false }) }))).toEqual({ code: 'INVALID_COMMAND', reason: 'offline-binding-not-critical' });
     expect(refusal(given(), post(given(), {}, { extensions: bound({}, { version: '1.0.0' }) }))).toEqual({ code: 'UNKNOWN_CRITICAL_EXTENSION', reason: 'offline-binding-version' });

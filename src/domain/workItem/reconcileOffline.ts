@@ -64,7 +64,7 @@ function checkEnvelope(binding: OfflineBinding, command: CommandEnvelope, ctx: D
 function checkOwnerUnchanged(workItem: WorkItem, binding: OfflineBinding): Refusal | null {
   const details = { workItemId: workItem.workItemId };
   if (workItem.state !== 'queued' && workItem.state !== 'active') {
-    return refuse('INVALID_STATE_TRANSITION', 'offline-work-item-state', `offline progress cannot reconcile into a ${workItem.state} WorkItem`, { ...details, state: workItem.state });
+    return refuse('INVALID_STATE_TRANSITION', 'offline-work-item-state', `offline progress cannot reconcile into a WorkItem in state ${workItem.state}`, { ...details, state: workItem.state });
   }
   const owner = workItem.owner;
   if (owner === undefined || owner.agentId !== binding.agentId || owner.ownershipEpoch !== binding.ownershipEpoch) {
