@@ -32,19 +32,27 @@ export const STRANGER: Principal = { type: 'human', id: 'urn:missionweave:human:
 export const COORD: Principal = { type: 'agent', id: 'urn:missionweave:agent:coord-1' };
 export const COORD2: Principal = { type: 'agent', id: 'urn:missionweave:agent:coord-2' };
 export const WORKER: Principal = { type: 'agent', id: 'urn:missionweave:agent:worker-7' };
+/** A second Worker, the rival in offer races. */
+export const WORKER2: Principal = { type: 'agent', id: 'urn:missionweave:agent:worker-8' };
 export const REVIEWER: Principal = { type: 'agent', id: 'urn:missionweave:agent:reviewer-3' };
 export const REVOKED: Principal = { type: 'agent', id: 'urn:missionweave:agent:revoked-9' };
 export const REGISTRY: Principal = { type: 'service', id: 'urn:missionweave:service:agent-registry' };
 export const AUTHORITY: Principal = { type: 'service', id: 'urn:missionweave:service:group-authority' };
 export const ORGANIZATION = 'urn:missionweave:organization:acme';
 
-function agent(principal: Principal, status: AgentFacts['status'] = 'active'): AgentFacts {
-  return { agentId: principal.id, cardVersion: 3, status, capabilities: new Map(), sessionEpoch: 1 };
+/**
+ * What the Workers' Agent Cards declare: the contract's `acme.sql-migration` (minimum 1.4.0) in
+ * versions 1.4.2 and 1.5.0, which match, and 2.0.0, another major version, which does not.
+ */
+export const SQL_CAPABILITIES: ReadonlyMap<string, readonly string[]> = new Map([['acme.sql-migration', ['1.4.2', '2.0.0', '1.5.0']]]);
+
+export function agent(principal: Principal, status: AgentFacts['status'] = 'active', capabilities: ReadonlyMap<string, readonly string[]> = new Map()): AgentFacts {
+  return { agentId: principal.id, cardVersion: 3, status, capabilities, sessionEpoch: 1 };
 }
 
 export const WORLD: World = {
   now: T0,
-  agents: [agent(COORD), agent(COORD2), agent(WORKER), agent(REVIEWER), agent(REVOKED, 'revoked')],
+  agents: [agent(COORD), agent(COORD2), agent(WORKER, 'active', SQL_CAPABILITIES), agent(WORKER2, 'active', SQL_CAPABILITIES), agent(REVIEWER), agent(REVOKED, 'revoked')],
   missions: [],
   groups: [],
   services: { organizationId: ORGANIZATION, registry: REGISTRY, authority: AUTHORITY },
@@ -124,6 +132,10 @@ export function createCommand(payload: object = CREATE_PAYLOAD, extra: Partial<C
 }
 
 export const CONTRACT = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [] };
+/** A contract that needs no Execution Approval, so its WorkItem can start (§10.2). */
+export const RUNNABLE_CONTRACT = { ...CONTRACT, executionApproval: 'not_required' };
+/** The selection basis the tests' offers record (§10.3). */
+export const SELECTION = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
 
 export type Step = (state: GroupState | null) => CommandEnvelope;
 
@@ -158,8 +170,13 @@ export const steps = {
     inGroup((s) => command(s, OWNER, 'membership.change', { principal, roles: [role] })),
   post: (author: Principal, messageId: string, content: unknown = 'hello', conversationId = MAIN) =>
     inGroup((s) => command(s, author, 'message.post', { messageId, conversationId, content })),
-  authorize: (workItemId = WORK) =>
-    inGroup((s) => command(s, COORD, 'work.authorize', { workItemId, contract: CONTRACT })),
+  authorize: (workItemId = WORK, contract: object = CONTRACT) =>
+    inGroup((s) => command(s, COORD, 'work.authorize', { workItemId, contract })),
+  offer: (candidates: readonly Principal[] = [WORKER], workItemId = WORK, extra: object = {}) =>
+    inGroup((s) => command(s, COORD, 'work.offer', { workItemId, candidateAgentIds: candidates.map((c) => c.id), selectionBasis: SELECTION, ...extra })),
+  acceptOffer: (worker: Principal = WORKER, workItemId = WORK) => inGroup((s) => command(s, worker, 'work.accept_offer', { workItemId })),
+  startWork: (worker: Principal = WORKER, ownershipEpoch = 1, workItemId = WORK) =>
+    inGroup((s) => command(s, worker, 'work.start', { workItemId, ownershipEpoch })),
   submit: (hashes = [HASH_A, HASH_B]) =>
     inGroup((s) => command(s, COORD, 'mission.submit_for_approval', { artifactHashes: hashes })),
   approve: () =>
@@ -201,6 +218,26 @@ export function busyGroup(): RecordedEvent[] {
     steps.post(WORKER, 'urn:missionweave:message:m-1', 'first draft ready'),
     steps.authorize(),
   ]);
+}
+
+/** A Mission with two Workers and one `open` WorkItem w1 that needs no Execution Approval. */
+export function workGroup(): RecordedEvent[] {
+  return history([steps.create, steps.addMember(WORKER), steps.addMember(WORKER2), steps.authorize(WORK, RUNNABLE_CONTRACT)]);
+}
+
+/** w1 offered to both Workers at `T0`, for 300 s. */
+export function offeredWork(): RecordedEvent[] {
+  return history([steps.offer([WORKER, WORKER2])], workGroup());
+}
+
+/** w1 `queued`, owned by worker-7 under Ownership Epoch 1 (ownership lease 900 s from `T0`). */
+export function queuedWork(): RecordedEvent[] {
+  return history([steps.acceptOffer(WORKER)], offeredWork());
+}
+
+/** w1 `active` under worker-7's Execution Lease (300 s from `T0`). */
+export function activeWork(): RecordedEvent[] {
+  return history([steps.startWork(WORKER)], queuedWork());
 }
 
 /** Asserts `document` is valid against our schema `name` (schemas/<name>.schema.json). */

@@ -4,6 +4,7 @@
  */
 
 import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { RecordedEvent } from '../../src/domain/model.js';
 import { principalKey, type Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import {
@@ -22,10 +23,17 @@ import {
   T0,
   WORK,
   WORKER,
+  SELECTION,
+  activeWork,
   at,
   approvalPayload,
+  busyGroup,
+  history,
+  queuedWork,
+  steps,
 } from './fixtures.js';
 import { expectedAuthorized, expectedMembership, expectedPromotion } from './expectedEvents.js';
+import { expectedAccepted, expectedOffered, expectedRenewed, expectedStarted, executionLease, leasesIn, offerEntry } from './expectedOwnership.js';
 
 export interface KindCase {
   readonly actor: Principal;
@@ -34,6 +42,8 @@ export interface KindCase {
   readonly events: (state: GroupState) => ExpectedEvent[];
   /** Needs a submitted Mission to be accepted. */
   readonly submitted?: boolean;
+  /** Needs this history (a WorkItem offered, queued, active, …) instead of the busy Group. */
+  readonly given?: () => RecordedEvent[];
 }
 
 const M1 = 'urn:missionweave:message:m-1';
@@ -199,5 +209,28 @@ export const CASES: Readonly<Record<string, KindCase>> = {
     actor: COORD,
     payload: () => ({ workItemId: 'urn:x:w2', contract: CONTRACT }),
     events: () => [expectedAuthorized('urn:x:w2', `${ID}1`)],
+  },
+  'work.offer': {
+    actor: COORD,
+    payload: () => ({ workItemId: WORK, candidateAgentIds: [WORKER.id], selectionBasis: SELECTION }),
+    events: (s) => [expectedOffered(s, [WORKER], [offerEntry(`${ID}1`, WORKER, at(300))])],
+  },
+  'work.accept_offer': {
+    actor: WORKER,
+    given: () => history([steps.offer([WORKER])], busyGroup()),
+    payload: () => ({ workItemId: WORK }),
+    events: (s) => [expectedAccepted(s, WORKER, `${ID}1`)],
+  },
+  'work.start': {
+    actor: WORKER,
+    given: queuedWork,
+    payload: () => ({ workItemId: WORK, ownershipEpoch: 1 }),
+    events: (s) => [expectedStarted(s, executionLease({ leaseId: `${ID}1`, holder: WORKER, ownershipEpoch: 1, seconds: 300 }))],
+  },
+  'ext.missionweaveprotocol.core.work_execution_lease_renew': {
+    actor: WORKER,
+    given: activeWork,
+    payload: (s) => ({ workItemId: WORK, ownershipEpoch: 1, executionLeaseId: (leasesIn(s)['execution'] as { leaseId?: string } | undefined)?.leaseId ?? 'urn:x:no-lease' }),
+    events: (s) => [expectedRenewed(s, 300, T0)],
   },
 };

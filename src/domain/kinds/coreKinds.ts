@@ -21,7 +21,11 @@ import { missionRequestChanges } from '../mission/missionRequestChanges.js';
 import { missionSubmitForApproval } from '../mission/missionSubmitForApproval.js';
 import { missionTerminate } from '../mission/missionTerminate.js';
 import { ORGANIZATION_KINDS } from '../organization/organization.js';
+import { workAcceptOffer } from '../workItem/workAcceptOffer.js';
 import { workAuthorize } from '../workItem/workAuthorize.js';
+import { workExecutionLeaseRenew } from '../workItem/workExecutionLeaseRenew.js';
+import { workOffer } from '../workItem/workOffer.js';
+import { workStart } from '../workItem/workStart.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
 
@@ -43,6 +47,10 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   messageRetract,
   messageRedact,
   workAuthorize,
+  workOffer,
+  workAcceptOffer,
+  workStart,
+  workExecutionLeaseRenew,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */
