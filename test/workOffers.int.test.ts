@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupAuthority, Submission } from '../src/app/groupAuthority.js';
+import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createPool, type Pool } from '../src/store/pool.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -113,5 +114,8 @@ describe('work.start and the Execution Lease renewal', () => {
     expect(code(older)).toBe('WORK_LEASE_EXPIRED');
     const kinds = (await db.pool.query<{ kind: string }>("select kind from events where group_id = $1 and aggregate_type = 'work-item' and aggregate_id = $2 order by sequence", [m.groupId, workItemId])).rows.map((r) => r.kind);
     expect(kinds).toEqual(['work.authorized', 'work.offer.created', 'work.offer.accepted', 'work.started', 'work.progressed']);
+    // The stored Events are signed, ordered and fold into the stored WorkItem.
+    const report = await verifyGroupHistory(db.pool, m.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority });
+    expect(report.problems).toEqual([]);
   });
 });

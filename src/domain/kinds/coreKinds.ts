@@ -26,6 +26,13 @@ import { workAuthorize } from '../workItem/workAuthorize.js';
 import { workExecutionLeaseRenew } from '../workItem/workExecutionLeaseRenew.js';
 import { workOffer } from '../workItem/workOffer.js';
 import { workStart } from '../workItem/workStart.js';
+import { workAcceptResult } from '../workItem/workAcceptResult.js';
+import { workBlock } from '../workItem/workBlock.js';
+import { workCancel } from '../workItem/workCancel.js';
+import { workCheckpoint } from '../workItem/workCheckpoint.js';
+import { workFail } from '../workItem/workFail.js';
+import { workSubmit } from '../workItem/workSubmit.js';
+import { workUnblock } from '../workItem/workUnblock.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
 
@@ -51,6 +58,13 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workAcceptOffer,
   workStart,
   workExecutionLeaseRenew,
+  workCheckpoint,
+  workBlock,
+  workUnblock,
+  workSubmit,
+  workAcceptResult,
+  workFail,
+  workCancel,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */

@@ -6,7 +6,7 @@
  * offer ID.
  */
 
-import { toJson, type SelectionBasis, type WorkItem, type WorkOffer } from '../documents.js';
+import { toJson, type Lease, type SelectionBasis, type WorkItem, type WorkOffer } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import { activeAgent, holdsCoordinatorLease, membershipOf } from '../group/stateQueries.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
@@ -79,6 +79,22 @@ function nextOffers(previous: readonly WorkOffer[], cardVersions: ReadonlyMap<st
   return [...closed.slice(Math.max(0, closed.length + pending.length - MAX_OFFER_ENTRIES)), ...pending];
 }
 
+const FENCE_REASON = 'Ownership expired; fenced before a new offer';
+
+/**
+ * The WorkItem without its former owner. An expired owner is fenced first (§10.2): its leases
+ * close and it is no longer the owner, so any Command it still sends meets WORK_STALE_OWNERSHIP;
+ * the lease extension keeps the highest Ownership Epoch, so the next owner's is higher.
+ */
+function fenceFormerOwner(workItem: WorkItem, ctx: DecisionContext): { unowned: WorkItem; fencedOwnershipLease?: Lease } {
+  const { owner, ...unowned } = workItem;
+  const leases = leasesOf(workItem);
+  if (owner === undefined && leases.ownership === undefined) return { unowned };
+  const closed = withLeases(unowned, withAllClosed(leases, 'expired', FENCE_REASON, ctx));
+  if (leases.ownership === undefined) return { unowned: closed };
+  return { unowned: closed, fencedOwnershipLease: closeLease(leases.ownership, 'expired', FENCE_REASON, ctx) };
+}
+
 export function decideWorkOffer(state: GroupState, command: OfferCommand, ctx: DecisionContext): Decision<EventDraft<'work.offer.created', WorkOfferCreatedPayload>> {
   const { payload } = command;
   const workItem = workItemNamed(state, payload.workItemId);
@@ -108,13 +124,7 @@ export function decideWorkOffer(state: GroupState, command: OfferCommand, ctx: D
   }
   const offerExpiresAt = isNoLaterThan(requested, deadline) ? requested : deadline;
 
-  // An expired owner is fenced first (§10.2): its leases close and it is no longer the owner, so
-  // any Command it still sends meets WORK_STALE_OWNERSHIP.
-  const leases = leasesOf(workItem);
-  const fencedOwnershipLease = leases.ownership === undefined ? undefined : closeLease(leases.ownership, 'expired', 'Ownership expired; fenced before a new offer', ctx);
-  const { owner, ...unowned } = workItem;
-  void owner;
-  const fenced = workItem.owner === undefined && leases.ownership === undefined ? unowned : withLeases(unowned, withAllClosed(leases, 'expired', 'Ownership expired; fenced before a new offer', ctx));
+  const { unowned: fenced, fencedOwnershipLease } = fenceFormerOwner(workItem, ctx);
   const selectionBasis: SelectionBasis = payload.selectionBasis;
   const offered: WorkItem = {
     ...fenced,
