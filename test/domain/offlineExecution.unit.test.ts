@@ -6,7 +6,9 @@
  * The world: Worker worker-7 owns WorkItem w1 under Ownership Epoch 1 and ran it under Execution
  * Lease exec-1 (Session 1, T0 to T0+600 s). It lost the service at T0+100 s and buffered progress
  * at T0+150 s, grace deadline T0+400 s. Its reconnection (Session 2) revoked exec-1 at T0+300 s and
- * returned w1 to `queued` (§11.3); the rebased Commands arrive at T0+320 s.
+ * returned w1 to `queued` (§11.3); the rebased Commands arrive at T0+320 s. A buffered checkpoint
+ * is decided by the real `work.checkpoint` kind once the Worker holds exec-2 in Session 2; the
+ * hook's own rules for checkpoints are also shown around a stubbed kind.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -242,7 +244,36 @@ describe('offline progress that is refused (§11.5)', () => {
   });
 });
 
-describe('a buffered work.checkpoint (the hook with the kind stubbed: work.checkpoint is another module)', () => {
+describe('a buffered work.checkpoint, decided by the work.checkpoint kind', () => {
+  // After reconnecting, the Worker started exec-2 in Session 2; exec-1 was revoked at T0+300 s.
+  const exec2 = newWorkLease({ leaseId: 'urn:missionweave:lease:exec-2', leaseType: 'execution', workItem: fresh, holderAgentId: WORKER.id, sessionEpoch: 2, ownershipEpoch: 1, seconds: 600 }, ctxAt(310));
+  const restarted = withLeases({ ...fresh, state: 'active', owner, selectionBasis }, { ownership, execution: exec2, closed: [closeLease(execution, 'revoked', 'session-replaced', ctxAt(300))] });
+  const checkpoint = (executionLeaseId: string, binding: Partial<OfflineBinding> = {}) =>
+    command(stateOf(given(restarted)), WORKER, 'work.checkpoint', { workItemId: WORK, ownershipEpoch: 1, executionLeaseId, checkpoint: { phase: 'copying', createdAt: at(140) } }, {
+      sessionEpoch: 2,
+      issuedAt: NOW,
+      extensions: bound(binding),
+    });
+
+  it('applies as a checkpoint of the current lease, after its charge: the WorkItem is queued with the checkpoint and the usage', () => {
+    const { drafts, state } = after(given(restarted), checkpoint(exec2.leaseId, { resourceUsageDelta: usage({ computeSeconds: 30 }) }));
+    expect(drafts.map((d) => d.kind)).toEqual(['ext.missionweaveprotocol.core.resource_usage_recorded', 'work.checkpointed']);
+    expect(drafts.map((d) => d.aggregate.revision)).toEqual([fresh.revision + 1, fresh.revision + 2]);
+    const work = state.workItems.get(WORK) as WorkItem;
+    expect(work.state).toBe('queued');
+    expect(usageOf(work).computeSeconds).toBe(30);
+    expectStateValid(state);
+  });
+
+  it('is refused when it still cites the historical lease, which its new Session cannot use (WORK_LEASE_EXPIRED), and nothing is charged', () => {
+    expect(refusal(given(restarted), checkpoint(EXEC, { resourceUsageDelta: usage({ computeSeconds: 30 }) }))).toEqual({ code: 'WORK_LEASE_EXPIRED', reason: 'execution-lease-not-current' });
+    const stillCurrent = given(ownedWork({}, null));
+    const cmd = command(stateOf(stillCurrent), WORKER, 'work.checkpoint', { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: EXEC, checkpoint: { phase: 'copying', createdAt: at(140) } }, { sessionEpoch: 2, issuedAt: NOW, extensions: bound() });
+    expect(refusal(stillCurrent, cmd)).toEqual({ code: 'WORK_LEASE_EXPIRED', reason: 'execution-lease-other-session' });
+  });
+});
+
+describe('the offline hook around a stubbed kind', () => {
   const checkpointCmd = (payload: object = {}, binding: Partial<OfflineBinding> = {}) =>
     command(stateOf(given()), WORKER, 'work.checkpoint', { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: 'urn:missionweave:lease:exec-2', checkpoint: { phase: 'copying', createdAt: at(140) }, ...payload }, {
       sessionEpoch: 2,
