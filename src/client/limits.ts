@@ -65,3 +65,10 @@ export const LEASE_RENEW_FRACTION = 1 / 3;
 export const LEASE_RENEW_RETRY_MS = 1_000;
 /** Offers a Worker holds, awaiting its decision, before the oldest is forgotten: each is one Event of a Group it belongs to. */
 export const MAX_OPEN_OFFERS = 1_000;
+
+/**
+ * Commands one `OfflineBuffer` holds while the Group service is unreachable (§11.5): the grace
+ * period bounds them in time, this in memory; a Worker that reaches it reports its progress
+ * again, under a current lease, after it reconnects.
+ */
+export const MAX_OFFLINE_COMMANDS = 1_000;
