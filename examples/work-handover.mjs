@@ -86,7 +86,7 @@ try {
   await agent.subscribe(groupId);
   await until(() => coordinator.epochs.facts(groupId)?.coordinatorEpoch, 15_000, 'the Coordinator Epoch');
   for (const name of ['A', 'B']) await coordinator.admit(groupId, agents[name].agentId);
-  const workerA = startWorker('A', { MW_WORK_MS: String(leaseSeconds * 1000), MW_LATE_SUBMIT: '1' });
+  const workerA = startWorker('A', { MW_WORK_MS: String(leaseSeconds * 3000), MW_LATE_SUBMIT: '1' }); // still working when paused
   const workerB = startWorker('B', { MW_WORK_MS: String(leaseSeconds * 750) }); // long enough to renew
   workers.push(workerA, workerB);
   await Promise.all([workerA.line('ready', 30_000), workerB.line('ready', 30_000)]);
