@@ -173,6 +173,14 @@ describe('WorkExecution loses its lease', () => {
     expect(execution.signal.reason).toMatchObject({ reason: 'fenced' });
   });
 
+  it('describes itself for an OfflineBuffer with the lease it holds now', async () => {
+    const { execution, deliver } = await running();
+    expect(execution.offlineExecution()).toBeUndefined();
+    await deliver(event('membership.changed', { membership: { member: { type: 'agent', id: ME }, membershipEpoch: 4, state: 'active' } }));
+    expect(execution.offlineExecution()).toMatchObject({ agentId: ME, groupId: GROUP, workItemId: ITEM, conversationId: 'urn:c', sessionEpoch: 1, membershipEpoch: 4, ownershipEpoch: 2, executionLeaseId: 'urn:lease:1' });
+    execution.stop();
+  });
+
   it('when a new Session replaces the one that holds it', async () => {
     const { execution, newSession } = await running();
     newSession(1);

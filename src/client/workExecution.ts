@@ -13,6 +13,7 @@ import type { CommandOptions } from './commands.js';
 import type { GroupEvent, ProtocolEvent } from './documents.js';
 import { LEASE_LOSS_CODES, LeaseKeeper, type LeaseLossReason, type LeaseTerm } from './leaseKeeper.js';
 import { isAgentError } from './errors.js';
+import type { OfflineExecution } from './offlineBuffer.js';
 import { failureReport, signWorkEvidence, type WorkAgent } from './workEvidence.js';
 import { LEASE_RENEW_KIND, WORK_LEASES_EXTENSION, workItemOf, workLeasesOf, type Evidence, type EvidenceDraft, type WorkCheckpointPayload, type WorkItemDocument, type WorkLease, type WorkLeaseGranted } from './workDocuments.js';
 
@@ -85,6 +86,26 @@ export class WorkExecution {
   /** `keeping` while the lease is held and renewed, `lost` once it is known lost, `stopped` once ended. */
   get leaseStatus(): 'keeping' | 'stopped' | 'lost' {
     return this.keeper.status;
+  }
+
+  /**
+   * What an `OfflineBuffer` needs to buffer progress if the service is lost mid-execution
+   * (§11.5); undefined while the Agent's Membership Epoch in the Group is unknown.
+   */
+  offlineExecution(): OfflineExecution | undefined {
+    const { membershipEpoch } = this.init.options(this.workItemId);
+    if (membershipEpoch === undefined) return undefined;
+    return {
+      agentId: this.init.agent.agentId,
+      groupId: this.groupId,
+      workItemId: this.workItemId,
+      conversationId: this.current.conversationId,
+      sessionEpoch: this.lease.sessionEpoch,
+      membershipEpoch,
+      ownershipEpoch: this.ownershipEpoch,
+      executionLeaseId: this.lease.leaseId,
+      executionLeaseExpiresAt: this.lease.expiresAt,
+    };
   }
 
   /** Signs Evidence about this WorkItem as the Worker (§13.2). */
