@@ -21,6 +21,7 @@ import { missionRequestChanges } from '../mission/missionRequestChanges.js';
 import { missionSubmitForApproval } from '../mission/missionSubmitForApproval.js';
 import { missionTerminate } from '../mission/missionTerminate.js';
 import { ORGANIZATION_KINDS } from '../organization/organization.js';
+import { childMissionSettle } from '../workItem/childMissionSettle.js';
 import { workAuthorize } from '../workItem/workAuthorize.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
@@ -43,6 +44,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   messageRetract,
   messageRedact,
   workAuthorize,
+  childMissionSettle,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */

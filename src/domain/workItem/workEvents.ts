@@ -78,7 +78,8 @@ export interface WorkBlockedPayload extends WorkItemEventPayload {
   readonly reason: string;
   readonly checkpoint: WorkCheckpoint;
   readonly blockedLeaseExpiresAt: string;
-  readonly releasedExecutionLease: Lease;
+  /** Absent when no execution was running: the Authority records a child Mission's end (§14). */
+  readonly releasedExecutionLease?: Lease;
 }
 
 export interface WorkUnblockedPayload extends WorkItemEventPayload {

@@ -90,6 +90,7 @@ export type MissionWeaveApprovalDecision = {
 export interface CommandPayloads {
   "approval.grant_execution": ApprovalGrantExecutionPayload;
   "artifact.publish": ArtifactPublishPayload;
+  "ext.missionweave.core.child_mission_settle": ExtMissionweaveCoreChildMissionSettlePayload;
   "ext.missionweaveprotocol.core.group_archive": ExtMissionweaveprotocolCoreGroupArchivePayload;
   "ext.missionweaveprotocol.core.resource_usage_record": ExtMissionweaveprotocolCoreResourceUsageRecordPayload;
   "ext.missionweaveprotocol.core.work_dependency_add": ExtMissionweaveprotocolCoreWorkDependencyAddPayload;
@@ -210,6 +211,10 @@ export interface Signature {
   keyId: string;
   createdAt: string;
   value: string;
+}
+export interface ExtMissionweaveCoreChildMissionSettlePayload {
+  parentWorkItemId: string;
+  childMissionId: string;
 }
 export interface ExtMissionweaveprotocolCoreGroupArchivePayload {
   snapshot: MissionWeaveGroupSnapshot;
@@ -447,6 +452,7 @@ export interface MissionAssignCoordinatorPayload {
 }
 export interface MissionCancelPayload {
   reason: string;
+  parentMissionId?: string;
 }
 export interface MissionCreatePayload {
   missionId: string;
