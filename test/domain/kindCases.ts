@@ -84,7 +84,7 @@ export const CASES: Readonly<Record<string, KindCase>> = {
   'mission.create_child': {
     actor: COORD,
     payload: () => CHILD_PAYLOAD,
-    events: (s) => expectedPromotion(s, CHILD_PAYLOAD, { state: 'open' }),
+    events: (s) => expectedPromotion(s, CHILD_PAYLOAD),
   },
   'mission.assign_coordinator': {
     actor: OWNER,
