@@ -8,7 +8,7 @@
  * ended by its owner, the Parent Coordinator itself, or by policy, and is no failure of the work.
  */
 
-import type { WorkItem } from '../documents.js';
+import type { Lease, WorkItem } from '../documents.js';
 import type { MissionClosedPayload } from '../group/events.js';
 import { withEntry, type GroupState } from '../group/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
@@ -28,7 +28,8 @@ export interface ChildSettlement {
   readonly outcome: ChildOutcome;
 }
 
-export type ChildApprovedPayload = WorkResultAcceptedPayload & ChildSettlement & { readonly childApprovalId: string };
+export type ChildApprovedPayload = WorkResultAcceptedPayload &
+  ChildSettlement & { readonly childApprovalId: string; readonly releasedOwnershipLease?: Lease };
 export type ChildBlockedPayload = WorkBlockedPayload & ChildSettlement;
 export type ChildFailedPayload = WorkFailedPayload & ChildSettlement;
 
@@ -76,7 +77,8 @@ function approved({ workItem, link, child }: Linked, ctx: DecisionContext): Deci
   const approval = child.approval;
   if (approval === undefined) return refuse('INVALID_STATE_TRANSITION', 'child-approval-missing', 'the approved child Mission has no recorded Approval');
   const outcome: ChildOutcome = { state: 'approved', settledAt: ctx.now, approvalId: approval.approvalId };
-  const leases = withAllClosed(leasesOf(workItem), 'released', 'child Mission approved', ctx);
+  const before = leasesOf(workItem);
+  const leases = withAllClosed(before, 'released', 'child Mission approved', ctx);
   const verified: WorkItem = {
     ...withLeases(workItem, leases),
     revision: workItem.revision + 1,
@@ -93,6 +95,7 @@ function approved({ workItem, link, child }: Linked, ctx: DecisionContext): Deci
       workItem: settled,
       evidence,
       childApprovalId: approval.approvalId,
+      ...(before.ownership === undefined ? {} : { releasedOwnershipLease: closeLease(before.ownership, 'released', 'child Mission approved', ctx) }),
       ...settlement(link, outcome),
     }),
   );
