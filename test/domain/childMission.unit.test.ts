@@ -14,7 +14,7 @@ import { linksOf } from '../../src/domain/workItem/workItemDocuments.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
 import { testContext, type World } from '../support/specification.js';
-import { expectedPromotion } from './expectedEvents.js';
+import { expectedChildApproved, expectedPromotion } from './expectedEvents.js';
 import {
   AUTHORITY,
   CHILD_GROUP,
@@ -126,36 +126,10 @@ describe('linked child Mission approval (§10.2: blocked → verified)', () => {
   it('verifies the parent WorkItem with the child Approval as Evidence and its Artifact set, releasing the blocked lease', () => {
     const events = promoted('fail_parent_work_item');
     const state = stateOf(events);
-    const item = state.workItems.get(WORK)!;
-    const lease = leasesOf(item).ownership!;
-    const outcome = { state: 'approved', settledAt: T0, approvalId: APPROVAL_ID };
-    const workItem = {
-      ...item,
-      revision: 3,
-      state: 'verified',
-      submission: { artifactHashes: [HASH_A, HASH_B], evidenceIds: [APPROVAL_ID], submittedAt: T0 },
-      progress: { ...item.progress, currentPhase: 'verified', blockers: [], evidenceIds: [APPROVAL_ID] },
-      updatedAt: T0,
-      extensions: { ...item.extensions, ...leasesExtension({ lastOwnershipEpoch: 1 }), ...settledLinks(state, outcome) },
-    };
     const after = groupSpec
       .given(events)
       .when(settle(state, AUTHORITY), world(APPROVED))
-      .then([
-        {
-          kind: 'work.result.accepted',
-          payload: {
-            workItemId: WORK,
-            workItem,
-            evidence: [{ kind: 'child_mission_approval', childMissionId: CHILD_MISSION, approvalId: APPROVAL_ID, artifactHashes: [HASH_A, HASH_B] }],
-            childApprovalId: APPROVAL_ID,
-            releasedOwnershipLease: { ...lease, state: 'released', closedAt: T0, closureReason: 'child Mission approved' },
-            ...SETTLEMENT,
-            outcome,
-          },
-          aggregate: { type: 'work-item', id: WORK, revision: 3 },
-        },
-      ]) as GroupState;
+      .then([expectedChildApproved(state, WORK, { missionId: CHILD_MISSION, groupId: CHILD_GROUP, approvalId: APPROVAL_ID, artifactHashes: [HASH_A, HASH_B] })]) as GroupState;
     expect(after.workItems.get(WORK)?.state).toBe('verified');
     expectStateValid(after);
   });

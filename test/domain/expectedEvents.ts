@@ -291,3 +291,51 @@ export function expectedAuthorized(
     conversationId,
   };
 }
+
+/** What the store says of an approved child Mission of w1: its Approval and Artifact set. */
+export interface ApprovedChild {
+  readonly missionId: string;
+  readonly groupId: string;
+  readonly approvalId: string;
+  readonly artifactHashes: readonly string[];
+}
+
+/**
+ * `work.result.accepted` settling `child`'s approval on `from`'s WorkItem `workItemId`: verified,
+ * the Approval its Evidence and Artifact set, the blocked lease released, the link settled.
+ */
+export function expectedChildApproved(from: GroupState, workItemId: string, child: ApprovedChild): ExpectedEvent {
+  const item = from.workItems.get(workItemId)!;
+  const extensions = item.extensions as Record<string, { data: Record<string, unknown> }>;
+  const link = extensions[WORK_LINKS]!.data['childMission'] as object;
+  const lease = extensions[WORK_LEASES]!.data['ownership'] as object;
+  const lastOwnershipEpoch = extensions[WORK_LEASES]!.data['lastOwnershipEpoch'];
+  const outcome = { state: 'approved', settledAt: T0, approvalId: child.approvalId };
+  const workItem = {
+    ...item,
+    revision: item.revision + 1,
+    state: 'verified',
+    submission: { artifactHashes: child.artifactHashes, evidenceIds: [child.approvalId], submittedAt: T0 },
+    progress: { ...item.progress, currentPhase: 'verified', blockers: [], evidenceIds: [child.approvalId] },
+    updatedAt: T0,
+    extensions: {
+      ...item.extensions,
+      [WORK_LEASES]: { version: '0.1.0', critical: false, data: { lastOwnershipEpoch } },
+      [WORK_LINKS]: { version: '0.1.0', critical: false, data: { childMission: { ...link, outcome } } },
+    },
+  };
+  return {
+    kind: 'work.result.accepted',
+    payload: {
+      workItemId,
+      workItem,
+      evidence: [{ kind: 'child_mission_approval', childMissionId: child.missionId, approvalId: child.approvalId, artifactHashes: child.artifactHashes }],
+      childApprovalId: child.approvalId,
+      releasedOwnershipLease: { ...lease, state: 'released', closedAt: T0, closureReason: 'child Mission approved' },
+      childMissionId: child.missionId,
+      childGroupId: child.groupId,
+      outcome,
+    },
+    aggregate: { type: 'work-item', id: workItemId, revision: item.revision + 1 },
+  };
+}

@@ -4,9 +4,14 @@
  */
 
 import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { RecordedEvent } from '../../src/domain/model.js';
 import { principalKey, type Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import {
+  AUTHORITY,
+  SETTLED_CHILD,
+  command,
+  history,
   CHILD_GROUP,
   CHILD_MISSION,
   CONTRACT,
@@ -25,7 +30,7 @@ import {
   at,
   approvalPayload,
 } from './fixtures.js';
-import { expectedAuthorized, expectedMembership, expectedPromotion } from './expectedEvents.js';
+import { expectedAuthorized, expectedChildApproved, expectedMembership, expectedPromotion } from './expectedEvents.js';
 
 export interface KindCase {
   readonly actor: Principal;
@@ -34,6 +39,8 @@ export interface KindCase {
   readonly events: (state: GroupState) => ExpectedEvent[];
   /** Needs a submitted Mission to be accepted. */
   readonly submitted?: boolean;
+  /** The history the case is accepted after, when the live Mission alone is not enough. */
+  readonly given?: (live: readonly RecordedEvent[]) => RecordedEvent[];
 }
 
 const M1 = 'urn:missionweave:message:m-1';
@@ -194,6 +201,14 @@ export const CASES: Readonly<Record<string, KindCase>> = {
     events: () => [
       { kind: 'message.redacted', payload: { amendment: message('urn:x:a', OWNER, 'redaction', text('[Message redacted under policy]'), { reason: 'policy' }) } },
     ],
+  },
+  'ext.missionweave.core.child_mission_settle': {
+    actor: AUTHORITY,
+    // w1 promoted to the approved child the world's store knows (created when none existed).
+    given: (live) =>
+      history([(s) => command(s!, COORD, 'mission.create_child', { ...CHILD_PAYLOAD, missionId: SETTLED_CHILD.missionId, groupId: SETTLED_CHILD.groupId })], live, { missions: [] }),
+    payload: () => ({ parentWorkItemId: WORK, childMissionId: SETTLED_CHILD.missionId }),
+    events: (s) => [expectedChildApproved(s, WORK, { missionId: SETTLED_CHILD.missionId, groupId: SETTLED_CHILD.groupId, ...SETTLED_CHILD.approval! })],
   },
   'work.authorize': {
     actor: COORD,
