@@ -190,6 +190,10 @@ create table schema_migrations (
   constraint schema_migrations_pkey PRIMARY KEY (version)
 );
 
+create index aggregates_running_child_missions ON aggregates USING btree (group_id) WHERE ((aggregate_type = 'mission'::text) AND ((document #> '{mission,parent}'::text[]) IS NOT NULL) AND ((document #>> '{mission,state}'::text[]) = ANY (ARRAY['active'::text, 'awaiting_approval'::text])));
+
+create index aggregates_unsettled_child_links ON aggregates USING btree (group_id, aggregate_id) WHERE ((aggregate_type = 'work-item'::text) AND ((document ->> 'state'::text) = 'blocked'::text) AND ((document #> '{extensions,urn:missionweave:extension:work-item-links,data,childMission}'::text[]) IS NOT NULL) AND ((document #> '{extensions,urn:missionweave:extension:work-item-links,data,childMission,outcome}'::text[]) IS NULL));
+
 create index policy_log_by_group ON policy_log USING btree (claimed_group_id, occurred_at, "position") WHERE (claimed_group_id IS NOT NULL);
 
 create index policy_log_by_time ON policy_log USING btree (occurred_at, "position");
