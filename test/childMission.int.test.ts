@@ -189,6 +189,25 @@ describe('a child Mission’s failure under fail_parent_work_item', () => {
   });
 });
 
+describe('a child Mission cancelled by its owner', () => {
+  it('leaves the parent WorkItem blocked, settled once, for the Coordinator to promote again under the next epoch', async () => {
+    const parent = await createMission(h, owner, coordinator);
+    const workItemId = await authorizedWork(parent, coordinator, 24, 80);
+    const child = await promote(parent, workItemId, coordinator, childCoordinator, 12, 'fail_parent_mission');
+    // The Parent Coordinator is the child's MissionOwner (§14).
+    await h.expectOk(h.send(coordinator, 'mission.cancel', { reason: 'scope moved back to the parent' }, { groupId: child.groupId, membershipEpoch: 1 }));
+
+    expect(mine(await pass(childSettleSweep), parent.groupId)).toHaveLength(1);
+    expect(await aggregate(parent.groupId, 'mission', parent.missionId)).toMatchObject({ mission: { state: 'active' } });
+    const item = await aggregate(parent.groupId, 'work-item', workItemId);
+    expect(item).toMatchObject({ state: 'blocked', progress: { blockers: [`child Mission ${child.missionId} cancelled: scope moved back to the parent`] } });
+    expect(mine(await childSettleSweep.find(h.pool, h.clock.millis, 100), parent.groupId)).toEqual([]);
+
+    await promote(parent, workItemId, coordinator, childCoordinator, 12);
+    expect(await aggregate(parent.groupId, 'work-item', workItemId)).toMatchObject({ state: 'blocked', owner: { agentId: coordinator.principal.id, ownershipEpoch: 2 } });
+  });
+});
+
 describe('parent-cancellation propagation', () => {
   it('cancels the child, then the grandchild, and settles nothing on cancelled WorkItems', async () => {
     const parent = await createMission(h, owner, coordinator);
