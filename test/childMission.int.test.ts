@@ -13,6 +13,7 @@ import { timestampOf } from '../src/app/issueDocuments.js';
 import { childSettleSweep, parentCancellationSweep } from '../src/app/reactor/childSweeps.js';
 import type { AuthorityCommandDraft, Sweep } from '../src/app/reactor/sweep.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
+import { findChildrenOfEndedParents, findEndedChildren } from '../src/store/sql/childMissions.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
@@ -240,5 +241,24 @@ describe('parent-cancellation propagation', () => {
     // The cancelled parent WorkItems are no longer blocked: nothing is settled on them.
     const settles = await childSettleSweep.find(h.pool, h.clock.millis, 100);
     expect([...mine(settles, parent.groupId), ...mine(settles, child.groupId)]).toEqual([]);
+  });
+});
+
+describe('the sweeps’ statements', () => {
+  it('can read only the partial indexes of running child links and running child Missions', async () => {
+    const client = await h.pool.connect();
+    try {
+      // With sequential scans priced out, a plan that still scans the whole table means the
+      // statement's predicate no longer matches its index's.
+      await client.query('set enable_seqscan = off');
+      await findEndedChildren(client, 10);
+      await findChildrenOfEndedParents(client, 10);
+      const plan = async (name: string) => (await client.query<{ 'QUERY PLAN': string }>(`explain execute "${name}"(10)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(await plan('find-ended-children')).toContain('aggregates_unsettled_child_links');
+      expect(await plan('find-children-of-ended-parents')).toContain('aggregates_running_child_missions');
+    } finally {
+      await client.query('reset enable_seqscan');
+      client.release();
+    }
   });
 });
