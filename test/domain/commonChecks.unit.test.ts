@@ -48,11 +48,10 @@ function caseOf(kind: string): KindCase {
   return found;
 }
 
-/** The history a case is accepted after: the live (or submitted) Mission, and what the case adds. */
-function live(kind: string): RecordedEvent[] {
+/** The history a kind's case is accepted in: its own, a submitted Mission, or the busy Group. */
+function eventsFor(kind: string): RecordedEvent[] {
   const c = caseOf(kind);
-  const base = c.submitted === true ? submitted : busy;
-  return c.given === undefined ? base : c.given(base);
+  return c.given?.() ?? (c.submitted === true ? submitted : busy);
 }
 
 function validCommand(kind: string, events: readonly RecordedEvent[], actor?: Principal, extra: object = {}) {
@@ -68,7 +67,7 @@ describe('the registry', () => {
 
   it('accepts each case in a live Mission (so the refusals below come from the checks)', () => {
     for (const kind of GROUP_KINDS) {
-      const events = live(kind);
+      const events = eventsFor(kind);
       groupSpec.given(events).when(validCommand(kind, events)).then(caseOf(kind).events(stateOf(events)));
     }
   });
@@ -101,7 +100,7 @@ describe.each(GROUP_KINDS)('%s', (kind) => {
   });
 
   it('refuses a Membership Epoch that is not the current one (MEMBERSHIP_STALE)', () => {
-    const events = live(kind);
+    const events = eventsFor(kind);
     // A service carries no Membership: a service-only kind meets the check through a member.
     const member = caseOf(kind).actor.type === 'service' ? COORD : undefined;
     groupSpec.given(events).when(validCommand(kind, events, member, { membershipEpoch: 2 })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
@@ -126,7 +125,7 @@ describe.each(GROUP_KINDS)('%s', (kind) => {
   }
 
   it('checks expectedRevision against the aggregate the kind changes (REVISION_CONFLICT)', () => {
-    const events = live(kind);
+    const events = eventsFor(kind);
     const state = stateOf(events);
     const rules = COMMAND_RULES[kind]!;
     const plain = validCommand(kind, events);

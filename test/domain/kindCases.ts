@@ -10,6 +10,7 @@ import type { ExpectedEvent } from '../support/specification.js';
 import {
   AUTHORITY,
   SETTLED_CHILD,
+  busyGroup,
   command,
   history,
   CHILD_GROUP,
@@ -39,8 +40,8 @@ export interface KindCase {
   readonly events: (state: GroupState) => ExpectedEvent[];
   /** Needs a submitted Mission to be accepted. */
   readonly submitted?: boolean;
-  /** The history the case is accepted after, when the live Mission alone is not enough. */
-  readonly given?: (live: readonly RecordedEvent[]) => RecordedEvent[];
+  /** Needs this history (a WorkItem offered, queued, active, …) instead of the busy Group. */
+  readonly given?: () => RecordedEvent[];
 }
 
 const M1 = 'urn:missionweave:message:m-1';
@@ -205,8 +206,8 @@ export const CASES: Readonly<Record<string, KindCase>> = {
   'ext.missionweave.core.child_mission_settle': {
     actor: AUTHORITY,
     // w1 promoted to the approved child the world's store knows (created when none existed).
-    given: (live) =>
-      history([(s) => command(s!, COORD, 'mission.create_child', { ...CHILD_PAYLOAD, missionId: SETTLED_CHILD.missionId, groupId: SETTLED_CHILD.groupId })], live, { missions: [] }),
+    given: () =>
+      history([(s) => command(s!, COORD, 'mission.create_child', { ...CHILD_PAYLOAD, missionId: SETTLED_CHILD.missionId, groupId: SETTLED_CHILD.groupId })], busyGroup(), { missions: [] }),
     payload: () => ({ parentWorkItemId: WORK, childMissionId: SETTLED_CHILD.missionId }),
     events: (s) => [expectedChildApproved(s, WORK, { missionId: SETTLED_CHILD.missionId, groupId: SETTLED_CHILD.groupId, ...SETTLED_CHILD.approval! })],
   },

@@ -36,8 +36,8 @@ export interface WorkLeases {
   readonly closed?: readonly Lease[];
   readonly checkpoint?: WorkCheckpoint;
   /**
-   * The highest Ownership Epoch ever granted on the WorkItem. It outlives the owner it numbered,
-   * so the next grant is max(owner's epoch, this) + 1 and a fenced owner's epoch never returns.
+   * The highest Ownership Epoch this WorkItem ever granted. It outlives the owner, which is
+   * cleared when fenced, so that every new owner gets a strictly higher epoch (§10.3, §11.5).
    */
   readonly lastOwnershipEpoch?: number;
 }

@@ -1,6 +1,6 @@
 /**
  * What the child-Mission sweeps look for (§7.1, §10.2, §14), each one bounded statement over the
- * partial indexes of migration 0006: parent WorkItems whose child has ended but is not settled,
+ * partial indexes of migration 0007: parent WorkItems whose child has ended but is not settled,
  * and running child Missions whose parent has been cancelled or has failed. The JSON paths repeat
  * the index predicates word for word so that the planner uses them.
  */
