@@ -116,6 +116,7 @@ function expectedStillBlocked(state: GroupState, outcome: { state: string; reaso
       reason,
       checkpoint: { phase: 'child_mission_ended', createdAt: T0 },
       blockedLeaseExpiresAt: leasesOf(item).ownership!.expiresAt,
+      ownershipLeaseExpiresAt: leasesOf(item).ownership!.expiresAt,
       ...SETTLEMENT,
       outcome: settled,
     },

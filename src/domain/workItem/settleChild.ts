@@ -30,7 +30,7 @@ export interface ChildSettlement {
 
 export type ChildApprovedPayload = WorkResultAcceptedPayload &
   ChildSettlement & { readonly childApprovalId: string; readonly releasedOwnershipLease?: Lease };
-export type ChildBlockedPayload = WorkBlockedPayload & ChildSettlement;
+export type ChildBlockedPayload = WorkBlockedPayload & ChildSettlement & { readonly ownershipLeaseExpiresAt: string };
 export type ChildFailedPayload = WorkFailedPayload & ChildSettlement;
 
 export type SettleDraft =
@@ -120,6 +120,8 @@ function stillBlocked({ workItem, link }: Linked, outcome: ChildOutcome, ctx: De
       reason,
       checkpoint: leases.checkpoint ?? { phase: 'child_mission_ended', createdAt: ctx.now },
       blockedLeaseExpiresAt: leases.ownership?.expiresAt ?? ctx.now,
+      // The same instant under the reference runtime's member name, which its agents read.
+      ownershipLeaseExpiresAt: leases.ownership?.expiresAt ?? ctx.now,
       ...settlement(link, outcome),
     }),
   );
