@@ -194,6 +194,10 @@ create index aggregates_running_child_missions ON aggregates USING btree (group_
 
 create index aggregates_unsettled_child_links ON aggregates USING btree (group_id, aggregate_id) WHERE ((aggregate_type = 'work-item'::text) AND ((document ->> 'state'::text) = 'blocked'::text) AND ((document #> '{extensions,urn:missionweave:extension:work-item-links,data,childMission}'::text[]) IS NOT NULL) AND ((document #> '{extensions,urn:missionweave:extension:work-item-links,data,childMission,outcome}'::text[]) IS NULL));
 
+create index aggregates_work_execution_holder ON aggregates USING btree (((document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,holderAgentId}'::text[]))) WHERE ((aggregate_type = 'work-item'::text) AND ((document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,holderAgentId}'::text[]) IS NOT NULL));
+
+create index aggregates_work_lease_expiry ON aggregates USING btree (LEAST((document #>> '{extensions,urn:missionweave:extension:work-leases,data,ownership,expiresAt}'::text[]), (document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,expiresAt}'::text[]))) WHERE ((aggregate_type = 'work-item'::text) AND (LEAST((document #>> '{extensions,urn:missionweave:extension:work-leases,data,ownership,expiresAt}'::text[]), (document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,expiresAt}'::text[])) IS NOT NULL));
+
 create index policy_log_by_group ON policy_log USING btree (claimed_group_id, occurred_at, "position") WHERE (claimed_group_id IS NOT NULL);
 
 create index policy_log_by_time ON policy_log USING btree (occurred_at, "position");

@@ -99,7 +99,11 @@ export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevisio
   if (payload === null) {
     return { ok: false, error: wireError('INVALID_COMMAND', `command kind ${envelope.kind} is not supported`, related) };
   }
-  if (!payload.ok) return { ok: false, error: wireError('SCHEMA_VALIDATION_FAILED', `payload ${payload.error}`, related) };
+  if (!payload.ok) {
+    // §19 names missing Work Contract information apart from other schema failures (§10.1).
+    const code = payload.contractIncomplete === true ? 'WORK_CONTRACT_INCOMPLETE' : 'SCHEMA_VALIDATION_FAILED';
+    return { ok: false, error: wireError(code, `payload ${payload.error}`, related) };
+  }
   const embedded = rules.embeddedOf(envelope.kind);
   const inner = embedded === undefined || VERIFIED_LATER.has(embedded.document) ? undefined : envelope.payload[embedded.member];
   let embeddedVerification: EmbeddedVerification | undefined;

@@ -124,6 +124,9 @@ export type AggregateType =
   | 'membership'
   | 'conversation'
   | 'work-item'
+  /** A Work Proposal (§10.2) and a Delegation Grant (§9.1): Group state rows of their own. */
+  | 'work-proposal'
+  | 'delegation-grant'
   | 'organization'
   /** An Extension Profile's slice of Group state (§18). */
   | 'extension';

@@ -19,11 +19,12 @@ import {
   history,
   stateOf,
   steps,
+  verifiedWorkHistory,
 } from './fixtures.js';
 
 const M1 = 'urn:missionweave:message:m-1';
 const busy = busyGroup();
-const approved = history([steps.submit(), steps.approve()], busy);
+const approved = history([steps.submit(), steps.approve()], verifiedWorkHistory(busy));
 
 /** What the store hands back: rows through JSON, as jsonb keeps them. */
 function stored(state: GroupState) {
@@ -109,7 +110,7 @@ describe('evolveGroup', () => {
     const state = stateOf(busy);
     expect(() => evolveGroup(state, created)).toThrow(/existing Group/);
     expect(() => evolveGroup(null, busy[1]!)).toThrow(/before the Group/);
-    expect(() => evolveGroup(state, { ...created, kind: 'work.offer.created' })).toThrow(/unknown Group Event/);
+    expect(() => evolveGroup(state, { ...created, kind: 'ext.example.not_an_event' })).toThrow(/unknown Group Event/);
     const { sequence: _s, ...unordered } = created;
     expect(() => evolveGroup(null, unordered)).toThrow(/no sequence/);
     const stray = { ...busy[3]!, payload: { message: { ...(busy[3]!.payload['message'] as object), conversationId: 'urn:x:none' } } };

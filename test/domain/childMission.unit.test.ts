@@ -101,12 +101,13 @@ function expectedStillBlocked(state: GroupState, outcome: { state: string; reaso
   const item = state.workItems.get(WORK)!;
   const reason = `child Mission ${CHILD_MISSION} ${outcome.state}: ${outcome.reason}`;
   const settled = { ...outcome, settledAt: T0 };
+  const lease = leasesOf(item).ownership!;
   const workItem = {
     ...item,
     revision: 3,
     progress: { ...item.progress, currentPhase: 'child_mission_ended', nextCheckpoint: 'Coordinator replans', blockers: [reason] },
     updatedAt: T0,
-    extensions: { ...item.extensions, ...settledLinks(state, settled) },
+    extensions: { ...item.extensions, ...leasesExtension({ lastOwnershipEpoch: 1 }), ...settledLinks(state, settled) },
   };
   return {
     kind: 'work.blocked',
@@ -115,8 +116,9 @@ function expectedStillBlocked(state: GroupState, outcome: { state: string; reaso
       workItem,
       reason,
       checkpoint: { phase: 'child_mission_ended', createdAt: T0 },
-      blockedLeaseExpiresAt: leasesOf(item).ownership!.expiresAt,
-      ownershipLeaseExpiresAt: leasesOf(item).ownership!.expiresAt,
+      blockedLeaseExpiresAt: T0,
+      ownershipLeaseExpiresAt: T0,
+      releasedOwnershipLease: { ...lease, state: 'released', closedAt: T0, closureReason: `child Mission ${outcome.state}` },
       ...SETTLEMENT,
       outcome: settled,
     },
@@ -226,12 +228,12 @@ describe('linked child Mission cancellation', () => {
     const settled = history([(s) => settle(s!)], promoted('block_parent_work_item'), world(FAILED));
     const state = stateOf(settled);
     const replacement = { ...CHILD, missionId: 'urn:missionweave:mission:m1-child-2', groupId: 'urn:missionweave:group:g1-child-2' };
-    const lease = leasesOf(state.workItems.get(WORK)!).ownership!;
-    const revoked = { ...lease, state: 'revoked', closedAt: T0, closureReason: `promoted to child Mission ${replacement.missionId}` };
+    // The settlement released the Coordinator's blocked lease: nothing is left to revoke.
+    expect(leasesOf(state.workItems.get(WORK)!).ownership).toBeUndefined();
     const after = groupSpec
       .given(settled)
       .when(command(state, COORD, 'mission.create_child', replacement))
-      .then(expectedPromotion(state, replacement, {}, COORD, COORD2, { epoch: 2, revokedLeases: [revoked] })) as GroupState;
+      .then(expectedPromotion(state, replacement, {}, COORD, COORD2, { epoch: 2, revokedLeases: [] })) as GroupState;
     expect(after.workItems.get(WORK)?.owner?.ownershipEpoch).toBe(2);
     expect(linksOf(after.workItems.get(WORK)!).childMission).toEqual({ missionId: replacement.missionId, groupId: replacement.groupId, failurePolicy: 'block_parent_work_item' });
   });

@@ -27,6 +27,7 @@ import {
   history,
   stateOf,
   steps,
+  verifiedWorkHistory,
 } from './fixtures.js';
 import { CASES, type KindCase } from './kindCases.js';
 
@@ -35,7 +36,7 @@ const GROUP_KINDS = Object.entries(COMMAND_RULES)
   .map(([kind]) => kind);
 
 const busy = busyGroup();
-const submitted = history([steps.submit([HASH_A, HASH_B])], busy);
+const submitted = history([steps.submit([HASH_A, HASH_B])], verifiedWorkHistory(busy));
 const TERMINAL: Record<string, RecordedEvent[]> = {
   approved: history([steps.approve()], submitted),
   cancelled: history([steps.cancel()], busy),
@@ -51,7 +52,7 @@ function caseOf(kind: string): KindCase {
 /** The history a kind's case is accepted in: its own, a submitted Mission, or the busy Group. */
 function eventsFor(kind: string): RecordedEvent[] {
   const c = caseOf(kind);
-  return c.given?.() ?? (c.submitted === true ? submitted : busy);
+  return c.submitted === true ? submitted : (c.given?.(busy) ?? busy);
 }
 
 function validCommand(kind: string, events: readonly RecordedEvent[], actor?: Principal, extra: object = {}) {
@@ -73,7 +74,7 @@ describe('the registry', () => {
   });
 
   it('refuses a kind it does not know (INVALID_COMMAND)', () => {
-    groupSpec.given(busy).when(command(stateOf(busy), COORD, 'work.offer', { workItemId: WORK })).thenFails('INVALID_COMMAND', 'kind-not-supported');
+    groupSpec.given(busy).when(command(stateOf(busy), COORD, 'ext.example.not_a_kind', { workItemId: WORK })).thenFails('INVALID_COMMAND', 'kind-not-supported');
     groupSpec.given([]).when(envelope('toString', OWNER, {})).thenFails('INVALID_COMMAND', 'kind-not-supported');
   });
 });
@@ -101,10 +102,10 @@ describe.each(GROUP_KINDS)('%s', (kind) => {
 
   it('refuses a Membership Epoch that is not the current one (MEMBERSHIP_STALE)', () => {
     const events = eventsFor(kind);
-    // A service carries no Membership: a service-only kind meets the check through a member.
-    const member = caseOf(kind).actor.type === 'service' ? COORD : undefined;
-    groupSpec.given(events).when(validCommand(kind, events, member, { membershipEpoch: 2 })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
-    groupSpec.given(events).when(validCommand(kind, events, member, { membershipEpoch: undefined })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
+    // A service has no Membership (the Command schema refuses its epochs); a member sends it instead.
+    const actor = caseOf(kind).actor.type === 'service' ? WORKER : undefined;
+    groupSpec.given(events).when(validCommand(kind, events, actor, { membershipEpoch: 2 })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
+    groupSpec.given(events).when(validCommand(kind, events, actor, { membershipEpoch: undefined })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
   });
 
   it('lets only the Group Authority service send it, and only where listed (AUTH_FORBIDDEN)', () => {

@@ -21,8 +21,23 @@ import { missionRequestChanges } from '../mission/missionRequestChanges.js';
 import { missionSubmitForApproval } from '../mission/missionSubmitForApproval.js';
 import { missionTerminate } from '../mission/missionTerminate.js';
 import { ORGANIZATION_KINDS } from '../organization/organization.js';
+import { workAcceptOffer } from '../workItem/workAcceptOffer.js';
 import { childMissionSettle } from '../workItem/childMissionSettle.js';
 import { workAuthorize } from '../workItem/workAuthorize.js';
+import { workExecutionLeaseRenew } from '../workItem/workExecutionLeaseRenew.js';
+import { workLeaseClose } from '../workItem/workLeaseClose.js';
+import { workOffer } from '../workItem/workOffer.js';
+import { workStart } from '../workItem/workStart.js';
+import { workAcceptResult } from '../workItem/workAcceptResult.js';
+import { workBlock } from '../workItem/workBlock.js';
+import { workCancel } from '../workItem/workCancel.js';
+import { workCheckpoint } from '../workItem/workCheckpoint.js';
+import { workFail } from '../workItem/workFail.js';
+import { workSubmit } from '../workItem/workSubmit.js';
+import { workUnblock } from '../workItem/workUnblock.js';
+import { membershipGrantDelegation } from '../workItem/grantDelegation.js';
+import { workDependencyAdd } from '../workItem/workDependencyAdd.js';
+import { workPropose } from '../workItem/workPropose.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
 
@@ -43,7 +58,22 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   messageCorrect,
   messageRetract,
   messageRedact,
+  membershipGrantDelegation,
+  workPropose,
   workAuthorize,
+  workOffer,
+  workAcceptOffer,
+  workStart,
+  workExecutionLeaseRenew,
+  workCheckpoint,
+  workBlock,
+  workUnblock,
+  workSubmit,
+  workAcceptResult,
+  workFail,
+  workCancel,
+  workDependencyAdd,
+  workLeaseClose,
   childMissionSettle,
 ];
 

@@ -11,6 +11,7 @@ import type { MissionClosedPayload } from '../group/events.js';
 import { withEntry, type GroupState } from '../group/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
+import { endWorkItem } from '../workItem/executionSteps.js';
 
 /** WorkItem states a closing Mission leaves as they are. */
 const FINISHED: ReadonlySet<string> = new Set(['verified', 'failed', 'cancelled']);
@@ -31,11 +32,12 @@ export interface Closing<K extends string> {
 /** The closing Event of the Mission of `state`, failing or cancelling its unfinished WorkItems. */
 export function closingEvent<K extends string>(state: GroupState, reason: string, outcome: Closing<K>, ctx: DecisionContext): EventDraft<K, MissionClosedPayload> {
   const mission: Mission = { ...state.mission, state: outcome.state, revision: state.mission.revision + 1 };
-  // A terminal Mission takes its unfinished WorkItems with it (§10.2, last row).
+  // A terminal Mission takes its unfinished WorkItems with it (§10.2, last row), revoking their
+  // leases and withdrawing their pending offers (§12).
   const workState: WorkItem['state'] = outcome.state === 'cancelled' ? 'cancelled' : 'failed';
   const workItems = [...state.workItems.values()]
     .filter((w) => !FINISHED.has(w.state))
-    .map((w): WorkItem => ({ ...w, state: workState, revision: w.revision + 1, updatedAt: ctx.now }));
+    .map((w): WorkItem => endWorkItem(w, workState, outcome.closureReason, ctx).workItem);
   return {
     kind: outcome.kind,
     payload: { reason, mission, coordinatorLease: revoke(state.coordinatorLease, outcome.closureReason, ctx), workItems },

@@ -9,12 +9,11 @@
 
 import { defineKind } from '../kinds/kindTypes.js';
 import { missionTerminated } from '../mission/missionTerminate.js';
-import { decideChildSettle, type ChildApprovedPayload, type ChildBlockedPayload, type ChildFailedPayload } from './settleChild.js';
-import { workItemEvent } from './workEvents.js';
-
-export const workResultAccepted = workItemEvent<ChildApprovedPayload>()('work.result.accepted');
-export const workBlocked = workItemEvent<ChildBlockedPayload>()('work.blocked');
-export const workFailed = workItemEvent<ChildFailedPayload>()('work.failed');
+import { decideChildSettle } from './settleChild.js';
+// The Event types of the kinds that own them: one definition per Event kind.
+import { workResultAccepted } from './workAcceptResult.js';
+import { workBlocked } from './workBlock.js';
+import { workFailed } from './workFail.js';
 
 export const childMissionSettle = defineKind({
   kind: 'ext.missionweave.core.child_mission_settle',

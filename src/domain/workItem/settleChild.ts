@@ -30,7 +30,7 @@ export interface ChildSettlement {
 
 export type ChildApprovedPayload = WorkResultAcceptedPayload &
   ChildSettlement & { readonly childApprovalId: string; readonly releasedOwnershipLease?: Lease };
-export type ChildBlockedPayload = WorkBlockedPayload & ChildSettlement & { readonly ownershipLeaseExpiresAt: string };
+export type ChildBlockedPayload = WorkBlockedPayload & ChildSettlement & { readonly releasedOwnershipLease?: Lease };
 export type ChildFailedPayload = WorkFailedPayload & ChildSettlement;
 
 export type SettleDraft =
@@ -106,8 +106,11 @@ function stillBlocked({ workItem, link }: Linked, outcome: ChildOutcome, ctx: De
   const reason = `child Mission ${link.missionId} ${outcome.state}: ${outcome.reason ?? ''}`.slice(0, BLOCKER_REASON_CHARS);
   const leases = leasesOf(workItem);
   const progress = workItem.progress;
+  // The Parent Coordinator held the WorkItem only for the child: its blocked lease is released so
+  // that the WorkItem has no live owner and may be offered again, or promoted to a replacement.
+  const released = leases.ownership === undefined ? undefined : closeLease(leases.ownership, 'released', `child Mission ${outcome.state}`, ctx);
   const blocked: WorkItem = {
-    ...workItem,
+    ...withLeases(workItem, withAllClosed(leases, 'released', `child Mission ${outcome.state}`, ctx)),
     revision: workItem.revision + 1,
     ...(progress === undefined ? {} : { progress: { ...progress, currentPhase: 'child_mission_ended', nextCheckpoint: 'Coordinator replans', blockers: [reason] } }),
     updatedAt: ctx.now,
@@ -119,9 +122,10 @@ function stillBlocked({ workItem, link }: Linked, outcome: ChildOutcome, ctx: De
       workItem: settled,
       reason,
       checkpoint: leases.checkpoint ?? { phase: 'child_mission_ended', createdAt: ctx.now },
-      blockedLeaseExpiresAt: leases.ownership?.expiresAt ?? ctx.now,
+      blockedLeaseExpiresAt: ctx.now,
       // The same instant under the reference runtime's member name, which its agents read.
-      ownershipLeaseExpiresAt: leases.ownership?.expiresAt ?? ctx.now,
+      ownershipLeaseExpiresAt: ctx.now,
+      ...(released === undefined ? {} : { releasedOwnershipLease: released }),
       ...settlement(link, outcome),
     }),
   );

@@ -78,6 +78,8 @@ export interface WorkBlockedPayload extends WorkItemEventPayload {
   readonly reason: string;
   readonly checkpoint: WorkCheckpoint;
   readonly blockedLeaseExpiresAt: string;
+  /** The same instant under the reference runtime's member name, which its agents read. */
+  readonly ownershipLeaseExpiresAt: string;
   /** Absent when no execution was running: the Authority records a child Mission's end (§14). */
   readonly releasedExecutionLease?: Lease;
 }
@@ -85,6 +87,10 @@ export interface WorkBlockedPayload extends WorkItemEventPayload {
 export interface WorkUnblockedPayload extends WorkItemEventPayload {
   /** `queued` while the owner's lease holds, `open` after its ownership expired (§10.2). */
   readonly state: 'queued' | 'open';
+  /** The same state under the reference runtime's member name, which its agents read. */
+  readonly status: 'queued' | 'open';
+  /** The lapsed owner's blocked lease, closed as the WorkItem reopens (its only record). */
+  readonly fencedOwnershipLease?: Lease;
 }
 
 export interface WorkSubmittedPayload extends WorkItemEventPayload {
@@ -109,7 +115,13 @@ export interface WorkCancelledPayload extends WorkItemEventPayload {
   readonly revokedLeases: readonly Lease[];
 }
 
+/**
+ * `work.contract.revised` (§10.1, §10.4): the contract's new `contractVersion` (an integer, as the
+ * contract schema types it), the dependency added (the reference runtime's `dependencyId`), and the
+ * leases of the owner fenced because the revision needs renewed acceptance.
+ */
 export interface WorkContractRevisedPayload extends WorkItemEventPayload {
-  readonly contractVersion: string;
-  readonly addedDependencyId?: string;
+  readonly contractVersion: number;
+  readonly dependencyId: string;
+  readonly revokedLeases: readonly Lease[];
 }

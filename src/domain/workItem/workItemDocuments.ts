@@ -33,6 +33,8 @@ export interface ChildMissionLink {
 
 export interface WorkItemLinks {
   readonly parentWorkItemId?: string;
+  /** The Delegation Grant a delegate authorized or offered it under (§9.1): its budget counts there. */
+  readonly delegationGrantId?: string;
   readonly childMission?: ChildMissionLink;
 }
 
@@ -55,10 +57,14 @@ export interface NewWorkItem {
   readonly contract: WorkContract;
   readonly exclusive: boolean;
   readonly parentWorkItemId?: string;
+  readonly delegationGrantId?: string;
+  /** Who wrote the contract when it is not the authorizer: a Work Proposal's proposer (§10.2). */
+  readonly createdBy?: Principal;
 }
 
 export function newWorkItem(spec: NewWorkItem, actor: Principal, ctx: DecisionContext): WorkItem {
   const author = { type: actor.type, id: actor.id };
+  const creator = spec.createdBy === undefined ? author : { type: spec.createdBy.type, id: spec.createdBy.id };
   const workItem: WorkItem = {
     workItemId: spec.workItemId,
     missionId: spec.missionId,
@@ -68,11 +74,15 @@ export function newWorkItem(spec: NewWorkItem, actor: Principal, ctx: DecisionCo
     state: 'open',
     exclusive: spec.exclusive,
     contract: spec.contract,
-    createdBy: author,
+    createdBy: creator,
     authorizedBy: author,
     createdAt: ctx.now,
   };
-  return spec.parentWorkItemId === undefined ? workItem : withLinks(workItem, { parentWorkItemId: spec.parentWorkItemId });
+  const links: WorkItemLinks = {
+    ...(spec.parentWorkItemId === undefined ? {} : { parentWorkItemId: spec.parentWorkItemId }),
+    ...(spec.delegationGrantId === undefined ? {} : { delegationGrantId: spec.delegationGrantId }),
+  };
+  return Object.keys(links).length === 0 ? workItem : withLinks(workItem, links);
 }
 
 /** States from which a WorkItem may be promoted to a child Mission (§10.2). */

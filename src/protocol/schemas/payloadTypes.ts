@@ -91,6 +91,7 @@ export interface CommandPayloads {
   "approval.grant_execution": ApprovalGrantExecutionPayload;
   "artifact.publish": ArtifactPublishPayload;
   "ext.missionweave.core.child_mission_settle": ExtMissionweaveCoreChildMissionSettlePayload;
+  "ext.missionweave.core.work_lease_close": ExtMissionweaveCoreWorkLeaseClosePayload;
   "ext.missionweaveprotocol.core.group_archive": ExtMissionweaveprotocolCoreGroupArchivePayload;
   "ext.missionweaveprotocol.core.resource_usage_record": ExtMissionweaveprotocolCoreResourceUsageRecordPayload;
   "ext.missionweaveprotocol.core.work_dependency_add": ExtMissionweaveprotocolCoreWorkDependencyAddPayload;
@@ -215,6 +216,13 @@ export interface Signature {
 export interface ExtMissionweaveCoreChildMissionSettlePayload {
   parentWorkItemId: string;
   childMissionId: string;
+}
+export interface ExtMissionweaveCoreWorkLeaseClosePayload {
+  workItemId: string;
+  ownershipEpoch: number;
+  leaseId: string;
+  holderAgentId: string;
+  cause: "expired" | "session_replaced";
 }
 export interface ExtMissionweaveprotocolCoreGroupArchivePayload {
   snapshot: MissionWeaveGroupSnapshot;
