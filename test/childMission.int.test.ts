@@ -10,6 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { timestampOf } from '../src/app/issueDocuments.js';
+import pino from 'pino';
+import { AuthorityReactor } from '../src/app/reactor/authorityReactor.js';
 import { childSettleSweep, parentCancellationSweep } from '../src/app/reactor/childSweeps.js';
 import type { AuthorityCommandDraft, Sweep } from '../src/app/reactor/sweep.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
@@ -259,6 +261,28 @@ describe('the sweeps’ statements', () => {
     } finally {
       await client.query('reset enable_seqscan');
       client.release();
+    }
+  });
+});
+
+describe('the Authority reactor', () => {
+  it('runs the child-Mission sweeps by default: a failed child and a cancelled parent reach their Groups in its rounds', async () => {
+    const reactor = AuthorityReactor.start({ authority: h.authority, pool: h.pool, logger: pino({ level: 'silent' }), periodMs: 3_600_000 });
+    try {
+      const parent = await createMission(h, owner, coordinator);
+      const workItemId = await authorizedWork(parent, coordinator, 24, 80);
+      const failing = await promote(parent, workItemId, coordinator, childCoordinator, 12, 'fail_parent_work_item');
+      await h.expectOk(asCoordinator(failing, 'mission.terminate', { reason: 'no data source' }, childCoordinator));
+      await reactor.sweepNow();
+      expect(await aggregate(parent.groupId, 'work-item', workItemId)).toMatchObject({ state: 'failed' });
+
+      const other = await authorizedWork(parent, coordinator, 24, 80);
+      const running = await promote(parent, other, coordinator, childCoordinator, 12);
+      await h.expectOk(h.send(owner, 'mission.cancel', { reason: 'stop everything' }, { groupId: parent.groupId, membershipEpoch: 1 }));
+      await reactor.sweepNow();
+      expect(await aggregate(running.groupId, 'mission', running.missionId)).toMatchObject({ mission: { state: 'cancelled' } });
+    } finally {
+      await reactor.close();
     }
   });
 });
