@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Lease, WorkItem } from '../src/domain/documents.js';
 import { WORK_LEASES_EXTENSION } from '../src/domain/workItem/workLeases.js';
-import type { GroupLog } from '../src/faults/history.js';
-import { checkFencedCompletions, checkOfferWins, checkWork } from '../src/faults/workChecker.js';
+import type { GroupLog, History, Operation } from '../src/faults/history.js';
+import { checkFencedCompletions, checkLateCommands, checkOfferWins, checkWork } from '../src/faults/workChecker.js';
 
 const G = 'urn:missionweave:group:g';
 const W = 'urn:missionweave:work-item:w';
@@ -170,5 +170,17 @@ describe('WorkItem invariants of the fault checker', () => {
   it('reports an Ownership Epoch raised by an Event other than an acceptance', () => {
     const sneaky = new Story().offer(0, [A]).accept(1, A, 1, 60).step(2, 'work.unblocked', COORD, { state: 'queued', workItem: item('queued', { agentId: B, epoch: 2 }) }).log();
     expect(checkOfferWins([sneaky])[0]?.detail).toContain('Ownership Epoch 2, the last accepted is 1');
+  });
+
+  it("a resumed Worker's late Commands: refused or kept, never completing", () => {
+    const story = pausedWorkerStory().log();
+    const probe = (id: number, actionId: string): Operation => ({ id, actionId, actorId: A, groupId: G, kind: 'work.submit', invokedAt: 1, probe: 'fenced-owner' });
+    const refused: History = { operations: [probe(0, 'urn:uuid:late')], completions: [{ op: 0, at: 2, answer: { type: 'error', code: 'WORK_STALE_OWNERSHIP', retryable: false } }], segments: [], downtimes: [] };
+    expect(checkLateCommands(refused, [story])).toEqual({ violations: [], sent: 1, refused: 1, kept: 0 });
+    // Its Command is the one that caused the submission at sequence 9 (cause urn:uuid:c9).
+    const completed: History = { ...refused, operations: [probe(0, 'urn:uuid:c9')], completions: [{ op: 0, at: 2, answer: { type: 'event', events: [] } }] };
+    const late = checkLateCommands(completed, [story]);
+    expect(rules(late.violations)).toEqual(['completed-by-fenced-owner']);
+    expect(late.kept).toBe(1);
   });
 });

@@ -29,7 +29,7 @@ import type { Lease, WorkItem } from '../domain/documents.js';
 import { leasesOf } from '../domain/workItem/workLeases.js';
 import { compareInstants, parseTimestamp } from '../protocol/timestamp.js';
 import type { Violation } from './checker.js';
-import type { GroupLog } from './history.js';
+import { outcomeOf, type GroupLog, type History } from './history.js';
 
 interface WorkEvent {
   readonly sequence: number;
@@ -221,4 +221,40 @@ export function checkFencedCompletions(logs: readonly GroupLog[]): Violation[] {
 /** One acceptance per offer, Ownership Epochs strictly increasing. */
 export function checkOfferWins(logs: readonly GroupLog[]): Violation[] {
   return checkWork(logs).offers;
+}
+
+export interface LateCommands {
+  readonly violations: Violation[];
+  /** A resumed Worker's late renewals and submissions: sent, refused, and kept (not completing). */
+  readonly sent: number;
+  readonly refused: number;
+  readonly kept: number;
+}
+
+/**
+ * The `fenced-owner` probes (a resumed Worker's Commands under the lease it held before its
+ * pause): refused, or kept without completing anything; none of their Events may take a WorkItem
+ * into `submitted` or `verified`.
+ */
+export function checkLateCommands(history: History, logs: readonly GroupLog[]): LateCommands {
+  const late = history.operations.filter((op) => op.probe === 'fenced-owner');
+  const wanted = new Set(late.map((op) => op.actionId));
+  const completing = new Set<string>();
+  for (const log of logs) {
+    for (const { text } of log.events) {
+      const event = JSON.parse(text) as { cause?: { id?: string }; payload?: { workItem?: { state?: string } } };
+      const cause = event.cause?.id;
+      const state = event.payload?.workItem?.state;
+      if (cause !== undefined && wanted.has(cause) && (state === 'submitted' || state === 'verified')) completing.add(cause);
+    }
+  }
+  const answers = new Map<number, History['completions'][number]['answer'][]>();
+  for (const c of history.completions) answers.set(c.op, [...(answers.get(c.op) ?? []), c.answer]);
+  const outcomes = late.map((op) => outcomeOf(answers.get(op.id) ?? []));
+  return {
+    violations: late.filter((op) => completing.has(op.actionId)).map((op) => ({ rule: 'completed-by-fenced-owner', detail: `${op.actorId}'s late ${op.kind} ${op.actionId} completed its WorkItem` })),
+    sent: late.length,
+    refused: outcomes.filter((o) => o === 'refused').length,
+    kept: outcomes.filter((o) => o === 'applied').length,
+  };
 }
