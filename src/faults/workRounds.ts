@@ -151,6 +151,8 @@ export class WorkChurn {
       const worker = candidates[i % candidates.length] as WorkerProcess;
       const offered = await this.coordinate('work.offer', { workItemId, candidateAgentIds: [worker.agent.id], selectionBasis: selectionBasis(Date.now()), offerExpiresInSeconds: OFFER_SECONDS });
       if (offered.type !== 'event') {
+        // Submitted just before the fault struck: it only needs the Coordinator's review.
+        if (offered.type === 'error' && offered.code === 'INVALID_STATE_TRANSITION' && (await this.acceptResult(workItemId))) return true;
         await pause(500);
         continue;
       }
