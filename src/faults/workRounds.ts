@@ -4,11 +4,13 @@
  * at the same moment through (often) different nodes: a race only one may win (§10.3). The winner
  * starts under a short Execution Lease and renews it while it works; then, by turns:
  *
- * - `pause`: the winner is SIGSTOPped right after it started and stays stopped well past both of
- *   its leases; meanwhile the Coordinator re-offers the WorkItem (the expired owner is fenced
- *   first, §10.2) and the other Worker completes it under a higher Ownership Epoch; then the
- *   winner is resumed and, naive as it is, renews and submits under its old lease (§11.5: that
- *   late result must not complete the WorkItem);
+ * - `pause`: the winner is SIGSTOPped right after it started and stays stopped past both of its
+ *   leases: the Coordinator re-offers the WorkItem (possible only once the Authority's clock has
+ *   the ownership lease expired; the expired owner is fenced first, §10.2) and the other Worker
+ *   accepts and starts it under a higher Ownership Epoch. At that moment the paused Worker is
+ *   resumed and, naive as it is, renews and submits under its old epoch and lease while the
+ *   WorkItem is `active` again: only fencing, not the WorkItem's state, can refuse that late
+ *   result (§11.5: it must not complete the WorkItem). The other Worker then completes it;
  * - `kill`: the winner is SIGKILLed mid-execution, its unanswered Commands are settled, it is
  *   forked again, and the WorkItem is re-offered and completed as above;
  * - `plain`: the winner finishes and the Coordinator accepts its result.
@@ -35,8 +37,6 @@ const OWNERSHIP_LEASE_SECONDS = 6;
 const EXECUTION_LEASE_SECONDS = 2;
 const RENEW_EVERY_MS = 500;
 const WORK_MS = { min: 800, spread: 1_200 };
-/** A pause outlasts both leases from the Worker's last possible renewal, with a margin. */
-const PAUSE_MS = (OWNERSHIP_LEASE_SECONDS + EXECUTION_LEASE_SECONDS + 2) * 1_000;
 /** How long a round may go on re-offering a WorkItem before it gives up on it. */
 const ROUND_DEADLINE_MS = 45_000;
 /** Offers stay open long enough for both racers, and for a Worker busy reconnecting. */
@@ -120,11 +120,16 @@ export class WorkChurn {
       return;
     }
     winner.worker.pause();
-    const stoppedAt = Date.now();
     recorder.count('workerPauses');
-    await this.complete(workItemId, [other], deadline);
-    await pause(Math.max(0, stoppedAt + PAUSE_MS - Date.now()));
-    winner.worker.resume(workItemId);
+    let resumed = false;
+    const resume = () => {
+      if (resumed) return;
+      resumed = true;
+      winner.worker.resume(workItemId);
+    };
+    // Resumed as soon as the new owner holds its Execution Lease (or when the round gives up).
+    await this.complete(workItemId, [other], deadline, resume);
+    resume();
     const late = await run;
     if (late.outcome !== 'submitted') recorder.count('lateSubmissionsRefused');
   }
@@ -145,7 +150,7 @@ export class WorkChurn {
    * Re-offers the WorkItem to `candidates` in turn until one completes it: each offer is refused
    * while the former owner's lease is still live, so the Coordinator tries again shortly.
    */
-  private async complete(workItemId: string, candidates: readonly WorkerProcess[], deadline: number): Promise<boolean> {
+  private async complete(workItemId: string, candidates: readonly WorkerProcess[], deadline: number, onStarted: () => void = () => undefined): Promise<boolean> {
     const { recorder } = this.stage;
     for (let i = 0; Date.now() < deadline; i++) {
       const worker = candidates[i % candidates.length] as WorkerProcess;
@@ -159,7 +164,7 @@ export class WorkChurn {
       recorder.count('reoffers');
       const accepted = await worker.accept({ group: this.group, workItemId, membershipEpoch: this.membershipEpoch(worker.agent.id), ownershipLeaseSeconds: OWNERSHIP_LEASE_SECONDS, at: 0 });
       if (!accepted.won) continue;
-      const outcome = await worker.execute(this.task(workItemId, worker, accepted.ownershipEpoch));
+      const outcome = await worker.execute(this.task(workItemId, worker, accepted.ownershipEpoch), onStarted);
       if (outcome.outcome === 'submitted' && (await this.acceptResult(workItemId))) return true;
     }
     recorder.count('workAbandoned');
