@@ -176,7 +176,7 @@ describe('WorkItem invariants of the fault checker', () => {
     const story = pausedWorkerStory().log();
     const probe = (id: number, actionId: string): Operation => ({ id, actionId, actorId: A, groupId: G, kind: 'work.submit', invokedAt: 1, probe: 'fenced-owner' });
     const refused: History = { operations: [probe(0, 'urn:uuid:late')], completions: [{ op: 0, at: 2, answer: { type: 'error', code: 'WORK_STALE_OWNERSHIP', retryable: false } }], segments: [], downtimes: [] };
-    expect(checkLateCommands(refused, [story])).toEqual({ violations: [], sent: 1, refused: 1, kept: 0 });
+    expect(checkLateCommands(refused, [story])).toEqual({ violations: [], sent: 1, refused: 1, kept: 0, refusedWith: { WORK_STALE_OWNERSHIP: 1 } });
     // Its Command is the one that caused the submission at sequence 9 (cause urn:uuid:c9).
     const completed: History = { ...refused, operations: [probe(0, 'urn:uuid:c9')], completions: [{ op: 0, at: 2, answer: { type: 'event', events: [] } }] };
     const late = checkLateCommands(completed, [story]);

@@ -180,7 +180,7 @@ function report(recorder: Recorder, events: number, violations: Violation[], wor
     deliveries: recorder.segments.reduce((n, s) => n + s.received.length, 0),
     events,
     workerFaults,
-    work: { authorized: c('workAuthorized'), completed: c('workCompleted'), abandoned: c('workAbandoned'), reoffers: c('reoffers'), lateCommands: work.late.sent, lateRefused: work.late.refused, lateKept: work.late.kept, killedCommandsSettled: c('killedCommandsSettled') },
+    work: { authorized: c('workAuthorized'), completed: c('workCompleted'), abandoned: c('workAbandoned'), reoffers: c('reoffers'), lateCommands: work.late.sent, lateRefused: work.late.refused, lateRefusedWith: work.late.refusedWith, lateKept: work.late.kept, killedCommandsSettled: c('killedCommandsSettled') },
     workInvariants: { completedByFencedOwner: work.checks.fencing.length + work.late.violations.length, offerWonTwice: work.checks.offers.length, judged: work.checks.judged },
     durationMs,
   };

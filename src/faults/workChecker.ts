@@ -29,7 +29,7 @@ import type { Lease, WorkItem } from '../domain/documents.js';
 import { leasesOf } from '../domain/workItem/workLeases.js';
 import { compareInstants, parseTimestamp } from '../protocol/timestamp.js';
 import type { Violation } from './checker.js';
-import { outcomeOf, type GroupLog, type History } from './history.js';
+import { DEFINITE_REFUSALS, outcomeOf, type GroupLog, type History } from './history.js';
 
 interface WorkEvent {
   readonly sequence: number;
@@ -229,6 +229,8 @@ export interface LateCommands {
   readonly sent: number;
   readonly refused: number;
   readonly kept: number;
+  /** The refusals by error code (which check stopped them). */
+  readonly refusedWith: Record<string, number>;
 }
 
 /**
@@ -251,10 +253,16 @@ export function checkLateCommands(history: History, logs: readonly GroupLog[]): 
   const answers = new Map<number, History['completions'][number]['answer'][]>();
   for (const c of history.completions) answers.set(c.op, [...(answers.get(c.op) ?? []), c.answer]);
   const outcomes = late.map((op) => outcomeOf(answers.get(op.id) ?? []));
+  const refusedWith: Record<string, number> = {};
+  for (const op of late) {
+    const answer = (answers.get(op.id) ?? []).find((a) => a.type === 'error' && DEFINITE_REFUSALS.has(a.code));
+    if (answer?.type === 'error') refusedWith[answer.code] = (refusedWith[answer.code] ?? 0) + 1;
+  }
   return {
     violations: late.filter((op) => completing.has(op.actionId)).map((op) => ({ rule: 'completed-by-fenced-owner', detail: `${op.actorId}'s late ${op.kind} ${op.actionId} completed its WorkItem` })),
     sent: late.length,
     refused: outcomes.filter((o) => o === 'refused').length,
     kept: outcomes.filter((o) => o === 'applied').length,
+    refusedWith,
   };
 }
