@@ -16,6 +16,9 @@ import { schemaRegistry } from '../../src/protocol/schemas/files.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { EXAMPLE_APPROVAL, EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from '../support/payloadExamples.js';
 import { recordDrafts, specification, testContext, type Decider, type World } from '../support/specification.js';
+import type { WorkItem, WorkOffer } from '../../src/domain/documents.js';
+import { WORK_LINKS_EXTENSION, type WorkItemLinks } from '../../src/domain/workItem/workItemDocuments.js';
+import { newWorkLease, withLeases } from '../../src/domain/workItem/workLeases.js';
 
 export const T0 = '2026-09-01T12:00:00.000Z';
 export const GROUP = 'urn:missionweave:group:g1';
@@ -32,19 +35,27 @@ export const STRANGER: Principal = { type: 'human', id: 'urn:missionweave:human:
 export const COORD: Principal = { type: 'agent', id: 'urn:missionweave:agent:coord-1' };
 export const COORD2: Principal = { type: 'agent', id: 'urn:missionweave:agent:coord-2' };
 export const WORKER: Principal = { type: 'agent', id: 'urn:missionweave:agent:worker-7' };
+/** A second Worker, the rival in offer races. */
+export const WORKER2: Principal = { type: 'agent', id: 'urn:missionweave:agent:worker-8' };
 export const REVIEWER: Principal = { type: 'agent', id: 'urn:missionweave:agent:reviewer-3' };
 export const REVOKED: Principal = { type: 'agent', id: 'urn:missionweave:agent:revoked-9' };
 export const REGISTRY: Principal = { type: 'service', id: 'urn:missionweave:service:agent-registry' };
 export const AUTHORITY: Principal = { type: 'service', id: 'urn:missionweave:service:group-authority' };
 export const ORGANIZATION = 'urn:missionweave:organization:acme';
 
-function agent(principal: Principal, status: AgentFacts['status'] = 'active'): AgentFacts {
-  return { agentId: principal.id, cardVersion: 3, status, capabilities: new Map(), sessionEpoch: 1 };
+/**
+ * What the Workers' Agent Cards declare: the contract's `acme.sql-migration` (minimum 1.4.0) in
+ * versions 1.4.2 and 1.5.0, which match, and 2.0.0, another major version, which does not.
+ */
+export const SQL_CAPABILITIES: ReadonlyMap<string, readonly string[]> = new Map([['acme.sql-migration', ['1.4.2', '2.0.0', '1.5.0']]]);
+
+export function agent(principal: Principal, status: AgentFacts['status'] = 'active', capabilities: ReadonlyMap<string, readonly string[]> = new Map()): AgentFacts {
+  return { agentId: principal.id, cardVersion: 3, status, capabilities, sessionEpoch: 1 };
 }
 
 export const WORLD: World = {
   now: T0,
-  agents: [agent(COORD), agent(COORD2), agent(WORKER), agent(REVIEWER), agent(REVOKED, 'revoked')],
+  agents: [agent(COORD), agent(COORD2), agent(WORKER, 'active', SQL_CAPABILITIES), agent(WORKER2, 'active', SQL_CAPABILITIES), agent(REVIEWER), agent(REVOKED, 'revoked')],
   missions: [],
   groups: [],
   services: { organizationId: ORGANIZATION, registry: REGISTRY, authority: AUTHORITY },
@@ -124,6 +135,10 @@ export function createCommand(payload: object = CREATE_PAYLOAD, extra: Partial<C
 }
 
 export const CONTRACT = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [] };
+/** A contract that needs no Execution Approval, so its WorkItem can start (§10.2). */
+export const RUNNABLE_CONTRACT = { ...CONTRACT, executionApproval: 'not_required' };
+/** The selection basis the tests' offers record (§10.3). */
+export const SELECTION = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
 
 export type Step = (state: GroupState | null) => CommandEnvelope;
 
@@ -158,8 +173,13 @@ export const steps = {
     inGroup((s) => command(s, OWNER, 'membership.change', { principal, roles: [role] })),
   post: (author: Principal, messageId: string, content: unknown = 'hello', conversationId = MAIN) =>
     inGroup((s) => command(s, author, 'message.post', { messageId, conversationId, content })),
-  authorize: (workItemId = WORK) =>
-    inGroup((s) => command(s, COORD, 'work.authorize', { workItemId, contract: CONTRACT })),
+  authorize: (workItemId = WORK, contract: object = CONTRACT) =>
+    inGroup((s) => command(s, COORD, 'work.authorize', { workItemId, contract })),
+  offer: (candidates: readonly Principal[] = [WORKER], workItemId = WORK, extra: object = {}) =>
+    inGroup((s) => command(s, COORD, 'work.offer', { workItemId, candidateAgentIds: candidates.map((c) => c.id), selectionBasis: SELECTION, ...extra })),
+  acceptOffer: (worker: Principal = WORKER, workItemId = WORK) => inGroup((s) => command(s, worker, 'work.accept_offer', { workItemId })),
+  startWork: (worker: Principal = WORKER, ownershipEpoch = 1, workItemId = WORK) =>
+    inGroup((s) => command(s, worker, 'work.start', { workItemId, ownershipEpoch })),
   submit: (hashes = [HASH_A, HASH_B]) =>
     inGroup((s) => command(s, COORD, 'mission.submit_for_approval', { artifactHashes: hashes })),
   approve: () =>
@@ -203,6 +223,26 @@ export function busyGroup(): RecordedEvent[] {
   ]);
 }
 
+/** A Mission with two Workers and one `open` WorkItem w1 that needs no Execution Approval. */
+export function workGroup(): RecordedEvent[] {
+  return history([steps.create, steps.addMember(WORKER), steps.addMember(WORKER2), steps.authorize(WORK, RUNNABLE_CONTRACT)]);
+}
+
+/** w1 offered to both Workers at `T0`, for 300 s. */
+export function offeredWork(): RecordedEvent[] {
+  return history([steps.offer([WORKER, WORKER2])], workGroup());
+}
+
+/** w1 `queued`, owned by worker-7 under Ownership Epoch 1 (ownership lease 900 s from `T0`). */
+export function queuedWork(): RecordedEvent[] {
+  return history([steps.acceptOffer(WORKER)], offeredWork());
+}
+
+/** w1 `active` under worker-7's Execution Lease (300 s from `T0`). */
+export function activeWork(): RecordedEvent[] {
+  return history([steps.startWork(WORKER)], queuedWork());
+}
+
 /** Asserts `document` is valid against our schema `name` (schemas/<name>.schema.json). */
 export function expectValid(name: string, document: unknown): void {
   const check = schemaRegistry().validateObject(name, document);
@@ -227,4 +267,96 @@ export const COMMAND_RULES: Readonly<Record<string, AnyGroupKind>> = Object.from
 /** The Messages the app loads before deciding `command`, as its kind's entry says. */
 export function referencedMessageIds(command: CommandEnvelope): string[] {
   return (coreKinds.groupKind(command.kind)?.preload?.messages?.(command) ?? []).filter((id): id is string => id !== undefined);
+}
+
+/*
+ * The execution half of §10.2 (checkpoint … cancel): WorkItem w1 of `busyGroup()` rewritten as
+ * `work.offer` / `work.accept_offer` / `work.start` would leave it, with the foundation's own lease
+ * builders, so those tests need no Commands of those kinds. Owner worker-7 under Ownership Epoch 2;
+ * its Execution Lease `EXEC_RUN_LEASE` is the current one, `EXEC_OLD_RUN_LEASE` (same epoch) was
+ * released at an earlier checkpoint.
+ */
+
+export const EXEC_EPOCH = 2;
+export const EXEC_OWN_LEASE = 'urn:missionweave:lease:exec-own';
+export const EXEC_RUN_LEASE = 'urn:missionweave:lease:exec-run-2';
+export const EXEC_OLD_RUN_LEASE = 'urn:missionweave:lease:exec-run-1';
+export const EXEC_SUBMITTED_EVIDENCE = 'urn:missionweave:evidence:exec-submitted';
+const EXEC_PIN = { id: 'acme.sql-migration', version: '1.4.0' };
+
+export const EXEC_SELECTION = {
+  requiredCapabilities: [EXEC_PIN],
+  verifiedMatches: [EXEC_PIN],
+  authorizationEligible: true,
+  availabilityEstimate: T0,
+  expectedCost: 12,
+  reliabilityEvidence: [],
+  policyRulesApplied: ['default-placement'],
+};
+
+export interface ExecSetup {
+  readonly state: WorkItem['state'];
+  /** The owning Agent (default worker-7); none for `open` and `offered`. */
+  readonly owner?: Principal;
+  readonly ownershipSeconds?: number;
+  readonly executionSeconds?: number;
+  readonly offers?: readonly WorkOffer[];
+  readonly childMission?: WorkItemLinks['childMission'];
+}
+
+const OWNED_STATES: ReadonlySet<string> = new Set(['queued', 'active', 'blocked', 'submitted']);
+
+/** `workItem` as the offer, acceptance and start Commands would leave it in `setup.state`. */
+export function execWorkItem(workItem: WorkItem, setup: ExecSetup): WorkItem {
+  const ctx = testContext(WORLD);
+  const base: WorkItem = {
+    ...workItem,
+    state: setup.state,
+    revision: 4,
+    ...(setup.offers === undefined ? {} : { offers: setup.offers }),
+    ...(setup.childMission === undefined ? {} : { extensions: { [WORK_LINKS_EXTENSION]: { version: '0.1.0', critical: false, data: { childMission: setup.childMission } } } }),
+  };
+  if (!OWNED_STATES.has(setup.state)) return base;
+  const holder = setup.owner ?? WORKER;
+  const owned: WorkItem = {
+    ...base,
+    owner: { agentId: holder.id, agentCardVersion: 3, capabilityPins: [EXEC_PIN], ownershipEpoch: EXEC_EPOCH, ownershipLeaseId: EXEC_OWN_LEASE, acceptedAt: T0 },
+    selectionBasis: EXEC_SELECTION,
+    ...(setup.state === 'submitted' ? { submission: { artifactHashes: [HASH_A], evidenceIds: [EXEC_SUBMITTED_EVIDENCE], submittedAt: T0 } } : {}),
+  };
+  const lease = (leaseId: string, leaseType: 'ownership' | 'execution' | 'blocked', seconds: number) =>
+    newWorkLease({ leaseId, leaseType, workItem: owned, holderAgentId: holder.id, sessionEpoch: 1, ownershipEpoch: EXEC_EPOCH, seconds }, ctx);
+  const ownership = lease(EXEC_OWN_LEASE, setup.state === 'blocked' ? 'blocked' : 'ownership', setup.ownershipSeconds ?? 600);
+  const old = { ...lease(EXEC_OLD_RUN_LEASE, 'execution', 60), state: 'released' as const, closedAt: T0, closureReason: 'checkpointed' };
+  const execution = setup.state === 'active' ? { execution: lease(EXEC_RUN_LEASE, 'execution', setup.executionSeconds ?? 300) } : {};
+  return withLeases(owned, { ownership, ...execution, closed: [old] });
+}
+
+/** `given` (default `busyGroup()`) with WorkItem w1 as `setup` describes it. */
+export function execGiven(setup: ExecSetup, given: readonly RecordedEvent[] = busyGroup()): RecordedEvent[] {
+  return given.map((event) => {
+    if (event.kind !== 'work.authorized') return event;
+    const workItem = execWorkItem(event.payload['workItem'] as unknown as WorkItem, setup);
+    return { ...event, payload: { ...event.payload, workItem: workItem as unknown as JsonObject } };
+  });
+}
+
+/** A schema-valid Evidence about w1 by `generatedBy` (signature syntactically valid, not verified). */
+export function execEvidence(evidenceId: string, generatedBy: Principal = WORKER, extra: object = {}): JsonObject {
+  return {
+    evidenceId,
+    missionId: MISSION,
+    groupId: GROUP,
+    workItemId: WORK,
+    type: 'deterministic_test',
+    subject: { type: 'work_item', id: WORK },
+    criterionIds: ['migration-applies'],
+    method: 'npm test against a copy of production',
+    result: 'passed',
+    artifactHashes: [HASH_A],
+    generatedBy,
+    createdAt: T0,
+    signature: { algorithm: 'Ed25519', keyId: `urn:test:key:${generatedBy.id}`, createdAt: T0, value: 'A'.repeat(86) },
+    ...extra,
+  } as unknown as JsonObject;
 }

@@ -4,6 +4,7 @@
  */
 
 import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { RecordedEvent } from '../../src/domain/model.js';
 import { principalKey, type Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import {
@@ -22,10 +23,33 @@ import {
   T0,
   WORK,
   WORKER,
+  SELECTION,
+  activeWork,
   at,
   approvalPayload,
+  busyGroup,
+  history,
+  queuedWork,
+  steps,
+  EXEC_EPOCH,
+  EXEC_RUN_LEASE,
+  EXEC_SUBMITTED_EVIDENCE,
+  execEvidence,
+  execGiven,
 } from './fixtures.js';
-import { expectedAuthorized, expectedMembership, expectedPromotion } from './expectedEvents.js';
+import { expectedAccepted, expectedOffered, expectedRenewed, expectedStarted, executionLease, leasesIn, offerEntry } from './expectedOwnership.js';
+import {
+  execClosed,
+  execLeases,
+  expectedAuthorized,
+  expectedBlocked,
+  expectedCheckpointed,
+  expectedEnded,
+  expectedMembership,
+  expectedProgress,
+  expectedPromotion,
+  expectedWork,
+} from './expectedEvents.js';
 
 export interface KindCase {
   readonly actor: Principal;
@@ -34,6 +58,8 @@ export interface KindCase {
   readonly events: (state: GroupState) => ExpectedEvent[];
   /** Needs a submitted Mission to be accepted. */
   readonly submitted?: boolean;
+  /** Needs this history (a WorkItem offered, queued, active, …) instead of the busy Group. */
+  readonly given?: () => RecordedEvent[];
 }
 
 const M1 = 'urn:missionweave:message:m-1';
@@ -78,6 +104,81 @@ function closed(s: GroupState, kind: string, reason: string, missionState: strin
 function approval(s: GroupState) {
   return approvalPayload(s, { approvalId: 'urn:x:approval', artifactHashes: [HASH_A, HASH_B] });
 }
+
+const CHECKPOINT = { phase: 'migrating', completedMilestones: ['schema copied'], nextStep: 'backfill', createdAt: T0 };
+const LEASED = { workItemId: WORK, ownershipEpoch: EXEC_EPOCH, executionLeaseId: EXEC_RUN_LEASE };
+
+/** The kinds of the execution half of §10.2 (checkpoint … cancel), on w1 as far on as each needs. */
+const EXECUTION_CASES: Readonly<Record<string, KindCase>> = {
+  'work.checkpoint': {
+    actor: WORKER,
+    given: () => execGiven({ state: 'active' }),
+    payload: () => ({ ...LEASED, checkpoint: CHECKPOINT }),
+    events: (s) => [expectedCheckpointed(s, CHECKPOINT)],
+  },
+  'work.block': {
+    actor: WORKER,
+    given: () => execGiven({ state: 'active' }),
+    payload: () => ({ ...LEASED, reason: 'needs DBA approval', checkpoint: CHECKPOINT, blockedLeaseSeconds: 120 }),
+    events: (s) => [expectedBlocked(s, 'needs DBA approval', CHECKPOINT, 120)],
+  },
+  'work.unblock': {
+    actor: COORD,
+    given: () => execGiven({ state: 'blocked' }),
+    payload: () => ({ workItemId: WORK }),
+    events: (s) => {
+      const leases = execLeases(s);
+      const ownership = { ...(leases['ownership'] as object), leaseType: 'ownership' };
+      const workItem = expectedWork(s, { state: 'queued', progress: expectedProgress('blocked', { nextCheckpoint: 'not reported' }) }, { ...leases, ownership });
+      return [{ kind: 'work.unblocked', payload: { workItemId: WORK, workItem, state: 'queued', status: 'queued' } }];
+    },
+  },
+  'work.submit': {
+    actor: WORKER,
+    given: () => execGiven({ state: 'active' }),
+    payload: () => ({ ...LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')] }),
+    events: (s) => {
+      const leases = execLeases(s);
+      const released = execClosed(leases['execution'], 'released', 'submitted');
+      const { execution, ...rest } = leases;
+      void execution;
+      const change = {
+        state: 'submitted',
+        submission: { artifactHashes: [HASH_A], evidenceIds: ['urn:x:ev'], submittedAt: T0 },
+        progress: expectedProgress('active', { nextCheckpoint: 'not reported', evidenceIds: ['urn:x:ev'] }),
+      };
+      const workItem = expectedWork(s, change, { ...rest, closed: [...(leases['closed'] as object[]), released] });
+      const payload = { workItemId: WORK, workItem, ownershipEpoch: EXEC_EPOCH, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')], releasedExecutionLease: released };
+      return [{ kind: 'work.submitted', payload }];
+    },
+  },
+  'work.accept_result': {
+    actor: COORD,
+    given: () => execGiven({ state: 'submitted' }),
+    payload: () => ({ workItemId: WORK, evidence: [execEvidence('urn:x:review', REVIEWER)] }),
+    events: (s) => {
+      const { ownership, ...rest } = execLeases(s);
+      void ownership;
+      const progress = expectedProgress('submitted', { nextCheckpoint: 'not reported', evidenceIds: [EXEC_SUBMITTED_EVIDENCE, 'urn:x:review'] });
+      const workItem = expectedWork(s, { state: 'verified', progress }, rest);
+      return [{ kind: 'work.result.accepted', payload: { workItemId: WORK, workItem, evidence: [execEvidence('urn:x:review', REVIEWER)] } }];
+    },
+  },
+  'work.fail': {
+    actor: COORD,
+    payload: () => ({ workItemId: WORK, reason: 'Superseded.', evidence: [execEvidence('urn:x:failure', COORD, { type: 'failure_report', result: 'failed' })] }),
+    events: (s) => [
+      expectedEnded(s, 'work.failed', 'Superseded.', { evidence: [execEvidence('urn:x:failure', COORD, { type: 'failure_report', result: 'failed' })] }, {
+        progress: expectedProgress('open', { nextCheckpoint: 'not reported', evidenceIds: ['urn:x:failure'] }),
+      }),
+    ],
+  },
+  'work.cancel': {
+    actor: COORD,
+    payload: () => ({ workItemId: WORK, reason: 'Out of scope.' }),
+    events: (s) => [expectedEnded(s, 'work.cancelled', 'Out of scope.')],
+  },
+};
 
 /** One Command per Group kind that its usual sender may send and that is accepted. */
 export const CASES: Readonly<Record<string, KindCase>> = {
@@ -200,4 +301,28 @@ export const CASES: Readonly<Record<string, KindCase>> = {
     payload: () => ({ workItemId: 'urn:x:w2', contract: CONTRACT }),
     events: () => [expectedAuthorized('urn:x:w2', `${ID}1`)],
   },
+  'work.offer': {
+    actor: COORD,
+    payload: () => ({ workItemId: WORK, candidateAgentIds: [WORKER.id], selectionBasis: SELECTION }),
+    events: (s) => [expectedOffered(s, [WORKER], [offerEntry(`${ID}1`, WORKER, at(300))])],
+  },
+  'work.accept_offer': {
+    actor: WORKER,
+    given: () => history([steps.offer([WORKER])], busyGroup()),
+    payload: () => ({ workItemId: WORK }),
+    events: (s) => [expectedAccepted(s, WORKER, `${ID}1`)],
+  },
+  'work.start': {
+    actor: WORKER,
+    given: queuedWork,
+    payload: () => ({ workItemId: WORK, ownershipEpoch: 1 }),
+    events: (s) => [expectedStarted(s, executionLease({ leaseId: `${ID}1`, holder: WORKER, ownershipEpoch: 1, seconds: 300 }))],
+  },
+  'ext.missionweaveprotocol.core.work_execution_lease_renew': {
+    actor: WORKER,
+    given: activeWork,
+    payload: (s) => ({ workItemId: WORK, ownershipEpoch: 1, executionLeaseId: (leasesIn(s)['execution'] as { leaseId?: string } | undefined)?.leaseId ?? 'urn:x:no-lease' }),
+    events: (s) => [expectedRenewed(s, 300, T0)],
+  },
+  ...EXECUTION_CASES,
 };

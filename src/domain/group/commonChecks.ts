@@ -67,7 +67,7 @@ export function checkNotTerminal(state: GroupState): Decision | null {
 }
 
 /** The current Coordinator acts under its current epoch and a live lease (§7.2). */
-export function checkCoordinatorLease(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision | null {
+export function checkCoordinatorLease(state: GroupState, command: Pick<CommandEnvelope, 'coordinatorEpoch'>, ctx: DecisionContext): Decision | null {
   if (command.coordinatorEpoch !== state.mission.coordinator.coordinatorEpoch) {
     return refuse('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale', 'the Coordinator Epoch is no longer current');
   }

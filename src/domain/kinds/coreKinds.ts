@@ -21,7 +21,18 @@ import { missionRequestChanges } from '../mission/missionRequestChanges.js';
 import { missionSubmitForApproval } from '../mission/missionSubmitForApproval.js';
 import { missionTerminate } from '../mission/missionTerminate.js';
 import { ORGANIZATION_KINDS } from '../organization/organization.js';
+import { workAcceptOffer } from '../workItem/workAcceptOffer.js';
 import { workAuthorize } from '../workItem/workAuthorize.js';
+import { workExecutionLeaseRenew } from '../workItem/workExecutionLeaseRenew.js';
+import { workOffer } from '../workItem/workOffer.js';
+import { workStart } from '../workItem/workStart.js';
+import { workAcceptResult } from '../workItem/workAcceptResult.js';
+import { workBlock } from '../workItem/workBlock.js';
+import { workCancel } from '../workItem/workCancel.js';
+import { workCheckpoint } from '../workItem/workCheckpoint.js';
+import { workFail } from '../workItem/workFail.js';
+import { workSubmit } from '../workItem/workSubmit.js';
+import { workUnblock } from '../workItem/workUnblock.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
 
@@ -43,6 +54,17 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   messageRetract,
   messageRedact,
   workAuthorize,
+  workOffer,
+  workAcceptOffer,
+  workStart,
+  workExecutionLeaseRenew,
+  workCheckpoint,
+  workBlock,
+  workUnblock,
+  workSubmit,
+  workAcceptResult,
+  workFail,
+  workCancel,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */

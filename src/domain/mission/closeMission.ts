@@ -9,6 +9,7 @@ import type { MissionClosedPayload } from '../group/events.js';
 import { withEntry, type GroupState } from '../group/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, type Decision, type DecisionContext, type EventDraft } from '../model.js';
+import { endWorkItem } from '../workItem/executionSteps.js';
 
 /** WorkItem states a closing Mission leaves as they are. */
 const FINISHED: ReadonlySet<string> = new Set(['verified', 'failed', 'cancelled']);
@@ -25,11 +26,12 @@ function close<K extends string>(
 ): Decision<EventDraft<K, MissionClosedPayload>> {
   const { reason } = command.payload;
   const mission: Mission = { ...state.mission, state: outcome.state, revision: state.mission.revision + 1 };
-  // A terminal Mission takes its unfinished WorkItems with it (§10.2, last row).
+  // A terminal Mission takes its unfinished WorkItems with it (§10.2, last row), revoking their
+  // leases and withdrawing their pending offers (§12).
   const workState: WorkItem['state'] = outcome.state === 'cancelled' ? 'cancelled' : 'failed';
   const workItems = [...state.workItems.values()]
     .filter((w) => !FINISHED.has(w.state))
-    .map((w): WorkItem => ({ ...w, state: workState, revision: w.revision + 1, updatedAt: ctx.now }));
+    .map((w): WorkItem => endWorkItem(w, workState, outcome.closureReason, ctx).workItem);
   return accept({
     kind: outcome.kind,
     payload: { reason, mission, coordinatorLease: revoke(state.coordinatorLease, outcome.closureReason, ctx), workItems },

@@ -14,6 +14,13 @@ import { membershipOf } from '../group/stateQueries.js';
 import { refuse, type CommandEnvelope, type DecisionContext, type Refusal } from '../model.js';
 import { isLive, leasesOf } from './workLeases.js';
 
+/**
+ * What the fencing checks read of a Command: who sends it and in which Session. Narrower than
+ * `CommandEnvelope` so that a kind's typed Command (`CommandOf<K>`, whose payload is its own
+ * interface, not a `JsonObject`) passes as it is.
+ */
+export type FencedCommand = Pick<CommandEnvelope, 'actor' | 'sessionEpoch'>;
+
 /** The WorkItem a Command names, or the refusal for one this Group does not have. */
 export function workItemNamed(state: GroupState, workItemId: string): WorkItem | Refusal {
   const workItem = state.workItems.get(workItemId);
@@ -31,7 +38,7 @@ export function liveOwnerOf(workItem: WorkItem, ctx: DecisionContext): string | 
 }
 
 /** Workers act through an active `worker` Membership (§8). */
-export function checkWorker(state: GroupState, command: CommandEnvelope): Refusal | null {
+export function checkWorker(state: GroupState, command: FencedCommand): Refusal | null {
   if (command.actor.type !== 'agent') return refuse('AUTH_FORBIDDEN', 'worker-not-agent', 'only a Worker Agent may do this');
   const membership = membershipOf(state, command.actor);
   if (membership?.role !== 'worker') return refuse('AUTH_FORBIDDEN', 'not-a-worker', 'a worker Membership is required');
@@ -49,7 +56,7 @@ export interface OwnerClaim {
  * (anyone else: `AUTH_FORBIDDEN`, or `WORK_STALE_OWNERSHIP` for a former owner citing its old
  * epoch); the epoch must be current; the ownership lease live.
  */
-export function checkOwner(workItem: WorkItem, command: CommandEnvelope, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
+export function checkOwner(workItem: WorkItem, command: FencedCommand, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
   const owner = workItem.owner;
   if (owner === undefined || claim.ownershipEpoch !== owner.ownershipEpoch) {
     return refuse('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale', 'the Ownership Epoch is not the current one', {
@@ -71,7 +78,7 @@ export function checkOwner(workItem: WorkItem, command: CommandEnvelope, claim: 
  * The current Execution Lease, cited by its ID, live, and held in the Command's own Session: an
  * older Lease ID, a closed or expired lease, or a lease of a replaced Session is refused.
  */
-export function checkExecutionLease(workItem: WorkItem, command: CommandEnvelope, leaseId: string, ctx: DecisionContext): Lease | Refusal {
+export function checkExecutionLease(workItem: WorkItem, command: FencedCommand, leaseId: string, ctx: DecisionContext): Lease | Refusal {
   const { execution } = leasesOf(workItem);
   const details = { workItemId: workItem.workItemId, executionLeaseId: leaseId };
   if (execution === undefined || execution.leaseId !== leaseId) {
@@ -87,7 +94,7 @@ export function checkExecutionLease(workItem: WorkItem, command: CommandEnvelope
 }
 
 /** Owner, epoch, ownership lease and (when cited) Execution Lease, in that order. */
-export function checkFenced(workItem: WorkItem, command: CommandEnvelope, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
+export function checkFenced(workItem: WorkItem, command: FencedCommand, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
   const owner = checkOwner(workItem, command, claim, ctx);
   if (owner !== null) return owner;
   if (claim.executionLeaseId === undefined) return null;

@@ -78,12 +78,18 @@ export interface WorkBlockedPayload extends WorkItemEventPayload {
   readonly reason: string;
   readonly checkpoint: WorkCheckpoint;
   readonly blockedLeaseExpiresAt: string;
+  /** The same instant under the reference runtime's member name, which its agents read. */
+  readonly ownershipLeaseExpiresAt: string;
   readonly releasedExecutionLease: Lease;
 }
 
 export interface WorkUnblockedPayload extends WorkItemEventPayload {
   /** `queued` while the owner's lease holds, `open` after its ownership expired (§10.2). */
   readonly state: 'queued' | 'open';
+  /** The same state under the reference runtime's member name, which its agents read. */
+  readonly status: 'queued' | 'open';
+  /** The lapsed owner's blocked lease, closed as the WorkItem reopens (its only record). */
+  readonly fencedOwnershipLease?: Lease;
 }
 
 export interface WorkSubmittedPayload extends WorkItemEventPayload {

@@ -35,6 +35,11 @@ export interface WorkLeases {
   /** The most recently closed Execution Leases, newest last, at most `CLOSED_LEASES_KEPT`. */
   readonly closed?: readonly Lease[];
   readonly checkpoint?: WorkCheckpoint;
+  /**
+   * The highest Ownership Epoch this WorkItem ever granted. It outlives the owner, which is
+   * cleared when fenced, so that every new owner gets a strictly higher epoch (§10.3, §11.5).
+   */
+  readonly lastOwnershipEpoch?: number;
 }
 
 export function leasesOf(workItem: WorkItem): WorkLeases {
@@ -48,6 +53,7 @@ export function withLeases(workItem: WorkItem, leases: WorkLeases): WorkItem {
   if (leases.execution !== undefined) data.execution = leases.execution;
   if (leases.closed !== undefined && leases.closed.length > 0) data.closed = leases.closed;
   if (leases.checkpoint !== undefined) data.checkpoint = leases.checkpoint;
+  if (leases.lastOwnershipEpoch !== undefined) data.lastOwnershipEpoch = leases.lastOwnershipEpoch;
   const extension = { version: WORK_LEASES_VERSION, critical: false, data } as unknown as Extension;
   return { ...workItem, extensions: { ...workItem.extensions, [WORK_LEASES_EXTENSION]: extension } };
 }

@@ -1,0 +1,95 @@
+/**
+ * `work.start` (§10.2, §11.3): the current owner, under the current Ownership Epoch and a live
+ * ownership lease, starts a `queued` WorkItem whose dependencies are met under a fresh Execution
+ * Lease: a new, stable Lease ID bound to the Agent, the Command's Session Epoch, the WorkItem and
+ * the Ownership Epoch. The ownership lease is extended to at least the Execution Lease's expiry,
+ * so that an owner never executes without owning.
+ */
+
+import type { Lease, WorkItem } from '../documents.js';
+import type { GroupState } from '../group/groupState.js';
+import type { CommandOf } from '../kinds/kindTypes.js';
+import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
+import { isNoLaterThan } from '../rules.js';
+import { checkDependenciesMet } from './dependencies.js';
+import { checkOwner, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
+import { DEFAULT_EXECUTION_LEASE_SECONDS, MAX_EXECUTION_LEASE_SECONDS } from './ownershipLimits.js';
+import type { WorkStartedPayload } from './workEvents.js';
+import { leasesOf, newWorkLease, renewLease, withLeases } from './workLeases.js';
+
+/** An Execution Lease length within `MAX_EXECUTION_LEASE_SECONDS`, or the refusal. */
+export function executionLeaseSeconds(requested: number | undefined): number | Refusal {
+  const seconds = requested ?? DEFAULT_EXECUTION_LEASE_SECONDS;
+  if (seconds <= MAX_EXECUTION_LEASE_SECONDS) return seconds;
+  return refuse('INVALID_COMMAND', 'execution-lease-too-long', `an Execution Lease lasts at most ${MAX_EXECUTION_LEASE_SECONDS} seconds; renew it instead`, {
+    limit: MAX_EXECUTION_LEASE_SECONDS,
+  });
+}
+
+/** The ownership lease, extended (same Lease ID) when it would lapse before `until`. */
+export function ownershipCovering(ownership: Lease, until: string, seconds: number, ctx: DecisionContext): Lease {
+  return isNoLaterThan(until, ownership.expiresAt) ? ownership : renewLease(ownership, seconds, ctx);
+}
+
+/**
+ * The execution gate of §10.2's `approval.grant_execution` row. Until that Command exists (issue
+ * 12) no Execution Approval can be recorded, so a contract that requires one cannot start yet.
+ */
+function checkExecutionApproval(workItem: WorkItem): Refusal | null {
+  if (workItem.contract.executionApproval === 'not_required') return null;
+  return refuse('APPROVAL_REQUIRED', 'execution-approval-required', 'the Work Contract requires an Execution Approval before start', {
+    workItemId: workItem.workItemId,
+    executionApproval: workItem.contract.executionApproval,
+  });
+}
+
+export function decideWorkStart(
+  state: GroupState,
+  command: CommandOf<'work.start'>,
+  ctx: DecisionContext,
+): Decision<EventDraft<'work.started', WorkStartedPayload>> {
+  const { payload } = command;
+  const workItem = workItemNamed(state, payload.workItemId);
+  if (isRefusal(workItem)) return workItem;
+  const refused =
+    checkWorker(state, command) ??
+    checkOwner(workItem, command, { ownershipEpoch: payload.ownershipEpoch }, ctx) ??
+    checkWorkState(workItem, ['queued'], 'start') ??
+    checkDependenciesMet(state, workItem) ??
+    checkExecutionApproval(workItem);
+  if (refused !== null) return refused;
+  const seconds = executionLeaseSeconds(payload.executionLeaseSeconds);
+  if (isRefusal(seconds)) return seconds;
+  if (command.sessionEpoch === undefined) return refuse('INVALID_COMMAND', 'session-epoch-required', 'an Execution Lease binds a Session Epoch');
+
+  const leases = leasesOf(workItem);
+  const ownership = leases.ownership as Lease; // live: checkOwner passed
+  const executionLease = newWorkLease(
+    {
+      leaseId: ctx.newId(),
+      leaseType: 'execution',
+      workItem,
+      holderAgentId: command.actor.id,
+      sessionEpoch: command.sessionEpoch,
+      ownershipEpoch: payload.ownershipEpoch,
+      seconds,
+    },
+    ctx,
+  );
+  const active = withLeases(
+    { ...workItem, revision: workItem.revision + 1, state: 'active', updatedAt: ctx.now },
+    { ...leases, ownership: ownershipCovering(ownership, executionLease.expiresAt, seconds, ctx), execution: executionLease },
+  );
+  return accept({
+    kind: 'work.started',
+    payload: {
+      workItemId: workItem.workItemId,
+      workItem: active,
+      ownershipEpoch: payload.ownershipEpoch,
+      executionLease,
+      executionLeaseExpiresAt: executionLease.expiresAt,
+    },
+    aggregate: { type: 'work-item', id: workItem.workItemId, revision: active.revision },
+    workItemId: workItem.workItemId,
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * What the domain checks of the Evidence a WorkItem Command carries (§13.2). The Evidence
+ * documents arrive schema-valid but, unlike the one embedded Approval of `mission.approve`, their
+ * signatures are not verified yet: the app verifies one embedded Signed Document per Command, not
+ * an array of them (docs/reference-differences.md). So the decider checks what it can judge from
+ * state: each Evidence is about this WorkItem (or one of the Artifacts the transition names), was
+ * produced by whom the transition requires, and says what the transition needs it to say.
+ */
+
+import type { MissionWeaveEvidence } from '../../protocol/schemas/payloadTypes.js';
+import { samePrincipal, type Principal } from '../../protocol/principal.js';
+import type { WorkItem } from '../documents.js';
+import { refuse, type Refusal } from '../model.js';
+
+export type Evidence = MissionWeaveEvidence;
+
+export interface EvidenceRules {
+  /** Artifacts (content hashes) an Evidence may have as its subject besides the WorkItem. */
+  readonly artifactHashes: readonly string[];
+  /** Every Evidence was produced by this Principal (a Worker's own submission or failure). */
+  readonly producer?: Principal;
+  /** No Evidence was produced by this Principal (a review is not by the reviewed, §7.2, §13.2). */
+  readonly notProducer?: Principal;
+  /** Every Evidence records a `passed` result (a review that succeeded, §10.2). */
+  readonly passed?: boolean;
+}
+
+function isAbout(workItem: WorkItem, evidence: Evidence, artifactHashes: readonly string[]): boolean {
+  const { subject } = evidence;
+  return subject.type === 'work_item' ? subject.id === workItem.workItemId : subject.type === 'artifact' && artifactHashes.includes(subject.id);
+}
+
+/** The first Evidence that breaks `rules`, as a refusal naming it; `null` when all pass. */
+export function checkEvidence(workItem: WorkItem, evidence: readonly Evidence[], rules: EvidenceRules): Refusal | null {
+  const ids = new Set<string>();
+  for (const e of evidence) {
+    const details = { evidenceId: e.evidenceId };
+    if (ids.has(e.evidenceId)) return refuse('INVALID_COMMAND', 'evidence-id-repeated', 'an Evidence ID appears twice', details);
+    ids.add(e.evidenceId);
+    if (e.workItemId !== workItem.workItemId || e.missionId !== workItem.missionId || e.groupId !== workItem.groupId) {
+      return refuse('INVALID_COMMAND', 'evidence-other-work-item', 'the Evidence belongs to another WorkItem', details);
+    }
+    if (!isAbout(workItem, e, rules.artifactHashes)) {
+      return refuse('INVALID_COMMAND', 'evidence-subject-mismatch', 'the Evidence subject is neither the WorkItem nor an Artifact it names', details);
+    }
+    if (rules.producer !== undefined && !samePrincipal(e.generatedBy, rules.producer)) {
+      return refuse('INVALID_COMMAND', 'evidence-producer-mismatch', 'the Evidence was produced by someone else', details);
+    }
+    if (rules.notProducer !== undefined && samePrincipal(e.generatedBy, rules.notProducer)) {
+      return refuse('INVALID_COMMAND', 'evidence-by-owner', 'review Evidence cannot come from the WorkItem owner', details);
+    }
+    if (rules.passed === true && e.result !== 'passed') {
+      return refuse('INVALID_COMMAND', 'review-not-passed', 'acceptance needs Evidence whose result is passed', details);
+    }
+  }
+  return null;
+}
+
+export function evidenceIdsOf(evidence: readonly Evidence[]): string[] {
+  return evidence.map((e) => e.evidenceId);
+}

@@ -1,0 +1,67 @@
+/**
+ * `work.submit` (§10.2 `active` → `submitted`, §11.3, §13.2): the owner submits its result under
+ * its current Execution Lease: the Artifacts and the Evidence mapped to the acceptance criteria,
+ * which must be its own and about this WorkItem or one of those Artifacts. Submission releases the
+ * Execution Lease; ownership stays until the Coordinator accepts the result.
+ *
+ * A late result from a fenced owner (an older Ownership Epoch: `WORK_STALE_OWNERSHIP`; an older or
+ * closed Lease ID: `WORK_LEASE_EXPIRED`) is refused and changes nothing (§11.5: it MUST NOT
+ * complete the WorkItem). The refusal, not a stored copy, is its audit record here.
+ */
+
+import type { CommandOf } from '../kinds/kindTypes.js';
+import { defineKind } from '../kinds/kindTypes.js';
+import type { GroupState } from '../group/groupState.js';
+import { accept, type DecisionContext } from '../model.js';
+import { checkActiveOwner, nextRevision, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
+import { isRefusal, workItemNamed } from './fencing.js';
+import { checkEvidence, evidenceIdsOf } from './workEvidence.js';
+import { workItemEvent, type WorkSubmittedPayload } from './workEvents.js';
+import { leasesOf, withExecutionClosed, withLeases } from './workLeases.js';
+import { progressOf, withEvidenceIds } from './workProgress.js';
+
+export const workSubmitted = workItemEvent<WorkSubmittedPayload>()('work.submitted');
+
+function decideSubmit(state: GroupState, command: CommandOf<'work.submit'>, ctx: DecisionContext) {
+  const { payload } = command;
+  const workItem = workItemNamed(state, payload.workItemId);
+  if (isRefusal(workItem)) return workItem;
+  const execution = checkActiveOwner(workItem, command, payload, ctx, 'submit');
+  if (isRefusal(execution)) return execution;
+  const badEvidence = checkEvidence(workItem, payload.evidence, { artifactHashes: payload.artifactHashes, producer: command.actor });
+  if (badEvidence !== null) return badEvidence;
+
+  const evidenceIds = evidenceIdsOf(payload.evidence);
+  const released = withExecutionClosed(leasesOf(workItem), 'released', 'submitted', ctx);
+  const submitted = nextRevision(
+    workItem,
+    {
+      state: 'submitted',
+      submission: { artifactHashes: payload.artifactHashes, evidenceIds, submittedAt: ctx.now },
+      progress: withEvidenceIds(progressOf(workItem), evidenceIds),
+    },
+    ctx,
+  );
+  const after = withLeases(submitted, released);
+  return accept(
+    workItemDraft('work.submitted', {
+      workItemId: after.workItemId,
+      workItem: after,
+      ownershipEpoch: payload.ownershipEpoch,
+      artifactHashes: payload.artifactHashes,
+      evidence: payload.evidence,
+      releasedExecutionLease: released.closed!.at(-1)!,
+    }),
+  );
+}
+
+export const workSubmit = defineKind({
+  kind: 'work.submit',
+  scope: 'group',
+  authority: ['member'],
+  events: [workSubmitted],
+  target: (state, command) => workItemRevision(state, command.payload.workItemId),
+  workItemOf: (_state, command) => command.payload.workItemId,
+  conversationOf: (state, command) => workItemConversation(state, command.payload.workItemId),
+  decide: decideSubmit,
+});
