@@ -88,16 +88,17 @@ export class WorkChurn {
     const at = Date.now() + 300;
     const accepts = await Promise.all([a, b].map((w) => w.accept({ group: this.group, workItemId, membershipEpoch: this.membershipEpoch(w.agent.id), ownershipLeaseSeconds: OWNERSHIP_LEASE_SECONDS, at })));
     recorder.count('offerRaces');
-    const winners = accepts.flatMap((o, i) => (o.won ? [{ worker: i === 0 ? a : b, epoch: o.ownershipEpoch }] : []));
-    if (winners.length > 1) recorder.count('raceDoubleWins'); // the checker reports it from the log
-    const winner = winners[0];
+    // Were both to win, the checker would report it from the log (offer-won-twice).
+    const winner = accepts.flatMap((o, i) => (o.won ? [{ worker: i === 0 ? a : b, epoch: o.ownershipEpoch }] : []))[0];
     if (winner === undefined) {
       await this.complete(workItemId, [a, b], deadline);
       return;
     }
     const other = winner.worker === a ? b : a;
     let started = false;
+    let finished = false;
     const run = winner.worker.execute(this.task(workItemId, winner.worker, winner.epoch), () => (started = true));
+    void run.then(() => (finished = true));
     if (fault === 'plain') {
       const outcome = await run;
       if (outcome.outcome === 'submitted' && (await this.acceptResult(workItemId))) return;
@@ -105,7 +106,7 @@ export class WorkChurn {
       return;
     }
     // Strike once the Worker holds its Execution Lease, a moment into its work.
-    for (let waited = 0; !started && waited < 20_000; waited += 50) await pause(50);
+    for (let waited = 0; !started && !finished && waited < 20_000; waited += 50) await pause(50);
     if (!started) {
       await run;
       await this.complete(workItemId, [other, winner.worker], deadline);
@@ -130,8 +131,7 @@ export class WorkChurn {
     // Resumed as soon as the new owner holds its Execution Lease (or when the round gives up).
     await this.complete(workItemId, [other], deadline, resume);
     resume();
-    const late = await run;
-    if (late.outcome !== 'submitted') recorder.count('lateSubmissionsRefused');
+    await run;
   }
 
   private task(workItemId: string, worker: WorkerProcess, ownershipEpoch: number) {
