@@ -145,6 +145,10 @@ describe('WorkItem invariants of the fault checker', () => {
   it('reports a renewal that revived a lapsed Execution Lease, and a submission after the ownership lease lapsed', () => {
     const revived = new Story().offer(0, [A]).accept(1, A, 1, 60).start(2, A, 1, 'exec-a', 4, 60).renew(8, A, 1, 'exec-a', 20, 60).submit(9, A, 1, 'exec-a').log();
     expect(rules(checkFencedCompletions([revived]))).toEqual(['renewed-by-fenced-owner']);
+    // Progress reconciled from an offline buffer cites its historical lease by design.
+    const offline = new Story().offer(0, [A]).accept(1, A, 1, 60).start(2, A, 1, 'exec-a', 4, 60);
+    offline.step(8, 'work.progressed', A, { ownershipEpoch: 1, executionLease: lease('exec-a', 'execution', A, 1, 4), workItem: item('active', { agentId: A, epoch: 1 }) }, { extensions: { 'urn:missionweaveprotocol:extension:bounded-offline-execution': {} } });
+    expect(checkFencedCompletions([offline.log()])).toEqual([]);
     const unowned = new Story().offer(0, [A]).accept(1, A, 1, 5).start(2, A, 1, 'exec-a', 30, 5).submit(9, A, 1, 'exec-a').log();
     expect(checkFencedCompletions([unowned])[0]?.detail).toContain('ownership lease active, expiring');
   });

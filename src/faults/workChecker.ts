@@ -19,6 +19,10 @@
  *   Ownership Epoch strictly above every earlier one of its WorkItem; no other Event raises the
  *   epoch.
  *
+ * Progress reconciled from a bounded offline buffer (§11.5) cites a historical lease by design and
+ * is judged by that section's window rules, not here: a `work.progressed` whose Command carries
+ * the offline binding is left alone (the suite runs no offline Worker).
+ *
  * The lease facts come from the Events' own payloads (`work.started`, `work.progressed`, the
  * released and revoked leases) and, for closures by kinds this checker does not know (the
  * Authority's lease expiry, a Session replacement), from the WorkItem document every WorkItem
@@ -38,8 +42,10 @@ interface WorkEvent {
   readonly occurredAt: string;
   readonly payload: Record<string, unknown>;
   /** The Command that caused it, from the receipts, when the log has it. */
-  readonly command: { readonly sessionEpoch?: number; readonly payload?: Record<string, unknown> } | undefined;
+  readonly command: { readonly sessionEpoch?: number; readonly payload?: Record<string, unknown>; readonly extensions?: Record<string, unknown> } | undefined;
 }
+
+const OFFLINE_BINDING = 'urn:missionweaveprotocol:extension:bounded-offline-execution';
 
 interface StartedLease {
   readonly ownershipEpoch: number;
@@ -162,6 +168,8 @@ function judge(t: Tracked, event: WorkEvent, where: string, out: WorkChecks): vo
       closeAll(t);
       t.executionLeases.set(lease.leaseId, { ownershipEpoch: Number(p['ownershipEpoch']), sessionEpoch: lease.sessionEpoch, expiresAt: String(p['executionLeaseExpiresAt'] ?? lease.expiresAt), closed: false });
     }
+  } else if (event.kind === 'work.progressed' && event.command?.extensions?.[OFFLINE_BINDING] !== undefined) {
+    // Reconciled offline progress: §11.5's window rules, not currency (see above).
   } else if (event.kind === 'work.progressed') {
     out.judged.renewals++;
     const lease = p['executionLease'] as Lease | undefined;
