@@ -190,6 +190,10 @@ create table schema_migrations (
   constraint schema_migrations_pkey PRIMARY KEY (version)
 );
 
+create index aggregates_work_execution_holder ON aggregates USING btree (((document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,holderAgentId}'::text[]))) WHERE ((aggregate_type = 'work-item'::text) AND ((document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,holderAgentId}'::text[]) IS NOT NULL));
+
+create index aggregates_work_lease_expiry ON aggregates USING btree (LEAST((document #>> '{extensions,urn:missionweave:extension:work-leases,data,ownership,expiresAt}'::text[]), (document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,expiresAt}'::text[]))) WHERE ((aggregate_type = 'work-item'::text) AND (LEAST((document #>> '{extensions,urn:missionweave:extension:work-leases,data,ownership,expiresAt}'::text[]), (document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,expiresAt}'::text[])) IS NOT NULL));
+
 create index policy_log_by_group ON policy_log USING btree (claimed_group_id, occurred_at, "position") WHERE (claimed_group_id IS NOT NULL);
 
 create index policy_log_by_time ON policy_log USING btree (occurred_at, "position");

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import pino from 'pino';
 import { GroupAccess } from './app/groupAccess.js';
 import { GroupAuthority } from './app/groupAuthority.js';
+import { AuthorityReactor } from './app/reactor/authorityReactor.js';
 import type { AuthoritySettings } from './app/settings.js';
 import type { Home } from './cli/home.js';
 import { openEmbeddedPostgres, type DatabaseHandle } from './store/embeddedPostgres.js';
@@ -20,6 +21,8 @@ export interface RunningAuthority {
   readonly pool: Pool;
   readonly database: DatabaseHandle;
   readonly logger: Logger;
+  /** The Authority reactor (lease expiry, Session replacement), on a serving node only. */
+  readonly reactor?: AuthorityReactor;
   close(): Promise<void>;
 }
 
@@ -34,6 +37,11 @@ export interface OpenOptions {
   readonly logger?: Logger;
   readonly settings?: Partial<AuthoritySettings>;
   readonly poolSize?: number;
+  /**
+   * Runs the Authority reactor (src/app/reactor/): a serving node does; a one-shot operator
+   * command (init, enrol a key, replay) does not issue Commands of its own.
+   */
+  readonly reactor?: boolean;
 }
 
 /** Opens the database, applies migrations, and starts the Group Authority of a directory. */
@@ -44,14 +52,18 @@ export async function openAuthority(home: Home, options: OpenOptions = {}): Prom
   try {
     await migrate(pool);
     const authority = await GroupAuthority.start({ pool, settings: home.settings(options.settings), logger });
+    const reactor = options.reactor === true ? AuthorityReactor.start({ authority, pool, logger }) : undefined;
     return {
       authority,
       groups: new GroupAccess(pool, authority.settings),
       pool,
       database,
       logger,
+      ...(reactor === undefined ? {} : { reactor }),
       close: async () => {
-        // First: it writes the Policy Log records still buffered.
+        // The reactor's round in progress submits through the authority: it stops first.
+        await reactor?.close();
+        // Then the authority: it writes the Policy Log records still buffered.
         await authority.close();
         await pool.end();
         await database.stop();

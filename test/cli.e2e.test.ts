@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
 import { makeKey, unsignedCommand } from './support/keys.js';
+import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
 import { describeWithSpec, SPEC_DIR } from './support/spec.js';
 
 const CLI = join(process.cwd(), 'dist', 'cli', 'main.js');
@@ -28,6 +29,10 @@ function file(name: string, text: string): string {
 
 const actor = { type: 'agent', id: 'urn:missionweave:agent:cli' } as const;
 const command = JSON.stringify(signDocument('command', unsignedCommand(actor), makeKey(actor).signingKey));
+const { goal: _goal, ...contractWithoutGoal } = EXAMPLE_WORK_CONTRACT;
+const incomplete = JSON.stringify(
+  signDocument('command', unsignedCommand(actor, { kind: 'work.propose', payload: { proposalId: 'urn:x:proposal', contract: contractWithoutGoal } }), makeKey(actor).signingKey),
+);
 
 describe('missionweave validate', () => {
   it('exits 0 for a valid document, from a file or stdin', () => {
@@ -43,6 +48,7 @@ describe('missionweave validate', () => {
       [command.replace('"sessionEpoch":1', '"sessionEpoch":1,"extensions":{"urn:x:y":{"version":"1.0.0","critical":false,"data":1e400}}'), 'PROTOCOL_VIOLATION: jcs-non-finite-number'],
       [`\ufeff${command}`, 'PROTOCOL_VIOLATION: json-byte-order-mark'],
       [`${command} {}`, 'PROTOCOL_VIOLATION: json-trailing-data'],
+      [incomplete, 'WORK_CONTRACT_INCOMPLETE'],
     ];
     for (const [text, expected] of cases) {
       const result = run(['validate', 'command', '-'], text);

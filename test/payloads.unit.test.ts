@@ -93,6 +93,8 @@ const REQUIRED: Record<string, readonly string[]> = {
   'ext.missionweaveprotocol.core.work_execution_lease_renew': ['workItemId', 'ownershipEpoch', 'executionLeaseId'],
   'ext.missionweaveprotocol.core.resource_usage_record': ['workItemId', 'ownershipEpoch', 'executionLeaseId', 'usageDelta'],
   'ext.missionweaveprotocol.core.group_archive': ['snapshot'],
+  // Our own kind (docs/reference-differences.md): the Group Authority's lease closure.
+  'ext.missionweave.core.work_lease_close': ['workItemId', 'ownershipEpoch', 'leaseId', 'holderAgentId', 'cause'],
 };
 
 /** Optional members that are only valid together. */
@@ -193,7 +195,7 @@ function changed(kind: string, mutate: Mutation): Payload {
 describe('payload schema registry', () => {
   it('has exactly one payload schema per core and reference Command kind', () => {
     expect(schemaRegistry().payloadKinds).toEqual(KINDS);
-    expect(KINDS).toHaveLength(38);
+    expect(KINDS).toHaveLength(39);
     expect(KINDS.filter((kind) => !kind.startsWith('ext.'))).toHaveLength(32);
   });
 
@@ -517,6 +519,10 @@ const INVALID: ReadonlyArray<readonly [string, string, Mutation]> = [
   ['ext.missionweaveprotocol.core.work_execution_lease_renew', 'leaseSeconds of 0', (p) => (p.leaseSeconds = 0)],
   ['ext.missionweaveprotocol.core.work_execution_lease_renew', 'relative executionLeaseId', (p) => (p.executionLeaseId = 'lease-1')],
   ['ext.missionweaveprotocol.core.work_execution_lease_renew', 'ownershipEpoch of 0', (p) => (p.ownershipEpoch = 0)],
+  // ext.missionweave.core.work_lease_close (ours)
+  ['ext.missionweave.core.work_lease_close', 'an unknown cause', (p) => (p.cause = 'timeout')],
+  ['ext.missionweave.core.work_lease_close', 'relative leaseId', (p) => (p.leaseId = 'lease-1')],
+  ['ext.missionweave.core.work_lease_close', 'ownershipEpoch of 0', (p) => (p.ownershipEpoch = 0)],
   // ext.missionweaveprotocol.core.resource_usage_record
   ['ext.missionweaveprotocol.core.resource_usage_record', 'an empty usage delta', (p) => (p.usageDelta = {})],
   ['ext.missionweaveprotocol.core.resource_usage_record', 'an all-zero usage delta', (p) => (p.usageDelta = { modelTokens: 0, toolCalls: 0 })],

@@ -1,6 +1,7 @@
 /**
  * The stateless front of the Command pipeline: strict parse, envelope schema, the six
- * cryptographic stages, the payload schema of the kind, and extension criticality. Nothing
+ * cryptographic stages, the payload schema of the kind, extension criticality and the data schema
+ * of the core extensions the Authority interprets. Nothing
  * here touches the database, so it runs off the write path's critical section.
  */
 
@@ -14,6 +15,7 @@ import type { VerificationFailure } from '../protocol/signing/verification.js';
 import type { KeyRegistry, ResolvedKey } from '../protocol/signing/keyRegistry.js';
 import type { DocumentKind } from '../protocol/signing/profiles.js';
 import { isProtocolError } from '../protocol/errorCodes.js';
+import { OFFLINE_EXECUTION_EXTENSION } from '../protocol/offlineExecution.js';
 import { wireError, type WireError } from './wireError.js';
 
 /**
@@ -27,6 +29,12 @@ export interface FrontRules {
   embeddedOf(kind: string): EmbeddedDocument | undefined;
   readonly extensionUris: ReadonlySet<string>;
 }
+
+/**
+ * Core extensions whose data has one of our object schemas, checked here so that a decider reads
+ * only schema-valid data: the bounded offline execution binding (§11.5).
+ */
+const EXTENSION_SCHEMAS: ReadonlyMap<string, string> = new Map([[OFFLINE_EXECUTION_EXTENSION, 'offline-execution-binding']]);
 
 /** Agent Cards are verified with their issuer's authority in the Organization transaction. */
 const VERIFIED_LATER: ReadonlySet<DocumentKind> = new Set(['agent-card']);
@@ -99,7 +107,11 @@ export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevisio
   if (payload === null) {
     return { ok: false, error: wireError('INVALID_COMMAND', `command kind ${envelope.kind} is not supported`, related) };
   }
-  if (!payload.ok) return { ok: false, error: wireError('SCHEMA_VALIDATION_FAILED', `payload ${payload.error}`, related) };
+  if (!payload.ok) {
+    // §19 names missing Work Contract information apart from other schema failures (§10.1).
+    const code = payload.contractIncomplete === true ? 'WORK_CONTRACT_INCOMPLETE' : 'SCHEMA_VALIDATION_FAILED';
+    return { ok: false, error: wireError(code, `payload ${payload.error}`, related) };
+  }
   const embedded = rules.embeddedOf(envelope.kind);
   const inner = embedded === undefined || VERIFIED_LATER.has(embedded.document) ? undefined : envelope.payload[embedded.member];
   let embeddedVerification: EmbeddedVerification | undefined;
@@ -109,7 +121,7 @@ export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevisio
     const { signingHash, keyId, key } = check.verified;
     embeddedVerification = { document: embedded.document, signingHash, keyId, key };
   }
-  const extensions = (document['extensions'] ?? {}) as Record<string, { critical?: boolean }>;
+  const extensions = (document['extensions'] ?? {}) as Record<string, { critical?: boolean; data?: JsonValue }>;
   for (const [profile, extension] of Object.entries(extensions)) {
     if (extension.critical === true && !rules.extensionUris.has(profile)) {
       return {
@@ -117,6 +129,9 @@ export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevisio
         error: wireError('UNKNOWN_CRITICAL_EXTENSION', `critical extension ${profile} is not supported`, { ...related, details: { profileUri: profile } }),
       };
     }
+    const schema = rules.extensionUris.has(profile) ? EXTENSION_SCHEMAS.get(profile) : undefined;
+    const data = schema === undefined ? undefined : schemas.validateObject(schema, extension.data);
+    if (data !== undefined && !data.ok) return { ok: false, error: wireError('SCHEMA_VALIDATION_FAILED', `extension ${profile} data ${data.error}`, related) };
   }
   return { ok: true, command: commandOf(document, result.verified.canonicalText, result.verified, evidence.revision, rules, embeddedVerification) };
 }

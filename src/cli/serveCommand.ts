@@ -30,7 +30,7 @@ function cryptoWorkers(): number {
 async function serve(home: Home, host: string | undefined, port: number | undefined): Promise<number> {
   if (process.env['MW_FAILPOINTS'] === '1') installFailpoints(); // `npm run faults` only
   const config = home.config();
-  const running = await openAuthority(home, { poolSize: 16, settings: { cryptoWorkers: cryptoWorkers() } });
+  const running = await openAuthority(home, { poolSize: 16, settings: { cryptoWorkers: cryptoWorkers() }, reactor: true });
   const settings = running.authority.settings;
   const listener = await startListener({
     host: host ?? config.server.host,

@@ -18,7 +18,7 @@ function commandPayloadCheck(schemas: SchemaRegistry, object: string, value: Jso
   const command = object === 'command' ? frame : object === 'websocket-frame' && frame['frameType'] === 'COMMAND' ? (frame['command'] as JsonObject) : null;
   if (command === null) return { ok: true };
   const check = schemas.validatePayload(String(command['kind']), command['payload']);
-  return check === null || check.ok ? { ok: true } : { ok: false, error: `payload ${check.error}` };
+  return check === null || check.ok ? { ok: true } : { ...check, error: `payload ${check.error}` };
 }
 
 function readInput(source: string): Buffer {
@@ -46,7 +46,9 @@ export function validateCommand(argv: readonly string[]): number {
     const check = schemas.validateObject(object, value);
     const payload = check.ok ? commandPayloadCheck(schemas, object, value) : check;
     if (!payload.ok) {
-      process.stderr.write(`SCHEMA_VALIDATION_FAILED: ${payload.error}\n`);
+      // The same code the Group Authority answers (§19): missing Work Contract information is its own.
+      const code = 'contractIncomplete' in payload ? 'WORK_CONTRACT_INCOMPLETE' : 'SCHEMA_VALIDATION_FAILED';
+      process.stderr.write(`${code}: ${payload.error}\n`);
       return 1;
     }
     canonicalize(value);

@@ -2,7 +2,7 @@
  * `missionweave/client`: the agent-side SDK for MissionWeaveProtocol 0.1.
  *
  * Start with `MissionWeaveAgent` (agent.ts documents the whole behaviour); keep Cursors in a
- * `FileCursorStore`; classify failures by `error.code` (`MissionWeaveError` for the server's
+ * `FileCursorStore`; buffer progress made while disconnected in an `OfflineBuffer` (§11.5); classify failures by `error.code` (`MissionWeaveError` for the server's
  * ERROR documents and for Events that fail verification, `AgentClientError` for this side's).
  * Every Event is verified against the Organization's Registry before it is handed over
  * (eventVerifier.ts). For an Agent's own Signed Documents: a pluggable `Signer`, `signWith` and
@@ -15,6 +15,8 @@ export { backoffDelay } from './agentOptions.js';
 export type { AgentState, ConnectionChange, MissionWeaveAgentOptions } from './agentOptions.js';
 export type { CommandOptions, EpochFacts, EpochProvider } from './commands.js';
 export { FileCursorStore, MemoryCursorStore } from './cursorStore.js';
+export { OfflineBuffer } from './offlineBuffer.js';
+export type { CurrentSession, OfflineBufferOptions, OfflineExecution, ReconcileOutcome, ResourceUsageDelta, SignedCommandSender } from './offlineBuffer.js';
 export type { CursorStore } from './cursorStore.js';
 export { isGroupEvent } from './documents.js';
 export type { Attention, GroupEvent, JsonObject, Principal, ProtocolEvent, SignatureEnvelope } from './documents.js';

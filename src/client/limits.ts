@@ -52,3 +52,10 @@ export const GROUPS_PER_SUBSCRIBE = 100;
 export const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
 /** A snapshot download that stalls this long is abandoned and retried. */
 export const SNAPSHOT_TIMEOUT_MS = 30_000;
+
+/**
+ * Commands one `OfflineBuffer` holds while the Group service is unreachable (§11.5): the grace
+ * period bounds them in time, this in memory; a Worker that reaches it reports its progress
+ * again, under a current lease, after it reconnects.
+ */
+export const MAX_OFFLINE_COMMANDS = 1_000;

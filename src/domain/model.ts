@@ -10,7 +10,7 @@
 
 import type { ErrorCode } from '../protocol/errorCodes.js';
 import type { Principal } from '../protocol/principal.js';
-import type { JsonObject } from '../protocol/strictJson.js';
+import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
 
 /** A Command that passed parsing, schemas and signature verification. */
 export interface CommandEnvelope {
@@ -27,6 +27,11 @@ export interface CommandEnvelope {
   readonly correlationId: string;
   readonly issuedAt: string;
   readonly payload: JsonObject;
+  /**
+   * Extension data by profile URI (§18). Only the critical extensions this Authority interprets
+   * reach a decider; others were refused (critical) or are relayed unread (noncritical).
+   */
+  readonly extensions?: Readonly<Record<string, { readonly version: string; readonly critical: boolean; readonly data: JsonValue }>>;
   /**
    * The Command's own verified signature envelope. Every verified Command has one; it is optional
    * only so that Commands built in process compile. `mission.approve` without an embedded signed
@@ -118,6 +123,9 @@ export type AggregateType =
   | 'membership'
   | 'conversation'
   | 'work-item'
+  /** A Work Proposal (§10.2) and a Delegation Grant (§9.1): Group state rows of their own. */
+  | 'work-proposal'
+  | 'delegation-grant'
   | 'organization'
   /** An Extension Profile's slice of Group state (§18). */
   | 'extension';

@@ -72,3 +72,31 @@ export function sameSet(a: readonly string[], b: readonly string[]): boolean {
   const right = sortedSet(b);
   return left.length === right.length && left.every((value, i) => value === right[i]);
 }
+
+/**
+ * Orders two Semantic Versions (`common#/$defs/capabilityRef` `version`) by precedence: the
+ * numeric core first; at an equal core a pre-release precedes the release, and pre-releases
+ * compare by their dot-separated identifiers (numbers numerically, below text). Build metadata
+ * is ignored (SemVer 2.0.0 §10–11). Negative when `a` precedes `b`.
+ */
+export function compareSemver(a: string, b: string): number {
+  const [coreA = '', preA] = a.split('+')[0]!.split(/-(.*)/s);
+  const [coreB = '', preB] = b.split('+')[0]!.split(/-(.*)/s);
+  const numbers = (core: string) => core.split('.').map(Number);
+  const [x, y] = [numbers(coreA), numbers(coreB)];
+  for (let i = 0; i < 3; i += 1) {
+    const diff = (x[i] ?? 0) - (y[i] ?? 0);
+    if (diff !== 0) return diff;
+  }
+  if (preA === undefined || preB === undefined) return (preA === undefined ? 1 : 0) - (preB === undefined ? 1 : 0);
+  const [partsA, partsB] = [preA.split('.'), preB.split('.')];
+  for (let i = 0; i < Math.max(partsA.length, partsB.length); i += 1) {
+    const [p, q] = [partsA[i], partsB[i]];
+    if (p === undefined || q === undefined) return p === undefined ? -1 : 1;
+    const [np, nq] = [/^\d+$/.test(p), /^\d+$/.test(q)];
+    if (np && nq && Number(p) !== Number(q)) return Number(p) - Number(q);
+    if (np !== nq) return np ? -1 : 1;
+    if (p !== q) return p < q ? -1 : 1;
+  }
+  return 0;
+}

@@ -19,11 +19,12 @@ import {
   history,
   stateOf,
   steps,
+  verifiedWorkHistory,
 } from './fixtures.js';
 
 const M1 = 'urn:missionweave:message:m-1';
 const busy = busyGroup();
-const approved = history([steps.submit(), steps.approve()], busy);
+const approved = history([steps.submit(), steps.approve()], verifiedWorkHistory(busy));
 
 /** What the store hands back: rows through JSON, as jsonb keeps them. */
 function stored(state: GroupState) {

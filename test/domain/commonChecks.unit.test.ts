@@ -27,6 +27,7 @@ import {
   history,
   stateOf,
   steps,
+  verifiedWorkHistory,
 } from './fixtures.js';
 import { CASES, type KindCase } from './kindCases.js';
 
@@ -35,7 +36,7 @@ const GROUP_KINDS = Object.entries(COMMAND_RULES)
   .map(([kind]) => kind);
 
 const busy = busyGroup();
-const submitted = history([steps.submit([HASH_A, HASH_B])], busy);
+const submitted = history([steps.submit([HASH_A, HASH_B])], verifiedWorkHistory(busy));
 const TERMINAL: Record<string, RecordedEvent[]> = {
   approved: history([steps.approve()], submitted),
   cancelled: history([steps.cancel()], busy),
@@ -51,7 +52,7 @@ function caseOf(kind: string): KindCase {
 /** The history a kind's case is accepted in: its own, a submitted Mission, or the busy Group. */
 function eventsFor(kind: string): RecordedEvent[] {
   const c = caseOf(kind);
-  return c.given?.() ?? (c.submitted === true ? submitted : busy);
+  return c.submitted === true ? submitted : (c.given?.(busy) ?? busy);
 }
 
 function validCommand(kind: string, events: readonly RecordedEvent[], actor?: Principal, extra: object = {}) {
@@ -101,8 +102,10 @@ describe.each(GROUP_KINDS)('%s', (kind) => {
 
   it('refuses a Membership Epoch that is not the current one (MEMBERSHIP_STALE)', () => {
     const events = eventsFor(kind);
-    groupSpec.given(events).when(validCommand(kind, events, undefined, { membershipEpoch: 2 })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
-    groupSpec.given(events).when(validCommand(kind, events, undefined, { membershipEpoch: undefined })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
+    // A service has no Membership (the Command schema refuses its epochs); a member sends it instead.
+    const actor = caseOf(kind).actor.type === 'service' ? WORKER : undefined;
+    groupSpec.given(events).when(validCommand(kind, events, actor, { membershipEpoch: 2 })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
+    groupSpec.given(events).when(validCommand(kind, events, actor, { membershipEpoch: undefined })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
   });
 
   it('lets only the Group Authority service send it, and only where listed (AUTH_FORBIDDEN)', () => {

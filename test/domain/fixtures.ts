@@ -39,6 +39,8 @@ export const WORKER: Principal = { type: 'agent', id: 'urn:missionweave:agent:wo
 export const WORKER2: Principal = { type: 'agent', id: 'urn:missionweave:agent:worker-8' };
 export const REVIEWER: Principal = { type: 'agent', id: 'urn:missionweave:agent:reviewer-3' };
 export const REVOKED: Principal = { type: 'agent', id: 'urn:missionweave:agent:revoked-9' };
+/** An Agent that may hold a `work_delegate` Membership (§9.1). */
+export const DELEGATE_AGENT: Principal = { type: 'agent', id: 'urn:missionweave:agent:delegate-5' };
 export const REGISTRY: Principal = { type: 'service', id: 'urn:missionweave:service:agent-registry' };
 export const AUTHORITY: Principal = { type: 'service', id: 'urn:missionweave:service:group-authority' };
 export const ORGANIZATION = 'urn:missionweave:organization:acme';
@@ -55,7 +57,7 @@ export function agent(principal: Principal, status: AgentFacts['status'] = 'acti
 
 export const WORLD: World = {
   now: T0,
-  agents: [agent(COORD), agent(COORD2), agent(WORKER, 'active', SQL_CAPABILITIES), agent(WORKER2, 'active', SQL_CAPABILITIES), agent(REVIEWER), agent(REVOKED, 'revoked')],
+  agents: [agent(COORD), agent(COORD2), agent(WORKER, 'active', SQL_CAPABILITIES), agent(WORKER2, 'active', SQL_CAPABILITIES), agent(REVIEWER), agent(REVOKED, 'revoked'), agent(DELEGATE_AGENT)],
   missions: [],
   groups: [],
   services: { organizationId: ORGANIZATION, registry: REGISTRY, authority: AUTHORITY },
@@ -359,4 +361,32 @@ export function execEvidence(evidenceId: string, generatedBy: Principal = WORKER
     signature: { algorithm: 'Ed25519', keyId: `urn:test:key:${generatedBy.id}`, createdAt: T0, value: 'A'.repeat(86) },
     ...extra,
   } as unknown as JsonObject;
+}
+/**
+ * `events` with every authorized WorkItem as `verified`, owned by worker-7 with a recorded
+ * submission (schema-valid): the given of a Mission whose required work was all accepted, until
+ * the Commands that get it there (`work.accept_result`) are part of these histories.
+ */
+export function verifiedWorkHistory(events: readonly RecordedEvent[], workItemIds?: readonly string[]): RecordedEvent[] {
+  return events.map((event) => {
+    const workItem = event.payload['workItem'] as { workItemId: string } | undefined;
+    if (event.kind !== 'work.authorized' || workItem === undefined || (workItemIds !== undefined && !workItemIds.includes(workItem.workItemId))) return event;
+    const capability = { id: 'acme.sql-migration', version: '1.4.0' };
+    const verified = {
+      ...workItem,
+      state: 'verified',
+      owner: { agentId: WORKER.id, agentCardVersion: 3, capabilityPins: [capability], ownershipEpoch: 1, ownershipLeaseId: 'urn:missionweave:lease:own-1', acceptedAt: T0 },
+      selectionBasis: {
+        requiredCapabilities: [capability],
+        verifiedMatches: [capability],
+        authorizationEligible: true,
+        availabilityEstimate: T0,
+        expectedCost: 12,
+        reliabilityEvidence: [],
+        policyRulesApplied: ['default-placement'],
+      },
+      submission: { artifactHashes: [HASH_A], evidenceIds: ['urn:missionweave:evidence:e1'], submittedAt: T0 },
+    };
+    return { ...event, payload: { ...event.payload, workItem: verified } as JsonObject };
+  });
 }

@@ -3,11 +3,14 @@
  * common-checks tests vary (another actor, another epoch, a terminal Mission, …).
  */
 
+import type { Lease, WorkItem } from '../../src/domain/documents.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
+import { WORK_LEASES_EXTENSION, withLeases } from '../../src/domain/workItem/workLeases.js';
 import { principalKey, type Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import {
+  AUTHORITY,
   CHILD_GROUP,
   CHILD_MISSION,
   CONTRACT,
@@ -36,6 +39,9 @@ import {
   EXEC_SUBMITTED_EVIDENCE,
   execEvidence,
   execGiven,
+  DELEGATE_AGENT,
+  command,
+  verifiedWorkHistory,
 } from './fixtures.js';
 import { expectedAccepted, expectedOffered, expectedRenewed, expectedStarted, executionLease, leasesIn, offerEntry } from './expectedOwnership.js';
 import {
@@ -58,8 +64,8 @@ export interface KindCase {
   readonly events: (state: GroupState) => ExpectedEvent[];
   /** Needs a submitted Mission to be accepted. */
   readonly submitted?: boolean;
-  /** Needs this history (a WorkItem offered, queued, active, …) instead of the busy Group. */
-  readonly given?: () => RecordedEvent[];
+  /** The Group the case is accepted in, built from the busy Group (default: the busy Group). */
+  readonly given?: (busy: readonly RecordedEvent[]) => RecordedEvent[];
 }
 
 const M1 = 'urn:missionweave:message:m-1';
@@ -180,6 +186,17 @@ const EXECUTION_CASES: Readonly<Record<string, KindCase>> = {
   },
 };
 
+/** A Delegation Grant over w1 for delegate-5, within w1's and the Mission's budgets. */
+const DELEGATION_PAYLOAD = {
+  grantId: 'urn:x:grant',
+  granteeAgentId: DELEGATE_AGENT.id,
+  targetWorkItemId: WORK,
+  allowedCapabilities: [{ id: 'acme.sql-migration', version: '1.0.0' }],
+  budget: { currency: 'EUR', financialLimit: 10, modelTokenLimit: 1000, toolCallLimit: 10, computeSecondsLimit: 60, wallClockSecondsLimit: 600, externalSideEffectLimit: 0 },
+  maxDescendantDepth: 2,
+  expiresAt: at(3600),
+};
+
 /** One Command per Group kind that its usual sender may send and that is accepted. */
 export const CASES: Readonly<Record<string, KindCase>> = {
   'mission.create_child': {
@@ -218,6 +235,8 @@ export const CASES: Readonly<Record<string, KindCase>> = {
   },
   'mission.submit_for_approval': {
     actor: COORD,
+    // §7.3: submission needs every required WorkItem verified.
+    given: (busy) => verifiedWorkHistory(busy),
     payload: () => ({ artifactHashes: [HASH_A] }),
     events: (s) => [
       { kind: 'mission.submitted_for_approval', payload: { missionRevision: 2, artifactHashes: [HASH_A], mission: { ...s.mission, state: 'awaiting_approval', revision: 2 } } },
@@ -296,6 +315,52 @@ export const CASES: Readonly<Record<string, KindCase>> = {
       { kind: 'message.redacted', payload: { amendment: message('urn:x:a', OWNER, 'redaction', text('[Message redacted under policy]'), { reason: 'policy' }) } },
     ],
   },
+  'work.propose': {
+    actor: WORKER,
+    payload: () => ({ proposalId: 'urn:x:p1', contract: CONTRACT }),
+    events: () => [
+      {
+        kind: 'work.proposed',
+        payload: {
+          proposal: { proposalId: 'urn:x:p1', missionId: MISSION, groupId: GROUP, proposer: WORKER, contract: CONTRACT, dependencyIds: [], state: 'open', proposedAt: T0, revision: 1 },
+        },
+      },
+    ],
+  },
+  'membership.grant_delegation': {
+    actor: COORD,
+    given: (busy) => history([(s) => command(s!, OWNER, 'membership.change', { principal: DELEGATE_AGENT, roles: ['work_delegate'] })], busy),
+    payload: () => DELEGATION_PAYLOAD,
+    events: () => [
+      {
+        kind: 'membership.delegation.granted',
+        payload: {
+          delegationGrant: {
+            ...DELEGATION_PAYLOAD,
+            missionId: MISSION,
+            groupId: GROUP,
+            granteeMembershipEpoch: 1,
+            coordinatorEpoch: 1,
+            issuedBy: COORD,
+            grantedAt: T0,
+            usedBy: [],
+            revision: 1,
+          },
+        },
+      },
+    ],
+  },
+  'ext.missionweaveprotocol.core.work_dependency_add': {
+    actor: COORD,
+    given: (busy) => history([steps.authorize('urn:x:w0')], busy),
+    payload: () => ({ workItemId: WORK, dependencyId: 'urn:x:w0' }),
+    events: (s) => {
+      const item = s.workItems.get(WORK)!;
+      const contractVersion = item.contract.contractVersion + 1;
+      const workItem = { ...item, contract: { ...item.contract, contractVersion, dependencyWorkItemIds: ['urn:x:w0'] }, revision: 2, updatedAt: T0 };
+      return [{ kind: 'work.contract.revised', payload: { workItemId: WORK, workItem, contractVersion, dependencyId: 'urn:x:w0', revokedLeases: [] } }];
+    },
+  },
   'work.authorize': {
     actor: COORD,
     payload: () => ({ workItemId: 'urn:x:w2', contract: CONTRACT }),
@@ -324,5 +389,44 @@ export const CASES: Readonly<Record<string, KindCase>> = {
     payload: (s) => ({ workItemId: WORK, ownershipEpoch: 1, executionLeaseId: (leasesIn(s)['execution'] as { leaseId?: string } | undefined)?.leaseId ?? 'urn:x:no-lease' }),
     events: (s) => [expectedRenewed(s, 300, T0)],
   },
+  'ext.missionweave.core.work_lease_close': {
+    actor: AUTHORITY,
+    given: () => busyGroup().map((event) => (event.kind === 'work.authorized' ? { ...event, payload: { ...event.payload, workItem: leasedWorkItem(event.payload['workItem'] as unknown as WorkItem) } } as unknown as RecordedEvent : event)),
+    payload: () => ({ workItemId: WORK, ownershipEpoch: 1, leaseId: EXPIRED_LEASE.leaseId, holderAgentId: WORKER.id, cause: 'expired' }),
+    events: (state) => {
+      const before = state.workItems.get(WORK) as WorkItem;
+      const closed: Lease = { ...EXPIRED_LEASE, state: 'expired', closedAt: T0, closureReason: 'expired' };
+      const workItem = { ...before, state: 'queued', revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, [WORK_LEASES_EXTENSION]: { version: '0.1.0', critical: false, data: { closed: [closed] } } } };
+      return [{ kind: 'ext.missionweave.core.work_lease_closed', payload: { workItemId: WORK, workItem, ownershipEpoch: 1, cause: 'expired', closedLease: closed, closedLeases: [closed] } }];
+    },
+  },
   ...EXECUTION_CASES,
 };
+
+/** An Execution Lease of worker-7 that expired a minute before T0 (its ownership lease too). */
+const EXPIRED_LEASE: Lease = {
+  leaseId: 'urn:x:lease-exe',
+  leaseType: 'execution',
+  missionId: MISSION,
+  groupId: GROUP,
+  workItemId: WORK,
+  holderAgentId: WORKER.id,
+  sessionEpoch: 1,
+  ownershipEpoch: 1,
+  issuedAt: at(-600),
+  startsAt: at(-600),
+  expiresAt: at(-60),
+  state: 'active',
+  renewalCount: 0,
+};
+
+/** The open WorkItem made active under `EXPIRED_LEASE`, as the work.* kinds leave it. */
+function leasedWorkItem(workItem: WorkItem): WorkItem {
+  const pin = { id: 'code.review', version: '1.0.0' };
+  return withLeases({
+    ...workItem,
+    state: 'active',
+    owner: { agentId: WORKER.id, agentCardVersion: 3, capabilityPins: [pin], ownershipEpoch: 1, ownershipLeaseId: 'urn:x:lease-own', acceptedAt: at(-600) },
+    selectionBasis: { requiredCapabilities: [pin], verifiedMatches: [pin], authorizationEligible: true, availabilityEstimate: T0, expectedCost: 1, reliabilityEvidence: [], policyRulesApplied: [] },
+  }, { execution: EXPIRED_LEASE });
+}

@@ -113,6 +113,7 @@ const KINDS = [
   'membership.change', 'membership.change', 'membership.end',
   'mission.renew_coordinator', 'mission.assign_coordinator',
   'work.authorize', 'work.authorize', 'mission.create_child',
+  'work.propose', 'ext.missionweaveprotocol.core.work_dependency_add',
   'mission.submit_for_approval', 'mission.request_changes', 'mission.approve',
   'mission.cancel', 'mission.terminate',
 ] as const;
@@ -153,6 +154,11 @@ function randomCommand(state: GroupState, intent: Intent, n: number): CommandEnv
     'mission.renew_coordinator': () => ({ leaseSeconds: 120 + (intent.pick % 600) }),
     'mission.assign_coordinator': () => ({ coordinatorId: pick([COORD, COORD2, WORKER, REVIEWER], intent.pick).id }),
     'work.authorize': () => ({ workItemId: `urn:prop:work:${n}`, contract: CONTRACT }),
+    'work.propose': () => ({ proposalId: `urn:prop:proposal:${n}`, contract: CONTRACT }),
+    'ext.missionweaveprotocol.core.work_dependency_add': () => ({
+      workItemId: pick([...workItems, 'urn:prop:work:none'], intent.pick),
+      dependencyId: pick([...workItems, 'urn:prop:work:none'], intent.actor),
+    }),
     'mission.create_child': () => ({
       missionId: `urn:prop:mission:${n}`,
       groupId: `urn:prop:group:${n}`,

@@ -35,6 +35,7 @@ import {
   history,
   stateOf,
   steps,
+  verifiedWorkHistory,
 } from './fixtures.js';
 import { expectedAuthorized, expectedPromotion, type CreationInput } from './expectedEvents.js';
 
@@ -231,7 +232,7 @@ describe('mission.create_child', () => {
   });
 
   it('needs an active parent Mission (INVALID_STATE_TRANSITION)', () => {
-    const submitted = history([steps.submit()], withWork);
+    const submitted = history([steps.submit()], verifiedWorkHistory(withWork));
     groupSpec.given(submitted).when(createChild({}, COORD, stateOf(submitted))).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
   });
 

@@ -473,4 +473,5 @@ export const PAYLOAD_EXAMPLES: Record<string, PayloadExample> = {
     },
   },
   'ext.missionweaveprotocol.core.group_archive': { snapshot: EXAMPLE_GROUP_SNAPSHOT },
+  'ext.missionweave.core.work_lease_close': { workItemId: EXAMPLE_IDS.workItem, ownershipEpoch: 3, leaseId: EXAMPLE_IDS.executionLease, holderAgentId: EXAMPLE_IDS.worker, cause: 'expired' },
 };

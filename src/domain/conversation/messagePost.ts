@@ -1,7 +1,12 @@
-/** `message.post` (§9): any active member posts a Message in a Conversation it may see. */
+/**
+ * `message.post` (§9): any active member posts a Message in a Conversation it may see. A Worker's
+ * Message buffered offline may come charged with the resources used (§11.5): its usage Event is
+ * declared here, emitted by the offline reconciliation before `message.posted`.
+ */
 
 import type { MessagePostedPayload } from '../group/events.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
+import { resourceUsageRecorded } from '../workItem/resourceUsage.js';
 import { decideMessagePost, messageIdsOf, withMessage } from './decideMessages.js';
 
 export const messagePosted = defineEvent<MessagePostedPayload>()({
@@ -13,7 +18,7 @@ export const messagePost = defineKind({
   kind: 'message.post',
   scope: 'group',
   authority: ['member'],
-  events: [messagePosted],
+  events: [messagePosted, resourceUsageRecorded],
   preload: { messages: messageIdsOf },
   target: (state, command) => state.conversations.get(command.payload.conversationId)?.revision,
   conversationOf: (_state, command) => command.payload.conversationId,

@@ -3,7 +3,8 @@
  * run here, once, from the kind's registry entry, in this order: who the actor is in the Group
  * (Membership, or an authorized service), what the envelope points at, whether the Mission is
  * over, the kind's authority, the Mission state it needs, `expectedRevision`; then the kind's own
- * rules. Identity comes first so that nothing about a Group leaks to a non-member. Extension
+ * rules — through the offline reconciliation (§11.5) when the Command carries the bounded offline
+ * execution binding. Identity comes first so that nothing about a Group leaks to a non-member. Extension
  * Profile kinds are entries like any other, so these checks run before any profile code (§18).
  */
 
@@ -20,6 +21,7 @@ import {
   checkNotTerminal,
   checkService,
 } from './commonChecks.js';
+import { decideWithOfflineBinding } from '../workItem/reconcileOffline.js';
 import type { GroupState } from './groupState.js';
 
 // An entry is looked up by the Command's own kind, whose payload passed that kind's schema: the
@@ -47,7 +49,7 @@ function decideInGroup(kind: Entry<'group'>, state: GroupState, command: Command
     checkAuthority(kind, state, command, ctx) ??
     checkMissionState(kind, state) ??
     checkExpectedRevision(kind.target(state, command), command) ??
-    kind.decide(state, command, ctx)
+    decideWithOfflineBinding((s, c, x) => kind.decide(s, c, x), state, command, ctx)
   );
 }
 

@@ -24,6 +24,7 @@ import { ORGANIZATION_KINDS } from '../organization/organization.js';
 import { workAcceptOffer } from '../workItem/workAcceptOffer.js';
 import { workAuthorize } from '../workItem/workAuthorize.js';
 import { workExecutionLeaseRenew } from '../workItem/workExecutionLeaseRenew.js';
+import { workLeaseClose } from '../workItem/workLeaseClose.js';
 import { workOffer } from '../workItem/workOffer.js';
 import { workStart } from '../workItem/workStart.js';
 import { workAcceptResult } from '../workItem/workAcceptResult.js';
@@ -33,6 +34,9 @@ import { workCheckpoint } from '../workItem/workCheckpoint.js';
 import { workFail } from '../workItem/workFail.js';
 import { workSubmit } from '../workItem/workSubmit.js';
 import { workUnblock } from '../workItem/workUnblock.js';
+import { membershipGrantDelegation } from '../workItem/grantDelegation.js';
+import { workDependencyAdd } from '../workItem/workDependencyAdd.js';
+import { workPropose } from '../workItem/workPropose.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
 
@@ -53,6 +57,8 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   messageCorrect,
   messageRetract,
   messageRedact,
+  membershipGrantDelegation,
+  workPropose,
   workAuthorize,
   workOffer,
   workAcceptOffer,
@@ -65,6 +71,8 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workAcceptResult,
   workFail,
   workCancel,
+  workDependencyAdd,
+  workLeaseClose,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */

@@ -10,6 +10,7 @@ import { fromJson } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import type { EventMeta, RecordedEvent } from '../model.js';
 import type { AnyEventType, AnyGroupKind, EmbeddedDocument } from './kindTypes.js';
+import { OFFLINE_EXECUTION_EXTENSION } from '../../protocol/offlineExecution.js';
 import { profileEntries, type AnyExtensionProfile } from './profile.js';
 
 /** The Organization-scoped kinds (§15.1): no Group, no Group sequence. */
@@ -89,9 +90,12 @@ export class KindRegistry {
     return [...this.events.keys()].sort();
   }
 
-  /** Profile URIs whose critical extensions this Authority interprets (§18). */
+  /**
+   * URIs of the critical extensions this Authority interprets (§18): the profiles', and the core
+   * bounded offline execution binding (§11.5), which the Group decider reconciles.
+   */
   get extensionUris(): ReadonlySet<string> {
-    return new Set(this.profiles.map((p) => p.uri));
+    return new Set([OFFLINE_EXECUTION_EXTENSION, ...this.profiles.map((p) => p.uri)]);
   }
 
   /**

@@ -1,62 +1,79 @@
 /**
- * `work.authorize` (§10.2): the Coordinator turns a Work Contract into an `open` WorkItem with
- * its own Conversation (§9). Delegated authorization and Work Proposals arrive with their own
- * Commands; until then nothing here can be cited, so citing it is refused.
+ * `work.authorize` (§10.2 "none or open Work Proposal → open", §9.1): the current Coordinator, or
+ * an Agent citing a Delegation Grant, turns a Work Contract into an `open` WorkItem with its own
+ * Conversation (§9).
+ *
+ * Taking up a Work Proposal (`proposalId`): the proposal must be open, and the Command must carry
+ * the proposal's own contract, dependencies and parent. The Coordinator may not amend what it
+ * authorizes under the proposer's name; to change it, it authorizes its own WorkItem (and the
+ * proposal stays open) — the reference runtime decides the same. The WorkItem's `createdBy` is
+ * the proposer, its `authorizedBy` the authorizer, and the proposal becomes `authorized` in the
+ * same Event (its evolve).
  */
 
+import { canonicalize } from '../../protocol/jcs.js';
 import type { WorkAuthorizedPayload } from '../group/events.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { newConversation } from '../conversation/conversationDocuments.js';
 import type { GroupState } from '../group/groupState.js';
-import { groupRef } from '../group/stateQueries.js';
+import { groupRef, holdsCoordinatorLease } from '../group/stateQueries.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
-import { budgetOverrun, isAfterNow, isNoLaterThan, sameSet } from '../rules.js';
-import { newWorkItem } from './workItemDocuments.js';
+import { sameSet } from '../rules.js';
+import { checkDelegatedUse } from './delegation.js';
+import { checkContract } from './workContractChecks.js';
+import { newWorkItem, type WorkProposal } from './workItemDocuments.js';
 
-type AuthorizePayload = CommandOf<'work.authorize'>['payload'];
+type AuthorizeCommand = CommandOf<'work.authorize'>;
 
-/** Refuses a contract that does not fit inside its Mission (§10.1, §12). */
-function checkContract(state: GroupState, payload: AuthorizePayload, ctx: DecisionContext): Refusal | null {
-  const { contract } = payload;
-  if (payload.dependencyIds !== undefined && !sameSet(payload.dependencyIds, contract.dependencyWorkItemIds)) {
-    return refuse('INVALID_COMMAND', 'dependencies-disagree', 'dependencyIds and the contract name different dependencies');
+/** The open proposal the Command takes up unchanged, or the refusal. */
+function proposalTakenUp(state: GroupState, command: AuthorizeCommand): WorkProposal | Refusal | undefined {
+  const { payload } = command;
+  if (payload.proposalId === undefined) return undefined;
+  const proposal = state.proposals.get(payload.proposalId);
+  if (proposal === undefined) return refuse('INVALID_COMMAND', 'proposal-unknown', 'the Work Proposal does not exist in this Group');
+  if (proposal.state !== 'open') {
+    return refuse('INVALID_STATE_TRANSITION', 'proposal-not-open', 'the Work Proposal was already authorized', { proposalId: proposal.proposalId });
   }
-  const unknown = contract.dependencyWorkItemIds.find((id) => !state.workItems.has(id));
-  if (unknown !== undefined) {
-    return refuse('INVALID_COMMAND', 'dependency-unknown', 'a dependency is not a WorkItem of this Group', { workItemId: unknown });
+  const unchanged =
+    canonicalize(proposal.contract) === canonicalize(payload.contract) &&
+    sameSet(proposal.dependencyIds, payload.contract.dependencyWorkItemIds) &&
+    proposal.parentWorkItemId === payload.parentWorkItemId;
+  if (!unchanged) {
+    return refuse('INVALID_COMMAND', 'proposal-amended', 'authorize the proposal with its own contract, dependencies and parent', { proposalId: proposal.proposalId });
   }
-  if (!isAfterNow(contract.deadline, ctx) || !isNoLaterThan(contract.deadline, state.mission.deadline)) {
-    return refuse('INVALID_COMMAND', 'deadline-outside-mission', 'the contract deadline must lie between now and the Mission deadline');
+  return proposal;
+}
+
+/** Who authorizes: the Coordinator under its lease (common checks), or a delegate under its Grant. */
+function checkAuthorizer(state: GroupState, command: AuthorizeCommand, ctx: DecisionContext): Refusal | null {
+  const { payload } = command;
+  const coordinator = holdsCoordinatorLease(state, command.actor);
+  if (coordinator && payload.delegationGrantId !== undefined) {
+    return refuse('INVALID_COMMAND', 'coordinator-cites-grant', 'the Coordinator authorizes under its lease, not a Delegation Grant');
   }
-  const overrun = budgetOverrun(contract.budget, state.mission.budget);
-  if (overrun !== undefined) {
-    return refuse('INVALID_COMMAND', 'budget-exceeds-mission', 'the contract budget exceeds the Mission budget', { limit: overrun });
-  }
-  return null;
+  if (coordinator || payload.delegationGrantId === undefined) return null;
+  const use = { kind: 'authorize', workItemId: payload.workItemId, parentWorkItemId: payload.parentWorkItemId, contract: payload.contract } as const;
+  return checkDelegatedUse(state, command, payload.delegationGrantId, use, ctx);
 }
 
 export function decideWorkAuthorize(
   state: GroupState,
-  command: CommandOf<'work.authorize'>,
+  command: AuthorizeCommand,
   ctx: DecisionContext,
 ): Decision<EventDraft<'work.authorized', WorkAuthorizedPayload>> {
   const { payload } = command;
-  if (payload.delegationGrantId !== undefined) {
-    return refuse('INVALID_COMMAND', 'coordinator-cites-grant', 'the Coordinator authorizes under its lease, not a Delegation Grant');
-  }
-  if (payload.proposalId !== undefined) {
-    return refuse('INVALID_COMMAND', 'proposal-unknown', 'the Work Proposal does not exist in this Group');
-  }
   if (state.workItems.has(payload.workItemId)) {
     return refuse('INVALID_STATE_TRANSITION', 'work-item-id-taken', 'the WorkItem ID is already in use');
   }
   if (payload.conversationId !== undefined && state.conversations.has(payload.conversationId)) {
     return refuse('INVALID_STATE_TRANSITION', 'conversation-id-taken', 'the Conversation ID is already in use');
   }
-  if (payload.parentWorkItemId !== undefined && !state.workItems.has(payload.parentWorkItemId)) {
-    return refuse('INVALID_COMMAND', 'parent-work-item-unknown', 'the parent WorkItem is not in this Group');
-  }
-  const refused = checkContract(state, payload, ctx);
+  // Authority first: a delegate learns nothing about proposals or the plan it may not act on.
+  const unauthorized = checkAuthorizer(state, command, ctx);
+  if (unauthorized !== null) return unauthorized;
+  const proposal = proposalTakenUp(state, command);
+  if (proposal !== undefined && 'ok' in proposal) return proposal;
+  const refused = checkContract(state, payload.workItemId, payload, ctx);
   if (refused !== null) return refused;
 
   const ref = groupRef(state);
@@ -69,6 +86,8 @@ export function decideWorkAuthorize(
       contract: payload.contract,
       exclusive: payload.exclusive ?? true,
       ...(payload.parentWorkItemId === undefined ? {} : { parentWorkItemId: payload.parentWorkItemId }),
+      ...(payload.delegationGrantId === undefined ? {} : { delegationGrantId: payload.delegationGrantId }),
+      ...(proposal === undefined ? {} : { createdBy: proposal.proposer }),
     },
     command.actor,
     ctx,
@@ -83,7 +102,7 @@ export function decideWorkAuthorize(
   );
   return accept({
     kind: 'work.authorized',
-    payload: { workItem, conversation, proposalId: null },
+    payload: { workItem, conversation, proposalId: proposal?.proposalId ?? null },
     aggregate: { type: 'work-item', id: workItem.workItemId, revision: workItem.revision },
     workItemId: workItem.workItemId,
     conversationId,

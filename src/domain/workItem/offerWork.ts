@@ -6,7 +6,7 @@
  * offer ID.
  */
 
-import { toJson, type Lease, type SelectionBasis, type WorkItem, type WorkOffer } from '../documents.js';
+import type { Lease, SelectionBasis, WorkItem, WorkOffer } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import { activeAgent, holdsCoordinatorLease, membershipOf } from '../group/stateQueries.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
@@ -104,7 +104,7 @@ export function decideWorkOffer(state: GroupState, command: OfferCommand, ctx: D
     if (holdsCoordinatorLease(state, command.actor)) {
       return refuse('INVALID_COMMAND', 'coordinator-cites-grant', 'the Coordinator offers under its lease, not a Delegation Grant');
     }
-    const refused = checkDelegatedUse(state, { ...command, payload: toJson(command.payload) }, grantId, { kind: 'offer', workItem }, ctx);
+    const refused = checkDelegatedUse(state, command, grantId, { kind: 'offer', workItem }, ctx);
     if (refused !== null) return refused;
   }
   const refused = checkWorkState(workItem, OFFERABLE, 'be offered') ?? checkNoRunningChild(workItem, ctx);

@@ -15,6 +15,7 @@ import { isRefusal, workItemNamed } from './fencing.js';
 import { workItemEvent, type WorkCheckpointedPayload } from './workEvents.js';
 import { leasesOf, renewLease, withExecutionClosed, withLeases, type WorkCheckpoint } from './workLeases.js';
 import { progressAtCheckpoint } from './workProgress.js';
+import { resourceUsageRecorded } from './resourceUsage.js';
 
 /** The payload schema's default `resumeWithinSeconds` (its bound, one year, is the schema's). */
 export const DEFAULT_RESUME_SECONDS = 900;
@@ -49,7 +50,8 @@ export const workCheckpoint = defineKind({
   kind: 'work.checkpoint',
   scope: 'group',
   authority: ['member'],
-  events: [workCheckpointed],
+  // A checkpoint buffered offline comes charged: its usage Event first (reconcileOffline.ts, §11.5).
+  events: [workCheckpointed, resourceUsageRecorded],
   target: (state, command) => workItemRevision(state, command.payload.workItemId),
   workItemOf: (_state, command) => command.payload.workItemId,
   conversationOf: (state, command) => workItemConversation(state, command.payload.workItemId),

@@ -114,7 +114,13 @@ export interface WorkCancelledPayload extends WorkItemEventPayload {
   readonly revokedLeases: readonly Lease[];
 }
 
+/**
+ * `work.contract.revised` (§10.1, §10.4): the contract's new `contractVersion` (an integer, as the
+ * contract schema types it), the dependency added (the reference runtime's `dependencyId`), and the
+ * leases of the owner fenced because the revision needs renewed acceptance.
+ */
 export interface WorkContractRevisedPayload extends WorkItemEventPayload {
-  readonly contractVersion: string;
-  readonly addedDependencyId?: string;
+  readonly contractVersion: number;
+  readonly dependencyId: string;
+  readonly revokedLeases: readonly Lease[];
 }

@@ -15,6 +15,8 @@ export type ChildFailurePolicy = 'block_parent_work_item' | 'fail_parent_work_it
 
 export interface WorkItemLinks {
   readonly parentWorkItemId?: string;
+  /** The Delegation Grant a delegate authorized or offered it under (§9.1): its budget counts there. */
+  readonly delegationGrantId?: string;
   readonly childMission?: {
     readonly missionId: string;
     readonly groupId: string;
@@ -40,10 +42,14 @@ export interface NewWorkItem {
   readonly contract: WorkContract;
   readonly exclusive: boolean;
   readonly parentWorkItemId?: string;
+  readonly delegationGrantId?: string;
+  /** Who wrote the contract when it is not the authorizer: a Work Proposal's proposer (§10.2). */
+  readonly createdBy?: Principal;
 }
 
 export function newWorkItem(spec: NewWorkItem, actor: Principal, ctx: DecisionContext): WorkItem {
   const author = { type: actor.type, id: actor.id };
+  const creator = spec.createdBy === undefined ? author : { type: spec.createdBy.type, id: spec.createdBy.id };
   const workItem: WorkItem = {
     workItemId: spec.workItemId,
     missionId: spec.missionId,
@@ -53,11 +59,15 @@ export function newWorkItem(spec: NewWorkItem, actor: Principal, ctx: DecisionCo
     state: 'open',
     exclusive: spec.exclusive,
     contract: spec.contract,
-    createdBy: author,
+    createdBy: creator,
     authorizedBy: author,
     createdAt: ctx.now,
   };
-  return spec.parentWorkItemId === undefined ? workItem : withLinks(workItem, { parentWorkItemId: spec.parentWorkItemId });
+  const links: WorkItemLinks = {
+    ...(spec.parentWorkItemId === undefined ? {} : { parentWorkItemId: spec.parentWorkItemId }),
+    ...(spec.delegationGrantId === undefined ? {} : { delegationGrantId: spec.delegationGrantId }),
+  };
+  return Object.keys(links).length === 0 ? workItem : withLinks(workItem, links);
 }
 
 /** States from which a WorkItem may be promoted to a child Mission (§10.2). */

@@ -90,6 +90,7 @@ export type MissionWeaveApprovalDecision = {
 export interface CommandPayloads {
   "approval.grant_execution": ApprovalGrantExecutionPayload;
   "artifact.publish": ArtifactPublishPayload;
+  "ext.missionweave.core.work_lease_close": ExtMissionweaveCoreWorkLeaseClosePayload;
   "ext.missionweaveprotocol.core.group_archive": ExtMissionweaveprotocolCoreGroupArchivePayload;
   "ext.missionweaveprotocol.core.resource_usage_record": ExtMissionweaveprotocolCoreResourceUsageRecordPayload;
   "ext.missionweaveprotocol.core.work_dependency_add": ExtMissionweaveprotocolCoreWorkDependencyAddPayload;
@@ -210,6 +211,13 @@ export interface Signature {
   keyId: string;
   createdAt: string;
   value: string;
+}
+export interface ExtMissionweaveCoreWorkLeaseClosePayload {
+  workItemId: string;
+  ownershipEpoch: number;
+  leaseId: string;
+  holderAgentId: string;
+  cause: "expired" | "session_replaced";
 }
 export interface ExtMissionweaveprotocolCoreGroupArchivePayload {
   snapshot: MissionWeaveGroupSnapshot;

@@ -28,7 +28,11 @@ export interface SchemaDocument {
 /** Where our own schemas live (`$id` prefix). */
 const BASE = 'https://missionweave.dev/schemas/0.1/';
 
-export type SchemaCheck = { readonly ok: true } | { readonly ok: false; readonly error: string };
+/**
+ * A failed check says, beside its text, when the failure is a required member missing from a
+ * payload's Work Contract: §19 gives that its own code, `WORK_CONTRACT_INCOMPLETE`.
+ */
+export type SchemaCheck = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly contractIncomplete?: true };
 
 const OK: SchemaCheck = { ok: true };
 
@@ -43,10 +47,34 @@ function check(validate: ValidateFunction, value: unknown): SchemaCheck {
   return validate(value) ? OK : { ok: false, error: describe(validate.errors) };
 }
 
+/** The payload member that holds a Work Contract (`work.propose`, `work.authorize`). */
+const CONTRACT_MEMBER = 'contract';
+const CONTRACT_SCHEMA = 'work-contract.schema.json';
+
+/** Payload schemas whose `contract` member is a Work Contract (§10.1). */
+function holdsContract(schema: Record<string, unknown>): boolean {
+  const properties = schema['properties'] as Record<string, { $ref?: unknown }> | undefined;
+  const ref = properties?.[CONTRACT_MEMBER]?.$ref;
+  return typeof ref === 'string' && ref.endsWith(CONTRACT_SCHEMA);
+}
+
+/**
+ * Whether the first failure (Ajv stops at it; `required` runs before `properties`) is required
+ * Work Contract information missing: the contract itself, or a required member at any depth in it.
+ */
+function missesContractMember(errors: readonly ErrorObject[] | null | undefined): boolean {
+  const first = errors?.[0];
+  if (first?.keyword !== 'required') return false;
+  const path = `/${CONTRACT_MEMBER}`;
+  if (first.instancePath === path || first.instancePath.startsWith(`${path}/`)) return true;
+  return first.instancePath === '' && (first.params as { missingProperty?: unknown }).missingProperty === CONTRACT_MEMBER;
+}
+
 export class SchemaRegistry {
   private readonly objects = new Map<string, ValidateFunction>();
   private readonly payloads = new Map<string, ValidateFunction>();
   private readonly definitions = new Map<string, ValidateFunction>();
+  private readonly contractKinds = new Set<string>();
   private readonly ajv: InstanceType<typeof Ajv2020>;
 
   private constructor(documents: readonly SchemaDocument[]) {
@@ -68,6 +96,7 @@ export class SchemaRegistry {
       const validate = ajv.getSchema(document.schema.$id);
       if (validate === undefined) throw new Error(`schema ${document.schema.$id} did not compile`);
       (document.role === 'object' ? this.objects : this.payloads).set(document.name, validate);
+      if (document.role === 'payload' && holdsContract(document.schema)) this.contractKinds.add(document.name);
     }
   }
 
@@ -110,9 +139,15 @@ export class SchemaRegistry {
     return check(validate, value);
   }
 
-  /** Validates a Command payload; `null` when no payload schema exists for the kind. */
+  /**
+   * Validates a Command payload; `null` when no payload schema exists for the kind. A kind whose
+   * payload carries a Work Contract marks a missing required contract member (§10.1, §19).
+   */
   validatePayload(kind: string, payload: unknown): SchemaCheck | null {
     const validate = this.payloads.get(kind);
-    return validate === undefined ? null : check(validate, payload);
+    if (validate === undefined) return null;
+    const result = check(validate, payload);
+    if (result.ok || !this.contractKinds.has(kind) || !missesContractMember(validate.errors)) return result;
+    return { ...result, contractIncomplete: true };
   }
 }

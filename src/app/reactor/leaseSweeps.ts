@@ -1,0 +1,69 @@
+/**
+ * The lease sweeps of the Authority reactor (§11.3): expired leases, judged by the Authority's
+ * clock, and Execution Leases whose holder has opened a replacement Session. Each finds its rows
+ * in the store and returns one `ext.missionweave.core.work_lease_close` per lease fact, with an
+ * Action ID derived from the fact alone, so that every node issuing the same closure names the
+ * same action and the Group gets one Event (the others: the idempotent receipt,
+ * `ACTION_ID_COLLISION`, or a refusal because the lease is already closed).
+ */
+
+import { createHash } from 'node:crypto';
+import type { Lease } from '../../domain/documents.js';
+import { WORK_LEASE_CLOSE, type LeaseCloseCause } from '../../domain/workItem/closeWorkLease.js';
+import type { WorkLeases } from '../../domain/workItem/workLeases.js';
+import { compareInstants, formatTimestamp, parseTimestamp } from '../../protocol/timestamp.js';
+import type { Pool } from '../../store/pool.js';
+import { readExpiredLeaseRows, readReplacedSessionRows, type LeasedWorkItemRow } from '../../store/sql/workLeases.js';
+import type { AuthorityCommandDraft, Sweep } from './sweep.js';
+
+/** The Action ID of closing `lease` for `cause`: the same on every node, different for every fact. */
+export function leaseCloseActionId(groupId: string, lease: Lease, cause: LeaseCloseCause): string {
+  const fact = JSON.stringify([groupId, lease.workItemId, lease.leaseId, lease.ownershipEpoch, cause]);
+  return `urn:missionweave:lease-close:${createHash('sha256').update(fact).digest('hex')}`;
+}
+
+function closeDraft(row: LeasedWorkItemRow, lease: Lease, cause: LeaseCloseCause): AuthorityCommandDraft {
+  const actionId = leaseCloseActionId(row.groupId, lease, cause);
+  return {
+    kind: WORK_LEASE_CLOSE,
+    groupId: row.groupId,
+    actionId,
+    correlationId: actionId,
+    workItemId: row.workItemId,
+    payload: { workItemId: row.workItemId, ownershipEpoch: lease.ownershipEpoch ?? 0, leaseId: lease.leaseId, holderAgentId: lease.holderAgentId, cause },
+  };
+}
+
+function isDue(lease: Lease | undefined, nowMillis: number): lease is Lease {
+  const expiry = lease?.state === 'active' ? parseTimestamp(lease.expiresAt) : null;
+  const now = parseTimestamp(formatTimestamp(nowMillis));
+  return expiry !== null && now !== null && compareInstants(expiry, now) <= 0;
+}
+
+/** Current leases whose expiry has passed: the Execution Lease first, then ownership. */
+export const expiredLeaseSweep: Sweep = {
+  name: 'expired-leases',
+  async find(pool: Pool, nowMillis: number, limit: number) {
+    const rows = await readExpiredLeaseRows(pool, formatTimestamp(nowMillis), limit);
+    const drafts = rows.flatMap((row) => {
+      const { execution, ownership } = row.leases as unknown as WorkLeases;
+      return [execution, ownership].filter((lease) => isDue(lease, nowMillis)).map((lease) => closeDraft(row, lease as Lease, 'expired'));
+    });
+    return drafts.slice(0, limit);
+  },
+};
+
+/** Execution Leases of a Session its holder has replaced (§11.3: revoked, WorkItem back to `queued`). */
+export const replacedSessionSweep: Sweep = {
+  name: 'replaced-sessions',
+  async find(pool: Pool, _nowMillis: number, limit: number) {
+    const rows = await readReplacedSessionRows(pool, limit);
+    return rows.flatMap((row) => {
+      const { execution } = row.leases as unknown as WorkLeases;
+      return execution === undefined ? [] : [closeDraft(row, execution, 'session_replaced')];
+    });
+  },
+};
+
+/** The sweeps every node runs. */
+export const LEASE_SWEEPS: readonly Sweep[] = [replacedSessionSweep, expiredLeaseSweep];

@@ -1,0 +1,192 @@
+/**
+ * Reconciliation of buffered offline progress (§11.5), one hook the Group decider runs for every
+ * Command carrying the bounded offline execution binding, after the checks every kind shares and
+ * before the kind's own rules. The envelope (issuedAt, Session and Membership Epochs) is the
+ * current session's and passed the usual checks; the binding says when and under what the
+ * progress was made, and is judged here against the WorkItem's recorded leases:
+ *
+ * - the actor and Group are the binding's; its window is ordered (disconnect ≤ buffer < grace
+ *   deadline ≤ lease expiry) and not in the future of the Authority's clock;
+ * - the bound WorkItem still has the same owner under the same Ownership Epoch, and is `queued`
+ *   or `active` — progress reconciles before submission or any other transition (§11.5 "MUST
+ *   reconcile on reconnect before submission");
+ * - the historical Execution Lease is the WorkItem's current or one of its last closed ones
+ *   (`workLeases.closed`), held by that Agent in the original Session under that epoch; the
+ *   progress was buffered after the lease started, before its expiry (by the Authority's record:
+ *   the Worker cannot claim a longer lease) and not after its closure;
+ * - a Message is posted in the bound WorkItem's Conversation; a checkpoint names the bound
+ *   WorkItem and epoch and was taken inside the offline window.
+ *
+ * What each kind then does is its own rule, unchanged: a buffered Message is posted as history
+ * (committed now, its buffer time on the binding the Event relays). A buffered checkpoint is
+ * applied as an ordinary checkpoint of the Execution Lease its payload cites, which must be the
+ * current live lease of the current session — so the Worker, whose reconnection replaced its
+ * Session and so revoked the historical lease (§11.3), starts a new lease and rebases the
+ * checkpoint onto it; the binding keeps the historical lease that bounds when the work was done.
+ *
+ * The charge is in the same decision: for a nonzero usage delta the
+ * `resource_usage_recorded` Event comes first and the kind decides on the state it leaves, so
+ * both commit together or, on BUDGET_EXCEEDED from the WorkItem contract or Mission budget,
+ * neither does.
+ */
+
+import type { Lease, WorkItem } from '../documents.js';
+import type { GroupState } from '../group/groupState.js';
+import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
+import { isAfterNow, isNoLaterThan } from '../rules.js';
+import { withWorkItem } from './workEvents.js';
+import { leasesOf } from './workLeases.js';
+import { addUsage, isZeroUsage, readBinding, type OfflineBinding, type OfflineTarget } from './offlineBinding.js';
+import { missionUsageOf, overflowOf, remainingOf, resourceUsageRecorded, usageOf, withUsage, type ResourceUsageRecordedPayload } from './resourceUsage.js';
+
+type KindDecide = (state: GroupState, command: CommandEnvelope, ctx: DecisionContext) => Decision;
+
+/** `a` strictly before `b`. */
+function isBefore(a: string, b: string): boolean {
+  return !isNoLaterThan(b, a);
+}
+
+function checkEnvelope(binding: OfflineBinding, command: CommandEnvelope, ctx: DecisionContext): Refusal | null {
+  if (command.actor.type !== 'agent' || command.actor.id !== binding.agentId) {
+    return refuse('AUTH_FORBIDDEN', 'offline-binding-actor', 'the offline binding names another Agent');
+  }
+  if (command.groupId !== binding.groupId) return refuse('INVALID_COMMAND', 'offline-binding-group', 'the offline binding names another Group');
+  const ordered =
+    isNoLaterThan(binding.disconnectedAt, binding.bufferedAt) &&
+    isBefore(binding.bufferedAt, binding.graceDeadline) &&
+    isNoLaterThan(binding.graceDeadline, binding.executionLeaseExpiresAt) &&
+    isNoLaterThan(binding.bufferedAt, command.issuedAt);
+  if (!ordered) return refuse('INVALID_COMMAND', 'offline-binding-window', 'the offline window is not ordered (disconnect ≤ buffer < grace deadline ≤ lease expiry, buffer ≤ issuedAt)');
+  if (isAfterNow(binding.bufferedAt, ctx)) return refuse('INVALID_COMMAND', 'offline-binding-future', 'the progress claims to be buffered in the future');
+  return null;
+}
+
+function checkOwnerUnchanged(workItem: WorkItem, binding: OfflineBinding): Refusal | null {
+  const details = { workItemId: workItem.workItemId };
+  if (workItem.state !== 'queued' && workItem.state !== 'active') {
+    return refuse('INVALID_STATE_TRANSITION', 'offline-work-item-state', `offline progress cannot reconcile into a WorkItem in state ${workItem.state}`, { ...details, state: workItem.state });
+  }
+  const owner = workItem.owner;
+  if (owner === undefined || owner.agentId !== binding.agentId || owner.ownershipEpoch !== binding.ownershipEpoch) {
+    return refuse('WORK_STALE_OWNERSHIP', 'offline-owner-changed', 'the WorkItem changed owner since the progress was buffered', details);
+  }
+  return null;
+}
+
+/** The historical lease, if the WorkItem still records it (current or among the last closed). */
+function historicalLease(workItem: WorkItem, leaseId: string): Lease | undefined {
+  const leases = leasesOf(workItem);
+  if (leases.execution?.leaseId === leaseId) return leases.execution;
+  return leases.closed?.find((lease) => lease.leaseId === leaseId);
+}
+
+function checkLease(workItem: WorkItem, binding: OfflineBinding): Lease | Refusal {
+  const details = { workItemId: workItem.workItemId, executionLeaseId: binding.executionLeaseId };
+  const lease = historicalLease(workItem, binding.executionLeaseId);
+  if (lease === undefined) return refuse('WORK_LEASE_EXPIRED', 'offline-lease-unknown', 'the WorkItem records no such Execution Lease', details);
+  if (lease.holderAgentId !== binding.agentId || lease.ownershipEpoch !== binding.ownershipEpoch || lease.sessionEpoch !== binding.sessionEpoch) {
+    return refuse('WORK_LEASE_EXPIRED', 'offline-lease-mismatch', 'the Execution Lease was not held in that Session under that Ownership Epoch', details);
+  }
+  if (!isNoLaterThan(binding.executionLeaseExpiresAt, lease.expiresAt)) {
+    return refuse('WORK_LEASE_EXPIRED', 'offline-lease-expiry-mismatch', 'the binding claims a later lease expiry than the Authority granted', details);
+  }
+  // Buffered before the lease's expiry follows: buffer < grace deadline ≤ claimed expiry ≤ granted expiry.
+  if (!isNoLaterThan(lease.startsAt, binding.disconnectedAt)) {
+    return refuse('WORK_LEASE_EXPIRED', 'offline-outside-window', 'the progress was buffered outside the historical lease and grace window', details);
+  }
+  if (lease.closedAt !== undefined && isBefore(lease.closedAt, binding.bufferedAt)) {
+    return refuse('WORK_LEASE_EXPIRED', 'offline-after-lease-closure', 'the progress was buffered after the Execution Lease closed', details);
+  }
+  return lease;
+}
+
+function checkTarget(workItem: WorkItem, binding: OfflineBinding, target: OfflineTarget): Refusal | null {
+  if (target.conversationId !== undefined && target.conversationId !== workItem.conversationId) {
+    return refuse('AUTH_FORBIDDEN', 'offline-outside-conversation', 'offline progress is posted only in the bound WorkItem Conversation');
+  }
+  if (target.workItemId !== undefined && (target.workItemId !== binding.workItemId || target.ownershipEpoch !== binding.ownershipEpoch)) {
+    return refuse('AUTH_FORBIDDEN', 'offline-outside-work-item', 'the checkpoint is not of the bound WorkItem and Ownership Epoch');
+  }
+  if (target.checkpointAt !== undefined && (!isNoLaterThan(binding.disconnectedAt, target.checkpointAt) || !isNoLaterThan(target.checkpointAt, binding.bufferedAt))) {
+    return refuse('WORK_LEASE_EXPIRED', 'offline-checkpoint-outside-window', 'the checkpoint was not taken between disconnection and buffering');
+  }
+  return null;
+}
+
+/** The charge of a nonzero delta, or the refusal of an overflow (nothing is applied then). */
+function charge(state: GroupState, workItem: WorkItem, binding: OfflineBinding, command: CommandEnvelope, ctx: DecisionContext): { state: GroupState; draft: EventDraft } | Refusal {
+  const delta = binding.resourceUsageDelta;
+  const cumulative = addUsage(usageOf(workItem), delta);
+  const missionCumulative = addUsage(missionUsageOf(state), delta);
+  const details = { workItemId: workItem.workItemId };
+  const overWork = overflowOf(cumulative, workItem.contract.budget);
+  if (overWork !== undefined) return refuse('BUDGET_EXCEEDED', 'offline-work-item-budget', `the offline usage exceeds the WorkItem budget (${overWork})`, { ...details, dimension: overWork });
+  const overMission = overflowOf(missionCumulative, state.mission.budget);
+  if (overMission !== undefined) return refuse('BUDGET_EXCEEDED', 'offline-mission-budget', `the offline usage exceeds the Mission budget (${overMission})`, { ...details, dimension: overMission });
+  const charged: WorkItem = { ...withUsage(workItem, cumulative), revision: workItem.revision + 1, updatedAt: ctx.now };
+  const payload: ResourceUsageRecordedPayload = {
+    workItemId: charged.workItemId,
+    workItem: charged,
+    ownershipEpoch: binding.ownershipEpoch,
+    executionLeaseId: binding.executionLeaseId,
+    usageDelta: delta,
+    cumulativeUsage: cumulative,
+    remainingBudget: remainingOf(cumulative, workItem.contract.budget),
+    missionUsage: { missionId: state.mission.missionId, cumulativeUsage: missionCumulative, remainingBudget: remainingOf(missionCumulative, state.mission.budget) },
+    offlineReconciliation: {
+      disconnectedAt: binding.disconnectedAt,
+      bufferedAt: binding.bufferedAt,
+      graceDeadline: binding.graceDeadline,
+      executionSessionEpoch: binding.sessionEpoch,
+      reconciliationSessionEpoch: command.sessionEpoch ?? 0,
+      reconciledAt: ctx.now,
+      progressActionId: command.actionId,
+      progressKind: command.kind,
+    },
+  };
+  const draft: EventDraft = {
+    kind: resourceUsageRecorded.kind,
+    payload,
+    aggregate: { type: 'work-item', id: charged.workItemId, revision: charged.revision },
+    conversationId: charged.conversationId,
+    workItemId: charged.workItemId,
+  };
+  return { state: withWorkItem(state, charged), draft };
+}
+
+/**
+ * Decides `command` with its kind's `decide`, reconciling its offline binding first when it
+ * carries one. A Command without the binding is decided exactly as before.
+ */
+export function decideWithOfflineBinding(decide: KindDecide, state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
+  const read = readBinding(command);
+  if (!read.found) return decide(state, command, ctx);
+  switch (read.problem) {
+    case 'kind':
+      return refuse('INVALID_COMMAND', 'offline-binding-kind', `${command.kind} cannot be buffered offline`);
+    case 'not-critical':
+      return refuse('INVALID_COMMAND', 'offline-binding-not-critical', 'the offline execution binding must be critical');
+    case 'version':
+      return refuse('UNKNOWN_CRITICAL_EXTENSION', 'offline-binding-version', 'this version of the offline execution binding is not interpreted');
+    case undefined:
+      break;
+    default: {
+      const _exhaustive: never = read;
+      return _exhaustive;
+    }
+  }
+  const { binding, target } = read;
+  const envelope = checkEnvelope(binding, command, ctx);
+  if (envelope !== null) return envelope;
+  const workItem = state.workItems.get(binding.workItemId);
+  if (workItem === undefined) return refuse('INVALID_COMMAND', 'work-item-unknown', 'the WorkItem is not in this Group', { workItemId: binding.workItemId });
+  const refused = checkOwnerUnchanged(workItem, binding) ?? checkTarget(workItem, binding, target);
+  if (refused !== null) return refused;
+  const lease = checkLease(workItem, binding);
+  if ('ok' in lease) return lease;
+  if (isZeroUsage(binding.resourceUsageDelta)) return decide(state, command, ctx);
+  const charged = charge(state, workItem, binding, command, ctx);
+  if ('ok' in charged) return charged;
+  const decision = decide(charged.state, command, ctx);
+  return decision.ok ? accept(charged.draft, ...decision.events) : decision;
+}
