@@ -160,7 +160,7 @@ async function main(): Promise<number> {
 
 function report(recorder: Recorder, events: number, violations: Violation[], work: { checks: WorkChecks; late: LateCommands }, durationMs: number, root: string): number {
   const c = (name: string) => recorder.counters.get(name) ?? 0;
-  const workerFaults = { paused: c('workerPauses'), killed: c('workerKills'), races: c('offerRaces') };
+  const workerFaults = { paused: c('workerPauses'), killed: c('workerKills') + c('workerKillsInFlight'), killedInFlight: c('workerKillsInFlight'), races: c('offerRaces') };
   const figures = {
     faults: c('nodeKills') + c('nodeKillsAfterCommit') + c('databaseRestarts') + c('storms') + c('disconnects') + c('probes') + workerFaults.paused + workerFaults.killed + workerFaults.races,
     commands: recorder.operations.length,

@@ -11,8 +11,9 @@
  *   resumed and, naive as it is, renews and submits under its old epoch and lease while the
  *   WorkItem is `active` again: only fencing, not the WorkItem's state, can refuse that late
  *   result (§11.5: it must not complete the WorkItem). The other Worker then completes it;
- * - `kill`: the winner is SIGKILLed mid-execution, its unanswered Commands are settled, it is
- *   forked again, and the WorkItem is re-offered and completed as above;
+ * - `kill`: the winner is SIGKILLed mid-execution (half the time with a Command in flight), its
+ *   unanswered Commands are settled, it is forked again, and the WorkItem is re-offered and
+ *   completed as above;
  * - `plain`: the winner finishes and the Coordinator accepts its result.
  *
  * Node kills and database restarts go on meanwhile, so a healthy Worker may lose its lease too:
@@ -114,8 +115,9 @@ export class WorkChurn {
     }
     await pause(100 + Math.random() * 300);
     if (fault === 'kill') {
-      await winner.worker.kill();
-      recorder.count('workerKills');
+      const inFlight = Math.random() < 0.5;
+      await winner.worker.kill(inFlight ? 'in-flight' : 'now');
+      recorder.count(inFlight ? 'workerKillsInFlight' : 'workerKills');
       await run;
       await this.complete(workItemId, [other, winner.worker], deadline);
       return;

@@ -3,7 +3,9 @@
  * Operations in the suite's history, and injects the Worker faults — SIGSTOP / SIGCONT (a real
  * pause) and SIGKILL mid-execution, after which the process is forked again as the same Agent.
  *
- * A killed Worker leaves Commands whose answers it never saw. The suite settles each by sending
+ * A Worker is killed at a random moment of its work, or armed to be killed the moment it sends
+ * its next Command (the suite hears of each Command just before it leaves), so that it dies
+ * with a Command in flight. A killed Worker leaves Commands whose answers it never saw. The suite settles each by sending
  * the very bytes again, as that Agent, from a new Session (the answer of a copy already applied,
  * or a definite refusal), so that no Operation's outcome stays unknown. Commands a resumed Worker
  * sends about the WorkItem it held before its pause are recorded as `fenced-owner` probes: none
@@ -32,6 +34,8 @@ export class WorkerProcess {
   private readonly late = new Set<string>();
   private nextTask = 0;
   private expectingExit = false;
+  /** Set while armed to kill the process at its next Command. */
+  private armed: (() => void) | undefined;
   /** Exits the suite did not cause: each is a violation (the harness itself failed). */
   readonly unexpectedExits: string[] = [];
 
@@ -65,6 +69,7 @@ export class WorkerProcess {
       const isLate = this.late.has(message.workItemId) && LEASED_KINDS.has(kind);
       if (isLate) recorder.count('lateCommands');
       this.pending.set(message.key, { op: recorder.invoke(message.command, isLate ? 'fenced-owner' : undefined), command: message.command });
+      this.armed?.();
     } else if (message.type === 'complete') {
       const entry = this.pending.get(message.key);
       if (entry === undefined) return;
@@ -109,12 +114,25 @@ export class WorkerProcess {
     this.child?.kill('SIGCONT');
   }
 
-  /** SIGKILL now; settle what it left unanswered; fork it again as the same Agent. */
-  async kill(): Promise<void> {
+  /**
+   * SIGKILL — `now`, or `in-flight`: as its next Command leaves (at the latest after `armMs`);
+   * then settle what it left unanswered and fork it again as the same Agent.
+   */
+  async kill(when: 'now' | 'in-flight', armMs = 3_000): Promise<void> {
     const child = this.child;
     if (child === undefined) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     this.expectingExit = true;
+    if (when === 'in-flight') {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, armMs);
+        this.armed = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.armed = undefined;
+    }
     child.kill('SIGKILL');
     await exited;
     const seat = new AgentSeat(this.agent, this.stage);
