@@ -190,6 +190,10 @@ create table schema_migrations (
   constraint schema_migrations_pkey PRIMARY KEY (version)
 );
 
+create index aggregates_running_child_missions ON aggregates USING btree (group_id) WHERE ((aggregate_type = 'mission'::text) AND ((document #> '{mission,parent}'::text[]) IS NOT NULL) AND ((document #>> '{mission,state}'::text[]) = ANY (ARRAY['active'::text, 'awaiting_approval'::text])));
+
+create index aggregates_unsettled_child_links ON aggregates USING btree (group_id, aggregate_id) WHERE ((aggregate_type = 'work-item'::text) AND ((document ->> 'state'::text) = 'blocked'::text) AND ((document #> '{extensions,urn:missionweave:extension:work-item-links,data,childMission}'::text[]) IS NOT NULL) AND ((document #> '{extensions,urn:missionweave:extension:work-item-links,data,childMission,outcome}'::text[]) IS NULL));
+
 create index aggregates_work_execution_holder ON aggregates USING btree (((document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,holderAgentId}'::text[]))) WHERE ((aggregate_type = 'work-item'::text) AND ((document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,holderAgentId}'::text[]) IS NOT NULL));
 
 create index aggregates_work_lease_expiry ON aggregates USING btree (LEAST((document #>> '{extensions,urn:missionweave:extension:work-leases,data,ownership,expiresAt}'::text[]), (document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,expiresAt}'::text[]))) WHERE ((aggregate_type = 'work-item'::text) AND (LEAST((document #>> '{extensions,urn:missionweave:extension:work-leases,data,ownership,expiresAt}'::text[]), (document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,expiresAt}'::text[])) IS NOT NULL));

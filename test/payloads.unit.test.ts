@@ -89,6 +89,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   ],
   'ext.missionweaveprotocol.registry.agent_card_register': ['card'],
   'ext.missionweaveprotocol.identity.session_open': ['agentId'],
+  'ext.missionweave.core.child_mission_settle': ['parentWorkItemId', 'childMissionId'],
   'ext.missionweaveprotocol.core.work_dependency_add': ['workItemId', 'dependencyId'],
   'ext.missionweaveprotocol.core.work_execution_lease_renew': ['workItemId', 'ownershipEpoch', 'executionLeaseId'],
   'ext.missionweaveprotocol.core.resource_usage_record': ['workItemId', 'ownershipEpoch', 'executionLeaseId', 'usageDelta'],
@@ -195,7 +196,7 @@ function changed(kind: string, mutate: Mutation): Payload {
 describe('payload schema registry', () => {
   it('has exactly one payload schema per core and reference Command kind', () => {
     expect(schemaRegistry().payloadKinds).toEqual(KINDS);
-    expect(KINDS).toHaveLength(39);
+    expect(KINDS).toHaveLength(40);
     expect(KINDS.filter((kind) => !kind.startsWith('ext.'))).toHaveLength(32);
   });
 
@@ -511,6 +512,10 @@ const INVALID: ReadonlyArray<readonly [string, string, Mutation]> = [
   ['ext.missionweaveprotocol.identity.session_open', 'empty agentId', (p) => (p.agentId = '')],
   ['ext.missionweaveprotocol.identity.session_open', 'an IRI-only agentId', (p) => (p.agentId = 'urn:missionweave:agent:größe')],
   ['ext.missionweaveprotocol.identity.session_open', 'a sessionEpoch', (p) => (p.sessionEpoch = 3)],
+  ['mission.cancel', 'relative parentMissionId', (p) => (p.parentMissionId = 'ledger-migration')],
+  // ext.missionweave.core.child_mission_settle
+  ['ext.missionweave.core.child_mission_settle', 'relative childMissionId', (p) => (p.childMissionId = 'ledger-backfill')],
+  ['ext.missionweave.core.child_mission_settle', 'an outcome in the payload', (p) => (p.outcome = 'approved')],
   // ext.missionweaveprotocol.core.work_dependency_add
   ['ext.missionweaveprotocol.core.work_dependency_add', 'relative dependencyId', (p) => (p.dependencyId = 'ledger-spec')],
   ['ext.missionweaveprotocol.core.work_dependency_add', 'dependencyId as a list', (p) => (p.dependencyId = [EXAMPLE_IDS.dependencyWorkItem])],

@@ -6,7 +6,7 @@
  */
 
 import { changedAggregates, type GroupStateCache } from './groupStates.js';
-import type { GroupState } from '../domain/group/groupState.js';
+import type { GroupState, MissionNotes } from '../domain/group/groupState.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { MissionFacts } from '../domain/model.js';
 import type { Principal } from '../protocol/principal.js';
@@ -42,15 +42,21 @@ export interface GroupBatchDependencies {
   readonly kinds: KindRegistry;
 }
 
+/** What a decision may know of another Group's Mission, from its stored `{ mission, notes }` row. */
 function missionFactsOf(groupId: string, document: unknown): MissionFacts | undefined {
-  const record = document as { mission?: JsonObject } & JsonObject;
+  const record = document as { mission?: JsonObject; notes?: MissionNotes } & JsonObject;
   const mission = (record.mission ?? record) as JsonObject;
   if (typeof mission['missionId'] !== 'string') return undefined;
+  const parent = mission['parent'] as { missionId: string; workItemId: string } | undefined;
+  const { approval, closureReason } = record.notes ?? {};
   return {
     missionId: mission['missionId'],
     groupId,
     state: String(mission['state']),
     missionOwner: mission['missionOwner'] as unknown as Principal,
+    ...(parent === undefined ? {} : { parent: { missionId: parent.missionId, workItemId: parent.workItemId } }),
+    ...(approval === undefined ? {} : { approval: { approvalId: approval.approvalId, artifactHashes: approval.artifactHashes } }),
+    ...(closureReason === undefined ? {} : { closureReason }),
   };
 }
 

@@ -68,6 +68,12 @@ export interface MissionFacts {
   readonly groupId: string;
   readonly state: string;
   readonly missionOwner: Principal;
+  /** The parent link of a child Mission (§14). */
+  readonly parent?: { readonly missionId: string; readonly workItemId: string };
+  /** An approved Mission's Approval: what its parent WorkItem takes as Evidence (§14). */
+  readonly approval?: { readonly approvalId: string; readonly artifactHashes: readonly string[] };
+  /** Why a cancelled or failed Mission ended. */
+  readonly closureReason?: string;
 }
 
 /** Services the Organization authorizes, by the role they play. */

@@ -147,27 +147,93 @@ export type ChildInput = CreationInput & { readonly parentWorkItemId: string; re
 /** The child approval policy: the owner is an Agent, the parent's execution-risk policy stays. */
 export const CHILD_POLICY = { finalHumanApproval: false, highRiskExecutionApproval: true, policyVersion: '2.0.1' };
 
+/** The policy rule a promotion's selection basis names. */
+export const PROMOTION_RULE = '§14 child-mission promotion: the Parent Coordinator owns the WorkItem as child MissionOwner';
+
+/** Seconds from `T0` to `deadline` (the promoted WorkItem's blocked lease runs to the child deadline). */
+function secondsFromT0(deadline: string): number {
+  return Math.floor(Date.parse(deadline) / 1000) - Math.floor(Date.parse(T0) / 1000);
+}
+
 /**
  * The two Events promoting `from`'s WorkItem `payload.parentWorkItemId` to the child Mission of
- * `payload`, owned by coord-1 (or `owner`): the parent WorkItem at its next revision with
- * `change` and the child link (it had no links before), then the child Group's `mission.created` (IDs from `when-1`).
+ * `payload`: the parent WorkItem at its next revision, `blocked`, owned by coord-1 (or `owner`)
+ * under the next Ownership Epoch with a `blocked` lease to the child deadline, its earlier leases
+ * revoked, with `change` and the child link; then the child Group's `mission.created` (IDs from
+ * `when-1`; the lease takes the ID after the child's).
  */
-export function expectedPromotion(from: GroupState, payload: ChildInput, change: object, owner: Principal = COORD, coordinator: Principal = COORD2): [ExpectedEvent, ExpectedEvent & { payload: JsonObject }] {
+export function expectedPromotion(
+  from: GroupState,
+  payload: ChildInput,
+  change: object = {},
+  owner: Principal = COORD,
+  coordinator: Principal = COORD2,
+  fenced: { readonly epoch?: number; readonly revokedLeases?: object[]; readonly leases?: object } = {},
+): [ExpectedEvent & { payload: JsonObject }, ExpectedEvent & { payload: JsonObject }] {
   const item = from.workItems.get(payload.parentWorkItemId)!;
   const link = { missionId: payload.missionId, groupId: payload.groupId, failurePolicy: payload.failurePolicy ?? 'block_parent_work_item' };
+  const epoch = fenced.epoch ?? 1;
+  const leaseId = `${WORLD.idPrefix}${payload.mainConversationId === undefined ? 6 : 5}`;
+  const ownershipLease = {
+    leaseId,
+    leaseType: 'blocked',
+    missionId: item.missionId,
+    groupId: item.groupId,
+    workItemId: item.workItemId,
+    holderAgentId: owner.id,
+    sessionEpoch: 1,
+    ownershipEpoch: epoch,
+    issuedAt: T0,
+    startsAt: T0,
+    expiresAt: at(secondsFromT0(payload.deadline)),
+    state: 'active',
+    renewalCount: 0,
+  };
+  const required = item.contract.requiredCapabilities;
   const workItem = {
     ...item,
     revision: item.revision + 1,
+    state: 'blocked',
     updatedAt: T0,
     ...change,
-    extensions: { [WORK_LINKS]: { version: '0.1.0', critical: false, data: { childMission: link } } },
+    owner: { agentId: owner.id, agentCardVersion: 3, capabilityPins: required, ownershipEpoch: epoch, ownershipLeaseId: leaseId, acceptedAt: T0 },
+    selectionBasis: {
+      requiredCapabilities: required,
+      verifiedMatches: required,
+      authorizationEligible: true,
+      availabilityEstimate: T0,
+      expectedCost: item.contract.budget.financialLimit ?? 0,
+      reliabilityEvidence: [],
+      policyRulesApplied: [PROMOTION_RULE],
+    },
+    progress: {
+      currentPhase: 'child_mission',
+      completedMilestones: [],
+      nextCheckpoint: 'child Mission outcome',
+      blockers: [`child Mission ${payload.missionId} is running`],
+      updatedCompletionEstimate: payload.deadline,
+      evidenceIds: [],
+    },
+    extensions: {
+      ...item.extensions,
+      [WORK_LINKS]: { version: '0.1.0', critical: false, data: { childMission: link } },
+      [WORK_LEASES]: { version: '0.1.0', critical: false, data: { ...fenced.leases, ownership: ownershipLease, lastOwnershipEpoch: epoch } },
+    },
   };
   const parentEventId = 'urn:test:id:when-1';
   const parent = { missionId: from.mission.missionId, workItemId: item.workItemId, depth: (from.mission.parent?.depth ?? 0) + 1 };
   return [
     {
       kind: 'mission.child.created',
-      payload: { parentMissionId: from.mission.missionId, parentWorkItemId: item.workItemId, childMissionId: payload.missionId, childGroupId: payload.groupId, workItem },
+      payload: {
+        parentMissionId: from.mission.missionId,
+        parentWorkItemId: item.workItemId,
+        childMissionId: payload.missionId,
+        childGroupId: payload.groupId,
+        workItem,
+        ownershipLease,
+        revokedLeases: fenced.revokedLeases ?? [],
+      } as unknown as JsonObject,
       aggregate: { type: 'work-item', id: item.workItemId, revision: item.revision + 1 },
       workItemId: item.workItemId,
       eventId: parentEventId,
@@ -224,6 +290,53 @@ export function expectedAuthorized(
   };
 }
 
+/** What the store says of an approved child Mission of w1: its Approval and Artifact set. */
+export interface ApprovedChild {
+  readonly missionId: string;
+  readonly groupId: string;
+  readonly approvalId: string;
+  readonly artifactHashes: readonly string[];
+}
+
+/**
+ * `work.result.accepted` settling `child`'s approval on `from`'s WorkItem `workItemId`: verified,
+ * the Approval its Evidence and Artifact set, the blocked lease released, the link settled.
+ */
+export function expectedChildApproved(from: GroupState, workItemId: string, child: ApprovedChild): ExpectedEvent {
+  const item = from.workItems.get(workItemId)!;
+  const extensions = item.extensions as Record<string, { data: Record<string, unknown> }>;
+  const link = extensions[WORK_LINKS]!.data['childMission'] as object;
+  const lease = extensions[WORK_LEASES]!.data['ownership'] as object;
+  const lastOwnershipEpoch = extensions[WORK_LEASES]!.data['lastOwnershipEpoch'];
+  const outcome = { state: 'approved', settledAt: T0, approvalId: child.approvalId };
+  const workItem = {
+    ...item,
+    revision: item.revision + 1,
+    state: 'verified',
+    submission: { artifactHashes: child.artifactHashes, evidenceIds: [child.approvalId], submittedAt: T0 },
+    progress: { ...item.progress, currentPhase: 'verified', blockers: [], evidenceIds: [child.approvalId] },
+    updatedAt: T0,
+    extensions: {
+      ...item.extensions,
+      [WORK_LEASES]: { version: '0.1.0', critical: false, data: { lastOwnershipEpoch } },
+      [WORK_LINKS]: { version: '0.1.0', critical: false, data: { childMission: { ...link, outcome } } },
+    },
+  };
+  return {
+    kind: 'work.result.accepted',
+    payload: {
+      workItemId,
+      workItem,
+      evidence: [{ kind: 'child_mission_approval', childMissionId: child.missionId, approvalId: child.approvalId, artifactHashes: child.artifactHashes }],
+      childApprovalId: child.approvalId,
+      releasedOwnershipLease: { ...lease, state: 'released', closedAt: T0, closureReason: 'child Mission approved' },
+      childMissionId: child.missionId,
+      childGroupId: child.groupId,
+      outcome,
+    },
+    aggregate: { type: 'work-item', id: workItemId, revision: item.revision + 1 },
+  };
+}
 /*
  * The execution half of §10.2: w1 after one transition, stated from the state before (its lease
  * record read back as data), never through the deciders' lease or progress builders.

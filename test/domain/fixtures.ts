@@ -10,7 +10,7 @@ import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import { CORE_GROUP_KINDS, coreKinds } from '../../src/domain/kinds/coreKinds.js';
 import type { AnyGroupKind } from '../../src/domain/kinds/kindTypes.js';
-import type { AgentFacts, CommandEnvelope, RecordedEvent } from '../../src/domain/model.js';
+import type { AgentFacts, CommandEnvelope, MissionFacts, RecordedEvent } from '../../src/domain/model.js';
 import { principalKey, type Principal } from '../../src/protocol/principal.js';
 import { schemaRegistry } from '../../src/protocol/schemas/files.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
@@ -55,10 +55,23 @@ export function agent(principal: Principal, status: AgentFacts['status'] = 'acti
   return { agentId: principal.id, cardVersion: 3, status, capabilities, sessionEpoch: 1 };
 }
 
+/**
+ * An approved child Mission of w1 the store knows (the common-checks case of
+ * `ext.missionweave.core.child_mission_settle` promotes w1 to it first).
+ */
+export const SETTLED_CHILD: MissionFacts = {
+  missionId: 'urn:missionweave:mission:m1-child-done',
+  groupId: 'urn:missionweave:group:g1-child-done',
+  state: 'approved',
+  missionOwner: COORD,
+  parent: { missionId: MISSION, workItemId: WORK },
+  approval: { approvalId: 'urn:missionweave:approval:child-done', artifactHashes: [HASH_A] },
+};
+
 export const WORLD: World = {
   now: T0,
   agents: [agent(COORD), agent(COORD2), agent(WORKER, 'active', SQL_CAPABILITIES), agent(WORKER2, 'active', SQL_CAPABILITIES), agent(REVIEWER), agent(REVOKED, 'revoked'), agent(DELEGATE_AGENT)],
-  missions: [],
+  missions: [SETTLED_CHILD],
   groups: [],
   services: { organizationId: ORGANIZATION, registry: REGISTRY, authority: AUTHORITY },
   idPrefix: 'urn:test:id:when-',
@@ -316,7 +329,7 @@ export function execWorkItem(workItem: WorkItem, setup: ExecSetup): WorkItem {
     state: setup.state,
     revision: 4,
     ...(setup.offers === undefined ? {} : { offers: setup.offers }),
-    ...(setup.childMission === undefined ? {} : { extensions: { [WORK_LINKS_EXTENSION]: { version: '0.1.0', critical: false, data: { childMission: setup.childMission } } } }),
+    ...(setup.childMission === undefined ? {} : { extensions: { [WORK_LINKS_EXTENSION]: { version: '0.1.0', critical: false, data: { childMission: setup.childMission } as unknown as JsonObject } } }),
   };
   if (!OWNED_STATES.has(setup.state)) return base;
   const holder = setup.owner ?? WORKER;

@@ -11,6 +11,7 @@ import { principalKey, type Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import {
   AUTHORITY,
+  SETTLED_CHILD,
   CHILD_GROUP,
   CHILD_MISSION,
   CONTRACT,
@@ -48,6 +49,7 @@ import {
   execClosed,
   execLeases,
   expectedAuthorized,
+  expectedChildApproved,
   expectedBlocked,
   expectedCheckpointed,
   expectedEnded,
@@ -202,7 +204,7 @@ export const CASES: Readonly<Record<string, KindCase>> = {
   'mission.create_child': {
     actor: COORD,
     payload: () => CHILD_PAYLOAD,
-    events: (s) => expectedPromotion(s, CHILD_PAYLOAD, { state: 'open' }),
+    events: (s) => expectedPromotion(s, CHILD_PAYLOAD),
   },
   'mission.assign_coordinator': {
     actor: OWNER,
@@ -314,6 +316,14 @@ export const CASES: Readonly<Record<string, KindCase>> = {
     events: () => [
       { kind: 'message.redacted', payload: { amendment: message('urn:x:a', OWNER, 'redaction', text('[Message redacted under policy]'), { reason: 'policy' }) } },
     ],
+  },
+  'ext.missionweave.core.child_mission_settle': {
+    actor: AUTHORITY,
+    // w1 promoted to the approved child the world's store knows (created when none existed).
+    given: (busy) =>
+      history([(s) => command(s!, COORD, 'mission.create_child', { ...CHILD_PAYLOAD, missionId: SETTLED_CHILD.missionId, groupId: SETTLED_CHILD.groupId })], busy, { missions: [] }),
+    payload: () => ({ parentWorkItemId: WORK, childMissionId: SETTLED_CHILD.missionId }),
+    events: (s) => [expectedChildApproved(s, WORK, { missionId: SETTLED_CHILD.missionId, groupId: SETTLED_CHILD.groupId, ...SETTLED_CHILD.approval! })],
   },
   'work.propose': {
     actor: WORKER,

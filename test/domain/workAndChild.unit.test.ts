@@ -10,6 +10,7 @@ import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { linksOf, WORK_LINKS_EXTENSION } from '../../src/domain/workItem/workItemDocuments.js';
+import { leasesOf, WORK_LEASES_EXTENSION } from '../../src/domain/workItem/workLeases.js';
 import { principalKey } from '../../src/protocol/principal.js';
 import { PAYLOAD_EXAMPLES } from '../support/payloadExamples.js';
 import { testContext } from '../support/specification.js';
@@ -37,7 +38,7 @@ import {
   steps,
   verifiedWorkHistory,
 } from './fixtures.js';
-import { expectedAuthorized, expectedPromotion, type CreationInput } from './expectedEvents.js';
+import { expectedAuthorized, expectedPromotion, PROMOTION_RULE, type CreationInput } from './expectedEvents.js';
 
 const created = history([steps.create, steps.addMember(WORKER)]);
 const withWork = history([steps.authorize()], created);
@@ -80,6 +81,22 @@ const OWNED = {
     reliabilityEvidence: [],
     policyRulesApplied: ['default-placement'],
   },
+};
+
+const OWNERSHIP_LEASE = {
+  leaseId: 'urn:missionweave:lease:own-1',
+  leaseType: 'ownership',
+  missionId: MISSION,
+  groupId: GROUP,
+  workItemId: WORK,
+  holderAgentId: WORKER.id,
+  sessionEpoch: 1,
+  ownershipEpoch: 1,
+  issuedAt: T0,
+  startsAt: T0,
+  expiresAt: at(900),
+  state: 'active',
+  renewalCount: 0,
 };
 
 const W2 = 'urn:missionweave:work-item:w2';
@@ -157,13 +174,15 @@ describe('work.authorize', () => {
 });
 
 describe('mission.create_child', () => {
-  it('links the parent WorkItem to the child and founds the child Group, owned by the acting Coordinator', () => {
-    const expected = expectedPromotion(state, CHILD, { state: 'open' });
+  it('blocks the parent WorkItem, held by the acting Coordinator under a new Ownership Epoch, and founds the child Group', () => {
+    const expected = expectedPromotion(state, CHILD);
     const after = groupSpec.given(withWork).when(createChild({}, COORD, state, { expectedRevision: 1, workItemId: WORK })).then(expected) as GroupState;
     const childEvent: RecordedEvent = { ...expected[1]!, payload: expected[1]!.payload, actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:child-1' };
 
     const parentItem = after.workItems.get(WORK)!;
-    expect(parentItem).toMatchObject({ revision: 2, state: 'open', updatedAt: at(0) });
+    expect(parentItem).toMatchObject({ revision: 2, state: 'blocked', updatedAt: at(0), owner: { agentId: COORD.id, ownershipEpoch: 1 } });
+    expect(parentItem.selectionBasis?.policyRulesApplied).toEqual([PROMOTION_RULE]);
+    expect(leasesOf(parentItem).ownership).toMatchObject({ leaseType: 'blocked', holderAgentId: COORD.id, ownershipEpoch: 1, expiresAt: '2026-09-15T17:00:00.000Z', state: 'active' });
     expect(linksOf(parentItem)).toEqual({ childMission: { missionId: CHILD_MISSION, groupId: CHILD_GROUP, failurePolicy: 'fail_parent_work_item' } });
     expect(after.mission).toBe(state.mission);
     expectStateValid(after);
@@ -183,11 +202,20 @@ describe('mission.create_child', () => {
     expectStateValid(child);
   });
 
-  it('blocks an owned parent WorkItem, keeping its owner', () => {
-    const owned = withWorkItem({ state: 'queued', ...OWNED });
-    const after = groupSpec.given(owned).when(createChild({}, COORD, stateOf(owned))).then(expectedPromotion(stateOf(owned), CHILD, { state: 'blocked' })) as GroupState;
-    expect(after.workItems.get(WORK)).toMatchObject({ state: 'blocked', owner: OWNED.owner, revision: 2 });
-    expectValid('work-item', after.workItems.get(WORK));
+  it('fences an earlier owner: its leases are revoked and the Ownership Epoch passes both its epoch and the last one granted', () => {
+    const ownership = { ...OWNERSHIP_LEASE };
+    const execution = { ...OWNERSHIP_LEASE, leaseId: 'urn:missionweave:lease:exec-1', leaseType: 'execution' };
+    const owned = withWorkItem({ state: 'active', ...OWNED, extensions: { [WORK_LEASES_EXTENSION]: { version: '0.1.0', critical: false, data: { ownership, execution, lastOwnershipEpoch: 4 } } } });
+    const revoked = (lease: object) => ({ ...lease, state: 'revoked', closedAt: T0, closureReason: `promoted to child Mission ${CHILD_MISSION}` });
+    const after = groupSpec
+      .given(owned)
+      .when(createChild({}, COORD, stateOf(owned)))
+      .then(expectedPromotion(stateOf(owned), CHILD, {}, COORD, COORD2, { epoch: 5, revokedLeases: [revoked(ownership), revoked(execution)], leases: { closed: [revoked(execution)] } })) as GroupState;
+    const item = after.workItems.get(WORK)!;
+    expect(item).toMatchObject({ state: 'blocked', owner: { agentId: COORD.id, ownershipEpoch: 5 }, revision: 2 });
+    expectValid('work-item', item);
+    // The fenced Worker's own Commands now meet a stale epoch and a foreign owner.
+    expect(item.owner?.agentId).not.toBe(WORKER.id);
   });
 
   it('withdraws pending offers of an unowned parent WorkItem', () => {
@@ -196,8 +224,8 @@ describe('mission.create_child', () => {
     const after = groupSpec
       .given(offered)
       .when(createChild({}, COORD, stateOf(offered)))
-      .then(expectedPromotion(stateOf(offered), CHILD, { state: 'open', offers: [{ ...offers[0], status: 'withdrawn' }] })) as GroupState;
-    expect(after.workItems.get(WORK)).toMatchObject({ state: 'open', offers: [{ ...offers[0], status: 'withdrawn' }] });
+      .then(expectedPromotion(stateOf(offered), CHILD, { offers: [{ ...offers[0], status: 'withdrawn' }] })) as GroupState;
+    expect(after.workItems.get(WORK)).toMatchObject({ state: 'blocked', offers: [{ ...offers[0], status: 'withdrawn' }] });
     expectValid('work-item', after.workItems.get(WORK));
   });
 
@@ -219,7 +247,7 @@ describe('mission.create_child', () => {
     };
     const childState = stateOf(childWork);
     expect(childState.mission.parent?.depth).toBe(1);
-    const expected = expectedPromotion(childState, grandChildPayload, { state: 'open' }, COORD2, WORKER);
+    const expected = expectedPromotion(childState, grandChildPayload, {}, COORD2, WORKER);
     expect(expected[1]?.payload['mission']).toMatchObject({ parent: { missionId: CHILD_MISSION, workItemId: 'urn:missionweave:work-item:cw', depth: 2 } });
     groupSpec.given(childWork).when(command(childState, COORD2, 'mission.create_child', grandChildPayload)).then(expected);
   });

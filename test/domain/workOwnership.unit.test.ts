@@ -13,10 +13,12 @@ import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
 import type { DelegationGrant } from '../../src/domain/workItem/workItemDocuments.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import {
+  AUTHORITY,
   CHILD_GROUP,
   CHILD_MISSION,
   COORD,
   COORD2,
+  MISSION,
   RUNNABLE_CONTRACT,
   SELECTION,
   SQL_CAPABILITIES,
@@ -172,7 +174,11 @@ describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, 
     groupSpec.given(events).when(offer(s, [WORKER])).thenFails('INVALID_STATE_TRANSITION', 'child-mission-running');
     const running = { missionId: CHILD_MISSION, groupId: CHILD_GROUP, state: 'active', missionOwner: COORD };
     groupSpec.given(events).when(offer(s, [WORKER]), { missions: [running] }).thenFails('INVALID_STATE_TRANSITION', 'child-mission-running');
-    const over = groupSpec.given(events).when(offer(s, [WORKER]), { missions: [{ ...running, state: 'failed' }] }).decision;
+    // Once the Group Authority has settled the failed child, the Coordinator's blocked lease is
+    // released and the WorkItem may be offered again (no Mission facts needed).
+    const failedChild = { ...running, state: 'failed', parent: { missionId: MISSION, workItemId: WORK } };
+    const settled = history([(st) => command(st!, AUTHORITY, 'ext.missionweave.core.child_mission_settle', { parentWorkItemId: WORK, childMissionId: CHILD_MISSION })], events, { missions: [failedChild] });
+    const over = groupSpec.given(settled).when(offer(stateOf(settled), [WORKER]), { missions: [] }).decision;
     expect(over.ok).toBe(true);
   });
 

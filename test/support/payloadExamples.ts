@@ -456,6 +456,7 @@ export const PAYLOAD_EXAMPLES: Record<string, PayloadExample> = {
   },
   'ext.missionweaveprotocol.registry.agent_card_register': { card: EXAMPLE_AGENT_CARD },
   'ext.missionweaveprotocol.identity.session_open': { agentId: EXAMPLE_IDS.worker },
+  'ext.missionweave.core.child_mission_settle': { parentWorkItemId: EXAMPLE_IDS.workItem, childMissionId: EXAMPLE_IDS.childMission },
   'ext.missionweaveprotocol.core.work_dependency_add': {
     workItemId: EXAMPLE_IDS.workItem,
     dependencyId: EXAMPLE_IDS.dependencyWorkItem,

@@ -37,6 +37,10 @@ export interface ChildCreatedPayload {
   readonly childMissionId: string;
   readonly childGroupId: string;
   readonly workItem: WorkItem;
+  /** The Parent Coordinator's `blocked` lease on the parent WorkItem, to the child deadline. */
+  readonly ownershipLease: Lease;
+  /** The earlier owner's leases the promotion revoked (§10.2: ownership is fenced). */
+  readonly revokedLeases: readonly Lease[];
 }
 
 export interface CoordinatorAssignedPayload {

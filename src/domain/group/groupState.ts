@@ -36,6 +36,8 @@ export interface MissionNotes {
     readonly submittedAt: string;
   };
   readonly approval?: Approval;
+  /** Why a cancelled or failed Mission ended: a parent reads it as the child's failure (§14). */
+  readonly closureReason?: string;
 }
 
 /** A Message or amendment and where its own history stands. */

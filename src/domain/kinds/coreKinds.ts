@@ -22,6 +22,7 @@ import { missionSubmitForApproval } from '../mission/missionSubmitForApproval.js
 import { missionTerminate } from '../mission/missionTerminate.js';
 import { ORGANIZATION_KINDS } from '../organization/organization.js';
 import { workAcceptOffer } from '../workItem/workAcceptOffer.js';
+import { childMissionSettle } from '../workItem/childMissionSettle.js';
 import { workAuthorize } from '../workItem/workAuthorize.js';
 import { workExecutionLeaseRenew } from '../workItem/workExecutionLeaseRenew.js';
 import { workLeaseClose } from '../workItem/workLeaseClose.js';
@@ -73,6 +74,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workCancel,
   workDependencyAdd,
   workLeaseClose,
+  childMissionSettle,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */

@@ -1,30 +1,36 @@
 /**
  * Ending a Mission early (§7.1): `mission.cancel` (MissionOwner or Organization policy) and
  * `mission.terminate` (Coordinator or Organization policy). Both are terminal and revoke the
- * Coordinator lease, so no coordination Command is accepted afterwards.
+ * Coordinator lease, so no coordination Command is accepted afterwards. The Group Authority
+ * also ends Missions through propagation (§14): a parent's failure settled from a child
+ * (`fail_parent_mission`), and parent-cancellation propagation into running children.
  */
 
 import type { Lease, Mission, WorkItem } from '../documents.js';
 import type { MissionClosedPayload } from '../group/events.js';
 import { withEntry, type GroupState } from '../group/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
-import { accept, type Decision, type DecisionContext, type EventDraft } from '../model.js';
+import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { endWorkItem } from '../workItem/executionSteps.js';
 
 /** WorkItem states a closing Mission leaves as they are. */
 const FINISHED: ReadonlySet<string> = new Set(['verified', 'failed', 'cancelled']);
 
+/** Mission states a parent must be in for its cancellation to propagate (§7.1, §14). */
+const PROPAGATING: ReadonlySet<string> = new Set(['cancelled', 'failed']);
+
 function revoke(lease: Lease, closureReason: string, ctx: DecisionContext): Lease {
   return { ...lease, state: 'revoked', closedAt: ctx.now, closureReason };
 }
 
-function close<K extends string>(
-  state: GroupState,
-  command: CommandOf<'mission.cancel'> | CommandOf<'mission.terminate'>,
-  ctx: DecisionContext,
-  outcome: { kind: K; state: Mission['state']; closureReason: string },
-): Decision<EventDraft<K, MissionClosedPayload>> {
-  const { reason } = command.payload;
+export interface Closing<K extends string> {
+  readonly kind: K;
+  readonly state: Mission['state'];
+  readonly closureReason: string;
+}
+
+/** The closing Event of the Mission of `state`, failing or cancelling its unfinished WorkItems. */
+export function closingEvent<K extends string>(state: GroupState, reason: string, outcome: Closing<K>, ctx: DecisionContext): EventDraft<K, MissionClosedPayload> {
   const mission: Mission = { ...state.mission, state: outcome.state, revision: state.mission.revision + 1 };
   // A terminal Mission takes its unfinished WorkItems with it (§10.2, last row), revoking their
   // leases and withdrawing their pending offers (§12).
@@ -32,24 +38,51 @@ function close<K extends string>(
   const workItems = [...state.workItems.values()]
     .filter((w) => !FINISHED.has(w.state))
     .map((w): WorkItem => endWorkItem(w, workState, outcome.closureReason, ctx).workItem);
-  return accept({
+  return {
     kind: outcome.kind,
     payload: { reason, mission, coordinatorLease: revoke(state.coordinatorLease, outcome.closureReason, ctx), workItems },
     aggregate: { type: 'mission', id: mission.missionId, revision: mission.revision },
-  });
+  };
 }
 
-export function decideCancel(state: GroupState, command: CommandOf<'mission.cancel'>, ctx: DecisionContext) {
-  return close(state, command, ctx, { kind: 'mission.cancelled', state: 'cancelled', closureReason: 'Mission cancelled' });
+export const TERMINATED = { kind: 'mission.terminated', state: 'failed', closureReason: 'Mission failed' } as const;
+const CANCELLED = { kind: 'mission.cancelled', state: 'cancelled', closureReason: 'Mission cancelled' } as const;
+
+/**
+ * A cancellation that cites a parent Mission is parent-cancellation propagation (§7.1): only the
+ * Group Authority sends it, the cited Mission must be this Mission's parent, and the store (the
+ * preloaded facts, not the payload) must show that parent cancelled or failed.
+ */
+function checkPropagation(state: GroupState, command: CommandOf<'mission.cancel'>, ctx: DecisionContext): Refusal | null {
+  const { parentMissionId } = command.payload;
+  if (parentMissionId === undefined) return null;
+  if (command.actor.type !== 'service') {
+    return refuse('AUTH_FORBIDDEN', 'propagation-by-authority-only', 'only the Group Authority propagates a parent cancellation');
+  }
+  if (state.mission.parent?.missionId !== parentMissionId) {
+    return refuse('INVALID_COMMAND', 'not-the-parent-mission', 'the cited Mission is not this Mission’s parent', { parentMissionId });
+  }
+  const parent = ctx.mission(parentMissionId);
+  if (parent === undefined || !PROPAGATING.has(parent.state)) {
+    return refuse('INVALID_STATE_TRANSITION', 'parent-mission-not-ended', 'the parent Mission is neither cancelled nor failed', {
+      parentMissionId,
+      ...(parent === undefined ? {} : { parentState: parent.state }),
+    });
+  }
+  return null;
+}
+
+export function decideCancel(state: GroupState, command: CommandOf<'mission.cancel'>, ctx: DecisionContext): Decision<EventDraft<'mission.cancelled', MissionClosedPayload>> {
+  return checkPropagation(state, command, ctx) ?? accept(closingEvent(state, command.payload.reason, CANCELLED, ctx));
 }
 
 export function decideTerminate(state: GroupState, command: CommandOf<'mission.terminate'>, ctx: DecisionContext) {
-  return close(state, command, ctx, { kind: 'mission.terminated', state: 'failed', closureReason: 'Mission failed' });
+  return accept(closingEvent(state, command.payload.reason, TERMINATED, ctx));
 }
 
-/** A closing Event: the Mission, its revoked lease and the WorkItems it closed. */
-export function withClosedMission(state: GroupState, { mission, coordinatorLease, workItems }: MissionClosedPayload): GroupState {
+/** A closing Event: the Mission, its revoked lease, the WorkItems it closed, and why it ended. */
+export function withClosedMission(state: GroupState, { reason, mission, coordinatorLease, workItems }: MissionClosedPayload): GroupState {
   let items = state.workItems;
   for (const item of workItems) items = withEntry(items, item.workItemId, item);
-  return { ...state, mission, coordinatorLease, workItems: items };
+  return { ...state, mission, coordinatorLease, workItems: items, missionNotes: { ...state.missionNotes, closureReason: reason } };
 }

@@ -1,7 +1,8 @@
 /**
  * `mission.create_child` (§14): the Coordinator promotes a WorkItem to a child Mission with its
  * own Group, and becomes that Mission's owner. One decision, two Groups: the parent WorkItem
- * records the child in the parent Group, and the child Group begins with `mission.created`.
+ * becomes `blocked`, held by the Coordinator under a new Ownership Epoch (§10.2), in the parent
+ * Group, and the child Group begins with `mission.created`.
  */
 
 import type { ApprovalPolicy, WorkItem } from '../documents.js';
@@ -10,7 +11,8 @@ import type { GroupState } from '../group/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isNoLaterThan } from '../rules.js';
-import { blockForChild, linksOf, PROMOTABLE_STATES } from '../workItem/workItemDocuments.js';
+import { promoteToChild } from '../workItem/childMissionWork.js';
+import { linksOf, PROMOTABLE_STATES } from '../workItem/workItemDocuments.js';
 import { checkNewMission } from './createMission.js';
 import { newMissionGroup } from './newMission.js';
 
@@ -56,8 +58,11 @@ export function decideCreateChild(
   if (parentItem === undefined) {
     return refuse('INVALID_COMMAND', 'parent-work-item-unknown', 'the parent WorkItem is not in this Group');
   }
-  if (linksOf(parentItem).childMission !== undefined) {
-    return refuse('INVALID_STATE_TRANSITION', 'work-item-has-child', 'the WorkItem was already promoted to a child Mission');
+  // A settled child that failed or was cancelled leaves the WorkItem to be replanned, and a
+  // replacement child is one of the Coordinator's options (§14); a running one is not replaced.
+  const earlier = linksOf(parentItem).childMission;
+  if (earlier !== undefined && earlier.outcome === undefined) {
+    return refuse('INVALID_STATE_TRANSITION', 'work-item-has-child', 'the WorkItem is already promoted to a running child Mission');
   }
   if (!PROMOTABLE_STATES.includes(parentItem.state)) {
     return refuse('INVALID_STATE_TRANSITION', 'work-item-not-promotable', `a ${parentItem.state} WorkItem cannot be promoted`);
@@ -72,15 +77,6 @@ export function decideCreateChild(
   if (refused !== null) return refused;
 
   const parentEventId = ctx.newId();
-  const workItem = blockForChild(
-    parentItem,
-    {
-      missionId: payload.missionId,
-      groupId: payload.groupId,
-      failurePolicy: payload.failurePolicy ?? 'block_parent_work_item',
-    },
-    ctx,
-  );
   const created = newMissionGroup(
     {
       payload,
@@ -95,6 +91,21 @@ export function decideCreateChild(
     },
     ctx,
   );
+  // The Parent Coordinator, as child MissionOwner, holds the blocked parent WorkItem (§14).
+  const { workItem, ownershipLease, revokedLeases } = promoteToChild(
+    parentItem,
+    {
+      child: { missionId: payload.missionId, groupId: payload.groupId, failurePolicy: payload.failurePolicy ?? 'block_parent_work_item' },
+      holder: {
+        agentId: command.actor.id,
+        agentCardVersion: state.mission.coordinator.agentCardVersion,
+        sessionEpoch: command.sessionEpoch ?? state.coordinatorLease.sessionEpoch,
+      },
+      childDeadline: payload.deadline,
+      leaseId: ctx.newId(),
+    },
+    ctx,
+  );
   return accept(
     {
       kind: 'mission.child.created',
@@ -104,6 +115,8 @@ export function decideCreateChild(
         childMissionId: payload.missionId,
         childGroupId: payload.groupId,
         workItem,
+        ownershipLease,
+        revokedLeases,
       },
       aggregate: { type: 'work-item', id: workItem.workItemId, revision: workItem.revision },
       workItemId: workItem.workItemId,

@@ -1,4 +1,8 @@
-/** `mission.cancel` (§7.1): the MissionOwner or policy ends the Mission; its unfinished work is cancelled. */
+/**
+ * `mission.cancel` (§7.1): the MissionOwner or policy ends the Mission; its unfinished work is
+ * cancelled. The Group Authority also sends it, citing `parentMissionId`, to propagate a parent's
+ * cancellation or failure into a running child (§14).
+ */
 
 import type { MissionClosedPayload } from '../group/events.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
@@ -14,6 +18,8 @@ export const missionCancel = defineKind({
   scope: 'group',
   authority: ['mission-owner', 'organization-authority'],
   events: [missionCancelled],
+  // Parent-cancellation propagation is checked against the parent as the store holds it.
+  preload: { missions: (command) => [command.payload.parentMissionId] },
   target: (state) => state.mission.revision,
   decide: decideCancel,
 });

@@ -28,7 +28,8 @@ const OFFERABLE: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'a
 /** A WorkItem promoted to a child Mission is fenced while that Mission runs (§14). */
 function checkNoRunningChild(workItem: WorkItem, ctx: DecisionContext): Refusal | null {
   const child = linksOf(workItem).childMission;
-  if (child === undefined) return null;
+  // A settled link records the child's end (ext.missionweave.core.child_mission_settle).
+  if (child === undefined || child.outcome !== undefined) return null;
   const state = ctx.mission(child.missionId)?.state;
   if (state === 'approved' || state === 'cancelled' || state === 'failed') return null;
   return refuse('INVALID_STATE_TRANSITION', 'child-mission-running', 'the WorkItem is being done by a child Mission', {

@@ -80,7 +80,8 @@ export interface WorkBlockedPayload extends WorkItemEventPayload {
   readonly blockedLeaseExpiresAt: string;
   /** The same instant under the reference runtime's member name, which its agents read. */
   readonly ownershipLeaseExpiresAt: string;
-  readonly releasedExecutionLease: Lease;
+  /** Absent when no execution was running: the Authority records a child Mission's end (§14). */
+  readonly releasedExecutionLease?: Lease;
 }
 
 export interface WorkUnblockedPayload extends WorkItemEventPayload {

@@ -5,7 +5,7 @@
  * the schema promises them.
  */
 
-import type { Budget, CapabilityRef, Extension, Principal, WorkContract, WorkItem } from '../documents.js';
+import { toJson, type Budget, type CapabilityRef, type Extension, type Principal, type WorkContract, type WorkItem } from '../documents.js';
 import type { DecisionContext } from '../model.js';
 
 export const WORK_LINKS_EXTENSION = 'urn:missionweave:extension:work-item-links';
@@ -13,15 +13,29 @@ const WORK_LINKS_VERSION = '0.1.0';
 
 export type ChildFailurePolicy = 'block_parent_work_item' | 'fail_parent_work_item' | 'fail_parent_mission';
 
+/** How a terminal child Mission ended, as the Group Authority settled it on the parent (§14). */
+export interface ChildOutcome {
+  readonly state: 'approved' | 'failed' | 'cancelled';
+  readonly settledAt: string;
+  /** The child's Approval (approved children): the parent WorkItem's Evidence. */
+  readonly approvalId?: string;
+  /** Why the child failed or was cancelled: the structured failure Evidence of §14. */
+  readonly reason?: string;
+}
+
+export interface ChildMissionLink {
+  readonly missionId: string;
+  readonly groupId: string;
+  readonly failurePolicy: ChildFailurePolicy;
+  /** Absent while the child runs; set once, by `ext.missionweave.core.child_mission_settle`. */
+  readonly outcome?: ChildOutcome;
+}
+
 export interface WorkItemLinks {
   readonly parentWorkItemId?: string;
   /** The Delegation Grant a delegate authorized or offered it under (§9.1): its budget counts there. */
   readonly delegationGrantId?: string;
-  readonly childMission?: {
-    readonly missionId: string;
-    readonly groupId: string;
-    readonly failurePolicy: ChildFailurePolicy;
-  };
+  readonly childMission?: ChildMissionLink;
 }
 
 export function linksOf(workItem: WorkItem): WorkItemLinks {
@@ -29,8 +43,9 @@ export function linksOf(workItem: WorkItem): WorkItemLinks {
   return (data ?? {}) as WorkItemLinks;
 }
 
-function withLinks(workItem: WorkItem, links: WorkItemLinks): WorkItem {
-  const extension: Extension = { version: WORK_LINKS_VERSION, critical: false, data: { ...links } };
+export function withLinks(workItem: WorkItem, links: WorkItemLinks): WorkItem {
+  // The links are plain JSON data of ours; the nested outcome makes them a readonly interface.
+  const extension: Extension = { version: WORK_LINKS_VERSION, critical: false, data: toJson(links) };
   return { ...workItem, extensions: { ...workItem.extensions, [WORK_LINKS_EXTENSION]: extension } };
 }
 
@@ -72,27 +87,6 @@ export function newWorkItem(spec: NewWorkItem, actor: Principal, ctx: DecisionCo
 
 /** States from which a WorkItem may be promoted to a child Mission (§10.2). */
 export const PROMOTABLE_STATES: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'active', 'blocked'];
-
-/**
- * The parent WorkItem once `child` runs for it (§14). An owned WorkItem becomes `blocked`. The
- * schema requires an `owner` of every `blocked` WorkItem, so one nobody owns yet stays (or
- * returns to) `open` with its pending offers withdrawn: the child link fences it instead.
- */
-export function blockForChild(
-  workItem: WorkItem,
-  child: NonNullable<WorkItemLinks['childMission']>,
-  ctx: DecisionContext,
-): WorkItem {
-  const offers = workItem.offers?.map((o) => (o.status === 'pending' ? { ...o, status: 'withdrawn' as const } : o));
-  const blocked: WorkItem = {
-    ...workItem,
-    revision: workItem.revision + 1,
-    state: workItem.owner === undefined ? 'open' : 'blocked',
-    ...(offers === undefined ? {} : { offers }),
-    updatedAt: ctx.now,
-  };
-  return withLinks(blocked, { ...linksOf(workItem), childMission: child });
-}
 
 /** A Work Proposal (§10.2 "open Work Proposal"): any member's suggestion; no WorkItem yet. */
 export interface WorkProposal {

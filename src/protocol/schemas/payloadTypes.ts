@@ -90,6 +90,7 @@ export type MissionWeaveApprovalDecision = {
 export interface CommandPayloads {
   "approval.grant_execution": ApprovalGrantExecutionPayload;
   "artifact.publish": ArtifactPublishPayload;
+  "ext.missionweave.core.child_mission_settle": ExtMissionweaveCoreChildMissionSettlePayload;
   "ext.missionweave.core.work_lease_close": ExtMissionweaveCoreWorkLeaseClosePayload;
   "ext.missionweaveprotocol.core.group_archive": ExtMissionweaveprotocolCoreGroupArchivePayload;
   "ext.missionweaveprotocol.core.resource_usage_record": ExtMissionweaveprotocolCoreResourceUsageRecordPayload;
@@ -211,6 +212,10 @@ export interface Signature {
   keyId: string;
   createdAt: string;
   value: string;
+}
+export interface ExtMissionweaveCoreChildMissionSettlePayload {
+  parentWorkItemId: string;
+  childMissionId: string;
 }
 export interface ExtMissionweaveCoreWorkLeaseClosePayload {
   workItemId: string;
@@ -455,6 +460,7 @@ export interface MissionAssignCoordinatorPayload {
 }
 export interface MissionCancelPayload {
   reason: string;
+  parentMissionId?: string;
 }
 export interface MissionCreatePayload {
   missionId: string;

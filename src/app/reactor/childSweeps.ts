@@ -1,0 +1,53 @@
+/**
+ * The child-Mission sweeps of the Authority reactor (§7.1, §10.2, §14). There is no cross-Group
+ * transaction (§10.4): a child Mission ends in its own Group, and its parent learns of it later,
+ * through a Command the Group Authority issues in the parent Group. Likewise a parent's
+ * cancellation or failure reaches its running children one Command per child, and theirs in turn
+ * on a later pass, once each child has ended.
+ *
+ * Each fact has one Action ID, derived from the fact alone, so that every node issuing it at
+ * once, or a node issuing it twice, makes one transition: the first is accepted, the others meet
+ * its receipt or a decider that refuses what is already settled or ended.
+ */
+
+import { sha256ContentHash } from '../../protocol/contentHash.js';
+import type { Pool } from '../../store/pool.js';
+import { findChildrenOfEndedParents, findEndedChildren } from '../../store/sql/childMissions.js';
+import type { AuthorityCommandDraft, Sweep } from './sweep.js';
+
+/** A URN naming one fact: the hash keeps any identifier's characters out of the Action ID. */
+function factActionId(fact: string, ...parts: readonly string[]): string {
+  return `urn:missionweave:${fact}:${sha256ContentHash(parts.join('\n')).slice('sha256:'.length)}`;
+}
+
+/** A terminal child Mission not yet settled on its parent WorkItem → `child_mission_settle` in the parent Group. */
+export const childSettleSweep: Sweep = {
+  name: 'child-mission-settle',
+  async find(pool: Pool, _nowMillis: number, limit: number): Promise<readonly AuthorityCommandDraft[]> {
+    const ended = await findEndedChildren(pool, limit);
+    return ended.map((row) => ({
+      kind: 'ext.missionweave.core.child_mission_settle',
+      groupId: row.parentGroupId,
+      actionId: factActionId('child-mission-settle', row.parentGroupId, row.childMissionId),
+      payload: { parentWorkItemId: row.parentWorkItemId, childMissionId: row.childMissionId },
+      workItemId: row.parentWorkItemId,
+    }));
+  },
+};
+
+/** A running child of a cancelled or failed parent → `mission.cancel` citing the parent in the child Group. */
+export const parentCancellationSweep: Sweep = {
+  name: 'parent-cancellation',
+  async find(pool: Pool, _nowMillis: number, limit: number): Promise<readonly AuthorityCommandDraft[]> {
+    const orphaned = await findChildrenOfEndedParents(pool, limit);
+    return orphaned.map((row) => ({
+      kind: 'mission.cancel',
+      groupId: row.childGroupId,
+      actionId: factActionId('parent-cancellation', row.childGroupId, row.parentMissionId),
+      payload: { reason: `parent Mission ${row.parentMissionId} ${row.parentState}`, parentMissionId: row.parentMissionId },
+    }));
+  },
+};
+
+/** The sweeps this module gives the reactor. */
+export const CHILD_SWEEPS: readonly Sweep[] = [childSettleSweep, parentCancellationSweep];

@@ -1,0 +1,288 @@
+/**
+ * Child Missions across Groups on the real pipeline and PostgreSQL (§7.1, §10.2, §14): the
+ * child-Mission sweeps find what the Group Authority must do, and their drafts, signed with the
+ * Authority's key, go through the ordinary pipeline — as the reactor will run them. A child's
+ * approval verifies its parent WorkItem with the Approval as Evidence; a child's failure follows
+ * `fail_parent_work_item`; a parent's cancellation cancels its child and, on the next pass, the
+ * grandchild. Issuing a draft twice, or at once from two nodes, makes one transition.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { timestampOf } from '../src/app/issueDocuments.js';
+import pino from 'pino';
+import { AuthorityReactor } from '../src/app/reactor/authorityReactor.js';
+import { childSettleSweep, parentCancellationSweep } from '../src/app/reactor/childSweeps.js';
+import type { AuthorityCommandDraft, Sweep } from '../src/app/reactor/sweep.js';
+import { signDocument } from '../src/protocol/signing/signDocument.js';
+import { findChildrenOfEndedParents, findEndedChildren } from '../src/store/sql/childMissions.js';
+import type { JsonObject } from '../src/protocol/strictJson.js';
+import { createTestDatabase } from './support/database.js';
+import { Harness, type Actor } from './support/harness.js';
+import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
+
+const HASHES = [`sha256:${'3'.repeat(64)}`, `sha256:${'4'.repeat(64)}`];
+let h: Harness;
+let owner: Actor;
+let coordinator: Actor;
+let childCoordinator: Actor;
+let grandchildCoordinator: Actor;
+
+beforeAll(async () => {
+  const db = await createTestDatabase();
+  h = await Harness.start(db.pool);
+  owner = await h.human('dana');
+  coordinator = await h.agent('coordinator');
+  childCoordinator = await h.agent('child-coordinator');
+  grandchildCoordinator = await h.agent('grandchild-coordinator');
+});
+
+function asCoordinator(m: MissionRefs, kind: string, payload: JsonObject, actor = coordinator) {
+  return h.send(actor, kind, payload, { groupId: m.groupId, membershipEpoch: 1, coordinatorEpoch: 1 });
+}
+
+/** A WorkItem authorized in `m` by its Coordinator, due within `hours`. */
+async function authorizedWork(m: MissionRefs, actor: Actor, hours: number, financialLimit: number): Promise<string> {
+  const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
+  const contract = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [], deadline: new Date(h.clock.millis + hours * 3_600_000).toISOString(), budget: { currency: 'EUR', financialLimit } };
+  await h.expectOk(asCoordinator(m, 'work.authorize', { workItemId, contract }, actor));
+  return workItemId;
+}
+
+/** `parent`'s WorkItem promoted to a child Mission coordinated by `childActor`. */
+async function promote(parent: MissionRefs, workItemId: string, parentActor: Actor, childActor: Actor, hours: number, failurePolicy = 'block_parent_work_item', financialLimit = 20): Promise<MissionRefs> {
+  const suffix = randomUUID();
+  const child = { missionId: `urn:missionweave:mission:${suffix}`, groupId: `urn:missionweave:group:${suffix}`, mainConversationId: `urn:missionweave:conversation:${suffix}` };
+  await h.expectOk(
+    asCoordinator(
+      parent,
+      'mission.create_child',
+      {
+        ...child,
+        parentWorkItemId: workItemId,
+        coordinatorId: childActor.principal.id,
+        title: 'Port the schema',
+        objective: 'Port the billing schema.',
+        definitionOfDone: [{ criterionId: 'ported', description: 'Schema ported.', evidenceRequired: ['deterministic_test'] }],
+        budget: { currency: 'EUR', financialLimit },
+        deadline: new Date(h.clock.millis + hours * 3_600_000).toISOString(),
+        failurePolicy,
+      },
+      parentActor,
+    ),
+  );
+  return child;
+}
+
+/** The stored document of an aggregate. */
+async function aggregate(groupId: string, type: string, id: string): Promise<JsonObject> {
+  const result = await h.pool.query<{ document: JsonObject }>('select document from aggregates where group_id = $1 and aggregate_type = $2 and aggregate_id = $3', [groupId, type, id]);
+  return result.rows[0]?.document ?? {};
+}
+
+/** A sweep's draft signed as the Group Authority, as the reactor does. */
+function signed(draft: AuthorityCommandDraft): JsonObject {
+  return h.sign(h.authorityActor, draft.kind, draft.payload, {
+    groupId: draft.groupId,
+    actionId: draft.actionId,
+    ...(draft.workItemId === undefined ? {} : { workItemId: draft.workItemId }),
+  });
+}
+
+function issue(draft: AuthorityCommandDraft) {
+  return h.authority.submit(signed(draft));
+}
+
+/** One pass of `sweep`: every draft it finds now, issued; the drafts found. */
+async function pass(sweep: Sweep): Promise<readonly AuthorityCommandDraft[]> {
+  const drafts = await sweep.find(h.pool, h.clock.millis, 100);
+  for (const draft of drafts) await h.expectOk(issue(draft));
+  return drafts;
+}
+
+function mine(drafts: readonly AuthorityCommandDraft[], groupId: string): AuthorityCommandDraft[] {
+  return drafts.filter((d) => d.groupId === groupId);
+}
+
+describe('a child Mission’s approval', () => {
+  it('verifies the parent WorkItem with the child Approval as Evidence, once, however often it is issued', async () => {
+    const parent = await createMission(h, owner, coordinator);
+    const workItemId = await authorizedWork(parent, coordinator, 24, 80);
+    const child = await promote(parent, workItemId, coordinator, childCoordinator, 12);
+    expect(await aggregate(parent.groupId, 'work-item', workItemId)).toMatchObject({ state: 'blocked', owner: { agentId: coordinator.principal.id, ownershipEpoch: 1 } });
+
+    // While the child runs there is nothing to settle.
+    expect(mine(await childSettleSweep.find(h.pool, h.clock.millis, 100), parent.groupId)).toEqual([]);
+
+    await h.expectOk(asCoordinator(child, 'mission.submit_for_approval', { artifactHashes: HASHES }, childCoordinator));
+    const approvalId = `urn:uuid:${randomUUID()}`;
+    const approval = signDocument(
+      'approval',
+      {
+        approvalId,
+        kind: 'child_mission',
+        decision: 'approved',
+        missionId: child.missionId,
+        groupId: child.groupId,
+        missionRevision: 2,
+        artifactHashes: HASHES,
+        acceptancePolicyVersion: '1.0.0',
+        approver: coordinator.principal,
+        comments: 'Accepted.',
+        conditions: [],
+        occurredAt: timestampOf(h.clock.millis),
+      },
+      coordinator.key,
+    ) as unknown as JsonObject;
+    await h.expectOk(h.send(coordinator, 'mission.approve', { approvalId, missionRevision: 2, artifactHashes: HASHES, acceptancePolicyVersion: '1.0.0', approval }, { groupId: child.groupId, membershipEpoch: 1 }));
+
+    const [draft, ...others] = mine(await childSettleSweep.find(h.pool, h.clock.millis, 100), parent.groupId);
+    expect(others).toEqual([]);
+    // The same Command submitted twice at once (a retry), and another node's copy signed at
+    // another instant: one transition; the copy meets the fact's Action ID.
+    const before = await count(h.pool, 'events', 'group_id = $1', [parent.groupId]);
+    const command = signed(draft!);
+    h.clock.advance(1);
+    const outcomes = await Promise.all([h.authority.submit(command), h.authority.submit(command), issue(draft!)]);
+    const answers = outcomes.map((o) => (o.ok ? 'ok' : o.error.code));
+    expect(answers).toContain('ok');
+    expect(answers.filter((a) => a !== 'ok')).toEqual(answers.filter((a) => a === 'ACTION_ID_COLLISION'));
+    expect(await count(h.pool, 'events', 'group_id = $1', [parent.groupId])).toBe(before + 1);
+
+    expect(await aggregate(parent.groupId, 'work-item', workItemId)).toMatchObject({
+      state: 'verified',
+      submission: { artifactHashes: HASHES, evidenceIds: [approvalId] },
+    });
+    const last = (await eventsOf(h.pool, parent.groupId)).at(-1)!;
+    expect(last).toMatchObject({ kind: 'work.result.accepted', actor: h.authorityActor.principal, payload: { childApprovalId: approvalId, childMissionId: child.missionId } });
+
+    // Settled: the sweep finds nothing more, and a later copy of the Command changes nothing.
+    expect(mine(await childSettleSweep.find(h.pool, h.clock.millis, 100), parent.groupId)).toEqual([]);
+    h.clock.advance(1);
+    const late = await issue(draft!);
+    expect(late.ok ? 'accepted' : late.error.code).not.toBe('accepted');
+    expect(await count(h.pool, 'events', 'group_id = $1', [parent.groupId])).toBe(before + 1);
+  });
+
+  it('is settled only by the Group Authority', async () => {
+    const parent = await createMission(h, owner, coordinator);
+    const workItemId = await authorizedWork(parent, coordinator, 24, 80);
+    const child = await promote(parent, workItemId, coordinator, childCoordinator, 12);
+    const forged = await asCoordinator(parent, 'ext.missionweave.core.child_mission_settle', { parentWorkItemId: workItemId, childMissionId: child.missionId });
+    expect(forged.ok ? 'accepted' : forged.error.code).toBe('AUTH_FORBIDDEN');
+  });
+});
+
+describe('a child Mission’s failure under fail_parent_work_item', () => {
+  it('fails the parent WorkItem with the failure as Evidence; the parent Mission goes on', async () => {
+    const parent = await createMission(h, owner, coordinator);
+    const workItemId = await authorizedWork(parent, coordinator, 24, 80);
+    const child = await promote(parent, workItemId, coordinator, childCoordinator, 12, 'fail_parent_work_item');
+    await h.expectOk(asCoordinator(child, 'mission.terminate', { reason: 'the vendor API is gone' }, childCoordinator));
+
+    expect(mine(await pass(childSettleSweep), parent.groupId)).toHaveLength(1);
+    expect(await aggregate(parent.groupId, 'work-item', workItemId)).toMatchObject({ state: 'failed' });
+    expect(await aggregate(parent.groupId, 'mission', parent.missionId)).toMatchObject({ mission: { state: 'active' } });
+    const last = (await eventsOf(h.pool, parent.groupId)).at(-1)!;
+    expect(last).toMatchObject({
+      kind: 'work.failed',
+      payload: { reason: `child Mission ${child.missionId} failed: the vendor API is gone`, outcome: { state: 'failed', reason: 'the vendor API is gone' } },
+    });
+  });
+});
+
+describe('a child Mission cancelled by its owner', () => {
+  it('leaves the parent WorkItem blocked, settled once, for the Coordinator to promote again under the next epoch', async () => {
+    const parent = await createMission(h, owner, coordinator);
+    const workItemId = await authorizedWork(parent, coordinator, 24, 80);
+    const child = await promote(parent, workItemId, coordinator, childCoordinator, 12, 'fail_parent_mission');
+    // The Parent Coordinator is the child's MissionOwner (§14).
+    await h.expectOk(h.send(coordinator, 'mission.cancel', { reason: 'scope moved back to the parent' }, { groupId: child.groupId, membershipEpoch: 1 }));
+
+    expect(mine(await pass(childSettleSweep), parent.groupId)).toHaveLength(1);
+    expect(await aggregate(parent.groupId, 'mission', parent.missionId)).toMatchObject({ mission: { state: 'active' } });
+    const item = await aggregate(parent.groupId, 'work-item', workItemId);
+    expect(item).toMatchObject({ state: 'blocked', progress: { blockers: [`child Mission ${child.missionId} cancelled: scope moved back to the parent`] } });
+    expect(mine(await childSettleSweep.find(h.pool, h.clock.millis, 100), parent.groupId)).toEqual([]);
+
+    await promote(parent, workItemId, coordinator, childCoordinator, 12);
+    expect(await aggregate(parent.groupId, 'work-item', workItemId)).toMatchObject({ state: 'blocked', owner: { agentId: coordinator.principal.id, ownershipEpoch: 2 } });
+  });
+});
+
+describe('parent-cancellation propagation', () => {
+  it('cancels the child, then the grandchild, and settles nothing on cancelled WorkItems', async () => {
+    const parent = await createMission(h, owner, coordinator);
+    const workItemId = await authorizedWork(parent, coordinator, 24, 80);
+    const child = await promote(parent, workItemId, coordinator, childCoordinator, 12);
+    const childWork = await authorizedWork(child, childCoordinator, 6, 10);
+    const grandchild = await promote(child, childWork, childCoordinator, grandchildCoordinator, 4, 'block_parent_work_item', 5);
+
+    // A cancellation citing a parent that is still running is refused: the store, not the payload, decides.
+    const early = await h.send(h.authorityActor, 'mission.cancel', { reason: 'too soon', parentMissionId: parent.missionId }, { groupId: child.groupId });
+    expect(early.ok ? 'accepted' : early.error.code).toBe('INVALID_STATE_TRANSITION');
+
+    await h.expectOk(h.send(owner, 'mission.cancel', { reason: 'the project was dropped' }, { groupId: parent.groupId, membershipEpoch: 1 }));
+    expect(await aggregate(parent.groupId, 'work-item', workItemId)).toMatchObject({ state: 'cancelled' });
+
+    const first = await pass(parentCancellationSweep);
+    expect(mine(first, child.groupId)).toHaveLength(1);
+    expect(mine(first, grandchild.groupId)).toEqual([]);
+    expect(await aggregate(child.groupId, 'mission', child.missionId)).toMatchObject({ mission: { state: 'cancelled' } });
+    expect(await aggregate(grandchild.groupId, 'mission', grandchild.missionId)).toMatchObject({ mission: { state: 'active' } });
+
+    const second = await pass(parentCancellationSweep);
+    expect(mine(second, grandchild.groupId)).toHaveLength(1);
+    expect(await aggregate(grandchild.groupId, 'mission', grandchild.missionId)).toMatchObject({ mission: { state: 'cancelled' } });
+    const [cancelled] = (await eventsOf(h.pool, grandchild.groupId)).slice(-1);
+    expect(cancelled).toMatchObject({ kind: 'mission.cancelled', actor: h.authorityActor.principal, payload: { reason: `parent Mission ${child.missionId} cancelled` } });
+
+    const third = await parentCancellationSweep.find(h.pool, h.clock.millis, 100);
+    expect([...mine(third, child.groupId), ...mine(third, grandchild.groupId)]).toEqual([]);
+    // The cancelled parent WorkItems are no longer blocked: nothing is settled on them.
+    const settles = await childSettleSweep.find(h.pool, h.clock.millis, 100);
+    expect([...mine(settles, parent.groupId), ...mine(settles, child.groupId)]).toEqual([]);
+  });
+});
+
+describe('the sweeps’ statements', () => {
+  it('can read only the partial indexes of running child links and running child Missions', async () => {
+    const client = await h.pool.connect();
+    try {
+      // With sequential scans priced out, a plan that still scans the whole table means the
+      // statement's predicate no longer matches its index's.
+      await client.query('set enable_seqscan = off');
+      await findEndedChildren(client, 10);
+      await findChildrenOfEndedParents(client, 10);
+      const plan = async (name: string) => (await client.query<{ 'QUERY PLAN': string }>(`explain execute "${name}"(10)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(await plan('find-ended-children')).toContain('aggregates_unsettled_child_links');
+      expect(await plan('find-children-of-ended-parents')).toContain('aggregates_running_child_missions');
+    } finally {
+      await client.query('reset enable_seqscan');
+      client.release();
+    }
+  });
+});
+
+describe('the Authority reactor', () => {
+  it('runs the child-Mission sweeps by default: a failed child and a cancelled parent reach their Groups in its rounds', async () => {
+    const reactor = AuthorityReactor.start({ authority: h.authority, pool: h.pool, logger: pino({ level: 'silent' }), periodMs: 3_600_000 });
+    try {
+      const parent = await createMission(h, owner, coordinator);
+      const workItemId = await authorizedWork(parent, coordinator, 24, 80);
+      const failing = await promote(parent, workItemId, coordinator, childCoordinator, 12, 'fail_parent_work_item');
+      await h.expectOk(asCoordinator(failing, 'mission.terminate', { reason: 'no data source' }, childCoordinator));
+      await reactor.sweepNow();
+      expect(await aggregate(parent.groupId, 'work-item', workItemId)).toMatchObject({ state: 'failed' });
+
+      const other = await authorizedWork(parent, coordinator, 24, 80);
+      const running = await promote(parent, other, coordinator, childCoordinator, 12);
+      await h.expectOk(h.send(owner, 'mission.cancel', { reason: 'stop everything' }, { groupId: parent.groupId, membershipEpoch: 1 }));
+      await reactor.sweepNow();
+      expect(await aggregate(running.groupId, 'mission', running.missionId)).toMatchObject({ mission: { state: 'cancelled' } });
+    } finally {
+      await reactor.close();
+    }
+  });
+});
