@@ -171,9 +171,13 @@ describe('WorkItem invariants of the fault checker', () => {
     expect(rules(checkOfferWins([twice, reused, stranger, expired]))).toEqual(['offer-won-twice', 'offer-won-twice', 'offer-won-twice', 'offer-won-twice']);
   });
 
-  it('reports an Ownership Epoch raised by an Event other than an acceptance', () => {
-    const sneaky = new Story().offer(0, [A]).accept(1, A, 1, 60).step(2, 'work.unblocked', COORD, { state: 'queued', workItem: item('queued', { agentId: B, epoch: 2 }) }).log();
-    expect(checkOfferWins([sneaky])[0]?.detail).toContain('Ownership Epoch 2, the last accepted is 1');
+  it('a promotion may raise the Ownership Epoch without an offer; nothing may lower it or reuse it', () => {
+    const promoted = () => new Story().offer(0, [A]).accept(1, A, 1, 60).step(2, 'mission.child.created', COORD, { workItem: item('blocked', { agentId: COORD, epoch: 2 }) });
+    expect(checkOfferWins([promoted().log()])).toEqual([]);
+    const reused = promoted().offer(3, [B]).accept(4, B, 2, 60).log();
+    expect(checkOfferWins([reused])[0]?.detail).toContain('Ownership Epoch 2 after 2');
+    const lowered = promoted().step(3, 'work.unblocked', COORD, { state: 'queued', workItem: item('queued', { agentId: A, epoch: 1 }) }).log();
+    expect(checkOfferWins([lowered])[0]?.detail).toContain('Ownership Epoch 1, after 2');
   });
 
   it("a resumed Worker's late Commands: refused or kept, never completing", () => {

@@ -16,8 +16,8 @@
  *   lease would otherwise let a paused Worker's later submission look current;
  * - no offer won twice (`offer-won-twice`): each `work.offer.accepted` follows a
  *   `work.offer.created` not yet won, by one of its candidates before it expired, and begins an
- *   Ownership Epoch strictly above every earlier one of its WorkItem; no other Event raises the
- *   epoch.
+ *   Ownership Epoch strictly above every earlier one of its WorkItem; no Event lowers the epoch
+ *   (a child Mission's promotion may raise it without an offer, §14: a new epoch all the same).
  *
  * Progress reconciled from a bounded offline buffer (§11.5) cites a historical lease by design and
  * is judged by that section's window rules, not here: a `work.progressed` whose Command carries
@@ -194,10 +194,18 @@ function judge(t: Tracked, event: WorkEvent, where: string, out: WorkChecks): vo
   const { execution } = leasesOf(next);
   for (const [leaseId, lease] of t.executionLeases) if (execution?.leaseId !== leaseId || execution.state !== 'active') lease.closed = true;
   const ownerEpoch = next.owner?.ownershipEpoch;
-  if (ownerEpoch !== undefined && ownerEpoch !== t.epoch) {
-    out.offers.push({ rule: 'offer-won-twice', detail: `${where}: ${event.kind} left the WorkItem under Ownership Epoch ${ownerEpoch}, the last accepted is ${t.epoch}` });
+  if (ownerEpoch !== undefined && ownerEpoch < t.epoch) {
+    out.offers.push({ rule: 'offer-won-twice', detail: `${where}: ${event.kind} left the WorkItem under Ownership Epoch ${ownerEpoch}, after ${t.epoch}` });
+  } else if (ownerEpoch !== undefined && ownerEpoch > t.epoch) {
+    // A new epoch without an offer: a child Mission's promotion hands the WorkItem to the Parent
+    // Coordinator (§14). It is a new owner all the same; any later acceptance must exceed it.
+    closeAll(t);
+    t.epoch = ownerEpoch;
+    t.offer = undefined;
+    t.validSubmission = undefined;
   }
   if (next.owner === undefined) t.owner = undefined;
+  else if (ownerEpoch === t.epoch) t.owner = next.owner.agentId;
   t.document = next;
 }
 
