@@ -56,6 +56,11 @@ describe('fault checker', () => {
     const probe = op(0, 'a1', { probe: 'stale-session' });
     expect(checkOperations(history([probe], [done(0, { type: 'error', code: 'AUTH_STALE_SESSION', retryable: false })]), [log([e2])])).toEqual([]);
     expect(rules(checkOperations(history([probe], [done(0, ack(e1))]), [log([e1])]))).toContain('stale-epoch-accepted');
+    // A fenced owner's late Command may be kept (workChecker judges whether it completed anything)…
+    const late = op(0, 'a1', { probe: 'fenced-owner' });
+    expect(checkOperations(history([late], [done(0, ack(e1))]), [log([e1])])).toEqual([]);
+    // …but, like any Command, not refused for good and applied all the same.
+    expect(rules(checkOperations(history([late], [done(0, { type: 'error', code: 'WORK_LEASE_EXPIRED', retryable: false })]), [log([e1])]))).toContain('refused-but-applied');
   });
 
   it('nothing invoked and acknowledged while the database was down', () => {

@@ -24,6 +24,7 @@ export interface BenchAgent {
 }
 
 export interface BenchMission {
+  readonly missionId: string;
   readonly groupId: string;
   readonly conversationId: string;
 }
@@ -80,10 +81,11 @@ export class BenchWorld {
   /** A Mission coordinated by `coordinator`, with these Agents as workers seeing everything. */
   async mission(coordinator: BenchAgent, members: readonly BenchAgent[]): Promise<BenchMission> {
     const suffix = randomUUID();
+    const missionId = `urn:missionweave:mission:${suffix}`;
     const groupId = `urn:missionweave:group:${suffix}`;
     const conversationId = `urn:missionweave:conversation:${suffix}`;
     const payload: JsonObject = {
-      missionId: `urn:missionweave:mission:${suffix}`, groupId, mainConversationId: conversationId, coordinatorId: coordinator.id,
+      missionId, groupId, mainConversationId: conversationId, coordinatorId: coordinator.id,
       title: 'Benchmark', objective: 'Measure the Group Authority.',
       definitionOfDone: [{ criterionId: 'measured', description: 'Figures printed.', evidenceRequired: ['deterministic_test'] }],
       budget: { toolCallLimit: 1_000_000 }, deadline: timestampOf(Date.now() + 86_400_000),
@@ -94,7 +96,7 @@ export class BenchWorld {
         this.submit(signCommand({ actor: this.owner.principal, kind: 'membership.change', payload: { principal: { type: 'agent', id: member.id }, roles: ['worker'], visibilityAfterSequence: 0 }, groupId, membershipEpoch: 1, issuedAt: timestampOf(Date.now()) }, this.owner.key)),
       ));
     }
-    return { groupId, conversationId };
+    return { missionId, groupId, conversationId };
   }
 
   /** Posts `count` Messages as the human owner (used to fill a Group before replay). */

@@ -72,12 +72,14 @@ export function checkOperations(history: History, logs: readonly GroupLog[]): Vi
     const logged = byCause.get(op.actionId);
     const acknowledged = mine.filter((a) => a.type === 'event');
     const refused = mine.filter((a) => a.type === 'error' && DEFINITE_REFUSALS.has(a.code));
-    if (op.probe !== undefined && (logged !== undefined || acknowledged.length > 0)) {
+    // A fenced owner's late Command may be kept (not as a completion): workChecker.ts judges it.
+    const epochProbe = op.probe !== undefined && op.probe !== 'fenced-owner';
+    if (epochProbe && (logged !== undefined || acknowledged.length > 0)) {
       violations.push({ rule: 'stale-epoch-accepted', detail: `${op.probe} probe ${op.actionId} was accepted` });
     }
     if (acknowledged.length > 0 && logged === undefined) violations.push({ rule: 'acknowledged-lost', detail: `${op.kind} ${op.actionId} was acknowledged but is not in the log` });
     if (acknowledged.length > 0 && refused.length > 0) violations.push({ rule: 'contradictory-answers', detail: `${op.actionId} was both acknowledged and refused` });
-    if (refused.length > 0 && acknowledged.length === 0 && logged !== undefined && op.probe === undefined) {
+    if (refused.length > 0 && acknowledged.length === 0 && logged !== undefined && !epochProbe) {
       violations.push({ rule: 'refused-but-applied', detail: `${op.actionId} was refused (${refused.map((a) => (a.type === 'error' ? a.code : '')).join(',')}) but is in the log` });
     }
     for (const answer of acknowledged) {

@@ -2,10 +2,12 @@
  * `npm run faults [-- --json] [--short]`: a Jepsen-style fault suite. Two `missionweave serve`
  * nodes on one embedded PostgreSQL serve concurrent Agents while faults are injected: nodes
  * SIGKILLed at random moments and right after a commit (before the answer leaves), PostgreSQL
- * killed and restarted, duplicate-Command storms, random disconnects with resume, and stale
- * epochs tried on purpose. Every invocation and answer is recorded; afterwards the history is
- * checked against the logs (see checker.ts). Exits 1 on any violation; with `--json` the last
- * line is `{"faults":N,"commands":N,"violations":N,…}`.
+ * killed and restarted, duplicate-Command storms, random disconnects with resume, stale epochs
+ * tried on purpose, and Worker faults (workRounds.ts): Worker processes paused past their lease
+ * and resumed, SIGKILLed mid-execution, racing for one offer. Every invocation and answer is
+ * recorded; afterwards the history is checked against the logs (checker.ts, workChecker.ts).
+ * Exits 1 on any violation; with `--json` the last line is
+ * `{"faults":N,"commands":N,"violations":N,…,"workerFaults":{…},"workInvariants":{…}}`.
  */
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,12 +20,15 @@ import { CoordinationChurn, Owner } from './churn.js';
 import { Cluster } from './cluster.js';
 import { readFinalLogs, replayThroughNodes, verifyHistories } from './finalState.js';
 import { Recorder } from './recorder.js';
+import { checkLateCommands, checkWork, type LateCommands, type WorkChecks } from './workChecker.js';
+import { WorkerProcess } from './workerPool.js';
+import { WorkChurn } from './workRounds.js';
 
 const short = process.argv.includes('--short');
 const json = process.argv.includes('--json');
 const plan = short
-  ? { seconds: 25, writers: 5, readers: 4, groups: 3, nodeKills: 2, databaseRestarts: 1 }
-  : { seconds: 90, writers: 10, readers: 8, groups: 6, nodeKills: 10, databaseRestarts: 2 };
+  ? { seconds: 25, writers: 5, readers: 4, groups: 3, nodeKills: 2, databaseRestarts: 1, workLanes: 2 }
+  : { seconds: 90, writers: 10, readers: 8, groups: 6, nodeKills: 10, databaseRestarts: 2, workLanes: 3 };
 const log = (line: string) => process.stderr.write(`[faults] ${line}\n`);
 
 async function setUp(root: string, cluster: Cluster) {
@@ -31,13 +36,16 @@ async function setUp(root: string, cluster: Cluster) {
   const world = await BenchWorld.create(join(root, 'org'), url);
   const writers = await world.agents('writer', plan.writers);
   const readers = await world.agents('reader', plan.readers);
-  const [lead, second, auditor] = (await world.agents('coordinator', 3)) as [BenchAgent, BenchAgent, BenchAgent];
+  const [lead, second, auditor, workLead] = (await world.agents('coordinator', 4)) as [BenchAgent, BenchAgent, BenchAgent, BenchAgent];
+  // Two Workers per lane of Worker-fault rounds, in a work Mission of their own.
+  const workers = await world.agents('worker', 2 * plan.workLanes);
   const groups: BenchMission[] = [];
   for (let i = 0; i < plan.groups; i++) groups.push(await world.mission(lead, [...writers, ...readers, auditor]));
   const coordination = await world.mission(lead, [auditor]);
+  const work = await world.mission(workLead, [...workers, auditor]);
   const owner = world.owner;
   await world.close();
-  return { writers, readers, lead, second, auditor, groups, coordination, owner, ca: readFileSync(world.home.path('tls', 'cert.pem'), 'utf8') };
+  return { writers, readers, lead, second, auditor, groups, coordination, workLead, workers, work, owner, ca: readFileSync(world.home.path('tls', 'cert.pem'), 'utf8') };
 }
 
 /** Injects the planned faults over the run, spread at random moments. */
@@ -79,6 +87,7 @@ async function main(): Promise<number> {
   const cluster = new Cluster(join(root, 'db'), join(root, 'org'), 2, log);
   const recorder = new Recorder();
   const started = Date.now();
+  const workers: WorkerProcess[] = [];
   try {
     log(`setting up (${short ? 'short' : 'full'} run)`);
     const world = await setUp(root, cluster);
@@ -88,12 +97,16 @@ async function main(): Promise<number> {
     const writers = world.writers.map((agent, i) => new Writer(agent, [world.groups[i % world.groups.length] as BenchMission, world.groups[(i + 1) % world.groups.length] as BenchMission], stage));
     const readers = world.readers.map((agent, i) => new Reader(agent, world.groups[i % world.groups.length] as BenchMission, stage));
     const coordination = new CoordinationChurn([world.lead, world.second], world.coordination, owner, stage);
+    for (const agent of world.workers) workers.push(new WorkerProcess(agent, stage));
+    for (const worker of workers) worker.spawn();
+    const work = new WorkChurn(world.workLead, world.work, stage);
     log(`running for ${plan.seconds} s`);
     const until = Date.now() + plan.seconds * 1_000;
     const running = [
       ...writers.map((w) => w.run()),
       ...readers.map((r) => r.run(2_000)),
       coordination.renewLoop(300),
+      ...Array.from({ length: plan.workLanes }, (_, i) => work.lane([workers[2 * i] as WorkerProcess, workers[2 * i + 1] as WorkerProcess], i, until)),
       (async () => {
         for (let round = 0; Date.now() < until; round++) {
           await pause(1_200 + Math.random() * 600);
@@ -117,10 +130,12 @@ async function main(): Promise<number> {
     await Promise.race([Promise.all(running), pause(120_000)]);
 
     log('reading the logs back');
-    const groupIds = [...world.groups, world.coordination].map((g) => g.groupId);
+    const groupIds = [...world.groups, world.coordination, world.work].map((g) => g.groupId);
     const logs = await readFinalLogs(cluster.databaseUrl, groupIds);
     const replays = await replayThroughNodes(cluster, world.ca, world.auditor, logs);
     const histories = await verifyHistories(join(root, 'org'), cluster.databaseUrl, groupIds);
+    const workChecks = checkWork(logs);
+    const late = checkLateCommands(recorder, logs);
     const violations: Violation[] = [
       ...checkLogs(logs),
       ...checkOperations(recorder, logs),
@@ -130,18 +145,24 @@ async function main(): Promise<number> {
       ...checkEpochs(logs),
       ...histories.map((problem) => ({ rule: 'history-invalid', detail: problem })),
       ...cluster.unexpectedExits.map((exit) => ({ rule: 'node-crashed', detail: exit })),
+      ...workChecks.fencing,
+      ...workChecks.offers,
+      ...late.violations,
+      ...workers.flatMap((w) => w.unexpectedExits).map((exit) => ({ rule: 'worker-crashed', detail: exit })),
     ];
-    return report(recorder, logs.reduce((n, l) => n + l.events.length, 0), violations, Date.now() - started, root);
+    return report(recorder, logs.reduce((n, l) => n + l.events.length, 0), violations, { checks: workChecks, late }, Date.now() - started, root);
   } finally {
+    for (const worker of workers) await worker.stop();
     await cluster.stop();
     if (process.env['MW_FAULTS_KEEP'] !== '1') rmSync(root, { recursive: true, force: true });
   }
 }
 
-function report(recorder: Recorder, events: number, violations: Violation[], durationMs: number, root: string): number {
+function report(recorder: Recorder, events: number, violations: Violation[], work: { checks: WorkChecks; late: LateCommands }, durationMs: number, root: string): number {
   const c = (name: string) => recorder.counters.get(name) ?? 0;
+  const workerFaults = { paused: c('workerPauses'), killed: c('workerKills') + c('workerKillsInFlight'), killedInFlight: c('workerKillsInFlight'), races: c('offerRaces') };
   const figures = {
-    faults: c('nodeKills') + c('nodeKillsAfterCommit') + c('databaseRestarts') + c('storms') + c('disconnects') + c('probes'),
+    faults: c('nodeKills') + c('nodeKillsAfterCommit') + c('databaseRestarts') + c('storms') + c('disconnects') + c('probes') + workerFaults.paused + workerFaults.killed + workerFaults.races,
     commands: recorder.operations.length,
     violations: violations.length,
     nodeKills: c('nodeKills'),
@@ -158,6 +179,9 @@ function report(recorder: Recorder, events: number, violations: Violation[], dur
     unresolved: unresolved(recorder),
     deliveries: recorder.segments.reduce((n, s) => n + s.received.length, 0),
     events,
+    workerFaults,
+    work: { authorized: c('workAuthorized'), completed: c('workCompleted'), abandoned: c('workAbandoned'), reoffers: c('reoffers'), lateCommands: work.late.sent, lateRefused: work.late.refused, lateRefusedWith: work.late.refusedWith, lateKept: work.late.kept, killedCommandsSettled: c('killedCommandsSettled') },
+    workInvariants: { completedByFencedOwner: work.checks.fencing.length + work.late.violations.length, offerWonTwice: work.checks.offers.length, judged: work.checks.judged },
     durationMs,
   };
   for (const v of violations.slice(0, 50)) process.stdout.write(`VIOLATION ${v.rule}: ${v.detail}\n`);
@@ -166,7 +190,7 @@ function report(recorder: Recorder, events: number, violations: Violation[], dur
     writeFileSync(file, JSON.stringify({ violations, recorder }, (_, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v)));
     process.stdout.write(`history written to ${file} (scratch ${root})\n`);
   }
-  process.stdout.write(`${Object.entries(figures).map(([k, v]) => `${k.padEnd(22)} ${String(v).padStart(8)}`).join('\n')}\n`);
+  process.stdout.write(`${Object.entries(figures).map(([k, v]) => `${k.padEnd(22)} ${typeof v === 'object' ? JSON.stringify(v) : String(v).padStart(8)}`).join('\n')}\n`);
   if (json) process.stdout.write(`${JSON.stringify(figures)}\n`);
   return violations.length === 0 ? 0 : 1;
 }

@@ -9,8 +9,13 @@
 
 import type { Answer } from './agentLink.js';
 
-/** Commands sent on purpose with an epoch that was already replaced: all must be refused. */
-export type ProbeKind = 'stale-session' | 'stale-membership' | 'stale-coordinator';
+/**
+ * Commands sent on purpose with an epoch that was already replaced: all must be refused. A
+ * `fenced-owner` probe is a resumed Worker's renewal or submission under the lease it held before
+ * its pause: it must not complete the WorkItem (§11.5 lets the Authority keep a late result as
+ * non-authoritative Evidence, so acceptance alone is not the violation; workChecker.ts judges it).
+ */
+export type ProbeKind = 'stale-session' | 'stale-membership' | 'stale-coordinator' | 'fenced-owner';
 
 export interface Operation {
   readonly id: number;
@@ -81,6 +86,13 @@ export const DEFINITE_REFUSALS: ReadonlySet<string> = new Set([
   'PROTOCOL_VIOLATION',
   'GROUP_NOT_FOUND',
   'ACTION_ID_COLLISION',
+  // Decided by the WorkItem's state, like INVALID_STATE_TRANSITION: the suite never resends such a
+  // Command after one of these, so for it they are final.
+  'WORK_CONTRACT_INCOMPLETE',
+  'WORK_OFFER_EXPIRED',
+  'WORK_ALREADY_OWNED',
+  'WORK_LEASE_EXPIRED',
+  'WORK_STALE_OWNERSHIP',
 ]);
 
 /** The outcome an Operation's answers establish, if any. */
