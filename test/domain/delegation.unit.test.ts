@@ -20,6 +20,7 @@ import {
   GROUP,
   MISSION,
   OWNER,
+  SELECTION,
   T0,
   WORK,
   WORKER,
@@ -251,6 +252,17 @@ describe('checkDelegatedUse for an offer', () => {
     const wide = { ...before.delegationGrants.get(GRANT)!, budget: { ...GRANT_PAYLOAD.budget, financialLimit: 80, modelTokenLimit: 300000, toolCallLimit: 400 } };
     const roomy: GroupState = { ...before, delegationGrants: new Map([[GRANT, wide]]) };
     expect(checkDelegatedUse(roomy, actor, GRANT, { kind: 'offer', workItem: before.workItems.get(WORK)! }, ctx)).toBeNull();
+  });
+
+  it('lets the grantee send work.offer for a descendant under its Grant, and nothing outside it', () => {
+    const offer = (from: readonly RecordedEvent[], workItemId: string, actor: Principal = DELEGATE_AGENT) =>
+      command(stateOf(from), actor, 'work.offer', { workItemId, candidateAgentIds: [WORKER.id], selectionBasis: SELECTION, delegationGrantId: GRANT });
+    const offered = stateOf(history([() => offer(withChild, W2)], withChild));
+    expect(offered.workItems.get(W2)).toMatchObject({ state: 'offered', offers: [{ agentId: WORKER.id, status: 'pending' }] });
+    expect(offered.delegationGrants.get(GRANT)?.usedBy).toEqual([W2]);
+    const outside = history([steps.authorize('urn:x:w0')], withChild);
+    groupSpec.given(outside).when(offer(outside, 'urn:x:w0')).thenFails('AUTH_FORBIDDEN', 'outside-grant-scope');
+    groupSpec.given(withChild).when(offer(withChild, W2, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-the-grantee');
   });
 
   it('refuses work outside the subtree, and work attributed to another Grant', () => {
