@@ -182,7 +182,7 @@ describe('work.start behind the gate (§10.2: queued → active only under a liv
     groupSpec.given(reowned).when(start(r, WORKER2, 2)).thenFails('APPROVAL_REQUIRED', 'execution-approval-required');
     const approved = history([granted({ approvalId: A2, ownershipEpoch: 2 })], reowned);
     // `history` runs the deciders and throws on a refusal: worker-8 starts under its own approval.
-    const started = history([(s) => start(s!, WORKER2, 2)], approved);
+    const started = history([(s) => command(s!, WORKER2, 'work.start', { workItemId: WORK, ownershipEpoch: 2 })], approved);
     expect(started.at(-1)?.kind).toBe('work.started');
     expect(stateOf(started).workItems.get(WORK)?.state).toBe('active');
   });
