@@ -4,7 +4,9 @@
  * nodes would, and exactly one `work.offer.accepted` is committed; the loser gets
  * `WORK_ALREADY_OWNED` and cannot start. The winner then runs `work.start` and renews its
  * Execution Lease (`ext.missionweaveprotocol.core.work_execution_lease_renew`); a renewal citing
- * an older Ownership Epoch is refused.
+ * an older Ownership Epoch is refused. A WorkItem whose contract requires an Execution Approval
+ * cannot start until the MissionOwner's `approval.grant_execution` for the current Ownership Epoch
+ * is recorded; a grant citing another epoch is refused.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -42,11 +44,11 @@ afterAll(async () => {
   await otherPool.end();
 });
 
-function contract(): JsonObject {
+function contract(executionApproval = 'not_required'): JsonObject {
   return {
     ...EXAMPLE_WORK_CONTRACT,
     dependencyWorkItemIds: [],
-    executionApproval: 'not_required',
+    executionApproval,
     deadline: new Date(h.clock.millis + 86_400_000).toISOString(),
     budget: { currency: 'EUR', financialLimit: 80 },
   };
@@ -63,15 +65,15 @@ function payloadOf(outcome: Submission): JsonObject {
   return (JSON.parse(outcome.events[0]?.text ?? '{}') as { payload: JsonObject }).payload;
 }
 
-/** A Mission whose two Workers are both offered a fresh WorkItem. */
-async function offeredToBoth(): Promise<{ m: MissionRefs; workItemId: string }> {
-  const m = await createMission(h, owner, coordinator);
+/** A Mission whose two Workers are both offered a fresh WorkItem (under a contract of `executionApproval`). */
+async function offeredToBoth(executionApproval?: string): Promise<{ m: MissionRefs; workItemId: string }> {
+  const m = await createMission(h, owner, coordinator, { permissions: ['db.read', 'db.migrate'] });
   for (const worker of workers) {
     await h.expectOk(h.send(owner, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, { groupId: m.groupId, membershipEpoch: 1 }));
   }
   const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
   const asCoordinator = { groupId: m.groupId, membershipEpoch: 1, coordinatorEpoch: 1 };
-  await h.expectOk(h.send(coordinator, 'work.authorize', { workItemId, contract: contract() }, asCoordinator));
+  await h.expectOk(h.send(coordinator, 'work.authorize', { workItemId, contract: contract(executionApproval) }, asCoordinator));
   const candidateAgentIds = workers.map((w) => w.principal.id);
   await h.expectOk(h.send(coordinator, 'work.offer', { workItemId, candidateAgentIds, selectionBasis: SELECTION }, asCoordinator));
   return { m, workItemId };
@@ -115,6 +117,32 @@ describe('work.start and the Execution Lease renewal', () => {
     const kinds = (await db.pool.query<{ kind: string }>("select kind from events where group_id = $1 and aggregate_type = 'work-item' and aggregate_id = $2 order by sequence", [m.groupId, workItemId])).rows.map((r) => r.kind);
     expect(kinds).toEqual(['work.authorized', 'work.offer.created', 'work.offer.accepted', 'work.started', 'work.progressed']);
     // The stored Events are signed, ordered and fold into the stored WorkItem.
+    const report = await verifyGroupHistory(db.pool, m.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority });
+    expect(report.problems).toEqual([]);
+  });
+});
+
+describe('approval.grant_execution and the start gate', () => {
+  it('refuses work.start until the MissionOwner grants an Execution Approval for the current Ownership Epoch, then starts', async () => {
+    const { m, workItemId } = await offeredToBoth('policy_required');
+    const asMember = { groupId: m.groupId, membershipEpoch: 1 };
+    const [worker] = workers;
+    await h.expectOk(h.send(worker, 'work.accept_offer', { workItemId }, asMember));
+    const gated = await h.send(worker, 'work.start', { workItemId, ownershipEpoch: 1 }, asMember);
+    expect(code(gated)).toBe('APPROVAL_REQUIRED');
+    const approval = { workItemId, ownershipEpoch: 1, operations: ['db.migrate'], expiresInSeconds: 600 };
+    const stale = await h.send(owner, 'approval.grant_execution', { ...approval, approvalId: `urn:uuid:${randomUUID()}`, ownershipEpoch: 2 }, asMember);
+    expect(code(stale)).toBe('WORK_STALE_OWNERSHIP');
+    const byWorker = await h.send(worker, 'approval.grant_execution', { ...approval, approvalId: `urn:uuid:${randomUUID()}` }, asMember);
+    expect(code(byWorker)).toBe('AUTH_FORBIDDEN');
+    const approvalId = `urn:uuid:${randomUUID()}`;
+    const granted = payloadOf(await h.expectOk(h.send(owner, 'approval.grant_execution', { ...approval, approvalId }, asMember)));
+    expect(granted['approval']).toMatchObject({ approvalId, ownershipEpoch: 1, approver: owner.principal, operations: ['db.migrate'] });
+    const again = await h.send(owner, 'approval.grant_execution', { ...approval, approvalId }, asMember);
+    expect(code(again)).toBe('INVALID_STATE_TRANSITION');
+    await h.expectOk(h.send(worker, 'work.start', { workItemId, ownershipEpoch: 1 }, asMember));
+    const kinds = (await db.pool.query<{ kind: string }>("select kind from events where group_id = $1 and aggregate_type = 'work-item' and aggregate_id = $2 order by sequence", [m.groupId, workItemId])).rows.map((r) => r.kind);
+    expect(kinds).toEqual(['work.authorized', 'work.offer.created', 'work.offer.accepted', 'approval.execution.granted', 'work.started']);
     const report = await verifyGroupHistory(db.pool, m.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority });
     expect(report.problems).toEqual([]);
   });

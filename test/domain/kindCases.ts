@@ -44,6 +44,7 @@ import {
   command,
   verifiedWorkHistory,
 } from './fixtures.js';
+import { expectedApprovalGranted } from './expectedApproval.js';
 import { expectedAccepted, expectedOffered, expectedRenewed, expectedStarted, executionLease, leasesIn, offerEntry } from './expectedOwnership.js';
 import {
   execClosed,
@@ -71,6 +72,7 @@ export interface KindCase {
 }
 
 const M1 = 'urn:missionweave:message:m-1';
+const EXECUTION_APPROVAL_ID = 'urn:missionweave:approval:exec-1';
 const ID = 'urn:test:id:when-';
 const text = (words: string) => [{ type: 'text', text: words }];
 
@@ -386,6 +388,12 @@ export const CASES: Readonly<Record<string, KindCase>> = {
     given: () => history([steps.offer([WORKER])], busyGroup()),
     payload: () => ({ workItemId: WORK }),
     events: (s) => [expectedAccepted(s, WORKER, `${ID}1`)],
+  },
+  'approval.grant_execution': {
+    actor: OWNER,
+    given: () => history([steps.offer([WORKER]), steps.acceptOffer(WORKER)], busyGroup()),
+    payload: () => ({ approvalId: EXECUTION_APPROVAL_ID, workItemId: WORK, ownershipEpoch: 1, operations: ['db.migrate'] }),
+    events: (s) => [expectedApprovalGranted(s, { approvalId: EXECUTION_APPROVAL_ID })],
   },
   'work.start': {
     actor: WORKER,

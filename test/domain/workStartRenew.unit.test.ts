@@ -74,7 +74,7 @@ describe('work.start (§10.2: queued → active under an Execution Lease)', () =
     groupSpec.given(events).when(command(stateOf(events), WORKER, 'work.start', { workItemId: DEP, ownershipEpoch: 1 })).thenFails('INVALID_STATE_TRANSITION', 'dependencies-unmet');
   });
 
-  it('refuses a contract that requires an Execution Approval (APPROVAL_REQUIRED) until approval.grant_execution exists', () => {
+  it('refuses a contract that requires an Execution Approval while none is recorded (APPROVAL_REQUIRED; executionApproval.unit has the gate)', () => {
     const events = history([steps.create, steps.addMember(WORKER), steps.authorize(WORK, CONTRACT), steps.offer([WORKER]), steps.acceptOffer(WORKER)]);
     groupSpec.given(events).when(start(stateOf(events))).thenFails('APPROVAL_REQUIRED', 'execution-approval-required');
   });

@@ -21,6 +21,7 @@ import { missionRequestChanges } from '../mission/missionRequestChanges.js';
 import { missionSubmitForApproval } from '../mission/missionSubmitForApproval.js';
 import { missionTerminate } from '../mission/missionTerminate.js';
 import { ORGANIZATION_KINDS } from '../organization/organization.js';
+import { approvalGrantExecution } from '../workItem/approvalGrantExecution.js';
 import { workAcceptOffer } from '../workItem/workAcceptOffer.js';
 import { childMissionSettle } from '../workItem/childMissionSettle.js';
 import { workAuthorize } from '../workItem/workAuthorize.js';
@@ -63,6 +64,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workAuthorize,
   workOffer,
   workAcceptOffer,
+  approvalGrantExecution,
   workStart,
   workExecutionLeaseRenew,
   workCheckpoint,

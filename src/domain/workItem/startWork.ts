@@ -3,15 +3,17 @@
  * ownership lease, starts a `queued` WorkItem whose dependencies are met under a fresh Execution
  * Lease: a new, stable Lease ID bound to the Agent, the Command's Session Epoch, the WorkItem and
  * the Ownership Epoch. The ownership lease is extended to at least the Execution Lease's expiry,
- * so that an owner never executes without owning.
+ * so that an owner never executes without owning. A contract that requires an Execution Approval
+ * starts only under a live one of the current Ownership Epoch (`executionApprovals.ts`).
  */
 
-import type { Lease, WorkItem } from '../documents.js';
+import type { Lease } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isNoLaterThan } from '../rules.js';
 import { checkDependenciesMet } from './dependencies.js';
+import { checkExecutionApproval } from './executionApprovals.js';
 import { checkOwner, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
 import { DEFAULT_EXECUTION_LEASE_SECONDS, MAX_EXECUTION_LEASE_SECONDS } from './ownershipLimits.js';
 import type { WorkStartedPayload } from './workEvents.js';
@@ -31,18 +33,6 @@ export function ownershipCovering(ownership: Lease, until: string, seconds: numb
   return isNoLaterThan(until, ownership.expiresAt) ? ownership : renewLease(ownership, seconds, ctx);
 }
 
-/**
- * The execution gate of §10.2's `approval.grant_execution` row. Until that Command exists (issue
- * 12) no Execution Approval can be recorded, so a contract that requires one cannot start yet.
- */
-function checkExecutionApproval(workItem: WorkItem): Refusal | null {
-  if (workItem.contract.executionApproval === 'not_required') return null;
-  return refuse('APPROVAL_REQUIRED', 'execution-approval-required', 'the Work Contract requires an Execution Approval before start', {
-    workItemId: workItem.workItemId,
-    executionApproval: workItem.contract.executionApproval,
-  });
-}
-
 export function decideWorkStart(
   state: GroupState,
   command: CommandOf<'work.start'>,
@@ -56,7 +46,7 @@ export function decideWorkStart(
     checkOwner(workItem, command, { ownershipEpoch: payload.ownershipEpoch }, ctx) ??
     checkWorkState(workItem, ['queued'], 'start') ??
     checkDependenciesMet(state, workItem) ??
-    checkExecutionApproval(workItem);
+    checkExecutionApproval(workItem, ctx);
   if (refused !== null) return refused;
   const seconds = executionLeaseSeconds(payload.executionLeaseSeconds);
   if (isRefusal(seconds)) return seconds;

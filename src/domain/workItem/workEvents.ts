@@ -8,6 +8,7 @@
 import type { Lease, SelectionBasis, WorkItem } from '../documents.js';
 import { withEntry, type GroupState } from '../group/groupState.js';
 import { defineEvent, type GroupEventType } from '../kinds/kindTypes.js';
+import type { ExecutionApproval } from './executionApprovals.js';
 import type { DelegationGrant, WorkProposal } from './workItemDocuments.js';
 import type { WorkCheckpoint } from './workLeases.js';
 
@@ -124,4 +125,13 @@ export interface WorkContractRevisedPayload extends WorkItemEventPayload {
   readonly contractVersion: number;
   readonly dependencyId: string;
   readonly revokedLeases: readonly Lease[];
+}
+
+/**
+ * `approval.execution.granted` (§10.2, §12): the Execution Approval as the reference runtime's
+ * Event carries it (`approval`), plus the WorkItem holding it, still `queued`.
+ */
+export interface ExecutionApprovalGrantedPayload extends WorkItemEventPayload {
+  readonly ownershipEpoch: number;
+  readonly approval: ExecutionApproval;
 }
