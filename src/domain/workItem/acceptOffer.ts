@@ -15,7 +15,7 @@ import { accept, refuse, type Decision, type DecisionContext, type EventDraft, t
 import { isAfterNow, nowPlusSeconds } from '../rules.js';
 import { capabilityPins } from './capabilityMatch.js';
 import { checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
-import { DEFAULT_OWNERSHIP_LEASE_SECONDS } from './ownershipLimits.js';
+import { DEFAULT_OWNERSHIP_LEASE_SECONDS } from './workLimits.js';
 import type { WorkOfferAcceptedPayload } from './workEvents.js';
 import { leasesOf, newWorkLease, withLeases } from './workLeases.js';
 

@@ -24,7 +24,7 @@ import { accept, refuse, type Decision, type DecisionContext, type EventDraft, t
 import { budgetOverrun, isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';
 import { approvalsOf, withApproval, type ExecutionApproval } from './executionApprovals.js';
 import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';
-import { DEFAULT_EXECUTION_APPROVAL_SECONDS } from './ownershipLimits.js';
+import { DEFAULT_EXECUTION_APPROVAL_SECONDS } from './workLimits.js';
 import type { ExecutionApprovalGrantedPayload } from './workEvents.js';
 import { isLive, leasesOf } from './workLeases.js';
 

@@ -15,7 +15,7 @@ import { isAfterNow, isNoLaterThan, nowPlusSeconds } from '../rules.js';
 import { capabilityPins } from './capabilityMatch.js';
 import { checkDelegatedUse } from './delegation.js';
 import { checkWorkState, isRefusal, liveOwnerOf, workItemNamed } from './fencing.js';
-import { DEFAULT_OFFER_SECONDS, MAX_OFFER_CANDIDATES, MAX_OFFER_ENTRIES } from './ownershipLimits.js';
+import { DEFAULT_OFFER_SECONDS, MAX_OFFER_CANDIDATES, MAX_OFFER_ENTRIES } from './workLimits.js';
 import type { WorkOfferCreatedPayload } from './workEvents.js';
 import { linksOf } from './workItemDocuments.js';
 import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';

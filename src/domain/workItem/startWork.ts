@@ -15,7 +15,7 @@ import { isNoLaterThan } from '../rules.js';
 import { checkDependenciesMet } from './dependencies.js';
 import { checkExecutionApproval } from './executionApprovals.js';
 import { checkOwner, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
-import { DEFAULT_EXECUTION_LEASE_SECONDS, MAX_EXECUTION_LEASE_SECONDS } from './ownershipLimits.js';
+import { DEFAULT_EXECUTION_LEASE_SECONDS, MAX_EXECUTION_LEASE_SECONDS } from './workLimits.js';
 import type { WorkStartedPayload } from './workEvents.js';
 import { leasesOf, newWorkLease, renewLease, withLeases } from './workLeases.js';
 
