@@ -30,7 +30,6 @@ import {
   T0,
   at,
   command,
-  execEvidence,
   expectStateValid,
   groupSpec,
   history,
@@ -38,6 +37,7 @@ import {
   stateOf,
   steps,
 } from './fixtures.js';
+import { execEvidence } from './execFixtures.js';
 import { ID, start, thenAt } from './ownershipCommands.js';
 
 const A1 = 'urn:missionweave:approval:exec-1';

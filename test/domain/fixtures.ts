@@ -15,10 +15,13 @@ import { principalKey, type Principal } from '../../src/protocol/principal.js';
 import { schemaRegistry } from '../../src/protocol/schemas/files.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { EXAMPLE_APPROVAL, EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from '../support/payloadExamples.js';
-import { recordDrafts, specification, testContext, type Decider, type World } from '../support/specification.js';
-import type { WorkItem, WorkOffer } from '../../src/domain/documents.js';
-import { WORK_LINKS_EXTENSION, type WorkItemLinks } from '../../src/domain/workItem/workItemDocuments.js';
-import { newWorkLease, withLeases } from '../../src/domain/workItem/workLeases.js';
+import {
+  recordDrafts,
+  specification,
+  testContext,
+  type Decider,
+  type World,
+} from '../support/specification.js';
 
 export const T0 = '2026-09-01T12:00:00.000Z';
 export const GROUP = 'urn:missionweave:group:g1';
@@ -284,97 +287,6 @@ export function referencedMessageIds(command: CommandEnvelope): string[] {
   return (coreKinds.groupKind(command.kind)?.preload?.messages?.(command) ?? []).filter((id): id is string => id !== undefined);
 }
 
-/*
- * The execution half of §10.2 (checkpoint … cancel): WorkItem w1 of `busyGroup()` rewritten as
- * `work.offer` / `work.accept_offer` / `work.start` would leave it, with the foundation's own lease
- * builders, so those tests need no Commands of those kinds. Owner worker-7 under Ownership Epoch 2;
- * its Execution Lease `EXEC_RUN_LEASE` is the current one, `EXEC_OLD_RUN_LEASE` (same epoch) was
- * released at an earlier checkpoint.
- */
-
-export const EXEC_EPOCH = 2;
-export const EXEC_OWN_LEASE = 'urn:missionweave:lease:exec-own';
-export const EXEC_RUN_LEASE = 'urn:missionweave:lease:exec-run-2';
-export const EXEC_OLD_RUN_LEASE = 'urn:missionweave:lease:exec-run-1';
-export const EXEC_SUBMITTED_EVIDENCE = 'urn:missionweave:evidence:exec-submitted';
-const EXEC_PIN = { id: 'acme.sql-migration', version: '1.4.0' };
-
-export const EXEC_SELECTION = {
-  requiredCapabilities: [EXEC_PIN],
-  verifiedMatches: [EXEC_PIN],
-  authorizationEligible: true,
-  availabilityEstimate: T0,
-  expectedCost: 12,
-  reliabilityEvidence: [],
-  policyRulesApplied: ['default-placement'],
-};
-
-export interface ExecSetup {
-  readonly state: WorkItem['state'];
-  /** The owning Agent (default worker-7); none for `open` and `offered`. */
-  readonly owner?: Principal;
-  readonly ownershipSeconds?: number;
-  readonly executionSeconds?: number;
-  readonly offers?: readonly WorkOffer[];
-  readonly childMission?: WorkItemLinks['childMission'];
-}
-
-const OWNED_STATES: ReadonlySet<string> = new Set(['queued', 'active', 'blocked', 'submitted']);
-
-/** `workItem` as the offer, acceptance and start Commands would leave it in `setup.state`. */
-export function execWorkItem(workItem: WorkItem, setup: ExecSetup): WorkItem {
-  const ctx = testContext(WORLD);
-  const base: WorkItem = {
-    ...workItem,
-    state: setup.state,
-    revision: 4,
-    ...(setup.offers === undefined ? {} : { offers: setup.offers }),
-    ...(setup.childMission === undefined ? {} : { extensions: { [WORK_LINKS_EXTENSION]: { version: '0.1.0', critical: false, data: { childMission: setup.childMission } as unknown as JsonObject } } }),
-  };
-  if (!OWNED_STATES.has(setup.state)) return base;
-  const holder = setup.owner ?? WORKER;
-  const owned: WorkItem = {
-    ...base,
-    owner: { agentId: holder.id, agentCardVersion: 3, capabilityPins: [EXEC_PIN], ownershipEpoch: EXEC_EPOCH, ownershipLeaseId: EXEC_OWN_LEASE, acceptedAt: T0 },
-    selectionBasis: EXEC_SELECTION,
-    ...(setup.state === 'submitted' ? { submission: { artifactHashes: [HASH_A], evidenceIds: [EXEC_SUBMITTED_EVIDENCE], submittedAt: T0 } } : {}),
-  };
-  const lease = (leaseId: string, leaseType: 'ownership' | 'execution' | 'blocked', seconds: number) =>
-    newWorkLease({ leaseId, leaseType, workItem: owned, holderAgentId: holder.id, sessionEpoch: 1, ownershipEpoch: EXEC_EPOCH, seconds }, ctx);
-  const ownership = lease(EXEC_OWN_LEASE, setup.state === 'blocked' ? 'blocked' : 'ownership', setup.ownershipSeconds ?? 600);
-  const old = { ...lease(EXEC_OLD_RUN_LEASE, 'execution', 60), state: 'released' as const, closedAt: T0, closureReason: 'checkpointed' };
-  const execution = setup.state === 'active' ? { execution: lease(EXEC_RUN_LEASE, 'execution', setup.executionSeconds ?? 300) } : {};
-  return withLeases(owned, { ownership, ...execution, closed: [old] });
-}
-
-/** `given` (default `busyGroup()`) with WorkItem w1 as `setup` describes it. */
-export function execGiven(setup: ExecSetup, given: readonly RecordedEvent[] = busyGroup()): RecordedEvent[] {
-  return given.map((event) => {
-    if (event.kind !== 'work.authorized') return event;
-    const workItem = execWorkItem(event.payload['workItem'] as unknown as WorkItem, setup);
-    return { ...event, payload: { ...event.payload, workItem: workItem as unknown as JsonObject } };
-  });
-}
-
-/** A schema-valid Evidence about w1 by `generatedBy` (signature syntactically valid, not verified). */
-export function execEvidence(evidenceId: string, generatedBy: Principal = WORKER, extra: object = {}): JsonObject {
-  return {
-    evidenceId,
-    missionId: MISSION,
-    groupId: GROUP,
-    workItemId: WORK,
-    type: 'deterministic_test',
-    subject: { type: 'work_item', id: WORK },
-    criterionIds: ['migration-applies'],
-    method: 'npm test against a copy of production',
-    result: 'passed',
-    artifactHashes: [HASH_A],
-    generatedBy,
-    createdAt: T0,
-    signature: { algorithm: 'Ed25519', keyId: `urn:test:key:${generatedBy.id}`, createdAt: T0, value: 'A'.repeat(86) },
-    ...extra,
-  } as unknown as JsonObject;
-}
 /**
  * `events` with every authorized WorkItem as `verified`, owned by worker-7 with a recorded
  * submission (schema-valid): the given of a Mission whose required work was all accepted, until

@@ -3,10 +3,9 @@
  * common-checks tests vary (another actor, another epoch, a terminal Mission, …).
  */
 
-import type { Lease, WorkItem } from '../../src/domain/documents.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
-import { WORK_LEASES_EXTENSION, withLeases } from '../../src/domain/workItem/workLeases.js';
+
 import { principalKey, type Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import {
@@ -14,7 +13,6 @@ import {
   SETTLED_CHILD,
   CHILD_GROUP,
   CHILD_MISSION,
-  CONTRACT,
   COORD,
   COORD2,
   GROUP,
@@ -27,39 +25,16 @@ import {
   T0,
   WORK,
   WORKER,
-  SELECTION,
-  activeWork,
   at,
   approvalPayload,
-  busyGroup,
   history,
-  queuedWork,
-  steps,
-  EXEC_EPOCH,
-  EXEC_RUN_LEASE,
-  EXEC_SUBMITTED_EVIDENCE,
-  execEvidence,
-  execGiven,
-  DELEGATE_AGENT,
   command,
   verifiedWorkHistory,
 } from './fixtures.js';
-import { expectedApprovalGranted } from './expectedApproval.js';
-import { expectedAccepted, expectedOffered, expectedRenewed, expectedStarted, executionLease, leasesIn, offerEntry } from './expectedOwnership.js';
-import {
-  execClosed,
-  execLeases,
-  expectedAuthorized,
-  expectedChildApproved,
-  expectedBlocked,
-  expectedCheckpointed,
-  expectedEnded,
-  expectedMembership,
-  expectedProgress,
-  expectedPromotion,
-  expectedWork,
-} from './expectedEvents.js';
 
+import { expectedChildApproved, expectedMembership, expectedPromotion } from './expectedEvents.js';
+
+import { WORK_CASES } from './workKindCases.js';
 export interface KindCase {
   readonly actor: Principal;
   readonly payload: (state: GroupState) => object;
@@ -72,7 +47,6 @@ export interface KindCase {
 }
 
 const M1 = 'urn:missionweave:message:m-1';
-const EXECUTION_APPROVAL_ID = 'urn:missionweave:approval:exec-1';
 const ID = 'urn:test:id:when-';
 const text = (words: string) => [{ type: 'text', text: words }];
 
@@ -114,92 +88,6 @@ function closed(s: GroupState, kind: string, reason: string, missionState: strin
 function approval(s: GroupState) {
   return approvalPayload(s, { approvalId: 'urn:x:approval', artifactHashes: [HASH_A, HASH_B] });
 }
-
-const CHECKPOINT = { phase: 'migrating', completedMilestones: ['schema copied'], nextStep: 'backfill', createdAt: T0 };
-const LEASED = { workItemId: WORK, ownershipEpoch: EXEC_EPOCH, executionLeaseId: EXEC_RUN_LEASE };
-
-/** The kinds of the execution half of §10.2 (checkpoint … cancel), on w1 as far on as each needs. */
-const EXECUTION_CASES: Readonly<Record<string, KindCase>> = {
-  'work.checkpoint': {
-    actor: WORKER,
-    given: () => execGiven({ state: 'active' }),
-    payload: () => ({ ...LEASED, checkpoint: CHECKPOINT }),
-    events: (s) => [expectedCheckpointed(s, CHECKPOINT)],
-  },
-  'work.block': {
-    actor: WORKER,
-    given: () => execGiven({ state: 'active' }),
-    payload: () => ({ ...LEASED, reason: 'needs DBA approval', checkpoint: CHECKPOINT, blockedLeaseSeconds: 120 }),
-    events: (s) => [expectedBlocked(s, 'needs DBA approval', CHECKPOINT, 120)],
-  },
-  'work.unblock': {
-    actor: COORD,
-    given: () => execGiven({ state: 'blocked' }),
-    payload: () => ({ workItemId: WORK }),
-    events: (s) => {
-      const leases = execLeases(s);
-      const ownership = { ...(leases['ownership'] as object), leaseType: 'ownership' };
-      const workItem = expectedWork(s, { state: 'queued', progress: expectedProgress('blocked', { nextCheckpoint: 'not reported' }) }, { ...leases, ownership });
-      return [{ kind: 'work.unblocked', payload: { workItemId: WORK, workItem, state: 'queued', status: 'queued' } }];
-    },
-  },
-  'work.submit': {
-    actor: WORKER,
-    given: () => execGiven({ state: 'active' }),
-    payload: () => ({ ...LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')] }),
-    events: (s) => {
-      const leases = execLeases(s);
-      const released = execClosed(leases['execution'], 'released', 'submitted');
-      const { execution, ...rest } = leases;
-      void execution;
-      const change = {
-        state: 'submitted',
-        submission: { artifactHashes: [HASH_A], evidenceIds: ['urn:x:ev'], submittedAt: T0 },
-        progress: expectedProgress('active', { nextCheckpoint: 'not reported', evidenceIds: ['urn:x:ev'] }),
-      };
-      const workItem = expectedWork(s, change, { ...rest, closed: [...(leases['closed'] as object[]), released] });
-      const payload = { workItemId: WORK, workItem, ownershipEpoch: EXEC_EPOCH, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')], releasedExecutionLease: released };
-      return [{ kind: 'work.submitted', payload }];
-    },
-  },
-  'work.accept_result': {
-    actor: COORD,
-    given: () => execGiven({ state: 'submitted' }),
-    payload: () => ({ workItemId: WORK, evidence: [execEvidence('urn:x:review', REVIEWER)] }),
-    events: (s) => {
-      const { ownership, ...rest } = execLeases(s);
-      void ownership;
-      const progress = expectedProgress('submitted', { nextCheckpoint: 'not reported', evidenceIds: [EXEC_SUBMITTED_EVIDENCE, 'urn:x:review'] });
-      const workItem = expectedWork(s, { state: 'verified', progress }, rest);
-      return [{ kind: 'work.result.accepted', payload: { workItemId: WORK, workItem, evidence: [execEvidence('urn:x:review', REVIEWER)] } }];
-    },
-  },
-  'work.fail': {
-    actor: COORD,
-    payload: () => ({ workItemId: WORK, reason: 'Superseded.', evidence: [execEvidence('urn:x:failure', COORD, { type: 'failure_report', result: 'failed' })] }),
-    events: (s) => [
-      expectedEnded(s, 'work.failed', 'Superseded.', { evidence: [execEvidence('urn:x:failure', COORD, { type: 'failure_report', result: 'failed' })] }, {
-        progress: expectedProgress('open', { nextCheckpoint: 'not reported', evidenceIds: ['urn:x:failure'] }),
-      }),
-    ],
-  },
-  'work.cancel': {
-    actor: COORD,
-    payload: () => ({ workItemId: WORK, reason: 'Out of scope.' }),
-    events: (s) => [expectedEnded(s, 'work.cancelled', 'Out of scope.')],
-  },
-};
-
-/** A Delegation Grant over w1 for delegate-5, within w1's and the Mission's budgets. */
-const DELEGATION_PAYLOAD = {
-  grantId: 'urn:x:grant',
-  granteeAgentId: DELEGATE_AGENT.id,
-  targetWorkItemId: WORK,
-  allowedCapabilities: [{ id: 'acme.sql-migration', version: '1.0.0' }],
-  budget: { currency: 'EUR', financialLimit: 10, modelTokenLimit: 1000, toolCallLimit: 10, computeSecondsLimit: 60, wallClockSecondsLimit: 600, externalSideEffectLimit: 0 },
-  maxDescendantDepth: 2,
-  expiresAt: at(3600),
-};
 
 /** One Command per Group kind that its usual sender may send and that is accepted. */
 export const CASES: Readonly<Record<string, KindCase>> = {
@@ -327,124 +215,5 @@ export const CASES: Readonly<Record<string, KindCase>> = {
     payload: () => ({ parentWorkItemId: WORK, childMissionId: SETTLED_CHILD.missionId }),
     events: (s) => [expectedChildApproved(s, WORK, { missionId: SETTLED_CHILD.missionId, groupId: SETTLED_CHILD.groupId, ...SETTLED_CHILD.approval! })],
   },
-  'work.propose': {
-    actor: WORKER,
-    payload: () => ({ proposalId: 'urn:x:p1', contract: CONTRACT }),
-    events: () => [
-      {
-        kind: 'work.proposed',
-        payload: {
-          proposal: { proposalId: 'urn:x:p1', missionId: MISSION, groupId: GROUP, proposer: WORKER, contract: CONTRACT, dependencyIds: [], state: 'open', proposedAt: T0, revision: 1 },
-        },
-      },
-    ],
-  },
-  'membership.grant_delegation': {
-    actor: COORD,
-    given: (busy) => history([(s) => command(s!, OWNER, 'membership.change', { principal: DELEGATE_AGENT, roles: ['work_delegate'] })], busy),
-    payload: () => DELEGATION_PAYLOAD,
-    events: () => [
-      {
-        kind: 'membership.delegation.granted',
-        payload: {
-          delegationGrant: {
-            ...DELEGATION_PAYLOAD,
-            missionId: MISSION,
-            groupId: GROUP,
-            granteeMembershipEpoch: 1,
-            coordinatorEpoch: 1,
-            issuedBy: COORD,
-            grantedAt: T0,
-            usedBy: [],
-            revision: 1,
-          },
-        },
-      },
-    ],
-  },
-  'ext.missionweaveprotocol.core.work_dependency_add': {
-    actor: COORD,
-    given: (busy) => history([steps.authorize('urn:x:w0')], busy),
-    payload: () => ({ workItemId: WORK, dependencyId: 'urn:x:w0' }),
-    events: (s) => {
-      const item = s.workItems.get(WORK)!;
-      const contractVersion = item.contract.contractVersion + 1;
-      const workItem = { ...item, contract: { ...item.contract, contractVersion, dependencyWorkItemIds: ['urn:x:w0'] }, revision: 2, updatedAt: T0 };
-      return [{ kind: 'work.contract.revised', payload: { workItemId: WORK, workItem, contractVersion, dependencyId: 'urn:x:w0', revokedLeases: [] } }];
-    },
-  },
-  'work.authorize': {
-    actor: COORD,
-    payload: () => ({ workItemId: 'urn:x:w2', contract: CONTRACT }),
-    events: () => [expectedAuthorized('urn:x:w2', `${ID}1`)],
-  },
-  'work.offer': {
-    actor: COORD,
-    payload: () => ({ workItemId: WORK, candidateAgentIds: [WORKER.id], selectionBasis: SELECTION }),
-    events: (s) => [expectedOffered(s, [WORKER], [offerEntry(`${ID}1`, WORKER, at(300))])],
-  },
-  'work.accept_offer': {
-    actor: WORKER,
-    given: () => history([steps.offer([WORKER])], busyGroup()),
-    payload: () => ({ workItemId: WORK }),
-    events: (s) => [expectedAccepted(s, WORKER, `${ID}1`)],
-  },
-  'approval.grant_execution': {
-    actor: OWNER,
-    given: () => history([steps.offer([WORKER]), steps.acceptOffer(WORKER)], busyGroup()),
-    payload: () => ({ approvalId: EXECUTION_APPROVAL_ID, workItemId: WORK, ownershipEpoch: 1, operations: ['db.migrate'] }),
-    events: (s) => [expectedApprovalGranted(s, { approvalId: EXECUTION_APPROVAL_ID })],
-  },
-  'work.start': {
-    actor: WORKER,
-    given: queuedWork,
-    payload: () => ({ workItemId: WORK, ownershipEpoch: 1 }),
-    events: (s) => [expectedStarted(s, executionLease({ leaseId: `${ID}1`, holder: WORKER, ownershipEpoch: 1, seconds: 300 }))],
-  },
-  'ext.missionweaveprotocol.core.work_execution_lease_renew': {
-    actor: WORKER,
-    given: activeWork,
-    payload: (s) => ({ workItemId: WORK, ownershipEpoch: 1, executionLeaseId: (leasesIn(s)['execution'] as { leaseId?: string } | undefined)?.leaseId ?? 'urn:x:no-lease' }),
-    events: (s) => [expectedRenewed(s, 300, T0)],
-  },
-  'ext.missionweave.core.work_lease_close': {
-    actor: AUTHORITY,
-    given: () => busyGroup().map((event) => (event.kind === 'work.authorized' ? { ...event, payload: { ...event.payload, workItem: leasedWorkItem(event.payload['workItem'] as unknown as WorkItem) } } as unknown as RecordedEvent : event)),
-    payload: () => ({ workItemId: WORK, ownershipEpoch: 1, leaseId: EXPIRED_LEASE.leaseId, holderAgentId: WORKER.id, cause: 'expired' }),
-    events: (state) => {
-      const before = state.workItems.get(WORK) as WorkItem;
-      const closed: Lease = { ...EXPIRED_LEASE, state: 'expired', closedAt: T0, closureReason: 'expired' };
-      const workItem = { ...before, state: 'queued', revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, [WORK_LEASES_EXTENSION]: { version: '0.1.0', critical: false, data: { closed: [closed] } } } };
-      return [{ kind: 'ext.missionweave.core.work_lease_closed', payload: { workItemId: WORK, workItem, ownershipEpoch: 1, cause: 'expired', closedLease: closed, closedLeases: [closed] } }];
-    },
-  },
-  ...EXECUTION_CASES,
+  ...WORK_CASES,
 };
-
-/** An Execution Lease of worker-7 that expired a minute before T0 (its ownership lease too). */
-const EXPIRED_LEASE: Lease = {
-  leaseId: 'urn:x:lease-exe',
-  leaseType: 'execution',
-  missionId: MISSION,
-  groupId: GROUP,
-  workItemId: WORK,
-  holderAgentId: WORKER.id,
-  sessionEpoch: 1,
-  ownershipEpoch: 1,
-  issuedAt: at(-600),
-  startsAt: at(-600),
-  expiresAt: at(-60),
-  state: 'active',
-  renewalCount: 0,
-};
-
-/** The open WorkItem made active under `EXPIRED_LEASE`, as the work.* kinds leave it. */
-function leasedWorkItem(workItem: WorkItem): WorkItem {
-  const pin = { id: 'code.review', version: '1.0.0' };
-  return withLeases({
-    ...workItem,
-    state: 'active',
-    owner: { agentId: WORKER.id, agentCardVersion: 3, capabilityPins: [pin], ownershipEpoch: 1, ownershipLeaseId: 'urn:x:lease-own', acceptedAt: at(-600) },
-    selectionBasis: { requiredCapabilities: [pin], verifiedMatches: [pin], authorizationEligible: true, availabilityEstimate: T0, expectedCost: 1, reliabilityEvidence: [], policyRulesApplied: [] },
-  }, { execution: EXPIRED_LEASE });
-}

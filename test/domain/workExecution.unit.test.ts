@@ -17,10 +17,6 @@ import {
   CHILD_GROUP,
   CHILD_MISSION,
   COORD,
-  EXEC_EPOCH,
-  EXEC_OLD_RUN_LEASE,
-  EXEC_OWN_LEASE,
-  EXEC_RUN_LEASE,
   HASH_A,
   HASH_B,
   OWNER,
@@ -30,14 +26,12 @@ import {
   WORKER,
   at,
   command,
-  execEvidence,
-  execGiven,
   expectStateValid,
   groupSpec,
   history,
   stateOf,
-  type ExecSetup,
 } from './fixtures.js';
+import { EXEC_EPOCH, EXEC_OLD_RUN_LEASE, EXEC_OWN_LEASE, EXEC_RUN_LEASE, execEvidence, execGiven, type ExecSetup } from './execFixtures.js';
 import { execClosed, execLeases, expectedBlocked, expectedCheckpointed, expectedEnded, expectedProgress, expectedWork } from './expectedEvents.js';
 import { CASES } from './kindCases.js';
 
