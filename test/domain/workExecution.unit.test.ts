@@ -32,7 +32,7 @@ import {
   stateOf,
 } from './fixtures.js';
 import { EXEC_EPOCH, EXEC_OLD_RUN_LEASE, EXEC_OWN_LEASE, EXEC_RUN_LEASE, execEvidence, execGiven, type ExecSetup } from './execFixtures.js';
-import { execClosed, execLeases, expectedBlocked, expectedCheckpointed, expectedEnded, expectedProgress, expectedWork } from './expectedEvents.js';
+import { execClosed, execLeases, expectedBlocked, expectedCheckpointed, expectedEnded, expectedProgress, expectedWork } from './expectedExecution.js';
 import { CASES } from './kindCases.js';
 
 const CHECKPOINT = { phase: 'migrating', completedMilestones: ['schema copied'], nextStep: 'backfill', createdAt: T0 };

@@ -41,16 +41,8 @@ import {
   leasesIn,
   offerEntry,
 } from './expectedOwnership.js';
-import {
-  execClosed,
-  execLeases,
-  expectedAuthorized,
-  expectedBlocked,
-  expectedCheckpointed,
-  expectedEnded,
-  expectedProgress,
-  expectedWork,
-} from './expectedEvents.js';
+import { expectedAuthorized } from './expectedEvents.js';
+import { execClosed, execLeases, expectedBlocked, expectedCheckpointed, expectedEnded, expectedProgress, expectedWork } from './expectedExecution.js';
 
 import type { KindCase } from './kindCases.js';
 
