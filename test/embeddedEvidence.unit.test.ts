@@ -91,6 +91,20 @@ describe('an array of embedded Evidence at the front', () => {
   });
 });
 
+describe('the Evidence of work.accept_result and work.fail', () => {
+  const send = (kind: string, payload: Record<string, unknown>) =>
+    verifyCommandBytes(Buffer.from(JSON.stringify(signDocument('command', unsignedCommand(worker.principal, { kind, payload, coordinatorEpoch: 1 }), worker.signingKey))), { registry, revision: 1 }, schemas);
+  const codeOf = (result: ReturnType<typeof send>) => (result.ok ? result.command.embedded?.length : [result.error.code, result.error.details]);
+
+  it('is verified element by element too, and a work.fail without Evidence embeds nothing', () => {
+    const forged = { ...evidence(), method: 'claimed a run' };
+    expect(codeOf(send('work.accept_result', { workItemId: WORK_ITEM, evidence: [evidence(), forged] }))).toEqual(['AUTH_INVALID_SIGNATURE', { index: 1 }]);
+    expect(codeOf(send('work.fail', { workItemId: WORK_ITEM, reason: 'broke', evidence: [forged] }))).toEqual(['AUTH_INVALID_SIGNATURE', { index: 0 }]);
+    expect(codeOf(send('work.fail', { workItemId: WORK_ITEM, reason: 'broke', evidence: [evidence()] }))).toBe(1);
+    expect(codeOf(send('work.fail', { workItemId: WORK_ITEM, reason: 'broke' }))).toBeUndefined();
+  });
+});
+
 describe('first admission of an array of embedded Evidence', () => {
   const acceptance = { nowMillis: Date.parse('2026-07-15T00:00:00Z'), now: '2026-07-15T00:00:00.000Z', acceptedBy: AUTHORITY, newRecordId: () => `urn:uuid:${randomUUID()}` };
 
