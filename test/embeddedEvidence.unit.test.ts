@@ -6,14 +6,21 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { admitAllEmbedded } from '../src/app/admissionChecks.js';
 import { verifyCommandBytes, type VerifiedCommand } from '../src/app/verifyCommand.js';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
+import { verifyParsedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import type { EmbeddedAdmissionRow } from '../src/store/sql/embeddedAdmissions.js';
 import { makeKey, ORGANIZATION, unsignedCommand, type TestKey } from './support/keys.js';
+
+// Counts the six-stage verifications, to show a repeated element is not verified twice.
+vi.mock('../src/protocol/signing/verifySignedDocument.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/protocol/signing/verifySignedDocument.js')>();
+  return { ...real, verifyParsedDocument: vi.fn(real.verifyParsedDocument) };
+});
 
 const GROUP = 'urn:missionweave:group:test';
 const WORK_ITEM = 'urn:missionweave:work-item:w1';
@@ -75,6 +82,16 @@ describe('an array of embedded Evidence at the front', () => {
       ['evidence', 2, worker.signingKey.keyId],
     ]);
     expect(new Set(command.embedded?.map((e) => e.signingHash)).size).toBe(3);
+  });
+
+  it('verifies an element repeated in the array (in any member order) once', () => {
+    const once = evidence();
+    const reordered = Object.fromEntries(Object.entries(once).reverse());
+    const calls = vi.mocked(verifyParsedDocument).mock.calls.length;
+    const command = verified([once, evidence(), once, reordered]);
+    expect(vi.mocked(verifyParsedDocument).mock.calls.length - calls).toBe(3);
+    const [first, , third, fourth] = command.embedded ?? [];
+    expect([third?.index, third?.signingHash, fourth?.index, fourth?.signingHash]).toEqual([2, first?.signingHash, 3, first?.signingHash]);
   });
 
   it('refuses an array whose element 2 has a bad signature, naming index 2', () => {

@@ -5,6 +5,7 @@
  * here touches the database, so it runs off the write path's critical section.
  */
 
+import { isDeepStrictEqual } from 'node:util';
 import { coreKinds } from '../domain/kinds/coreKinds.js';
 import type { EmbeddedDocument } from '../domain/kinds/kindTypes.js';
 import type { CommandEnvelope } from '../domain/model.js';
@@ -138,9 +139,11 @@ type EmbeddedResult = { readonly ok: true; readonly documents: readonly Embedded
  * The six stages on the Command's embedded documents, after its own signature and payload schema
  * passed, so only a correctly signed Command of a known sender spends them. An array member's
  * elements are verified in order and the first failure refuses the Command with the code a single
- * document's would get, its details naming the member and the element's index: one refusal costs
- * at most one failed verification, and a Command at most `maxItems` successful ones, all in the
- * Command's own turn of the verification gate (verificationGate.ts).
+ * document's would get, its details naming the element's index: one refusal costs at most one
+ * failed verification, and a Command at most `maxItems` successful ones, all in the Command's own
+ * turn of the verification gate (verificationGate.ts). An element equal to an earlier one (the
+ * same signature over the same members) reuses its verification, so repeating one signed document
+ * costs the sender as much as it costs us.
  */
 function verifyEmbedded(embedded: EmbeddedDocument | undefined, payload: JsonObject, evidence: RegistryAtRevision, schemas: SchemaRegistry, related: { relatedActionId: string }): EmbeddedResult {
   const inner = embedded === undefined || VERIFIED_LATER.has(embedded.document) ? undefined : payload[embedded.member];
@@ -148,7 +151,14 @@ function verifyEmbedded(embedded: EmbeddedDocument | undefined, payload: JsonObj
   // The payload schema made an array member an array; a single document is one unindexed element.
   const elements: readonly (readonly [JsonValue, number | undefined])[] = embedded.many === true && Array.isArray(inner) ? inner.map((e, i) => [e, i] as const) : [[inner, undefined]];
   const documents: EmbeddedVerification[] = [];
+  const bySignature = new Map<string, { readonly element: JsonValue; readonly verified: EmbeddedVerification }>();
   for (const [element, index] of elements) {
+    const signature = signatureValueOf(element);
+    const earlier = signature === undefined ? undefined : bySignature.get(signature);
+    if (earlier !== undefined && isDeepStrictEqual(earlier.element, element)) {
+      documents.push({ ...earlier.verified, ...(index === undefined ? {} : { index }) });
+      continue;
+    }
     const check = verifyParsedDocument(embedded.document, element, evidence.registry, schemas);
     if (!check.ok) {
       const { failure } = check;
@@ -156,9 +166,18 @@ function verifyEmbedded(embedded: EmbeddedDocument | undefined, payload: JsonObj
       return { ok: false, diagnostic: failure, error: wireError(failure.code, failure.stage === 'schema' ? failure.detail : '', { ...related, ...details }) };
     }
     const { signingHash, keyId, key } = check.verified;
-    documents.push({ document: embedded.document, signingHash, keyId, key, ...(index === undefined ? {} : { index }) });
+    const verified: EmbeddedVerification = { document: embedded.document, signingHash, keyId, key, ...(index === undefined ? {} : { index }) };
+    documents.push(verified);
+    if (signature !== undefined) bySignature.set(signature, { element, verified });
   }
   return { ok: true, documents };
+}
+
+/** The signature value of a schema-valid Signed Document. */
+function signatureValueOf(element: JsonValue): string | undefined {
+  const signature = typeof element === 'object' && element !== null && !Array.isArray(element) ? element['signature'] : undefined;
+  const value = typeof signature === 'object' && signature !== null && !Array.isArray(signature) ? signature['value'] : undefined;
+  return typeof value === 'string' ? value : undefined;
 }
 
 function commandOf(document: JsonObject, canonical: string, verified: CommandVerification, registryRevision: number, rules: FrontRules, embedded: readonly EmbeddedVerification[] | undefined): VerifiedCommand {
