@@ -3,9 +3,11 @@
  * codes for Commands, byte-identical signed Events, and Registry deltas applied in order.
  */
 
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signEventDocuments } from '../src/app/eventFactory.js';
-import { verifyCommandBytes } from '../src/app/verifyCommand.js';
+import { commandFromWorker, verifyCommandBytes } from '../src/app/verifyCommand.js';
+import { coreKinds } from '../src/domain/kinds/coreKinds.js';
 import { CryptoPool } from '../src/app/workers/cryptoPool.js';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
@@ -26,6 +28,18 @@ afterAll(() => pool.close());
 
 function command(key = writer, overrides: Record<string, unknown> = {}): string {
   return JSON.stringify(signDocument('command', unsignedCommand(key.principal, overrides), key.signingKey));
+}
+
+/** Evidence by `writer`, signed with its key (§13.2). */
+function evidence(): Record<string, unknown> {
+  const workItemId = 'urn:missionweave:work-item:w1';
+  const unsigned = { evidenceId: `urn:uuid:${randomUUID()}`, missionId: 'urn:x:m', groupId: 'urn:missionweave:group:test', workItemId, type: 'deterministic_test', subject: { type: 'work_item', id: workItemId }, criterionIds: ['applies'], method: 'ran it', result: 'passed', artifactHashes: [], generatedBy: writer.principal, createdAt: '2026-07-14T23:59:00Z' };
+  return signDocument('evidence', unsigned, writer.signingKey);
+}
+
+function submission(items: readonly Record<string, unknown>[]): string {
+  const payload = { workItemId: 'urn:missionweave:work-item:w1', ownershipEpoch: 1, executionLeaseId: 'urn:x:lease', artifactHashes: [`sha256:${'c'.repeat(64)}`], evidence: items };
+  return command(writer, { kind: 'work.submit', payload });
 }
 
 describe('CryptoPool', () => {
@@ -50,6 +64,20 @@ describe('CryptoPool', () => {
   it('verifies the Command inside a whole COMMAND frame', async () => {
     const frame = `{"protocolVersion":"0.1","frameId":"urn:x:f","frameType":"COMMAND","command":${command()}}`;
     expect((await pool.verify(frame, true)).type).toBe('verified');
+  });
+
+  it('verifies every Evidence of a work.submit, reporting each element, and refuses a forged one by its index', async () => {
+    const registry = KeyRegistry.fromEvidence({ organizationId: ORGANIZATION, bindings: [writer.binding] });
+    const items = [evidence(), evidence()];
+    const good = submission(items);
+    const here = verifyCommandBytes(Buffer.from(good), { registry, revision: 1 }, schemaRegistry());
+    const there = await pool.verify(good, false);
+    if (!here.ok || there.type !== 'verified') throw new Error('the good submission was refused');
+    expect(there.embedded).toEqual(here.command.embedded?.map(({ document, signingHash, keyId, index }) => ({ document, signingHash, keyId, index })));
+    const rebuilt = commandFromWorker(there.canonical, there.signingHash, there.keyId, there.registryRevision, registry, coreKinds, undefined, there.embedded);
+    expect(rebuilt?.embedded?.map((e) => [e.index, e.key.principal])).toEqual([[0, writer.principal], [1, writer.principal]]);
+    const forged = await pool.verify(submission([items[0] ?? {}, { ...evidence(), result: 'failed' }]), false);
+    expect(forged.type === 'rejected' ? [forged.error.code, forged.error.details] : forged.type).toEqual(['AUTH_INVALID_SIGNATURE', { index: 1 }]);
   });
 
   it('signs Events byte-identically to the main thread, in order', async () => {

@@ -8,6 +8,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
@@ -38,9 +39,10 @@ async function openWorkItem(): Promise<{ m: MissionRefs; workItemId: string }> {
   return { m, workItemId };
 }
 
+/** Evidence by `by`, signed with its key: the pipeline verifies every element (§6.4, §13.2). */
 function evidence(m: MissionRefs, workItemId: string, by: Actor, type = 'failure_report'): JsonObject {
   const now = new Date(h.clock.millis).toISOString();
-  return {
+  const unsigned = {
     evidenceId: `urn:missionweave:evidence:${randomUUID()}`,
     missionId: m.missionId,
     groupId: m.groupId,
@@ -53,8 +55,8 @@ function evidence(m: MissionRefs, workItemId: string, by: Actor, type = 'failure
     artifactHashes: [],
     generatedBy: { ...by.principal },
     createdAt: now,
-    signature: { algorithm: 'Ed25519', keyId: 'urn:missionweave:key:evidence', createdAt: now, value: 'A'.repeat(86) },
   };
+  return signDocument('evidence', unsigned, by.key) as unknown as JsonObject;
 }
 
 const asCoordinator = (m: MissionRefs, kind: string, payload: JsonObject) => h.send(coordinator, kind, payload, { groupId: m.groupId, membershipEpoch: 1, coordinatorEpoch: 1 });

@@ -113,3 +113,30 @@ export function admitEmbedded(
     },
   };
 }
+
+/** What the first admission of every embedded document of a Command decided. */
+export type EmbeddedAdmissions = { readonly ok: false; readonly error: WireError } | { readonly ok: true; readonly records: EmbeddedAdmissionRow[] };
+
+/**
+ * `admitEmbedded` for each of the Command's embedded documents, in payload order: every element of
+ * an array member gets its own First-Admission Record, as a single document does (§6.4 binds the
+ * record to one document's signing hash), and a refusal names the element's index. An element
+ * repeated within the Command is admitted once.
+ */
+export function admitAllEmbedded(
+  command: VerifiedCommand,
+  found: (signingHash: string) => EmbeddedAdmissionRow | undefined,
+  acceptance: { readonly nowMillis: number; readonly now: string; readonly acceptedBy: Principal; readonly newRecordId: () => string },
+): EmbeddedAdmissions {
+  const records: EmbeddedAdmissionRow[] = [];
+  for (const embedded of command.embedded ?? []) {
+    const earlier = found(embedded.signingHash) ?? records.find((r) => r.signingHash === embedded.signingHash);
+    const admitted = admitEmbedded(command, embedded, earlier, { ...acceptance, admissionRecordId: acceptance.newRecordId() });
+    if (!admitted.ok) {
+      const error = embedded.index === undefined ? admitted.error : { ...admitted.error, details: { index: embedded.index } };
+      return { ok: false, error };
+    }
+    if (admitted.record !== undefined) records.push(admitted.record);
+  }
+  return { ok: true, records };
+}

@@ -11,7 +11,7 @@ import type { GroupState } from '../domain/group/groupState.js';
 import type { AgentFacts, DecisionContext, MissionFacts } from '../domain/model.js';
 import type { EventRow } from '../store/sql/events.js';
 import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
-import { admitEmbedded, checkAdmission, checkFoundReceipt, checkSession, receiptKeyOf } from './admissionChecks.js';
+import { admitAllEmbedded, checkAdmission, checkFoundReceipt, checkSession, receiptKeyOf } from './admissionChecks.js';
 import type { EmbeddedAdmissionRow } from '../store/sql/embeddedAdmissions.js';
 import { createdGroupOf } from './batchPreloads.js';
 import { eventDocument, newUrn } from './eventFactory.js';
@@ -94,11 +94,11 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       plan.outcomes.push({ ok: false, error: refused });
       continue;
     }
-    const embedded = admitEmbedded(command, command.embedded, command.embedded === undefined ? undefined : admitted.get(command.embedded.signingHash), {
+    const embedded = admitAllEmbedded(command, (signingHash) => admitted.get(signingHash), {
       nowMillis: facts.nowMillis,
       now,
       acceptedBy: settings.services.authority,
-      admissionRecordId: newUrn(),
+      newRecordId: newUrn,
     });
     if (!embedded.ok) {
       plan.outcomes.push({ ok: false, error: embedded.error });
@@ -153,9 +153,9 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       taken.add(created.groupId);
     }
     accepted.set(key, { signingHash: hash, keyId: command.verified.keyId, events: delivered });
-    if (embedded.record !== undefined) {
-      plan.admissions.push(embedded.record);
-      admitted.set(embedded.record.signingHash, embedded.record);
+    for (const record of embedded.records) {
+      plan.admissions.push(record);
+      admitted.set(record.signingHash, record);
     }
     plan.receipts.push({
       ...receiptKeyOf(command),

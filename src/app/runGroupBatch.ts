@@ -89,7 +89,7 @@ async function plan(client: PoolClient, items: readonly VerifiedCommand[], locke
     states.set(groupId, await deps.states.load(client, groupId, last, messagesByGroup.get(groupId) ?? []));
   }
   const snapshot = deps.registry.current;
-  const embeddedHashes = items.flatMap((c) => (c.embedded === undefined ? [] : [c.embedded.signingHash]));
+  const embeddedHashes = items.flatMap((c) => (c.embedded ?? []).map((e) => e.signingHash));
   const embeddedRecords = await readEmbeddedAdmissions(client, deps.settings.services.organizationId, embeddedHashes);
   const takenGroups = new Set([...taken.groups]);
   for (const missionId of taken.missions) {

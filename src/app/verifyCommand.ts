@@ -5,6 +5,7 @@
  * here touches the database, so it runs off the write path's critical section.
  */
 
+import { isDeepStrictEqual } from 'node:util';
 import { coreKinds } from '../domain/kinds/coreKinds.js';
 import type { EmbeddedDocument } from '../domain/kinds/kindTypes.js';
 import type { CommandEnvelope } from '../domain/model.js';
@@ -48,13 +49,15 @@ export interface CommandVerification {
 
 /**
  * A Signed Document embedded in the Command, six-stage verified: what its first admission needs
- * (§6.4), which happens with the Command's, at the same trusted acceptance time.
+ * (§6.4), which happens with the Command's, at the same trusted acceptance time. `index`: its
+ * position in an array member (absent for a single document).
  */
 export interface EmbeddedVerification {
   readonly document: DocumentKind;
   readonly signingHash: string;
   readonly keyId: string;
   readonly key: ResolvedKey;
+  readonly index?: number;
 }
 
 export interface VerifiedCommand {
@@ -66,7 +69,8 @@ export interface VerifiedCommand {
   readonly scope: 'group' | 'organization';
   /** The Registry revision stage 4 used; a write transaction re-verifies if it moved on. */
   readonly registryRevision: number;
-  readonly embedded?: EmbeddedVerification;
+  /** The embedded documents, in payload order: one, or each element of an array member. */
+  readonly embedded?: readonly EmbeddedVerification[];
 }
 
 /** Registry evidence at one revision. */
@@ -112,15 +116,8 @@ export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevisio
     const code = payload.contractIncomplete === true ? 'WORK_CONTRACT_INCOMPLETE' : 'SCHEMA_VALIDATION_FAILED';
     return { ok: false, error: wireError(code, `payload ${payload.error}`, related) };
   }
-  const embedded = rules.embeddedOf(envelope.kind);
-  const inner = embedded === undefined || VERIFIED_LATER.has(embedded.document) ? undefined : envelope.payload[embedded.member];
-  let embeddedVerification: EmbeddedVerification | undefined;
-  if (embedded !== undefined && inner !== undefined) {
-    const check = verifyParsedDocument(embedded.document, inner, evidence.registry, schemas);
-    if (!check.ok) return { ok: false, diagnostic: check.failure, error: wireError(check.failure.code, check.failure.stage === 'schema' ? check.failure.detail : '', related) };
-    const { signingHash, keyId, key } = check.verified;
-    embeddedVerification = { document: embedded.document, signingHash, keyId, key };
-  }
+  const embedded = verifyEmbedded(rules.embeddedOf(envelope.kind), envelope.payload, evidence, schemas, related);
+  if (!embedded.ok) return embedded;
   const extensions = (document['extensions'] ?? {}) as Record<string, { critical?: boolean; data?: JsonValue }>;
   for (const [profile, extension] of Object.entries(extensions)) {
     if (extension.critical === true && !rules.extensionUris.has(profile)) {
@@ -133,10 +130,57 @@ export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevisio
     const data = schema === undefined ? undefined : schemas.validateObject(schema, extension.data);
     if (data !== undefined && !data.ok) return { ok: false, error: wireError('SCHEMA_VALIDATION_FAILED', `extension ${profile} data ${data.error}`, related) };
   }
-  return { ok: true, command: commandOf(document, result.verified.canonicalText, result.verified, evidence.revision, rules, embeddedVerification) };
+  return { ok: true, command: commandOf(document, result.verified.canonicalText, result.verified, evidence.revision, rules, embedded.documents) };
 }
 
-function commandOf(document: JsonObject, canonical: string, verified: CommandVerification, registryRevision: number, rules: FrontRules, embedded: EmbeddedVerification | undefined): VerifiedCommand {
+type EmbeddedResult = { readonly ok: true; readonly documents: readonly EmbeddedVerification[] | undefined } | Extract<FrontResult, { ok: false }>;
+
+/**
+ * The six stages on the Command's embedded documents, after its own signature and payload schema
+ * passed, so only a correctly signed Command of a known sender spends them. An array member's
+ * elements are verified in order and the first failure refuses the Command with the code a single
+ * document's would get, its details naming the element's index: one refusal costs at most one
+ * failed verification, and a Command at most `maxItems` successful ones, all in the Command's own
+ * turn of the verification gate (verificationGate.ts). An element equal to an earlier one (the
+ * same signature over the same members) reuses its verification, so repeating one signed document
+ * costs the sender as much as it costs us.
+ */
+function verifyEmbedded(embedded: EmbeddedDocument | undefined, payload: JsonObject, evidence: RegistryAtRevision, schemas: SchemaRegistry, related: { relatedActionId: string }): EmbeddedResult {
+  const inner = embedded === undefined || VERIFIED_LATER.has(embedded.document) ? undefined : payload[embedded.member];
+  if (embedded === undefined || inner === undefined) return { ok: true, documents: undefined };
+  // The payload schema made an array member an array; a single document is one unindexed element.
+  const elements: readonly (readonly [JsonValue, number | undefined])[] = embedded.many === true && Array.isArray(inner) ? inner.map((e, i) => [e, i] as const) : [[inner, undefined]];
+  const documents: EmbeddedVerification[] = [];
+  const bySignature = new Map<string, { readonly element: JsonValue; readonly verified: EmbeddedVerification }>();
+  for (const [element, index] of elements) {
+    const signature = signatureValueOf(element);
+    const earlier = signature === undefined ? undefined : bySignature.get(signature);
+    if (earlier !== undefined && isDeepStrictEqual(earlier.element, element)) {
+      documents.push({ ...earlier.verified, ...(index === undefined ? {} : { index }) });
+      continue;
+    }
+    const check = verifyParsedDocument(embedded.document, element, evidence.registry, schemas);
+    if (!check.ok) {
+      const { failure } = check;
+      const details = index === undefined ? {} : { details: { index } };
+      return { ok: false, diagnostic: failure, error: wireError(failure.code, failure.stage === 'schema' ? failure.detail : '', { ...related, ...details }) };
+    }
+    const { signingHash, keyId, key } = check.verified;
+    const verified: EmbeddedVerification = { document: embedded.document, signingHash, keyId, key, ...(index === undefined ? {} : { index }) };
+    documents.push(verified);
+    if (signature !== undefined) bySignature.set(signature, { element, verified });
+  }
+  return { ok: true, documents };
+}
+
+/** The signature value of a schema-valid Signed Document. */
+function signatureValueOf(element: JsonValue): string | undefined {
+  const signature = typeof element === 'object' && element !== null && !Array.isArray(element) ? element['signature'] : undefined;
+  const value = typeof signature === 'object' && signature !== null && !Array.isArray(signature) ? signature['value'] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+function commandOf(document: JsonObject, canonical: string, verified: CommandVerification, registryRevision: number, rules: FrontRules, embedded: readonly EmbeddedVerification[] | undefined): VerifiedCommand {
   const envelope = envelopeOf(document);
   return {
     envelope,
@@ -154,6 +198,12 @@ export interface EmbeddedReport {
   readonly document: DocumentKind;
   readonly signingHash: string;
   readonly keyId: string;
+  readonly index?: number;
+}
+
+/** The worker's report of a verified Command's embedded documents. */
+export function embeddedReports(command: VerifiedCommand): EmbeddedReport[] | undefined {
+  return command.embedded?.map(({ document, signingHash, keyId, index }) => ({ document, signingHash, keyId, ...(index === undefined ? {} : { index }) }));
 }
 
 /**
@@ -161,14 +211,17 @@ export interface EmbeddedReport {
  * parsed from the same frame); `undefined` when this
  * thread's Registry does not hold the key (the caller then verifies here).
  */
-export function commandFromWorker(canonical: string, signingHash: string, keyId: string, registryRevision: number, registry: KeyRegistry, rules: FrontRules, parsed?: JsonObject, embeddedReport?: EmbeddedReport): VerifiedCommand | undefined {
+export function commandFromWorker(canonical: string, signingHash: string, keyId: string, registryRevision: number, registry: KeyRegistry, rules: FrontRules, parsed?: JsonObject, reports?: readonly EmbeddedReport[]): VerifiedCommand | undefined {
   const key = registry.resolve(keyId);
   if (key === undefined) return undefined;
-  const embeddedKey = embeddedReport === undefined ? undefined : registry.resolve(embeddedReport.keyId);
-  if (embeddedReport !== undefined && embeddedKey === undefined) return undefined;
-  const embedded = embeddedReport === undefined || embeddedKey === undefined ? undefined : { ...embeddedReport, key: embeddedKey };
+  const embedded: EmbeddedVerification[] = [];
+  for (const report of reports ?? []) {
+    const embeddedKey = registry.resolve(report.keyId);
+    if (embeddedKey === undefined) return undefined;
+    embedded.push({ ...report, key: embeddedKey });
+  }
   // `parsed`: the same text strictly parsed on this thread already, so not parsed again.
-  return commandOf(parsed ?? (JSON.parse(canonical) as JsonObject), canonical, { signingHash, keyId, key }, registryRevision, rules, embedded);
+  return commandOf(parsed ?? (JSON.parse(canonical) as JsonObject), canonical, { signingHash, keyId, key }, registryRevision, rules, reports === undefined ? undefined : embedded);
 }
 
 /** Runs every stateless check on untrusted bytes. */

@@ -13,7 +13,7 @@ import { schemaRegistryWith, workerFrontRules } from '../profiles.js';
 import { KeyRegistry, type KeyBindingEvidence } from '../../protocol/signing/keyRegistry.js';
 import { signDocumentWithBytes } from '../../protocol/signing/signDocument.js';
 import type { JsonValue } from '../../protocol/strictJson.js';
-import { verifyCommandBytes, verifyCommandValue } from '../verifyCommand.js';
+import { embeddedReports, verifyCommandBytes, verifyCommandValue } from '../verifyCommand.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
 
 interface Setup {
@@ -60,7 +60,8 @@ function handle(request: WorkerRequest): WorkerReply {
         : verifyCommandBytes(Buffer.from(request.text, 'utf8'), evidence, schemas, rules);
       if (!result.ok) return { type: 'rejected', id: request.id, error: result.error, diagnostic: result.diagnostic };
       const { command } = result;
-      const embedded = command.embedded === undefined ? {} : { embedded: { document: command.embedded.document, signingHash: command.embedded.signingHash, keyId: command.embedded.keyId } };
+      const reports = embeddedReports(command);
+      const embedded = reports === undefined ? {} : { embedded: reports };
       return { type: 'verified', id: request.id, canonical: command.canonical, signingHash: command.verified.signingHash, keyId: command.verified.keyId, registryRevision: revision, ...embedded };
     }
     case 'sign': {

@@ -24,7 +24,7 @@ export type WorkerReply =
       readonly signingHash: string;
       readonly keyId: string;
       readonly registryRevision: number;
-      readonly embedded?: EmbeddedReport;
+      readonly embedded?: readonly EmbeddedReport[];
     }
   | { readonly type: 'rejected'; readonly id: number; readonly error: WireError; readonly diagnostic: VerificationFailure | undefined }
   | { readonly type: 'signed'; readonly id: number; readonly texts: string[]; readonly hashes: string[] }

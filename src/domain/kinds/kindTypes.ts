@@ -71,10 +71,16 @@ export interface Preload<C> {
   agents?(command: C): readonly (string | undefined)[];
 }
 
-/** A Signed Document inside the payload, verified with the same six stages as the Command. */
+/**
+ * A Signed Document inside the payload, verified with the same six stages as the Command; with
+ * `many`, the member is an array of them (the Evidence of a submission, §13.2), each element
+ * verified alike. The payload schema's `maxItems` bounds the array, and so the verification
+ * work one Command can cause.
+ */
 export interface EmbeddedDocument {
   readonly member: string;
   readonly document: DocumentKind;
+  readonly many?: true;
 }
 
 interface KindBase<K extends string, C, E extends AnyEventType> {

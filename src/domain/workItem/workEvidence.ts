@@ -1,10 +1,11 @@
 /**
- * What the domain checks of the Evidence a WorkItem Command carries (§13.2). The Evidence
- * documents arrive schema-valid but, unlike the one embedded Approval of `mission.approve`, their
- * signatures are not verified yet: the app verifies one embedded Signed Document per Command, not
- * an array of them (docs/reference-differences.md). So the decider checks what it can judge from
- * state: each Evidence is about this WorkItem (or one of the Artifacts the transition names), was
- * produced by whom the transition requires, and says what the transition needs it to say.
+ * What the domain checks of the Evidence a WorkItem Command carries (§13.2). Each Evidence
+ * arrives schema-valid and already verified by the app, like the embedded Approval of
+ * `mission.approve`: six stages, signed by its `generatedBy` Principal's key, first admitted with
+ * the Command (§6.4; the kinds declare `embedded: {member: 'evidence', many: true}`). So the
+ * decider checks what only state can tell: each Evidence is about this WorkItem (or one of the
+ * Artifacts the transition names), was produced by whom the transition requires, and says what
+ * the transition needs it to say.
  */
 
 import type { MissionWeaveEvidence } from '../../protocol/schemas/payloadTypes.js';

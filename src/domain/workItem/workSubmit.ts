@@ -60,6 +60,8 @@ export const workSubmit = defineKind({
   scope: 'group',
   authority: ['member'],
   events: [workSubmitted],
+  // Each Evidence is a Signed Document (§13.2), six-stage verified like the Command (§6.4).
+  embedded: { member: 'evidence', document: 'evidence', many: true },
   target: (state, command) => workItemRevision(state, command.payload.workItemId),
   workItemOf: (_state, command) => command.payload.workItemId,
   conversationOf: (state, command) => workItemConversation(state, command.payload.workItemId),
