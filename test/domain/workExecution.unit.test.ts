@@ -1,5 +1,5 @@
 /**
- * The execution half of the WorkItem state machine (§10.2 rows `work.checkpoint` … `work.cancel`,
+ * The execution half of the WorkItem state machine (§10.2 rows `work.checkpoint` … `work.unblock`;
  * §11.3, §11.4, §13.2), given / when / then, one `describe` per row: the accepted transition, then
  * every refusal. The Worker kinds that cite the current Execution Lease share one fencing table:
  * an older Ownership Epoch is `WORK_STALE_OWNERSHIP` even with the current Lease ID, and an older
@@ -10,15 +10,13 @@ import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { leasesOf } from '../../src/domain/workItem/workLeases.js';
-import { PROGRESS_EVIDENCE_KEPT, withEvidenceIds } from '../../src/domain/workItem/workProgress.js';
+
 import type { Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import {
   CHILD_GROUP,
   CHILD_MISSION,
   COORD,
-  HASH_A,
-  HASH_B,
   OWNER,
   REVIEWER,
   T0,
@@ -31,15 +29,28 @@ import {
   history,
   stateOf,
 } from './fixtures.js';
-import { EXEC_EPOCH, EXEC_OLD_RUN_LEASE, EXEC_OWN_LEASE, EXEC_RUN_LEASE, execEvidence, execGiven, type ExecSetup } from './execFixtures.js';
-import { execClosed, execLeases, expectedBlocked, expectedCheckpointed, expectedEnded, expectedProgress, expectedWork } from './expectedExecution.js';
+import {
+  EXEC_EPOCH,
+  EXEC_OLD_RUN_LEASE,
+  EXEC_OWN_LEASE,
+  EXEC_RUN_LEASE,
+  execEvidence,
+  execGiven,
+  type ExecSetup,
+} from './execFixtures.js';
+import {
+  execClosed,
+  execLeases,
+  expectedBlocked,
+  expectedCheckpointed,
+  expectedEnded,
+  expectedProgress,
+  expectedWork,
+} from './expectedExecution.js';
 import { CASES } from './kindCases.js';
 
 const CHECKPOINT = { phase: 'migrating', completedMilestones: ['schema copied'], nextStep: 'backfill', createdAt: T0 };
 const LEASED = { workItemId: WORK, ownershipEpoch: EXEC_EPOCH, executionLeaseId: EXEC_RUN_LEASE };
-const UNFINISHED = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted'] as const;
-const FINISHED = ['verified', 'failed', 'cancelled'] as const;
-const PENDING = { offerId: 'urn:x:offer-1', agentId: WORKER.id, agentCardVersion: 3, expiresAt: at(300), status: 'pending' as const };
 
 function given(setup: ExecSetup): { events: RecordedEvent[]; state: GroupState } {
   const events = execGiven(setup);
@@ -211,208 +222,3 @@ describe('work.unblock: blocked → queued or open (§10.2, §11.4)', () => {
   });
 });
 
-describe('work.submit: active → submitted (§10.2, §13.2)', () => {
-  const active = given({ state: 'active' });
-  const submit = (extra: object = {}, actor: Principal = WORKER, from = active.state) =>
-    send(from, actor, 'work.submit', { ...LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')], ...extra });
-
-  it('records the submission and releases the Execution Lease; ownership stays until review', () => {
-    const after = groupSpec.given(active.events).when(submit()).then(CASES['work.submit']!.events(active.state)) as GroupState;
-    const workItem = after.workItems.get(WORK)!;
-    expect(workItem).toMatchObject({ state: 'submitted', submission: { artifactHashes: [HASH_A], evidenceIds: ['urn:x:ev'], submittedAt: T0 } });
-    expect(leasesOf(workItem).ownership).toMatchObject({ state: 'active' });
-    expectStateValid(after);
-  });
-
-  it('accepts Evidence about a submitted Artifact', () => {
-    const aboutArtifact = execEvidence('urn:x:ev', WORKER, { subject: { type: 'artifact', id: HASH_B } });
-    const decision = groupSpec.given(active.events).when(submit({ artifactHashes: [HASH_A, HASH_B], evidence: [aboutArtifact] }));
-    const after = decision.then([{ kind: 'work.submitted', payload: submittedPayload(active.state, [HASH_A, HASH_B], [aboutArtifact]) }]) as GroupState;
-    expect(after.workItems.get(WORK)?.submission?.artifactHashes).toEqual([HASH_A, HASH_B]);
-  });
-
-  it('refuses Evidence that is not the owner’s own, not about this WorkItem, or repeated (INVALID_COMMAND)', () => {
-    const cases: [object, string][] = [
-      [execEvidence('urn:x:ev', REVIEWER), 'evidence-producer-mismatch'],
-      [execEvidence('urn:x:ev', WORKER, { workItemId: 'urn:x:other' }), 'evidence-other-work-item'],
-      [execEvidence('urn:x:ev', WORKER, { groupId: 'urn:x:other' }), 'evidence-other-work-item'],
-      [execEvidence('urn:x:ev', WORKER, { subject: { type: 'work_item', id: 'urn:x:other' } }), 'evidence-subject-mismatch'],
-      [execEvidence('urn:x:ev', WORKER, { subject: { type: 'artifact', id: HASH_B } }), 'evidence-subject-mismatch'],
-      [execEvidence('urn:x:ev', WORKER, { subject: { type: 'mission', id: 'urn:x:m' } }), 'evidence-subject-mismatch'],
-    ];
-    for (const [evidence, reason] of cases) groupSpec.given(active.events).when(submit({ evidence: [evidence] })).thenFails('INVALID_COMMAND', reason);
-    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev'), execEvidence('urn:x:ev')] })).thenFails('INVALID_COMMAND', 'evidence-id-repeated');
-  });
-
-  it('never lets a fenced owner complete the WorkItem: a late submission after reassignment or lease expiry is refused (§11.5)', () => {
-    // Reassigned: another Agent owns the WorkItem under a higher epoch; the old owner cites its own.
-    const reassigned = given({ state: 'active', owner: REVIEWER });
-    groupSpec.given(reassigned.events).when(submit({ ownershipEpoch: EXEC_EPOCH - 1, executionLeaseId: EXEC_OLD_RUN_LEASE }, WORKER, reassigned.state)).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
-    groupSpec.given(reassigned.events).when(submit({}, WORKER, reassigned.state)).thenFails('AUTH_FORBIDDEN', 'not-the-owner');
-    // Paused past its lease: same epoch, same Lease ID, but the Authority's clock says it expired.
-    const paused = given({ state: 'active', executionSeconds: 30 });
-    groupSpec.given(paused.events).when(submit({}, WORKER, paused.state), { now: at(45) }).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-expired');
-  });
-});
-
-function submittedPayload(s: GroupState, artifactHashes: string[], evidence: object[]) {
-  const leases = execLeases(s);
-  const released = execClosed(leases['execution'], 'released', 'submitted');
-  const { execution, ...rest } = leases;
-  void execution;
-  const ids = evidence.map((e) => (e as { evidenceId: string }).evidenceId);
-  const workItem = expectedWork(
-    s,
-    { state: 'submitted', submission: { artifactHashes, evidenceIds: ids, submittedAt: T0 }, progress: expectedProgress('active', { nextCheckpoint: 'not reported', evidenceIds: ids }) },
-    { ...rest, closed: [...(leases['closed'] as object[]), released] },
-  );
-  return { workItemId: WORK, workItem, ownershipEpoch: EXEC_EPOCH, artifactHashes, evidence, releasedExecutionLease: released };
-}
-
-describe('work.accept_result: submitted → verified (§10.2, §7.2, §13.2)', () => {
-  const submitted = given({ state: 'submitted' });
-  const review = (extra: object = {}) => [execEvidence('urn:x:review', REVIEWER, extra)];
-  const acceptResult = (evidence = review(), actor: Principal = COORD, from = submitted.state, extra: object = {}) =>
-    send(from, actor, 'work.accept_result', { workItemId: WORK, evidence }, extra);
-
-  it('verifies the WorkItem, releases every lease and keeps submission and review Evidence in its progress', () => {
-    const after = groupSpec.given(submitted.events).when(acceptResult()).then(CASES['work.accept_result']!.events(submitted.state)) as GroupState;
-    const workItem = after.workItems.get(WORK)!;
-    expect(workItem.state).toBe('verified');
-    expect(workItem.progress?.evidenceIds).toEqual(['urn:missionweave:evidence:exec-submitted', 'urn:x:review']);
-    expect(leasesOf(workItem).ownership).toBeUndefined();
-    expectStateValid(after);
-  });
-
-  it('is the current Coordinator’s alone, under its Coordinator Epoch (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
-    for (const actor of [WORKER, REVIEWER, OWNER]) groupSpec.given(submitted.events).when(acceptResult(review(), actor)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(submitted.events).when(acceptResult(review(), COORD, submitted.state, { coordinatorEpoch: undefined })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-    groupSpec.given(submitted.events).when(acceptResult(), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
-  });
-
-  it('refuses a Coordinator that owns the WorkItem: never the sole reviewer of its own output (§7.2)', () => {
-    const own = given({ state: 'submitted', owner: COORD });
-    groupSpec.given(own.events).when(acceptResult(review(), COORD, own.state)).thenFails('AUTH_FORBIDDEN', 'coordinator-reviews-own-work');
-  });
-
-  it('needs review Evidence that passed, about this WorkItem or its submitted Artifacts, not by the owner (INVALID_COMMAND)', () => {
-    groupSpec.given(submitted.events).when(acceptResult([execEvidence('urn:x:review', WORKER)])).thenFails('INVALID_COMMAND', 'evidence-by-owner');
-    groupSpec.given(submitted.events).when(acceptResult(review({ result: 'inconclusive' }))).thenFails('INVALID_COMMAND', 'review-not-passed');
-    groupSpec.given(submitted.events).when(acceptResult(review({ subject: { type: 'artifact', id: HASH_B } }))).thenFails('INVALID_COMMAND', 'evidence-subject-mismatch');
-    groupSpec.given(submitted.events).when(acceptResult(review({ workItemId: 'urn:x:other' }))).thenFails('INVALID_COMMAND', 'evidence-other-work-item');
-  });
-
-  it('needs a submitted WorkItem of this Group in an active Mission (INVALID_STATE_TRANSITION, INVALID_COMMAND)', () => {
-    for (const state of ['open', 'queued', 'active', 'blocked'] as const) {
-      const other = given({ state });
-      groupSpec.given(other.events).when(acceptResult(review(), COORD, other.state)).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
-    }
-    groupSpec.given(submitted.events).when(send(submitted.state, COORD, 'work.accept_result', { workItemId: 'urn:x:none', evidence: review() })).thenFails('INVALID_COMMAND', 'work-item-unknown');
-    // An `awaiting_approval` Mission has every required WorkItem verified (§7.3), so none is left
-    // in this state to reach the Mission-state check; the common checks test that check per kind.
-  });
-});
-
-describe('work.fail: unfinished → failed (§10.2, §11.4)', () => {
-  const failure = (by: Principal = COORD) => [execEvidence('urn:x:failure', by, { type: 'failure_report', result: 'failed' })];
-  const fail = (from: GroupState, extra: object = {}, actor: Principal = COORD, envelope: object = {}) =>
-    send(from, actor, 'work.fail', { workItemId: WORK, reason: 'Superseded.', evidence: failure(), ...extra }, envelope);
-
-  it.each(UNFINISHED)('the Coordinator fails a WorkItem that is %s, revoking its leases and withdrawing pending offers', (state) => {
-    const from = given({ state, offers: [PENDING] });
-    const change = { progress: { ...expectedProgress(state, { nextCheckpoint: 'not reported', evidenceIds: ['urn:x:failure'] }) } };
-    const after = groupSpec.given(from.events).when(fail(from.state)).then([expectedEnded(from.state, 'work.failed', 'Superseded.', { evidence: failure() }, change)]) as GroupState;
-    const workItem = after.workItems.get(WORK)!;
-    expect(workItem.state).toBe('failed');
-    expect(workItem.offers?.map((o) => o.status)).toEqual(['withdrawn']);
-    expect([leasesOf(workItem).ownership, leasesOf(workItem).execution]).toEqual([undefined, undefined]);
-    expectStateValid(after);
-  });
-
-  it('the owner reports its failure under its current lease, with its own Evidence', () => {
-    const active = given({ state: 'active' });
-    groupSpec.given(active.events).when(fail(active.state, { ...LEASED, evidence: failure(WORKER) }, WORKER)).then(LEASE_CITING[3]![2](active.state).map((e) => ({ ...e, payload: { ...e.payload, reason: 'Superseded.' } })));
-    groupSpec.given(active.events).when(fail(active.state, { ...LEASED, evidence: failure(COORD) }, WORKER)).thenFails('INVALID_COMMAND', 'evidence-producer-mismatch');
-  });
-
-  it('requires failure Evidence (INVALID_COMMAND)', () => {
-    const open = given({ state: 'open' });
-    groupSpec.given(open.events).when(send(open.state, COORD, 'work.fail', { workItemId: WORK, reason: 'no reason given' })).thenFails('INVALID_COMMAND', 'failure-evidence-required');
-    const active = given({ state: 'active' });
-    groupSpec.given(active.events).when(send(active.state, WORKER, 'work.fail', { ...LEASED, reason: 'broken' })).thenFails('INVALID_COMMAND', 'failure-evidence-required');
-    groupSpec.given(open.events).when(fail(open.state, { evidence: [execEvidence('urn:x:f', COORD, { workItemId: 'urn:x:other' })] })).thenFails('INVALID_COMMAND', 'evidence-other-work-item');
-  });
-
-  it('is refused to other members, to a Worker citing no lease, and to a Coordinator without its epoch or lease', () => {
-    const active = given({ state: 'active' });
-    groupSpec.given(active.events).when(fail(active.state, {}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(active.events).when(fail(active.state, {}, REVIEWER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(active.events).when(fail(active.state, {}, COORD, { coordinatorEpoch: undefined })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-    groupSpec.given(active.events).when(fail(active.state), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
-  });
-
-  it.each(FINISHED)('refuses a WorkItem that is already %s (INVALID_STATE_TRANSITION)', (state) => {
-    const done = given({ state });
-    groupSpec.given(done.events).when(fail(done.state)).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
-  });
-});
-
-describe('work.cancel: unfinished → cancelled (§10.2, §12)', () => {
-  const cancel = (from: GroupState, actor: Principal = COORD, extra: object = {}) => send(from, actor, 'work.cancel', { workItemId: WORK, reason: 'Out of scope.' }, extra);
-
-  it.each(UNFINISHED)('the Coordinator or the MissionOwner cancels a WorkItem that is %s, revoking its leases and withdrawing pending offers', (state) => {
-    const from = given({ state, offers: [PENDING] });
-    for (const actor of [COORD, OWNER]) {
-      const after = groupSpec.given(from.events).when(cancel(from.state, actor)).then([expectedEnded(from.state, 'work.cancelled', 'Out of scope.')]) as GroupState;
-      expect(after.workItems.get(WORK)?.offers?.map((o) => o.status)).toEqual(['withdrawn']);
-      expectStateValid(after);
-    }
-  });
-
-  it('is refused to Workers, the owner included, and to a Coordinator without its epoch (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR)', () => {
-    const active = given({ state: 'active' });
-    for (const actor of [WORKER, REVIEWER]) groupSpec.given(active.events).when(cancel(active.state, actor)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(active.events).when(cancel(active.state, COORD, { coordinatorEpoch: undefined })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-  });
-
-  it.each(FINISHED)('refuses a WorkItem that is already %s (INVALID_STATE_TRANSITION)', (state) => {
-    const done = given({ state });
-    groupSpec.given(done.events).when(cancel(done.state)).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
-  });
-
-  it('refuses a WorkItem the Group does not have (INVALID_COMMAND)', () => {
-    const open = given({ state: 'open' });
-    groupSpec.given(open.events).when(send(open.state, COORD, 'work.cancel', { workItemId: 'urn:x:none', reason: 'x' })).thenFails('INVALID_COMMAND', 'work-item-unknown');
-  });
-});
-
-describe('parent Mission failure or cancellation (§10.2, last row; §12)', () => {
-  it.each([
-    ['mission.cancel', OWNER, 'cancelled'],
-    ['mission.terminate', COORD, 'failed'],
-  ] as const)('%s ends an active WorkItem with every lease revoked and its offers withdrawn', (kind, actor, workState) => {
-    const active = given({ state: 'active', offers: [{ ...PENDING, agentId: REVIEWER.id }] });
-    const events = history([(s) => send(s!, actor, kind, { reason: 'stop' })], active.events);
-    const workItem = stateOf(events).workItems.get(WORK)!;
-    expect(workItem.state).toBe(workState);
-    expect(workItem.offers?.map((o) => o.status)).toEqual(['withdrawn']);
-    const leases = leasesOf(workItem);
-    expect([leases.ownership, leases.execution]).toEqual([undefined, undefined]);
-    expect(leases.closed?.at(-1)).toMatchObject({ leaseId: EXEC_RUN_LEASE, state: 'revoked' });
-    expectStateValid(stateOf(events));
-    // The owner's delayed Command finds its lease gone.
-    groupSpec.given(events).when(send(stateOf(events), WORKER, 'work.submit', { ...LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')] })).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
-  });
-});
-
-describe('the Evidence a WorkItem keeps in its progress (§11.4)', () => {
-  it('adds each ID once, newest last, and keeps at most PROGRESS_EVIDENCE_KEPT (the schema bound)', () => {
-    const base = expectedProgress('x') as unknown as Parameters<typeof withEvidenceIds>[0];
-    const full = { ...base, evidenceIds: Array.from({ length: PROGRESS_EVIDENCE_KEPT }, (_, i) => `urn:x:e${i}`) };
-    const after = withEvidenceIds(full, ['urn:x:e0', 'urn:x:new', 'urn:x:new']);
-    expect(after.evidenceIds).toHaveLength(PROGRESS_EVIDENCE_KEPT);
-    expect(after.evidenceIds.slice(-2)).toEqual(['urn:x:e0', 'urn:x:new']);
-    expect(after.evidenceIds[0]).toBe('urn:x:e2');
-    expect(new Set(after.evidenceIds).size).toBe(PROGRESS_EVIDENCE_KEPT);
-  });
-});
