@@ -23,7 +23,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { OFFLINE_EXECUTION_EXTENSION, OFFLINE_EXECUTION_VERSION } from '../protocol/offlineExecution.js';
+import { NO_USAGE, OFFLINE_EXECUTION_EXTENSION, OFFLINE_EXECUTION_VERSION, type ResourceUsage } from '../protocol/offlineExecution.js';
 import { formatTimestamp } from '../protocol/timestamp.js';
 import type { ProtocolEvent } from './documents.js';
 import { AgentClientError, isAgentError, type AgentError } from './errors.js';
@@ -55,14 +55,7 @@ export interface OfflineBufferOptions {
 }
 
 /** The six budget dimensions of what the work used since the previous buffered Command (§12). */
-export interface ResourceUsageDelta {
-  readonly financialMicrounits: number;
-  readonly modelTokens: number;
-  readonly toolCalls: number;
-  readonly computeSeconds: number;
-  readonly wallClockSeconds: number;
-  readonly externalActions: number;
-}
+export type ResourceUsageDelta = ResourceUsage;
 
 /** The authenticated session the progress is reconciled in. */
 export interface CurrentSession {
@@ -86,7 +79,6 @@ export type ReconcileOutcome =
 
 type Document = Record<string, unknown>;
 
-const NO_USAGE: ResourceUsageDelta = { financialMicrounits: 0, modelTokens: 0, toolCalls: 0, computeSeconds: 0, wallClockSeconds: 0, externalActions: 0 };
 
 export class OfflineBuffer {
   readonly disconnectedAt: string;

@@ -10,25 +10,17 @@
  * is refused as INVALID_COMMAND (the binding is understood, but means nothing there).
  */
 
-import { OFFLINE_EXECUTION_EXTENSION } from '../../protocol/offlineExecution.js';
+import { NO_USAGE, OFFLINE_EXECUTION_EXTENSION, type ResourceUsage } from '../../protocol/offlineExecution.js';
 import type { CommandEnvelope } from '../model.js';
 
 /** Every 0.1.x is interpreted (a Group pins major versions, §18). */
 const INTERPRETED_VERSION = /^0\.1\.\d+$/;
 
-/** The six budget dimensions of a usage delta (§12), with the reference runtime's names. */
-export interface ResourceUsage {
-  readonly financialMicrounits: number;
-  readonly modelTokens: number;
-  readonly toolCalls: number;
-  readonly computeSeconds: number;
-  readonly wallClockSeconds: number;
-  readonly externalActions: number;
-}
+export type { ResourceUsage };
 
 export const USAGE_DIMENSIONS = ['financialMicrounits', 'modelTokens', 'toolCalls', 'computeSeconds', 'wallClockSeconds', 'externalActions'] as const;
 
-export const NO_USAGE: ResourceUsage = { financialMicrounits: 0, modelTokens: 0, toolCalls: 0, computeSeconds: 0, wallClockSeconds: 0, externalActions: 0 };
+export { NO_USAGE };
 
 /** `schemas/offline-execution-binding.schema.json`, checked by the front before any decision. */
 export interface OfflineBinding {
