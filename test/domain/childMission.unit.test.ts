@@ -224,6 +224,16 @@ describe('linked child Mission cancellation', () => {
     }
   });
 
+  it('lets the Coordinator unblock it once the child ended: open again, the Coordinator no longer its owner', () => {
+    const running = promoted('block_parent_work_item');
+    groupSpec.given(running).when(command(stateOf(running), COORD, 'work.unblock', { workItemId: WORK })).thenFails('INVALID_STATE_TRANSITION', 'work-item-awaiting-child');
+    const settled = history([(s) => settle(s!)], running, world(FAILED));
+    const after = stateOf(history([(s) => command(s!, COORD, 'work.unblock', { workItemId: WORK })], settled));
+    expect(after.workItems.get(WORK)).toMatchObject({ state: 'open', progress: { blockers: [] } });
+    expect(after.workItems.get(WORK)?.owner).toBeUndefined();
+    expectStateValid(after);
+  });
+
   it('lets the Coordinator promote the WorkItem to a replacement child, under the next Ownership Epoch', () => {
     const settled = history([(s) => settle(s!)], promoted('block_parent_work_item'), world(FAILED));
     const state = stateOf(settled);

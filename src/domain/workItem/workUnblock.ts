@@ -28,8 +28,10 @@ function decideUnblock(state: GroupState, command: CommandOf<'work.unblock'>, ct
   if (isRefusal(workItem)) return workItem;
   const refused = checkWorkState(workItem, ['blocked'], 'be unblocked');
   if (refused !== null) return refused;
+  // While its child runs, the child's outcome decides the WorkItem (§14); once the child ended
+  // (settled as failed or cancelled), the Coordinator may unblock it to replan.
   const child = linksOf(workItem).childMission;
-  if (child !== undefined) {
+  if (child !== undefined && child.outcome === undefined) {
     return refuse('INVALID_STATE_TRANSITION', 'work-item-awaiting-child', 'the WorkItem waits for its child Mission', {
       workItemId: workItem.workItemId,
       childMissionId: child.missionId,
