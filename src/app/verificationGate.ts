@@ -10,7 +10,7 @@
  * verified inside the Command's own turn, after its signature and payload schema passed, so they
  * count toward the same shares and a failing one toward the same refusal budget, once. Their work
  * is bounded by the payload schema's `maxItems` and grows with the bytes sent, as a plain
- * Command's does: a `work.submit` with one Evidence (1.3 KB) took 1.05 ms to verify, one with 256
+ * Command's does: a Command with one Evidence (1.3 KB) took 1.05 ms to verify, one with 256
  * (150 KB, under `maxPayloadBytes`) 56 ms, on the 2-core development machine; a refusal stops at
  * the first failing element.
  */

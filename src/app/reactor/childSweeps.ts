@@ -10,15 +10,12 @@
  * its receipt or a decider that refuses what is already settled or ended.
  */
 
-import { sha256ContentHash } from '../../protocol/contentHash.js';
+import { missionCancel } from '../../domain/mission/missionCancel.js';
+import { childMissionSettle } from '../../domain/workItem/childMissionSettle.js';
 import type { Pool } from '../../store/pool.js';
 import { findChildrenOfEndedParents, findEndedChildren } from '../../store/sql/childMissions.js';
-import type { AuthorityCommandDraft, Sweep } from './sweep.js';
+import { factActionId, type AuthorityCommandDraft, type Sweep } from './sweep.js';
 
-/** A URN naming one fact: the hash keeps any identifier's characters out of the Action ID. */
-function factActionId(fact: string, ...parts: readonly string[]): string {
-  return `urn:missionweave:${fact}:${sha256ContentHash(parts.join('\n')).slice('sha256:'.length)}`;
-}
 
 /** A terminal child Mission not yet settled on its parent WorkItem → `child_mission_settle` in the parent Group. */
 export const childSettleSweep: Sweep = {
@@ -26,7 +23,7 @@ export const childSettleSweep: Sweep = {
   async find(pool: Pool, _nowMillis: number, limit: number): Promise<readonly AuthorityCommandDraft[]> {
     const ended = await findEndedChildren(pool, limit);
     return ended.map((row) => ({
-      kind: 'ext.missionweave.core.child_mission_settle',
+      kind: childMissionSettle.kind,
       groupId: row.parentGroupId,
       actionId: factActionId('child-mission-settle', row.parentGroupId, row.childMissionId),
       payload: { parentWorkItemId: row.parentWorkItemId, childMissionId: row.childMissionId },
@@ -41,7 +38,7 @@ export const parentCancellationSweep: Sweep = {
   async find(pool: Pool, _nowMillis: number, limit: number): Promise<readonly AuthorityCommandDraft[]> {
     const orphaned = await findChildrenOfEndedParents(pool, limit);
     return orphaned.map((row) => ({
-      kind: 'mission.cancel',
+      kind: missionCancel.kind,
       groupId: row.childGroupId,
       actionId: factActionId('parent-cancellation', row.childGroupId, row.parentMissionId),
       payload: { reason: `parent Mission ${row.parentMissionId} ${row.parentState}`, parentMissionId: row.parentMissionId },

@@ -7,19 +7,17 @@
  * `ACTION_ID_COLLISION`, or a refusal because the lease is already closed).
  */
 
-import { createHash } from 'node:crypto';
 import type { Lease } from '../../domain/documents.js';
 import { WORK_LEASE_CLOSE, type LeaseCloseCause } from '../../domain/workItem/closeWorkLease.js';
 import type { WorkLeases } from '../../domain/workItem/workLeases.js';
 import { compareInstants, formatTimestamp, parseTimestamp } from '../../protocol/timestamp.js';
 import type { Pool } from '../../store/pool.js';
 import { readExpiredLeaseRows, readReplacedSessionRows, type LeasedWorkItemRow } from '../../store/sql/workLeases.js';
-import type { AuthorityCommandDraft, Sweep } from './sweep.js';
+import { factActionId, type AuthorityCommandDraft, type Sweep } from './sweep.js';
 
 /** The Action ID of closing `lease` for `cause`: the same on every node, different for every fact. */
 export function leaseCloseActionId(groupId: string, lease: Lease, cause: LeaseCloseCause): string {
-  const fact = JSON.stringify([groupId, lease.workItemId, lease.leaseId, lease.ownershipEpoch, cause]);
-  return `urn:missionweave:lease-close:${createHash('sha256').update(fact).digest('hex')}`;
+  return factActionId('lease-close', groupId, lease.workItemId ?? '', lease.leaseId, String(lease.ownershipEpoch ?? 0), cause);
 }
 
 function closeDraft(row: LeasedWorkItemRow, lease: Lease, cause: LeaseCloseCause): AuthorityCommandDraft {

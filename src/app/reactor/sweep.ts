@@ -7,6 +7,7 @@
  * decider that refuses what no longer applies.
  */
 
+import { sha256ContentHash } from '../../protocol/contentHash.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import type { Pool } from '../../store/pool.js';
 
@@ -25,4 +26,13 @@ export interface Sweep {
   readonly name: string;
   /** At most `limit` Commands due at `nowMillis` (the Authority's clock). */
   find(pool: Pool, nowMillis: number, limit: number): Promise<readonly AuthorityCommandDraft[]>;
+}
+
+/**
+ * The Action ID of one fact (`fact`: what the Authority does; `parts`: the identifiers that name
+ * it): the same on every node, different for every fact. Hashing the parts keeps any
+ * identifier's characters out of the URN.
+ */
+export function factActionId(fact: string, ...parts: readonly string[]): string {
+  return `urn:missionweave:${fact}:${sha256ContentHash(JSON.stringify(parts)).slice('sha256:'.length)}`;
 }
