@@ -3,6 +3,7 @@
  * or submitted WorkItems built with the foundation's lease builders, and Evidence about w1.
  */
 
+import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';
 
@@ -22,6 +23,7 @@ import {
   WORKER,
   WORLD,
   busyGroup,
+  stateOf,
 } from './fixtures.js';
 
 /*
@@ -115,3 +117,18 @@ export function execEvidence(evidenceId: string, generatedBy: Principal = WORKER
     ...extra,
   } as unknown as JsonObject;
 }
+
+/** `execGiven(setup)` and the state it leaves. */
+export function execState(setup: ExecSetup): { events: RecordedEvent[]; state: GroupState } {
+  const events = execGiven(setup);
+  return { events, state: stateOf(events) };
+}
+
+/** A checkpoint as a Worker reports it (§11.4). */
+export const EXEC_CHECKPOINT = { phase: 'migrating', completedMilestones: ['schema copied'], nextStep: 'backfill', createdAt: T0 };
+
+/** What every lease-citing payload about w1 carries: the current epoch and Execution Lease. */
+export const EXEC_LEASED = { workItemId: WORK, ownershipEpoch: EXEC_EPOCH, executionLeaseId: EXEC_RUN_LEASE };
+
+/** The owner's failure Evidence about w1. */
+export const execFailure = () => [execEvidence('urn:x:failure', WORKER, { type: 'failure_report', result: 'failed' })];

@@ -30,7 +30,14 @@ import {
   DELEGATE_AGENT,
   command,
 } from './fixtures.js';
-import { EXEC_EPOCH, EXEC_RUN_LEASE, EXEC_SUBMITTED_EVIDENCE, execEvidence, execGiven } from './execFixtures.js';
+import {
+  EXEC_EPOCH,
+  EXEC_SUBMITTED_EVIDENCE,
+  execEvidence,
+  execGiven,
+  EXEC_CHECKPOINT,
+  EXEC_LEASED,
+} from './execFixtures.js';
 import { expectedApprovalGranted } from './expectedApproval.js';
 import {
   expectedAccepted,
@@ -42,29 +49,34 @@ import {
   offerEntry,
 } from './expectedOwnership.js';
 import { expectedAuthorized } from './expectedEvents.js';
-import { execClosed, execLeases, expectedBlocked, expectedCheckpointed, expectedEnded, expectedProgress, expectedWork } from './expectedExecution.js';
+import {
+  execClosed,
+  execLeases,
+  expectedBlocked,
+  expectedCheckpointed,
+  expectedEnded,
+  expectedProgress,
+  expectedWork,
+} from './expectedExecution.js';
 
 import type { KindCase } from './kindCases.js';
 
 const ID = 'urn:test:id:when-';
 const EXECUTION_APPROVAL_ID = 'urn:missionweave:approval:exec-1';
 
-const CHECKPOINT = { phase: 'migrating', completedMilestones: ['schema copied'], nextStep: 'backfill', createdAt: T0 };
-const LEASED = { workItemId: WORK, ownershipEpoch: EXEC_EPOCH, executionLeaseId: EXEC_RUN_LEASE };
-
 /** The kinds of the execution half of §10.2 (checkpoint … cancel), on w1 as far on as each needs. */
 const EXECUTION_CASES: Readonly<Record<string, KindCase>> = {
   'work.checkpoint': {
     actor: WORKER,
     given: () => execGiven({ state: 'active' }),
-    payload: () => ({ ...LEASED, checkpoint: CHECKPOINT }),
-    events: (s) => [expectedCheckpointed(s, CHECKPOINT)],
+    payload: () => ({ ...EXEC_LEASED, checkpoint: EXEC_CHECKPOINT }),
+    events: (s) => [expectedCheckpointed(s, EXEC_CHECKPOINT)],
   },
   'work.block': {
     actor: WORKER,
     given: () => execGiven({ state: 'active' }),
-    payload: () => ({ ...LEASED, reason: 'needs DBA approval', checkpoint: CHECKPOINT, blockedLeaseSeconds: 120 }),
-    events: (s) => [expectedBlocked(s, 'needs DBA approval', CHECKPOINT, 120)],
+    payload: () => ({ ...EXEC_LEASED, reason: 'needs DBA approval', checkpoint: EXEC_CHECKPOINT, blockedLeaseSeconds: 120 }),
+    events: (s) => [expectedBlocked(s, 'needs DBA approval', EXEC_CHECKPOINT, 120)],
   },
   'work.unblock': {
     actor: COORD,
@@ -80,7 +92,7 @@ const EXECUTION_CASES: Readonly<Record<string, KindCase>> = {
   'work.submit': {
     actor: WORKER,
     given: () => execGiven({ state: 'active' }),
-    payload: () => ({ ...LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')] }),
+    payload: () => ({ ...EXEC_LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')] }),
     events: (s) => {
       const leases = execLeases(s);
       const released = execClosed(leases['execution'], 'released', 'submitted');

@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/group/groupState.js';
-import type { RecordedEvent } from '../../src/domain/model.js';
+
 import { leasesOf } from '../../src/domain/workItem/workLeases.js';
 import { PROGRESS_EVIDENCE_KEPT, withEvidenceIds } from '../../src/domain/workItem/workProgress.js';
 import type { Principal } from '../../src/protocol/principal.js';
@@ -33,8 +33,9 @@ import {
   EXEC_OLD_RUN_LEASE,
   EXEC_RUN_LEASE,
   execEvidence,
-  execGiven,
-  type ExecSetup,
+  EXEC_LEASED,
+  execFailure,
+  execState,
 } from './execFixtures.js';
 import {
   execClosed,
@@ -45,27 +46,14 @@ import {
 } from './expectedExecution.js';
 import { CASES } from './kindCases.js';
 
-const LEASED = { workItemId: WORK, ownershipEpoch: EXEC_EPOCH, executionLeaseId: EXEC_RUN_LEASE };
 const UNFINISHED = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted'] as const;
 const FINISHED = ['verified', 'failed', 'cancelled'] as const;
 const PENDING = { offerId: 'urn:x:offer-1', agentId: WORKER.id, agentCardVersion: 3, expiresAt: at(300), status: 'pending' as const };
 
-const FAILURE = () => [execEvidence('urn:x:failure', WORKER, { type: 'failure_report', result: 'failed' })];
-
-function given(setup: ExecSetup): { events: RecordedEvent[]; state: GroupState } {
-  const events = execGiven(setup);
-  return { events, state: stateOf(events) };
-}
-
-function send(state: GroupState, actor: Principal, kind: string, payload: object, extra: object = {}) {
-  return command(state, actor, kind, payload, extra);
-}
-
-
 describe('work.submit: active → submitted (§10.2, §13.2)', () => {
-  const active = given({ state: 'active' });
+  const active = execState({ state: 'active' });
   const submit = (extra: object = {}, actor: Principal = WORKER, from = active.state) =>
-    send(from, actor, 'work.submit', { ...LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')], ...extra });
+    command(from, actor, 'work.submit', { ...EXEC_LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')], ...extra });
 
   it('records the submission and releases the Execution Lease; ownership stays until review', () => {
     const after = groupSpec.given(active.events).when(submit()).then(CASES['work.submit']!.events(active.state)) as GroupState;
@@ -97,11 +85,11 @@ describe('work.submit: active → submitted (§10.2, §13.2)', () => {
 
   it('never lets a fenced owner complete the WorkItem: a late submission after reassignment or lease expiry is refused (§11.5)', () => {
     // Reassigned: another Agent owns the WorkItem under a higher epoch; the old owner cites its own.
-    const reassigned = given({ state: 'active', owner: REVIEWER });
+    const reassigned = execState({ state: 'active', owner: REVIEWER });
     groupSpec.given(reassigned.events).when(submit({ ownershipEpoch: EXEC_EPOCH - 1, executionLeaseId: EXEC_OLD_RUN_LEASE }, WORKER, reassigned.state)).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
     groupSpec.given(reassigned.events).when(submit({}, WORKER, reassigned.state)).thenFails('AUTH_FORBIDDEN', 'not-the-owner');
     // Paused past its lease: same epoch, same Lease ID, but the Authority's clock says it expired.
-    const paused = given({ state: 'active', executionSeconds: 30 });
+    const paused = execState({ state: 'active', executionSeconds: 30 });
     groupSpec.given(paused.events).when(submit({}, WORKER, paused.state), { now: at(45) }).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-expired');
   });
 });
@@ -121,10 +109,10 @@ function submittedPayload(s: GroupState, artifactHashes: string[], evidence: obj
 }
 
 describe('work.accept_result: submitted → verified (§10.2, §7.2, §13.2)', () => {
-  const submitted = given({ state: 'submitted' });
+  const submitted = execState({ state: 'submitted' });
   const review = (extra: object = {}) => [execEvidence('urn:x:review', REVIEWER, extra)];
   const acceptResult = (evidence = review(), actor: Principal = COORD, from = submitted.state, extra: object = {}) =>
-    send(from, actor, 'work.accept_result', { workItemId: WORK, evidence }, extra);
+    command(from, actor, 'work.accept_result', { workItemId: WORK, evidence }, extra);
 
   it('verifies the WorkItem, releases every lease and keeps submission and review Evidence in its progress', () => {
     const after = groupSpec.given(submitted.events).when(acceptResult()).then(CASES['work.accept_result']!.events(submitted.state)) as GroupState;
@@ -142,7 +130,7 @@ describe('work.accept_result: submitted → verified (§10.2, §7.2, §13.2)', (
   });
 
   it('refuses a Coordinator that owns the WorkItem: never the sole reviewer of its own output (§7.2)', () => {
-    const own = given({ state: 'submitted', owner: COORD });
+    const own = execState({ state: 'submitted', owner: COORD });
     groupSpec.given(own.events).when(acceptResult(review(), COORD, own.state)).thenFails('AUTH_FORBIDDEN', 'coordinator-reviews-own-work');
   });
 
@@ -155,10 +143,10 @@ describe('work.accept_result: submitted → verified (§10.2, §7.2, §13.2)', (
 
   it('needs a submitted WorkItem of this Group in an active Mission (INVALID_STATE_TRANSITION, INVALID_COMMAND)', () => {
     for (const state of ['open', 'queued', 'active', 'blocked'] as const) {
-      const other = given({ state });
+      const other = execState({ state });
       groupSpec.given(other.events).when(acceptResult(review(), COORD, other.state)).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
     }
-    groupSpec.given(submitted.events).when(send(submitted.state, COORD, 'work.accept_result', { workItemId: 'urn:x:none', evidence: review() })).thenFails('INVALID_COMMAND', 'work-item-unknown');
+    groupSpec.given(submitted.events).when(command(submitted.state, COORD, 'work.accept_result', { workItemId: 'urn:x:none', evidence: review() })).thenFails('INVALID_COMMAND', 'work-item-unknown');
     // An `awaiting_approval` Mission has every required WorkItem verified (§7.3), so none is left
     // in this state to reach the Mission-state check; the common checks test that check per kind.
   });
@@ -167,10 +155,10 @@ describe('work.accept_result: submitted → verified (§10.2, §7.2, §13.2)', (
 describe('work.fail: unfinished → failed (§10.2, §11.4)', () => {
   const failure = (by: Principal = COORD) => [execEvidence('urn:x:failure', by, { type: 'failure_report', result: 'failed' })];
   const fail = (from: GroupState, extra: object = {}, actor: Principal = COORD, envelope: object = {}) =>
-    send(from, actor, 'work.fail', { workItemId: WORK, reason: 'Superseded.', evidence: failure(), ...extra }, envelope);
+    command(from, actor, 'work.fail', { workItemId: WORK, reason: 'Superseded.', evidence: failure(), ...extra }, envelope);
 
   it.each(UNFINISHED)('the Coordinator fails a WorkItem that is %s, revoking its leases and withdrawing pending offers', (state) => {
-    const from = given({ state, offers: [PENDING] });
+    const from = execState({ state, offers: [PENDING] });
     const change = { progress: { ...expectedProgress(state, { nextCheckpoint: 'not reported', evidenceIds: ['urn:x:failure'] }) } };
     const after = groupSpec.given(from.events).when(fail(from.state)).then([expectedEnded(from.state, 'work.failed', 'Superseded.', { evidence: failure() }, change)]) as GroupState;
     const workItem = after.workItems.get(WORK)!;
@@ -181,25 +169,25 @@ describe('work.fail: unfinished → failed (§10.2, §11.4)', () => {
   });
 
   it('the owner reports its failure under its current lease, with its own Evidence', () => {
-    const active = given({ state: 'active' });
-    groupSpec.given(active.events).when(fail(active.state, { ...LEASED, evidence: failure(WORKER) }, WORKER)).then([
-      expectedEnded(active.state, 'work.failed', 'the source table is corrupt', { evidence: FAILURE() }, {
+    const active = execState({ state: 'active' });
+    groupSpec.given(active.events).when(fail(active.state, { ...EXEC_LEASED, evidence: failure(WORKER) }, WORKER)).then([
+      expectedEnded(active.state, 'work.failed', 'the source table is corrupt', { evidence: execFailure() }, {
         progress: expectedProgress('active', { nextCheckpoint: 'not reported', evidenceIds: ['urn:x:failure'] }),
       }),
     ].map((e) => ({ ...e, payload: { ...e.payload, reason: 'Superseded.' } })));
-    groupSpec.given(active.events).when(fail(active.state, { ...LEASED, evidence: failure(COORD) }, WORKER)).thenFails('INVALID_COMMAND', 'evidence-producer-mismatch');
+    groupSpec.given(active.events).when(fail(active.state, { ...EXEC_LEASED, evidence: failure(COORD) }, WORKER)).thenFails('INVALID_COMMAND', 'evidence-producer-mismatch');
   });
 
   it('requires failure Evidence (INVALID_COMMAND)', () => {
-    const open = given({ state: 'open' });
-    groupSpec.given(open.events).when(send(open.state, COORD, 'work.fail', { workItemId: WORK, reason: 'no reason given' })).thenFails('INVALID_COMMAND', 'failure-evidence-required');
-    const active = given({ state: 'active' });
-    groupSpec.given(active.events).when(send(active.state, WORKER, 'work.fail', { ...LEASED, reason: 'broken' })).thenFails('INVALID_COMMAND', 'failure-evidence-required');
+    const open = execState({ state: 'open' });
+    groupSpec.given(open.events).when(command(open.state, COORD, 'work.fail', { workItemId: WORK, reason: 'no reason given' })).thenFails('INVALID_COMMAND', 'failure-evidence-required');
+    const active = execState({ state: 'active' });
+    groupSpec.given(active.events).when(command(active.state, WORKER, 'work.fail', { ...EXEC_LEASED, reason: 'broken' })).thenFails('INVALID_COMMAND', 'failure-evidence-required');
     groupSpec.given(open.events).when(fail(open.state, { evidence: [execEvidence('urn:x:f', COORD, { workItemId: 'urn:x:other' })] })).thenFails('INVALID_COMMAND', 'evidence-other-work-item');
   });
 
   it('is refused to other members, to a Worker citing no lease, and to a Coordinator without its epoch or lease', () => {
-    const active = given({ state: 'active' });
+    const active = execState({ state: 'active' });
     groupSpec.given(active.events).when(fail(active.state, {}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(active.events).when(fail(active.state, {}, REVIEWER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(active.events).when(fail(active.state, {}, COORD, { coordinatorEpoch: undefined })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
@@ -207,16 +195,16 @@ describe('work.fail: unfinished → failed (§10.2, §11.4)', () => {
   });
 
   it.each(FINISHED)('refuses a WorkItem that is already %s (INVALID_STATE_TRANSITION)', (state) => {
-    const done = given({ state });
+    const done = execState({ state });
     groupSpec.given(done.events).when(fail(done.state)).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
   });
 });
 
 describe('work.cancel: unfinished → cancelled (§10.2, §12)', () => {
-  const cancel = (from: GroupState, actor: Principal = COORD, extra: object = {}) => send(from, actor, 'work.cancel', { workItemId: WORK, reason: 'Out of scope.' }, extra);
+  const cancel = (from: GroupState, actor: Principal = COORD, extra: object = {}) => command(from, actor, 'work.cancel', { workItemId: WORK, reason: 'Out of scope.' }, extra);
 
   it.each(UNFINISHED)('the Coordinator or the MissionOwner cancels a WorkItem that is %s, revoking its leases and withdrawing pending offers', (state) => {
-    const from = given({ state, offers: [PENDING] });
+    const from = execState({ state, offers: [PENDING] });
     for (const actor of [COORD, OWNER]) {
       const after = groupSpec.given(from.events).when(cancel(from.state, actor)).then([expectedEnded(from.state, 'work.cancelled', 'Out of scope.')]) as GroupState;
       expect(after.workItems.get(WORK)?.offers?.map((o) => o.status)).toEqual(['withdrawn']);
@@ -225,19 +213,19 @@ describe('work.cancel: unfinished → cancelled (§10.2, §12)', () => {
   });
 
   it('is refused to Workers, the owner included, and to a Coordinator without its epoch (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR)', () => {
-    const active = given({ state: 'active' });
+    const active = execState({ state: 'active' });
     for (const actor of [WORKER, REVIEWER]) groupSpec.given(active.events).when(cancel(active.state, actor)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(active.events).when(cancel(active.state, COORD, { coordinatorEpoch: undefined })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
   });
 
   it.each(FINISHED)('refuses a WorkItem that is already %s (INVALID_STATE_TRANSITION)', (state) => {
-    const done = given({ state });
+    const done = execState({ state });
     groupSpec.given(done.events).when(cancel(done.state)).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
   });
 
   it('refuses a WorkItem the Group does not have (INVALID_COMMAND)', () => {
-    const open = given({ state: 'open' });
-    groupSpec.given(open.events).when(send(open.state, COORD, 'work.cancel', { workItemId: 'urn:x:none', reason: 'x' })).thenFails('INVALID_COMMAND', 'work-item-unknown');
+    const open = execState({ state: 'open' });
+    groupSpec.given(open.events).when(command(open.state, COORD, 'work.cancel', { workItemId: 'urn:x:none', reason: 'x' })).thenFails('INVALID_COMMAND', 'work-item-unknown');
   });
 });
 
@@ -246,8 +234,8 @@ describe('parent Mission failure or cancellation (§10.2, last row; §12)', () =
     ['mission.cancel', OWNER, 'cancelled'],
     ['mission.terminate', COORD, 'failed'],
   ] as const)('%s ends an active WorkItem with every lease revoked and its offers withdrawn', (kind, actor, workState) => {
-    const active = given({ state: 'active', offers: [{ ...PENDING, agentId: REVIEWER.id }] });
-    const events = history([(s) => send(s!, actor, kind, { reason: 'stop' })], active.events);
+    const active = execState({ state: 'active', offers: [{ ...PENDING, agentId: REVIEWER.id }] });
+    const events = history([(s) => command(s!, actor, kind, { reason: 'stop' })], active.events);
     const workItem = stateOf(events).workItems.get(WORK)!;
     expect(workItem.state).toBe(workState);
     expect(workItem.offers?.map((o) => o.status)).toEqual(['withdrawn']);
@@ -256,7 +244,7 @@ describe('parent Mission failure or cancellation (§10.2, last row; §12)', () =
     expect(leases.closed?.at(-1)).toMatchObject({ leaseId: EXEC_RUN_LEASE, state: 'revoked' });
     expectStateValid(stateOf(events));
     // The owner's delayed Command finds its lease gone.
-    groupSpec.given(events).when(send(stateOf(events), WORKER, 'work.submit', { ...LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')] })).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+    groupSpec.given(events).when(command(stateOf(events), WORKER, 'work.submit', { ...EXEC_LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')] })).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
   });
 });
 
