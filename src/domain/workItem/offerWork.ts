@@ -26,12 +26,11 @@ type OfferCommand = CommandOf<'work.offer'>;
 const OFFERABLE: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'active', 'blocked', 'failed'];
 
 /** A WorkItem promoted to a child Mission is fenced while that Mission runs (§14). */
-function checkNoRunningChild(workItem: WorkItem, ctx: DecisionContext): Refusal | null {
+function checkNoRunningChild(workItem: WorkItem): Refusal | null {
   const child = linksOf(workItem).childMission;
-  // A settled link records the child's end (ext.missionweave.core.child_mission_settle).
+  // A settled link records the child's end (ext.missionweave.core.child_mission_settle); until
+  // then the child runs, as `work.unblock` judges it too.
   if (child === undefined || child.outcome !== undefined) return null;
-  const state = ctx.mission(child.missionId)?.state;
-  if (state === 'approved' || state === 'cancelled' || state === 'failed') return null;
   return refuse('INVALID_STATE_TRANSITION', 'child-mission-running', 'the WorkItem is being done by a child Mission', {
     workItemId: workItem.workItemId,
     childMissionId: child.missionId,
@@ -108,7 +107,7 @@ export function decideWorkOffer(state: GroupState, command: OfferCommand, ctx: D
     const refused = checkDelegatedUse(state, command, grantId, { kind: 'offer', workItem }, ctx);
     if (refused !== null) return refused;
   }
-  const refused = checkWorkState(workItem, OFFERABLE, 'be offered') ?? checkNoRunningChild(workItem, ctx);
+  const refused = checkWorkState(workItem, OFFERABLE, 'be offered') ?? checkNoRunningChild(workItem);
   if (refused !== null) return refused;
   const liveOwner = liveOwnerOf(workItem, ctx);
   if (liveOwner !== undefined) {
