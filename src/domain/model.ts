@@ -99,6 +99,14 @@ export interface DecisionContext {
   /** Whether a Group ID is already taken (creation Commands must name a fresh one). */
   readonly groupExists: (groupId: string) => boolean;
   readonly services: OrganizationServices;
+  /**
+   * The Group states of the Command's Mission ancestry, nearest parent Group first, for kinds
+   * whose entry declares `ancestry: true` (a budget charge updates every ancestor, §12); the app
+   * locks and loads them in the same transaction. Absent or empty for a root Mission and for
+   * every other kind. Each is a `GroupState`, typed by its Group ID only here (this module
+   * cannot import the Group state's): read them with `ancestorsOf(ctx)` (`budget/ledger.ts`).
+   */
+  readonly ancestors?: readonly { readonly groupId: string }[];
 }
 
 /**
@@ -134,7 +142,9 @@ export type AggregateType =
   | 'delegation-grant'
   | 'organization'
   /** An Extension Profile's slice of Group state (§18). */
-  | 'extension';
+  | 'extension'
+  /** A published Artifact's manifest, by content hash (§13.1). */
+  | 'artifact';
 
 /** A refused transition: the §19 code and a reason that may be shown to the actor. */
 export interface DomainError {

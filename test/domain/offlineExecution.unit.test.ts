@@ -22,6 +22,7 @@ import { NO_USAGE, type OfflineBinding, type ResourceUsage } from '../../src/dom
 import { decideWithOfflineBinding } from '../../src/domain/workItem/reconcileOffline.js';
 import { RESOURCE_USAGE_EXTENSION, usageOf, withUsage, type ResourceUsageRecordedPayload } from '../../src/domain/workItem/resourceUsage.js';
 import { closeLease, newWorkLease, withLeases } from '../../src/domain/workItem/workLeases.js';
+import { EXAMPLE_WORK_CONTRACT } from '../support/payloadExamples.js';
 import { recordDrafts, testContext } from '../support/specification.js';
 import { COORD, GROUP, MAIN, MISSION, WORK, WORKER, WORLD, at, command, expectStateValid, groupDecider, groupSpec, history, stateOf, steps } from './fixtures.js';
 
@@ -30,7 +31,9 @@ const EXEC = 'urn:missionweave:lease:exec-1';
 const NOW = at(320);
 
 const created = history([steps.create, steps.addMember(WORKER)]);
-const authorized = history([steps.authorize(), steps.authorize(W2)], created);
+// A budget granting every dimension the tests charge (an ungranted one allows nothing, §12).
+const CHARGED_CONTRACT = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [], budget: { ...EXAMPLE_WORK_CONTRACT.budget, computeSecondsLimit: 36000, wallClockSecondsLimit: 86400 } };
+const authorized = history([steps.authorize(WORK, CHARGED_CONTRACT), steps.authorize(W2)], created);
 const fresh = stateOf(authorized).workItems.get(WORK) as WorkItem;
 const ctxAt = (seconds: number) => testContext({ ...WORLD, now: at(seconds) });
 
@@ -233,13 +236,13 @@ describe('offline progress that is refused (§11.5)', () => {
   });
 
   it('when the charge overflows the WorkItem or the Mission budget: no charge, no Message (BUDGET_EXCEEDED)', () => {
-    expect(refusal(given(), post(given(), { resourceUsageDelta: usage({ toolCalls: 401 }) }))).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'offline-work-item-budget' });
-    expect(refusal(given(), post(given(), { resourceUsageDelta: usage({ financialMicrounits: 80_000_001 }) }))).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'offline-work-item-budget' });
+    expect(refusal(given(), post(given(), { resourceUsageDelta: usage({ toolCalls: 401 }) }))).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'work-item-budget' });
+    expect(refusal(given(), post(given(), { resourceUsageDelta: usage({ financialMicrounits: 80_000_001 }) }))).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'work-item-budget' });
     const spent = ownedWork();
     const w2 = stateOf(authorized).workItems.get(W2) as WorkItem;
     const w2Spent = withUsage(w2, usage({ modelTokens: 200000 }));
     const tight = given(spent, w2Spent, { currency: 'EUR', financialLimit: 80, modelTokenLimit: 300000, toolCallLimit: 400 });
-    expect(refusal(tight, post(tight, { resourceUsageDelta: usage({ modelTokens: 150000 }) }))).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'offline-mission-budget' });
+    expect(refusal(tight, post(tight, { resourceUsageDelta: usage({ modelTokens: 150000 }) }))).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'mission-budget' });
     expect(after(tight, post(tight, { resourceUsageDelta: usage({ modelTokens: 100000 }) })).drafts).toHaveLength(2);
   });
 });

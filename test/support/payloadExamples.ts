@@ -64,6 +64,7 @@ export const EXAMPLE_BUDGET = {
   financialLimit: 1200,
   modelTokenLimit: 4000000,
   toolCallLimit: 5000,
+  computeSecondsLimit: 864000,
   wallClockSecondsLimit: 1209600,
 };
 

@@ -23,6 +23,7 @@ import {
   type WorkItem,
 } from '../documents.js';
 import type { DelegationGrant, WorkProposal } from '../workItem/workItemDocuments.js';
+import type { PublishedArtifact } from '../artifact/publishedArtifacts.js';
 
 /** What the protocol keeps about a Mission outside its normative document. */
 export interface MissionNotes {
@@ -82,6 +83,8 @@ export interface GroupState {
   readonly delegationGrants: ReadonlyMap<string, DelegationGrant>;
   /** Extension Profiles' slices of Group state, by profile URI (§18). */
   readonly extensions: ReadonlyMap<string, ExtensionSlice>;
+  /** Artifacts published in this Group, by content hash (§13.1). */
+  readonly artifacts: ReadonlyMap<string, PublishedArtifact>;
 }
 
 /** A copy of `map` with `key` set: evolve never mutates the state it was given. */
@@ -103,7 +106,8 @@ export type AggregateRowType =
   | 'work-item'
   | 'work-proposal'
   | 'delegation-grant'
-  | 'extension';
+  | 'extension'
+  | 'artifact';
 
 export interface AggregateRow {
   readonly type: AggregateRowType;
@@ -171,6 +175,9 @@ export function toAggregates(state: GroupState): AggregateRow[] {
   for (const [uri, slice] of state.extensions) {
     rows.push({ type: 'extension', id: uri, revision: slice.revision, document: toJson(slice) });
   }
+  for (const a of state.artifacts.values()) {
+    rows.push({ type: 'artifact', id: a.contentHash, revision: a.revision, document: toJson(a) });
+  }
   return rows;
 }
 
@@ -189,6 +196,7 @@ export function fromAggregates(groupId: string, lastSequence: number, rows: read
   const proposals = new Map<string, WorkProposal>();
   const delegationGrants = new Map<string, DelegationGrant>();
   const extensions = new Map<string, ExtensionSlice>();
+  const artifacts = new Map<string, PublishedArtifact>();
   for (const row of rows) {
     const type = row.type as AggregateRowType;
     switch (type) {
@@ -224,6 +232,9 @@ export function fromAggregates(groupId: string, lastSequence: number, rows: read
       case 'extension':
         extensions.set(row.id, fromJson<ExtensionSlice>(row.document));
         break;
+      case 'artifact':
+        artifacts.set(row.id, fromJson<PublishedArtifact>(row.document));
+        break;
       default: {
         const _exhaustive: never = type;
         throw new Error(`unknown aggregate row type ${String(_exhaustive)}`);
@@ -251,5 +262,6 @@ export function fromAggregates(groupId: string, lastSequence: number, rows: read
     proposals,
     delegationGrants,
     extensions,
+    artifacts,
   };
 }

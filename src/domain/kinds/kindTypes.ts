@@ -89,6 +89,12 @@ interface KindBase<K extends string, C, E extends AnyEventType> {
   readonly events: readonly E[];
   readonly embedded?: EmbeddedDocument;
   readonly preload?: Preload<C>;
+  /**
+   * The decision reads and writes the Group states of the Mission's ancestry (`ctx.ancestors`):
+   * the app locks every ancestor Group with the Command's own, in one global order, and loads
+   * them (§12 budget consumption over the complete WorkItem/Mission ancestry).
+   */
+  readonly ancestry?: true;
   /** The Group and Mission the Command brings into being, if any (their IDs must be fresh). */
   creates?(command: C): { readonly groupId: string; readonly missionId: string };
   /** The Conversation / WorkItem an envelope `conversationId` / `workItemId` must name. */

@@ -23,6 +23,7 @@ export function foundGroup(payload: MissionCreatedPayload, sequence: number): Gr
     proposals: new Map(),
     delegationGrants: new Map(),
     extensions: new Map(),
+    artifacts: new Map(),
   };
 }
 

@@ -10,17 +10,14 @@
  * is refused as INVALID_COMMAND (the binding is understood, but means nothing there).
  */
 
-import { NO_USAGE, OFFLINE_EXECUTION_EXTENSION, type ResourceUsage } from '../../protocol/offlineExecution.js';
+import { OFFLINE_EXECUTION_EXTENSION, type ResourceUsage } from '../../protocol/offlineExecution.js';
 import type { CommandEnvelope } from '../model.js';
+export { addUsage, isZeroUsage, NO_USAGE, USAGE_DIMENSIONS } from '../budget/budgetMath.js';
 
 /** Every 0.1.x is interpreted (a Group pins major versions, §18). */
 const INTERPRETED_VERSION = /^0\.1\.\d+$/;
 
 export type { ResourceUsage };
-
-export const USAGE_DIMENSIONS = ['financialMicrounits', 'modelTokens', 'toolCalls', 'computeSeconds', 'wallClockSeconds', 'externalActions'] as const;
-
-export { NO_USAGE };
 
 /** `schemas/offline-execution-binding.schema.json`, checked by the front before any decision. */
 export interface OfflineBinding {
@@ -86,17 +83,3 @@ export function readBinding(command: CommandEnvelope): BindingRead {
   return { found: true, binding: extension.data as unknown as OfflineBinding, target: target(command.payload) };
 }
 
-export function isZeroUsage(usage: ResourceUsage): boolean {
-  return USAGE_DIMENSIONS.every((dimension) => usage[dimension] === 0);
-}
-
-export function addUsage(a: ResourceUsage, b: ResourceUsage): ResourceUsage {
-  return {
-    financialMicrounits: a.financialMicrounits + b.financialMicrounits,
-    modelTokens: a.modelTokens + b.modelTokens,
-    toolCalls: a.toolCalls + b.toolCalls,
-    computeSeconds: a.computeSeconds + b.computeSeconds,
-    wallClockSeconds: a.wallClockSeconds + b.wallClockSeconds,
-    externalActions: a.externalActions + b.externalActions,
-  };
-}

@@ -32,12 +32,18 @@
 
 import type { Lease, WorkItem } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
-import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
+import {
+  accept,
+  refuse,
+  type CommandEnvelope,
+  type Decision,
+  type DecisionContext,
+  type Refusal,
+} from '../model.js';
 import { isAfterNow, isNoLaterThan } from '../rules.js';
-import { withWorkItem } from './workEvents.js';
 import { leasesOf } from './workLeases.js';
-import { addUsage, isZeroUsage, readBinding, type OfflineBinding, type OfflineTarget } from './offlineBinding.js';
-import { missionUsageOf, overflowOf, remainingOf, resourceUsageRecorded, usageOf, withUsage, type ResourceUsageRecordedPayload } from './resourceUsage.js';
+import { isZeroUsage, readBinding, type OfflineBinding, type OfflineTarget } from './offlineBinding.js';
+import { chargeUsage, type Charged } from '../budget/ledger.js';
 
 type KindDecide = (state: GroupState, command: CommandEnvelope, ctx: DecisionContext) => Decision;
 
@@ -114,44 +120,25 @@ function checkTarget(workItem: WorkItem, binding: OfflineBinding, target: Offlin
 }
 
 /** The charge of a nonzero delta, or the refusal of an overflow (nothing is applied then). */
-function charge(state: GroupState, workItem: WorkItem, binding: OfflineBinding, command: CommandEnvelope, ctx: DecisionContext): { state: GroupState; draft: EventDraft } | Refusal {
-  const delta = binding.resourceUsageDelta;
-  const cumulative = addUsage(usageOf(workItem), delta);
-  const missionCumulative = addUsage(missionUsageOf(state), delta);
-  const details = { workItemId: workItem.workItemId };
-  const overWork = overflowOf(cumulative, workItem.contract.budget);
-  if (overWork !== undefined) return refuse('BUDGET_EXCEEDED', 'offline-work-item-budget', `the offline usage exceeds the WorkItem budget (${overWork})`, { ...details, dimension: overWork });
-  const overMission = overflowOf(missionCumulative, state.mission.budget);
-  if (overMission !== undefined) return refuse('BUDGET_EXCEEDED', 'offline-mission-budget', `the offline usage exceeds the Mission budget (${overMission})`, { ...details, dimension: overMission });
-  const charged: WorkItem = { ...withUsage(workItem, cumulative), revision: workItem.revision + 1, updatedAt: ctx.now };
-  const payload: ResourceUsageRecordedPayload = {
-    workItemId: charged.workItemId,
-    workItem: charged,
+function charge(state: GroupState, binding: OfflineBinding, command: CommandEnvelope, ctx: DecisionContext): Charged | Refusal {
+  return chargeUsage(state, {
+    workItemId: binding.workItemId,
     ownershipEpoch: binding.ownershipEpoch,
     executionLeaseId: binding.executionLeaseId,
-    usageDelta: delta,
-    cumulativeUsage: cumulative,
-    remainingBudget: remainingOf(cumulative, workItem.contract.budget),
-    missionUsage: { missionId: state.mission.missionId, cumulativeUsage: missionCumulative, remainingBudget: remainingOf(missionCumulative, state.mission.budget) },
-    offlineReconciliation: {
-      disconnectedAt: binding.disconnectedAt,
-      bufferedAt: binding.bufferedAt,
-      graceDeadline: binding.graceDeadline,
-      executionSessionEpoch: binding.sessionEpoch,
-      reconciliationSessionEpoch: command.sessionEpoch ?? 0,
-      reconciledAt: ctx.now,
-      progressActionId: command.actionId,
-      progressKind: command.kind,
+    usageDelta: binding.resourceUsageDelta,
+    annotations: {
+      offlineReconciliation: {
+        disconnectedAt: binding.disconnectedAt,
+        bufferedAt: binding.bufferedAt,
+        graceDeadline: binding.graceDeadline,
+        executionSessionEpoch: binding.sessionEpoch,
+        reconciliationSessionEpoch: command.sessionEpoch ?? 0,
+        reconciledAt: ctx.now,
+        progressActionId: command.actionId,
+        progressKind: command.kind,
+      },
     },
-  };
-  const draft: EventDraft = {
-    kind: resourceUsageRecorded.kind,
-    payload,
-    aggregate: { type: 'work-item', id: charged.workItemId, revision: charged.revision },
-    conversationId: charged.conversationId,
-    workItemId: charged.workItemId,
-  };
-  return { state: withWorkItem(state, charged), draft };
+  }, ctx);
 }
 
 /**
@@ -185,8 +172,8 @@ export function decideWithOfflineBinding(decide: KindDecide, state: GroupState, 
   const lease = checkLease(workItem, binding);
   if ('ok' in lease) return lease;
   if (isZeroUsage(binding.resourceUsageDelta)) return decide(state, command, ctx);
-  const charged = charge(state, workItem, binding, command, ctx);
+  const charged = charge(state, binding, command, ctx);
   if ('ok' in charged) return charged;
   const decision = decide(charged.state, command, ctx);
-  return decision.ok ? accept(charged.draft, ...decision.events) : decision;
+  return decision.ok ? accept(...charged.drafts, ...decision.events) : decision;
 }

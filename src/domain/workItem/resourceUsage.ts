@@ -7,16 +7,13 @@
  * Event kind and payload members so that ledger can take over the history.
  */
 
-import type { Budget, Extension, WorkItem } from '../documents.js';
+import type { Extension, WorkItem } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import { workItemEvent, type WorkItemEventPayload } from './workEvents.js';
-import { addUsage, NO_USAGE, USAGE_DIMENSIONS, type ResourceUsage } from './offlineBinding.js';
+import { addUsage, NO_USAGE, type ResourceUsage } from '../budget/budgetMath.js';
 
 export const RESOURCE_USAGE_EXTENSION = 'urn:missionweave:extension:resource-usage';
 const RESOURCE_USAGE_VERSION = '0.1.0';
-
-/** Money limits are in currency units; usage in millionths of one (the reference's unit). */
-const MICROUNITS_PER_UNIT = 1_000_000;
 
 export function usageOf(workItem: WorkItem): ResourceUsage {
   const data = workItem.extensions?.[RESOURCE_USAGE_EXTENSION]?.data as { usage?: ResourceUsage } | undefined;
@@ -33,39 +30,6 @@ export function missionUsageOf(state: GroupState): ResourceUsage {
   let total = NO_USAGE;
   for (const workItem of state.workItems.values()) total = addUsage(total, usageOf(workItem));
   return total;
-}
-
-/** Each dimension's limit in usage units; `undefined` where the budget sets none (unbounded). */
-function limitsOf(budget: Budget): Partial<Record<keyof ResourceUsage, number>> {
-  const limits: Partial<Record<keyof ResourceUsage, number>> = {
-    modelTokens: budget.modelTokenLimit,
-    toolCalls: budget.toolCallLimit,
-    computeSeconds: budget.computeSecondsLimit,
-    wallClockSeconds: budget.wallClockSecondsLimit,
-    externalActions: budget.externalSideEffectLimit,
-  };
-  if (budget.financialLimit !== undefined) limits.financialMicrounits = Math.round(budget.financialLimit * MICROUNITS_PER_UNIT);
-  return limits;
-}
-
-/** The first dimension `usage` takes past `budget`, or `undefined` when it stays within (§12). */
-export function overflowOf(usage: ResourceUsage, budget: Budget): keyof ResourceUsage | undefined {
-  const limits = limitsOf(budget);
-  return USAGE_DIMENSIONS.find((dimension) => {
-    const limit = limits[dimension];
-    return limit !== undefined && usage[dimension] > limit;
-  });
-}
-
-/** What is left of each limited dimension after `usage`. */
-export function remainingOf(usage: ResourceUsage, budget: Budget): Partial<ResourceUsage> {
-  const limits = limitsOf(budget);
-  const remaining: Partial<Record<keyof ResourceUsage, number>> = {};
-  for (const dimension of USAGE_DIMENSIONS) {
-    const limit = limits[dimension];
-    if (limit !== undefined) remaining[dimension] = limit - usage[dimension];
-  }
-  return remaining;
 }
 
 /** How a charge came about: the historical execution and the session that reconciled it (§11.5). */
@@ -92,7 +56,10 @@ export interface ResourceUsageRecordedPayload extends WorkItemEventPayload {
     readonly cumulativeUsage: ResourceUsage;
     readonly remainingBudget: Partial<ResourceUsage>;
   };
-  readonly offlineReconciliation: OfflineReconciliation;
+  /** Present when the charge reconciles buffered offline progress (§11.5). */
+  readonly offlineReconciliation?: OfflineReconciliation;
+  /** Present when a tool host charged the call to a capability token (§12). */
+  readonly capabilityTokenId?: string;
 }
 
 export const resourceUsageRecorded = workItemEvent<ResourceUsageRecordedPayload>()('ext.missionweaveprotocol.core.resource_usage_recorded');
