@@ -10,26 +10,11 @@
  * only Artifact hashes its WorkItem published.
  */
 
-import type { MissionWeaveArtifactManifest } from '../../protocol/schemas/payloadTypes.js';
 import type { GroupState } from '../group/groupState.js';
 import { withEntry } from '../group/groupState.js';
+import type { PublishedArtifact } from './artifactDocuments.js';
 
-export type ArtifactManifest = MissionWeaveArtifactManifest;
-
-/** One published Artifact, as the Group keeps it (row type `artifact`, keyed by content hash). */
-export interface PublishedArtifact {
-  readonly contentHash: string;
-  /** The signed manifest, exactly as published. */
-  readonly manifest: ArtifactManifest;
-  readonly workItemId: string;
-  readonly ownershipEpoch: number;
-  readonly executionLeaseId: string;
-  readonly publishedAt: string;
-  /** The `artifact.published` Event that recorded it. */
-  readonly eventId: string;
-  /** Row revision: 1 (an Artifact never changes once published). */
-  readonly revision: number;
-}
+export type { ArtifactManifest, PublishedArtifact } from './artifactDocuments.js';
 
 export function withArtifact(state: GroupState, artifact: PublishedArtifact): GroupState {
   return { ...state, artifacts: withEntry(state.artifacts, artifact.contentHash, artifact) };

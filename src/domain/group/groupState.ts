@@ -23,7 +23,7 @@ import {
   type WorkItem,
 } from '../documents.js';
 import type { DelegationGrant, WorkProposal } from '../workItem/workItemDocuments.js';
-import type { PublishedArtifact } from '../artifact/publishedArtifacts.js';
+import type { PublishedArtifact } from '../artifact/artifactDocuments.js';
 
 /** What the protocol keeps about a Mission outside its normative document. */
 export interface MissionNotes {
