@@ -42,7 +42,7 @@ async function unownedWork(): Promise<Work> {
   const m = await createMission(h, owner, coordinator);
   await h.expectOk(h.send(owner, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, { groupId: m.groupId, membershipEpoch: 1 }));
   const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
-  const contract = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(h.clock.millis + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 80 } };
+  const contract = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(h.clock.millis + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 80, modelTokenLimit: 10_000 } };
   const authorized = await h.expectOk(h.send(coordinator, 'work.authorize', { workItemId, contract }, { groupId: m.groupId, membershipEpoch: 1, coordinatorEpoch: 1 }));
   const event = JSON.parse(authorized.events[0]?.text ?? '{}') as { payload: { workItem: { conversationId: string } } };
   return { m, workItemId, conversationId: event.payload.workItem.conversationId };
@@ -136,7 +136,7 @@ describe('reconciliation under a real Execution Lease', () => {
       executionLeaseId: lease.leaseId,
       usageDelta: { financialMicrounits: 2_000_000, modelTokens: 500 },
       cumulativeUsage: { financialMicrounits: 2_000_000, modelTokens: 500 },
-      remainingBudget: { financialMicrounits: 78_000_000 },
+      remainingBudget: { financialMicrounits: 78_000_000, modelTokens: 9_500 },
       missionUsage: { missionId: work.m.missionId, remainingBudget: { financialMicrounits: 498_000_000, modelTokens: 999_500 } },
       offlineReconciliation: { executionSessionEpoch: executionSession, reconciliationSessionEpoch: worker.sessionEpoch },
     });

@@ -290,6 +290,7 @@ export interface ExtMissionweaveprotocolCoreResourceUsageRecordPayload {
     wallClockSeconds?: number;
     externalActions?: number;
   };
+  capabilityTokenId?: string;
 }
 export interface ExtMissionweaveprotocolCoreWorkDependencyAddPayload {
   workItemId: string;
