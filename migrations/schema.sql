@@ -41,6 +41,26 @@ create table aggregates (
   constraint aggregates_pkey PRIMARY KEY (group_id, aggregate_type, aggregate_id)
 );
 
+create table artifact_chunks (
+  organization_id text not null,
+  content_hash text not null,
+  chunk_index integer not null,
+  data bytea not null,
+  constraint artifact_chunks_organization_id_content_hash_fkey FOREIGN KEY (organization_id, content_hash) REFERENCES artifact_contents(organization_id, content_hash) ON DELETE CASCADE,
+  constraint artifact_chunks_pkey PRIMARY KEY (organization_id, content_hash, chunk_index)
+);
+
+create table artifact_contents (
+  organization_id text not null,
+  content_hash text not null,
+  size_bytes bigint not null,
+  chunk_count integer not null,
+  complete boolean not null default false,
+  uploaded_by text not null,
+  created_at text not null,
+  constraint artifact_contents_pkey PRIMARY KEY (organization_id, content_hash)
+);
+
 create table embedded_admissions (
   organization_id text not null,
   signing_hash text not null,
@@ -197,6 +217,8 @@ create index aggregates_unsettled_child_links ON aggregates USING btree (group_i
 create index aggregates_work_execution_holder ON aggregates USING btree (((document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,holderAgentId}'::text[]))) WHERE ((aggregate_type = 'work-item'::text) AND ((document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,holderAgentId}'::text[]) IS NOT NULL));
 
 create index aggregates_work_lease_expiry ON aggregates USING btree (LEAST((document #>> '{extensions,urn:missionweave:extension:work-leases,data,ownership,expiresAt}'::text[]), (document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,expiresAt}'::text[]))) WHERE ((aggregate_type = 'work-item'::text) AND (LEAST((document #>> '{extensions,urn:missionweave:extension:work-leases,data,ownership,expiresAt}'::text[]), (document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,expiresAt}'::text[])) IS NOT NULL));
+
+create index artifact_contents_pending ON artifact_contents USING btree (organization_id, uploaded_by) WHERE (NOT complete);
 
 create index policy_log_by_group ON policy_log USING btree (claimed_group_id, occurred_at, "position") WHERE (claimed_group_id IS NOT NULL);
 

@@ -1,0 +1,28 @@
+-- The content-addressed Artifact store (§13.1): binary content lives outside the Group Event
+-- log, in PostgreSQL by default so that every node serves every Artifact. One row per content
+-- hash (an Organization stores one copy of a hash, however often it is uploaded), its bytes in
+-- ordered chunks so that neither upload nor download ever holds a whole Artifact in memory.
+-- `complete` is set once every chunk is written and the hash of the whole was checked: only a
+-- complete content can be published or served.
+create table artifact_contents (
+  organization_id  text not null,
+  content_hash     text not null,
+  size_bytes       bigint not null,
+  chunk_count      integer not null,
+  complete         boolean not null default false,
+  -- Who uploaded it first (an Agent ID): its pending uploads are bounded.
+  uploaded_by      text not null,
+  created_at       text not null,
+  primary key (organization_id, content_hash)
+);
+
+create index artifact_contents_pending on artifact_contents (organization_id, uploaded_by) where not complete;
+
+create table artifact_chunks (
+  organization_id  text not null,
+  content_hash     text not null,
+  chunk_index      integer not null,
+  data             bytea not null,
+  primary key (organization_id, content_hash, chunk_index),
+  foreign key (organization_id, content_hash) references artifact_contents (organization_id, content_hash) on delete cascade
+);
