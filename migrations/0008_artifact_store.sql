@@ -16,7 +16,14 @@ create table artifact_contents (
   primary key (organization_id, content_hash)
 );
 
-create index artifact_contents_pending on artifact_contents (organization_id, uploaded_by) where not complete;
+-- An Agent's uploads, for the bound on its pending ones and their sweep.
+create index artifact_contents_uploader on artifact_contents (organization_id, uploaded_by);
+-- Incomplete uploads, for the sweep of abandoned ones.
+create index artifact_contents_incomplete on artifact_contents (organization_id, created_at) where not complete;
+
+-- Which Groups published a content hash (download authorization, the pending-upload bound):
+-- published Artifacts are `artifact` aggregate rows keyed by content hash.
+create index aggregates_artifact_hash on aggregates (aggregate_id) where aggregate_type = 'artifact';
 
 create table artifact_chunks (
   organization_id  text not null,

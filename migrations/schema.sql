@@ -210,6 +210,8 @@ create table schema_migrations (
   constraint schema_migrations_pkey PRIMARY KEY (version)
 );
 
+create index aggregates_artifact_hash ON aggregates USING btree (aggregate_id) WHERE (aggregate_type = 'artifact'::text);
+
 create index aggregates_running_child_missions ON aggregates USING btree (group_id) WHERE ((aggregate_type = 'mission'::text) AND ((document #> '{mission,parent}'::text[]) IS NOT NULL) AND ((document #>> '{mission,state}'::text[]) = ANY (ARRAY['active'::text, 'awaiting_approval'::text])));
 
 create index aggregates_unsettled_child_links ON aggregates USING btree (group_id, aggregate_id) WHERE ((aggregate_type = 'work-item'::text) AND ((document ->> 'state'::text) = 'blocked'::text) AND ((document #> '{extensions,urn:missionweave:extension:work-item-links,data,childMission}'::text[]) IS NOT NULL) AND ((document #> '{extensions,urn:missionweave:extension:work-item-links,data,childMission,outcome}'::text[]) IS NULL));
@@ -218,7 +220,9 @@ create index aggregates_work_execution_holder ON aggregates USING btree (((docum
 
 create index aggregates_work_lease_expiry ON aggregates USING btree (LEAST((document #>> '{extensions,urn:missionweave:extension:work-leases,data,ownership,expiresAt}'::text[]), (document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,expiresAt}'::text[]))) WHERE ((aggregate_type = 'work-item'::text) AND (LEAST((document #>> '{extensions,urn:missionweave:extension:work-leases,data,ownership,expiresAt}'::text[]), (document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,expiresAt}'::text[])) IS NOT NULL));
 
-create index artifact_contents_pending ON artifact_contents USING btree (organization_id, uploaded_by) WHERE (NOT complete);
+create index artifact_contents_incomplete ON artifact_contents USING btree (organization_id, created_at) WHERE (NOT complete);
+
+create index artifact_contents_uploader ON artifact_contents USING btree (organization_id, uploaded_by);
 
 create index policy_log_by_group ON policy_log USING btree (claimed_group_id, occurred_at, "position") WHERE (claimed_group_id IS NOT NULL);
 

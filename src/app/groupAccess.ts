@@ -1,8 +1,8 @@
 /**
  * What Sessions and delivery reach of the database, as one service the composition root builds
  * around the Pool: the read rule (`authorizeRead`), the Group reads that serve an authorized
- * Session, Agent Cursors, and the Group Snapshots CURSOR_TOO_OLD names. Transport calls this and
- * never names the store.
+ * Session, Agent Cursors, the Group Snapshots CURSOR_TOO_OLD names, and the Artifact store
+ * (`artifacts/artifactAccess.ts`). Transport calls this and never names the store.
  */
 
 import { UNDISCLOSED, type ReadRequest } from '../domain/readAccess.js';
@@ -11,6 +11,8 @@ import { advanceCursors } from '../store/sql/cursors.js';
 import { readEventsAfter, type StoredEventText } from '../store/sql/events.js';
 import { readLastSequence, readLastSequences } from '../store/sql/groups.js';
 import { readSnapshot } from '../store/sql/snapshots.js';
+import { ArtifactAccess } from './artifacts/artifactAccess.js';
+import type { ArtifactLimits } from './artifacts/artifactLimits.js';
 import { authorizeRead, type ReadAccess } from './authorizeRead.js';
 import { snapshotReference, type SnapshotReference } from './groupSnapshots.js';
 import type { AuthoritySettings } from './settings.js';
@@ -19,10 +21,16 @@ import { wireError, type WireError } from './wireError.js';
 export type SnapshotRead = { readonly ok: true; readonly body: string } | { readonly ok: false; readonly error: WireError };
 
 export class GroupAccess {
+  /** Artifact uploads, downloads and provenance of the Organization (§13.1). */
+  readonly artifacts: ArtifactAccess;
+
   constructor(
     private readonly pool: Pool,
     private readonly settings: AuthoritySettings,
-  ) {}
+    artifactLimits: Partial<ArtifactLimits> = {},
+  ) {
+    this.artifacts = new ArtifactAccess(pool, settings.services.organizationId, artifactLimits);
+  }
 
   /** Whether the Agent may read the Group for `request`, and from which sequence. */
   authorizeRead(groupId: string, agentId: string, request: ReadRequest): Promise<ReadAccess> {

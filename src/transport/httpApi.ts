@@ -3,13 +3,15 @@
  * `POST /v1/commands` takes one signed Command through the very same pipeline and
  * authorization; `GET /health` and `GET /ready` answer liveness and readiness;
  * `GET /v1/groups/{groupId}/snapshots/{hash}` serves signed snapshots named by CURSOR_TOO_OLD;
- * `GET /v1/registry` publishes the Registry's key bindings (registryRoute.ts).
+ * `GET /v1/registry` publishes the Registry's key bindings (registryRoute.ts); `/v1/artifacts/…`
+ * stores and serves Artifact content (artifactRoutes.ts).
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { wireError, errorDocument, type WireError } from '../app/wireError.js';
 import { httpStatusOf } from '../protocol/errorCodes.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
+import { routeArtifacts } from './artifactRoutes.js';
 import { getRegistry, REGISTRY_PATH } from './registryRoute.js';
 import type { TransportContext } from './transportContext.js';
 
@@ -130,6 +132,7 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     if (request.method === 'GET' && url.pathname === REGISTRY_PATH) return await getRegistry(context, request, response, (error) => sendError(response, error, now));
     const snapshot = /^\/v1\/groups\/([^/]+)\/snapshots\/(sha256:[0-9a-f]{64})$/.exec(url.pathname);
     if (request.method === 'GET' && snapshot !== null) return await getSnapshot(context, request, response, now, decodeURIComponent(snapshot[1] as string), snapshot[2] as string);
+    if (await routeArtifacts(context, request, response, url.pathname, now)) return undefined;
     send(response, 404, '{"error":"not found"}');
   } catch (error) {
     context.logger.error({ err: error, path: url.pathname }, 'HTTP request failed');

@@ -1,0 +1,80 @@
+/**
+ * The statements of a streamed Artifact upload (`migrations/0008_artifact_store.sql`): a content
+ * row is claimed incomplete, its chunks are written one statement each as they arrive (no
+ * transaction spans the upload, so a slow client holds no connection), and it is marked
+ * complete only after the whole was hashed and found equal to its name (§13.1).
+ */
+
+import type { Queryable } from '../pool.js';
+
+export interface PendingUploads {
+  readonly count: number;
+  readonly bytes: number;
+}
+
+/** What claiming a content hash found. */
+export type UploadClaim = 'claimed' | 'stored' | 'inProgress';
+
+/** Published somewhere: an `artifact` aggregate row of any Group is keyed by the content hash. */
+const PUBLISHED = `exists (select 1 from aggregates a where a.aggregate_type = 'artifact' and a.aggregate_id = c.content_hash)`;
+
+/**
+ * Removes the Organization's abandoned incomplete uploads (older than `abandonedBefore`) and
+ * the Agent's complete uploads no Group published (older than `unpublishedBefore`).
+ */
+export async function sweepArtifactUploads(db: Queryable, organizationId: string, agentId: string, abandonedBefore: string, unpublishedBefore: string): Promise<void> {
+  await db.query('delete from artifact_contents where organization_id = $1 and not complete and created_at < $2', [organizationId, abandonedBefore]);
+  await db.query(
+    `delete from artifact_contents c where organization_id = $1 and uploaded_by = $2 and complete and created_at < $3 and not ${PUBLISHED}`,
+    [organizationId, agentId, unpublishedBefore],
+  );
+}
+
+/** The Agent's uploads that no Group has published, complete or not, and their bytes. */
+export async function readPendingUploads(db: Queryable, organizationId: string, agentId: string): Promise<PendingUploads> {
+  const result = await db.query<{ count: number; bytes: string }>(
+    `select count(*)::int as count, coalesce(sum(size_bytes), 0)::text as bytes from artifact_contents c
+     where organization_id = $1 and uploaded_by = $2 and (not complete or not ${PUBLISHED})`,
+    [organizationId, agentId],
+  );
+  const row = result.rows[0];
+  return { count: row?.count ?? 0, bytes: Number(row?.bytes ?? 0) };
+}
+
+/**
+ * Claims `contentHash` for an upload of (at least) `sizeBytes`: `stored` when a complete copy
+ * exists, `inProgress` when another upload holds it.
+ */
+export async function claimUpload(db: Queryable, organizationId: string, contentHash: string, agentId: string, sizeBytes: number, createdAt: string): Promise<UploadClaim> {
+  const inserted = await db.query(
+    `insert into artifact_contents (organization_id, content_hash, size_bytes, chunk_count, complete, uploaded_by, created_at)
+     values ($1, $2, $3, 0, false, $4, $5) on conflict do nothing`,
+    [organizationId, contentHash, sizeBytes, agentId, createdAt],
+  );
+  if (inserted.rowCount === 1) return 'claimed';
+  const existing = await db.query<{ complete: boolean }>('select complete from artifact_contents where organization_id = $1 and content_hash = $2', [organizationId, contentHash]);
+  // Gone between the two statements (a sweep): the caller may try again; report it as busy.
+  return existing.rows[0]?.complete === true ? 'stored' : 'inProgress';
+}
+
+export async function insertChunk(db: Queryable, organizationId: string, contentHash: string, chunkIndex: number, data: Uint8Array): Promise<void> {
+  await db.query({
+    name: 'insert-artifact-chunk',
+    text: 'insert into artifact_chunks (organization_id, content_hash, chunk_index, data) values ($1, $2, $3, $4)',
+    values: [organizationId, contentHash, chunkIndex, Buffer.from(data.buffer, data.byteOffset, data.byteLength)],
+  });
+}
+
+/** Marks a claimed upload complete with its final size; false when it was swept meanwhile. */
+export async function completeUpload(db: Queryable, organizationId: string, contentHash: string, sizeBytes: number, chunkCount: number): Promise<boolean> {
+  const result = await db.query(
+    'update artifact_contents set complete = true, size_bytes = $3, chunk_count = $4 where organization_id = $1 and content_hash = $2 and not complete',
+    [organizationId, contentHash, sizeBytes, chunkCount],
+  );
+  return result.rowCount === 1;
+}
+
+/** Removes an incomplete upload and its chunks (never a complete content). */
+export async function discardUpload(db: Queryable, organizationId: string, contentHash: string): Promise<void> {
+  await db.query('delete from artifact_contents where organization_id = $1 and content_hash = $2 and not complete', [organizationId, contentHash]);
+}
