@@ -1,0 +1,204 @@
+/**
+ * The Artifact store over real TLS (§13.1), through the SDK: a file is uploaded in chunks and
+ * downloaded with its hash verified; requests without a live session, from Agents that read no
+ * publishing Group, of content that does not match its name, or declared too large are refused
+ * with their §19 code and the status the catalogue gives it; a corrupted stored chunk never
+ * reaches a destination file. Published Artifacts are seeded as `artifact` aggregate rows at the
+ * store level (support/artifacts.ts), since `artifact.publish` is another module's.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verify } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifactUri, buildArtifactManifest, downloadArtifact, uploadArtifact, type ArtifactEndpoint } from '../src/client/artifacts.js';
+import { keySigner, signingBytes } from '../src/client/signer.js';
+import { decodeBase64url } from '../src/protocol/base64url.js';
+import { httpStatusOf, type ErrorCode } from '../src/protocol/errorCodes.js';
+import { schemaRegistry } from '../src/protocol/schemas/files.js';
+import type { MissionWeaveArtifactManifest } from '../src/protocol/schemas/payloadTypes.js';
+import { DEFAULT_ARTIFACT_LIMITS } from '../src/app/artifacts/artifactLimits.js';
+import { contentHashOf, seedPublishedArtifact } from './support/artifacts.js';
+import type { Actor } from './support/harness.js';
+import { createMission, type MissionRefs } from './support/missions.js';
+import { RawClient } from './support/rawClient.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+let owner: Actor;
+let mission: MissionRefs;
+const dir = mkdtempSync(join(tmpdir(), 'mw-artifacts-'));
+const sessions: Record<'producer' | 'reader' | 'stranger', { actor: Actor; client: RawClient }> = {} as never;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await server.harness.human('owner');
+  mission = await createMission(server.harness, owner, await server.harness.agent('coordinator'));
+  for (const handle of ['producer', 'reader', 'stranger'] as const) {
+    const actor = await server.harness.agent(handle);
+    const client = await RawClient.open(server.url, server.ca);
+    await client.hello(actor);
+    sessions[handle] = { actor, client };
+  }
+  await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...sessions.reader.actor.principal }, roles: ['observer'], visibilityAfterSequence: 0 }, { groupId: mission.groupId, membershipEpoch: 1 }));
+});
+
+function endpoint(handle: keyof typeof sessions): ArtifactEndpoint {
+  return { origin: server.httpsUrl, ca: server.ca, sessionToken: sessions[handle].client.sessionToken };
+}
+
+interface Answer {
+  readonly status: number;
+  readonly error?: { code: ErrorCode; retryable: boolean };
+  readonly body: string;
+}
+
+/** One raw HTTPS request: `body` is written whole, or not at all when `declared` says more. */
+function raw(method: string, path: string, options: { token?: string; body?: Buffer; declared?: number } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = {};
+    if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
+    if (options.declared !== undefined || options.body !== undefined) headers['content-length'] = options.declared ?? options.body?.length ?? 0;
+    const req = request(new URL(path, server.httpsUrl), { method, ca: server.ca, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const parsed = body.startsWith('{') ? (JSON.parse(body) as { error?: Answer['error'] }) : {};
+        resolve({ status: res.statusCode ?? 0, body, ...(parsed.error === undefined ? {} : { error: parsed.error }) });
+        req.destroy();
+      });
+    });
+    req.on('error', reject);
+    if (options.body !== undefined && options.declared === undefined) req.end(options.body);
+    else if (options.declared !== undefined) req.flushHeaders();
+    else req.end();
+  });
+}
+
+/** A download read raw: the length the server declared, the bytes that came, and whether the response ended normally. */
+function rawDownload(contentHash: string, token: string): Promise<{ declared: number; received: number; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(`/v1/artifacts/${contentHash}`, server.httpsUrl), { ca: server.ca, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      let received = 0;
+      const done = () => resolve({ declared: Number(res.headers['content-length']), received, complete: res.complete });
+      res.on('data', (c: Buffer) => (received += c.length));
+      res.on('end', done);
+      res.on('error', done);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function expectRefused(answer: Answer, code: ErrorCode): void {
+  expect(answer.error?.code).toBe(code);
+  expect(answer.status).toBe(code === 'PROTOCOL_VIOLATION' && answer.status === 413 ? 413 : httpStatusOf(code));
+}
+
+async function storedRows(contentHash: string): Promise<number> {
+  return (await server.db.pool.query('select 1 from artifact_contents where content_hash = $1', [contentHash])).rowCount ?? 0;
+}
+
+describe('the Artifact store over HTTPS', () => {
+  it('uploads a file in chunks and downloads it verified to another file', async () => {
+    const source = join(dir, 'report.bin');
+    const bytes = randomBytes(DEFAULT_ARTIFACT_LIMITS.chunkBytes * 2 + 4321);
+    writeFileSync(source, bytes);
+    const uploaded = await uploadArtifact(endpoint('producer'), { path: source });
+    expect(uploaded).toEqual({ contentHash: contentHashOf(bytes), sizeBytes: bytes.length, result: 'stored' });
+    const chunks = await server.db.pool.query('select count(*)::int as n from artifact_chunks where content_hash = $1', [uploaded.contentHash]);
+    expect(chunks.rows[0]).toEqual({ n: 3 });
+    expect(await uploadArtifact(endpoint('producer'), { bytes })).toMatchObject({ result: 'existing' });
+    const destination = join(dir, 'report.copy');
+    expect(await downloadArtifact(endpoint('producer'), uploaded.contentHash, destination)).toEqual({ contentHash: uploaded.contentHash, sizeBytes: bytes.length });
+    expect(readFileSync(destination).equals(bytes)).toBe(true);
+  });
+
+  it('refuses requests without a live session', async () => {
+    const hash = contentHashOf(Buffer.from('anonymous'));
+    expectRefused(await raw('GET', `/v1/artifacts/${hash}`), 'AUTH_REQUIRED');
+    expectRefused(await raw('PUT', `/v1/artifacts/${hash}`, { token: 'not-a-session', body: Buffer.from('anonymous') }), 'AUTH_REQUIRED');
+    expect(await storedRows(hash)).toBe(0);
+  });
+
+  it('serves readers of a publishing Group and hides the content from anyone else as missing', async () => {
+    const bytes = randomBytes(2048);
+    const { contentHash } = await uploadArtifact(endpoint('producer'), { bytes });
+    const strangerBefore = await raw('GET', `/v1/artifacts/${contentHash}`, { token: sessions.stranger.client.sessionToken });
+    const readerBefore = await raw('GET', `/v1/artifacts/${contentHash}`, { token: sessions.reader.client.sessionToken });
+    expectRefused(readerBefore, 'GROUP_NOT_FOUND');
+    await seedPublishedArtifact(server.db.pool, mission.groupId, contentHash);
+    const destination = join(dir, 'read.bin');
+    await downloadArtifact(endpoint('reader'), contentHash, destination);
+    expect(readFileSync(destination).equals(bytes)).toBe(true);
+    const stranger = await raw('GET', `/v1/artifacts/${contentHash}`, { token: sessions.stranger.client.sessionToken });
+    const missing = await raw('GET', `/v1/artifacts/${contentHashOf(randomBytes(4))}`, { token: sessions.stranger.client.sessionToken });
+    expectRefused(stranger, 'GROUP_NOT_FOUND');
+    for (const answer of [strangerBefore, stranger]) expect(JSON.parse(answer.body).error.message).toBe(JSON.parse(missing.body).error.message);
+    await expect(downloadArtifact(endpoint('stranger'), contentHash, join(dir, 'stolen.bin'))).rejects.toMatchObject({ code: 'GROUP_NOT_FOUND' });
+    expect(existsSync(join(dir, 'stolen.bin'))).toBe(false);
+  });
+
+  it('keeps nothing of an upload that does not hash to its name', async () => {
+    const named = contentHashOf(Buffer.from('the name'));
+    expectRefused(await raw('PUT', `/v1/artifacts/${named}`, { token: sessions.producer.client.sessionToken, body: Buffer.from('other bytes') }), 'PROTOCOL_VIOLATION');
+    expect(await storedRows(named)).toBe(0);
+  });
+
+  it('refuses a declared oversize upload with 413 before its body is sent', async () => {
+    const named = contentHashOf(Buffer.from('huge'));
+    const answer = await raw('PUT', `/v1/artifacts/${named}`, { token: sessions.producer.client.sessionToken, declared: DEFAULT_ARTIFACT_LIMITS.maxContentBytes + 1 });
+    expect(answer.status).toBe(413);
+    expect(answer.error?.code).toBe('PROTOCOL_VIOLATION');
+    expect(await storedRows(named)).toBe(0);
+  });
+
+  it('cuts off a content whose stored chunk was corrupted; the SDK leaves no file', async () => {
+    const bytes = randomBytes(DEFAULT_ARTIFACT_LIMITS.chunkBytes + 10);
+    const { contentHash } = await uploadArtifact(endpoint('producer'), { bytes });
+    await server.db.pool.query("update artifact_chunks set data = overlay(data placing '\\xff'::bytea from 1) where content_hash = $1 and chunk_index = 0", [contentHash]);
+    const cut = await rawDownload(contentHash, sessions.producer.client.sessionToken);
+    expect(cut).toMatchObject({ declared: bytes.length, complete: false });
+    expect(cut.received).toBeLessThan(bytes.length);
+    const destination = join(dir, 'corrupt.bin');
+    await expect(downloadArtifact(endpoint('producer'), contentHash, destination)).rejects.toMatchObject({ code: 'PROTOCOL_VIOLATION_BY_SERVER' });
+    expect(existsSync(destination)).toBe(false);
+  });
+
+  it('answers the provenance of an Artifact to a reader of its Group', async () => {
+    const [source, derived] = [randomBytes(8), randomBytes(8)].map(contentHashOf) as [string, string];
+    await seedPublishedArtifact(server.db.pool, mission.groupId, source);
+    await seedPublishedArtifact(server.db.pool, mission.groupId, derived, { sourceArtifactHashes: [source] });
+    const path = `/v1/groups/${encodeURIComponent(mission.groupId)}/artifacts/${derived}/provenance`;
+    const answer = await raw('GET', path, { token: sessions.reader.client.sessionToken });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ contentHash: derived, artifacts: [{ contentHash: derived, depth: 0 }, { contentHash: source, depth: 1 }], unresolved: [], truncated: false });
+    expectRefused(await raw('GET', path, { token: sessions.stranger.client.sessionToken }), 'GROUP_NOT_FOUND');
+  });
+
+  it('builds a manifest with every required member, signed by the producing Agent', async () => {
+    const { actor } = sessions.producer;
+    const contentHash = contentHashOf(Buffer.from('manifest'));
+    const signed = await buildArtifactManifest({
+      contentHash,
+      sizeBytes: 8,
+      mediaType: 'text/plain',
+      schemaUri: 'https://example.org/schemas/report',
+      producer: { agentId: actor.principal.id, agentCardVersion: 1, capabilities: [{ id: 'code.review', version: '1.0.0' }] },
+      missionId: mission.missionId,
+      groupId: mission.groupId,
+      workItemId: 'urn:missionweave:work:manifest',
+      classification: 'internal',
+      sourceArtifactHashes: [contentHashOf(Buffer.from('source'))],
+    }, keySigner(actor.key.keyId, actor.key.privateKey), server.httpsUrl);
+    const manifest: MissionWeaveArtifactManifest = signed.document;
+    expect(schemaRegistry().validateObject('artifact', manifest)).toEqual({ ok: true });
+    expect(manifest.uri).toBe(artifactUri(server.httpsUrl, contentHash));
+    expect(manifest.signature).toMatchObject({ keyId: actor.key.keyId, createdAt: manifest.createdAt });
+    expect(verify(null, signingBytes(manifest as unknown as Record<string, unknown>), actor.key.privateKey, decodeBase64url(manifest.signature.value) as Buffer)).toBe(true);
+  });
+});
