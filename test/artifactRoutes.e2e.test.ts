@@ -13,7 +13,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verify } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactUri, buildArtifactManifest, downloadArtifact, uploadArtifact, type ArtifactEndpoint } from '../src/client/artifacts.js';
 import { keySigner, signingBytes } from '../src/client/signer.js';
 import { decodeBase64url } from '../src/protocol/base64url.js';
@@ -25,12 +25,19 @@ import { contentHashOf, seedPublishedArtifact } from './support/artifacts.js';
 import type { Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { startTestServer, testCertificate, type TestServer } from './support/server.js';
+import { GroupAccess } from '../src/app/groupAccess.js';
+import { startListener, type RunningListener } from '../src/transport/listener.js';
+import pino from 'pino';
 
 let server: TestServer;
 let owner: Actor;
 let mission: MissionRefs;
 const dir = mkdtempSync(join(tmpdir(), 'mw-artifacts-'));
+/** A second node on the same database whose Artifact limit is 1 MiB, so that oversize uploads are cheap to send. */
+const SMALL_LIMIT = 1024 * 1024;
+let small: RunningListener;
+let smallToken: string;
 const sessions: Record<'producer' | 'reader' | 'stranger', { actor: Actor; client: RawClient }> = {} as never;
 
 beforeAll(async () => {
@@ -43,6 +50,16 @@ beforeAll(async () => {
     await client.hello(actor);
     sessions[handle] = { actor, client };
   }
+  const { authority } = server.harness;
+  small = await startListener({
+    host: '127.0.0.1', port: 0, tls: await testCertificate(), databaseUrl: server.db.url, authority, logger: pino({ level: 'silent' }), clock: authority.clock,
+    groups: new GroupAccess(server.db.pool, authority.settings, { maxContentBytes: SMALL_LIMIT }),
+    service: { principal: authority.settings.services.authority, key: authority.settings.authorityKey },
+  });
+  afterAll(() => small.close());
+  const smallClient = await RawClient.open(small.url, server.ca);
+  await smallClient.hello(await server.harness.agent('small-producer'));
+  smallToken = smallClient.sessionToken;
   await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...sessions.reader.actor.principal }, roles: ['observer'], visibilityAfterSequence: 0 }, { groupId: mission.groupId, membershipEpoch: 1 }));
 });
 
@@ -155,6 +172,46 @@ describe('the Artifact store over HTTPS', () => {
     expect(answer.status).toBe(413);
     expect(answer.error?.code).toBe('PROTOCOL_VIOLATION');
     expect(await storedRows(named)).toBe(0);
+  });
+
+  it('refuses a streamed upload with 413 as soon as it passes the limit, and keeps nothing of it', async () => {
+    const named = contentHashOf(Buffer.from('endless'));
+    const piece = randomBytes(64 * 1024);
+    const limit = SMALL_LIMIT;
+    const outcome = await new Promise<{ status: number; sent: number }>((resolve, reject) => {
+      let sent = 0;
+      let answered = false;
+      // No Content-Length: chunked, so only the running count can tell.
+      const req = request(new URL(`/v1/artifacts/${named}`, small.httpsUrl), { method: 'PUT', ca: server.ca, headers: { authorization: `Bearer ${smallToken}` } }, (res) => {
+        answered = true;
+        resolve({ status: res.statusCode ?? 0, sent });
+        res.resume();
+        req.destroy();
+      });
+      req.on('error', (error) => (answered ? undefined : reject(error)));
+      const pump = (): void => {
+        while (!answered && sent < 64 * limit) {
+          sent += piece.length;
+          if (!req.write(piece)) return void req.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    // Answered while the body was still being sent (it never ends), long before all of it.
+    expect(outcome.status).toBe(413);
+    expect(outcome.sent).toBeLessThan(64 * limit);
+    expect(await storedRows(named)).toBe(0);
+  });
+
+  it('removes what an upload wrote when its client goes away midway', async () => {
+    const bytes = randomBytes(3 * DEFAULT_ARTIFACT_LIMITS.chunkBytes);
+    const contentHash = contentHashOf(bytes);
+    const req = request(new URL(`/v1/artifacts/${contentHash}`, server.httpsUrl), { method: 'PUT', ca: server.ca, headers: { authorization: `Bearer ${sessions.producer.client.sessionToken}`, 'content-length': bytes.length } });
+    req.on('error', () => undefined);
+    req.write(bytes.subarray(0, 2 * DEFAULT_ARTIFACT_LIMITS.chunkBytes + 100));
+    await expect.poll(() => storedRows(contentHash), { timeout: 5_000 }).toBe(1);
+    req.destroy();
+    await expect.poll(() => storedRows(contentHash), { timeout: 5_000 }).toBe(0);
   });
 
   it('cuts off a content whose stored chunk was corrupted; the SDK leaves no file', async () => {
