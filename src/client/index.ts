@@ -14,6 +14,8 @@
  */
 
 export { MissionWeaveAgent } from './agent.js';
+export { artifactUri, buildArtifactManifest, downloadArtifact, hashArtifactSource, uploadArtifact } from './artifacts.js';
+export type { ArtifactEndpoint, ArtifactManifestDraft, ArtifactSource, StoredArtifact, UploadedArtifact } from './artifacts.js';
 export { backoffDelay } from './agentOptions.js';
 export type { AgentState, ConnectionChange, MissionWeaveAgentOptions } from './agentOptions.js';
 export type { CommandOptions, EpochFacts, EpochProvider } from './commands.js';
