@@ -34,7 +34,7 @@ let server: TestServer;
 let owner: Actor;
 let mission: MissionRefs;
 const dir = mkdtempSync(join(tmpdir(), 'mw-artifacts-'));
-/** A second node on the same database whose Artifact limit is 1 MiB, so that oversize uploads are cheap to send. */
+/** A second node on the same database whose Artifact limit is 1 MiB and request timeout 1 s, so that oversize and trickling uploads are cheap to test. */
 const SMALL_LIMIT = 1024 * 1024;
 let small: RunningListener;
 let smallToken: string;
@@ -52,7 +52,7 @@ beforeAll(async () => {
   }
   const { authority } = server.harness;
   small = await startListener({
-    host: '127.0.0.1', port: 0, tls: await testCertificate(), databaseUrl: server.db.url, authority, logger: pino({ level: 'silent' }), clock: authority.clock,
+    host: '127.0.0.1', port: 0, tls: await testCertificate(), limits: { requestTimeoutMs: 1_000, requestHeadersTimeoutMs: 1_000 }, databaseUrl: server.db.url, authority, logger: pino({ level: 'silent' }), clock: authority.clock,
     groups: new GroupAccess(server.db.pool, authority.settings, { maxContentBytes: SMALL_LIMIT }),
     service: { principal: authority.settings.services.authority, key: authority.settings.authorityKey },
   });
@@ -201,6 +201,20 @@ describe('the Artifact store over HTTPS', () => {
     expect(outcome.status).toBe(413);
     expect(outcome.sent).toBeLessThan(64 * limit);
     expect(await storedRows(named)).toBe(0);
+  });
+
+  it('cuts a trickling upload at the request timeout and keeps nothing of it', async () => {
+    const bytes = randomBytes(2 * DEFAULT_ARTIFACT_LIMITS.chunkBytes);
+    const contentHash = contentHashOf(bytes);
+    const req = request(new URL(`/v1/artifacts/${contentHash}`, small.httpsUrl), { method: 'PUT', ca: server.ca, headers: { authorization: `Bearer ${smallToken}`, 'content-length': bytes.length } });
+    const ended = new Promise<number | string>((resolve) => {
+      req.on('response', (res) => resolve(res.statusCode ?? 0));
+      req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    });
+    req.write(bytes.subarray(0, DEFAULT_ARTIFACT_LIMITS.chunkBytes + 1));
+    await expect.poll(() => storedRows(contentHash), { timeout: 5_000 }).toBe(1);
+    expect(await ended).toBe(408);
+    await expect.poll(() => storedRows(contentHash), { timeout: 5_000 }).toBe(0);
   });
 
   it('removes what an upload wrote when its client goes away midway', async () => {

@@ -45,8 +45,9 @@ function sessionAgent(context: TransportContext, request: IncomingMessage): stri
 }
 
 async function putContent(context: TransportContext, request: IncomingMessage, response: ServerResponse, now: string, agentId: string, contentHash: string): Promise<void> {
-  const length = request.headers['content-length'];
-  const declared = length === undefined ? undefined : Number(length);
+  // Node's parser has already refused a malformed Content-Length; a chunked body declares none.
+  const length = Number(request.headers['content-length'] ?? Number.NaN);
+  const declared = Number.isSafeInteger(length) ? length : undefined;
   // `destroyOnReturn: false`: a refusal midway stops reading without destroying the socket, so the answer still reaches the client.
   const body = request.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
   const outcome = await context.groups.artifacts.upload(agentId, contentHash, declared, body, context.clock.nowMillis());
@@ -104,7 +105,16 @@ export async function routeArtifacts(context: TransportContext, request: Incomin
     refuse(request, response, wireError('AUTH_REQUIRED', 'present the session token of a live session'), now);
     return true;
   }
-  if (provenance !== null) await getProvenance(context, response, now, agentId, decodeURIComponent(provenance[1] as string), provenance[2] as string);
+  if (provenance !== null) {
+    let groupId: string;
+    try {
+      groupId = decodeURIComponent(provenance[1] as string);
+    } catch {
+      refuse(request, response, wireError('GROUP_NOT_FOUND', 'no such Group'), now);
+      return true;
+    }
+    await getProvenance(context, response, now, agentId, groupId, provenance[2] as string);
+  }
   else if (method === 'PUT') await putContent(context, request, response, now, agentId, (content as RegExpExecArray)[1] as string);
   else await getContent(context, response, now, agentId, (content as RegExpExecArray)[1] as string);
   return true;
