@@ -190,5 +190,8 @@ describe('the Artifact store', () => {
     const shallow = new ArtifactAccess(db.pool, organizationId, { maxProvenanceDepth: 0 });
     const cut = await shallow.provenance(mission.groupId, member.principal.id, c);
     expect(cut).toMatchObject({ ok: true, provenance: { truncated: true, artifacts: [{ contentHash: c }] } });
+    const narrow = await new ArtifactAccess(db.pool, organizationId, { maxProvenanceNodes: 2 }).provenance(mission.groupId, member.principal.id, c);
+    expect(narrow).toMatchObject({ ok: true, provenance: { truncated: true, unresolved: [] } });
+    if (narrow.ok) expect(narrow.provenance.artifacts.map((n) => n.contentHash)).toEqual([c, b]);
   });
 });
