@@ -8,9 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueContextPackage } from '../src/app/context/issueContextPackage.js';
 import { AuthorityReactor } from '../src/app/reactor/authorityReactor.js';
 import { ContextPackageError, MissionWeaveAgent, MissionWeaveCoordinator, MissionWeaveError, verifyContextPackage, type VerifiedContextPackage } from '../src/client/index.js';
 import { httpsGet } from '../src/client/httpsGet.js';
+import { findDueContextRecipients } from '../src/store/sql/contextPackages.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
@@ -149,10 +151,43 @@ describe('refusals', () => {
     expect(() => verifyContextPackage(Buffer.from(text), 'urn:missionweave:group:other', registry)).toThrow(/not of this Group/);
   });
 
+  it('an ended Membership reads no package', async () => {
+    const late = running.find((a) => a.agentId === actors.late.principal.id)!;
+    const before = await late.contextPackages().list(mission.groupId);
+    expect(before).toHaveLength(1);
+    await byOwner('membership.end', { principal: { ...actors.late.principal } });
+    await expect(late.contextPackages().list(mission.groupId)).rejects.toMatchObject({ code: 'MEMBERSHIP_REQUIRED' });
+    await expect(late.contextPackages().fetch(mission.groupId, before[0]!.contextPackageId)).rejects.toMatchObject({ code: 'MEMBERSHIP_REQUIRED' });
+  });
+
+  it('no package holds a session token or a Message', async () => {
+    const sessions = server.listener.sessions as unknown as { byToken: Map<string, unknown> };
+    const tokens = [...sessions.byToken.keys()];
+    expect(tokens.length).toBeGreaterThan(3);
+    const stored = await server.db.pool.query<{ document: string }>('select document from context_packages where group_id = $1', [mission.groupId]);
+    for (const { document } of stored.rows) {
+      for (const token of tokens) expect(document).not.toContain(token);
+      expect(document).not.toContain('after the late joiner');
+      expect(document).not.toMatch(/PRIVATE KEY|Bearer/);
+    }
+  });
+
+  it('nodes issuing the same package at once store one', async () => {
+    const joiner = await server.harness.agent('joiner');
+    await byOwner('membership.change', { principal: { ...joiner.principal }, roles: ['reviewer'] });
+    const due = (await findDueContextRecipients(server.db.pool, 100)).filter((d) => d.recipient.id === joiner.principal.id);
+    expect(due).toHaveLength(1);
+    const issuer = { principal: server.harness.settings.services.authority, key: server.harness.settings.authorityKey };
+    const now = server.harness.authority.clock.nowMillis();
+    const outcomes = await Promise.all([1, 2, 3].map(() => issueContextPackage(server.db.pool, due[0]!, issuer, now)));
+    expect(outcomes.sort()).toEqual(['duplicate', 'duplicate', 'issued']);
+    expect(await findDueContextRecipients(server.db.pool, 100)).toEqual([]);
+  });
+
   it('a second sweep issues nothing new: one package per cause', async () => {
     const before = await count(server.db.pool, 'context_packages', 'group_id = $1', [mission.groupId]);
     await reactor.sweepNow();
     expect(await count(server.db.pool, 'context_packages', 'group_id = $1', [mission.groupId])).toBe(before);
-    expect(before).toBe(4);
+    expect(before).toBe(5);
   });
 });
