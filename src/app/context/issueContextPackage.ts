@@ -5,11 +5,14 @@
  * snapshot, builds the package for the recipient's view (src/domain/context/), signs it as the
  * Group Authority service, and stores it for the recipient to read over HTTPS.
  *
- * Safe on every node at once and twice over: the package ID is derived from the cause, and the
- * store keeps one package per cause. A recipient whose Membership or Coordinator Epoch moved on
+ * Safe on every node at once and twice over: the store keeps one package per cause (its unique
+ * key), so concurrent issuers store one and the others find it there. Package IDs are fresh, not
+ * derived from the cause: an ID anyone can compute could be claimed first by a provisional
+ * grant naming it, and would then block the package it belongs to. A recipient whose Membership or Coordinator Epoch moved on
  * since the sweep looked is skipped; the next sweep finds it at its new epoch.
  */
 
+import { randomUUID } from 'node:crypto';
 import { buildContextPackage } from '../../domain/context/buildContextPackage.js';
 import { sourceEventOf } from '../../domain/context/contextFacts.js';
 import { MAX_SOURCE_EVENTS } from '../../domain/context/contextLimits.js';
@@ -37,12 +40,6 @@ export interface ContextIssuer {
 }
 
 export type IssueOutcome = 'issued' | 'duplicate' | 'skipped';
-
-/** The package ID of one cause: the same on every node, different for every cause. */
-export function contextPackageIdOf(due: DueContextRecipient): string {
-  const parts = [due.groupId, due.recipient.type, due.recipient.id, due.cause, String(due.causeEpoch)];
-  return `urn:missionweave:context-package:${sha256ContentHash(JSON.stringify(parts)).slice('sha256:'.length)}`;
-}
 
 /** What the recipient may draw on, if it still holds the epoch that made it due. */
 function viewFor(state: GroupState, due: DueContextRecipient): ContextView | undefined {
@@ -97,7 +94,7 @@ export async function issueContextPackage(pool: Pool, due: DueContextRecipient, 
   const previous = await readLatestContextPackage(pool, due.groupId, due.recipient, key);
   // A provisional grant names its package (§8): that name is the package's own unless already used.
   const named = due.namedPackageId !== undefined && !(await contextPackageIdTaken(pool, due.namedPackageId)) ? due.namedPackageId : undefined;
-  const contextPackageId = named ?? contextPackageIdOf(due);
+  const contextPackageId = named ?? `urn:uuid:${randomUUID()}`;
   const generatedAt = new Date(nowMillis).toISOString();
   const built = buildContextPackage({
     state,

@@ -7,8 +7,7 @@
  * material for one recipient rather than a change of Group state, and an Event carrying it would
  * show every member what only its recipient may read.
  *
- * Like every sweep it is safe on every node at once: each package's ID comes from its cause, and
- * the store keeps one per cause.
+ * Like every sweep it is safe on every node at once: the store keeps one package per cause.
  */
 
 import type { Pool } from '../../store/pool.js';
