@@ -13,6 +13,7 @@ import { AuthorityReactor } from '../src/app/reactor/authorityReactor.js';
 import { ContextPackageError, MissionWeaveAgent, MissionWeaveCoordinator, MissionWeaveError, verifyContextPackage, type VerifiedContextPackage } from '../src/client/index.js';
 import { httpsGet } from '../src/client/httpsGet.js';
 import { findDueContextRecipients } from '../src/store/sql/contextPackages.js';
+import { sha256ContentHash } from '../src/protocol/contentHash.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
@@ -149,6 +150,12 @@ describe('refusals', () => {
     const tampered = text.replace('"summary":"', '"summary":"(edited) ');
     expect(() => verifyContextPackage(Buffer.from(tampered), mission.groupId, registry)).toThrow(ContextPackageError);
     expect(() => verifyContextPackage(Buffer.from(text), 'urn:missionweave:group:other', registry)).toThrow(/not of this Group/);
+    expect(() => verifyContextPackage(Buffer.from(text), mission.groupId, registry, { workItemId: 'urn:missionweave:work-item:w9' })).toThrow(/expected scope/);
+    const second = await server.db.pool.query<{ document: string }>('select document from context_packages where recipient_id = $1 and version = 2', [actors.candidate.principal.id]);
+    const next = Buffer.from(second.rows[0]!.document);
+    const previous = { contextPackageId: NAMED_PACKAGE, version: 1, hash: sha256ContentHash(text) };
+    expect(verifyContextPackage(next, mission.groupId, registry, { previous }).document.version).toBe(2);
+    expect(() => verifyContextPackage(next, mission.groupId, registry, { previous: { ...previous, hash: sha256ContentHash('other bytes') } })).toThrow(/previous version’s hash/);
   });
 
   it('an ended Membership reads no package', async () => {
