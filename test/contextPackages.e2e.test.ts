@@ -191,10 +191,20 @@ describe('refusals', () => {
     expect(await findDueContextRecipients(server.db.pool, 100)).toEqual([]);
   });
 
+  it('a Membership whose visibility starts beyond the head is owed nothing until the Group gets there', async () => {
+    const future = await server.harness.agent('future');
+    const head = (await eventsOf(server.db.pool, mission.groupId)).length;
+    await byOwner('membership.change', { principal: { ...future.principal }, roles: ['observer'], visibilityAfterSequence: head + 1 });
+    expect(await findDueContextRecipients(server.db.pool, 100)).toEqual([]);
+    await post('one more');
+    expect((await findDueContextRecipients(server.db.pool, 100)).map((d) => d.recipient.id)).toEqual([future.principal.id]);
+    await reactor.sweepNow();
+  });
+
   it('a second sweep issues nothing new: one package per cause', async () => {
     const before = await count(server.db.pool, 'context_packages', 'group_id = $1', [mission.groupId]);
     await reactor.sweepNow();
     expect(await count(server.db.pool, 'context_packages', 'group_id = $1', [mission.groupId])).toBe(before);
-    expect(before).toBe(5);
+    expect(before).toBe(6);
   });
 });

@@ -33,6 +33,8 @@ export async function findDueContextRecipients(db: Queryable, limit: number): Pr
              where m.aggregate_type = 'membership'
                and m.document ->> 'state' in ('provisional', 'active')
                and m.document ->> 'role' not in ('mission_owner', 'coordinator')
+               -- Not before the Group reaches the Membership's visibility: until then it may read nothing.
+               and (m.document ->> 'visibilityStartSequence')::bigint <= (select last_sequence from groups where group_id = m.group_id)
              union all
              select g.group_id, 'coordinator', (g.document #>> '{mission,coordinator,coordinatorEpoch}')::integer,
                     'agent', g.document #>> '{mission,coordinator,agentId}', null
