@@ -61,6 +61,26 @@ create table artifact_contents (
   constraint artifact_contents_pkey PRIMARY KEY (organization_id, content_hash)
 );
 
+create table context_packages (
+  context_package_id text not null,
+  group_id text not null,
+  recipient_type text not null,
+  recipient_id text not null,
+  scope_key text not null,
+  version integer not null,
+  cause text not null,
+  cause_epoch integer not null,
+  package_hash text not null,
+  document text not null,
+  created_at text not null,
+  constraint context_packages_cause_check CHECK (cause = ANY (ARRAY['membership'::text, 'coordinator'::text])),
+  constraint context_packages_group_id_fkey FOREIGN KEY (group_id) REFERENCES groups(group_id),
+  constraint context_packages_group_id_recipient_type_recipient_id_cause_key UNIQUE (group_id, recipient_type, recipient_id, cause, cause_epoch),
+  constraint context_packages_group_id_recipient_type_recipient_id_scope_key UNIQUE (group_id, recipient_type, recipient_id, scope_key, version),
+  constraint context_packages_pkey PRIMARY KEY (context_package_id),
+  constraint context_packages_version_check CHECK (version >= 1)
+);
+
 create table embedded_admissions (
   organization_id text not null,
   signing_hash text not null,
@@ -211,6 +231,10 @@ create table schema_migrations (
 );
 
 create index aggregates_artifact_hash ON aggregates USING btree (aggregate_id) WHERE (aggregate_type = 'artifact'::text);
+
+create index aggregates_context_members ON aggregates USING btree (group_id) WHERE ((aggregate_type = 'membership'::text) AND ((document ->> 'state'::text) = ANY (ARRAY['provisional'::text, 'active'::text])) AND ((document ->> 'role'::text) <> ALL (ARRAY['mission_owner'::text, 'coordinator'::text])));
+
+create index aggregates_replaced_coordinators ON aggregates USING btree (group_id) WHERE ((aggregate_type = 'mission'::text) AND (((document #>> '{mission,coordinator,coordinatorEpoch}'::text[]))::integer > 1) AND ((document #>> '{mission,state}'::text[]) = ANY (ARRAY['active'::text, 'awaiting_approval'::text])));
 
 create index aggregates_running_child_missions ON aggregates USING btree (group_id) WHERE ((aggregate_type = 'mission'::text) AND ((document #> '{mission,parent}'::text[]) IS NOT NULL) AND ((document #>> '{mission,state}'::text[]) = ANY (ARRAY['active'::text, 'awaiting_approval'::text])));
 

@@ -14,6 +14,7 @@ import { readSnapshot } from '../store/sql/snapshots.js';
 import { ArtifactAccess } from './artifacts/artifactAccess.js';
 import type { ArtifactLimits } from './artifacts/artifactLimits.js';
 import { authorizeRead, type ReadAccess } from './authorizeRead.js';
+import { listContextPackagesFor, readContextPackageFor, type ContextPackageRead } from './context/contextPackageAccess.js';
 import { snapshotReference, type SnapshotReference } from './groupSnapshots.js';
 import type { AuthoritySettings } from './settings.js';
 import { wireError, type WireError } from './wireError.js';
@@ -59,6 +60,16 @@ export class GroupAccess {
     const body = await readSnapshot(this.pool, groupId, hash);
     // Worded as the refusal of a stranger, so neither tells which snapshots exist.
     return body === undefined ? { ok: false, error: wireError('GROUP_NOT_FOUND', UNDISCLOSED.snapshot, { groupId }) } : { ok: true, body };
+  }
+
+  /** A Context Package, for its recipient only (§13.3). */
+  contextPackage(groupId: string, agentId: string, contextPackageId: string): Promise<ContextPackageRead> {
+    return readContextPackageFor(this.pool, groupId, agentId, contextPackageId);
+  }
+
+  /** The Agent's newest Context Packages in the Group. */
+  contextPackages(groupId: string, agentId: string): Promise<ContextPackageRead> {
+    return listContextPackagesFor(this.pool, groupId, agentId);
   }
 
   /** The Group's newest snapshot if it lags its head by at most `maxLag`, else a new one. */

@@ -52,7 +52,8 @@ import { CommandTracker, type CommandOptions } from './commands.js';
 import { MemoryCursorStore } from './cursorStore.js';
 import { eventProblem, isGroupEvent, type Attention, type ProtocolEvent } from './documents.js';
 import { AgentClientError, errorFromDocument, type AgentError } from './errors.js';
-import { eventVerifierFor, type EventCheck, type EventVerifier } from './eventVerifier.js';
+import { ContextPackages } from './contextPackages.js';
+import { eventVerifierFor, loadRegistry, type EventCheck, type EventVerifier } from './eventVerifier.js';
 import type { EventHandler } from './groupStream.js';
 import { FrameInbox } from './inbox.js';
 import { fetchRegistry } from './registryFetch.js';
@@ -208,6 +209,25 @@ export class MissionWeaveAgent {
     return () => {
       if (this.snapshotHandler === handler) this.snapshotHandler = undefined;
     };
+  }
+
+  /** The Agent's own Context Packages (§13.3), read with its session and verified over the Registry. */
+  contextPackages(): ContextPackages {
+    const { options } = this;
+    const timeoutMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
+    const token = (): string | undefined => this.current?.sessionToken;
+    return new ContextPackages({
+      origin: this.endpoint.origin,
+      ca: options.ca,
+      timeoutMs,
+      token,
+      registry: async () => {
+        if (options.registry !== undefined) return loadRegistry(options.registry);
+        const session = token();
+        if (session === undefined) throw new Error('no session to read the Registry with');
+        return loadRegistry((await fetchRegistry(this.endpoint.origin, options.ca, session, timeoutMs)).evidence);
+      },
+    });
   }
 
   /** Stops: Commands in flight reject, handlers in progress finish, last Cursors are ACKed. */

@@ -23,6 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MissionWeaveAgent } from './agent.js';
 import type { CommandOptions } from './commands.js';
+import type { VerifiedContextPackage } from './contextPackages.js';
 import type { GroupEvent, ProtocolEvent } from './documents.js';
 import { GroupEpochs } from './groupEpochs.js';
 import { adding } from './worker.js';
@@ -40,11 +41,13 @@ export type WorkItemHandler = (workItem: WorkItemDocument, event: GroupEvent) =>
 export class MissionWeaveCoordinator {
   readonly epochs: GroupEpochs;
   private readonly agent: WorkAgent;
+  private readonly source: MissionWeaveAgent;
   private readonly handlers: WorkItemHandler[] = [];
   private readonly detach: () => void;
 
   constructor(agent: MissionWeaveAgent, options: { readonly epochs?: GroupEpochs } = {}) {
     this.agent = agent;
+    this.source = agent;
     this.epochs = options.epochs ?? new GroupEpochs(agent.agentId);
     this.detach = agent.onEvent(async (event) => {
       this.epochs.observe(event);
@@ -90,6 +93,15 @@ export class MissionWeaveCoordinator {
 
   async cancel(groupId: string, workItemId: string, reason: string): Promise<WorkOutcome> {
     return this.outcome(await this.agent.command('work.cancel', { workItemId, reason }, this.options(groupId, workItemId)));
+  }
+
+  /**
+   * The signed Context Package the Group Authority issues a replacement Coordinator (§7.2),
+   * verified (contextPackages.ts): call it once assigned, and reconcile current WorkItem state
+   * from it and the Group's Events before issuing new assignments.
+   */
+  takeOver(groupId: string, options: { readonly missionId?: string; readonly waitMs?: number } = {}): Promise<VerifiedContextPackage> {
+    return this.source.contextPackages().awaitLatest(groupId, { ...options, workItemId: null });
   }
 
   /** Signs review Evidence about `workItem` as the Coordinator (§13.2). */

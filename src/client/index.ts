@@ -39,6 +39,8 @@ export type { AgentError, ClientErrorCode, ErrorDocument } from './errors.js';
 export type { EventHandler, GroupState } from './groupStream.js';
 export type { SessionClose } from './session.js';
 export type { GroupSnapshotArtifact, SnapshotHandler } from './snapshots.js';
+export { ContextPackageError, ContextPackages, verifyContextPackage } from './contextPackages.js';
+export type { ContextPackageDocument, ContextPackageExpectation, ContextPackageListing, VerifiedContextPackage } from './contextPackages.js';
 export { MissionWeaveCoordinator } from './coordinator.js';
 export type { WorkItemHandler, WorkOutcome } from './coordinator.js';
 export { GroupEpochs } from './groupEpochs.js';

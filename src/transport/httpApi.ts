@@ -4,7 +4,9 @@
  * authorization; `GET /health` and `GET /ready` answer liveness and readiness;
  * `GET /v1/groups/{groupId}/snapshots/{hash}` serves signed snapshots named by CURSOR_TOO_OLD;
  * `GET /v1/registry` publishes the Registry's key bindings (registryRoute.ts); `/v1/artifacts/…`
- * stores and serves Artifact content (artifactRoutes.ts).
+ * stores and serves Artifact content (artifactRoutes.ts);
+ * `GET /v1/groups/{groupId}/context-packages[/{id}]` serves Context Packages to their recipient
+ * (contextPackageRoute.ts).
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -12,6 +14,7 @@ import { wireError, errorDocument, type WireError } from '../app/wireError.js';
 import { httpStatusOf } from '../protocol/errorCodes.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
 import { routeArtifacts } from './artifactRoutes.js';
+import { getContextPackages, isContextPackagePath } from './contextPackageRoute.js';
 import { getRegistry, REGISTRY_PATH } from './registryRoute.js';
 import type { TransportContext } from './transportContext.js';
 
@@ -130,6 +133,7 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     }
     if (request.method === 'POST' && url.pathname === '/v1/commands') return await postCommand(context, request, response, now);
     if (request.method === 'GET' && url.pathname === REGISTRY_PATH) return await getRegistry(context, request, response, (error) => sendError(response, error, now));
+    if (request.method === 'GET' && isContextPackagePath(url.pathname)) return await getContextPackages(context, request, response, url.pathname, (error) => sendError(response, error, now));
     const snapshot = /^\/v1\/groups\/([^/]+)\/snapshots\/(sha256:[0-9a-f]{64})$/.exec(url.pathname);
     if (request.method === 'GET' && snapshot !== null) return await getSnapshot(context, request, response, now, decodeURIComponent(snapshot[1] as string), snapshot[2] as string);
     if (await routeArtifacts(context, request, response, url.pathname, now)) return undefined;

@@ -129,6 +129,62 @@ describe('membership.change', () => {
       .thenFails('INVALID_COMMAND', 'provisional-terms');
   });
 
+  describe('activating a provisional Membership (§8 step 3)', () => {
+    const provisional = history(
+      [(s) => change({ principal: REVIEWER, roles: ['worker'], provisional: true, contextPackageId: 'urn:missionweave:context-package:c1', provisionalExpiresAt: at(3600) }, COORD, s!)],
+      created,
+    );
+    const granted = stateOf(provisional).memberships.get(principalKey(REVIEWER))!;
+
+    it('the Coordinator or MissionOwner activates it: active, next epoch, same ID and visibility, its provisional terms gone', () => {
+      for (const actor of [COORD, OWNER]) {
+        const after = groupSpec
+          .given(provisional)
+          .when(change({ principal: REVIEWER, roles: ['worker'] }, actor, stateOf(provisional), { expectedRevision: 1 }), { now: at(60) })
+          .then([
+            changed(
+              {
+                membershipId: granted.membershipId,
+                missionId: MISSION,
+                groupId: GROUP,
+                member: REVIEWER,
+                role: 'worker',
+                state: 'active',
+                membershipEpoch: 2,
+                scopes: ROLE_SCOPES.worker,
+                visibilityStartSequence: granted.visibilityStartSequence,
+                grantedAt: at(60),
+                activatedAt: at(60),
+              },
+              { type: 'membership', id: granted.membershipId, revision: 2 },
+            ),
+          ]) as GroupState;
+        const activated = after.memberships.get(principalKey(REVIEWER));
+        expect(activated?.contextPackageId).toBeUndefined();
+        expect(activated?.provisionalExpiresAt).toBeUndefined();
+        expectStateValid(after);
+      }
+    });
+
+    it('refuses to activate a lapsed one, which may be granted again', () => {
+      groupSpec
+        .given(provisional)
+        .when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, stateOf(provisional)), { now: at(3600) })
+        .thenFails('INVALID_STATE_TRANSITION', 'provisional-lapsed');
+      groupSpec
+        .given(provisional)
+        .when(change({ principal: REVIEWER, roles: ['worker'], provisional: true, contextPackageId: 'urn:x:c2', provisionalExpiresAt: at(7200) }, OWNER, stateOf(provisional)), { now: at(3600) })
+        .then([changed({ ...granted, membershipEpoch: 2, contextPackageId: 'urn:x:c2', provisionalExpiresAt: at(7200), grantedAt: at(3600) })]);
+    });
+
+    it('a provisional member cannot act before it is activated', () => {
+      groupSpec
+        .given(provisional)
+        .when(command(stateOf(provisional), REVIEWER, 'message.post', { messageId: 'urn:x:m', conversationId: stateOf(provisional).group.mainConversationId, content: 'hi' }))
+        .thenFails('MEMBERSHIP_REQUIRED', 'membership-provisional');
+    });
+  });
+
   it('lets the MissionOwner and Coordinator restate their own Membership', () => {
     const owner = state.memberships.get(principalKey(OWNER));
     const coordinator = state.memberships.get(principalKey(COORD));

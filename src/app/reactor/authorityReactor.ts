@@ -22,6 +22,7 @@ import type { GroupAuthority } from '../groupAuthority.js';
 import { signCommand, timestampOf } from '../issueDocuments.js';
 import type { DeliveredEvent } from '../outcomes.js';
 import { CHILD_SWEEPS } from './childSweeps.js';
+import { contextPackageSweep } from './contextSweeps.js';
 import { LEASE_SWEEPS } from './leaseSweeps.js';
 import { REACTOR_PERIOD_MS, REACTOR_REFUSED_KEPT, REACTOR_REFUSED_SKIP_MS, REACTOR_ROUND_LIMIT } from './reactorLimits.js';
 import type { AuthorityCommandDraft, Sweep } from './sweep.js';
@@ -66,8 +67,8 @@ export class AuthorityReactor {
   private readonly refused = new Map<string, number>();
 
   private constructor(private readonly options: ReactorOptions) {
-    // Every node runs the lease sweeps (§11.3) and the child-Mission sweeps (§7.1, §14).
-    this.sweeps = options.sweeps ?? [...LEASE_SWEEPS, ...CHILD_SWEEPS];
+    // Every node runs the lease sweeps (§11.3), the child-Mission sweeps (§7.1, §14) and the Context Package sweep (§13.3).
+    this.sweeps = options.sweeps ?? [...LEASE_SWEEPS, ...CHILD_SWEEPS, contextPackageSweep({ principal: options.authority.settings.services.authority, key: options.authority.settings.authorityKey })];
     this.roundLimit = options.roundLimit ?? REACTOR_ROUND_LIMIT;
     this.timer = setInterval(() => this.hint(), options.periodMs ?? REACTOR_PERIOD_MS);
     this.timer.unref();

@@ -62,6 +62,13 @@ export function decideMembershipChange(
   }
 
   const existing = membershipOf(state, principal);
+  // Activation (§8 step 3): a provisional Membership becomes active, keeping its ID and visibility,
+  // only while its terms stand; a lapsed one must be granted again before it can be activated.
+  if (existing?.state === 'provisional' && !provisional && existing.provisionalExpiresAt !== undefined && !isAfterNow(existing.provisionalExpiresAt, ctx)) {
+    return refuse('INVALID_STATE_TRANSITION', 'provisional-lapsed', 'the provisional Membership lapsed; grant it again before activating it', {
+      provisionalExpiresAt: existing.provisionalExpiresAt,
+    });
+  }
   const visibilityStartSequence =
     payload.visibilityAfterSequence !== undefined
       ? payload.visibilityAfterSequence + 1

@@ -1,0 +1,36 @@
+/**
+ * The Context Package sweep of the Authority reactor (§13.3, §7.2, §8): a late joiner, a
+ * provisional member, a member just activated, and a replacement Coordinator are each owed a
+ * signed package limited to what their Membership allows, once per Membership Epoch or
+ * Coordinator Epoch. The sweep finds them in the store and issues each package itself
+ * (src/app/context/issueContextPackage.ts); it returns no Command, because a package is delivery
+ * material for one recipient rather than a change of Group state, and an Event carrying it would
+ * show every member what only its recipient may read.
+ *
+ * Like every sweep it is safe on every node at once: the store keeps one package per cause.
+ */
+
+import type { Pool } from '../../store/pool.js';
+import { findDueContextRecipients } from '../../store/sql/contextPackages.js';
+import { issueContextPackage, type ContextIssuer } from '../context/issueContextPackage.js';
+import type { AuthorityCommandDraft, Sweep } from './sweep.js';
+
+export function contextPackageSweep(issuer: ContextIssuer): Sweep {
+  return {
+    name: 'context-packages',
+    async find(pool: Pool, nowMillis: number, limit: number): Promise<readonly AuthorityCommandDraft[]> {
+      const failures: unknown[] = [];
+      // One at a time: each reads a Group snapshot and up to MAX_SOURCE_EVENTS Events.
+      for (const due of await findDueContextRecipients(pool, limit)) {
+        try {
+          await issueContextPackage(pool, due, issuer, nowMillis);
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+      // One recipient's failure does not hold back the others; the reactor logs it, and the next round retries.
+      if (failures.length > 0) throw new AggregateError(failures, `${failures.length} Context Package(s) not issued`);
+      return [];
+    },
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * Context Packages (migration 0011): the recipients the reactor's sweep owes one, the previous
+ * version of a recipient's package, storing a new one, and reading them back for their
+ * recipient. The due statements repeat the partial index predicates of 0011 word for word so
+ * that the planner uses them.
+ */
+
+import type { Queryable } from '../pool.js';
+
+export type ContextCause = 'membership' | 'coordinator';
+
+/** A recipient owed a package for `cause` at `causeEpoch`. */
+export interface DueContextRecipient {
+  readonly groupId: string;
+  readonly cause: ContextCause;
+  readonly causeEpoch: number;
+  readonly recipient: { readonly type: string; readonly id: string };
+  /** The package ID a provisional grant named (§8), to be the package's own when still free. */
+  readonly namedPackageId?: string;
+}
+
+/** At most `limit` current members and replacement Coordinators of running Groups with no package for their current epoch. */
+export async function findDueContextRecipients(db: Queryable, limit: number): Promise<DueContextRecipient[]> {
+  const result = await db.query<{ group_id: string; cause: ContextCause; cause_epoch: number; recipient_type: string; recipient_id: string; named: string | null }>({
+    name: 'find-due-context-recipients',
+    text: `select * from (
+             select m.group_id, 'membership' as cause, (m.document ->> 'membershipEpoch')::integer as cause_epoch,
+                    m.document #>> '{member,type}' as recipient_type, m.document #>> '{member,id}' as recipient_id,
+                    m.document ->> 'contextPackageId' as named
+             from aggregates m
+             join aggregates g on g.group_id = m.group_id and g.aggregate_type = 'mission'
+                              and g.document #>> '{mission,state}' in ('active', 'awaiting_approval')
+             where m.aggregate_type = 'membership'
+               and m.document ->> 'state' in ('provisional', 'active')
+               and m.document ->> 'role' not in ('mission_owner', 'coordinator')
+               -- Not before the Group reaches the Membership's visibility: until then it may read nothing.
+               and (m.document ->> 'visibilityStartSequence')::bigint <= (select last_sequence from groups where group_id = m.group_id)
+             union all
+             select g.group_id, 'coordinator', (g.document #>> '{mission,coordinator,coordinatorEpoch}')::integer,
+                    'agent', g.document #>> '{mission,coordinator,agentId}', null
+             from aggregates g
+             where g.aggregate_type = 'mission'
+               and (g.document #>> '{mission,coordinator,coordinatorEpoch}')::integer > 1
+               and g.document #>> '{mission,state}' in ('active', 'awaiting_approval')
+           ) due
+           where not exists (
+             select 1 from context_packages p
+             where p.group_id = due.group_id and p.recipient_type = due.recipient_type and p.recipient_id = due.recipient_id
+               and p.cause = due.cause and p.cause_epoch = due.cause_epoch)
+           order by group_id, recipient_id
+           limit $1`,
+    values: [limit],
+  });
+  return result.rows.map((r) => ({
+    groupId: r.group_id,
+    cause: r.cause,
+    causeEpoch: r.cause_epoch,
+    recipient: { type: r.recipient_type, id: r.recipient_id },
+    ...(r.named === null ? {} : { namedPackageId: r.named }),
+  }));
+}
+
+export interface StoredPackageVersion {
+  readonly contextPackageId: string;
+  readonly version: number;
+  readonly packageHash: string;
+}
+
+/** The newest package of a recipient for one scope, if any. */
+export async function readLatestContextPackage(db: Queryable, groupId: string, recipient: { type: string; id: string }, scopeKey: string): Promise<StoredPackageVersion | undefined> {
+  const result = await db.query<{ context_package_id: string; version: number; package_hash: string }>({
+    name: 'read-latest-context-package',
+    text: `select context_package_id, version, package_hash from context_packages
+           where group_id = $1 and recipient_type = $2 and recipient_id = $3 and scope_key = $4
+           order by version desc limit 1`,
+    values: [groupId, recipient.type, recipient.id, scopeKey],
+  });
+  const row = result.rows[0];
+  return row === undefined ? undefined : { contextPackageId: row.context_package_id, version: row.version, packageHash: row.package_hash };
+}
+
+/** Whether any package, in any Group, already has this ID. */
+export async function contextPackageIdTaken(db: Queryable, contextPackageId: string): Promise<boolean> {
+  const result = await db.query({ name: 'context-package-id-taken', text: 'select 1 from context_packages where context_package_id = $1', values: [contextPackageId] });
+  return (result.rowCount ?? 0) > 0;
+}
+
+export interface NewContextPackage {
+  readonly contextPackageId: string;
+  readonly groupId: string;
+  readonly recipient: { readonly type: string; readonly id: string };
+  readonly scopeKey: string;
+  readonly version: number;
+  readonly cause: ContextCause;
+  readonly causeEpoch: number;
+  readonly packageHash: string;
+  readonly document: string;
+  readonly createdAt: string;
+}
+
+/** Stores a package; false when another node (or an earlier round) stored this one first. */
+export async function insertContextPackage(db: Queryable, row: NewContextPackage): Promise<boolean> {
+  const result = await db.query({
+    name: 'insert-context-package',
+    text: `insert into context_packages (context_package_id, group_id, recipient_type, recipient_id, scope_key, version, cause, cause_epoch, package_hash, document, created_at)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+           on conflict do nothing`,
+    values: [row.contextPackageId, row.groupId, row.recipient.type, row.recipient.id, row.scopeKey, row.version, row.cause, row.causeEpoch, row.packageHash, row.document, row.createdAt],
+  });
+  return (result.rowCount ?? 0) > 0;
+}
+
+export interface StoredContextPackage {
+  readonly contextPackageId: string;
+  readonly recipient: { readonly type: string; readonly id: string };
+  readonly version: number;
+  readonly scopeKey: string;
+  readonly packageHash: string;
+  readonly document: string;
+  readonly createdAt: string;
+}
+
+function stored(r: { context_package_id: string; recipient_type: string; recipient_id: string; version: number; scope_key: string; package_hash: string; document: string; created_at: string }): StoredContextPackage {
+  return {
+    contextPackageId: r.context_package_id,
+    recipient: { type: r.recipient_type, id: r.recipient_id },
+    version: r.version,
+    scopeKey: r.scope_key,
+    packageHash: r.package_hash,
+    document: r.document,
+    createdAt: r.created_at,
+  };
+}
+
+const COLUMNS = 'context_package_id, recipient_type, recipient_id, version, scope_key, package_hash, document, created_at';
+
+/** One package of a Group by ID. */
+export async function readContextPackage(db: Queryable, groupId: string, contextPackageId: string): Promise<StoredContextPackage | undefined> {
+  const result = await db.query({
+    name: 'read-context-package',
+    text: `select ${COLUMNS} from context_packages where group_id = $1 and context_package_id = $2`,
+    values: [groupId, contextPackageId],
+  });
+  const row = result.rows[0] as Parameters<typeof stored>[0] | undefined;
+  return row === undefined ? undefined : stored(row);
+}
+
+/** A recipient's packages in a Group, newest first, at most `limit`. */
+export async function listContextPackages(db: Queryable, groupId: string, recipient: { type: string; id: string }, limit: number): Promise<StoredContextPackage[]> {
+  const result = await db.query({
+    name: 'list-context-packages',
+    text: `select ${COLUMNS} from context_packages where group_id = $1 and recipient_type = $2 and recipient_id = $3
+           order by created_at desc, version desc limit $4`,
+    values: [groupId, recipient.type, recipient.id, limit],
+  });
+  return (result.rows as Parameters<typeof stored>[0][]).map(stored);
+}

@@ -1,0 +1,210 @@
+/**
+ * Context Packages over the real server (§13.3, §7.2, §8): wss with TLS 1.3, PostgreSQL, the
+ * Authority reactor's sweep, HTTPS reads with a session token, and the SDK's verification. A late
+ * joiner, a provisional member (then activated) and a replacement Coordinator each receive a
+ * signed package limited to what their Membership allows; nobody else can read it.
+ */
+
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueContextPackage } from '../src/app/context/issueContextPackage.js';
+import { AuthorityReactor } from '../src/app/reactor/authorityReactor.js';
+import { ContextPackageError, MissionWeaveAgent, MissionWeaveCoordinator, MissionWeaveError, verifyContextPackage, type VerifiedContextPackage } from '../src/client/index.js';
+import { httpsGet } from '../src/client/httpsGet.js';
+import { findDueContextRecipients } from '../src/store/sql/contextPackages.js';
+import { sha256ContentHash } from '../src/protocol/contentHash.js';
+import type { JsonObject } from '../src/protocol/strictJson.js';
+import type { Actor } from './support/harness.js';
+import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+let reactor: AuthorityReactor;
+let owner: Actor;
+let mission: MissionRefs;
+const actors: Record<'coordinator' | 'late' | 'candidate' | 'replacement' | 'stranger', Actor> = {} as never;
+const running: MissionWeaveAgent[] = [];
+const NAMED_PACKAGE = `urn:missionweave:context-package:${randomUUID()}`;
+
+function sdkAgent(actor: Actor): MissionWeaveAgent {
+  const agent = new MissionWeaveAgent({ url: server.url, ca: server.ca, agentId: actor.principal.id, keyId: actor.key.keyId, privateKey: actor.key.privateKey, reconnect: { initialDelayMs: 50, maxDelayMs: 500 } });
+  running.push(agent);
+  return agent;
+}
+
+async function connected(actor: Actor): Promise<MissionWeaveAgent> {
+  const agent = sdkAgent(actor);
+  await agent.connect();
+  return agent;
+}
+
+const byOwner = (kind: string, payload: JsonObject) => server.harness.expectOk(server.harness.send(owner, kind, payload, { groupId: mission.groupId, membershipEpoch: 1 }));
+const post = (content: string) => byOwner('message.post', { messageId: `urn:uuid:${randomUUID()}`, conversationId: mission.mainConversationId, content });
+
+async function sequenceOf(kind: string, memberId?: string): Promise<number> {
+  const events = await eventsOf(server.db.pool, mission.groupId);
+  const found = events.filter((e) => e['kind'] === kind && (memberId === undefined || JSON.stringify(e['payload']).includes(memberId)));
+  return Number(found.at(-1)?.['sequence']);
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  reactor = AuthorityReactor.start({ authority: server.harness.authority, pool: server.db.pool, logger: pino({ level: 'silent' }), periodMs: 3_600_000 });
+  owner = await server.harness.human('owner');
+  for (const handle of ['coordinator', 'late', 'candidate', 'replacement', 'stranger'] as const) actors[handle] = await server.harness.agent(handle);
+  mission = await createMission(server.harness, owner, actors.coordinator);
+  await post('before anyone joined: the plan');
+  await byOwner('membership.change', { principal: { ...actors.late.principal }, roles: ['worker'] });
+  await post('after the late joiner');
+  await byOwner('membership.change', {
+    principal: { ...actors.candidate.principal },
+    roles: ['worker'],
+    provisional: true,
+    contextPackageId: NAMED_PACKAGE,
+    provisionalExpiresAt: new Date(server.harness.authority.clock.nowMillis() + 3_600_000).toISOString(),
+  });
+  await reactor.sweepNow();
+});
+
+afterAll(async () => {
+  await reactor?.close();
+  await Promise.all(running.map((agent) => agent.close()));
+});
+
+describe('a late joiner', () => {
+  it('receives a verified package limited to its visibility', async () => {
+    const agent = await connected(actors.late);
+    const { document } = await agent.contextPackages().awaitLatest(mission.groupId, { missionId: mission.missionId, workItemId: null, waitMs: 5_000 });
+    const joined = await sequenceOf('membership.changed', actors.late.principal.id);
+    expect(document.version).toBe(1);
+    expect(document['generatedBy']).toEqual(server.harness.settings.services.authority);
+    expect(document.sourceEventRange.fromSequence).toBe(joined);
+    const early = (await eventsOf(server.db.pool, mission.groupId)).filter((e) => Number(e['sequence']) < joined).map((e) => String(e['eventId']));
+    expect(early.length).toBeGreaterThan(0);
+    expect(document.sourceEventRange.eventIds.filter((id) => early.includes(id))).toEqual([]);
+    expect(JSON.stringify(document)).not.toContain('before anyone joined');
+  });
+});
+
+describe('a provisional member, then activated', () => {
+  let first: VerifiedContextPackage;
+
+  it('receives the package its grant named, without open questions or Artifact references', async () => {
+    const agent = await connected(actors.candidate);
+    first = await agent.contextPackages().awaitLatest(mission.groupId, { missionId: mission.missionId, waitMs: 5_000 });
+    expect(first.document.contextPackageId).toBe(NAMED_PACKAGE);
+    expect(first.document.artifactHashes).toEqual([]);
+    expect(first.document.unresolvedQuestions).toEqual([]);
+    expect(first.document.summary).toContain('Provisional Membership');
+    expect(first.document.sourceEventRange.fromSequence).toBe(await sequenceOf('membership.changed', actors.candidate.principal.id));
+  });
+
+  it('once activated, receives version 2 following the first', async () => {
+    await byOwner('membership.change', { principal: { ...actors.candidate.principal }, roles: ['worker'] });
+    const events = await eventsOf(server.db.pool, mission.groupId);
+    const membership = (events.at(-1)?.['payload'] as { membership: { state: string; membershipEpoch: number } }).membership;
+    expect(membership).toMatchObject({ state: 'active', membershipEpoch: 2 });
+    await reactor.sweepNow();
+    const agent = running.find((a) => a.agentId === actors.candidate.principal.id)!;
+    const previous = { contextPackageId: first.document.contextPackageId, version: 1, hash: first.hash };
+    const second = await agent.contextPackages().awaitLatest(mission.groupId, { afterVersion: 1, previous, waitMs: 5_000 });
+    expect(second.document.version).toBe(2);
+    expect(second.document['previousContextPackageId']).toBe(NAMED_PACKAGE);
+    expect(second.document.summary).not.toContain('Provisional Membership');
+  });
+});
+
+describe('a replacement Coordinator', () => {
+  it('takes over with a verified package of the whole history (§7.2)', async () => {
+    await byOwner('mission.assign_coordinator', { coordinatorId: actors.replacement.principal.id });
+    await reactor.sweepNow();
+    const coordinator = new MissionWeaveCoordinator(await connected(actors.replacement));
+    const { document } = await coordinator.takeOver(mission.groupId, { missionId: mission.missionId, waitMs: 5_000 });
+    coordinator.close();
+    const events = await eventsOf(server.db.pool, mission.groupId);
+    expect(document.sourceEventRange).toMatchObject({ fromSequence: 1, toSequence: events.length });
+    expect(document.sourceEventRange.eventIds).toEqual(events.map((e) => String(e['eventId'])));
+    expect(document.decisions.some((d) => d.description.startsWith('mission.coordinator.assigned'))).toBe(true);
+  });
+});
+
+describe('refusals', () => {
+  it('a package is for its recipient alone; a stranger learns nothing', async () => {
+    const late = running.find((a) => a.agentId === actors.late.principal.id)!;
+    const other = await late.contextPackages().fetch(mission.groupId, NAMED_PACKAGE).catch((error: unknown) => error);
+    expect(other).toBeInstanceOf(MissionWeaveError);
+    expect(other).toMatchObject({ code: 'GROUP_NOT_FOUND' });
+    const stranger = await connected(actors.stranger);
+    await expect(stranger.contextPackages().list(mission.groupId)).rejects.toMatchObject({ code: 'GROUP_NOT_FOUND' });
+    const path = `/v1/groups/${encodeURIComponent(mission.groupId)}/context-packages/${encodeURIComponent(NAMED_PACKAGE)}`;
+    const unauthenticated = await httpsGet(new URL(path, server.httpsUrl), server.ca, 5_000, 'not-a-session-token', 64 * 1024);
+    expect(JSON.parse(unauthenticated.body.toString('utf8'))).toMatchObject({ error: { code: 'AUTH_REQUIRED' } });
+  });
+
+  it('a tampered package does not verify', async () => {
+    const stored = await server.db.pool.query<{ document: string }>('select document from context_packages where context_package_id = $1', [NAMED_PACKAGE]);
+    const text = stored.rows[0]!.document;
+    const registry = server.harness.authority.registry.current.registry;
+    expect(verifyContextPackage(Buffer.from(text), mission.groupId, registry).document.contextPackageId).toBe(NAMED_PACKAGE);
+    const tampered = text.replace('"summary":"', '"summary":"(edited) ');
+    expect(() => verifyContextPackage(Buffer.from(tampered), mission.groupId, registry)).toThrow(ContextPackageError);
+    expect(() => verifyContextPackage(Buffer.from(text), 'urn:missionweave:group:other', registry)).toThrow(/not of this Group/);
+    expect(() => verifyContextPackage(Buffer.from(text), mission.groupId, registry, { workItemId: 'urn:missionweave:work-item:w9' })).toThrow(/expected scope/);
+    const second = await server.db.pool.query<{ document: string }>('select document from context_packages where recipient_id = $1 and version = 2', [actors.candidate.principal.id]);
+    const next = Buffer.from(second.rows[0]!.document);
+    const previous = { contextPackageId: NAMED_PACKAGE, version: 1, hash: sha256ContentHash(text) };
+    expect(verifyContextPackage(next, mission.groupId, registry, { previous }).document.version).toBe(2);
+    expect(() => verifyContextPackage(next, mission.groupId, registry, { previous: { ...previous, hash: sha256ContentHash('other bytes') } })).toThrow(/previous version’s hash/);
+  });
+
+  it('an ended Membership reads no package', async () => {
+    const late = running.find((a) => a.agentId === actors.late.principal.id)!;
+    const before = await late.contextPackages().list(mission.groupId);
+    expect(before).toHaveLength(1);
+    await byOwner('membership.end', { principal: { ...actors.late.principal } });
+    await expect(late.contextPackages().list(mission.groupId)).rejects.toMatchObject({ code: 'MEMBERSHIP_REQUIRED' });
+    await expect(late.contextPackages().fetch(mission.groupId, before[0]!.contextPackageId)).rejects.toMatchObject({ code: 'MEMBERSHIP_REQUIRED' });
+  });
+
+  it('no package holds a session token or a Message', async () => {
+    const sessions = server.listener.sessions as unknown as { byToken: Map<string, unknown> };
+    const tokens = [...sessions.byToken.keys()];
+    expect(tokens.length).toBeGreaterThan(3);
+    const stored = await server.db.pool.query<{ document: string }>('select document from context_packages where group_id = $1', [mission.groupId]);
+    for (const { document } of stored.rows) {
+      for (const token of tokens) expect(document).not.toContain(token);
+      expect(document).not.toContain('after the late joiner');
+      expect(document).not.toMatch(/PRIVATE KEY|Bearer/);
+    }
+  });
+
+  it('nodes issuing the same package at once store one', async () => {
+    const joiner = await server.harness.agent('joiner');
+    await byOwner('membership.change', { principal: { ...joiner.principal }, roles: ['reviewer'] });
+    const due = (await findDueContextRecipients(server.db.pool, 100)).filter((d) => d.recipient.id === joiner.principal.id);
+    expect(due).toHaveLength(1);
+    const issuer = { principal: server.harness.settings.services.authority, key: server.harness.settings.authorityKey };
+    const now = server.harness.authority.clock.nowMillis();
+    const outcomes = await Promise.all([1, 2, 3].map(() => issueContextPackage(server.db.pool, due[0]!, issuer, now)));
+    expect(outcomes.sort()).toEqual(['duplicate', 'duplicate', 'issued']);
+    expect(await findDueContextRecipients(server.db.pool, 100)).toEqual([]);
+  });
+
+  it('a Membership whose visibility starts beyond the head is owed nothing until the Group gets there', async () => {
+    const future = await server.harness.agent('future');
+    const head = (await eventsOf(server.db.pool, mission.groupId)).length;
+    await byOwner('membership.change', { principal: { ...future.principal }, roles: ['observer'], visibilityAfterSequence: head + 1 });
+    expect(await findDueContextRecipients(server.db.pool, 100)).toEqual([]);
+    await post('one more');
+    expect((await findDueContextRecipients(server.db.pool, 100)).map((d) => d.recipient.id)).toEqual([future.principal.id]);
+    await reactor.sweepNow();
+  });
+
+  it('a second sweep issues nothing new: one package per cause', async () => {
+    const before = await count(server.db.pool, 'context_packages', 'group_id = $1', [mission.groupId]);
+    await reactor.sweepNow();
+    expect(await count(server.db.pool, 'context_packages', 'group_id = $1', [mission.groupId])).toBe(before);
+    expect(before).toBe(6);
+  });
+});
