@@ -231,4 +231,19 @@ describe('Organization execution-approval policy (§12): gated work gets no star
     groupSpec.given(approved).when(grant(a, { resources: [{ resource: STAGING_DB, operations: ['db.read'] }] })).thenFails('AUTH_FORBIDDEN', 'operation-not-allowed');
     groupSpec.given(approved).when(grant(a), { now: at(121) }).thenFails('APPROVAL_REQUIRED', 'execution-approval-required');
   });
+
+  it('withholds the token of contract-gated (policy_required) work once its approval lapsed, though it started under one (APPROVAL_REQUIRED)', () => {
+    const started = history([
+      steps.create,
+      steps.addMember(WORKER),
+      steps.authorize(WORK, CONTRACT),
+      steps.offer([WORKER]),
+      steps.acceptOffer(WORKER),
+      (st) => command(st!, AUTHORITY, 'approval.grant_execution', { approvalId: 'urn:missionweave:approval:p1', workItemId: WORK, ownershipEpoch: 1, operations: ['db.migrate'], expiresInSeconds: 60 }),
+      (st) => start(st!),
+    ]);
+    const p = stateOf(started);
+    expect(grantOf(groupSpec.given(started).when(grant(p), { now: at(59) }).decision)['expiresAt']).toBe(at(60));
+    groupSpec.given(started).when(grant(p), { now: at(60) }).thenFails('APPROVAL_REQUIRED', 'execution-approval-required');
+  });
 });
