@@ -3,13 +3,15 @@
  * `POST /v1/commands` takes one signed Command through the very same pipeline and
  * authorization; `GET /health` and `GET /ready` answer liveness and readiness;
  * `GET /v1/groups/{groupId}/snapshots/{hash}` serves signed snapshots named by CURSOR_TOO_OLD;
- * `GET /v1/registry` publishes the Registry's key bindings (registryRoute.ts).
+ * `GET /v1/registry` publishes the Registry's key bindings (registryRoute.ts); the Authorization
+ * Service issues and checks capability tokens (capabilityRoutes.ts).
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { wireError, errorDocument, type WireError } from '../app/wireError.js';
 import { httpStatusOf } from '../protocol/errorCodes.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
+import { CAPABILITY_STATUS_PATH, GRANT_PATH, postCapability, postCapabilityStatus, type RouteIo } from './capabilityRoutes.js';
 import { getRegistry, REGISTRY_PATH } from './registryRoute.js';
 import type { TransportContext } from './transportContext.js';
 
@@ -128,6 +130,10 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     }
     if (request.method === 'POST' && url.pathname === '/v1/commands') return await postCommand(context, request, response, now);
     if (request.method === 'GET' && url.pathname === REGISTRY_PATH) return await getRegistry(context, request, response, (error) => sendError(response, error, now));
+    const io: RouteIo = { read: (limit) => readBody(request, limit), send: (status, body) => send(response, status, body), fail: (error) => sendError(response, error, now), tooLarge: (limit) => refuseTooLarge(request, response, limit, now) };
+    const grant = GRANT_PATH.exec(url.pathname);
+    if (request.method === 'POST' && grant !== null) return await postCapability(context, request, io, decodeURIComponent(grant[1] as string));
+    if (request.method === 'POST' && url.pathname === CAPABILITY_STATUS_PATH) return await postCapabilityStatus(context, io);
     const snapshot = /^\/v1\/groups\/([^/]+)\/snapshots\/(sha256:[0-9a-f]{64})$/.exec(url.pathname);
     if (request.method === 'GET' && snapshot !== null) return await getSnapshot(context, request, response, now, decodeURIComponent(snapshot[1] as string), snapshot[2] as string);
     send(response, 404, '{"error":"not found"}');

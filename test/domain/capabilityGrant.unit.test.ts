@@ -17,7 +17,7 @@ import { gatedCategories, requiredExecutionApproval } from '../../src/domain/aut
 import { NO_USAGE } from '../../src/domain/budget/budgetMath.js';
 import type { WorkItem } from '../../src/domain/documents.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
-import type { RecordedEvent } from '../../src/domain/model.js';
+import type { Decision, RecordedEvent } from '../../src/domain/model.js';
 import { isRefusal } from '../../src/domain/workItem/fencing.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import { testContext } from '../support/specification.js';
@@ -37,9 +37,9 @@ function grant(state: GroupState, extra: object = {}, actor: Principal = AUTHORI
 const granted = (extra: object = {}) => (s: GroupState | null) => grant(s!, extra);
 
 /** The grant an accepted decision records (the whole Event is stated in the first case). */
-function grantOf(decision: { ok: boolean }): Record<string, unknown> {
-  if (!('events' in decision)) return expect.fail(`refused: ${JSON.stringify((decision as { error: unknown }).error)}`);
-  return ((decision as { events: { payload: { grant: Record<string, unknown> } }[] }).events[0]!.payload.grant);
+function grantOf(decision: Decision): Record<string, unknown> {
+  if (!decision.ok) return expect.fail(`refused: ${decision.error.code} ${decision.error.reason}`);
+  return (decision.events[0]!.payload as { grant: Record<string, unknown> }).grant;
 }
 
 function workItemOf(events: RecordedEvent[]): WorkItem {
