@@ -19,12 +19,13 @@ import { verifyCapabilityOffline, verifyCapabilityOnline } from '../src/client/t
 import type { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 const SELECTION = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
 const STAGING_DB = 'urn:missionweave:resource:billing-db-staging';
+const GRANT = 'ext.missionweave.core.capability_grant';
 
 let server: TestServer;
 let owner: Actor;
@@ -83,7 +84,7 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
   }
 }
 
-describe('ext.missionweave.core.capability_grant over HTTPS (§12)', () => {
+describe(`${GRANT} over HTTPS (§12)`, () => {
   it('issues a token bound to the Session, verifies it offline and online, rotates it (the old one revoked), and a checkpoint revokes the new one', async () => {
     const { workItemId, leaseId } = await startedWork();
     const client = agent.capabilities();
@@ -156,7 +157,11 @@ describe('ext.missionweave.core.capability_grant over HTTPS (§12)', () => {
       dumps.push(rows.rows[0]?.dump ?? '');
     }
     const stored = dumps.join('\n');
-    expect(stored).toContain('ext.missionweave.core.capability_granted');
+    // Each grant is a recorded fact: the Authority service's Command, its signed Event.
+    const granted = (await eventsOf(server.db.pool, mission.groupId)).filter((e) => e['kind'] === `${GRANT}ed`);
+    expect(granted).toHaveLength(tokens.length);
+    for (const event of granted) expect(event['actor']).toEqual(server.harness.authority.settings.services.authority);
+    expect(await server.harness.send(worker, GRANT, { workItemId: 'urn:x:w', agentId: worker.principal.id, sessionEpoch: 1, ownershipEpoch: 1, executionLeaseId: 'urn:x:l' }, { groupId: mission.groupId, membershipEpoch: 1, sessionEpoch: agent.sessionEpoch })).toMatchObject({ ok: false, error: { code: 'AUTH_FORBIDDEN' } });
     const logs = logLines.join('');
     expect(logs).toContain('capability token issued');
     for (const token of tokens) {
