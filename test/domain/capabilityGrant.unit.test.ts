@@ -9,9 +9,9 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { CAPABILITY_GRANTS_KEPT } from '../../src/domain/authorization/authorizationLimits.js';
+import { CAPABILITY_GRANTS_KEPT, CAPABILITY_GRANTS_PER_LEASE } from '../../src/domain/authorization/authorizationLimits.js';
 import { checkCapabilityCharge } from '../../src/domain/authorization/capabilityCharge.js';
-import { currentGrant, grantsOf, withCapabilityCharge, withGrant } from '../../src/domain/authorization/capabilityGrants.js';
+import { currentGrant, grantsOf, grantsUnderLease, withCapabilityCharge, withGrant } from '../../src/domain/authorization/capabilityGrants.js';
 import { checkCapabilityValid } from '../../src/domain/authorization/capabilityStatus.js';
 import { gatedCategories, requiredExecutionApproval } from '../../src/domain/authorization/executionPolicy.js';
 import { NO_USAGE } from '../../src/domain/budget/budgetMath.js';
@@ -142,6 +142,24 @@ describe('ext.missionweave.core.capability_grant (§12: the Authorization Servic
     expect(checkCapabilityValid(workItemOf(rotated), last, ctx)).toEqual(last);
     const old = checkCapabilityValid(workItemOf(rotated), first, ctx);
     expect(isRefusal(old) && old.error.reason).toBe('capability-revoked');
+  });
+});
+
+describe('grants per Execution Lease (hostile input: each grant is an Event)', () => {
+  it('grants at most CAPABILITY_GRANTS_PER_LEASE tokens under one lease, then RATE_LIMITED; a new lease starts afresh', () => {
+    let many = activeWork();
+    for (let i = 0; i < CAPABILITY_GRANTS_PER_LEASE; i++) many = history([granted()], many);
+    const s = stateOf(many);
+    expect(grantsUnderLease(s.workItems.get(WORK) as WorkItem, currentLeaseId(s))).toBe(CAPABILITY_GRANTS_PER_LEASE);
+    groupSpec.given(many).when(grant(s)).thenFails('RATE_LIMITED', 'capability-grants-per-lease');
+    const restarted = history(
+      [
+        (st) => command(st!, WORKER, 'work.checkpoint', { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: currentLeaseId(st!), checkpoint: { phase: 'half' } }),
+        (st) => start(st!),
+      ],
+      many,
+    );
+    expect(groupSpec.given(restarted).when(grant(stateOf(restarted))).decision.ok).toBe(true);
   });
 });
 

@@ -17,3 +17,12 @@ export const DEFAULT_CAPABILITY_SECONDS = 300;
  * holds one. A Worker that asks again and again cannot grow the WorkItem row beyond this.
  */
 export const CAPABILITY_GRANTS_KEPT = 8;
+
+/**
+ * How many tokens one Execution Lease may be granted. Each grant is a Group Event, and the
+ * request costs the Worker one HTTPS call: without a bound a Worker could grow its Group's log
+ * at will under one lease. A Worker rotates when it narrows scope or its token nears expiry —
+ * a few times per lease; 64 leaves room for a long, renewed lease rotating every few minutes.
+ * Beyond it: `RATE_LIMITED` (§20) until the next lease.
+ */
+export const CAPABILITY_GRANTS_PER_LEASE = 64;

@@ -24,19 +24,41 @@ export interface CapabilityGrant extends CapabilityGrantClaims {
   readonly used: ResourceUsage;
 }
 
-export function grantsOf(workItem: WorkItem): readonly CapabilityGrant[] {
-  const data = workItem.extensions?.[CAPABILITY_GRANTS_EXTENSION]?.data as { grants?: readonly CapabilityGrant[] } | undefined;
-  return data?.grants ?? [];
+/** How many grants the current Execution Lease has had (`CAPABILITY_GRANTS_PER_LEASE`). */
+export interface LeaseGrantCount {
+  readonly executionLeaseId: string;
+  readonly count: number;
 }
 
-function withGrants(workItem: WorkItem, grants: readonly CapabilityGrant[]): WorkItem {
-  const extension = { version: CAPABILITY_GRANTS_VERSION, critical: false, data: { grants } } as unknown as Extension;
+interface GrantsData {
+  readonly grants?: readonly CapabilityGrant[];
+  readonly perLease?: LeaseGrantCount;
+}
+
+function dataOf(workItem: WorkItem): GrantsData {
+  return (workItem.extensions?.[CAPABILITY_GRANTS_EXTENSION]?.data ?? {}) as GrantsData;
+}
+
+export function grantsOf(workItem: WorkItem): readonly CapabilityGrant[] {
+  return dataOf(workItem).grants ?? [];
+}
+
+/** How many grants the Execution Lease `executionLeaseId` has had. */
+export function grantsUnderLease(workItem: WorkItem, executionLeaseId: string): number {
+  const perLease = dataOf(workItem).perLease;
+  return perLease?.executionLeaseId === executionLeaseId ? perLease.count : 0;
+}
+
+function withData(workItem: WorkItem, data: GrantsData): WorkItem {
+  const extension = { version: CAPABILITY_GRANTS_VERSION, critical: false, data } as unknown as Extension;
   return { ...workItem, extensions: { ...workItem.extensions, [CAPABILITY_GRANTS_EXTENSION]: extension } };
 }
 
 /** `workItem` holding `claims` as its newest grant, at most `CAPABILITY_GRANTS_KEPT` of them. */
 export function withGrant(workItem: WorkItem, claims: CapabilityGrantClaims): WorkItem {
-  return withGrants(workItem, [...grantsOf(workItem), { ...claims, used: NO_USAGE }].slice(-CAPABILITY_GRANTS_KEPT));
+  const grants = [...grantsOf(workItem), { ...claims, used: NO_USAGE }].slice(-CAPABILITY_GRANTS_KEPT);
+  const perLease = { executionLeaseId: claims.executionLeaseId, count: grantsUnderLease(workItem, claims.executionLeaseId) + 1 };
+  return withData(workItem, { grants, perLease });
 }
 
 /** The newest grant: the only one whose token is valid. */
@@ -54,8 +76,6 @@ export function grantNamed(workItem: WorkItem, tokenId: string): CapabilityGrant
  * `checkCapabilityCharge` accepted the charge.
  */
 export function withCapabilityCharge(workItem: WorkItem, tokenId: string, delta: ResourceUsage): WorkItem {
-  return withGrants(
-    workItem,
-    grantsOf(workItem).map((grant) => (grant.tokenId === tokenId ? { ...grant, used: addUsage(grant.used, delta) } : grant)),
-  );
+  const data = dataOf(workItem);
+  return withData(workItem, { ...data, grants: grantsOf(workItem).map((grant) => (grant.tokenId === tokenId ? { ...grant, used: addUsage(grant.used, delta) } : grant)) });
 }

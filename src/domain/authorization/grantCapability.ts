@@ -16,7 +16,8 @@
  *    WorkItem and its Mission (and a live approval's budget); a granted dimension with nothing
  *    left pauses the work (§12 exhaustion), and a ceiling asked beyond the cap or in a dimension
  *    nobody granted is refused (`BUDGET_EXCEEDED`);
- * 6. expiry no later than the Execution Lease (and the approval), §12.
+ * 6. expiry no later than the Execution Lease (and the approval), §12;
+ * 7. at most `CAPABILITY_GRANTS_PER_LEASE` grants under one Execution Lease (`RATE_LIMITED`).
  *
  * The accepted grant is the WorkItem's newest, which supersedes (revokes) the earlier ones.
  */
@@ -32,8 +33,8 @@ import { liveApproval, type ExecutionApproval } from '../workItem/executionAppro
 import { checkExecutionLease, checkOwner, checkWorkState, isRefusal, workItemNamed, type FencedCommand } from '../workItem/fencing.js';
 import { missionUsageOf, usageOf } from '../workItem/resourceUsage.js';
 import type { WorkItemEventPayload } from '../workItem/workEvents.js';
-import { DEFAULT_CAPABILITY_SECONDS } from './authorizationLimits.js';
-import { withGrant } from './capabilityGrants.js';
+import { CAPABILITY_GRANTS_PER_LEASE, DEFAULT_CAPABILITY_SECONDS } from './authorizationLimits.js';
+import { grantsUnderLease, withGrant } from './capabilityGrants.js';
 import { requiredExecutionApproval } from './executionPolicy.js';
 
 export const CAPABILITY_GRANT = 'ext.missionweave.core.capability_grant';
@@ -137,6 +138,9 @@ export function decideCapabilityGrant(state: GroupState, command: Grant, ctx: De
   if (isRefusal(workItem)) return workItem;
   const lease = checkBinding(workItem, payload, ctx);
   if (isRefusal(lease)) return lease;
+  if (grantsUnderLease(workItem, lease.leaseId) >= CAPABILITY_GRANTS_PER_LEASE) {
+    return refuse('RATE_LIMITED', 'capability-grants-per-lease', `an Execution Lease is granted at most ${CAPABILITY_GRANTS_PER_LEASE} tokens`, { workItemId: workItem.workItemId, limit: CAPABILITY_GRANTS_PER_LEASE });
+  }
   const approval = checkGate(workItem, ctx);
   if (isRefusal(approval)) return approval;
   const scope = scopeOf(workItem, payload, approval);
