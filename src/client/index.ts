@@ -76,7 +76,7 @@ export type { Checkpoint } from './workExecution.js';
 export { CapabilityClient, idempotencyKey } from './capabilities.js';
 export type { CapabilityRequest, CapabilityToken } from './capabilities.js';
 export type { CapabilityEndpoint } from './capabilityHttp.js';
-export { verifyCapabilityOffline, verifyCapabilityOnline } from './toolVerifier.js';
+export { chargeCapability, verifyCapabilityOffline, verifyCapabilityOnline } from './toolVerifier.js';
 export type { ToolCheck, ToolExpectation } from './toolVerifier.js';
 export type { CapabilityClaims, CapabilityLimits, CapabilityResource } from '../protocol/capabilityToken.js';
 export { ERROR_CODES } from '../protocol/errorCodes.js';

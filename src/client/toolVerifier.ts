@@ -13,6 +13,9 @@
  * closure, cancellation and Session replacement revoke a token before it expires). A tool host
  * that acts on a side effect should check online; a read-only tool may accept the offline check
  * for the token's few minutes.
+ *
+ * Charging: `chargeCapability` records a call's usage against the token's ceilings and the
+ * ledger (`POST /v1/capabilities/charge`).
  */
 
 import { decodeCapabilityToken, verifyCapabilitySignature, type CapabilityClaims } from '../protocol/capabilityToken.js';
@@ -76,4 +79,14 @@ export async function verifyCapabilityOnline(token: string, registry: KeyRegistr
     throw error;
   }
   return offline;
+}
+
+/**
+ * Charges one call's usage to `token` through the Authorization Service (§12): the charge must
+ * fit the token's ceilings and the budgets, else `BUDGET_EXCEEDED` (thrown as `MissionWeaveError`).
+ * `operationId` names the logical operation: charging it again is the same charge (§16).
+ */
+export async function chargeCapability(token: string, usageDelta: Readonly<Record<string, number>>, operationId: string, endpoint: CapabilityEndpoint): Promise<CapabilityClaims> {
+  const answer = await postJson(endpoint, '/v1/capabilities/charge', { token, usageDelta, operationId });
+  return answer['claims'] as CapabilityClaims;
 }

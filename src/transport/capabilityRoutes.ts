@@ -9,6 +9,10 @@
  *   token is the credential: the answer says no more than its holder may know). 200
  *   `{status: "valid", claims}`, or the §19 error (`AUTH_FORBIDDEN` revoked, mismatched or
  *   forged; `WORK_LEASE_EXPIRED` expired).
+ * - `POST /v1/capabilities/charge`: a tool host charges a call, `{token, usageDelta,
+ *   operationId}`; the same `operationId` (its §16 idempotency key) is one charge however often
+ *   it is sent. 200 `{status: "charged", claims}`, or the §19 error (`BUDGET_EXCEEDED` over the
+ *   token's ceilings or the budgets).
  *
  * The token travels in request bodies only, never in a URL (access logs keep URLs).
  */
@@ -63,6 +67,11 @@ async function readObject(io: RouteIo, limit: number): Promise<JsonObject | unde
 }
 
 export const CAPABILITY_STATUS_PATH = '/v1/capabilities/status';
+export const CAPABILITY_CHARGE_PATH = '/v1/capabilities/charge';
+
+/** A charge body is a token, a six-member usage delta and an operation ID: well under 1 KiB more. */
+const CHARGE_BODY_LIMIT = STATUS_BODY_LIMIT + 1024;
+const OPERATION_ID = /^[A-Za-z0-9][-A-Za-z0-9._:]{0,199}$/;
 export const GRANT_PATH = /^\/v1\/groups\/([^/]+)\/capabilities$/;
 
 /** `POST /v1/groups/{groupId}/capabilities`. */
@@ -87,4 +96,17 @@ export async function postCapabilityStatus(context: TransportContext, io: RouteI
   const outcome = await serviceOf(context).status(token);
   if (!outcome.ok) return io.fail(outcome.error);
   io.send(200, JSON.stringify({ status: 'valid', claims: outcome.claims }));
+}
+
+/** `POST /v1/capabilities/charge`. */
+export async function postCapabilityCharge(context: TransportContext, io: RouteIo): Promise<void> {
+  const body = await readObject(io, CHARGE_BODY_LIMIT);
+  if (body === undefined) return;
+  const { token, usageDelta, operationId } = body;
+  if (typeof token !== 'string' || typeof operationId !== 'string' || !OPERATION_ID.test(operationId) || typeof usageDelta !== 'object' || usageDelta === null) {
+    return io.fail(wireError('SCHEMA_VALIDATION_FAILED', 'the body needs a token, a usageDelta and an operationId'));
+  }
+  const outcome = await serviceOf(context).charge(token, usageDelta, operationId);
+  if (!outcome.ok) return io.fail(outcome.error);
+  io.send(200, JSON.stringify({ status: 'charged', claims: outcome.claims }));
 }

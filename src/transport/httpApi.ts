@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { wireError, errorDocument, type WireError } from '../app/wireError.js';
 import { httpStatusOf } from '../protocol/errorCodes.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
-import { CAPABILITY_STATUS_PATH, GRANT_PATH, postCapability, postCapabilityStatus, type RouteIo } from './capabilityRoutes.js';
+import { CAPABILITY_CHARGE_PATH, CAPABILITY_STATUS_PATH, GRANT_PATH, postCapability, postCapabilityCharge, postCapabilityStatus, type RouteIo } from './capabilityRoutes.js';
 import { getRegistry, REGISTRY_PATH } from './registryRoute.js';
 import type { TransportContext } from './transportContext.js';
 
@@ -134,6 +134,7 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     const grant = GRANT_PATH.exec(url.pathname);
     if (request.method === 'POST' && grant !== null) return await postCapability(context, request, io, decodeURIComponent(grant[1] as string));
     if (request.method === 'POST' && url.pathname === CAPABILITY_STATUS_PATH) return await postCapabilityStatus(context, io);
+    if (request.method === 'POST' && url.pathname === CAPABILITY_CHARGE_PATH) return await postCapabilityCharge(context, io);
     const snapshot = /^\/v1\/groups\/([^/]+)\/snapshots\/(sha256:[0-9a-f]{64})$/.exec(url.pathname);
     if (request.method === 'GET' && snapshot !== null) return await getSnapshot(context, request, response, now, decodeURIComponent(snapshot[1] as string), snapshot[2] as string);
     send(response, 404, '{"error":"not found"}');

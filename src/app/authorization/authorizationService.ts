@@ -10,6 +10,13 @@
  * goes back to that Session alone: the Event, the receipt and every log line carry the claims
  * and the token ID, never the token.
  *
+ * Charging. A tool host charges a call to the token it was shown: the service checks the token
+ * as above, then submits `ext.missionweaveprotocol.core.resource_usage_record` as the Group
+ * Authority for the token's WorkItem, Ownership Epoch and Execution Lease, naming the token, with
+ * an Action ID derived from the §16 idempotency key of the tool's operation, so a retried charge
+ * of one operation is one charge (the receipt, or `ACTION_ID_COLLISION`). That kind's decider
+ * checks the ledger and the token's ceilings (`checkCapabilityCharge`).
+ *
  * Checking. The token's signature must be this Authority's key (`keyId` and the key itself);
  * then the WorkItem's current document decides: the grant must be its newest and the lease it
  * names the current live one (`capabilityStatus.ts`). A token issued under an earlier Authority
@@ -24,6 +31,7 @@ import { checkCapabilityValid } from '../../domain/authorization/capabilityStatu
 import { isRefusal } from '../../domain/workItem/fencing.js';
 import { CAPABILITY_GRANT, type CapabilityGrantedPayload } from '../../domain/authorization/grantCapability.js';
 import {
+  idempotencyKeyOf,
   decodeCapabilityToken,
   encodeCapabilityToken,
   verifyCapabilitySignature,
@@ -42,6 +50,8 @@ export interface RequestingSession {
 
 export type IssueOutcome = { readonly ok: true; readonly token: string; readonly claims: CapabilityClaims } | { readonly ok: false; readonly error: WireError };
 export type StatusOutcome = { readonly ok: true; readonly claims: CapabilityClaims } | { readonly ok: false; readonly error: WireError };
+
+const RESOURCE_USAGE_RECORD = 'ext.missionweaveprotocol.core.resource_usage_record';
 
 /** The request members the service passes on; any other member is refused by the payload schema. */
 const REQUEST_MEMBERS = ['workItemId', 'ownershipEpoch', 'executionLeaseId', 'tools', 'resources', 'limits', 'expiresInSeconds'] as const;
@@ -86,6 +96,32 @@ export class AuthorizationService {
     const event = JSON.parse((outcome.events[0] as { text: string }).text) as { payload: CapabilityGrantedPayload };
     const claims: CapabilityClaims = { ...event.payload.grant, keyId: authorityKey.keyId };
     return { ok: true, token: encodeCapabilityToken(claims, authorityKey.privateKey), claims };
+  }
+
+  /**
+   * Charges `usageDelta` for the logical operation `operationId` to `token` (the usage delta is
+   * checked by the payload schema: nonzero, six known dimensions).
+   */
+  async charge(token: string, usageDelta: JsonValue, operationId: string): Promise<StatusOutcome> {
+    const valid = await this.status(token);
+    if (!valid.ok) return valid;
+    const { claims } = valid;
+    const { services, authorityKey } = this.authority.settings;
+    const key = idempotencyKeyOf(claims, operationId);
+    const command = signCommand(
+      {
+        actor: services.authority,
+        kind: RESOURCE_USAGE_RECORD,
+        payload: { workItemId: claims.workItemId, ownershipEpoch: claims.ownershipEpoch, executionLeaseId: claims.executionLeaseId, usageDelta, capabilityTokenId: claims.tokenId },
+        issuedAt: timestampOf(this.authority.clock.nowMillis()),
+        groupId: claims.groupId,
+        actionId: `urn:missionweave:charge:${key.slice('sha256:'.length)}`,
+        workItemId: claims.workItemId,
+      },
+      authorityKey,
+    );
+    const outcome = await this.authority.submit(command);
+    return outcome.ok ? valid : outcome;
   }
 
   /** Whether `token` is valid now: signature, then the WorkItem's current grant and lease. */
