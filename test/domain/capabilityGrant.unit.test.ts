@@ -212,7 +212,7 @@ describe('Organization execution-approval policy (§12): gated work gets no star
     expect(gatedCategories(PAYMENT_CONTRACT as never)).toEqual(['payment']);
     expect(gatedCategories(DESTRUCTIVE_CONTRACT as never)).toEqual(['destructive_change']);
     expect(gatedCategories({ ...RUNNABLE_CONTRACT, sideEffectRisk: 'external' } as never)).toEqual(['external_communication']);
-    expect(gatedCategories({ ...RUNNABLE_CONTRACT, allowedResources: [{ resource: STAGING_DB, operations: ['data.sensitive:read', 'deploy.production'] }] } as never)).toEqual([
+    expect(gatedCategories({ ...RUNNABLE_CONTRACT, allowedResources: [{ resource: STAGING_DB, operations: ['data.sensitive:read', 'deploy:production'] }] } as never)).toEqual([
       'production_deployment',
       'sensitive_data_access',
     ]);

@@ -21,8 +21,9 @@ export interface ExecutionPolicy {
   /** Side-effect risks that need a human approval, and the category each stands for. */
   readonly risks: Readonly<Partial<Record<WorkContract['sideEffectRisk'], GatedCategory>>>;
   /**
-   * Operation names that need one. An operation matches an entry when it equals it or continues
-   * it after `.` or `:` (`payment` matches `payment.refund` and `payment:create`).
+   * Operation names that need one. `:` and `.` separate alike (`deploy:production` is
+   * `deploy.production`), and an operation matches an entry when it equals it or continues it
+   * after a separator (`payment` matches `payment.refund` and `payment:create`).
    */
   readonly operations: Readonly<Record<string, GatedCategory>>;
 }
@@ -44,8 +45,9 @@ export const DEFAULT_EXECUTION_POLICY: ExecutionPolicy = {
 };
 
 function operationCategory(operation: string, policy: ExecutionPolicy): GatedCategory | undefined {
+  const op = operation.replaceAll(':', '.');
   for (const [name, category] of Object.entries(policy.operations)) {
-    if (operation === name || operation.startsWith(`${name}.`) || operation.startsWith(`${name}:`)) return category;
+    if (op === name || op.startsWith(`${name}.`)) return category;
   }
   return undefined;
 }
