@@ -23,8 +23,7 @@
  * key fails after a key rotation; tokens live minutes, so the Worker asks again.
  */
 
-import { randomUUID } from 'node:crypto';
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import type { WorkItem } from '../../domain/documents.js';
 import type { DecisionContext } from '../../domain/model.js';
 import { checkCapabilityValid } from '../../domain/authorization/capabilityStatus.js';
