@@ -5,6 +5,7 @@
 
 import type { Logger } from 'pino';
 import pino from 'pino';
+import { LOG_REDACTION } from './app/authorization/logRedaction.js';
 import { GroupAccess } from './app/groupAccess.js';
 import { GroupAuthority } from './app/groupAuthority.js';
 import { AuthorityReactor } from './app/reactor/authorityReactor.js';
@@ -46,7 +47,7 @@ export interface OpenOptions {
 
 /** Opens the database, applies migrations, and starts the Group Authority of a directory. */
 export async function openAuthority(home: Home, options: OpenOptions = {}): Promise<RunningAuthority> {
-  const logger = options.logger ?? pino({ level: process.env['MW_LOG_LEVEL'] ?? 'warn' }, pino.destination(2));
+  const logger = options.logger ?? pino({ level: process.env['MW_LOG_LEVEL'] ?? 'warn', redact: LOG_REDACTION }, pino.destination(2));
   const database = await openDatabase(home, logger);
   const pool = createPool(database.url, { max: options.poolSize ?? 10 });
   try {

@@ -96,6 +96,8 @@ const REQUIRED: Record<string, readonly string[]> = {
   'ext.missionweaveprotocol.core.group_archive': ['snapshot'],
   // Our own kind (docs/reference-differences.md): the Group Authority's lease closure.
   'ext.missionweave.core.work_lease_close': ['workItemId', 'ownershipEpoch', 'leaseId', 'holderAgentId', 'cause'],
+  // Our own kind: the Authorization Service's record of a capability grant (§12).
+  'ext.missionweave.core.capability_grant': ['workItemId', 'agentId', 'sessionEpoch', 'ownershipEpoch', 'executionLeaseId'],
 };
 
 /** Optional members that are only valid together. */
@@ -196,7 +198,7 @@ function changed(kind: string, mutate: Mutation): Payload {
 describe('payload schema registry', () => {
   it('has exactly one payload schema per core and reference Command kind', () => {
     expect(schemaRegistry().payloadKinds).toEqual(KINDS);
-    expect(KINDS).toHaveLength(40);
+    expect(KINDS).toHaveLength(41);
     expect(KINDS.filter((kind) => !kind.startsWith('ext.'))).toHaveLength(32);
   });
 
@@ -528,6 +530,12 @@ const INVALID: ReadonlyArray<readonly [string, string, Mutation]> = [
   ['ext.missionweave.core.work_lease_close', 'an unknown cause', (p) => (p.cause = 'timeout')],
   ['ext.missionweave.core.work_lease_close', 'relative leaseId', (p) => (p.leaseId = 'lease-1')],
   ['ext.missionweave.core.work_lease_close', 'ownershipEpoch of 0', (p) => (p.ownershipEpoch = 0)],
+  // ext.missionweave.core.capability_grant (ours)
+  ['ext.missionweave.core.capability_grant', 'sessionEpoch of 0', (p) => (p.sessionEpoch = 0)],
+  ['ext.missionweave.core.capability_grant', 'a tool that is no capability ID', (p) => (p.tools = ['Payments Tool'])],
+  ['ext.missionweave.core.capability_grant', 'a negative ceiling', (p) => (p.limits = { toolCalls: -1 })],
+  ['ext.missionweave.core.capability_grant', 'an unknown dimension', (p) => (p.limits = { gpuSeconds: 1 })],
+  ['ext.missionweave.core.capability_grant', 'a lifetime over an hour', (p) => (p.expiresInSeconds = 3601)],
   // ext.missionweaveprotocol.core.resource_usage_record
   ['ext.missionweaveprotocol.core.resource_usage_record', 'an empty usage delta', (p) => (p.usageDelta = {})],
   ['ext.missionweaveprotocol.core.resource_usage_record', 'an all-zero usage delta', (p) => (p.usageDelta = { modelTokens: 0, toolCalls: 0 })],

@@ -13,6 +13,8 @@ import { readLastSequence, readLastSequences } from '../store/sql/groups.js';
 import { readSnapshot } from '../store/sql/snapshots.js';
 import { ArtifactAccess } from './artifacts/artifactAccess.js';
 import type { ArtifactLimits } from './artifacts/artifactLimits.js';
+import { readWorkItem } from '../store/sql/readWorkItem.js';
+import type { JsonValue } from '../protocol/strictJson.js';
 import { authorizeRead, type ReadAccess } from './authorizeRead.js';
 import { listContextPackagesFor, readContextPackageFor, type ContextPackageRead } from './context/contextPackageAccess.js';
 import { snapshotReference, type SnapshotReference } from './groupSnapshots.js';
@@ -36,6 +38,11 @@ export class GroupAccess {
   /** Whether the Agent may read the Group for `request`, and from which sequence. */
   authorizeRead(groupId: string, agentId: string, request: ReadRequest): Promise<ReadAccess> {
     return authorizeRead(this.pool, groupId, agentId, request);
+  }
+
+  /** One WorkItem's current document: the Authorization Service's online token check (§12). */
+  workItem(groupId: string, workItemId: string): Promise<JsonValue | undefined> {
+    return readWorkItem(this.pool, groupId, workItemId);
   }
 
   /** A Group's last sequence, or undefined when it does not exist. */

@@ -5,6 +5,7 @@
  */
 
 import pino, { type Logger } from 'pino';
+import { LOG_REDACTION } from './authorization/logRedaction.js';
 import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import type { VerificationFailure } from '../protocol/signing/verification.js';
@@ -88,7 +89,7 @@ export class GroupAuthority {
   private readonly gate: VerificationGate;
 
   private constructor(options: GroupAuthorityOptions, registry: RegistryCache, crypto: CryptoPool | undefined, kinds: KindRegistry) {
-    this.logger = options.logger ?? pino({ level: 'info' }, pino.destination(2));
+    this.logger = options.logger ?? pino({ level: 'info', redact: LOG_REDACTION }, pino.destination(2));
     this.deps = {
       crypto,
       pool: options.pool,

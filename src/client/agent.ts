@@ -57,6 +57,7 @@ import { eventVerifierFor, loadRegistry, type EventCheck, type EventVerifier } f
 import type { EventHandler } from './groupStream.js';
 import { FrameInbox } from './inbox.js';
 import { fetchRegistry } from './registryFetch.js';
+import { CapabilityClient } from './capabilities.js';
 import { AgentSession, type SessionClose } from './session.js';
 import type { Signer } from './signer.js';
 import type { SnapshotHandler } from './snapshots.js';
@@ -118,6 +119,15 @@ export class MissionWeaveAgent {
       ackDelayMs: options.ackDelayMs ?? ACK_DELAY_MS,
       retryDelayMs: (attempt) => backoffDelay(attempt, HANDLER_RETRY_INITIAL_DELAY_MS, HANDLER_RETRY_MAX_DELAY_MS),
     });
+  }
+
+  /**
+   * The Authorization Service of this Agent's live Session (§12): ask for, rotate and narrow
+   * capability tokens (`capabilities.ts`).
+   */
+  capabilities(): CapabilityClient {
+    const endpoint = { origin: this.endpoint.origin, timeoutMs: this.options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS, ...(this.options.ca === undefined ? {} : { ca: this.options.ca }) };
+    return new CapabilityClient(endpoint, () => (this.current?.isOpen === true ? this.current.sessionToken : undefined));
   }
 
   get agentId(): string {

@@ -6,7 +6,8 @@
  * `GET /v1/registry` publishes the Registry's key bindings (registryRoute.ts); `/v1/artifacts/…`
  * stores and serves Artifact content (artifactRoutes.ts);
  * `GET /v1/groups/{groupId}/context-packages[/{id}]` serves Context Packages to their recipient
- * (contextPackageRoute.ts).
+ * (contextPackageRoute.ts); the Authorization Service issues and checks capability tokens
+ * (capabilityRoutes.ts).
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -15,6 +16,7 @@ import { httpStatusOf } from '../protocol/errorCodes.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
 import { routeArtifacts } from './artifactRoutes.js';
 import { getContextPackages, isContextPackagePath } from './contextPackageRoute.js';
+import { CAPABILITY_CHARGE_PATH, CAPABILITY_STATUS_PATH, GRANT_PATH, postCapability, postCapabilityCharge, postCapabilityStatus, type RouteIo } from './capabilityRoutes.js';
 import { getRegistry, REGISTRY_PATH } from './registryRoute.js';
 import type { TransportContext } from './transportContext.js';
 
@@ -134,6 +136,11 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     if (request.method === 'POST' && url.pathname === '/v1/commands') return await postCommand(context, request, response, now);
     if (request.method === 'GET' && url.pathname === REGISTRY_PATH) return await getRegistry(context, request, response, (error) => sendError(response, error, now));
     if (request.method === 'GET' && isContextPackagePath(url.pathname)) return await getContextPackages(context, request, response, url.pathname, (error) => sendError(response, error, now));
+    const io: RouteIo = { read: (limit) => readBody(request, limit), send: (status, body) => send(response, status, body), fail: (error) => sendError(response, error, now), tooLarge: (limit) => refuseTooLarge(request, response, limit, now) };
+    const grant = GRANT_PATH.exec(url.pathname);
+    if (request.method === 'POST' && grant !== null) return await postCapability(context, request, io, decodeURIComponent(grant[1] as string));
+    if (request.method === 'POST' && url.pathname === CAPABILITY_STATUS_PATH) return await postCapabilityStatus(context, io);
+    if (request.method === 'POST' && url.pathname === CAPABILITY_CHARGE_PATH) return await postCapabilityCharge(context, io);
     const snapshot = /^\/v1\/groups\/([^/]+)\/snapshots\/(sha256:[0-9a-f]{64})$/.exec(url.pathname);
     if (request.method === 'GET' && snapshot !== null) return await getSnapshot(context, request, response, now, decodeURIComponent(snapshot[1] as string), snapshot[2] as string);
     if (await routeArtifacts(context, request, response, url.pathname, now)) return undefined;

@@ -7,6 +7,7 @@ import type { Lease, WorkItem } from '../../src/domain/documents.js';
 
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { WORK_LEASES_EXTENSION, withLeases } from '../../src/domain/workItem/workLeases.js';
+import { withGrant } from '../../src/domain/authorization/capabilityGrants.js';
 
 import {
   AUTHORITY,
@@ -266,6 +267,33 @@ export const WORK_CASES: Readonly<Record<string, KindCase>> = {
       const closed: Lease = { ...EXPIRED_LEASE, state: 'expired', closedAt: T0, closureReason: 'expired' };
       const workItem = { ...before, state: 'queued', revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, [WORK_LEASES_EXTENSION]: { version: '0.1.0', critical: false, data: { closed: [closed] } } } };
       return [{ kind: 'ext.missionweave.core.work_lease_closed', payload: { workItemId: WORK, workItem, ownershipEpoch: 1, cause: 'expired', closedLease: closed, closedLeases: [closed] } }];
+    },
+  },
+  'ext.missionweave.core.capability_grant': {
+    actor: AUTHORITY,
+    given: activeWork,
+    payload: (s) => ({ workItemId: WORK, agentId: WORKER.id, sessionEpoch: 1, ownershipEpoch: 1, executionLeaseId: (leasesIn(s)['execution'] as { leaseId?: string } | undefined)?.leaseId ?? 'urn:x:no-lease', limits: { toolCalls: 1 } }),
+    events: (state) => {
+      const before = state.workItems.get(WORK) as WorkItem;
+      const execution = leasesIn(state)['execution'] as { leaseId: string } | undefined;
+      const grant = {
+        tokenId: `${ID}1`,
+        issuer: AUTHORITY,
+        agentId: WORKER.id,
+        sessionEpoch: 1,
+        missionId: before.missionId,
+        groupId: before.groupId,
+        workItemId: WORK,
+        ownershipEpoch: 1,
+        executionLeaseId: execution?.leaseId ?? 'urn:x:no-lease',
+        tools: ['acme.sql-migration'],
+        resources: [{ resource: 'urn:missionweave:resource:billing-db-staging', operations: ['db.migrate', 'db.read'] }],
+        limits: { toolCalls: 1 },
+        issuedAt: T0,
+        expiresAt: new Date(Date.parse(T0) + 300_000).toISOString(),
+      };
+      const workItem = withGrant({ ...before, revision: before.revision + 1, updatedAt: T0 }, grant);
+      return [{ kind: 'ext.missionweave.core.capability_granted', payload: { workItemId: WORK, workItem, grant } }];
     },
   },
   ...EXECUTION_CASES,

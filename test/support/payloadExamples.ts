@@ -476,4 +476,15 @@ export const PAYLOAD_EXAMPLES: Record<string, PayloadExample> = {
   },
   'ext.missionweaveprotocol.core.group_archive': { snapshot: EXAMPLE_GROUP_SNAPSHOT },
   'ext.missionweave.core.work_lease_close': { workItemId: EXAMPLE_IDS.workItem, ownershipEpoch: 3, leaseId: EXAMPLE_IDS.executionLease, holderAgentId: EXAMPLE_IDS.worker, cause: 'expired' },
+  'ext.missionweave.core.capability_grant': {
+    workItemId: EXAMPLE_IDS.workItem,
+    agentId: EXAMPLE_IDS.worker,
+    sessionEpoch: 2,
+    ownershipEpoch: 3,
+    executionLeaseId: EXAMPLE_IDS.executionLease,
+    tools: ['acme.sql-migration'],
+    resources: [{ resource: 'urn:missionweave:resource:billing-db-staging', operations: ['db.read'] }],
+    limits: { toolCalls: 1, modelTokens: 2000 },
+    expiresInSeconds: 120,
+  },
 };

@@ -4,6 +4,7 @@
  * (`KindRegistry.withProfiles`).
  */
 
+import { capabilityGrant } from '../authorization/capabilityGrant.js';
 import { messageCorrect } from '../conversation/messageCorrect.js';
 import { messagePost } from '../conversation/messagePost.js';
 import { messageRedact } from '../conversation/messageRedact.js';
@@ -77,6 +78,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workDependencyAdd,
   workLeaseClose,
   childMissionSettle,
+  capabilityGrant,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */

@@ -13,6 +13,7 @@
 import type { Budget, Extension, Principal, WorkItem } from '../documents.js';
 import { refuse, type CommandSignature, type DecisionContext, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
+import { requiredExecutionApproval } from '../authorization/executionPolicy.js';
 
 export const EXECUTION_APPROVALS_EXTENSION = 'urn:missionweave:extension:execution-approvals';
 const EXECUTION_APPROVALS_VERSION = '0.1.0';
@@ -69,13 +70,17 @@ export function liveApproval(workItem: WorkItem, ctx: DecisionContext): Executio
 
 /**
  * The start gate of §10.2 (`queued` → `approval.grant_execution` when required → `queued`): a
- * contract that requires an Execution Approval starts only under a live approval of the current
- * Ownership Epoch.
+ * WorkItem whose contract or Organization policy requires an Execution Approval starts only under
+ * a live approval of the current Ownership Epoch, a human's where a human's is required.
  */
 export function checkExecutionApproval(workItem: WorkItem, ctx: DecisionContext): Refusal | null {
-  if (workItem.contract.executionApproval === 'not_required' || liveApproval(workItem, ctx) !== undefined) return null;
-  return refuse('APPROVAL_REQUIRED', 'execution-approval-required', 'the Work Contract requires a live Execution Approval for the current Ownership Epoch before start', {
+  // Organization policy may require more than the contract says (§12, executionPolicy.ts).
+  const requirement = requiredExecutionApproval(workItem.contract);
+  if (requirement === 'not_required') return null;
+  const approval = liveApproval(workItem, ctx);
+  if (approval !== undefined && (requirement !== 'human_required' || approval.approver.type === 'human')) return null;
+  return refuse('APPROVAL_REQUIRED', 'execution-approval-required', 'a live Execution Approval for the current Ownership Epoch is required before start', {
     workItemId: workItem.workItemId,
-    executionApproval: workItem.contract.executionApproval,
+    executionApproval: requirement,
   });
 }

@@ -22,6 +22,7 @@ import type { GroupState } from '../group/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';
+import { requiredExecutionApproval } from '../authorization/executionPolicy.js';
 import { approvalsOf, withApproval, type ExecutionApproval } from './executionApprovals.js';
 import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';
 import { DEFAULT_EXECUTION_APPROVAL_SECONDS } from './workLimits.js';
@@ -33,7 +34,8 @@ type Requirement = ExecutionApproval['requirement'];
 
 /** The contract's requirement, if the actor may satisfy it (the MissionOwner passed the common checks). */
 function checkApprover(workItem: WorkItem, command: GrantCommand): Requirement | Refusal {
-  const requirement = workItem.contract.executionApproval;
+  // Organization policy may require a human's approval whatever the contract says (§12).
+  const requirement = requiredExecutionApproval(workItem.contract);
   const details = { workItemId: workItem.workItemId, executionApproval: requirement };
   // §10.2 has this transition only "when required"; any other is refused like every row not in the table.
   if (requirement === 'not_required') {

@@ -90,6 +90,7 @@ export type MissionWeaveApprovalDecision = {
 export interface CommandPayloads {
   "approval.grant_execution": ApprovalGrantExecutionPayload;
   "artifact.publish": ArtifactPublishPayload;
+  "ext.missionweave.core.capability_grant": ExtMissionweaveCoreCapabilityGrantPayload;
   "ext.missionweave.core.child_mission_settle": ExtMissionweaveCoreChildMissionSettlePayload;
   "ext.missionweave.core.work_lease_close": ExtMissionweaveCoreWorkLeaseClosePayload;
   "ext.missionweaveprotocol.core.group_archive": ExtMissionweaveprotocolCoreGroupArchivePayload;
@@ -212,6 +213,39 @@ export interface Signature {
   keyId: string;
   createdAt: string;
   value: string;
+}
+export interface ExtMissionweaveCoreCapabilityGrantPayload {
+  workItemId: string;
+  agentId: string;
+  sessionEpoch: number;
+  ownershipEpoch: number;
+  executionLeaseId: string;
+  /**
+   * @maxItems 256
+   */
+  tools?: string[];
+  /**
+   * @maxItems 256
+   */
+  resources?: ResourceGrant[];
+  limits?: {
+    financialMicrounits?: number;
+    modelTokens?: number;
+    toolCalls?: number;
+    computeSeconds?: number;
+    wallClockSeconds?: number;
+    externalActions?: number;
+  };
+  expiresInSeconds?: number;
+}
+export interface ResourceGrant {
+  resource: string;
+  /**
+   * @minItems 1
+   * @maxItems 256
+   */
+  operations: string[];
+  constraints?: {};
 }
 export interface ExtMissionweaveCoreChildMissionSettlePayload {
   parentWorkItemId: string;
@@ -727,15 +761,6 @@ export interface MissionWeaveWorkContract {
   executionApproval: "not_required" | "policy_required" | "human_required";
   constraints?: {};
   extensions?: Extensions;
-}
-export interface ResourceGrant {
-  resource: string;
-  /**
-   * @minItems 1
-   * @maxItems 256
-   */
-  operations: string[];
-  constraints?: {};
 }
 export interface WorkBlockPayload {
   workItemId: string;
