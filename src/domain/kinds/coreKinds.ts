@@ -20,6 +20,7 @@ import { missionRenewCoordinator } from '../mission/missionRenewCoordinator.js';
 import { missionRequestChanges } from '../mission/missionRequestChanges.js';
 import { missionSubmitForApproval } from '../mission/missionSubmitForApproval.js';
 import { missionTerminate } from '../mission/missionTerminate.js';
+import { groupArchive } from '../group/groupArchive.js';
 import { ORGANIZATION_KINDS } from '../organization/organization.js';
 import { approvalGrantExecution } from '../workItem/approvalGrantExecution.js';
 import { workAcceptOffer } from '../workItem/workAcceptOffer.js';
@@ -77,6 +78,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workDependencyAdd,
   workLeaseClose,
   childMissionSettle,
+  groupArchive,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */
