@@ -101,6 +101,7 @@ create table group_snapshots (
   snapshot_hash text not null,
   through_sequence bigint not null,
   body text not null,
+  view_membership_id text,
   constraint group_snapshots_group_id_fkey FOREIGN KEY (group_id) REFERENCES groups(group_id),
   constraint group_snapshots_pkey PRIMARY KEY (group_id, snapshot_hash),
   constraint group_snapshots_through_sequence_check CHECK (through_sequence >= 1)
@@ -219,6 +220,8 @@ create index aggregates_work_execution_holder ON aggregates USING btree (((docum
 create index aggregates_work_lease_expiry ON aggregates USING btree (LEAST((document #>> '{extensions,urn:missionweave:extension:work-leases,data,ownership,expiresAt}'::text[]), (document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,expiresAt}'::text[]))) WHERE ((aggregate_type = 'work-item'::text) AND (LEAST((document #>> '{extensions,urn:missionweave:extension:work-leases,data,ownership,expiresAt}'::text[]), (document #>> '{extensions,urn:missionweave:extension:work-leases,data,execution,expiresAt}'::text[])) IS NOT NULL));
 
 create index artifact_contents_pending ON artifact_contents USING btree (organization_id, uploaded_by) WHERE (NOT complete);
+
+create index group_snapshots_views ON group_snapshots USING btree (group_id, view_membership_id, through_sequence) WHERE (view_membership_id IS NOT NULL);
 
 create index policy_log_by_group ON policy_log USING btree (claimed_group_id, occurred_at, "position") WHERE (claimed_group_id IS NOT NULL);
 

@@ -14,7 +14,8 @@ import { canonicalize } from '../protocol/jcs.js';
 import { signDocument } from '../protocol/signing/signDocument.js';
 import { checkOut, type Pool, type Queryable } from '../store/pool.js';
 import { readAllGroupAggregates, type AggregateRow } from '../store/sql/aggregates.js';
-import { readEventIds, readPolicyLogCodes } from '../store/sql/groupHistory.js';
+import { readEventIds, readPolicyLogCodes, readSequencedAggregates } from '../store/sql/groupHistory.js';
+import { rowsVisibleTo, type SnapshotViewer } from '../domain/group/snapshotView.js';
 import { insertSnapshot, readLatestSnapshot } from '../store/sql/snapshots.js';
 import { readPolicyLog, type PolicyLogRow } from '../store/sql/policyLog.js';
 import type { GroupHistory } from '../domain/model.js';
@@ -114,6 +115,59 @@ async function buildSnapshot(client: Queryable, groupId: string, settings: Autho
   );
   const body = canonicalize({ snapshot, state });
   return { snapshot, body, hash: sha256ContentHash(body), throughSequence: last };
+}
+
+/**
+ * A snapshot limited to one Membership's visibility (§8, `snapshotView.ts`), for a late joiner
+ * beyond the online window: the same signed document, whose `stateHash` covers the limited state
+ * and whose one Policy Log entry records the limit (the Group's audit references are not the
+ * member's to read). Stored under the Membership, the only one served it.
+ */
+async function issueViewSnapshot(pool: Pool, groupId: string, viewer: SnapshotViewer, settings: AuthoritySettings, nowMillis: number): Promise<BuiltSnapshot> {
+  const { client, release } = await checkOut(pool);
+  let built: BuiltSnapshot;
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    const head = await client.query<{ last_sequence: number }>('select last_sequence from groups where group_id = $1', [groupId]);
+    const last = head.rows[0]?.last_sequence ?? 0;
+    const { eventIds } = await readEventIds(client, groupId);
+    const visible = rowsVisibleTo(await readSequencedAggregates(client, groupId), viewer);
+    await client.query('commit');
+    const state = sortedState(visible.map(({ type, id, revision, document }) => ({ type, id, revision, document }) as AggregateRow));
+    const now = new Date(nowMillis).toISOString();
+    const authority = settings.services.authority;
+    const limit: JsonObject = {
+      entryId: `urn:uuid:${randomUUID()}`,
+      decision: 'snapshot limited to one Membership’s visibility, for replay beyond the online window',
+      actor: { ...authority },
+      occurredAt: now,
+      details: { membershipId: viewer.membershipId, visibilityStartSequence: viewer.visibilityStartSequence },
+    };
+    const snapshot = signDocument(
+      'group-snapshot',
+      { snapshotId: `urn:uuid:${randomUUID()}`, groupId, throughSequence: last, eventIds, stateHash: sha256ContentHash(canonicalize(state)), policyLog: [limit], createdBy: { ...authority }, createdAt: now },
+      settings.authorityKey,
+    );
+    const body = canonicalize({ snapshot, state });
+    built = { snapshot, body, hash: sha256ContentHash(body), throughSequence: last };
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    release();
+  }
+  await insertSnapshot(pool, groupId, built.hash, built.throughSequence, built.body, viewer.membershipId);
+  return built;
+}
+
+/** The Membership's newest limited snapshot if it is recent enough, else a new one at the head. */
+export async function viewSnapshotReference(pool: Pool, groupId: string, viewer: SnapshotViewer, settings: AuthoritySettings, nowMillis: number, maxLag: number): Promise<SnapshotReference> {
+  const head = await pool.query<{ last_sequence: number }>('select last_sequence from groups where group_id = $1', [groupId]);
+  const last = head.rows[0]?.last_sequence ?? 0;
+  const latest = await readLatestSnapshot(pool, groupId, viewer.membershipId);
+  if (latest !== undefined && last - latest.throughSequence <= maxLag) return latest;
+  const built = await issueViewSnapshot(pool, groupId, viewer, settings, nowMillis);
+  return { hash: built.hash, throughSequence: built.throughSequence };
 }
 
 /** The Group's newest snapshot if it is recent enough, else a new one at its head. */
