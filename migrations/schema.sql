@@ -76,6 +76,16 @@ create table embedded_admissions (
   constraint embedded_admissions_pkey PRIMARY KEY (organization_id, signing_hash)
 );
 
+create table event_redactions (
+  group_id text not null,
+  sequence bigint not null,
+  event_id text not null,
+  redacted_by text not null,
+  document text not null,
+  constraint event_redactions_group_id_fkey FOREIGN KEY (group_id) REFERENCES groups(group_id),
+  constraint event_redactions_pkey PRIMARY KEY (group_id, sequence)
+);
+
 create table events (
   group_id text not null,
   sequence bigint not null,

@@ -8,7 +8,8 @@
 import { decideRead, UNDISCLOSED, type ReadRequest } from '../domain/readAccess.js';
 import type { Pool } from '../store/pool.js';
 import { advanceCursors } from '../store/sql/cursors.js';
-import { readEventsAfter, type StoredEventText } from '../store/sql/events.js';
+import { readServedEventsAfter } from '../store/sql/eventRedactions.js';
+import type { StoredEventText } from '../store/sql/events.js';
 import { readLastSequence, readLastSequences } from '../store/sql/groups.js';
 import { readMembership } from '../store/sql/memberships.js';
 import { readSnapshot } from '../store/sql/snapshots.js';
@@ -40,9 +41,12 @@ export class GroupAccess {
     return readLastSequences(this.pool, groupIds);
   }
 
-  /** Up to `limit` of a Group's Events after `afterSequence`, in order; delivery authorizes. */
+  /**
+   * Up to `limit` of a Group's Events after `afterSequence`, in order, a redacted Message's Event
+   * as its rendering (`redactEvents.ts`, §7.4); delivery authorizes.
+   */
   eventsAfter(groupId: string, afterSequence: number, limit: number): Promise<StoredEventText[]> {
-    return readEventsAfter(this.pool, groupId, afterSequence, limit);
+    return readServedEventsAfter(this.pool, groupId, afterSequence, limit);
   }
 
   /**

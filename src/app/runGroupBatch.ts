@@ -28,6 +28,7 @@ import type { RegistryCache } from './registryCache.js';
 import type { AuthoritySettings, Clock } from './settings.js';
 import { verifyCommandValue, type VerifiedCommand } from './verifyCommand.js';
 import { signEventDocuments } from './eventFactory.js';
+import { renderRedactions } from './redactEvents.js';
 import type { CryptoPool } from './workers/cryptoPool.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 
@@ -168,6 +169,7 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
     const batch = await plan(client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, deps, nowMillis);
     await signPending(batch.pending, deps);
     await write(client, batch, deps.settings.services.organizationId);
+    await renderRedactions(client, batch.events, deps.settings.authorityKey);
     const stored = batch.outcomes.flatMap((o) => (o.ok === 'stored' ? o.eventIds : []));
     const texts = stored.length === 0 ? new Map<string, string>() : await readEventsById(client, stored);
     let next = 0;
