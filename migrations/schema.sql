@@ -96,6 +96,16 @@ create table embedded_admissions (
   constraint embedded_admissions_pkey PRIMARY KEY (organization_id, signing_hash)
 );
 
+create table event_redactions (
+  group_id text not null,
+  sequence bigint not null,
+  event_id text not null,
+  redacted_by text not null,
+  document text not null,
+  constraint event_redactions_group_id_fkey FOREIGN KEY (group_id) REFERENCES groups(group_id),
+  constraint event_redactions_pkey PRIMARY KEY (group_id, sequence)
+);
+
 create table events (
   group_id text not null,
   sequence bigint not null,
@@ -121,6 +131,7 @@ create table group_snapshots (
   snapshot_hash text not null,
   through_sequence bigint not null,
   body text not null,
+  view_membership_id text,
   constraint group_snapshots_group_id_fkey FOREIGN KEY (group_id) REFERENCES groups(group_id),
   constraint group_snapshots_pkey PRIMARY KEY (group_id, snapshot_hash),
   constraint group_snapshots_through_sequence_check CHECK (through_sequence >= 1)
@@ -247,6 +258,8 @@ create index aggregates_work_lease_expiry ON aggregates USING btree (LEAST((docu
 create index artifact_contents_incomplete ON artifact_contents USING btree (organization_id, created_at) WHERE (NOT complete);
 
 create index artifact_contents_uploader ON artifact_contents USING btree (organization_id, uploaded_by);
+
+create index group_snapshots_views ON group_snapshots USING btree (group_id, view_membership_id, through_sequence) WHERE (view_membership_id IS NOT NULL);
 
 create index policy_log_by_group ON policy_log USING btree (claimed_group_id, occurred_at, "position") WHERE (claimed_group_id IS NOT NULL);
 

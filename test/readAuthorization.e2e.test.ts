@@ -42,7 +42,7 @@ beforeAll(async () => {
   lateStart = Number((JSON.parse(granted.events[0]?.text ?? '{}') as { sequence: number }).sequence);
   await post('after the late joiner');
   const access = new GroupAccess(server.db.pool, server.harness.authority.settings);
-  const reference = await access.snapshotReference(mission.groupId, server.harness.clock.millis, 0);
+  const reference = await access.snapshotReference(mission.groupId, actors.full.principal.id, server.harness.clock.millis, 0);
   snapshotPath = `/v1/groups/${encodeURIComponent(mission.groupId)}/snapshots/${reference.hash}`;
 });
 

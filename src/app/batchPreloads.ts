@@ -13,6 +13,8 @@ export interface BatchPreloads {
   readonly agents: readonly string[];
   readonly missions: readonly string[];
   readonly messagesByGroup: ReadonlyMap<string, readonly string[]>;
+  /** Groups whose stored history a decision compares (archival), with the Policy Log entries cited. */
+  readonly histories: ReadonlyMap<string, readonly string[]>;
 }
 
 function defined(values: readonly (string | undefined)[] | undefined): string[] {
@@ -38,6 +40,7 @@ export function batchPreloads(kinds: KindRegistry, items: readonly VerifiedComma
   const missions = new Set<string>();
   const messagesByGroup = new Map<string, string[]>();
   const created: { groupId: string; missionId: string }[] = [];
+  const histories = new Map<string, string[]>();
   for (const { envelope } of items) {
     const entry = kinds.groupKind(envelope.kind);
     if (envelope.actor.type === 'agent') agents.add(envelope.actor.id);
@@ -46,11 +49,13 @@ export function batchPreloads(kinds: KindRegistry, items: readonly VerifiedComma
     if (creation !== undefined) created.push(creation);
     for (const id of defined(entry.preload?.agents?.(envelope))) agents.add(id);
     for (const id of defined(entry.preload?.missions?.(envelope))) missions.add(id);
+    const history = entry.preload?.history?.(envelope);
+    if (history !== undefined) histories.set(history.groupId, [...(histories.get(history.groupId) ?? []), ...history.policyLogEntryIds]);
     const messages = defined(entry.preload?.messages?.(envelope));
     if (messages.length > 0) {
       const groupId = envelope.groupId as string;
       messagesByGroup.set(groupId, [...(messagesByGroup.get(groupId) ?? []), ...messages]);
     }
   }
-  return { created, agents: [...agents].sort(), missions: [...missions], messagesByGroup };
+  return { created, agents: [...agents].sort(), missions: [...missions], messagesByGroup, histories };
 }

@@ -5,11 +5,13 @@
  * (`artifacts/artifactAccess.ts`). Transport calls this and never names the store.
  */
 
-import { UNDISCLOSED, type ReadRequest } from '../domain/readAccess.js';
+import { decideRead, UNDISCLOSED, type ReadRequest } from '../domain/readAccess.js';
 import type { Pool } from '../store/pool.js';
 import { advanceCursors } from '../store/sql/cursors.js';
-import { readEventsAfter, type StoredEventText } from '../store/sql/events.js';
+import { readServedEventsAfter } from '../store/sql/eventRedactions.js';
+import type { StoredEventText } from '../store/sql/events.js';
 import { readLastSequence, readLastSequences } from '../store/sql/groups.js';
+import { readMembership } from '../store/sql/memberships.js';
 import { readSnapshot } from '../store/sql/snapshots.js';
 import { ArtifactAccess } from './artifacts/artifactAccess.js';
 import type { ArtifactLimits } from './artifacts/artifactLimits.js';
@@ -17,7 +19,7 @@ import { readWorkItem } from '../store/sql/readWorkItem.js';
 import type { JsonValue } from '../protocol/strictJson.js';
 import { authorizeRead, type ReadAccess } from './authorizeRead.js';
 import { listContextPackagesFor, readContextPackageFor, type ContextPackageRead } from './context/contextPackageAccess.js';
-import { snapshotReference, type SnapshotReference } from './groupSnapshots.js';
+import { snapshotReference, viewSnapshotReference, type SnapshotReference } from './groupSnapshots.js';
 import type { AuthoritySettings } from './settings.js';
 import { wireError, type WireError } from './wireError.js';
 
@@ -55,15 +57,26 @@ export class GroupAccess {
     return readLastSequences(this.pool, groupIds);
   }
 
-  /** Up to `limit` of a Group's Events after `afterSequence`, in order; delivery authorizes. */
+  /**
+   * Up to `limit` of a Group's Events after `afterSequence`, in order, a redacted Message's Event
+   * as its rendering (`redactEvents.ts`, §7.4); delivery authorizes.
+   */
   eventsAfter(groupId: string, afterSequence: number, limit: number): Promise<StoredEventText[]> {
-    return readEventsAfter(this.pool, groupId, afterSequence, limit);
+    return readServedEventsAfter(this.pool, groupId, afterSequence, limit);
   }
 
-  /** A stored snapshot, for an Agent the read rule lets read whole snapshots. */
+  /**
+   * A stored snapshot: a whole-Group one for an Agent the read rule lets read whole snapshots;
+   * for an active Membership with limited visibility, only a snapshot limited to that Membership
+   * (§8) — any other hash gets the read rule's own refusal.
+   */
   async snapshot(groupId: string, agentId: string, hash: string): Promise<SnapshotRead> {
-    const access = await this.authorizeRead(groupId, agentId, { purpose: 'snapshot' });
-    if (!access.ok) return access;
+    const membership = await readMembership(this.pool, groupId, 'agent', agentId);
+    const decision = decideRead(membership, { purpose: 'snapshot' });
+    if (!decision.allowed) {
+      const limited = decision.code === 'AUTH_FORBIDDEN' && membership !== undefined ? await readSnapshot(this.pool, groupId, hash, membership.membershipId) : undefined;
+      return limited === undefined ? { ok: false, error: wireError(decision.code, decision.message, { groupId }) } : { ok: true, body: limited };
+    }
     const body = await readSnapshot(this.pool, groupId, hash);
     // Worded as the refusal of a stranger, so neither tells which snapshots exist.
     return body === undefined ? { ok: false, error: wireError('GROUP_NOT_FOUND', UNDISCLOSED.snapshot, { groupId }) } : { ok: true, body };
@@ -79,8 +92,17 @@ export class GroupAccess {
     return listContextPackagesFor(this.pool, groupId, agentId);
   }
 
-  /** The Group's newest snapshot if it lags its head by at most `maxLag`, else a new one. */
-  snapshotReference(groupId: string, nowMillis: number, maxLag: number): Promise<SnapshotReference> {
+  /**
+   * The snapshot CURSOR_TOO_OLD names for this Agent: the Group's newest whole one if it lags the
+   * head by at most `maxLag`, else a new one — or, for a Membership with limited visibility, one
+   * limited to it (§8), so a late joiner recovers too.
+   */
+  async snapshotReference(groupId: string, agentId: string, nowMillis: number, maxLag: number): Promise<SnapshotReference> {
+    const membership = await readMembership(this.pool, groupId, 'agent', agentId);
+    if (membership !== undefined && membership.visibilityStartSequence > 1) {
+      const viewer = { principal: { type: 'agent' as const, id: agentId }, membershipId: membership.membershipId, visibilityStartSequence: membership.visibilityStartSequence };
+      return viewSnapshotReference(this.pool, groupId, viewer, this.settings, nowMillis, maxLag);
+    }
     return snapshotReference(this.pool, groupId, this.settings, nowMillis, maxLag);
   }
 

@@ -8,7 +8,8 @@
 import { changedAggregates, type GroupStateCache } from './groupStates.js';
 import type { GroupState, MissionNotes } from '../domain/group/groupState.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
-import type { MissionFacts } from '../domain/model.js';
+import type { GroupHistory, MissionFacts } from '../domain/model.js';
+import { readGroupHistory } from './groupSnapshots.js';
 import type { Principal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { inTransaction, type Pool, type PoolClient } from '../store/pool.js';
@@ -27,6 +28,7 @@ import type { RegistryCache } from './registryCache.js';
 import type { AuthoritySettings, Clock } from './settings.js';
 import { verifyCommandValue, type VerifiedCommand } from './verifyCommand.js';
 import { signEventDocuments } from './eventFactory.js';
+import { renderRedactions } from './redactEvents.js';
 import type { CryptoPool } from './workers/cryptoPool.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 
@@ -76,7 +78,7 @@ async function plan(client: PoolClient, items: readonly VerifiedCommand[], locke
   const named = new Set(items.map((c) => c.envelope.groupId as string));
   const lastSequences = new Map([...locked].filter(([groupId]) => named.has(groupId)));
   // Actors' epochs are checked; appointed Coordinators' epochs go into their lease.
-  const { agents, created, missions: referenced, messagesByGroup } = batchPreloads(deps.kinds, items);
+  const { agents, created, missions: referenced, messagesByGroup, histories: historyRequests } = batchPreloads(deps.kinds, items);
   const { receipts, sessions } = await readReceiptsAndSessions(client, items.map(receiptKeyOf), agents);
   const taken = created.length === 0 ? { groups: new Set<string>(), missions: new Set<string>() } : await findTakenIds(client, created.map((c) => c.groupId), created.map((c) => c.missionId));
   const missions = new Map<string, MissionFacts>();
@@ -87,6 +89,10 @@ async function plan(client: PoolClient, items: readonly VerifiedCommand[], locke
   const states = new Map<string, GroupState>();
   for (const [groupId, last] of lastSequences) {
     states.set(groupId, await deps.states.load(client, groupId, last, messagesByGroup.get(groupId) ?? []));
+  }
+  const histories = new Map<string, GroupHistory>();
+  for (const [groupId, entryIds] of historyRequests) {
+    if (lastSequences.has(groupId)) histories.set(groupId, await readGroupHistory(client, groupId, entryIds));
   }
   const snapshot = deps.registry.current;
   const embeddedHashes = items.flatMap((c) => (c.embedded ?? []).map((e) => e.signingHash));
@@ -105,6 +111,7 @@ async function plan(client: PoolClient, items: readonly VerifiedCommand[], locke
     takenGroups,
     missions,
     embeddedRecords,
+    histories,
     agent: (agentId) => {
       const facts = snapshot.agents.get(agentId);
       const sessionEpoch = sessions.get(agentId);
@@ -162,6 +169,7 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
     const batch = await plan(client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, deps, nowMillis);
     await signPending(batch.pending, deps);
     await write(client, batch, deps.settings.services.organizationId);
+    await renderRedactions(client, batch.events, deps.settings.authorityKey);
     const stored = batch.outcomes.flatMap((o) => (o.ok === 'stored' ? o.eventIds : []));
     const texts = stored.length === 0 ? new Map<string, string>() : await readEventsById(client, stored);
     let next = 0;

@@ -19,6 +19,7 @@ commands:
   human add <name> --dir DIR          a key bound to a human Principal
   command <kind> --as HANDLE --dir DIR [--group G] [--payload JSON|@FILE]
                                       sign a Command as a Principal and submit it
+  archive <groupId> --dir DIR         archive a terminal Mission's Group with its signed final snapshot
   replay <groupId> --dir DIR [--after N] [--verify]
                                       a Group's Events as JSON lines; --verify checks them
   registry export --dir DIR [--out FILE]
@@ -39,6 +40,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   agent: async () => (await import('./principalCommands.js')).principalCommand('agent'),
   human: async () => (await import('./principalCommands.js')).principalCommand('human'),
   command: async () => (await import('./commandCommand.js')).commandCommand,
+  archive: async () => (await import('./archiveCommand.js')).archiveCommand,
   replay: async () => (await import('./replayCommand.js')).replayCommand,
   registry: async () => (await import('./registryCommand.js')).registryCommand,
   audit: async () => (await import('./auditCommand.js')).auditCommand,

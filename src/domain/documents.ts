@@ -67,6 +67,9 @@ export interface Group {
   readonly state: 'active' | 'archived';
   readonly mainConversationId: string;
   readonly createdAt: string;
+  /** Set together when the Group is archived (§7.4). */
+  readonly archivedAt?: string;
+  readonly archiveSnapshotId?: string;
 }
 
 export interface Lease {

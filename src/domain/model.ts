@@ -107,6 +107,25 @@ export interface DecisionContext {
    * cannot import the Group state's): read them with `ancestorsOf(ctx)` (`budget/ledger.ts`).
    */
   readonly ancestors?: readonly { readonly groupId: string }[];
+  /**
+   * The stored history of a Group, for kinds whose entry preloads it (`preload.history`): what a
+   * signed Group Snapshot must match before it archives the Group (§7.4, §15.2). Absent for every
+   * other kind, and for a Group the app did not load.
+   */
+  readonly groupHistory?: (groupId: string) => GroupHistory | undefined;
+}
+
+/** A Group's stored history at the sequence its state was loaded at (§7.4). */
+export interface GroupHistory {
+  readonly groupId: string;
+  /** Every Event ID of the Group, in sequence order. */
+  readonly eventIds: readonly string[];
+  /** The trusted acceptance time of the last Event. */
+  readonly lastOccurredAt: string;
+  /** `sha256:` of the JCS text of the Group's stored aggregates, sorted by type and ID. */
+  readonly stateHash: string;
+  /** The Policy Log records of this Group a snapshot cites, entry ID → §19 code. */
+  readonly policyLog: ReadonlyMap<string, string>;
 }
 
 /**
@@ -144,7 +163,9 @@ export type AggregateType =
   /** An Extension Profile's slice of Group state (§18). */
   | 'extension'
   /** A published Artifact's manifest, by content hash (§13.1). */
-  | 'artifact';
+  | 'artifact'
+  /** The Group document itself: archival changes it (§7.4). */
+  | 'group';
 
 /** A refused transition: the §19 code and a reason that may be shown to the actor. */
 export interface DomainError {

@@ -95,7 +95,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       connections.delete(connection);
     },
     async cursorTooOld(connection, groupId, frameId) {
-      const reference = await groups.snapshotReference(groupId, options.clock.nowMillis(), Math.min(limits.onlineReplayWindow, 1_000));
+      const reference = await groups.snapshotReference(groupId, connection.agentId, options.clock.nowMillis(), Math.min(limits.onlineReplayWindow, 1_000));
       connection.fail(wireError('CURSOR_TOO_OLD', 'the requested position is no longer online; restore the snapshot', {
         groupId,
         snapshotArtifactHash: reference.hash,

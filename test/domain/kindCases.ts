@@ -7,7 +7,8 @@ import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 
 import { principalKey, type Principal } from '../../src/protocol/principal.js';
-import type { ExpectedEvent } from '../support/specification.js';
+import type { ExpectedEvent, World } from '../support/specification.js';
+import { archiveSnapshot, historyOf, SNAPSHOT_ID, STATE_HASH } from './archiveFixtures.js';
 import {
   AUTHORITY,
   SETTLED_CHILD,
@@ -29,6 +30,7 @@ import {
   approvalPayload,
   history,
   command,
+  steps,
   verifiedWorkHistory,
 } from './fixtures.js';
 
@@ -37,7 +39,12 @@ import { expectedChildApproved, expectedMembership, expectedPromotion } from './
 import { WORK_CASES } from './workKindCases.js';
 export interface KindCase {
   readonly actor: Principal;
-  readonly payload: (state: GroupState) => object;
+  /** The payload in the case's Group (`events`: its recorded history, for a snapshot of it). */
+  readonly payload: (state: GroupState, events?: readonly RecordedEvent[]) => object;
+  /** What the world holds besides the defaults, for a Group with these Events (archival's history). */
+  readonly world?: (events: readonly RecordedEvent[]) => Partial<World>;
+  /** Accepted only in a terminal Mission (archival), so the terminal-Mission refusals do not apply. */
+  readonly terminal?: true;
   /** The Events the case's Command produces in `state`, stated whole. */
   readonly events: (state: GroupState) => ExpectedEvent[];
   /** Needs a submitted Mission to be accepted. */
@@ -214,6 +221,17 @@ export const CASES: Readonly<Record<string, KindCase>> = {
       history([(s) => command(s!, COORD, 'mission.create_child', { ...CHILD_PAYLOAD, missionId: SETTLED_CHILD.missionId, groupId: SETTLED_CHILD.groupId })], busy, { missions: [] }),
     payload: () => ({ parentWorkItemId: WORK, childMissionId: SETTLED_CHILD.missionId }),
     events: (s) => [expectedChildApproved(s, WORK, { missionId: SETTLED_CHILD.missionId, groupId: SETTLED_CHILD.groupId, ...SETTLED_CHILD.approval! })],
+  },
+  'ext.missionweaveprotocol.core.group_archive': {
+    actor: AUTHORITY,
+    terminal: true,
+    given: (busy) => history([steps.cancel()], busy),
+    payload: (_s, events = []) => ({ snapshot: archiveSnapshot(events) }),
+    world: (events) => ({ histories: [historyOf(events)] }),
+    events: (s) => [
+      { kind: 'group.snapshot.created', payload: { snapshotId: SNAPSHOT_ID, throughSequence: s.lastSequence, stateHash: STATE_HASH } },
+      { kind: 'group.archived', payload: { snapshotId: SNAPSHOT_ID, archivedAt: T0, group: { ...s.group, state: 'archived', archivedAt: T0, archiveSnapshotId: SNAPSHOT_ID } } },
+    ],
   },
   ...WORK_CASES,
 };

@@ -234,6 +234,8 @@ describe('message.redact', () => {
         .when(amend('message.redact', { reason: 'policy DP-7' }, actor))
         .then([amended('redaction', actor, TOMBSTONE.redaction, { reason: 'policy DP-7' })]) as GroupState;
       expect(after.messages.get(M1)?.status).toBe('redacted');
+      // §7.4: the state keeps the tombstone's content, never the redacted words.
+      expect(after.messages.get(M1)?.message.content).toEqual(TOMBSTONE.redaction);
       expect(after.messages.get('urn:missionweave:message:amend-1')?.message).toMatchObject({ kind: 'redaction', reason: 'policy DP-7', author: actor });
       expectStateValid(after);
     });

@@ -13,6 +13,7 @@ import type {
   Decision,
   DecisionContext,
   EventDraft,
+  GroupHistory,
   MissionFacts,
   OrganizationServices,
   RecordedEvent,
@@ -28,6 +29,8 @@ export interface World {
   readonly services: OrganizationServices;
   /** Prefix of the identifiers `newId` hands out (`<prefix>1`, `<prefix>2`, …). */
   readonly idPrefix: string;
+  /** Stored Group histories, for kinds that compare one (archival). */
+  readonly histories?: readonly GroupHistory[];
 }
 
 export function testContext(world: World): DecisionContext {
@@ -40,6 +43,7 @@ export function testContext(world: World): DecisionContext {
     mission: (missionId) => world.missions.find((m) => m.missionId === missionId),
     groupExists: (groupId) => world.groups.includes(groupId),
     services: world.services,
+    groupHistory: (groupId) => world.histories?.find((h) => h.groupId === groupId),
   };
 }
 

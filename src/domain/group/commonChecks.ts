@@ -61,8 +61,18 @@ export function checkEnvelopeTargets<S>(
   return null;
 }
 
-export function checkNotTerminal(state: GroupState): Decision | null {
-  if (!isTerminal(state.mission)) return null;
+/**
+ * An archived Group is closed for good (§7.4): every Command is refused, whoever sends it; its
+ * history stays readable. A non-member learned nothing before this check.
+ */
+export function checkNotArchived(state: GroupState): Decision | null {
+  if (state.group.state !== 'archived') return null;
+  return refuse('INVALID_STATE_TRANSITION', 'group-archived', 'the Group is archived');
+}
+
+/** A terminal Mission accepts only the kinds that list its state (archival, §7.4). */
+export function checkNotTerminal(rules: GroupKindRules, state: GroupState): Decision | null {
+  if (!isTerminal(state.mission) || rules.missionStates?.includes(state.mission.state) === true) return null;
   return refuse('INVALID_STATE_TRANSITION', 'mission-terminal', `the Mission is ${state.mission.state}`);
 }
 

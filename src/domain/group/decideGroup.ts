@@ -1,8 +1,8 @@
 /**
  * The Group decider: judges one Command against one Group's state. The checks every kind shares
  * run here, once, from the kind's registry entry, in this order: who the actor is in the Group
- * (Membership, or an authorized service), what the envelope points at, whether the Mission is
- * over, the kind's authority, the Mission state it needs, `expectedRevision`; then the kind's own
+ * (Membership, or an authorized service), what the envelope points at, whether the Group is
+ * archived or the Mission over, the kind's authority, the Mission state it needs, `expectedRevision`; then the kind's own
  * rules — through the offline reconciliation (§11.5) when the Command carries the bounded offline
  * execution binding. Identity comes first so that nothing about a Group leaks to a non-member. Extension
  * Profile kinds are entries like any other, so these checks run before any profile code (§18).
@@ -18,6 +18,7 @@ import {
   checkExpectedRevision,
   checkMembership,
   checkMissionState,
+  checkNotArchived,
   checkNotTerminal,
   checkService,
 } from './commonChecks.js';
@@ -45,7 +46,8 @@ function decideInGroup(kind: Entry<'group'>, state: GroupState, command: Command
   return (
     identity ??
     checkEnvelopeTargets(kind, state, command) ??
-    checkNotTerminal(state) ??
+    checkNotArchived(state) ??
+    checkNotTerminal(kind, state) ??
     checkAuthority(kind, state, command, ctx) ??
     checkMissionState(kind, state) ??
     checkExpectedRevision(kind.target(state, command), command) ??

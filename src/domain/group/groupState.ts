@@ -129,6 +129,14 @@ export function leaseRevision(lease: Lease): number {
   return lease.renewalCount + 1;
 }
 
+/**
+ * A Group document is written at creation (1) and changed once more, by archival, whose two
+ * Events take revisions 2 (`group.snapshot.created`) and 3 (`group.archived`, docs/transitions.md).
+ */
+export function groupRevision(group: Group): number {
+  return group.state === 'archived' ? 3 : 1;
+}
+
 /** A Message changes only by its status, which moves forward; the row revision follows it. */
 function messageRevision(facts: MessageFacts): number {
   return MESSAGE_STATUSES.indexOf(facts.status) + 1;
@@ -137,7 +145,7 @@ function messageRevision(facts: MessageFacts): number {
 /** Every aggregate of `state`, with the document the store keeps for it. */
 export function toAggregates(state: GroupState): AggregateRow[] {
   const rows: AggregateRow[] = [
-    { type: 'group', id: state.group.groupId, revision: 1, document: toJson(state.group) },
+    { type: 'group', id: state.group.groupId, revision: groupRevision(state.group), document: toJson(state.group) },
     {
       type: 'mission',
       id: state.mission.missionId,

@@ -21,6 +21,7 @@ import { missionRenewCoordinator } from '../mission/missionRenewCoordinator.js';
 import { missionRequestChanges } from '../mission/missionRequestChanges.js';
 import { missionSubmitForApproval } from '../mission/missionSubmitForApproval.js';
 import { missionTerminate } from '../mission/missionTerminate.js';
+import { groupArchive } from '../group/groupArchive.js';
 import { ORGANIZATION_KINDS } from '../organization/organization.js';
 import { approvalGrantExecution } from '../workItem/approvalGrantExecution.js';
 import { workAcceptOffer } from '../workItem/workAcceptOffer.js';
@@ -79,6 +80,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workLeaseClose,
   childMissionSettle,
   capabilityGrant,
+  groupArchive,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */

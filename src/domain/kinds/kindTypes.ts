@@ -69,6 +69,12 @@ export interface Preload<C> {
   missions?(command: C): readonly (string | undefined)[];
   /** Agents whose current Session Epoch the decision needs besides the actor's. */
   agents?(command: C): readonly (string | undefined)[];
+  /**
+   * The Group whose stored history the decision compares (`ctx.groupHistory`), with the Policy
+   * Log entry IDs it cites: a snapshot is judged against the store it claims to summarize (§7.4).
+   * The list is bounded by the payload schema.
+   */
+  history?(command: C): { readonly groupId: string; readonly policyLogEntryIds: readonly string[] } | undefined;
 }
 
 /**

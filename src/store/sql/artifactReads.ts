@@ -44,8 +44,8 @@ export interface PublishingGroup {
 
 /** Up to `limit` Groups that published `contentHash`, each with `agentId`'s Membership there. */
 export async function readPublishingGroups(db: Queryable, contentHash: string, agentId: string, limit: number): Promise<PublishingGroup[]> {
-  const result = await db.query<{ group_id: string; published: number; state: string | null; visibility: number | null }>(
-    `select a.group_id, a.updated_sequence as published, m.document->>'state' as state,
+  const result = await db.query<{ group_id: string; published: number; membership_id: string | null; state: string | null; visibility: number | null }>(
+    `select a.group_id, a.updated_sequence as published, m.aggregate_id as membership_id, m.document->>'state' as state,
             (m.document->>'visibilityStartSequence')::bigint as visibility
      from aggregates a
      left join aggregates m on m.group_id = a.group_id and m.aggregate_type = 'membership'
@@ -57,7 +57,7 @@ export async function readPublishingGroups(db: Queryable, contentHash: string, a
   return result.rows.map((row) => ({
     groupId: row.group_id,
     publishedSequence: row.published,
-    membership: row.state === null ? undefined : { state: row.state, visibilityStartSequence: row.visibility ?? 0 },
+    membership: row.state === null || row.membership_id === null ? undefined : { membershipId: row.membership_id, state: row.state, visibilityStartSequence: row.visibility ?? 0 },
   }));
 }
 

@@ -1,26 +1,33 @@
 /**
- * Stored Group Snapshots, by content hash.
+ * Stored Group Snapshots, by content hash. A snapshot limited to one Membership's visibility
+ * (migration 0013) names that Membership; every other read and reuse sees whole-Group ones only.
  */
 
 import type { Queryable } from '../pool.js';
 
-export async function insertSnapshot(db: Queryable, groupId: string, hash: string, throughSequence: number, body: string): Promise<void> {
+/** `viewMembershipId`: the Membership a limited snapshot is for; absent for a whole-Group one. */
+export async function insertSnapshot(db: Queryable, groupId: string, hash: string, throughSequence: number, body: string, viewMembershipId?: string): Promise<void> {
   await db.query(
-    'insert into group_snapshots (group_id, snapshot_hash, through_sequence, body) values ($1, $2, $3, $4) on conflict do nothing',
-    [groupId, hash, throughSequence, body],
+    'insert into group_snapshots (group_id, snapshot_hash, through_sequence, body, view_membership_id) values ($1, $2, $3, $4, $5) on conflict do nothing',
+    [groupId, hash, throughSequence, body, viewMembershipId ?? null],
   );
 }
 
-export async function readSnapshot(db: Queryable, groupId: string, hash: string): Promise<string | undefined> {
-  const result = await db.query<{ body: string }>('select body from group_snapshots where group_id = $1 and snapshot_hash = $2', [groupId, hash]);
+/** A whole-Group snapshot, or with `viewMembershipId` only that Membership's limited one. */
+export async function readSnapshot(db: Queryable, groupId: string, hash: string, viewMembershipId?: string): Promise<string | undefined> {
+  const result = await db.query<{ body: string }>(
+    'select body from group_snapshots where group_id = $1 and snapshot_hash = $2 and view_membership_id is not distinct from $3',
+    [groupId, hash, viewMembershipId ?? null],
+  );
   return result.rows[0]?.body;
 }
 
-/** The newest snapshot of a Group, if any. */
-export async function readLatestSnapshot(db: Queryable, groupId: string): Promise<{ hash: string; throughSequence: number } | undefined> {
+/** The newest whole-Group snapshot, or with `viewMembershipId` that Membership's newest limited one. */
+export async function readLatestSnapshot(db: Queryable, groupId: string, viewMembershipId?: string): Promise<{ hash: string; throughSequence: number } | undefined> {
   const result = await db.query<{ snapshot_hash: string; through_sequence: number }>(
-    'select snapshot_hash, through_sequence from group_snapshots where group_id = $1 order by through_sequence desc limit 1',
-    [groupId],
+    `select snapshot_hash, through_sequence from group_snapshots
+     where group_id = $1 and view_membership_id is not distinct from $2 order by through_sequence desc limit 1`,
+    [groupId, viewMembershipId ?? null],
   );
   const row = result.rows[0];
   return row === undefined ? undefined : { hash: row.snapshot_hash, throughSequence: row.through_sequence };
