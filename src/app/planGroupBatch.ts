@@ -14,11 +14,13 @@ import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
 import { admitAllEmbedded, checkAdmission, checkFoundReceipt, checkSession, receiptKeyOf } from './admissionChecks.js';
 import type { EmbeddedAdmissionRow } from '../store/sql/embeddedAdmissions.js';
 import { createdGroupOf } from './batchPreloads.js';
+import type { Ancestry } from './ancestorGroups.js';
 import { eventDocument, newUrn } from './eventFactory.js';
 import type { CommandOutcome, DeliveredEvent } from './outcomes.js';
 import type { AuthoritySettings } from './settings.js';
 import type { VerifiedCommand } from './verifyCommand.js';
 import { wireError } from './wireError.js';
+import { MAX_LEDGER_ANCESTRY } from '../domain/budget/budgetLimits.js';
 
 export interface BatchFacts {
   readonly nowMillis: number;
@@ -29,6 +31,8 @@ export interface BatchFacts {
   readonly sessions: ReadonlyMap<string, number>;
   readonly takenGroups: ReadonlySet<string>;
   readonly missions: ReadonlyMap<string, MissionFacts>;
+  /** The ancestor Groups (locked and loaded) of the Groups whose Commands charge budgets (§12). */
+  readonly ancestries: ReadonlyMap<string, Ancestry>;
   /** First-Admission Records of the embedded documents the batch's Commands carry, by signing hash. */
   readonly embeddedRecords: ReadonlyMap<string, EmbeddedAdmissionRow>;
   readonly agent: (agentId: string) => AgentFacts | undefined;
@@ -106,6 +110,11 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     }
     const groupId = command.envelope.groupId as string;
     const state = plan.after.get(groupId) ?? null;
+    const ancestry = facts.ancestries.get(groupId);
+    if (ancestry?.tooDeep === true) {
+      plan.outcomes.push({ ok: false, error: wireError('INVALID_COMMAND', 'the Mission ancestry is deeper than the budget ledger charges', { ...related, groupId, details: { reason: 'ancestry-too-deep', maxAncestry: MAX_LEDGER_ANCESTRY } }) });
+      continue;
+    }
     const context: DecisionContext = {
       now,
       nowMillis: facts.nowMillis,
@@ -114,6 +123,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       mission: (missionId) => facts.missions.get(missionId),
       groupExists: (id) => taken.has(id),
       services: settings.services,
+      ...(ancestry === undefined ? {} : { ancestors: ancestry.groupIds.map((id) => plan.after.get(id)).filter((a): a is GroupState => a !== undefined) }),
     };
     const decision = decideWithKinds(kinds, state, command.envelope, context);
     if (!decision.ok) {
@@ -124,6 +134,9 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     const delivered: DeliveredEvent[] = [];
     decision.events.forEach((draft, index) => {
       const target = draft.groupId ?? groupId;
+      // An existing Group is appended to only when it was locked and loaded (the Command's own or
+      // an ancestor); any other is a Group this decision founds, at sequence 1.
+      if (!plan.lastSequences.has(target) && taken.has(target)) throw new Error(`a draft names the Group ${target}, which the batch did not load`);
       if (!plan.before.has(target)) plan.before.set(target, plan.after.get(target) ?? null);
       const sequence = (plan.lastSequences.get(target) ?? 0) + 1;
       plan.lastSequences.set(target, sequence);
