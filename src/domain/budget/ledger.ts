@@ -37,7 +37,7 @@ import {
   type BudgetPause,
   type ResourceUsageRecordedPayload,
 } from '../workItem/resourceUsage.js';
-import { addUsage, limitsOf, remainingOf, usageOverflow, USAGE_DIMENSIONS, type BudgetLimits, type ResourceUsage } from './budgetMath.js';
+import { addUsage, limitsOf, NO_USAGE, remainingOf, usageOverflow, USAGE_DIMENSIONS, type BudgetLimits, type ResourceUsage } from './budgetMath.js';
 import { childUsageRecorded, type ChildUsageRecordedPayload } from './childUsageRecorded.js';
 import { MAX_LEDGER_ANCESTRY } from './budgetLimits.js';
 
@@ -171,6 +171,30 @@ function ancestorDraft(ancestor: GroupState, child: GroupState, charged: GroupCh
     workItemId: parentWorkItem.workItemId,
     groupId: ancestor.groupId,
   };
+}
+
+/**
+ * Where the work of `workItemId` stands after a budget revision: the first account of its
+ * ancestry (this Group's and `ctx.ancestors`) with nothing left of a granted dimension, or
+ * `undefined` when every account leaves something and a pause may be lifted. An ancestry that
+ * cannot be walked counts as exhausted.
+ */
+export function exhaustionOf(state: GroupState, workItemId: string, ctx: DecisionContext): BudgetPause | undefined {
+  const walked: AccountRemaining[] = [];
+  let current = state;
+  let target = workItemId;
+  for (const next of [undefined, ...ancestorsOf(ctx)]) {
+    if (next !== undefined) {
+      const link = current.mission.parent;
+      if (link === undefined || link.missionId !== next.mission.missionId) return { dimension: USAGE_DIMENSIONS[0], accountId: current.mission.missionId, since: ctx.now };
+      target = link.workItemId;
+      current = next;
+    }
+    const accounts = chargeGroup(current, target, NO_USAGE, ctx);
+    if ('ok' in accounts) return { dimension: USAGE_DIMENSIONS[0], accountId: target, since: ctx.now };
+    walked.push(...accounts.accounts);
+  }
+  return exhaustion(walked, ctx.now);
 }
 
 /**

@@ -40,6 +40,7 @@ import { membershipGrantDelegation } from '../workItem/grantDelegation.js';
 import { workDependencyAdd } from '../workItem/workDependencyAdd.js';
 import { workPropose } from '../workItem/workPropose.js';
 import { resourceUsageRecord } from '../budget/resourceUsageRecord.js';
+import { budgetRevise } from '../budget/budgetRevise.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
 
@@ -79,6 +80,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workLeaseClose,
   childMissionSettle,
   resourceUsageRecord,
+  budgetRevise,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */
