@@ -2,7 +2,8 @@
  * The budget ledger over a Mission tree on the real pipeline and PostgreSQL (§12, §14): a charge
  * in a grandchild Mission's Group updates the child's and the root's Groups in the same
  * transaction — one Event in each, at each Group's next sequence, the ancestors' WorkItems
- * updated — and an overflow at the root refuses the whole charge with nothing appended anywhere.
+ * updated — and an overflow at the root refuses the whole charge with nothing appended anywhere,
+ * until `ext.missionweave.core.budget_revise` raises the root account.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -130,5 +131,13 @@ describe('a charge in a grandchild Mission', () => {
       grandchild: before.grandchild + 1,
     });
     expect([await usageOf(grandchild.groupId, gw1), await usageOf(child.groupId, cw1), await usageOf(root.groupId, w1)]).toEqual([5, 5, 95]);
+
+    // The escalation: the root Coordinator raises w1 within the root Mission; the same charge then passes.
+    const revise = { workItemId: w1, budget: { currency: 'EUR', financialLimit: 100, toolCallLimit: 120 }, reason: 'The backfill needs more calls.' };
+    await h.expectOk(h.send(coordinator, 'ext.missionweave.core.budget_revise', revise, { groupId: root.groupId, membershipEpoch: 1, coordinatorEpoch: 1 }));
+    await h.expectOk(record(grandchild, gw1, lease, 6));
+    expect([await usageOf(grandchild.groupId, gw1), await usageOf(child.groupId, cw1), await usageOf(root.groupId, w1)]).toEqual([11, 11, 101]);
+    const tooMuch = await h.send(coordinator, 'ext.missionweave.core.budget_revise', { ...revise, budget: { currency: 'EUR', financialLimit: 100, toolCallLimit: 1001 } }, { groupId: root.groupId, membershipEpoch: 1, coordinatorEpoch: 1 });
+    expect(tooMuch.ok ? 'accepted' : tooMuch.error.code).toBe('BUDGET_EXCEEDED');
   });
 });
