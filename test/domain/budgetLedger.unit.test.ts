@@ -3,54 +3,21 @@
  * dimension, an ungranted dimension, the currency, what a finished WorkItem holds, a delegated
  * sub-WorkItem and a child Mission allocated from their WorkItem), a usage charge and its
  * overflow in each dimension, the charge over the complete ancestry (a child Mission's Group and
- * its parent's, one Event in each), and exhaustion pausing the work until a revision.
+ * its parent's, one Event in each), and exhaustion pausing the work. The escalation that lifts
+ * the pause is `budgetRevise.unit`.
  */
 
 import { describe, expect, it } from 'vitest';
 import type { WorkItem } from '../../src/domain/documents.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
-import type { Decision, RecordedEvent } from '../../src/domain/model.js';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
-import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
 import { budgetPauseOf, usageOf } from '../../src/domain/workItem/resourceUsage.js';
 import { testContext } from '../support/specification.js';
-import { CHILD_GROUP, CHILD_MISSION, CONTRACT, COORD, COORD2, MISSION, OWNER, SELECTION, T0, WORK, WORKER, WORLD, command, groupSpec, history, stateOf, steps } from './fixtures.js';
-import { leasesIn } from './expectedOwnership.js';
+import { CHILD_GROUP, CHILD_MISSION, COORD, MISSION, T0, WORK, WORKER, WORLD, command, groupSpec, history, stateOf, steps } from './fixtures.js';
 import { EXEC_CHECKPOINT } from './execFixtures.js';
+import { CHILD, CW, MISSION_BUDGET, SMALL, W2, W3, activeWith, authorize, expectAccepted, family, leaseIdOf, record, refusalOf } from './budgetFixtures.js';
 
 const RECORD = 'ext.missionweaveprotocol.core.resource_usage_record';
-const W2 = 'urn:missionweave:work-item:w2';
-const W3 = 'urn:missionweave:work-item:w3';
-const CW = 'urn:missionweave:work-item:child-w1';
-const MISSION_BUDGET = { currency: 'EUR', financialLimit: 1200, modelTokenLimit: 4000000, toolCallLimit: 5000, computeSecondsLimit: 864000, wallClockSecondsLimit: 1209600 };
-/** Five of six dimensions, small enough to overflow in one charge. */
-const SMALL = { currency: 'EUR', financialLimit: 1, modelTokenLimit: 10, toolCallLimit: 10, computeSecondsLimit: 10, wallClockSecondsLimit: 10 };
-const runnable = (budget: object, extra: object = {}) => ({ ...CONTRACT, executionApproval: 'not_required', budget, ...extra });
-
-function authorize(workItemId: string, budget: object, extra: object = {}) {
-  return (s: GroupState | null) => command(s!, COORD, 'work.authorize', { workItemId, contract: runnable(budget), ...extra });
-}
-
-/** w1 active under WORKER with `budget`. */
-function activeWith(budget: object): RecordedEvent[] {
-  return history([steps.create, steps.addMember(WORKER), authorize(WORK, budget), steps.offer(), steps.acceptOffer(), steps.startWork()]);
-}
-
-function leaseIdOf(state: GroupState, workItemId = WORK): string {
-  return (leasesIn(state, workItemId)['execution'] as { leaseId: string }).leaseId;
-}
-
-function record(state: GroupState, usageDelta: object, workItemId = WORK) {
-  return command(state, WORKER, RECORD, { workItemId, ownershipEpoch: 1, executionLeaseId: leaseIdOf(state, workItemId), usageDelta });
-}
-
-function expectAccepted(given: readonly RecordedEvent[], cmd: ReturnType<typeof command>): void {
-  expect(refusalOf(decideGroupCommand(stateOf(given), cmd, testContext(WORLD)))).toBe('accepted');
-}
-
-function refusalOf(decision: Decision): unknown {
-  return decision.ok ? 'accepted' : { code: decision.error.code, reason: decision.error.reason, dimension: decision.error.details?.['dimension'] };
-}
 
 describe('cumulative allocation (§12)', () => {
   const base = history([steps.create, authorize(WORK, { currency: 'EUR', financialLimit: 1000 })]);
@@ -119,19 +86,34 @@ describe('cumulative allocation (§12)', () => {
   });
 });
 
-const CHILD = {
-  missionId: CHILD_MISSION,
-  groupId: CHILD_GROUP,
-  parentWorkItemId: WORK,
-  coordinatorId: COORD2.id,
-  title: 'Child',
-  objective: 'A part of the work.',
-  definitionOfDone: [{ criterionId: 'c1', description: 'done', evidenceRequired: ['human_review'] }],
-  budget: { currency: 'EUR', financialLimit: 10, toolCallLimit: 10 },
-  deadline: '2026-09-10T00:00:00Z',
-};
-
 describe('a usage charge (resource_usage_record)', () => {
+  it('records the delta, the cumulative usage and the least remaining over the ancestry, stated whole', () => {
+    const given = activeWith(SMALL);
+    const s = stateOf(given);
+    const before = s.workItems.get(WORK) as WorkItem;
+    const usage = { financialMicrounits: 250_000, modelTokens: 0, toolCalls: 3, computeSeconds: 0, wallClockSeconds: 0, externalActions: 0 };
+    const workItem = { ...before, revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, 'urn:missionweave:extension:resource-usage': { version: '0.1.0', critical: false, data: { usage } } } };
+    groupSpec.given(given).when(command(s, WORKER, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 3, financialMicrounits: 250_000 } })).then([
+      {
+        kind: RECORD.replace('_record', '_recorded'),
+        payload: {
+          workItemId: WORK,
+          workItem,
+          ownershipEpoch: 1,
+          executionLeaseId: leaseIdOf(s),
+          usageDelta: usage,
+          cumulativeUsage: usage,
+          remainingBudget: { financialMicrounits: 750_000, modelTokens: 10, toolCalls: 7, computeSeconds: 10, wallClockSeconds: 10 },
+          missionUsage: {
+            missionId: MISSION,
+            cumulativeUsage: usage,
+            remainingBudget: { financialMicrounits: 1_199_750_000, modelTokens: 4_000_000, toolCalls: 4_997, computeSeconds: 864_000, wallClockSeconds: 1_209_600 },
+          },
+        },
+      },
+    ]);
+  });
+
   it('adds to the WorkItem and Mission, cumulatively', () => {
     const given = activeWith(SMALL);
     const once = history([(s) => record(s!, { toolCalls: 3 })], given);
@@ -186,36 +168,6 @@ describe('exhaustion pauses the work (§12)', () => {
   });
 });
 
-/** The parent Group with w1 promoted to the child Mission, and the child Group with its WorkItem active. */
-function family(childBudget: object, workBudget: object) {
-  const before = history([steps.create, steps.addMember(WORKER), authorize(WORK, { currency: 'EUR', financialLimit: 100, toolCallLimit: 100 })]);
-  const pre = stateOf(before);
-  const ctx = testContext({ ...WORLD, idPrefix: 'urn:test:id:family-' });
-  const created = decideGroupCommand(pre, command(pre, COORD, 'mission.create_child', { ...CHILD, budget: childBudget }), ctx);
-  if (!created.ok) throw new Error(created.error.reason);
-  const [inParent, inChild] = created.events;
-  const recorded = (draft: NonNullable<typeof inParent>, sequence: number): RecordedEvent => ({
-    kind: draft.kind,
-    payload: JSON.parse(JSON.stringify(draft.payload)),
-    actor: COORD,
-    occurredAt: T0,
-    sequence,
-    eventId: draft.eventId ?? `urn:test:family:${sequence}`,
-  });
-  const parent = evolveGroup(pre, recorded(inParent!, pre.lastSequence + 1));
-  const childEvents = history(
-    [
-      (s) => command(s!, COORD, 'membership.change', { principal: WORKER, roles: ['worker'] }),
-      (s) => command(s!, COORD2, 'work.authorize', { workItemId: CW, contract: runnable(workBudget, { deadline: '2026-09-09T00:00:00Z' }) }),
-      (s) => command(s!, COORD2, 'work.offer', { workItemId: CW, candidateAgentIds: [WORKER.id], selectionBasis: SELECTION }),
-      steps.acceptOffer(WORKER, CW),
-      steps.startWork(WORKER, 1, CW),
-    ],
-    [recorded(inChild!, 1)],
-  );
-  return { parent, child: stateOf(childEvents) };
-}
-
 describe('a charge over the complete ancestry (§12, §14)', () => {
   it('updates the child WorkItem and Mission and, in the parent Group, the parent WorkItem and Mission', () => {
     const { parent, child } = family({ currency: 'EUR', financialLimit: 10, toolCallLimit: 10 }, { currency: 'EUR', financialLimit: 5, toolCallLimit: 10 });
@@ -256,74 +208,5 @@ describe('a charge over the complete ancestry (§12, §14)', () => {
     const other: GroupState = { ...stranger, mission: { ...stranger.mission, missionId: 'urn:x:other' } };
     const decision = decideGroupCommand(child, record(child, { toolCalls: 1 }, CW), { ...testContext(WORLD), ancestors: [other] });
     expect(refusalOf(decision)).toEqual({ code: 'INVALID_COMMAND', reason: 'ancestry-mismatch', dimension: undefined });
-  });
-});
-
-const REVISE = 'ext.missionweave.core.budget_revise';
-
-describe('the escalation: budget_revise (ours)', () => {
-  const spent = () => history([(s) => record(s!, { toolCalls: 10 })], activeWith(SMALL));
-
-  it('lets the Coordinator raise a paused WorkItem within the Mission, lifting the pause; its Worker renews again', () => {
-    const given = spent();
-    const s = stateOf(given);
-    const raised = { ...SMALL, toolCallLimit: 20 };
-    const after = groupSpec.given(given).when(command(s, COORD, REVISE, { workItemId: WORK, budget: raised, reason: 'more calls' })).then(
-      [
-        {
-          kind: 'work.contract.revised',
-          payload: {
-            workItemId: WORK,
-            workItem: (() => {
-              const before = s.workItems.get(WORK)!;
-              const data = { usage: usageOf(before) };
-              return { ...before, contract: { ...before.contract, budget: raised, contractVersion: before.contract.contractVersion + 1 }, revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, 'urn:missionweave:extension:resource-usage': { version: '0.1.0', critical: false, data } } };
-            })(),
-            contractVersion: s.workItems.get(WORK)!.contract.contractVersion + 1,
-            revokedLeases: [],
-            previousBudget: SMALL,
-            reason: 'more calls',
-          },
-        },
-      ],
-    );
-    expect(budgetPauseOf(after!.workItems.get(WORK)!)).toBeUndefined();
-    const renew = command(after!, WORKER, 'ext.missionweaveprotocol.core.work_execution_lease_renew', { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: leaseIdOf(after!) });
-    expect(refusalOf(decideGroupCommand(after, renew, testContext(WORLD)))).toBe('accepted');
-  });
-
-  it('refuses a WorkItem revision beyond the Mission remainder, below its usage, or by anyone but the Coordinator', () => {
-    const given = spent();
-    const s = stateOf(given);
-    groupSpec.given(given).when(command(s, COORD, REVISE, { workItemId: WORK, budget: { ...SMALL, toolCallLimit: 5001 }, reason: 'x' })).thenFails('BUDGET_EXCEEDED', 'allocation-exceeds');
-    groupSpec.given(given).when(command(s, COORD, REVISE, { workItemId: WORK, budget: { ...SMALL, toolCallLimit: 9 }, reason: 'x' })).thenFails('BUDGET_EXCEEDED', 'revision-below-usage');
-    groupSpec.given(given).when(command(s, COORD, REVISE, { workItemId: WORK, budget: { ...SMALL, currency: 'USD' }, reason: 'x' })).thenFails('INVALID_COMMAND', 'budget-currency-change');
-    groupSpec.given(given).when(command(s, COORD, REVISE, { budget: MISSION_BUDGET, reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'mission-owner-required');
-    groupSpec.given(given).when(command(s, WORKER, REVISE, { workItemId: WORK, budget: SMALL, reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-  });
-
-  it('lets the MissionOwner revise the Mission budget, never below what is allocated, and resumes work left something', () => {
-    const given = spent();
-    const s = stateOf(given);
-    groupSpec.given(given).when(command(s, OWNER, REVISE, { budget: { ...MISSION_BUDGET, toolCallLimit: 9 }, reason: 'x' })).thenFails('BUDGET_EXCEEDED', 'revision-below-usage');
-    groupSpec.given(given).when(command(s, OWNER, REVISE, { budget: { ...MISSION_BUDGET, modelTokenLimit: 9 }, reason: 'x' })).thenFails('BUDGET_EXCEEDED', 'revision-below-allocations');
-    groupSpec.given(given).when(command(s, OWNER, REVISE, { workItemId: WORK, budget: SMALL, reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'coordinator-required');
-    // A pause whose account has something again is lifted by the Mission's revision.
-    const w1 = s.workItems.get(WORK)!;
-    const paused = { ...s, workItems: new Map(s.workItems).set(WORK, { ...w1, contract: { ...w1.contract, budget: { ...SMALL, toolCallLimit: 20 } } }) };
-    const decision = decideGroupCommand(paused, command(paused, OWNER, REVISE, { budget: MISSION_BUDGET, reason: 'x' }), testContext(WORLD));
-    expect(decision.ok && (decision.events[0]?.payload as { resumedWorkItems: WorkItem[] }).resumedWorkItems.map((w) => [w.workItemId, budgetPauseOf(w)])).toEqual([[WORK, undefined]]);
-  });
-
-  it('revises a child Mission only within what its parent WorkItem can allocate, recording it there', () => {
-    const { parent, child } = family({ currency: 'EUR', financialLimit: 10, toolCallLimit: 10 }, { currency: 'EUR', financialLimit: 5, toolCallLimit: 10 });
-    const ctx = { ...testContext(WORLD), ancestors: [parent] };
-    const over = decideGroupCommand(child, command(child, COORD, REVISE, { budget: { currency: 'EUR', financialLimit: 10, toolCallLimit: 101 }, reason: 'x' }), ctx);
-    expect(refusalOf(over)).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'allocation-exceeds', dimension: 'toolCalls' });
-    const fits = decideGroupCommand(child, command(child, COORD, REVISE, { budget: { currency: 'EUR', financialLimit: 10, toolCallLimit: 100 }, reason: 'x' }), ctx);
-    expect(fits.ok && fits.events.map((e) => [e.kind, e.groupId])).toEqual([
-      ['ext.missionweave.core.mission_budget_revised', undefined],
-      ['ext.missionweave.core.child_budget_revised', parent.groupId],
-    ]);
   });
 });
