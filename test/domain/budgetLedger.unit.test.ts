@@ -13,7 +13,7 @@ import type { GroupState } from '../../src/domain/group/groupState.js';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
 import { budgetPauseOf, usageOf } from '../../src/domain/workItem/resourceUsage.js';
 import { testContext } from '../support/specification.js';
-import { CHILD_GROUP, CHILD_MISSION, COORD, MISSION, T0, WORK, WORKER, WORLD, command, groupSpec, history, stateOf, steps } from './fixtures.js';
+import { AUTHORITY, CHILD_GROUP, CHILD_MISSION, COORD, MISSION, T0, WORK, WORKER, WORLD, command, groupSpec, history, stateOf, steps } from './fixtures.js';
 import { EXEC_CHECKPOINT } from './execFixtures.js';
 import { CHILD, CW, MISSION_BUDGET, SMALL, W2, W3, activeWith, authorize, expectAccepted, family, leaseIdOf, record, refusalOf } from './budgetFixtures.js';
 
@@ -146,6 +146,13 @@ describe('a usage charge (resource_usage_record)', () => {
     groupSpec.given(given).when(command(s, WORKER, RECORD, { workItemId: WORK, ownershipEpoch: 2, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 1 } })).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
     groupSpec.given(given).when(command(s, COORD, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 1 } })).thenFails('AUTH_FORBIDDEN', 'not-a-worker');
     groupSpec.given(given).when(command(s, WORKER, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 1 }, capabilityTokenId: 'urn:x:token' })).thenFails('AUTH_FORBIDDEN', 'capability-charge-not-authority');
+    // The Group Authority (a tool call charged through the Authorization Service) cites the epoch and live lease.
+    const byAuthority = (payload: object) => command(s, AUTHORITY, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 1 }, ...payload });
+    expectAccepted(given, byAuthority({}));
+    groupSpec.given(given).when(byAuthority({ executionLeaseId: 'urn:x:other' })).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-not-current');
+    groupSpec.given(given).when(byAuthority({ ownershipEpoch: 2 })).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
+    // A named token is judged by capabilityCharge.ts before anything is charged (no token exists yet).
+    groupSpec.given(given).when(byAuthority({ capabilityTokenId: 'urn:x:token' })).thenFails('AUTH_FORBIDDEN', 'capability-unknown');
     const queued = history([steps.create, steps.addMember(WORKER), authorize(WORK, SMALL), steps.offer(), steps.acceptOffer()]);
     groupSpec.given(queued).when(command(stateOf(queued), WORKER, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: 'urn:x:none', usageDelta: { toolCalls: 1 } })).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
   });
