@@ -98,6 +98,8 @@ const REQUIRED: Record<string, readonly string[]> = {
   'ext.missionweave.core.work_lease_close': ['workItemId', 'ownershipEpoch', 'leaseId', 'holderAgentId', 'cause'],
   // Our own kind: the Authorization Service's record of a capability grant (§12).
   'ext.missionweave.core.capability_grant': ['workItemId', 'agentId', 'sessionEpoch', 'ownershipEpoch', 'executionLeaseId'],
+  // Our own kind: the escalation after budget exhaustion (§12).
+  'ext.missionweave.core.budget_revise': ['budget', 'reason'],
 };
 
 /** Optional members that are only valid together. */
@@ -198,7 +200,7 @@ function changed(kind: string, mutate: Mutation): Payload {
 describe('payload schema registry', () => {
   it('has exactly one payload schema per core and reference Command kind', () => {
     expect(schemaRegistry().payloadKinds).toEqual(KINDS);
-    expect(KINDS).toHaveLength(41);
+    expect(KINDS).toHaveLength(42);
     expect(KINDS.filter((kind) => !kind.startsWith('ext.'))).toHaveLength(32);
   });
 
@@ -526,6 +528,11 @@ const INVALID: ReadonlyArray<readonly [string, string, Mutation]> = [
   ['ext.missionweaveprotocol.core.work_execution_lease_renew', 'leaseSeconds of 0', (p) => (p.leaseSeconds = 0)],
   ['ext.missionweaveprotocol.core.work_execution_lease_renew', 'relative executionLeaseId', (p) => (p.executionLeaseId = 'lease-1')],
   ['ext.missionweaveprotocol.core.work_execution_lease_renew', 'ownershipEpoch of 0', (p) => (p.ownershipEpoch = 0)],
+  // ext.missionweave.core.budget_revise (ours)
+  ['ext.missionweave.core.budget_revise', 'an empty budget', (p) => (p.budget = {})],
+  ['ext.missionweave.core.budget_revise', 'a budget delta', (p) => (p.budget = { toolCallLimit: -5 })],
+  ['ext.missionweave.core.budget_revise', 'an empty reason', (p) => (p.reason = '')],
+  ['ext.missionweave.core.budget_revise', 'relative workItemId', (p) => (p.workItemId = 'w1')],
   // ext.missionweave.core.work_lease_close (ours)
   ['ext.missionweave.core.work_lease_close', 'an unknown cause', (p) => (p.cause = 'timeout')],
   ['ext.missionweave.core.work_lease_close', 'relative leaseId', (p) => (p.leaseId = 'lease-1')],

@@ -16,6 +16,7 @@ import { CommitQueue } from './commitQueue.js';
 import { GroupStateCache } from './groupStates.js';
 import { BatchConflict, type CommandOutcome, type DeliveredEvent } from './outcomes.js';
 import { lockedGroupsOf } from './batchPreloads.js';
+import { AncestorGroupCache } from './ancestorGroups.js';
 import { kindsWith, profileSchemaDocuments, schemaRegistryWith } from './profiles.js';
 import type { AnyExtensionProfile } from '../domain/kinds/profile.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
@@ -97,6 +98,7 @@ export class GroupAuthority {
       clock: options.clock ?? systemClock,
       registry,
       states: new GroupStateCache(),
+      ancestry: new AncestorGroupCache(),
       schemas: options.schemas ?? schemaRegistryWith(profileSchemaDocuments(options.profiles ?? [])),
       organization: new OrganizationStateCache(),
       kinds,

@@ -14,11 +14,13 @@ import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
 import { admitAllEmbedded, checkAdmission, checkFoundReceipt, checkSession, receiptKeyOf } from './admissionChecks.js';
 import type { EmbeddedAdmissionRow } from '../store/sql/embeddedAdmissions.js';
 import { createdGroupOf } from './batchPreloads.js';
+import type { Ancestry } from './ancestorGroups.js';
 import { eventDocument, newUrn } from './eventFactory.js';
 import type { CommandOutcome, DeliveredEvent } from './outcomes.js';
 import type { AuthoritySettings } from './settings.js';
 import type { VerifiedCommand } from './verifyCommand.js';
 import { wireError } from './wireError.js';
+import { MAX_LEDGER_ANCESTRY } from '../domain/budget/budgetLimits.js';
 
 export interface BatchFacts {
   readonly nowMillis: number;
@@ -29,6 +31,8 @@ export interface BatchFacts {
   readonly sessions: ReadonlyMap<string, number>;
   readonly takenGroups: ReadonlySet<string>;
   readonly missions: ReadonlyMap<string, MissionFacts>;
+  /** The ancestor Groups (locked and loaded) of the Groups whose Commands charge budgets (§12). */
+  readonly ancestries: ReadonlyMap<string, Ancestry>;
   /** First-Admission Records of the embedded documents the batch's Commands carry, by signing hash. */
   readonly embeddedRecords: ReadonlyMap<string, EmbeddedAdmissionRow>;
   /** Stored histories of the Groups whose kinds preload one (archival), as of the batch's start. */
@@ -108,6 +112,11 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     }
     const groupId = command.envelope.groupId as string;
     const state = plan.after.get(groupId) ?? null;
+    const ancestry = facts.ancestries.get(groupId);
+    if (ancestry?.tooDeep === true) {
+      plan.outcomes.push({ ok: false, error: wireError('INVALID_COMMAND', 'the Mission ancestry is deeper than the budget ledger charges', { ...related, groupId, details: { reason: 'ancestry-too-deep', maxAncestry: MAX_LEDGER_ANCESTRY } }) });
+      continue;
+    }
     const context: DecisionContext = {
       now,
       nowMillis: facts.nowMillis,
@@ -117,6 +126,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       groupExists: (id) => taken.has(id),
       services: settings.services,
       groupHistory: (id) => facts.histories.get(id),
+      ...(ancestry === undefined ? {} : { ancestors: ancestry.groupIds.map((id) => plan.after.get(id)).filter((a): a is GroupState => a !== undefined) }),
     };
     const decision = decideWithKinds(kinds, state, command.envelope, context);
     if (!decision.ok) {
@@ -127,6 +137,9 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     const delivered: DeliveredEvent[] = [];
     decision.events.forEach((draft, index) => {
       const target = draft.groupId ?? groupId;
+      // An existing Group is appended to only when it was locked and loaded (the Command's own or
+      // an ancestor); any other is a Group this decision founds, at sequence 1.
+      if (!plan.lastSequences.has(target) && taken.has(target)) throw new Error(`a draft names the Group ${target}, which the batch did not load`);
       if (!plan.before.has(target)) plan.before.set(target, plan.after.get(target) ?? null);
       const sequence = (plan.lastSequences.get(target) ?? 0) + 1;
       plan.lastSequences.set(target, sequence);

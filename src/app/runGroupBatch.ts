@@ -23,6 +23,7 @@ import { insertEmbeddedAdmissions, readEmbeddedAdmissions } from '../store/sql/e
 import { receiptKeyOf } from './admissionChecks.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome } from './outcomes.js';
 import { batchPreloads, lockedGroupsOf } from './batchPreloads.js';
+import { ancestriesOf, type AncestorGroupCache, type Ancestry } from './ancestorGroups.js';
 import { planGroupBatch, type BatchPlan } from './planGroupBatch.js';
 import type { RegistryCache } from './registryCache.js';
 import type { AuthoritySettings, Clock } from './settings.js';
@@ -39,6 +40,8 @@ export interface GroupBatchDependencies {
   readonly clock: Clock;
   readonly registry: RegistryCache;
   readonly states: GroupStateCache;
+  /** The ancestor Groups of Missions whose Commands charge the budget ledger (§12). */
+  readonly ancestry: AncestorGroupCache;
   readonly schemas: SchemaRegistry;
   /** The Command and Event kinds accepted: the core ones and the registered profiles'. */
   readonly kinds: KindRegistry;
@@ -74,8 +77,16 @@ function reverify(items: readonly VerifiedCommand[], deps: GroupBatchDependencie
 }
 
 /** Plans the batch; the Groups of `items` are already locked (`locked` holds their counters). */
-async function plan(client: PoolClient, items: readonly VerifiedCommand[], locked: ReadonlyMap<string, number>, deps: GroupBatchDependencies, nowMillis: number): Promise<BatchPlan> {
-  const named = new Set(items.map((c) => c.envelope.groupId as string));
+async function plan(
+  client: PoolClient,
+  items: readonly VerifiedCommand[],
+  locked: ReadonlyMap<string, number>,
+  ancestries: ReadonlyMap<string, Ancestry>,
+  deps: GroupBatchDependencies,
+  nowMillis: number,
+): Promise<BatchPlan> {
+  // The Groups decisions read and append to: the Commands' own and their ancestors (§12).
+  const named = new Set([...items.map((c) => c.envelope.groupId as string), ...[...ancestries.values()].flatMap((a) => a.groupIds)]);
   const lastSequences = new Map([...locked].filter(([groupId]) => named.has(groupId)));
   // Actors' epochs are checked; appointed Coordinators' epochs go into their lease.
   const { agents, created, missions: referenced, messagesByGroup, histories: historyRequests } = batchPreloads(deps.kinds, items);
@@ -110,6 +121,7 @@ async function plan(client: PoolClient, items: readonly VerifiedCommand[], locke
     sessions,
     takenGroups,
     missions,
+    ancestries,
     embeddedRecords,
     histories,
     agent: (agentId) => {
@@ -161,12 +173,15 @@ async function signPending(pending: BatchPlan['pending'], deps: GroupBatchDepend
 export async function runGroupBatch(items: readonly VerifiedCommand[], deps: GroupBatchDependencies): Promise<CommandOutcome[]> {
   const nowMillis = deps.clock.nowMillis();
   const { outcomes, states } = await inTransaction(deps.pool, async (client) => {
-    // Lock first (every Group any item names, in one order), then read under the locks.
-    const groupIds = [...new Set(items.flatMap((c) => lockedGroupsOf(deps.kinds, c)))].sort();
+    // Lock first (every Group any item names, and the ancestors of those that charge budgets, in
+    // one order), then read under the locks.
+    const ancestries = await ancestriesOf(client, deps.ancestry, deps.kinds, items);
+    const ancestors = [...ancestries.values()].flatMap((a) => a.groupIds);
+    const groupIds = [...new Set([...items.flatMap((c) => lockedGroupsOf(deps.kinds, c)), ...ancestors])].sort();
     const locked = await lockGroupsReadingRevision(client, groupIds, deps.settings.services.organizationId);
     await deps.registry.ensure(client, locked.registryRevision);
     const checked = reverify(items, deps);
-    const batch = await plan(client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, deps, nowMillis);
+    const batch = await plan(client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, ancestries, deps, nowMillis);
     await signPending(batch.pending, deps);
     await write(client, batch, deps.settings.services.organizationId);
     await renderRedactions(client, batch.events, deps.settings.authorityKey);

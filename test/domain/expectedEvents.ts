@@ -10,6 +10,7 @@ import type { Principal } from '../../src/protocol/principal.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import { WORK_LEASES_EXTENSION as WORK_LEASES } from '../../src/domain/workItem/workLeases.js';
+import { RESOURCE_USAGE_EXTENSION as RESOURCE_USAGE } from '../../src/domain/workItem/resourceUsage.js';
 import {
   COORD,
   COORD2,
@@ -229,6 +230,8 @@ export function expectedPromotion(
       ...item.extensions,
       [WORK_LINKS]: { version: '0.1.0', critical: false, data: { childMission: link } },
       [WORK_LEASES]: { version: '0.1.0', critical: false, data: { ...fenced.leases, ownership: ownershipLease, lastOwnershipEpoch: epoch } },
+      // The child's budget is allocated from the parent WorkItem (§12): recorded on its account.
+      [RESOURCE_USAGE]: { version: '0.1.0', critical: false, data: { childBudget: payload.budget } },
     },
   };
   const parentEventId = 'urn:test:id:when-1';

@@ -233,5 +233,25 @@ export const CASES: Readonly<Record<string, KindCase>> = {
       { kind: 'group.archived', payload: { snapshotId: SNAPSHOT_ID, archivedAt: T0, group: { ...s.group, state: 'archived', archivedAt: T0, archiveSnapshotId: SNAPSHOT_ID } } },
     ],
   },
+  'ext.missionweave.core.budget_revise': {
+    actor: OWNER,
+    payload: () => ({ budget: { ...REVISED_BUDGET }, reason: 'More tool calls for the backfill.' }),
+    events: (s) => [
+      {
+        kind: 'ext.missionweave.core.mission_budget_revised',
+        payload: {
+          missionId: s.mission.missionId,
+          mission: { ...s.mission, budget: REVISED_BUDGET, revision: s.mission.revision + 1 },
+          previousBudget: s.mission.budget,
+          budget: REVISED_BUDGET,
+          reason: 'More tool calls for the backfill.',
+          resumedWorkItems: [],
+        },
+      },
+    ],
+  },
   ...WORK_CASES,
 };
+
+/** The example Mission budget with more tool calls (`budget_revise`'s case). */
+const REVISED_BUDGET = { currency: 'EUR', financialLimit: 1200, modelTokenLimit: 4000000, toolCallLimit: 6000, computeSecondsLimit: 864000, wallClockSecondsLimit: 1209600 };

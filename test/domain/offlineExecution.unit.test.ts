@@ -19,7 +19,8 @@ import type { CommandEnvelope, Decision, EventDraft, RecordedEvent } from '../..
 import { accept, refuse } from '../../src/domain/model.js';
 import { OFFLINE_EXECUTION_EXTENSION } from '../../src/protocol/offlineExecution.js';
 import { NO_USAGE, type OfflineBinding, type ResourceUsage } from '../../src/domain/workItem/offlineBinding.js';
-import { decideWithOfflineBinding } from '../../src/domain/workItem/reconcileOffline.js';
+import { chargesOfflineUsage, decideWithOfflineBinding } from '../../src/domain/workItem/reconcileOffline.js';
+import { coreKinds } from '../../src/domain/kinds/coreKinds.js';
 import { RESOURCE_USAGE_EXTENSION, usageOf, withUsage, type ResourceUsageRecordedPayload } from '../../src/domain/workItem/resourceUsage.js';
 import { closeLease, newWorkLease, withLeases } from '../../src/domain/workItem/workLeases.js';
 import { EXAMPLE_WORK_CONTRACT } from '../support/payloadExamples.js';
@@ -308,5 +309,15 @@ describe('the offline hook around a stubbed kind', () => {
     expect(judge(checkpointCmd({ ownershipEpoch: 2 }))).toBe('offline-outside-work-item');
     expect(judge(checkpointCmd({ checkpoint: { phase: 'copying', createdAt: at(90) } }))).toBe('offline-checkpoint-outside-window');
     expect(judge(checkpointCmd({ checkpoint: { phase: 'copying', createdAt: at(151) } }))).toBe('offline-checkpoint-outside-window');
+  });
+});
+
+describe('the ancestry of a buffered charge (§12)', () => {
+  it('is locked only for a Command that carries usage, so the charge can reach every ancestor Group', () => {
+    expect(coreKinds.groupKind('message.post')?.ancestry).toBe(chargesOfflineUsage);
+    expect(coreKinds.groupKind('work.checkpoint')?.ancestry).toBe(chargesOfflineUsage);
+    expect(chargesOfflineUsage({ extensions: bound({ resourceUsageDelta: usage({ toolCalls: 1 }) }) })).toBe(true);
+    expect(chargesOfflineUsage({ extensions: bound() })).toBe(false);
+    expect(chargesOfflineUsage({})).toBe(false);
   });
 });

@@ -458,6 +458,11 @@ export const PAYLOAD_EXAMPLES: Record<string, PayloadExample> = {
   'ext.missionweaveprotocol.registry.agent_card_register': { card: EXAMPLE_AGENT_CARD },
   'ext.missionweaveprotocol.identity.session_open': { agentId: EXAMPLE_IDS.worker },
   'ext.missionweave.core.child_mission_settle': { parentWorkItemId: EXAMPLE_IDS.workItem, childMissionId: EXAMPLE_IDS.childMission },
+  'ext.missionweave.core.budget_revise': {
+    workItemId: EXAMPLE_IDS.workItem,
+    budget: { currency: 'EUR', financialLimit: 120, modelTokenLimit: 450000, toolCallLimit: 600 },
+    reason: 'The backfill needs more tool calls than planned; the exhausted WorkItem resumes.',
+  },
   'ext.missionweaveprotocol.core.work_dependency_add': {
     workItemId: EXAMPLE_IDS.workItem,
     dependencyId: EXAMPLE_IDS.dependencyWorkItem,

@@ -1,26 +1,46 @@
 /**
  * The budget ledger's one write (§12): charge a nonzero usage delta to a WorkItem under one
- * Ownership Epoch and Execution Lease, with its Mission, and refuse the whole charge as
- * BUDGET_EXCEEDED when any dimension of any account would overflow — nothing changes then.
+ * Ownership Epoch and Execution Lease, with its complete WorkItem/Mission ancestry, and refuse the
+ * whole charge as BUDGET_EXCEEDED when any dimension of any account would overflow — nothing
+ * changes anywhere then.
  *
- * Accounts. A WorkItem's cumulative usage lives in its resource-usage extension
- * (`resourceUsage.ts`); the Mission's is the sum over its WorkItems. Both are checked against
- * what their Budget grants (`budgetMath.ts`: an ungranted dimension allows nothing).
+ * Accounts, as the reference runtime's tree: a WorkItem (its cumulative usage in its
+ * resource-usage extension, `resourceUsage.ts`), the parent WorkItem a delegated sub-WorkItem was
+ * allocated from, the Mission, and — for a child Mission (§14) — the parent WorkItem it was
+ * promoted from in the parent Group, that WorkItem's own parents and Mission, and so on to the
+ * root. Each is checked against what its Budget grants (`budgetMath.ts`: an ungranted dimension
+ * allows nothing), so the effective remaining budget is the minimum over the ancestry.
  *
- * Ancestry. A child Mission's usage is also its parent WorkItem's and every ancestor's (§12
- * "Consumption MUST update the WorkItem and its complete WorkItem/Mission ancestry in one
- * atomic transition"). The ancestors' Group states reach the decider as `ctx.ancestors`
- * (nearest parent Group first) when the kind's entry declares `ancestry: true`; the charge is
- * then checked against each and recorded in each ancestor Group by one Event there, in the same
- * transaction.
+ * Ancestry. §12 "Consumption MUST update the WorkItem and its complete WorkItem/Mission ancestry
+ * in one atomic transition": the ancestors' Group states reach the decider as `ctx.ancestors`
+ * (nearest parent Group first) when the kind declares `ancestry: true`, locked and loaded by the
+ * app in the same transaction; the charge appends one `ext.missionweave.core.child_usage_recorded`
+ * Event in each ancestor Group, after the charged Group's `resource_usage_recorded`.
+ *
+ * Exhaustion (§12 "exhaustion pauses the affected work until an explicit escalation"): when the
+ * charge leaves a granted dimension of any account with nothing remaining, the charged WorkItem
+ * records a pause (`budgetPause.ts` refuses to start or renew its work) until a budget revision
+ * (`budgetRevise.ts`) leaves something again.
  */
 
 import type { WorkItem } from '../documents.js';
+import { withCapabilityCharge } from '../authorization/capabilityGrants.js';
 import type { GroupState } from '../group/groupState.js';
 import { refuse, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
-import { withWorkItem } from '../workItem/workEvents.js';
-import { missionUsageOf, resourceUsageRecorded, usageOf, withUsage, type ResourceUsageRecordedPayload } from '../workItem/resourceUsage.js';
-import { addUsage, limitsOf, remainingOf, usageOverflow, type ResourceUsage } from './budgetMath.js';
+import { linksOf } from '../workItem/workItemDocuments.js';
+import {
+  missionUsageOf,
+  resourceUsageRecorded,
+  usageOf,
+  withBudgetPause,
+  withCharged,
+  withUsage,
+  type BudgetPause,
+  type ResourceUsageRecordedPayload,
+} from '../workItem/resourceUsage.js';
+import { addUsage, limitsOf, NO_USAGE, remainingOf, usageOverflow, USAGE_DIMENSIONS, type BudgetLimits, type ResourceUsage } from './budgetMath.js';
+import { childUsageRecorded, type ChildUsageRecordedPayload } from './childUsageRecorded.js';
+import { MAX_LEDGER_ANCESTRY } from './budgetLimits.js';
 
 /** The ancestor Group states the app loaded for the decision, nearest parent Group first. */
 export function ancestorsOf(ctx: DecisionContext): readonly GroupState[] {
@@ -36,45 +56,201 @@ export interface UsageCharge {
   readonly annotations?: Pick<ResourceUsageRecordedPayload, 'offlineReconciliation' | 'capabilityTokenId'>;
 }
 
+/** The Events of a charge, typed by kind. */
+export type ChargeDraft =
+  | EventDraft<typeof resourceUsageRecorded.kind, ResourceUsageRecordedPayload>
+  | EventDraft<typeof childUsageRecorded.kind, ChildUsageRecordedPayload>;
+
 export interface Charged {
   /** The Group's state after the charge (a decision may go on deciding on it). */
   readonly state: GroupState;
   /** The charge's Events: this Group's first, then one per ancestor Group. */
-  readonly drafts: readonly EventDraft[];
+  readonly drafts: readonly ChargeDraft[];
 }
 
-/** Charges `charge` to its WorkItem and Mission; the WorkItem must be in `state`. */
-export function chargeUsage(state: GroupState, charge: UsageCharge, ctx: DecisionContext): Charged | Refusal {
-  const workItem = state.workItems.get(charge.workItemId) as WorkItem;
-  const delta = charge.usageDelta;
-  const cumulative = addUsage(usageOf(workItem), delta);
+/** One account's remaining budget, and who it is. */
+interface AccountRemaining {
+  readonly accountId: string;
+  readonly remaining: BudgetLimits;
+}
+
+/** The charge applied to one Group: its WorkItems (charged first, then parents) and Mission. */
+interface GroupCharge {
+  readonly workItems: readonly WorkItem[];
+  readonly missionCumulative: ResourceUsage;
+  readonly accounts: readonly AccountRemaining[];
+}
+
+/** The WorkItem `workItemId` and the parent WorkItems it was allocated from, nearest first. */
+function workItemChain(state: GroupState, workItemId: string): WorkItem[] | Refusal {
+  const chain: WorkItem[] = [];
+  let current: string | undefined = workItemId;
+  while (current !== undefined) {
+    const workItem = state.workItems.get(current);
+    // The delegation depth bound (§9.1) keeps real chains short; a cycle is a corrupt state.
+    if (workItem === undefined || chain.length > state.workItems.size) {
+      return refuse('INVALID_COMMAND', 'work-item-unknown', 'the WorkItem or one of its parents is not in its Group', { workItemId: current, groupId: state.groupId });
+    }
+    chain.push(workItem);
+    current = linksOf(workItem).parentWorkItemId;
+  }
+  return chain;
+}
+
+/** Charges `delta` to the accounts of one Group, or refuses the overflow. */
+function chargeGroup(state: GroupState, workItemId: string, delta: ResourceUsage, ctx: DecisionContext): GroupCharge | Refusal {
+  const chain = workItemChain(state, workItemId);
+  if ('ok' in chain) return chain;
+  const workItems: WorkItem[] = [];
+  const accounts: AccountRemaining[] = [];
+  for (const workItem of chain) {
+    const cumulative = addUsage(usageOf(workItem), delta);
+    const limits = limitsOf(workItem.contract.budget);
+    const over = usageOverflow(cumulative, limits);
+    if (over !== undefined) {
+      return refuse('BUDGET_EXCEEDED', 'work-item-budget', `the usage exceeds the WorkItem budget (${over})`, { workItemId: workItem.workItemId, groupId: state.groupId, dimension: over });
+    }
+    workItems.push({ ...withUsage(workItem, cumulative), revision: workItem.revision + 1, updatedAt: ctx.now });
+    accounts.push({ accountId: workItem.workItemId, remaining: remainingOf(cumulative, limits) });
+  }
   const missionCumulative = addUsage(missionUsageOf(state), delta);
-  const details = { workItemId: workItem.workItemId };
-  const workLimits = limitsOf(workItem.contract.budget);
   const missionLimits = limitsOf(state.mission.budget);
-  const overWork = usageOverflow(cumulative, workLimits);
-  if (overWork !== undefined) return refuse('BUDGET_EXCEEDED', 'work-item-budget', `the usage exceeds the WorkItem budget (${overWork})`, { ...details, dimension: overWork });
-  const overMission = usageOverflow(missionCumulative, missionLimits);
-  if (overMission !== undefined) return refuse('BUDGET_EXCEEDED', 'mission-budget', `the usage exceeds the Mission budget (${overMission})`, { ...details, dimension: overMission });
-  // Ancestor accounts (ancestorsOf(ctx)) are charged here too: see the module comment.
-  const charged: WorkItem = { ...withUsage(workItem, cumulative), revision: workItem.revision + 1, updatedAt: ctx.now };
+  const over = usageOverflow(missionCumulative, missionLimits);
+  if (over !== undefined) {
+    return refuse('BUDGET_EXCEEDED', 'mission-budget', `the usage exceeds the Mission budget (${over})`, { missionId: state.mission.missionId, groupId: state.groupId, dimension: over });
+  }
+  accounts.push({ accountId: state.mission.missionId, remaining: remainingOf(missionCumulative, missionLimits) });
+  return { workItems, missionCumulative, accounts };
+}
+
+/**
+ * What is left for the charged WorkItem: per dimension its own budget grants, the least any
+ * account of the ancestry leaves (an account that does not grant it leaves nothing).
+ */
+function effectiveRemaining(accounts: readonly AccountRemaining[]): BudgetLimits {
+  const [own, ...others] = accounts;
+  const effective: BudgetLimits = {};
+  for (const dimension of USAGE_DIMENSIONS) {
+    const left = own?.remaining[dimension];
+    if (left !== undefined) effective[dimension] = others.reduce((min, account) => Math.min(min, account.remaining[dimension] ?? 0), left);
+  }
+  return effective;
+}
+
+/** The first account whose granted dimension the charge left at nothing. */
+function exhaustion(accounts: readonly AccountRemaining[], now: string): BudgetPause | undefined {
+  for (const account of accounts) {
+    const dimension = USAGE_DIMENSIONS.find((d) => account.remaining[d] === 0);
+    if (dimension !== undefined) return { dimension, accountId: account.accountId, since: now };
+  }
+  return undefined;
+}
+
+/** The Event recording the charge in an ancestor Group, on the parent WorkItem of `child`. */
+function ancestorDraft(ancestor: GroupState, child: GroupState, charged: GroupCharge, origin: { groupId: string; workItemId: string }, delta: ResourceUsage): ChargeDraft {
+  const [parentWorkItem, ...parentWorkItems] = charged.workItems as [WorkItem, ...WorkItem[]];
+  const payload: ChildUsageRecordedPayload = {
+    workItemId: parentWorkItem.workItemId,
+    workItem: parentWorkItem,
+    parentWorkItems,
+    childMissionId: child.mission.missionId,
+    childGroupId: child.groupId,
+    origin,
+    usageDelta: delta,
+    cumulativeUsage: usageOf(parentWorkItem),
+    missionUsage: {
+      missionId: ancestor.mission.missionId,
+      cumulativeUsage: charged.missionCumulative,
+      remainingBudget: remainingOf(charged.missionCumulative, limitsOf(ancestor.mission.budget)),
+    },
+  };
+  return {
+    kind: childUsageRecorded.kind,
+    payload,
+    aggregate: { type: 'work-item', id: parentWorkItem.workItemId, revision: parentWorkItem.revision },
+    conversationId: parentWorkItem.conversationId,
+    workItemId: parentWorkItem.workItemId,
+    groupId: ancestor.groupId,
+  };
+}
+
+/**
+ * Where the work of `workItemId` stands after a budget revision: the first account of its
+ * ancestry (this Group's and `ctx.ancestors`) with nothing left of a granted dimension, or
+ * `undefined` when every account leaves something and a pause may be lifted. An ancestry that
+ * cannot be walked counts as exhausted.
+ */
+export function exhaustionOf(state: GroupState, workItemId: string, ctx: DecisionContext): BudgetPause | undefined {
+  const walked: AccountRemaining[] = [];
+  let current = state;
+  let target = workItemId;
+  for (const next of [undefined, ...ancestorsOf(ctx)]) {
+    if (next !== undefined) {
+      const link = current.mission.parent;
+      if (link === undefined || link.missionId !== next.mission.missionId) return { dimension: USAGE_DIMENSIONS[0], accountId: current.mission.missionId, since: ctx.now };
+      target = link.workItemId;
+      current = next;
+    }
+    const accounts = chargeGroup(current, target, NO_USAGE, ctx);
+    if ('ok' in accounts) return { dimension: USAGE_DIMENSIONS[0], accountId: target, since: ctx.now };
+    walked.push(...accounts.accounts);
+  }
+  return exhaustion(walked, ctx.now);
+}
+
+/**
+ * Charges `charge` to its WorkItem and every account above it, in this Group and in each
+ * ancestor Group of `ctx.ancestors`; the WorkItem must be in `state`.
+ */
+export function chargeUsage(state: GroupState, charge: UsageCharge, ctx: DecisionContext): Charged | Refusal {
+  const delta = charge.usageDelta;
+  const own = chargeGroup(state, charge.workItemId, delta, ctx);
+  if ('ok' in own) return own;
+  const ancestors = ancestorsOf(ctx);
+  if (ancestors.length > MAX_LEDGER_ANCESTRY) {
+    return refuse('INVALID_COMMAND', 'ancestry-too-deep', 'the Mission ancestry is deeper than the budget ledger charges', { maxAncestry: MAX_LEDGER_ANCESTRY });
+  }
+  const origin = { groupId: state.groupId, workItemId: charge.workItemId };
+  const drafts: ChargeDraft[] = [];
+  const accounts = [...own.accounts];
+  let child = state;
+  for (const ancestor of ancestors) {
+    const link = child.mission.parent;
+    if (link === undefined || link.missionId !== ancestor.mission.missionId) {
+      return refuse('INVALID_COMMAND', 'ancestry-mismatch', 'the loaded ancestry does not match the Mission parent link', { missionId: child.mission.missionId });
+    }
+    const charged = chargeGroup(ancestor, link.workItemId, delta, ctx);
+    if ('ok' in charged) return charged;
+    accounts.push(...charged.accounts);
+    drafts.push(ancestorDraft(ancestor, child, charged, origin, delta));
+    child = ancestor;
+  }
+  const [chargedItem, ...parentWorkItems] = own.workItems as [WorkItem, ...WorkItem[]];
+  const pause = exhaustion(accounts, ctx.now);
+  const paused = pause === undefined ? chargedItem : withBudgetPause(chargedItem, pause);
+  // A tool host's charge also counts against the capability token it was shown (§12).
+  const tokenId = charge.annotations?.capabilityTokenId;
+  const workItem = tokenId === undefined ? paused : withCapabilityCharge(paused, tokenId, delta);
+  const cumulative = usageOf(workItem);
   const payload: ResourceUsageRecordedPayload = {
-    workItemId: charged.workItemId,
-    workItem: charged,
+    workItemId: workItem.workItemId,
+    workItem,
     ownershipEpoch: charge.ownershipEpoch,
     executionLeaseId: charge.executionLeaseId,
     usageDelta: delta,
     cumulativeUsage: cumulative,
-    remainingBudget: remainingOf(cumulative, workLimits),
-    missionUsage: { missionId: state.mission.missionId, cumulativeUsage: missionCumulative, remainingBudget: remainingOf(missionCumulative, missionLimits) },
+    remainingBudget: effectiveRemaining(accounts),
+    missionUsage: { missionId: state.mission.missionId, cumulativeUsage: own.missionCumulative, remainingBudget: remainingOf(own.missionCumulative, limitsOf(state.mission.budget)) },
+    ...(parentWorkItems.length === 0 ? {} : { parentWorkItems }),
+    ...(pause === undefined ? {} : { budgetPause: pause }),
     ...charge.annotations,
   };
-  const draft: EventDraft = {
+  const draft: ChargeDraft = {
     kind: resourceUsageRecorded.kind,
     payload,
-    aggregate: { type: 'work-item', id: charged.workItemId, revision: charged.revision },
-    conversationId: charged.conversationId,
-    workItemId: charged.workItemId,
+    aggregate: { type: 'work-item', id: workItem.workItemId, revision: workItem.revision },
+    conversationId: workItem.conversationId,
+    workItemId: workItem.workItemId,
   };
-  return { state: withWorkItem(state, charged), drafts: [draft] };
+  return { state: withCharged(state, [workItem, ...parentWorkItems]), drafts: [draft, ...drafts] };
 }

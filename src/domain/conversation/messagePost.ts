@@ -7,6 +7,8 @@
 import type { MessagePostedPayload } from '../group/events.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { resourceUsageRecorded } from '../workItem/resourceUsage.js';
+import { childUsageRecorded } from '../budget/childUsageRecorded.js';
+import { chargesOfflineUsage } from '../workItem/reconcileOffline.js';
 import { decideMessagePost, messageIdsOf, withMessage } from './decideMessages.js';
 
 export const messagePosted = defineEvent<MessagePostedPayload>()({
@@ -18,7 +20,8 @@ export const messagePost = defineKind({
   kind: 'message.post',
   scope: 'group',
   authority: ['member'],
-  events: [messagePosted, resourceUsageRecorded],
+  events: [messagePosted, resourceUsageRecorded, childUsageRecorded],
+  ancestry: chargesOfflineUsage,
   preload: { messages: messageIdsOf },
   target: (state, command) => state.conversations.get(command.payload.conversationId)?.revision,
   conversationOf: (_state, command) => command.payload.conversationId,

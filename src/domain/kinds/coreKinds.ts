@@ -41,6 +41,8 @@ import { workUnblock } from '../workItem/workUnblock.js';
 import { membershipGrantDelegation } from '../workItem/grantDelegation.js';
 import { workDependencyAdd } from '../workItem/workDependencyAdd.js';
 import { workPropose } from '../workItem/workPropose.js';
+import { resourceUsageRecord } from '../budget/resourceUsageRecord.js';
+import { budgetRevise } from '../budget/budgetRevise.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
 
@@ -81,6 +83,8 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   childMissionSettle,
   capabilityGrant,
   groupArchive,
+  resourceUsageRecord,
+  budgetRevise,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */

@@ -98,9 +98,11 @@ interface KindBase<K extends string, C, E extends AnyEventType> {
   /**
    * The decision reads and writes the Group states of the Mission's ancestry (`ctx.ancestors`):
    * the app locks every ancestor Group with the Command's own, in one global order, and loads
-   * them (§12 budget consumption over the complete WorkItem/Mission ancestry).
+   * them (§12 budget consumption over the complete WorkItem/Mission ancestry). A function says it
+   * per Command, for a kind that charges only sometimes (a Message buffered offline with its
+   * usage, §11.5), so that its other Commands lock no ancestor Group.
    */
-  readonly ancestry?: true;
+  readonly ancestry?: true | ((command: C) => boolean);
   /** The Group and Mission the Command brings into being, if any (their IDs must be fresh). */
   creates?(command: C): { readonly groupId: string; readonly missionId: string };
   /** The Conversation / WorkItem an envelope `conversationId` / `workItemId` must name. */

@@ -14,6 +14,8 @@ import { budgetOverrun, isNoLaterThan } from '../rules.js';
 import { promoteToChild } from '../workItem/childMissionWork.js';
 import { linksOf, PROMOTABLE_STATES } from '../workItem/workItemDocuments.js';
 import { checkNewMission } from './createMission.js';
+import { checkAllocation } from '../budget/allocation.js';
+import { withChildBudget } from '../workItem/resourceUsage.js';
 import { newMissionGroup } from './newMission.js';
 
 type CreateChildPayload = CommandOf<'mission.create_child'>['payload'];
@@ -73,7 +75,8 @@ export function decideCreateChild(
   if (coordinator.agentId === command.actor.id) {
     return refuse('INVALID_COMMAND', 'child-coordinator-is-owner', 'the child Coordinator must differ from its MissionOwner');
   }
-  const refused = checkSubset(state, payload, parentItem);
+  // The child's budget is allocated from the parent WorkItem (§12, §14), replacing a settled child's.
+  const refused = checkSubset(state, payload, parentItem) ?? checkAllocation(state, { kind: 'work-item', workItem: parentItem }, payload.budget, { replacingChild: true });
   if (refused !== null) return refused;
 
   const parentEventId = ctx.newId();
@@ -92,7 +95,7 @@ export function decideCreateChild(
     ctx,
   );
   // The Parent Coordinator, as child MissionOwner, holds the blocked parent WorkItem (§14).
-  const { workItem, ownershipLease, revokedLeases } = promoteToChild(
+  const { workItem: promoted, ownershipLease, revokedLeases } = promoteToChild(
     parentItem,
     {
       child: { missionId: payload.missionId, groupId: payload.groupId, failurePolicy: payload.failurePolicy ?? 'block_parent_work_item' },
@@ -106,6 +109,7 @@ export function decideCreateChild(
     },
     ctx,
   );
+  const workItem = withChildBudget(promoted, payload.budget);
   return accept(
     {
       kind: 'mission.child.created',

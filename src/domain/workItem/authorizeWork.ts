@@ -21,6 +21,7 @@ import { accept, refuse, type Decision, type DecisionContext, type EventDraft, t
 import { sameSet } from '../rules.js';
 import { checkDelegatedUse } from './delegation.js';
 import { checkContract } from './workContractChecks.js';
+import { checkAllocation, sourceOf } from '../budget/allocation.js';
 import { newWorkItem, type WorkProposal } from './workItemDocuments.js';
 
 type AuthorizeCommand = CommandOf<'work.authorize'>;
@@ -73,7 +74,8 @@ export function decideWorkAuthorize(
   if (unauthorized !== null) return unauthorized;
   const proposal = proposalTakenUp(state, command);
   if (proposal !== undefined && 'ok' in proposal) return proposal;
-  const refused = checkContract(state, payload.workItemId, payload, ctx);
+  // The allocation must fit beside everything its Mission or parent WorkItem already allocated (§12).
+  const refused = checkContract(state, payload.workItemId, payload, ctx) ?? checkAllocation(state, sourceOf(state, payload.parentWorkItemId), payload.contract.budget);
   if (refused !== null) return refused;
 
   const ref = groupRef(state);

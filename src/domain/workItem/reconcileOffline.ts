@@ -25,9 +25,10 @@
  * checkpoint onto it; the binding keeps the historical lease that bounds when the work was done.
  *
  * The charge is in the same decision: for a nonzero usage delta the
- * `resource_usage_recorded` Event comes first and the kind decides on the state it leaves, so
- * both commit together or, on BUDGET_EXCEEDED from the WorkItem contract or Mission budget,
- * neither does.
+ * `resource_usage_recorded` Event comes first (and one `child_usage_recorded` per ancestor Group,
+ * which the bufferable kinds lock through `ancestry: chargesOfflineUsage`) and the kind decides on
+ * the state it leaves, so all commit together or, on BUDGET_EXCEEDED from any account of the
+ * WorkItem/Mission ancestry, none does.
  */
 
 import type { Lease, WorkItem } from '../documents.js';
@@ -44,6 +45,7 @@ import { isAfterNow, isNoLaterThan } from '../rules.js';
 import { leasesOf } from './workLeases.js';
 import { isZeroUsage, readBinding, type OfflineBinding, type OfflineTarget } from './offlineBinding.js';
 import { chargeUsage, type Charged } from '../budget/ledger.js';
+import { OFFLINE_EXECUTION_EXTENSION } from '../../protocol/offlineExecution.js';
 
 type KindDecide = (state: GroupState, command: CommandEnvelope, ctx: DecisionContext) => Decision;
 
@@ -139,6 +141,19 @@ function charge(state: GroupState, binding: OfflineBinding, command: CommandEnve
       },
     },
   }, ctx);
+}
+
+/**
+ * Whether `command` charges buffered usage (§11.5): the `ancestry` of the kinds that may be
+ * buffered, so that the charge reaches every ancestor Group (`ledger.ts`) while their other
+ * Commands lock none. A binding that later fails its checks charges nothing; locking its
+ * ancestry was merely unneeded.
+ */
+export function chargesOfflineUsage(command: Pick<CommandEnvelope, 'extensions'>): boolean {
+  const data = command.extensions?.[OFFLINE_EXECUTION_EXTENSION]?.data;
+  const delta = typeof data === 'object' && data !== null && !Array.isArray(data) ? data['resourceUsageDelta'] : undefined;
+  // The binding passed its schema with the Command; anything else charges nothing.
+  return typeof delta === 'object' && delta !== null && !Array.isArray(delta) && !isZeroUsage(delta as unknown as OfflineBinding['resourceUsageDelta']);
 }
 
 /**

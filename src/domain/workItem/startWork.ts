@@ -15,6 +15,7 @@ import { isNoLaterThan } from '../rules.js';
 import { checkDependenciesMet } from './dependencies.js';
 import { checkExecutionApproval } from './executionApprovals.js';
 import { checkOwner, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
+import { checkBudgetPause } from '../budget/budgetPause.js';
 import { DEFAULT_EXECUTION_LEASE_SECONDS, MAX_EXECUTION_LEASE_SECONDS } from './workLimits.js';
 import type { WorkStartedPayload } from './workEvents.js';
 import { leasesOf, newWorkLease, renewLease, withLeases } from './workLeases.js';
@@ -46,7 +47,8 @@ export function decideWorkStart(
     checkOwner(workItem, command, { ownershipEpoch: payload.ownershipEpoch }, ctx) ??
     checkWorkState(workItem, ['queued'], 'start') ??
     checkDependenciesMet(state, workItem) ??
-    checkExecutionApproval(workItem, ctx);
+    checkExecutionApproval(workItem, ctx) ??
+    checkBudgetPause(workItem);
   if (refused !== null) return refused;
   const seconds = executionLeaseSeconds(payload.executionLeaseSeconds);
   if (isRefusal(seconds)) return seconds;

@@ -16,6 +16,8 @@ import { workItemEvent, type WorkCheckpointedPayload } from './workEvents.js';
 import { leasesOf, renewLease, withExecutionClosed, withLeases, type WorkCheckpoint } from './workLeases.js';
 import { progressAtCheckpoint } from './workProgress.js';
 import { resourceUsageRecorded } from './resourceUsage.js';
+import { childUsageRecorded } from '../budget/childUsageRecorded.js';
+import { chargesOfflineUsage } from './reconcileOffline.js';
 
 /** The payload schema's default `resumeWithinSeconds` (its bound, one year, is the schema's). */
 export const DEFAULT_RESUME_SECONDS = 900;
@@ -51,7 +53,8 @@ export const workCheckpoint = defineKind({
   scope: 'group',
   authority: ['member'],
   // A checkpoint buffered offline comes charged: its usage Event first (reconcileOffline.ts, §11.5).
-  events: [workCheckpointed, resourceUsageRecorded],
+  events: [workCheckpointed, resourceUsageRecorded, childUsageRecorded],
+  ancestry: chargesOfflineUsage,
   target: (state, command) => workItemRevision(state, command.payload.workItemId),
   workItemOf: (_state, command) => command.payload.workItemId,
   conversationOf: (state, command) => workItemConversation(state, command.payload.workItemId),

@@ -5,7 +5,7 @@
  * carry (`workItemId`, `ownershipEpoch`, the lease, …) so that its agents read them unchanged.
  */
 
-import type { Lease, SelectionBasis, WorkItem } from '../documents.js';
+import type { Budget, Lease, SelectionBasis, WorkItem } from '../documents.js';
 import { withEntry, type GroupState } from '../group/groupState.js';
 import { defineEvent, type GroupEventType } from '../kinds/kindTypes.js';
 import type { ExecutionApproval } from './executionApprovals.js';
@@ -123,8 +123,12 @@ export interface WorkCancelledPayload extends WorkItemEventPayload {
  */
 export interface WorkContractRevisedPayload extends WorkItemEventPayload {
   readonly contractVersion: number;
-  readonly dependencyId: string;
+  /** The dependency a `work_dependency_add` added; absent for a budget revision. */
+  readonly dependencyId?: string;
   readonly revokedLeases: readonly Lease[];
+  /** A budget revision (`ext.missionweave.core.budget_revise`, §12): the budget before it, and why. */
+  readonly previousBudget?: Budget;
+  readonly reason?: string;
 }
 
 /**

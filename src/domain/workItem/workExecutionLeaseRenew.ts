@@ -12,6 +12,7 @@ import type { GroupState } from '../group/groupState.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { checkFenced, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
+import { checkBudgetPause } from '../budget/budgetPause.js';
 import { executionLeaseSeconds, ownershipCovering } from './startWork.js';
 import { workItemEvent, type WorkProgressedPayload } from './workEvents.js';
 import { leasesOf, renewLease, withLeases } from './workLeases.js';
@@ -25,7 +26,7 @@ export function decideLeaseRenew(state: GroupState, command: CommandOf<RenewKind
   const workItem = workItemNamed(state, payload.workItemId);
   if (isRefusal(workItem)) return workItem;
   const claim = { ownershipEpoch: payload.ownershipEpoch, executionLeaseId: payload.executionLeaseId };
-  const refused = checkWorker(state, command) ?? checkFenced(workItem, command, claim, ctx) ?? checkWorkState(workItem, ['active'], 'renew its Execution Lease');
+  const refused = checkWorker(state, command) ?? checkFenced(workItem, command, claim, ctx) ?? checkWorkState(workItem, ['active'], 'renew its Execution Lease') ?? checkBudgetPause(workItem);
   if (refused !== null) return refused;
   const seconds = executionLeaseSeconds(payload.leaseSeconds);
   if (isRefusal(seconds)) return seconds;

@@ -90,6 +90,7 @@ export type MissionWeaveApprovalDecision = {
 export interface CommandPayloads {
   "approval.grant_execution": ApprovalGrantExecutionPayload;
   "artifact.publish": ArtifactPublishPayload;
+  "ext.missionweave.core.budget_revise": ExtMissionweaveCoreBudgetRevisePayload;
   "ext.missionweave.core.capability_grant": ExtMissionweaveCoreCapabilityGrantPayload;
   "ext.missionweave.core.child_mission_settle": ExtMissionweaveCoreChildMissionSettlePayload;
   "ext.missionweave.core.work_lease_close": ExtMissionweaveCoreWorkLeaseClosePayload;
@@ -213,6 +214,11 @@ export interface Signature {
   keyId: string;
   createdAt: string;
   value: string;
+}
+export interface ExtMissionweaveCoreBudgetRevisePayload {
+  workItemId?: string;
+  budget: Budget;
+  reason: string;
 }
 export interface ExtMissionweaveCoreCapabilityGrantPayload {
   workItemId: string;
