@@ -1,7 +1,8 @@
 /**
  * What a batch of Group Commands needs read before its decisions, from each kind's entry: the
  * Groups and Missions creations bring into being, the Agents whose Session Epochs matter, the
- * Missions of other Groups referred to, and the Messages of each Group the Commands name.
+ * Missions of other Groups referred to, the Messages of each Group the Commands name, and the
+ * Artifact contents whose stored facts a decision reads.
  */
 
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
@@ -13,6 +14,8 @@ export interface BatchPreloads {
   readonly agents: readonly string[];
   readonly missions: readonly string[];
   readonly messagesByGroup: ReadonlyMap<string, readonly string[]>;
+  /** Distinct Artifact content hashes (`artifact.publish` needs its content stored first, §13.1). */
+  readonly contents: readonly string[];
 }
 
 function defined(values: readonly (string | undefined)[] | undefined): string[] {
@@ -38,6 +41,7 @@ export function batchPreloads(kinds: KindRegistry, items: readonly VerifiedComma
   const missions = new Set<string>();
   const messagesByGroup = new Map<string, string[]>();
   const created: { groupId: string; missionId: string }[] = [];
+  const contents = new Set<string>();
   for (const { envelope } of items) {
     const entry = kinds.groupKind(envelope.kind);
     if (envelope.actor.type === 'agent') agents.add(envelope.actor.id);
@@ -46,11 +50,12 @@ export function batchPreloads(kinds: KindRegistry, items: readonly VerifiedComma
     if (creation !== undefined) created.push(creation);
     for (const id of defined(entry.preload?.agents?.(envelope))) agents.add(id);
     for (const id of defined(entry.preload?.missions?.(envelope))) missions.add(id);
+    for (const hash of defined(entry.preload?.contents?.(envelope))) contents.add(hash);
     const messages = defined(entry.preload?.messages?.(envelope));
     if (messages.length > 0) {
       const groupId = envelope.groupId as string;
       messagesByGroup.set(groupId, [...(messagesByGroup.get(groupId) ?? []), ...messages]);
     }
   }
-  return { created, agents: [...agents].sort(), missions: [...missions], messagesByGroup };
+  return { created, agents: [...agents].sort(), missions: [...missions], messagesByGroup, contents: [...contents] };
 }

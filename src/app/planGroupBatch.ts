@@ -8,7 +8,7 @@
 import { decideWithKinds } from '../domain/group/decideGroup.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { GroupState } from '../domain/group/groupState.js';
-import type { AgentFacts, DecisionContext, MissionFacts } from '../domain/model.js';
+import type { AgentFacts, DecisionContext, MissionFacts, StoredContentFacts } from '../domain/model.js';
 import type { EventRow } from '../store/sql/events.js';
 import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
 import { admitAllEmbedded, checkAdmission, checkFoundReceipt, checkSession, receiptKeyOf } from './admissionChecks.js';
@@ -31,6 +31,8 @@ export interface BatchFacts {
   readonly missions: ReadonlyMap<string, MissionFacts>;
   /** First-Admission Records of the embedded documents the batch's Commands carry, by signing hash. */
   readonly embeddedRecords: ReadonlyMap<string, EmbeddedAdmissionRow>;
+  /** Completely stored Artifact contents the batch's kinds preload, by content hash. */
+  readonly contents: ReadonlyMap<string, StoredContentFacts>;
   readonly agent: (agentId: string) => AgentFacts | undefined;
 }
 
@@ -114,6 +116,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       mission: (missionId) => facts.missions.get(missionId),
       groupExists: (id) => taken.has(id),
       services: settings.services,
+      storedContent: (contentHash) => facts.contents.get(contentHash),
     };
     const decision = decideWithKinds(kinds, state, command.envelope, context);
     if (!decision.ok) {

@@ -76,6 +76,16 @@ export interface MissionFacts {
   readonly closureReason?: string;
 }
 
+/**
+ * Artifact content the Artifact store holds completely (§13.1: content lives outside the Event
+ * log), as far as a decision needs it: `artifact.publish` admits a manifest only for content
+ * already stored whole, with the size the manifest states.
+ */
+export interface StoredContentFacts {
+  readonly contentHash: string;
+  readonly sizeBytes: number;
+}
+
 /** Services the Organization authorizes, by the role they play. */
 export interface OrganizationServices {
   readonly organizationId: string;
@@ -107,6 +117,12 @@ export interface DecisionContext {
    * cannot import the Group state's): read them with `ancestorsOf(ctx)` (`budget/ledger.ts`).
    */
   readonly ancestors?: readonly { readonly groupId: string }[];
+  /**
+   * Completely stored Artifact content, for the hashes the kind's `preload.contents` names (the
+   * app reads them in the same transaction). Absent, or `undefined` for a hash, when none is
+   * stored: a decision then treats the content as missing.
+   */
+  readonly storedContent?: (contentHash: string) => StoredContentFacts | undefined;
 }
 
 /**

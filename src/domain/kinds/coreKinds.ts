@@ -4,6 +4,7 @@
  * (`KindRegistry.withProfiles`).
  */
 
+import { artifactPublish } from '../artifact/artifactPublish.js';
 import { messageCorrect } from '../conversation/messageCorrect.js';
 import { messagePost } from '../conversation/messagePost.js';
 import { messageRedact } from '../conversation/messageRedact.js';
@@ -70,6 +71,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workCheckpoint,
   workBlock,
   workUnblock,
+  artifactPublish,
   workSubmit,
   workAcceptResult,
   workFail,

@@ -69,6 +69,11 @@ export interface Preload<C> {
   missions?(command: C): readonly (string | undefined)[];
   /** Agents whose current Session Epoch the decision needs besides the actor's. */
   agents?(command: C): readonly (string | undefined)[];
+  /**
+   * Artifact content hashes whose stored facts the decision reads (`ctx.storedContent`): the
+   * content must be in the Artifact store before its manifest is published (§13.1).
+   */
+  contents?(command: C): readonly (string | undefined)[];
 }
 
 /**
