@@ -7,12 +7,20 @@
 
 import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { RecordedEvent } from '../../src/domain/model.js';
+import { NO_USAGE } from '../../src/domain/budget/budgetMath.js';
+import { withUsage } from '../../src/domain/workItem/resourceUsage.js';
+import { CLEANUP_EXTENSION } from '../../src/domain/workItem/workCleanup.js';
+import type { JsonObject } from '../../src/protocol/strictJson.js';
+import type { ExpectedEvent } from '../support/specification.js';
 
 import { leasesOf } from '../../src/domain/workItem/workLeases.js';
 import { PROGRESS_EVIDENCE_KEPT, withEvidenceIds } from '../../src/domain/workItem/workProgress.js';
 import type { Principal } from '../../src/protocol/principal.js';
 
 import {
+  AUTHORITY,
+  CONTRACT,
   COORD,
   HASH_A,
   HASH_B,
@@ -27,6 +35,7 @@ import {
   groupSpec,
   history,
   stateOf,
+  steps,
 } from './fixtures.js';
 import {
   EXEC_EPOCH,
@@ -35,6 +44,7 @@ import {
   execEvidence,
   EXEC_LEASED,
   execFailure,
+  execGiven,
   execState,
 } from './execFixtures.js';
 import {
@@ -93,6 +103,30 @@ describe('work.submit: active → submitted (§10.2, §13.2)', () => {
     groupSpec.given(paused.events).when(submit({}, WORKER, paused.state), { now: at(45) }).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-expired');
   });
 });
+
+/** `event` with the cleanup mark §12 asks for, on the WorkItem and in the payload. */
+function withCleanup(event: ExpectedEvent, reasons: string[], externalActions = 0): ExpectedEvent {
+  const cleanup = { reasons, sideEffectRisk: 'reversible', externalActions };
+  const payload = event.payload as { workItem: { extensions?: object } };
+  const extension = { version: '0.1.0', critical: false, data: { ...cleanup, status: 'pending' } };
+  const workItem = { ...payload.workItem, extensions: { ...payload.workItem.extensions, [CLEANUP_EXTENSION]: extension } };
+  return { ...event, payload: { ...payload, workItem, cleanup } };
+}
+
+/** A recorded usage Event charging w1 `externalActions` external side effects. */
+function usageRecorded(s: GroupState, externalActions: number): RecordedEvent {
+  const workItem = s.workItems.get(WORK)!;
+  const usage = { ...NO_USAGE, externalActions };
+  const charged = { ...withUsage(workItem, usage), revision: workItem.revision + 1 };
+  return {
+    kind: 'ext.missionweaveprotocol.core.resource_usage_recorded',
+    payload: { workItemId: WORK, workItem: charged } as unknown as JsonObject,
+    actor: AUTHORITY,
+    occurredAt: T0,
+    eventId: 'urn:test:event:usage',
+    sequence: s.lastSequence + 1,
+  };
+}
 
 function submittedPayload(s: GroupState, artifactHashes: string[], evidence: object[]) {
   const leases = execLeases(s);
@@ -205,11 +239,26 @@ describe('work.cancel: unfinished → cancelled (§10.2, §12)', () => {
 
   it.each(UNFINISHED)('the Coordinator or the MissionOwner cancels a WorkItem that is %s, revoking its leases and withdrawing pending offers', (state) => {
     const from = execState({ state, offers: [PENDING] });
+    // Every owned state of the fixtures had an Execution Lease (a released one at least): the
+    // reversible-risk contract's work had started, so cleanup is due (§12).
+    const started = !['open', 'offered'].includes(state);
     for (const actor of [COORD, OWNER]) {
-      const after = groupSpec.given(from.events).when(cancel(from.state, actor)).then([expectedEnded(from.state, 'work.cancelled', 'Out of scope.')]) as GroupState;
+      const ended = expectedEnded(from.state, 'work.cancelled', 'Out of scope.');
+      const after = groupSpec.given(from.events).when(cancel(from.state, actor)).then([started ? withCleanup(ended, ['execution-started']) : ended]) as GroupState;
       expect(after.workItems.get(WORK)?.offers?.map((o) => o.status)).toEqual(['withdrawn']);
       expectStateValid(after);
     }
+  });
+
+  it('marks cleanup due for recorded external side effects even before any execution, and none for work that never ran or risks nothing', () => {
+    const open = execState({ state: 'open' });
+    const charged = stateOf([...open.events, usageRecorded(open.state, 2)]);
+    const events = [...open.events, usageRecorded(open.state, 2)];
+    const after = groupSpec.given(events).when(cancel(charged)).then([withCleanup(expectedEnded(charged, 'work.cancelled', 'Out of scope.'), ['external-side-effects-recorded'], 2)]) as GroupState;
+    expect(after.workItems.get(WORK)?.extensions?.[CLEANUP_EXTENSION]?.data).toMatchObject({ status: 'pending', reasons: ['external-side-effects-recorded'] });
+    // A risk-free contract that ran leaves nothing to undo.
+    const safe = execGiven({ state: 'active' }, history([steps.create, steps.addMember(WORKER), steps.authorize(WORK, { ...CONTRACT, sideEffectRisk: 'none' })]));
+    groupSpec.given(safe).when(cancel(stateOf(safe))).then([expectedEnded(stateOf(safe), 'work.cancelled', 'Out of scope.')]);
   });
 
   it('is refused to Workers, the owner included, and to a Coordinator without its epoch (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR)', () => {

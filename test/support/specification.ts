@@ -28,6 +28,8 @@ export interface World {
   readonly services: OrganizationServices;
   /** Prefix of the identifiers `newId` hands out (`<prefix>1`, `<prefix>2`, …). */
   readonly idPrefix: string;
+  /** Artifact contents the Artifact store holds completely (`ctx.storedContent`); none when absent. */
+  readonly contents?: readonly { readonly contentHash: string; readonly sizeBytes: number }[];
 }
 
 export function testContext(world: World): DecisionContext {
@@ -40,6 +42,7 @@ export function testContext(world: World): DecisionContext {
     mission: (missionId) => world.missions.find((m) => m.missionId === missionId),
     groupExists: (groupId) => world.groups.includes(groupId),
     services: world.services,
+    storedContent: (contentHash) => world.contents?.find((c) => c.contentHash === contentHash),
   };
 }
 
