@@ -24,6 +24,7 @@ import {
   COORD,
   HASH_A,
   HASH_B,
+  HASH_C,
   OWNER,
   REVIEWER,
   T0,
@@ -45,7 +46,9 @@ import {
   EXEC_LEASED,
   execFailure,
   execGiven,
+  execManifest,
   execState,
+  publishedEvent,
 } from './execFixtures.js';
 import {
   execClosed,
@@ -93,6 +96,26 @@ describe('work.submit: active → submitted (§10.2, §13.2)', () => {
     groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev'), execEvidence('urn:x:ev')] })).thenFails('INVALID_COMMAND', 'evidence-id-repeated');
   });
 
+  it('submits only Artifacts this WorkItem published (INVALID_COMMAND)', () => {
+    groupSpec.given(active.events).when(submit({ artifactHashes: [HASH_A, HASH_C] })).thenFails('INVALID_COMMAND', 'artifact-not-published');
+    // Published in the Group, but by another WorkItem.
+    const byOther = [...active.events, { ...publishedEvent(active.events, execManifest(HASH_C)), payload: { ...publishedEvent(active.events, execManifest(HASH_C)).payload, workItemId: 'urn:x:w2' } }];
+    groupSpec.given(byOther).when(submit({ artifactHashes: [HASH_C] }, WORKER, stateOf(byOther))).thenFails('INVALID_COMMAND', 'artifact-not-published');
+  });
+
+  it('needs Evidence mapped to every acceptance criterion, of a kind the criterion requires, referencing only published Artifacts (§13.2, INVALID_COMMAND)', () => {
+    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev', WORKER, { type: 'business_rule' })] })).thenFails('INVALID_COMMAND', 'acceptance-criteria-uncovered');
+    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev', WORKER, { criterionIds: ['migration-roundtrip', 'not-in-contract'] })] })).thenFails('INVALID_COMMAND', 'evidence-criterion-unknown');
+    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev', WORKER, { artifactHashes: [HASH_C] })] })).thenFails('INVALID_COMMAND', 'evidence-artifact-unpublished');
+    // Two criteria: Evidence of each is needed; one Evidence may cover both.
+    const two = twoCriteria('active');
+    const covering = (ids: string[]) => submit({ evidence: [execEvidence('urn:x:ev', WORKER, { criterionIds: ids })] }, WORKER, stateOf(two));
+    groupSpec.given(two).when(covering(['migration-roundtrip'])).thenFails('INVALID_COMMAND', 'acceptance-criteria-uncovered');
+    const decision = groupSpec.given(two).when(covering(['migration-roundtrip'])).decision;
+    expect(decision.ok ? undefined : decision.error.details).toEqual({ workItemId: WORK, uncoveredCount: 1, uncoveredCriterionIds: ['rollback-tested'] });
+    expect(groupSpec.given(two).when(covering(['migration-roundtrip', 'rollback-tested'])).decision.ok).toBe(true);
+  });
+
   it('never lets a fenced owner complete the WorkItem: a late submission after reassignment or lease expiry is refused (§11.5)', () => {
     // Reassigned: another Agent owns the WorkItem under a higher epoch; the old owner cites its own.
     const reassigned = execState({ state: 'active', owner: REVIEWER });
@@ -103,6 +126,13 @@ describe('work.submit: active → submitted (§10.2, §13.2)', () => {
     groupSpec.given(paused.events).when(submit({}, WORKER, paused.state), { now: at(45) }).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-expired');
   });
 });
+
+/** w1 in `state` under a contract with a second acceptance criterion, `rollback-tested`. */
+function twoCriteria(state: 'active' | 'submitted'): RecordedEvent[] {
+  const rollback = { criterionId: 'rollback-tested', description: 'The rollback restores the schema.', evidenceRequired: ['deterministic_test'] };
+  const contract = { ...CONTRACT, acceptanceCriteria: [...CONTRACT.acceptanceCriteria, rollback] };
+  return execGiven({ state }, history([steps.create, steps.addMember(WORKER), steps.addMember(REVIEWER, 'reviewer'), steps.authorize(WORK, contract)]));
+}
 
 /** `event` with the cleanup mark §12 asks for, on the WorkItem and in the payload. */
 function withCleanup(event: ExpectedEvent, reasons: string[], externalActions = 0): ExpectedEvent {
@@ -173,6 +203,14 @@ describe('work.accept_result: submitted → verified (§10.2, §7.2, §13.2)', (
     groupSpec.given(submitted.events).when(acceptResult(review({ result: 'inconclusive' }))).thenFails('INVALID_COMMAND', 'review-not-passed');
     groupSpec.given(submitted.events).when(acceptResult(review({ subject: { type: 'artifact', id: HASH_B } }))).thenFails('INVALID_COMMAND', 'evidence-subject-mismatch');
     groupSpec.given(submitted.events).when(acceptResult(review({ workItemId: 'urn:x:other' }))).thenFails('INVALID_COMMAND', 'evidence-other-work-item');
+  });
+
+  it('needs passed review Evidence for every acceptance criterion (§13.2, INVALID_COMMAND)', () => {
+    const two = twoCriteria('submitted');
+    const reviewing = (ids: string[]) => acceptResult([execEvidence('urn:x:review', REVIEWER, { criterionIds: ids })], COORD, stateOf(two));
+    groupSpec.given(two).when(reviewing(['migration-roundtrip'])).thenFails('INVALID_COMMAND', 'acceptance-criteria-uncovered');
+    expect(groupSpec.given(two).when(reviewing(['rollback-tested', 'migration-roundtrip'])).decision.ok).toBe(true);
+    groupSpec.given(submitted.events).when(acceptResult(review({ artifactHashes: [HASH_C] }))).thenFails('INVALID_COMMAND', 'evidence-artifact-unpublished');
   });
 
   it('needs a submitted WorkItem of this Group in an active Mission (INVALID_STATE_TRANSITION, INVALID_COMMAND)', () => {
