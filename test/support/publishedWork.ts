@@ -29,6 +29,13 @@ export interface ActiveWork {
   readonly executionLeaseId: string;
 }
 
+/** How the WorkItem is set up: whether the Worker must join the Group first, its budget (EUR) and how far off its deadline is. */
+export interface WorkOptions {
+  readonly join?: boolean;
+  readonly financialLimit?: number;
+  readonly deadlineSeconds?: number;
+}
+
 export interface WorkParties {
   readonly owner: Actor;
   readonly coordinator: Actor;
@@ -45,12 +52,12 @@ function payloadOf(outcome: { events: readonly { text: string }[] }): JsonObject
 }
 
 /** A WorkItem of `m` offered to the Worker, accepted and started by it (the Worker joins the Group first if it must). */
-export async function activeWork(h: Harness, m: MissionRefs, parties: WorkParties, join = true): Promise<ActiveWork> {
+export async function activeWork(h: Harness, m: MissionRefs, parties: WorkParties, options: WorkOptions = {}): Promise<ActiveWork> {
   const asMember = { groupId: m.groupId, membershipEpoch: 1 };
   const asCoordinator = { ...asMember, coordinatorEpoch: 1 };
-  if (join) await h.expectOk(h.send(parties.owner, 'membership.change', { principal: { ...parties.worker.principal }, roles: ['worker'] }, asMember));
+  if (options.join ?? true) await h.expectOk(h.send(parties.owner, 'membership.change', { principal: { ...parties.worker.principal }, roles: ['worker'] }, asMember));
   const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
-  const contract = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(h.clock.millis + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 80 } };
+  const contract = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(h.clock.millis + (options.deadlineSeconds ?? 86_400) * 1000).toISOString(), budget: { currency: 'EUR', financialLimit: options.financialLimit ?? 80 } };
   await h.expectOk(h.send(parties.coordinator, 'work.authorize', { workItemId, contract }, asCoordinator));
   await h.expectOk(h.send(parties.coordinator, 'work.offer', { workItemId, candidateAgentIds: [parties.worker.principal.id], selectionBasis: SELECTION }, asCoordinator));
   await h.expectOk(h.send(parties.worker, 'work.accept_offer', { workItemId, ownershipLeaseSeconds: 900 }, asMember));
@@ -129,8 +136,8 @@ export function submitWork(h: Harness, work: ActiveWork, artifactHashes: readonl
  * A WorkItem of `m` taken from offer to `verified`, its result the Artifacts of `contents` (one
  * published Artifact each); their content hashes, which `mission.submit_for_approval` then takes.
  */
-export async function acceptedResult(h: Harness, m: MissionRefs, parties: WorkParties, contents: readonly string[], join = true): Promise<string[]> {
-  const work = await activeWork(h, m, parties, join);
+export async function acceptedResult(h: Harness, m: MissionRefs, parties: WorkParties, contents: readonly string[], options: WorkOptions = {}): Promise<string[]> {
+  const work = await activeWork(h, m, parties, options);
   const hashes: string[] = [];
   for (const content of contents) hashes.push(await publishedArtifact(h, work, content));
   await h.expectOk(submitWork(h, work, hashes));
