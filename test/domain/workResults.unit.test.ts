@@ -328,6 +328,8 @@ describe('parent Mission failure or cancellation (§10.2, last row; §12)', () =
     expect(workItem.offers?.map((o) => o.status)).toEqual(['withdrawn']);
     const leases = leasesOf(workItem);
     expect([leases.ownership, leases.execution]).toEqual([undefined, undefined]);
+    // §12: the started, reversible-risk work is marked for cleanup as `work.cancel` marks it.
+    expect(workItem.extensions?.[CLEANUP_EXTENSION]?.data).toEqual({ reasons: ['execution-started'], sideEffectRisk: 'reversible', externalActions: 0, status: 'pending' });
     expect(leases.closed?.at(-1)).toMatchObject({ leaseId: EXEC_RUN_LEASE, state: 'revoked' });
     expectStateValid(stateOf(events));
     // The owner's delayed Command finds its lease gone.
