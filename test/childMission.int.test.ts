@@ -20,14 +20,19 @@ import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { acceptedResult, WORKER_CAPABILITIES } from './support/publishedWork.js';
+import { sha256ContentHash } from '../src/protocol/contentHash.js';
 import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
 
-const HASHES = [`sha256:${'3'.repeat(64)}`, `sha256:${'4'.repeat(64)}`];
+/** The child's accepted result, published in the child Group (§7.3: what it may submit). */
+const CONTENTS = ['child schema port', 'child report'];
+const HASHES = CONTENTS.map((c) => sha256ContentHash(c));
 let h: Harness;
 let owner: Actor;
 let coordinator: Actor;
 let childCoordinator: Actor;
 let grandchildCoordinator: Actor;
+let worker: Actor;
 
 beforeAll(async () => {
   const db = await createTestDatabase();
@@ -36,6 +41,7 @@ beforeAll(async () => {
   coordinator = await h.agent('coordinator');
   childCoordinator = await h.agent('child-coordinator');
   grandchildCoordinator = await h.agent('grandchild-coordinator');
+  worker = await h.agent('worker', WORKER_CAPABILITIES);
 });
 
 function asCoordinator(m: MissionRefs, kind: string, payload: JsonObject, actor = coordinator) {
@@ -115,6 +121,8 @@ describe('a child Mission’s approval', () => {
     // While the child runs there is nothing to settle.
     expect(mine(await childSettleSweep.find(h.pool, h.clock.millis, 100), parent.groupId)).toEqual([]);
 
+    // The child's MissionOwner is the parent's Coordinator; its Worker produces the result.
+    await acceptedResult(h, child, { owner: coordinator, coordinator: childCoordinator, worker }, CONTENTS, { financialLimit: 5, deadlineSeconds: 3600 });
     await h.expectOk(asCoordinator(child, 'mission.submit_for_approval', { artifactHashes: HASHES }, childCoordinator));
     const approvalId = `urn:uuid:${randomUUID()}`;
     const approval = signDocument(

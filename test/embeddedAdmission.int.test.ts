@@ -13,18 +13,24 @@ import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
 import { count, createMission, type MissionRefs } from './support/missions.js';
+import { acceptedResult, WORKER_CAPABILITIES } from './support/publishedWork.js';
+import { sha256ContentHash } from '../src/protocol/contentHash.js';
 
-const HASHES = [`sha256:${'c'.repeat(64)}`];
+/** The accepted result each Mission submits, published anew in its own Group. */
+const CONTENTS = ['admission result'];
+const HASHES = CONTENTS.map((c) => sha256ContentHash(c));
 
 let h: Harness;
 let owner: Actor;
 let coordinator: Actor;
+let worker: Actor;
 
 beforeAll(async () => {
   const db = await createTestDatabase();
   h = await Harness.start(db.pool);
   owner = await h.human('dana');
   coordinator = await h.agent('coordinator');
+  worker = await h.agent('worker', WORKER_CAPABILITIES);
 });
 
 /** Another key of the owner, valid from two minutes ago until `validUntilSecondsAgo` seconds ago. */
@@ -38,6 +44,7 @@ async function ownerKey(validUntilSecondsAgo?: number): Promise<SigningKey> {
 
 async function submitted(): Promise<{ m: MissionRefs; revision: number }> {
   const m = await createMission(h, owner, coordinator);
+  await acceptedResult(h, m, { owner, coordinator, worker }, CONTENTS);
   const outcome = await h.expectOk(h.send(coordinator, 'mission.submit_for_approval', { artifactHashes: HASHES }, { groupId: m.groupId, membershipEpoch: 1, coordinatorEpoch: 1 }));
   return { m, revision: (JSON.parse(outcome.events[0]?.text ?? '{}') as { payload: { missionRevision: number } }).payload.missionRevision };
 }

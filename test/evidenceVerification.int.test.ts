@@ -12,12 +12,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Submission } from '../src/app/groupAuthority.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
+import { sha256ContentHash } from '../src/protocol/contentHash.js';
 import { createTestDatabase } from './support/database.js';
+import { publishedArtifact } from './support/publishedWork.js';
 import { Harness, type Actor } from './support/harness.js';
 import { count, createMission, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
 
-const HASH = `sha256:${'c'.repeat(64)}`;
+/** The submitted Artifact: published by each WorkItem before it submits (§13.1). */
+const CONTENT = 'evidence verification result';
+const HASH = sha256ContentHash(CONTENT);
 const SELECTION = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
 
 let h: Harness;
@@ -56,7 +60,9 @@ async function activeWork(): Promise<ActiveWork> {
   await h.expectOk(h.send(coordinator, 'work.offer', { workItemId, candidateAgentIds: [worker.principal.id], selectionBasis: SELECTION }, asCoordinator));
   await h.expectOk(h.send(worker, 'work.accept_offer', { workItemId, ownershipLeaseSeconds: 900 }, asMember));
   const started = ok(await h.send(worker, 'work.start', { workItemId, ownershipEpoch: 1, executionLeaseSeconds: 900 }, asMember));
-  return { m, workItemId, executionLeaseId: (started['executionLease'] as { leaseId: string }).leaseId };
+  const work = { m, workItemId, executionLeaseId: (started['executionLease'] as { leaseId: string }).leaseId };
+  await publishedArtifact(h, { ...work, worker }, CONTENT);
+  return work;
 }
 
 /** The Worker's Evidence about the WorkItem, signed with its key. */

@@ -13,13 +13,25 @@ import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
+import { sha256ContentHash } from '../src/protocol/contentHash.js';
+import { acceptedResult, WORKER_CAPABILITIES } from './support/publishedWork.js';
 import { createMission, eventsOf, missionPayload, type MissionRefs } from './support/missions.js';
 
-const HASHES = [`sha256:${'1'.repeat(64)}`, `sha256:${'2'.repeat(64)}`];
+/** The accepted result a Mission submits: the same content, published anew in each Mission's Group. */
+const CONTENTS = ['lifecycle migration', 'lifecycle report'];
+const HASHES = CONTENTS.map((c) => sha256ContentHash(c));
 let h: Harness;
 let owner: Actor;
 let coordinator: Actor;
 let replacement: Actor;
+let worker: Actor;
+
+/** A Mission whose one WorkItem's accepted result is HASHES (§7.3: what it may submit). */
+async function missionWithResult(overrides: JsonObject = {}): Promise<MissionRefs> {
+  const m = await createMission(h, owner, coordinator, overrides);
+  await acceptedResult(h, m, { owner, coordinator, worker }, CONTENTS);
+  return m;
+}
 
 beforeAll(async () => {
   const db = await createTestDatabase();
@@ -27,6 +39,7 @@ beforeAll(async () => {
   owner = await h.human('owner');
   coordinator = await h.agent('coordinator');
   replacement = await h.agent('replacement');
+  worker = await h.agent('worker', WORKER_CAPABILITIES);
 });
 
 async function membershipEpoch(groupId: string, actor: Actor): Promise<number> {
@@ -61,7 +74,7 @@ function signedApproval(m: MissionRefs, missionRevision: number, artifactHashes:
 
 describe('submission and human Approval', () => {
   it('approves exactly the submitted revision and Artifact set, then nothing changes the Mission', async () => {
-    const m = await createMission(h, owner, coordinator);
+    const m = await missionWithResult();
     const submitted = await h.expectOk(asCoordinator(m, coordinator, 'mission.submit_for_approval', { artifactHashes: HASHES }));
     const revision = (JSON.parse(submitted.events[0]?.text ?? '{}') as { payload: { missionRevision: number } }).payload.missionRevision;
     const wrongSet = await h.send(owner, 'mission.approve', { approvalId: 'urn:uuid:x', missionRevision: revision, artifactHashes: [HASHES[0] as string], acceptancePolicyVersion: '1.0.0', approval: signedApproval(m, revision, [HASHES[0] as string]) }, { groupId: m.groupId, membershipEpoch: 1 });
@@ -80,7 +93,7 @@ describe('submission and human Approval', () => {
   });
 
   it('lets only the human MissionOwner request changes, which reopens the same Mission', async () => {
-    const m = await createMission(h, owner, coordinator);
+    const m = await missionWithResult();
     const submitted = await h.expectOk(asCoordinator(m, coordinator, 'mission.submit_for_approval', { artifactHashes: HASHES }));
     const revision = (JSON.parse(submitted.events[0]?.text ?? '{}') as { payload: { missionRevision: number } }).payload.missionRevision;
     const byCoordinator = await asCoordinator(m, coordinator, 'mission.request_changes', { missionRevision: revision, feedback: 'self-review' });
@@ -92,7 +105,7 @@ describe('submission and human Approval', () => {
 
 describe('Coordinator lease and fencing', () => {
   it('fences the former Coordinator after replacement and accepts the new epoch', async () => {
-    const m = await createMission(h, owner, coordinator);
+    const m = await missionWithResult();
     await h.expectOk(asCoordinator(m, coordinator, 'mission.renew_coordinator', { leaseSeconds: 600 }));
     await h.expectOk(h.send(owner, 'mission.assign_coordinator', { coordinatorId: replacement.principal.id }, { groupId: m.groupId, membershipEpoch: 1 }));
     const stale = await asCoordinator(m, coordinator, 'mission.submit_for_approval', { artifactHashes: HASHES }, 1, await membershipEpoch(m.groupId, coordinator));

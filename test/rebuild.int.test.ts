@@ -14,10 +14,13 @@ import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
+import { acceptedResult, WORKER_CAPABILITIES } from './support/publishedWork.js';
+import { sha256ContentHash } from '../src/protocol/contentHash.js';
 
 let h: Harness;
 let owner: Actor;
 let agents: Actor[];
+let worker: Actor;
 
 beforeAll(async () => {
   const db = await createTestDatabase();
@@ -25,6 +28,7 @@ beforeAll(async () => {
   owner = await h.human('owner');
   agents = [];
   for (const name of ['a', 'b', 'c']) agents.push(await h.agent(name));
+  worker = await h.agent('worker', WORKER_CAPABILITIES);
 });
 
 interface Facts {
@@ -46,7 +50,9 @@ async function epochs(m: MissionRefs, actor: Actor) {
 
 type Step = (f: Facts, pick: number) => Promise<void>;
 const actorOf = (pick: number): Actor => (pick % 4 === 0 ? owner : (agents[pick % agents.length] as Actor));
-const hash = (n: number) => `sha256:${n.toString(16).padStart(64, '0')}`;
+/** Each Mission's accepted result (§7.3: what it may submit), published anew in its Group. */
+const CONTENTS = ['rebuild migration', 'rebuild report'];
+const RESULT = CONTENTS.map((c) => sha256ContentHash(c));
 
 const STEPS: Step[] = [
   async (f, pick) => {
@@ -77,7 +83,7 @@ const STEPS: Step[] = [
   async (f, pick) => {
     const coordinator = agents[0] as Actor;
     const kind = pick % 2 === 0 ? 'mission.renew_coordinator' : 'mission.submit_for_approval';
-    const payload: JsonObject = kind === 'mission.renew_coordinator' ? { leaseSeconds: 300 } : { artifactHashes: [hash(pick), hash(pick + 1)] };
+    const payload: JsonObject = kind === 'mission.renew_coordinator' ? { leaseSeconds: 300 } : { artifactHashes: pick % 4 === 1 ? [RESULT[0] as string] : RESULT };
     await h.send(coordinator, kind, payload, { groupId: f.mission.groupId, ...(await epochs(f.mission, coordinator)) });
   },
   async (f, pick) => {
@@ -103,6 +109,7 @@ it('reproduces the stored state by replaying the Events, for random Command sequ
   await fc.assert(
     fc.asyncProperty(fc.array(fc.tuple(fc.nat(STEPS.length - 1), fc.nat(1000)), { minLength: 4, maxLength: 24 }), async (plan) => {
       const facts: Facts = { mission: await createMission(h, owner, agents[0] as Actor), messages: [] };
+      await acceptedResult(h, facts.mission, { owner, coordinator: agents[0] as Actor, worker }, CONTENTS);
       for (const [step, pick] of plan) await (STEPS[step] as Step)(facts, pick);
       const report = await verifyGroupHistory(h.pool, facts.mission.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority });
       expect(report.problems).toEqual([]);

@@ -49,7 +49,7 @@ function evidence(m: MissionRefs, workItemId: string, by: Actor, type = 'failure
     workItemId,
     type,
     subject: { type: 'work_item', id: workItemId },
-    criterionIds: ['applies'],
+    criterionIds: EXAMPLE_WORK_CONTRACT.acceptanceCriteria.map((c) => c.criterionId),
     method: 'ran the migration on a copy',
     result: 'failed',
     artifactHashes: [],

@@ -1,7 +1,8 @@
 /**
  * What a batch of Group Commands needs read before its decisions, from each kind's entry: the
  * Groups and Missions creations bring into being, the Agents whose Session Epochs matter, the
- * Missions of other Groups referred to, and the Messages of each Group the Commands name.
+ * Missions of other Groups referred to, the Messages of each Group the Commands name, and the
+ * Artifact contents whose stored facts a decision reads.
  */
 
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
@@ -15,6 +16,8 @@ export interface BatchPreloads {
   readonly messagesByGroup: ReadonlyMap<string, readonly string[]>;
   /** Groups whose stored history a decision compares (archival), with the Policy Log entries cited. */
   readonly histories: ReadonlyMap<string, readonly string[]>;
+  /** Distinct Artifact content hashes (`artifact.publish` needs its content stored first, §13.1). */
+  readonly contents: readonly string[];
 }
 
 function defined(values: readonly (string | undefined)[] | undefined): string[] {
@@ -41,6 +44,7 @@ export function batchPreloads(kinds: KindRegistry, items: readonly VerifiedComma
   const messagesByGroup = new Map<string, string[]>();
   const created: { groupId: string; missionId: string }[] = [];
   const histories = new Map<string, string[]>();
+  const contents = new Set<string>();
   for (const { envelope } of items) {
     const entry = kinds.groupKind(envelope.kind);
     if (envelope.actor.type === 'agent') agents.add(envelope.actor.id);
@@ -51,11 +55,12 @@ export function batchPreloads(kinds: KindRegistry, items: readonly VerifiedComma
     for (const id of defined(entry.preload?.missions?.(envelope))) missions.add(id);
     const history = entry.preload?.history?.(envelope);
     if (history !== undefined) histories.set(history.groupId, [...(histories.get(history.groupId) ?? []), ...history.policyLogEntryIds]);
+    for (const hash of defined(entry.preload?.contents?.(envelope))) contents.add(hash);
     const messages = defined(entry.preload?.messages?.(envelope));
     if (messages.length > 0) {
       const groupId = envelope.groupId as string;
       messagesByGroup.set(groupId, [...(messagesByGroup.get(groupId) ?? []), ...messages]);
     }
   }
-  return { created, agents: [...agents].sort(), missions: [...missions], messagesByGroup, histories };
+  return { created, agents: [...agents].sort(), missions: [...missions], messagesByGroup, histories, contents: [...contents] };
 }

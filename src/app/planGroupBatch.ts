@@ -8,7 +8,7 @@
 import { decideWithKinds } from '../domain/group/decideGroup.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { GroupState } from '../domain/group/groupState.js';
-import type { AgentFacts, DecisionContext, GroupHistory, MissionFacts } from '../domain/model.js';
+import type { AgentFacts, DecisionContext, GroupHistory, MissionFacts, StoredContentFacts } from '../domain/model.js';
 import type { EventRow } from '../store/sql/events.js';
 import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
 import { admitAllEmbedded, checkAdmission, checkFoundReceipt, checkSession, receiptKeyOf } from './admissionChecks.js';
@@ -37,6 +37,8 @@ export interface BatchFacts {
   readonly embeddedRecords: ReadonlyMap<string, EmbeddedAdmissionRow>;
   /** Stored histories of the Groups whose kinds preload one (archival), as of the batch's start. */
   readonly histories: ReadonlyMap<string, GroupHistory>;
+  /** Completely stored Artifact contents the batch's kinds preload, by content hash. */
+  readonly contents: ReadonlyMap<string, StoredContentFacts>;
   readonly agent: (agentId: string) => AgentFacts | undefined;
 }
 
@@ -127,6 +129,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       services: settings.services,
       groupHistory: (id) => facts.histories.get(id),
       ...(ancestry === undefined ? {} : { ancestors: ancestry.groupIds.map((id) => plan.after.get(id)).filter((a): a is GroupState => a !== undefined) }),
+      storedContent: (contentHash) => facts.contents.get(contentHash),
     };
     const decision = decideWithKinds(kinds, state, command.envelope, context);
     if (!decision.ok) {

@@ -19,6 +19,7 @@ import { appendBatch, type AggregateWrite } from '../store/sql/appendBatch.js';
 import { readEventsById } from '../store/sql/events.js';
 import { lockGroupsReadingRevision, readReceiptsAndSessions } from '../store/sql/batchReads.js';
 import { findTakenIds, insertGroups } from '../store/sql/groups.js';
+import { readStoredContents } from '../store/sql/artifactContents.js';
 import { insertEmbeddedAdmissions, readEmbeddedAdmissions } from '../store/sql/embeddedAdmissions.js';
 import { receiptKeyOf } from './admissionChecks.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome } from './outcomes.js';
@@ -89,7 +90,7 @@ async function plan(
   const named = new Set([...items.map((c) => c.envelope.groupId as string), ...[...ancestries.values()].flatMap((a) => a.groupIds)]);
   const lastSequences = new Map([...locked].filter(([groupId]) => named.has(groupId)));
   // Actors' epochs are checked; appointed Coordinators' epochs go into their lease.
-  const { agents, created, missions: referenced, messagesByGroup, histories: historyRequests } = batchPreloads(deps.kinds, items);
+  const { agents, created, missions: referenced, messagesByGroup, histories: historyRequests, contents: contentHashes } = batchPreloads(deps.kinds, items);
   const { receipts, sessions } = await readReceiptsAndSessions(client, items.map(receiptKeyOf), agents);
   const taken = created.length === 0 ? { groups: new Set<string>(), missions: new Set<string>() } : await findTakenIds(client, created.map((c) => c.groupId), created.map((c) => c.missionId));
   const missions = new Map<string, MissionFacts>();
@@ -107,6 +108,7 @@ async function plan(
   }
   const snapshot = deps.registry.current;
   const embeddedHashes = items.flatMap((c) => (c.embedded ?? []).map((e) => e.signingHash));
+  const contents = await readStoredContents(client, deps.settings.services.organizationId, contentHashes);
   const embeddedRecords = await readEmbeddedAdmissions(client, deps.settings.services.organizationId, embeddedHashes);
   const takenGroups = new Set([...taken.groups]);
   for (const missionId of taken.missions) {
@@ -124,6 +126,7 @@ async function plan(
     ancestries,
     embeddedRecords,
     histories,
+    contents,
     agent: (agentId) => {
       const facts = snapshot.agents.get(agentId);
       const sessionEpoch = sessions.get(agentId);

@@ -76,6 +76,16 @@ export interface MissionFacts {
   readonly closureReason?: string;
 }
 
+/**
+ * Artifact content the Artifact store holds completely (§13.1: content lives outside the Event
+ * log), as far as a decision needs it: `artifact.publish` admits a manifest only for content
+ * already stored whole, with the size the manifest states.
+ */
+export interface StoredContentFacts {
+  readonly contentHash: string;
+  readonly sizeBytes: number;
+}
+
 /** Services the Organization authorizes, by the role they play. */
 export interface OrganizationServices {
   readonly organizationId: string;
@@ -113,6 +123,12 @@ export interface DecisionContext {
    * other kind, and for a Group the app did not load.
    */
   readonly groupHistory?: (groupId: string) => GroupHistory | undefined;
+  /**
+   * Completely stored Artifact content, for the hashes the kind's `preload.contents` names (the
+   * app reads them in the same transaction). Absent, or `undefined` for a hash, when none is
+   * stored: a decision then treats the content as missing.
+   */
+  readonly storedContent?: (contentHash: string) => StoredContentFacts | undefined;
 }
 
 /** A Group's stored history at the sequence its state was loaded at (§7.4). */

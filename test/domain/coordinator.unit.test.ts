@@ -22,6 +22,7 @@ import {
   history,
   stateOf,
   steps,
+  verifiedWorkHistory,
 } from './fixtures.js';
 import { ROLE_SCOPES, expectedMembership } from './expectedEvents.js';
 
@@ -188,7 +189,7 @@ describe('mission.renew_coordinator', () => {
   });
 
   it('refuses a terminal Mission (INVALID_STATE_TRANSITION) and a stale expectedRevision (REVISION_CONFLICT)', () => {
-    const approved = history([steps.submit(), steps.approve()], created);
+    const approved = history([steps.submit(), steps.approve()], verifiedWorkHistory(history([steps.authorize()], created)));
     groupSpec.given(approved).when(command(stateOf(approved), COORD, 'mission.renew_coordinator', {})).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
     groupSpec.given(created).when(command(state, COORD, 'mission.renew_coordinator', {}, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
   });

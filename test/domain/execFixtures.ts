@@ -15,8 +15,10 @@ import { WORK_LINKS_EXTENSION, type WorkItemLinks } from '../../src/domain/workI
 import { newWorkLease, withLeases } from '../../src/domain/workItem/workLeases.js';
 
 import {
+  CONTENT_SIZE,
   GROUP,
   HASH_A,
+  HASH_B,
   MISSION,
   T0,
   WORK,
@@ -89,13 +91,55 @@ export function execWorkItem(workItem: WorkItem, setup: ExecSetup): WorkItem {
   return withLeases(owned, { ownership, ...execution, closed: [old] });
 }
 
+/** A schema-valid Artifact manifest of w1 by worker-7 (signature syntactically valid, not verified). */
+export function execManifest(contentHash: string, extra: object = {}): JsonObject {
+  return {
+    artifactId: `urn:missionweave:artifact:${contentHash.slice(7, 15)}`,
+    contentHash,
+    uri: `https://artifacts.acme.example/${contentHash}`,
+    sizeBytes: CONTENT_SIZE,
+    mediaType: 'application/sql',
+    schemaUri: 'urn:missionweave:schema:sql-migration',
+    producer: { agentId: WORKER.id, agentCardVersion: 3, capabilities: [EXEC_PIN] },
+    missionId: MISSION,
+    groupId: GROUP,
+    workItemId: WORK,
+    sourceArtifactHashes: [],
+    toolVersions: [],
+    modelVersions: [],
+    classification: 'internal',
+    createdAt: T0,
+    signature: { algorithm: 'Ed25519', keyId: `urn:test:key:${WORKER.id}`, createdAt: T0, value: 'A'.repeat(86) },
+    ...extra,
+  } as unknown as JsonObject;
+}
+
+/** The `artifact.published` Event of `manifest`, recorded after `given`. */
+export function publishedEvent(given: readonly RecordedEvent[], manifest: JsonObject): RecordedEvent {
+  const sequence = (given.at(-1)?.sequence ?? 0) + 1;
+  return {
+    kind: 'artifact.published',
+    payload: { artifact: manifest, workItemId: WORK, ownershipEpoch: EXEC_EPOCH, executionLeaseId: EXEC_RUN_LEASE },
+    actor: WORKER,
+    occurredAt: T0,
+    eventId: `urn:test:event:published-${sequence}`,
+    sequence,
+  };
+}
+
+/** The states in which w1 has run and published HASH_A and HASH_B under its current lease. */
+const PUBLISHED_STATES: ReadonlySet<string> = new Set(['active', 'submitted']);
+
 /** `given` (default `busyGroup()`) with WorkItem w1 as `setup` describes it. */
 export function execGiven(setup: ExecSetup, given: readonly RecordedEvent[] = busyGroup()): RecordedEvent[] {
-  return given.map((event) => {
+  const events = given.map((event) => {
     if (event.kind !== 'work.authorized') return event;
     const workItem = execWorkItem(event.payload['workItem'] as unknown as WorkItem, setup);
     return { ...event, payload: { ...event.payload, workItem: workItem as unknown as JsonObject } };
   });
+  if (!PUBLISHED_STATES.has(setup.state)) return events;
+  for (const hash of [HASH_A, HASH_B]) events.push(publishedEvent(events, execManifest(hash)));
+  return events;
 }
 
 /** A schema-valid Evidence about w1 by `generatedBy` (signature syntactically valid, not verified). */
@@ -107,7 +151,7 @@ export function execEvidence(evidenceId: string, generatedBy: Principal = WORKER
     workItemId: WORK,
     type: 'deterministic_test',
     subject: { type: 'work_item', id: WORK },
-    criterionIds: ['migration-applies'],
+    criterionIds: ['migration-roundtrip'],
     method: 'npm test against a copy of production',
     result: 'passed',
     artifactHashes: [HASH_A],

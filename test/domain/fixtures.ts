@@ -32,6 +32,9 @@ export const CHILD_GROUP = 'urn:missionweave:group:g1-child';
 export const CHILD_MISSION = 'urn:missionweave:mission:m1-child';
 export const HASH_A = `sha256:${'a'.repeat(64)}`;
 export const HASH_B = `sha256:${'b'.repeat(64)}`;
+export const HASH_C = `sha256:${'c'.repeat(64)}`;
+/** Every test content is stored with this size (`WORLD.contents`), HASH_C included. */
+export const CONTENT_SIZE = 4096;
 
 export const OWNER: Principal = { type: 'human', id: 'urn:missionweave:human:dana' };
 export const STRANGER: Principal = { type: 'human', id: 'urn:missionweave:human:mallory' };
@@ -78,6 +81,7 @@ export const WORLD: World = {
   groups: [],
   services: { organizationId: ORGANIZATION, registry: REGISTRY, authority: AUTHORITY },
   idPrefix: 'urn:test:id:when-',
+  contents: [HASH_A, HASH_B, HASH_C].map((contentHash) => ({ contentHash, sizeBytes: CONTENT_SIZE })),
 };
 
 /** `T0` plus whole seconds. */
@@ -310,7 +314,7 @@ export function verifiedWorkHistory(events: readonly RecordedEvent[], workItemId
         reliabilityEvidence: [],
         policyRulesApplied: ['default-placement'],
       },
-      submission: { artifactHashes: [HASH_A], evidenceIds: ['urn:missionweave:evidence:e1'], submittedAt: T0 },
+      submission: { artifactHashes: [HASH_A, HASH_B], evidenceIds: ['urn:missionweave:evidence:e1'], submittedAt: T0 },
     };
     return { ...event, payload: { ...event.payload, workItem: verified } as JsonObject };
   });

@@ -54,6 +54,8 @@ export interface KindCase {
 }
 
 const M1 = 'urn:missionweave:message:m-1';
+/** The example definition of done, supported by no WorkItem criterion of the busy Group. */
+export const NO_SUPPORT = ['ledger-parity', 'owner-sign-off'].map((criterionId) => ({ criterionId, workItemCount: 0, workItemIds: [] }));
 const ID = 'urn:test:id:when-';
 const text = (words: string) => [{ type: 'text', text: words }];
 
@@ -138,7 +140,10 @@ export const CASES: Readonly<Record<string, KindCase>> = {
     given: (busy) => verifiedWorkHistory(busy),
     payload: () => ({ artifactHashes: [HASH_A] }),
     events: (s) => [
-      { kind: 'mission.submitted_for_approval', payload: { missionRevision: 2, artifactHashes: [HASH_A], mission: { ...s.mission, state: 'awaiting_approval', revision: 2 } } },
+      {
+        kind: 'mission.submitted_for_approval',
+        payload: { missionRevision: 2, artifactHashes: [HASH_A], mission: { ...s.mission, state: 'awaiting_approval', revision: 2 }, definitionOfDoneSupport: NO_SUPPORT },
+      },
     ],
   },
   'mission.request_changes': {

@@ -7,10 +7,12 @@ import type { GroupState } from '../../src/domain/group/groupState.js';
 import { EXAMPLE_APPROVAL } from '../support/payloadExamples.js';
 import {
   AUTHORITY,
+  CONTRACT,
   COORD,
   GROUP,
   HASH_A,
   HASH_B,
+  HASH_C,
   MISSION,
   OWNER,
   REGISTRY,
@@ -24,9 +26,17 @@ import {
   history,
   stateOf,
   steps,
+  verifiedWorkHistory,
+  WORK,
 } from './fixtures.js';
+import { execManifest, publishedEvent } from './execFixtures.js';
 
-const created = history([steps.create, steps.addMember(WORKER)]);
+/**
+ * An active Mission whose one WorkItem w1 was verified with HASH_A and HASH_B as its accepted
+ * result; its contract also carries the definition-of-done criterion `ledger-parity` (§13.2 step 5).
+ */
+const PARITY = { criterionId: 'ledger-parity', description: 'Ledger equals legacy balances.', evidenceRequired: ['deterministic_test'] };
+const created = verifiedWorkHistory(history([steps.create, steps.addMember(WORKER), steps.authorize(WORK, { ...CONTRACT, acceptanceCriteria: [...CONTRACT.acceptanceCriteria, PARITY] })]));
 const submitted = history([steps.submit()], created);
 const submittedState = stateOf(submitted);
 
@@ -69,7 +79,15 @@ describe('mission.submit_for_approval', () => {
       .then([
         {
           kind: 'mission.submitted_for_approval',
-          payload: { missionRevision: 2, artifactHashes: [HASH_A, HASH_B], mission: { ...state.mission, state: 'awaiting_approval', revision: 2 } },
+          payload: {
+            missionRevision: 2,
+            artifactHashes: [HASH_A, HASH_B],
+            mission: { ...state.mission, state: 'awaiting_approval', revision: 2 },
+            definitionOfDoneSupport: [
+              { criterionId: 'ledger-parity', workItemCount: 1, workItemIds: [WORK] },
+              { criterionId: 'owner-sign-off', workItemCount: 0, workItemIds: [] },
+            ],
+          },
           aggregate: { type: 'mission', id: MISSION, revision: 2 },
         },
       ]) as GroupState;
@@ -97,6 +115,13 @@ describe('mission.submit_for_approval', () => {
 
   it('refuses repeated Artifact hashes (INVALID_COMMAND)', () => {
     groupSpec.given(created).when(submit({}, [HASH_A, HASH_A])).thenFails('INVALID_COMMAND', 'artifact-set-invalid');
+  });
+
+  it('takes only Artifacts of accepted results: never published here, or published but not accepted, is refused (INVALID_COMMAND)', () => {
+    groupSpec.given(created).when(submit({}, [HASH_A, HASH_C])).thenFails('INVALID_COMMAND', 'artifact-not-published');
+    const draft = [...created, publishedEvent(created, execManifest(HASH_C))];
+    expect(stateOf(draft).artifacts.has(HASH_C)).toBe(true);
+    groupSpec.given(draft).when(command(stateOf(draft), COORD, 'mission.submit_for_approval', { artifactHashes: [HASH_C] })).thenFails('INVALID_COMMAND', 'artifact-not-accepted');
   });
 });
 

@@ -146,7 +146,7 @@ describe('work.authorize', () => {
   });
 
   it('needs an active Mission (INVALID_STATE_TRANSITION)', () => {
-    const submitted = history([steps.submit()], created);
+    const submitted = history([steps.submit()], verifiedWorkHistory(history([steps.authorize()], created)));
     groupSpec.given(submitted).when(authorize({}, COORD, stateOf(submitted))).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
   });
 

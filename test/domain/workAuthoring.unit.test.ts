@@ -4,6 +4,7 @@
  * submission gate it sets (§7.3). Given / when / then, accepted and refused.
  */
 
+import { NO_SUPPORT } from './kindCases.js';
 import { describe, expect, it } from 'vitest';
 import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
@@ -191,13 +192,14 @@ describe('mission.submit_for_approval needs every required WorkItem verified', (
   const submit = (events: readonly RecordedEvent[]) => command(stateOf(events), COORD, 'mission.submit_for_approval', { artifactHashes: [HASH_A] });
   const submitted = (events: readonly RecordedEvent[]) => {
     const mission = stateOf(events).mission;
-    return [{ kind: 'mission.submitted_for_approval', payload: { missionRevision: 2, artifactHashes: [HASH_A], mission: { ...mission, state: 'awaiting_approval', revision: 2 } } }];
+    return [{ kind: 'mission.submitted_for_approval', payload: { missionRevision: 2, artifactHashes: [HASH_A], mission: { ...mission, state: 'awaiting_approval', revision: 2 }, definitionOfDoneSupport: NO_SUPPORT } }];
   };
 
   it('accepts when every WorkItem is verified or cancelled', () => {
     const settled = verifiedWorkHistory(withWork);
     groupSpec.given(settled).when(submit(settled)).then(submitted(settled));
-    const cancelled = withState(withWork, WORK, 'cancelled');
+    // A cancelled WorkItem is not required; the submitted Artifact is w2's accepted result.
+    const cancelled = withState(verifiedWorkHistory(history([steps.authorize('urn:x:w2')], withWork), ['urn:x:w2']), WORK, 'cancelled');
     groupSpec.given(cancelled).when(submit(cancelled)).then(submitted(cancelled));
   });
 

@@ -16,6 +16,7 @@ import {
   COORD,
   GROUP,
   HASH_A,
+  HASH_C,
   MISSION,
   OWNER,
   REVIEWER,
@@ -34,7 +35,9 @@ import {
 } from './fixtures.js';
 import {
   EXEC_EPOCH,
+  EXEC_RUN_LEASE,
   EXEC_SUBMITTED_EVIDENCE,
+  execManifest,
   execEvidence,
   execGiven,
   EXEC_CHECKPOINT,
@@ -90,6 +93,18 @@ const EXECUTION_CASES: Readonly<Record<string, KindCase>> = {
       const workItem = expectedWork(s, { state: 'queued', progress: expectedProgress('blocked', { nextCheckpoint: 'not reported' }) }, { ...leases, ownership });
       return [{ kind: 'work.unblocked', payload: { workItemId: WORK, workItem, state: 'queued', status: 'queued' } }];
     },
+  },
+  'artifact.publish': {
+    actor: WORKER,
+    given: () => execGiven({ state: 'active' }),
+    payload: () => ({ artifact: execManifest(HASH_C, { sourceArtifactHashes: [HASH_A] }), ownershipEpoch: EXEC_EPOCH, executionLeaseId: EXEC_RUN_LEASE }),
+    events: () => [
+      {
+        kind: 'artifact.published',
+        payload: { artifact: execManifest(HASH_C, { sourceArtifactHashes: [HASH_A] }), workItemId: WORK, ownershipEpoch: EXEC_EPOCH, executionLeaseId: EXEC_RUN_LEASE },
+        aggregate: { type: 'artifact', id: HASH_C, revision: 1 },
+      },
+    ],
   },
   'work.submit': {
     actor: WORKER,

@@ -7,15 +7,24 @@
 
 import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { RecordedEvent } from '../../src/domain/model.js';
+import { NO_USAGE } from '../../src/domain/budget/budgetMath.js';
+import { withUsage } from '../../src/domain/workItem/resourceUsage.js';
+import { CLEANUP_EXTENSION } from '../../src/domain/workItem/workCleanup.js';
+import type { JsonObject } from '../../src/protocol/strictJson.js';
+import type { ExpectedEvent } from '../support/specification.js';
 
 import { leasesOf } from '../../src/domain/workItem/workLeases.js';
 import { PROGRESS_EVIDENCE_KEPT, withEvidenceIds } from '../../src/domain/workItem/workProgress.js';
 import type { Principal } from '../../src/protocol/principal.js';
 
 import {
+  AUTHORITY,
+  CONTRACT,
   COORD,
   HASH_A,
   HASH_B,
+  HASH_C,
   OWNER,
   REVIEWER,
   T0,
@@ -27,6 +36,7 @@ import {
   groupSpec,
   history,
   stateOf,
+  steps,
 } from './fixtures.js';
 import {
   EXEC_EPOCH,
@@ -35,7 +45,10 @@ import {
   execEvidence,
   EXEC_LEASED,
   execFailure,
+  execGiven,
+  execManifest,
   execState,
+  publishedEvent,
 } from './execFixtures.js';
 import {
   execClosed,
@@ -83,6 +96,26 @@ describe('work.submit: active → submitted (§10.2, §13.2)', () => {
     groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev'), execEvidence('urn:x:ev')] })).thenFails('INVALID_COMMAND', 'evidence-id-repeated');
   });
 
+  it('submits only Artifacts this WorkItem published (INVALID_COMMAND)', () => {
+    groupSpec.given(active.events).when(submit({ artifactHashes: [HASH_A, HASH_C] })).thenFails('INVALID_COMMAND', 'artifact-not-published');
+    // Published in the Group, but by another WorkItem.
+    const byOther = [...active.events, { ...publishedEvent(active.events, execManifest(HASH_C)), payload: { ...publishedEvent(active.events, execManifest(HASH_C)).payload, workItemId: 'urn:x:w2' } }];
+    groupSpec.given(byOther).when(submit({ artifactHashes: [HASH_C] }, WORKER, stateOf(byOther))).thenFails('INVALID_COMMAND', 'artifact-not-published');
+  });
+
+  it('needs Evidence mapped to every acceptance criterion, of a kind the criterion requires, referencing only published Artifacts (§13.2, INVALID_COMMAND)', () => {
+    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev', WORKER, { type: 'business_rule' })] })).thenFails('INVALID_COMMAND', 'acceptance-criteria-uncovered');
+    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev', WORKER, { criterionIds: ['migration-roundtrip', 'not-in-contract'] })] })).thenFails('INVALID_COMMAND', 'evidence-criterion-unknown');
+    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev', WORKER, { artifactHashes: [HASH_C] })] })).thenFails('INVALID_COMMAND', 'evidence-artifact-unpublished');
+    // Two criteria: Evidence of each is needed; one Evidence may cover both.
+    const two = twoCriteria('active');
+    const covering = (ids: string[]) => submit({ evidence: [execEvidence('urn:x:ev', WORKER, { criterionIds: ids })] }, WORKER, stateOf(two));
+    groupSpec.given(two).when(covering(['migration-roundtrip'])).thenFails('INVALID_COMMAND', 'acceptance-criteria-uncovered');
+    const decision = groupSpec.given(two).when(covering(['migration-roundtrip'])).decision;
+    expect(decision.ok ? undefined : decision.error.details).toEqual({ workItemId: WORK, uncoveredCount: 1, uncoveredCriterionIds: ['rollback-tested'] });
+    expect(groupSpec.given(two).when(covering(['migration-roundtrip', 'rollback-tested'])).decision.ok).toBe(true);
+  });
+
   it('never lets a fenced owner complete the WorkItem: a late submission after reassignment or lease expiry is refused (§11.5)', () => {
     // Reassigned: another Agent owns the WorkItem under a higher epoch; the old owner cites its own.
     const reassigned = execState({ state: 'active', owner: REVIEWER });
@@ -93,6 +126,37 @@ describe('work.submit: active → submitted (§10.2, §13.2)', () => {
     groupSpec.given(paused.events).when(submit({}, WORKER, paused.state), { now: at(45) }).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-expired');
   });
 });
+
+/** w1 in `state` under a contract with a second acceptance criterion, `rollback-tested`. */
+function twoCriteria(state: 'active' | 'submitted'): RecordedEvent[] {
+  const rollback = { criterionId: 'rollback-tested', description: 'The rollback restores the schema.', evidenceRequired: ['deterministic_test'] };
+  const contract = { ...CONTRACT, acceptanceCriteria: [...CONTRACT.acceptanceCriteria, rollback] };
+  return execGiven({ state }, history([steps.create, steps.addMember(WORKER), steps.addMember(REVIEWER, 'reviewer'), steps.authorize(WORK, contract)]));
+}
+
+/** `event` with the cleanup mark §12 asks for, on the WorkItem and in the payload. */
+function withCleanup(event: ExpectedEvent, reasons: string[], externalActions = 0): ExpectedEvent {
+  const cleanup = { reasons, sideEffectRisk: 'reversible', externalActions };
+  const payload = event.payload as { workItem: { extensions?: object } };
+  const extension = { version: '0.1.0', critical: false, data: { ...cleanup, status: 'pending' } };
+  const workItem = { ...payload.workItem, extensions: { ...payload.workItem.extensions, [CLEANUP_EXTENSION]: extension } };
+  return { ...event, payload: { ...payload, workItem, cleanup } };
+}
+
+/** A recorded usage Event charging w1 `externalActions` external side effects. */
+function usageRecorded(s: GroupState, externalActions: number): RecordedEvent {
+  const workItem = s.workItems.get(WORK)!;
+  const usage = { ...NO_USAGE, externalActions };
+  const charged = { ...withUsage(workItem, usage), revision: workItem.revision + 1 };
+  return {
+    kind: 'ext.missionweaveprotocol.core.resource_usage_recorded',
+    payload: { workItemId: WORK, workItem: charged } as unknown as JsonObject,
+    actor: AUTHORITY,
+    occurredAt: T0,
+    eventId: 'urn:test:event:usage',
+    sequence: s.lastSequence + 1,
+  };
+}
 
 function submittedPayload(s: GroupState, artifactHashes: string[], evidence: object[]) {
   const leases = execLeases(s);
@@ -139,6 +203,14 @@ describe('work.accept_result: submitted → verified (§10.2, §7.2, §13.2)', (
     groupSpec.given(submitted.events).when(acceptResult(review({ result: 'inconclusive' }))).thenFails('INVALID_COMMAND', 'review-not-passed');
     groupSpec.given(submitted.events).when(acceptResult(review({ subject: { type: 'artifact', id: HASH_B } }))).thenFails('INVALID_COMMAND', 'evidence-subject-mismatch');
     groupSpec.given(submitted.events).when(acceptResult(review({ workItemId: 'urn:x:other' }))).thenFails('INVALID_COMMAND', 'evidence-other-work-item');
+  });
+
+  it('needs passed review Evidence for every acceptance criterion (§13.2, INVALID_COMMAND)', () => {
+    const two = twoCriteria('submitted');
+    const reviewing = (ids: string[]) => acceptResult([execEvidence('urn:x:review', REVIEWER, { criterionIds: ids })], COORD, stateOf(two));
+    groupSpec.given(two).when(reviewing(['migration-roundtrip'])).thenFails('INVALID_COMMAND', 'acceptance-criteria-uncovered');
+    expect(groupSpec.given(two).when(reviewing(['rollback-tested', 'migration-roundtrip'])).decision.ok).toBe(true);
+    groupSpec.given(submitted.events).when(acceptResult(review({ artifactHashes: [HASH_C] }))).thenFails('INVALID_COMMAND', 'evidence-artifact-unpublished');
   });
 
   it('needs a submitted WorkItem of this Group in an active Mission (INVALID_STATE_TRANSITION, INVALID_COMMAND)', () => {
@@ -205,11 +277,26 @@ describe('work.cancel: unfinished → cancelled (§10.2, §12)', () => {
 
   it.each(UNFINISHED)('the Coordinator or the MissionOwner cancels a WorkItem that is %s, revoking its leases and withdrawing pending offers', (state) => {
     const from = execState({ state, offers: [PENDING] });
+    // Every owned state of the fixtures had an Execution Lease (a released one at least): the
+    // reversible-risk contract's work had started, so cleanup is due (§12).
+    const started = !['open', 'offered'].includes(state);
     for (const actor of [COORD, OWNER]) {
-      const after = groupSpec.given(from.events).when(cancel(from.state, actor)).then([expectedEnded(from.state, 'work.cancelled', 'Out of scope.')]) as GroupState;
+      const ended = expectedEnded(from.state, 'work.cancelled', 'Out of scope.');
+      const after = groupSpec.given(from.events).when(cancel(from.state, actor)).then([started ? withCleanup(ended, ['execution-started']) : ended]) as GroupState;
       expect(after.workItems.get(WORK)?.offers?.map((o) => o.status)).toEqual(['withdrawn']);
       expectStateValid(after);
     }
+  });
+
+  it('marks cleanup due for recorded external side effects even before any execution, and none for work that never ran or risks nothing', () => {
+    const open = execState({ state: 'open' });
+    const charged = stateOf([...open.events, usageRecorded(open.state, 2)]);
+    const events = [...open.events, usageRecorded(open.state, 2)];
+    const after = groupSpec.given(events).when(cancel(charged)).then([withCleanup(expectedEnded(charged, 'work.cancelled', 'Out of scope.'), ['external-side-effects-recorded'], 2)]) as GroupState;
+    expect(after.workItems.get(WORK)?.extensions?.[CLEANUP_EXTENSION]?.data).toMatchObject({ status: 'pending', reasons: ['external-side-effects-recorded'] });
+    // A risk-free contract that ran leaves nothing to undo.
+    const safe = execGiven({ state: 'active' }, history([steps.create, steps.addMember(WORKER), steps.authorize(WORK, { ...CONTRACT, sideEffectRisk: 'none' })]));
+    groupSpec.given(safe).when(cancel(stateOf(safe))).then([expectedEnded(stateOf(safe), 'work.cancelled', 'Out of scope.')]);
   });
 
   it('is refused to Workers, the owner included, and to a Coordinator without its epoch (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR)', () => {
@@ -241,6 +328,8 @@ describe('parent Mission failure or cancellation (§10.2, last row; §12)', () =
     expect(workItem.offers?.map((o) => o.status)).toEqual(['withdrawn']);
     const leases = leasesOf(workItem);
     expect([leases.ownership, leases.execution]).toEqual([undefined, undefined]);
+    // §12: the started, reversible-risk work is marked for cleanup as `work.cancel` marks it.
+    expect(workItem.extensions?.[CLEANUP_EXTENSION]?.data).toEqual({ reasons: ['execution-started'], sideEffectRisk: 'reversible', externalActions: 0, status: 'pending' });
     expect(leases.closed?.at(-1)).toMatchObject({ leaseId: EXEC_RUN_LEASE, state: 'revoked' });
     expectStateValid(stateOf(events));
     // The owner's delayed Command finds its lease gone.

@@ -31,6 +31,8 @@ export interface World {
   readonly idPrefix: string;
   /** Stored Group histories, for kinds that compare one (archival). */
   readonly histories?: readonly GroupHistory[];
+  /** Artifact contents the Artifact store holds completely (`ctx.storedContent`); none when absent. */
+  readonly contents?: readonly { readonly contentHash: string; readonly sizeBytes: number }[];
 }
 
 export function testContext(world: World): DecisionContext {
@@ -44,6 +46,7 @@ export function testContext(world: World): DecisionContext {
     groupExists: (groupId) => world.groups.includes(groupId),
     services: world.services,
     groupHistory: (groupId) => world.histories?.find((h) => h.groupId === groupId),
+    storedContent: (contentHash) => world.contents?.find((c) => c.contentHash === contentHash),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 
 import { capabilityGrant } from '../authorization/capabilityGrant.js';
+import { artifactPublish } from '../artifact/artifactPublish.js';
 import { messageCorrect } from '../conversation/messageCorrect.js';
 import { messagePost } from '../conversation/messagePost.js';
 import { messageRedact } from '../conversation/messageRedact.js';
@@ -74,6 +75,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workCheckpoint,
   workBlock,
   workUnblock,
+  artifactPublish,
   workSubmit,
   workAcceptResult,
   workFail,

@@ -75,6 +75,11 @@ export interface Preload<C> {
    * The list is bounded by the payload schema.
    */
   history?(command: C): { readonly groupId: string; readonly policyLogEntryIds: readonly string[] } | undefined;
+  /**
+   * Artifact content hashes whose stored facts the decision reads (`ctx.storedContent`): the
+   * content must be in the Artifact store before its manifest is published (§13.1).
+   */
+  contents?(command: C): readonly (string | undefined)[];
 }
 
 /**

@@ -1,21 +1,17 @@
 /**
- * Mission completion (§7.3): the Coordinator submits one Mission revision and Artifact set, and
- * the MissionOwner either requests changes or approves exactly that revision and set.
+ * Mission completion (§7.3): the MissionOwner either requests changes or approves exactly the
+ * revision and Artifact set the Coordinator submitted (`missionSubmitForApproval.ts`).
  */
 
 import { samePrincipal } from '../../protocol/principal.js';
 import { fromJson, type Approval, type Lease, type Mission } from '../documents.js';
-import type { ApprovedPayload, ChangesRequestedPayload, SubmittedPayload } from '../group/events.js';
+import type { ApprovedPayload, ChangesRequestedPayload } from '../group/events.js';
 import type { GroupState } from '../group/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
-import { sameSet, sortedSet } from '../rules.js';
-import { deriveMissionProgress } from './missionProgress.js';
+import { sameSet } from '../rules.js';
 
 type ApprovePayload = CommandOf<'mission.approve'>['payload'];
-
-/** WorkItems an unaccepted-work refusal names: enough to act on, small enough for any error. */
-const UNACCEPTED_LISTED = 16;
 
 /** A Mission Event carries the Mission document it produced. */
 function missionEvent<K extends string, P extends { readonly mission: Mission }>(kind: K, payload: P): Decision<EventDraft<K, P>> {
@@ -25,30 +21,6 @@ function missionEvent<K extends string, P extends { readonly mission: Mission }>
     payload,
     aggregate: { type: 'mission', id: mission.missionId, revision: mission.revision },
   });
-}
-
-export function decideSubmitForApproval(
-  state: GroupState,
-  command: CommandOf<'mission.submit_for_approval'>,
-): Decision<EventDraft<'mission.submitted_for_approval', SubmittedPayload>> {
-  const { artifactHashes } = command.payload;
-  if (artifactHashes.length === 0 || sortedSet(artifactHashes).length !== artifactHashes.length) {
-    return refuse('INVALID_COMMAND', 'artifact-set-invalid', 'submit a non-empty set of distinct Artifact hashes');
-  }
-  // §7.3: the Coordinator reviews every required WorkItem result before submitting; the graph
-  // says whether each was accepted.
-  const progress = deriveMissionProgress(state);
-  if (!progress.complete) {
-    return refuse('INVALID_STATE_TRANSITION', 'required-work-unaccepted', 'every required WorkItem must be verified before the Mission is submitted', {
-      unacceptedCount: progress.unaccepted.length,
-      unacceptedWorkItemIds: progress.unaccepted.slice(0, UNACCEPTED_LISTED),
-    });
-  }
-  const mission: Mission = { ...state.mission, state: 'awaiting_approval', revision: state.mission.revision + 1 };
-  return missionEvent(
-    'mission.submitted_for_approval',
-    { missionRevision: mission.revision, artifactHashes: sortedSet(artifactHashes), mission },
-  );
 }
 
 /** The owner answers the submitted revision, not whatever the Mission's revision is now. */

@@ -12,6 +12,7 @@ import { withEntry, type GroupState } from '../group/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { endWorkItem } from '../workItem/executionSteps.js';
+import { cleanupDue, withCleanupDue } from '../workItem/workCleanup.js';
 
 /** WorkItem states a closing Mission leaves as they are. */
 const FINISHED: ReadonlySet<string> = new Set(['verified', 'failed', 'cancelled']);
@@ -37,7 +38,13 @@ export function closingEvent<K extends string>(state: GroupState, reason: string
   const workState: WorkItem['state'] = outcome.state === 'cancelled' ? 'cancelled' : 'failed';
   const workItems = [...state.workItems.values()]
     .filter((w) => !FINISHED.has(w.state))
-    .map((w): WorkItem => endWorkItem(w, workState, outcome.closureReason, ctx).workItem);
+    .map((w): WorkItem => {
+      // §12: cancellation or emergency termination initiates cleanup where needed; each ended
+      // WorkItem carries the mark `work.cancel` leaves (`workCleanup.ts`), read by a follow-up's Coordinator.
+      const ended = endWorkItem(w, workState, outcome.closureReason, ctx).workItem;
+      const due = cleanupDue(w);
+      return due === undefined ? ended : withCleanupDue(ended, due);
+    });
   return {
     kind: outcome.kind,
     payload: { reason, mission, coordinatorLease: revoke(state.coordinatorLease, outcome.closureReason, ctx), workItems },

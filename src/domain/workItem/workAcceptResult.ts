@@ -2,8 +2,9 @@
  * `work.accept_result` (§10.2 `submitted` → `verified`, §7.2, §13.2): the current Coordinator,
  * under its Coordinator Epoch (§15.1 lists this kind among those that must carry it), accepts a
  * submitted result after Evidence-based review. The review Evidence must be about this WorkItem or
- * its submitted Artifacts, record a passed result, and not come from the owner whose work it
- * reviews; a Coordinator that owns the WorkItem itself cannot accept it (§7.2: never the sole
+ * its submitted Artifacts, record a passed result, not come from the owner whose work it
+ * reviews, and together cover every acceptance criterion of the Work Contract (§13.2: the review
+ * is the acceptance judgement per criterion, `workEvidence.ts`); a Coordinator that owns the WorkItem itself cannot accept it (§7.2: never the sole
  * reviewer of its own output). `verified` is terminal: every lease is released, the submission
  * and review Evidence stay in the WorkItem's progress.
  */
@@ -15,7 +16,7 @@ import type { GroupState } from '../group/groupState.js';
 import { accept, refuse, type DecisionContext } from '../model.js';
 import { nextRevision, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';
-import { checkEvidence, evidenceIdsOf } from './workEvidence.js';
+import { checkCoverage, checkEvidence, evidenceIdsOf } from './workEvidence.js';
 import { workItemEvent, type WorkResultAcceptedPayload } from './workEvents.js';
 import { leasesOf, withAllClosed, withLeases } from './workLeases.js';
 import { progressOf, withEvidenceIds } from './workProgress.js';
@@ -34,7 +35,9 @@ function decideAcceptResult(state: GroupState, command: CommandOf<'work.accept_r
     return refuse('AUTH_FORBIDDEN', 'coordinator-reviews-own-work', 'the Coordinator cannot accept a result it produced', { workItemId: workItem.workItemId });
   }
   const submission = workItem.submission!;
-  const badEvidence = checkEvidence(workItem, payload.evidence, { artifactHashes: submission.artifactHashes, notProducer: owner, passed: true });
+  const badEvidence =
+    checkEvidence(workItem, payload.evidence, { artifactHashes: submission.artifactHashes, notProducer: owner, passed: true, published: state.artifacts }) ??
+    checkCoverage(workItem, payload.evidence, 'any');
   if (badEvidence !== null) return badEvidence;
 
   const progress = withEvidenceIds(progressOf(workItem), [...submission.evidenceIds, ...evidenceIdsOf(payload.evidence)]);

@@ -5,6 +5,8 @@
  * MissionOwner, who may cancel the whole Mission and with it every unfinished WorkItem (§7.1), so
  * may cancel one of them; §7.1 lets it direct the Coordinator, and this is the narrower act. The
  * reference runtime admits the same two. `cancelled` is terminal for this WorkItem revision.
+ * Where cleanup is due (`workCleanup.ts`: recorded external side effects, or risky work that had
+ * started), the cancelled WorkItem is marked for the Coordinator and `work.cancelled` says why.
  */
 
 import type { CommandOf } from '../kinds/kindTypes.js';
@@ -13,6 +15,7 @@ import type { GroupState } from '../group/groupState.js';
 import { accept, type DecisionContext } from '../model.js';
 import { endWorkItem, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';
+import { cleanupDue, withCleanupDue } from './workCleanup.js';
 import { workItemEvent, type WorkCancelledPayload } from './workEvents.js';
 import { UNFINISHED_STATES } from './workFail.js';
 
@@ -24,8 +27,12 @@ function decideCancel(state: GroupState, command: CommandOf<'work.cancel'>, ctx:
   if (isRefusal(workItem)) return workItem;
   const refused = checkWorkState(workItem, UNFINISHED_STATES, 'be cancelled');
   if (refused !== null) return refused;
-  const { workItem: after, revokedLeases } = endWorkItem(workItem, 'cancelled', 'WorkItem cancelled', ctx);
-  return accept(workItemDraft('work.cancelled', { workItemId: after.workItemId, workItem: after, reason: payload.reason, revokedLeases }));
+  const { workItem: ended, revokedLeases } = endWorkItem(workItem, 'cancelled', 'WorkItem cancelled', ctx);
+  const cleanup = cleanupDue(workItem);
+  const after = cleanup === undefined ? ended : withCleanupDue(ended, cleanup);
+  return accept(
+    workItemDraft('work.cancelled', { workItemId: after.workItemId, workItem: after, reason: payload.reason, revokedLeases, ...(cleanup === undefined ? {} : { cleanup }) }),
+  );
 }
 
 export const workCancel = defineKind({

@@ -111,9 +111,20 @@ export interface WorkFailedPayload extends WorkItemEventPayload {
   readonly revokedLeases: readonly Lease[];
 }
 
+export type CleanupReason = 'external-side-effects-recorded' | 'execution-started';
+
+/** What a cancellation leaves the Coordinator to clean up after, and why (`workCleanup.ts`). */
+export interface CleanupDue {
+  readonly reasons: readonly CleanupReason[];
+  readonly sideEffectRisk: WorkItem['contract']['sideEffectRisk'];
+  readonly externalActions: number;
+}
+
 export interface WorkCancelledPayload extends WorkItemEventPayload {
   readonly reason: string;
   readonly revokedLeases: readonly Lease[];
+  /** Present when cleanup or compensation is due (§12, `workCleanup.ts`). */
+  readonly cleanup?: CleanupDue;
 }
 
 /**

@@ -4,8 +4,17 @@
  * `mission.approve`: six stages, signed by its `generatedBy` Principal's key, first admitted with
  * the Command (§6.4; the kinds declare `embedded: {member: 'evidence', many: true}`). So the
  * decider checks what only state can tell: each Evidence is about this WorkItem (or one of the
- * Artifacts the transition names), was produced by whom the transition requires, and says what
- * the transition needs it to say.
+ * Artifacts the transition names), was produced by whom the transition requires, references only
+ * published Artifacts, and says what the transition needs it to say.
+ *
+ * Mapping to acceptance criteria (§13.2 "submission MUST include Evidence mapped to acceptance
+ * criteria"): every criterion ID an Evidence names is one of the Work Contract's, and
+ * `checkCoverage` says which criteria a set of Evidence leaves uncovered. A submission covers a
+ * criterion with Evidence of a kind the criterion lists in `evidenceRequired` (a Worker's own
+ * test, integrity check or schema validation); the Coordinator's acceptance covers every criterion
+ * with its own passed review Evidence, whatever kind the review took — acceptance is the review's
+ * judgement per criterion, and a criterion whose submitted Evidence failed is accepted only by a
+ * review that says it now passes.
  */
 
 import type { MissionWeaveEvidence } from '../../protocol/schemas/payloadTypes.js';
@@ -24,7 +33,12 @@ export interface EvidenceRules {
   readonly notProducer?: Principal;
   /** Every Evidence records a `passed` result (a review that succeeded, §10.2). */
   readonly passed?: boolean;
+  /** Published Artifacts of the Group: an Evidence references no other (§13.1, §13.2). */
+  readonly published?: { has(contentHash: string): boolean };
 }
+
+/** Criterion IDs a refusal lists: enough to act on, small enough for any error. */
+const UNCOVERED_LISTED = 16;
 
 function isAbout(workItem: WorkItem, evidence: Evidence, artifactHashes: readonly string[]): boolean {
   const { subject } = evidence;
@@ -50,11 +64,36 @@ export function checkEvidence(workItem: WorkItem, evidence: readonly Evidence[],
     if (rules.notProducer !== undefined && samePrincipal(e.generatedBy, rules.notProducer)) {
       return refuse('INVALID_COMMAND', 'evidence-by-owner', 'review Evidence cannot come from the WorkItem owner', details);
     }
+    const unknown = e.criterionIds.find((id) => !workItem.contract.acceptanceCriteria.some((c) => c.criterionId === id));
+    if (unknown !== undefined) {
+      return refuse('INVALID_COMMAND', 'evidence-criterion-unknown', 'the Evidence names a criterion the Work Contract does not have', { ...details, criterionId: unknown });
+    }
+    const unpublished = rules.published === undefined ? undefined : e.artifactHashes.find((hash) => !rules.published!.has(hash));
+    if (unpublished !== undefined) {
+      return refuse('INVALID_COMMAND', 'evidence-artifact-unpublished', 'the Evidence references an Artifact not published in this Group', { ...details, contentHash: unpublished });
+    }
     if (rules.passed === true && e.result !== 'passed') {
       return refuse('INVALID_COMMAND', 'review-not-passed', 'acceptance needs Evidence whose result is passed', details);
     }
   }
   return null;
+}
+
+/**
+ * Refuses Evidence that leaves an acceptance criterion of the Work Contract uncovered: `kinds`
+ * `required`, each criterion needs an Evidence naming it of a kind it lists; `any`, any Evidence
+ * naming it (the checks above already judged producer and result).
+ */
+export function checkCoverage(workItem: WorkItem, evidence: readonly Evidence[], kinds: 'required' | 'any'): Refusal | null {
+  const uncovered = workItem.contract.acceptanceCriteria
+    .filter((criterion) => !evidence.some((e) => e.criterionIds.includes(criterion.criterionId) && (kinds === 'any' || (criterion.evidenceRequired as readonly string[]).includes(e.type))))
+    .map((criterion) => criterion.criterionId);
+  if (uncovered.length === 0) return null;
+  return refuse('INVALID_COMMAND', 'acceptance-criteria-uncovered', 'the Evidence does not cover every acceptance criterion of the Work Contract', {
+    workItemId: workItem.workItemId,
+    uncoveredCount: uncovered.length,
+    uncoveredCriterionIds: uncovered.slice(0, UNCOVERED_LISTED),
+  });
 }
 
 export function evidenceIdsOf(evidence: readonly Evidence[]): string[] {

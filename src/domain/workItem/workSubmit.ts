@@ -1,8 +1,11 @@
 /**
  * `work.submit` (§10.2 `active` → `submitted`, §11.3, §13.2): the owner submits its result under
  * its current Execution Lease: the Artifacts and the Evidence mapped to the acceptance criteria,
- * which must be its own and about this WorkItem or one of those Artifacts. Submission releases the
- * Execution Lease; ownership stays until the Coordinator accepts the result.
+ * which must be its own and about this WorkItem or one of those Artifacts. Every submitted Artifact
+ * is one this WorkItem published (`artifact.publish`, §13.1): a hash alone proves nothing was
+ * produced. The Evidence covers every acceptance criterion with a kind the criterion requires
+ * (§13.2, `workEvidence.ts`). Submission releases the Execution Lease; ownership stays until the
+ * Coordinator accepts the result.
  *
  * A late result from a fenced owner (an older Ownership Epoch: `WORK_STALE_OWNERSHIP`; an older or
  * closed Lease ID: `WORK_LEASE_EXPIRED`) is refused and changes nothing (§11.5: it MUST NOT
@@ -12,15 +15,23 @@
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { defineKind } from '../kinds/kindTypes.js';
 import type { GroupState } from '../group/groupState.js';
-import { accept, type DecisionContext } from '../model.js';
+import type { WorkItem } from '../documents.js';
+import { accept, refuse, type DecisionContext, type Refusal } from '../model.js';
 import { checkActiveOwner, nextRevision, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { isRefusal, workItemNamed } from './fencing.js';
-import { checkEvidence, evidenceIdsOf } from './workEvidence.js';
+import { checkCoverage, checkEvidence, evidenceIdsOf } from './workEvidence.js';
 import { workItemEvent, type WorkSubmittedPayload } from './workEvents.js';
 import { leasesOf, withExecutionClosed, withLeases } from './workLeases.js';
 import { progressOf, withEvidenceIds } from './workProgress.js';
 
 export const workSubmitted = workItemEvent<WorkSubmittedPayload>()('work.submitted');
+
+/** The first submitted hash that is not an Artifact this WorkItem published, as a refusal. */
+function checkOwnArtifacts(state: GroupState, workItem: WorkItem, artifactHashes: readonly string[]): Refusal | null {
+  const foreign = artifactHashes.find((hash) => state.artifacts.get(hash)?.workItemId !== workItem.workItemId);
+  if (foreign === undefined) return null;
+  return refuse('INVALID_COMMAND', 'artifact-not-published', 'submit only Artifacts this WorkItem published', { workItemId: workItem.workItemId, contentHash: foreign });
+}
 
 function decideSubmit(state: GroupState, command: CommandOf<'work.submit'>, ctx: DecisionContext) {
   const { payload } = command;
@@ -28,8 +39,11 @@ function decideSubmit(state: GroupState, command: CommandOf<'work.submit'>, ctx:
   if (isRefusal(workItem)) return workItem;
   const execution = checkActiveOwner(workItem, command, payload, ctx, 'submit');
   if (isRefusal(execution)) return execution;
-  const badEvidence = checkEvidence(workItem, payload.evidence, { artifactHashes: payload.artifactHashes, producer: command.actor });
-  if (badEvidence !== null) return badEvidence;
+  const refused =
+    checkOwnArtifacts(state, workItem, payload.artifactHashes) ??
+    checkEvidence(workItem, payload.evidence, { artifactHashes: payload.artifactHashes, producer: command.actor, published: state.artifacts }) ??
+    checkCoverage(workItem, payload.evidence, 'required');
+  if (refused !== null) return refused;
 
   const evidenceIds = evidenceIdsOf(payload.evidence);
   const released = withExecutionClosed(leasesOf(workItem), 'released', 'submitted', ctx);
