@@ -11,6 +11,7 @@
 import type { ErrorCode } from '../protocol/errorCodes.js';
 import type { Principal } from '../protocol/principal.js';
 import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
+import type { CooperationLimits } from './policy/cooperationLimits.js';
 
 /** A Command that passed parsing, schemas and signature verification. */
 export interface CommandEnvelope {
@@ -24,6 +25,8 @@ export interface CommandEnvelope {
   readonly expectedRevision?: number;
   readonly conversationId?: string;
   readonly workItemId?: string;
+  /** The Cooperation Override Grant this Command consumes to pass a cooperation limit (§20). */
+  readonly cooperationOverrideGrantId?: string;
   readonly correlationId: string;
   readonly issuedAt: string;
   readonly payload: JsonObject;
@@ -107,6 +110,8 @@ export interface DecisionContext {
    * cannot import the Group state's): read them with `ancestorsOf(ctx)` (`budget/ledger.ts`).
    */
   readonly ancestors?: readonly { readonly groupId: string }[];
+  /** The Organization's cooperation limits (§20); `DEFAULT_COOPERATION_LIMITS` when absent. */
+  readonly cooperationLimits?: CooperationLimits;
 }
 
 /**
@@ -144,7 +149,9 @@ export type AggregateType =
   /** An Extension Profile's slice of Group state (§18). */
   | 'extension'
   /** A published Artifact's manifest, by content hash (§13.1). */
-  | 'artifact';
+  | 'artifact'
+  /** A Cooperation Override Grant (§20). */
+  | 'cooperation-override-grant';
 
 /** A refused transition: the §19 code and a reason that may be shown to the actor. */
 export interface DomainError {

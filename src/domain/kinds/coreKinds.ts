@@ -39,6 +39,7 @@ import { workUnblock } from '../workItem/workUnblock.js';
 import { membershipGrantDelegation } from '../workItem/grantDelegation.js';
 import { workDependencyAdd } from '../workItem/workDependencyAdd.js';
 import { workPropose } from '../workItem/workPropose.js';
+import { policyGrantCooperationOverride } from '../policy/policyGrantCooperationOverride.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
 
@@ -77,6 +78,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   workDependencyAdd,
   workLeaseClose,
   childMissionSettle,
+  policyGrantCooperationOverride,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */
