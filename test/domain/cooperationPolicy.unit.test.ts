@@ -51,7 +51,7 @@ const LIMIT_3 = { messagesPerWindow: 3 };
 describe('policy.grant_cooperation_override', () => {
   it('is issued by the MissionOwner, binding Mission, Group, policy, beneficiary, kind, Action ID, reason, approver, time and expiry', () => {
     groupSpec.given(busy).when(grant()(stateOf(busy))).then([{ kind: 'policy.cooperation_override.granted', payload: { cooperationOverrideGrant: expectedGrant() } }], (after) => {
-      expect(after.cooperationGrants.get('urn:x:grant')).toEqual(expectedGrant());
+      expect(after?.cooperationGrants.get('urn:x:grant')).toEqual(expectedGrant());
     });
   });
 

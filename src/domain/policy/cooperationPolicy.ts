@@ -4,6 +4,7 @@
  * Worker. Also when a rate-counted Command first reaches the soft threshold of its window.
  */
 
+import { formatTimestamp } from '../../protocol/timestamp.js';
 import type { GroupState } from '../group/groupState.js';
 import type { CommandEnvelope, DecisionContext } from '../model.js';
 import { DEFAULT_COOPERATION_LIMITS, RATE_WINDOW_MS, softThreshold, type CooperationLimits, type CooperationPolicy } from './cooperationLimits.js';
@@ -67,7 +68,7 @@ export function exceededLimit(state: GroupState, command: CommandEnvelope, ctx: 
     const times = liveTimes(state.rateWindows.get(rateKey(rate.policy, command.actor)), ctx.nowMillis);
     if (times.length < rate.limit) return null;
     const reset = resetsAt(times);
-    return { policy: rate.policy, limit: rate.limit, observed: times.length + 1, ...(reset === undefined ? {} : { resetsAt: new Date(reset).toISOString() }) };
+    return { policy: rate.policy, limit: rate.limit, observed: times.length + 1, ...(reset === undefined ? {} : { resetsAt: formatTimestamp(reset) }) };
   }
   if (command.kind === 'mission.create_child') {
     const depth = (state.mission.parent?.depth ?? 0) + 1;
@@ -90,5 +91,5 @@ export function thresholdCrossing(state: GroupState, command: CommandEnvelope, c
   const count = times.length + 1;
   if (count < soft || (window?.noticedUntil !== undefined && window.noticedUntil > ctx.nowMillis)) return null;
   const windowEnds = (times[0] ?? ctx.nowMillis) + RATE_WINDOW_MS;
-  return { policy: rate.policy, count, softThreshold: soft, limit: rate.limit, windowEndsAt: new Date(windowEnds).toISOString() };
+  return { policy: rate.policy, count, softThreshold: soft, limit: rate.limit, windowEndsAt: formatTimestamp(windowEnds) };
 }

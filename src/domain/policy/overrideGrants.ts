@@ -9,6 +9,7 @@
 import { samePrincipal, type Principal } from '../../protocol/principal.js';
 import { refuse, type CommandEnvelope, type Refusal } from '../model.js';
 import type { CooperationPolicy } from './cooperationLimits.js';
+import { timestampMillis } from './rateWindows.js';
 
 export interface CooperationOverrideGrant {
   readonly id: string;
@@ -65,7 +66,7 @@ export function checkGrantFits(
   if (grant.consumedEventId !== undefined) {
     return refuse('AUTH_FORBIDDEN', 'grant-consumed', 'the Cooperation Override Grant was already used', { cooperationOverrideGrantId: grantId, consumedEventId: grant.consumedEventId });
   }
-  if (Date.parse(grant.expiresAt) <= nowMillis) return mismatch('grant-expired', 'the Cooperation Override Grant has lapsed', grantId);
+  if (timestampMillis(grant.expiresAt) <= nowMillis) return mismatch('grant-expired', 'the Cooperation Override Grant has lapsed', grantId);
   if (grant.missionId !== scope.missionId || grant.groupId !== scope.groupId) return mismatch('grant-other-mission', 'the Cooperation Override Grant belongs to another Mission or Group', grantId);
   if (!samePrincipal(grant.beneficiary, command.actor)) return mismatch('grant-other-beneficiary', 'the Cooperation Override Grant is for another Principal', grantId);
   if (grant.targetCommandKind !== command.kind) return mismatch('grant-other-kind', 'the Cooperation Override Grant targets another Command kind', grantId);

@@ -10,7 +10,7 @@ import { defineEvent } from '../kinds/kindTypes.js';
 import type { Principal } from '../../protocol/principal.js';
 import type { CooperationPolicy } from './cooperationLimits.js';
 import type { CooperationOverrideGrant } from './overrideGrants.js';
-import { markNoticed, rateKey } from './rateWindows.js';
+import { markNoticed, rateKey, timestampMillis } from './rateWindows.js';
 
 export interface CooperationOverrideGrantedPayload {
   readonly cooperationOverrideGrant: CooperationOverrideGrant;
@@ -57,6 +57,6 @@ export const cooperationThresholdReached = defineEvent<CooperationThresholdReach
   kind: COOPERATION_THRESHOLD_REACHED,
   evolve: (state, { policyName, principal, windowEndsAt }) => ({
     ...state,
-    rateWindows: markNoticed(state.rateWindows, rateKey(policyName, principal), Date.parse(windowEndsAt)),
+    rateWindows: markNoticed(state.rateWindows, rateKey(policyName, principal), timestampMillis(windowEndsAt)),
   }),
 });

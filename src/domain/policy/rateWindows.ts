@@ -11,6 +11,7 @@
  */
 
 import { principalKey, type Principal } from '../../protocol/principal.js';
+import { parseTimestamp } from '../../protocol/timestamp.js';
 import type { EventMeta } from '../model.js';
 import { MAX_RATE_WINDOW_ENTRIES, RATE_WINDOW_MS, type CooperationPolicy } from './cooperationLimits.js';
 
@@ -19,6 +20,15 @@ export interface RateWindow {
   readonly times: readonly number[];
   /** The end of the window in which the soft threshold was already reported. */
   readonly noticedUntil?: number;
+}
+
+/**
+ * A protocol timestamp in milliseconds since the epoch (sub-millisecond digits dropped); the
+ * Authority's own acceptance times always parse, anything else counts as the epoch.
+ */
+export function timestampMillis(text: string): number {
+  const instant = parseTimestamp(text);
+  return instant === null ? 0 : instant.seconds * 1000 + Number(instant.fraction.slice(0, 3).padEnd(3, '0'));
 }
 
 /** The rate policy each counted Event kind feeds. */
@@ -52,7 +62,7 @@ export function resetsAt(times: readonly number[]): number | undefined {
 export function countInWindow(windows: ReadonlyMap<string, RateWindow>, kind: string, meta: EventMeta): ReadonlyMap<string, RateWindow> {
   const policy = COUNTED_EVENTS[kind];
   if (policy === undefined || meta.actor.type === 'service') return windows;
-  const at = Date.parse(meta.occurredAt);
+  const at = timestampMillis(meta.occurredAt);
   const key = rateKey(policy, meta.actor);
   const window = windows.get(key);
   const kept = liveTimes(window, at);
