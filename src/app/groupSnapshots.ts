@@ -15,6 +15,7 @@ import { checkOut, type Pool } from '../store/pool.js';
 import { readAllGroupAggregates } from '../store/sql/aggregates.js';
 import { insertSnapshot, readLatestSnapshot } from '../store/sql/snapshots.js';
 import { readPolicyLog, type PolicyLogRow } from '../store/sql/policyLog.js';
+import { decisionEntry } from './policy/cooperationPolicyLog.js';
 import type { Principal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { SNAPSHOT_POLICY_LOG_ENTRIES } from './policyLogLimits.js';
@@ -27,6 +28,7 @@ export interface SnapshotReference {
 
 /** A refusal as a Policy Log entry: its audit record's ID and §19 code, never its stage or reason. */
 function refusalEntry(row: PolicyLogRow, authority: Principal): JsonObject {
+  if (row.transport === 'authority') return decisionEntry(row);
   return {
     entryId: row.entryId,
     decision: `refused a signed Command naming this Group (${row.code}); the diagnostic is in the protected audit record`,

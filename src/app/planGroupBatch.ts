@@ -114,6 +114,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       mission: (missionId) => facts.missions.get(missionId),
       groupExists: (id) => taken.has(id),
       services: settings.services,
+      ...(settings.cooperationLimits === undefined ? {} : { cooperationLimits: settings.cooperationLimits }),
     };
     const decision = decideWithKinds(kinds, state, command.envelope, context);
     if (!decision.ok) {
