@@ -12,6 +12,7 @@ import { readEventsAfter, type StoredEventText } from '../store/sql/events.js';
 import { readLastSequence, readLastSequences } from '../store/sql/groups.js';
 import { readSnapshot } from '../store/sql/snapshots.js';
 import { authorizeRead, type ReadAccess } from './authorizeRead.js';
+import { readMissionTree, type TreeRead } from './policy/readMissionTree.js';
 import { snapshotReference, type SnapshotReference } from './groupSnapshots.js';
 import type { AuthoritySettings } from './settings.js';
 import { wireError, type WireError } from './wireError.js';
@@ -51,6 +52,11 @@ export class GroupAccess {
     const body = await readSnapshot(this.pool, groupId, hash);
     // Worded as the refusal of a stranger, so neither tells which snapshots exist.
     return body === undefined ? { ok: false, error: wireError('GROUP_NOT_FOUND', UNDISCLOSED.snapshot, { groupId }) } : { ok: true, body };
+  }
+
+  /** The Mission tree below the Mission of `groupId`, as an Agent may read it (§14). */
+  missionTree(groupId: string, agentId: string): Promise<TreeRead> {
+    return readMissionTree(this.pool, groupId, { kind: 'principal', principal: { type: 'agent', id: agentId } });
   }
 
   /** The Group's newest snapshot if it lags its head by at most `maxLag`, else a new one. */

@@ -3,7 +3,8 @@
  * `POST /v1/commands` takes one signed Command through the very same pipeline and
  * authorization; `GET /health` and `GET /ready` answer liveness and readiness;
  * `GET /v1/groups/{groupId}/snapshots/{hash}` serves signed snapshots named by CURSOR_TOO_OLD;
- * `GET /v1/registry` publishes the Registry's key bindings (registryRoute.ts).
+ * `GET /v1/registry` publishes the Registry's key bindings (registryRoute.ts);
+ * `GET /v1/groups/{groupId}/mission-tree` the Mission tree below a Mission (§14).
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -116,6 +117,19 @@ async function getSnapshot(context: TransportContext, request: IncomingMessage, 
   return read.ok ? send(response, 200, read.body) : sendError(response, read.error, now);
 }
 
+/**
+ * The Mission tree below the Group's Mission (§14), for a live Agent session that is the
+ * Mission's owner (a parent Coordinator owns its child Missions) or reads the Group's whole
+ * history. Human sessions do not exist yet; the operator reads trees with `missionweave tree`.
+ */
+async function getMissionTree(context: TransportContext, request: IncomingMessage, response: ServerResponse, now: string, groupId: string): Promise<void> {
+  const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+  const session = token === undefined ? undefined : context.sessions.session(token);
+  if (session === undefined) return sendError(response, wireError('AUTH_REQUIRED', 'present the session token of a live session'), now);
+  const read = await context.groups.missionTree(groupId, session.agentId);
+  return read.ok ? send(response, 200, JSON.stringify(read.tree)) : sendError(response, read.error, now);
+}
+
 /** Routes one HTTPS request. */
 export async function handleHttp(context: TransportContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const now = new Date(context.clock.nowMillis()).toISOString();
@@ -130,6 +144,8 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     if (request.method === 'GET' && url.pathname === REGISTRY_PATH) return await getRegistry(context, request, response, (error) => sendError(response, error, now));
     const snapshot = /^\/v1\/groups\/([^/]+)\/snapshots\/(sha256:[0-9a-f]{64})$/.exec(url.pathname);
     if (request.method === 'GET' && snapshot !== null) return await getSnapshot(context, request, response, now, decodeURIComponent(snapshot[1] as string), snapshot[2] as string);
+    const tree = /^\/v1\/groups\/([^/]+)\/mission-tree$/.exec(url.pathname);
+    if (request.method === 'GET' && tree !== null) return await getMissionTree(context, request, response, now, decodeURIComponent(tree[1] as string));
     send(response, 404, '{"error":"not found"}');
   } catch (error) {
     context.logger.error({ err: error, path: url.pathname }, 'HTTP request failed');
