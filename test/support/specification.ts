@@ -17,6 +17,7 @@ import type {
   OrganizationServices,
   RecordedEvent,
 } from '../../src/domain/model.js';
+import type { CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
 import type { ErrorCode } from '../../src/protocol/errorCodes.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 
@@ -28,6 +29,8 @@ export interface World {
   readonly services: OrganizationServices;
   /** Prefix of the identifiers `newId` hands out (`<prefix>1`, `<prefix>2`, …). */
   readonly idPrefix: string;
+  /** The Organization's cooperation limits (§20), when a test needs others than the defaults. */
+  readonly cooperationLimits?: CooperationLimits;
 }
 
 export function testContext(world: World): DecisionContext {
@@ -40,6 +43,7 @@ export function testContext(world: World): DecisionContext {
     mission: (missionId) => world.missions.find((m) => m.missionId === missionId),
     groupExists: (groupId) => world.groups.includes(groupId),
     services: world.services,
+    ...(world.cooperationLimits === undefined ? {} : { cooperationLimits: world.cooperationLimits }),
   };
 }
 
