@@ -39,8 +39,9 @@ function kinds(outcome: { events: readonly { text: string }[] }): string[] {
 
 describe('a Cooperation Override Grant', () => {
   it('lets exactly one refused Command through, consumed with it and recorded in the Policy Log', async () => {
-    await h.expectOk(h.authority.submit(post()));
-    await h.expectOk(h.authority.submit(post()));
+    // Limit 2: the soft threshold is 1, so the first Message also tells the Coordinator, once.
+    expect(kinds(await h.expectOk(h.authority.submit(post())))).toEqual(['message.posted', 'ext.missionweave.core.cooperation_threshold_reached']);
+    expect(kinds(await h.expectOk(h.authority.submit(post())))).toEqual(['message.posted']);
     const before = await count(h.pool, 'events', 'group_id = $1', [m.groupId]);
     const refused = await h.authority.submit(post());
     expect(refused.ok ? 'accepted' : { code: refused.error.code, details: refused.error.details }).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'message_rate', limit: 2, observed: 3 } });
