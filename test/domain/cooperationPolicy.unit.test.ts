@@ -89,6 +89,12 @@ describe('the Message rate (§20)', () => {
     expect(decide(atLimit, post(stateOf(atLimit), REVIEWER), LIMIT_3).ok).toBe(true);
   });
 
+  it('limits Agents only: a human posts on, and no notice is raised for it', () => {
+    const owned = history([steps.post(OWNER, 'urn:x:o1'), steps.post(OWNER, 'urn:x:o2'), steps.post(OWNER, 'urn:x:o3')], atLimit);
+    const decision = decide(owned, post(stateOf(owned), OWNER), { messagesPerWindow: 2 });
+    expect(decision.ok && decision.events.map((e) => e.kind)).toEqual(['message.posted']);
+  });
+
   it('frees a place when the window has passed', () => {
     expect(decide(atLimit, post(stateOf(atLimit), WORKER), LIMIT_3, at(61)).ok).toBe(true);
   });

@@ -12,9 +12,9 @@ export const COOPERATION_POLICIES = ['message_rate', 'proposal_rate', 'delegatio
 export type CooperationPolicy = (typeof COOPERATION_POLICIES)[number];
 
 export interface CooperationLimits {
-  /** `message.post` per actor per Group per rate window. */
+  /** `message.post` per Agent per Group per rate window (humans are not rate-limited). */
   readonly messagesPerWindow: number;
-  /** `work.propose` per actor per Group per rate window. */
+  /** `work.propose` per Agent per Group per rate window. */
   readonly proposalsPerWindow: number;
   /** Deepest child Mission below a root Mission (the root is depth 0, §14). */
   readonly maxMissionDepth: number;

@@ -1,6 +1,6 @@
 /**
  * Which cooperation limit (§20) a Command would pass, judged on the state before it: Message and
- * proposal rates per actor per Group, child-Mission depth (§14), queued and active WorkItems per
+ * proposal rates per Agent per Group, child-Mission depth (§14), queued and active WorkItems per
  * Worker. Also when a rate-counted Command first reaches the soft threshold of its window.
  */
 
@@ -8,7 +8,7 @@ import { formatTimestamp } from '../../protocol/timestamp.js';
 import type { GroupState } from '../group/groupState.js';
 import type { CommandEnvelope, DecisionContext } from '../model.js';
 import { DEFAULT_COOPERATION_LIMITS, RATE_WINDOW_MS, softThreshold, type CooperationLimits, type CooperationPolicy } from './cooperationLimits.js';
-import { liveTimes, rateKey, resetsAt } from './rateWindows.js';
+import { isRateLimited, liveTimes, rateKey, resetsAt } from './rateWindows.js';
 
 export interface ExceededLimit {
   readonly policy: CooperationPolicy;
@@ -65,6 +65,7 @@ export function exceededLimit(state: GroupState, command: CommandEnvelope, ctx: 
   const limits = limitsOf(ctx);
   const rate = ratePolicyOf(command.kind, limits);
   if (rate !== undefined) {
+    if (!isRateLimited(command.actor)) return null;
     const times = liveTimes(state.rateWindows.get(rateKey(rate.policy, command.actor)), ctx.nowMillis);
     if (times.length < rate.limit) return null;
     const reset = resetsAt(times);
@@ -82,9 +83,8 @@ export function exceededLimit(state: GroupState, command: CommandEnvelope, ctx: 
  * in the current window of its actor: the Coordinator hears once per window, not per Message.
  */
 export function thresholdCrossing(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): ThresholdCrossing | null {
-  if (command.actor.type === 'service') return null;
   const rate = ratePolicyOf(command.kind, limitsOf(ctx));
-  if (rate === undefined) return null;
+  if (rate === undefined || !isRateLimited(command.actor)) return null;
   const window = state.rateWindows.get(rateKey(rate.policy, command.actor));
   const times = liveTimes(window, ctx.nowMillis);
   const soft = softThreshold(rate.limit);

@@ -56,12 +56,18 @@ export function resetsAt(times: readonly number[]): number | undefined {
 }
 
 /**
- * Counts an accepted Event into its actor's window; other Events leave the windows as they are.
- * Services are not counted: the Authority's own Events are not cooperation.
+ * Whether an actor's Messages and proposals count against the rates: an Agent's do. The rates
+ * guard against runaway Agent cooperation (§20); a human's Commands are a person's own (the
+ * MissionOwner is who escalates), and a service's are the Authority's.
  */
+export function isRateLimited(actor: Principal): boolean {
+  return actor.type === 'agent';
+}
+
+/** Counts an accepted Event into its actor's window; other Events leave the windows as they are. */
 export function countInWindow(windows: ReadonlyMap<string, RateWindow>, kind: string, meta: EventMeta): ReadonlyMap<string, RateWindow> {
   const policy = COUNTED_EVENTS[kind];
-  if (policy === undefined || meta.actor.type === 'service') return windows;
+  if (policy === undefined || !isRateLimited(meta.actor)) return windows;
   const at = timestampMillis(meta.occurredAt);
   const key = rateKey(policy, meta.actor);
   const window = windows.get(key);
