@@ -210,11 +210,13 @@ create table policy_log (
   claimed_kind text,
   claimed_group_id text,
   signing_hash text,
+  event_id text,
+  details jsonb,
   constraint policy_log_check CHECK (last_occurred_at >= occurred_at),
   constraint policy_log_entry_id_key UNIQUE (entry_id),
   constraint policy_log_occurrences_check CHECK (occurrences >= 1),
   constraint policy_log_pkey PRIMARY KEY ("position"),
-  constraint policy_log_transport_check CHECK (transport = ANY (ARRAY['wss'::text, 'https'::text, 'hello'::text, 'cli'::text]))
+  constraint policy_log_transport_check CHECK (transport = ANY (ARRAY['wss'::text, 'https'::text, 'hello'::text, 'cli'::text, 'authority'::text]))
 );
 
 create table receipts (
@@ -260,6 +262,8 @@ create index artifact_contents_incomplete ON artifact_contents USING btree (orga
 create index artifact_contents_uploader ON artifact_contents USING btree (organization_id, uploaded_by);
 
 create index group_snapshots_views ON group_snapshots USING btree (group_id, view_membership_id, through_sequence) WHERE (view_membership_id IS NOT NULL);
+
+create index policy_log_by_event ON policy_log USING btree (event_id) WHERE (event_id IS NOT NULL);
 
 create index policy_log_by_group ON policy_log USING btree (claimed_group_id, occurred_at, "position") WHERE (claimed_group_id IS NOT NULL);
 

@@ -20,6 +20,7 @@ import type { JsonValue } from '../protocol/strictJson.js';
 import { authorizeRead, type ReadAccess } from './authorizeRead.js';
 import { listContextPackagesFor, readContextPackageFor, type ContextPackageRead } from './context/contextPackageAccess.js';
 import { snapshotReference, viewSnapshotReference, type SnapshotReference } from './groupSnapshots.js';
+import { readMissionTree, type TreeRead } from './policy/readMissionTree.js';
 import type { AuthoritySettings } from './settings.js';
 import { wireError, type WireError } from './wireError.js';
 
@@ -104,6 +105,11 @@ export class GroupAccess {
       return viewSnapshotReference(this.pool, groupId, viewer, this.settings, nowMillis, maxLag);
     }
     return snapshotReference(this.pool, groupId, this.settings, nowMillis, maxLag);
+  }
+
+  /** The Mission tree below the Mission of `groupId`, as an Agent may read it (§14). */
+  missionTree(groupId: string, agentId: string): Promise<TreeRead> {
+    return readMissionTree(this.pool, groupId, { kind: 'principal', principal: { type: 'agent', id: agentId } });
   }
 
   /** Moves the Agent's Cursors forward (never back). */

@@ -19,6 +19,7 @@ import { rowsVisibleTo, type SnapshotViewer } from '../domain/group/snapshotView
 import { insertSnapshot, readLatestSnapshot } from '../store/sql/snapshots.js';
 import { readPolicyLog, type PolicyLogRow } from '../store/sql/policyLog.js';
 import type { GroupHistory } from '../domain/model.js';
+import { decisionEntry } from './policy/cooperationPolicyLog.js';
 import type { Principal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { SNAPSHOT_POLICY_LOG_ENTRIES } from './policyLogLimits.js';
@@ -31,6 +32,7 @@ export interface SnapshotReference {
 
 /** A refusal as a Policy Log entry: its audit record's ID and §19 code, never its stage or reason. */
 function refusalEntry(row: PolicyLogRow, authority: Principal): JsonObject {
+  if (row.transport === 'authority') return decisionEntry(row);
   return {
     entryId: row.entryId,
     decision: `refused a signed Command naming this Group (${row.code}); the diagnostic is in the protected audit record`,

@@ -21,7 +21,9 @@ export class GroupStateCache {
     }
     if (messageIds.length === 0) return state;
     const messages = await readMessages(db, groupId, messageIds);
-    return messages.length === 0 ? state : fromAggregates(groupId, lastSequence, [...toAggregates(state), ...messages]);
+    if (messages.length === 0) return state;
+    // Rate windows are derived, not rows (`policy/rateWindows.ts`): they survive adding Messages.
+    return { ...fromAggregates(groupId, lastSequence, [...toAggregates(state), ...messages]), rateWindows: state.rateWindows };
   }
 
   /** Installs states committed by this process, without their (partial) Message views. */

@@ -73,6 +73,8 @@ export interface CommandRequest {
   readonly expectedRevision?: number;
   readonly conversationId?: string;
   readonly workItemId?: string;
+  /** The Cooperation Override Grant the Command consumes (§20). */
+  readonly cooperationOverrideGrantId?: string;
   readonly actionId?: string;
   readonly correlationId?: string;
   /** Extension Profile data by profile URI (§18). */
@@ -81,7 +83,7 @@ export interface CommandRequest {
 
 /** A signed Command; omitted optional members stay absent (the schema forbids many of them). */
 export function signCommand(request: CommandRequest, key: SigningKey): JsonObject {
-  const optional = ['groupId', 'sessionEpoch', 'membershipEpoch', 'coordinatorEpoch', 'expectedRevision', 'conversationId', 'workItemId', 'extensions'] as const;
+  const optional = ['groupId', 'sessionEpoch', 'membershipEpoch', 'coordinatorEpoch', 'expectedRevision', 'conversationId', 'workItemId', 'cooperationOverrideGrantId', 'extensions'] as const;
   const command: Record<string, unknown> = {
     protocolVersion: '0.1',
     actionId: request.actionId ?? `urn:uuid:${randomUUID()}`,

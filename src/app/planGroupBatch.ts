@@ -130,6 +130,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       groupHistory: (id) => facts.histories.get(id),
       ...(ancestry === undefined ? {} : { ancestors: ancestry.groupIds.map((id) => plan.after.get(id)).filter((a): a is GroupState => a !== undefined) }),
       storedContent: (contentHash) => facts.contents.get(contentHash),
+      ...(settings.cooperationLimits === undefined ? {} : { cooperationLimits: settings.cooperationLimits }),
     };
     const decision = decideWithKinds(kinds, state, command.envelope, context);
     if (!decision.ok) {

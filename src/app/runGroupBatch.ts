@@ -21,6 +21,8 @@ import { lockGroupsReadingRevision, readReceiptsAndSessions } from '../store/sql
 import { findTakenIds, insertGroups } from '../store/sql/groups.js';
 import { readStoredContents } from '../store/sql/artifactContents.js';
 import { insertEmbeddedAdmissions, readEmbeddedAdmissions } from '../store/sql/embeddedAdmissions.js';
+import { insertPolicyLogRows } from '../store/sql/policyLog.js';
+import { cooperationPolicyLogRows } from './policy/cooperationPolicyLog.js';
 import { receiptKeyOf } from './admissionChecks.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome } from './outcomes.js';
 import { batchPreloads, lockedGroupsOf } from './batchPreloads.js';
@@ -154,6 +156,8 @@ async function write(client: PoolClient, batch: BatchPlan, organizationId: strin
     notify: advanced.size === 0 ? undefined : { channel: EVENTS_CHANNEL, payload: eventsHint(advanced) },
   });
   if (inserted !== batch.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
+  // Grant issuance and consumption go to the Policy Log with their Events, in this transaction (§20).
+  await insertPolicyLogRows(client, cooperationPolicyLogRows(batch.events));
   // Append-or-return-existing: a record another transaction appended first is found on the re-run.
   if ((await insertEmbeddedAdmissions(client, organizationId, batch.admissions)) !== batch.admissions.length) {
     throw new BatchConflict('an embedded document was admitted concurrently');

@@ -4,6 +4,7 @@
  */
 
 import type { OrganizationServices } from '../domain/model.js';
+import type { CooperationLimits } from '../domain/policy/cooperationLimits.js';
 import type { SigningKey } from '../protocol/signing/signDocument.js';
 import type { VerificationLimits } from './verificationLimits.js';
 
@@ -30,6 +31,8 @@ export interface AuthoritySettings {
   readonly cryptoWorkers?: number;
   /** Each outsider's share of verification work; `DEFAULT_VERIFICATION_LIMITS` unless given. */
   readonly verificationLimits?: VerificationLimits;
+  /** The Organization's cooperation limits (§20); `DEFAULT_COOPERATION_LIMITS` unless given. */
+  readonly cooperationLimits?: CooperationLimits;
 }
 
 /** A clock reading in milliseconds; injected so tests and the domain never read the time. */

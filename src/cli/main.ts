@@ -26,6 +26,7 @@ commands:
                                       the Registry's public key bindings, for offline verification
   audit --dir DIR [--group G] [--since T] [--limit N]
                                       refused Signed Documents (the Policy Log) as JSON lines, oldest first
+  tree <missionId> --dir DIR          the Mission tree below a Mission (§14) as JSON
   conformance [--spec DIR] [--json]   run the official bundles against this implementation
   validate <object> <file|->          strictly parse and schema-validate one document
 `;
@@ -44,6 +45,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   replay: async () => (await import('./replayCommand.js')).replayCommand,
   registry: async () => (await import('./registryCommand.js')).registryCommand,
   audit: async () => (await import('./auditCommand.js')).auditCommand,
+  tree: async () => (await import('./treeCommand.js')).treeCommand,
   conformance: async () => (await import('./conformanceCommand.js')).conformanceCommand,
   validate: async () => (await import('./validateCommand.js')).validateCommand,
 };

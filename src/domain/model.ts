@@ -11,6 +11,7 @@
 import type { ErrorCode } from '../protocol/errorCodes.js';
 import type { Principal } from '../protocol/principal.js';
 import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
+import type { CooperationLimits } from './policy/cooperationLimits.js';
 
 /** A Command that passed parsing, schemas and signature verification. */
 export interface CommandEnvelope {
@@ -24,6 +25,8 @@ export interface CommandEnvelope {
   readonly expectedRevision?: number;
   readonly conversationId?: string;
   readonly workItemId?: string;
+  /** The Cooperation Override Grant this Command consumes to pass a cooperation limit (§20). */
+  readonly cooperationOverrideGrantId?: string;
   readonly correlationId: string;
   readonly issuedAt: string;
   readonly payload: JsonObject;
@@ -129,6 +132,8 @@ export interface DecisionContext {
    * stored: a decision then treats the content as missing.
    */
   readonly storedContent?: (contentHash: string) => StoredContentFacts | undefined;
+  /** The Organization's cooperation limits (§20); `DEFAULT_COOPERATION_LIMITS` when absent. */
+  readonly cooperationLimits?: CooperationLimits;
 }
 
 /** A Group's stored history at the sequence its state was loaded at (§7.4). */
@@ -181,7 +186,9 @@ export type AggregateType =
   /** A published Artifact's manifest, by content hash (§13.1). */
   | 'artifact'
   /** The Group document itself: archival changes it (§7.4). */
-  | 'group';
+  | 'group'
+  /** A Cooperation Override Grant (§20). */
+  | 'cooperation-override-grant';
 
 /** A refused transition: the §19 code and a reason that may be shown to the actor. */
 export interface DomainError {

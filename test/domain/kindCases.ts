@@ -98,6 +98,23 @@ function approval(s: GroupState) {
   return approvalPayload(s, { approvalId: 'urn:x:approval', artifactHashes: [HASH_A, HASH_B] });
 }
 
+/** A Cooperation Override Grant letting the Worker post one Message past the rate limit (§20). */
+export const GRANT_PAYLOAD = {
+  grantId: 'urn:x:grant',
+  policyName: 'message_rate',
+  beneficiary: WORKER,
+  targetCommandKind: 'message.post',
+  targetActionId: 'urn:x:target',
+  reason: 'incident bridge',
+  expiresAt: at(3600),
+};
+
+/** The grant `GRANT_PAYLOAD` issues when the MissionOwner sends it at T0. */
+export function expectedGrant(extra: object = {}) {
+  const { grantId, ...rest } = GRANT_PAYLOAD;
+  return { id: grantId, missionId: MISSION, groupId: GROUP, ...rest, approver: OWNER, grantedAt: T0, signature: 'A'.repeat(86), ...extra };
+}
+
 /** One Command per Group kind that its usual sender may send and that is accepted. */
 export const CASES: Readonly<Record<string, KindCase>> = {
   'mission.create_child': {
@@ -254,6 +271,11 @@ export const CASES: Readonly<Record<string, KindCase>> = {
         },
       },
     ],
+  },
+  'policy.grant_cooperation_override': {
+    actor: OWNER,
+    payload: () => GRANT_PAYLOAD,
+    events: () => [{ kind: 'policy.cooperation_override.granted', payload: { cooperationOverrideGrant: expectedGrant() } }],
   },
   ...WORK_CASES,
 };

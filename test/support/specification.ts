@@ -18,6 +18,7 @@ import type {
   OrganizationServices,
   RecordedEvent,
 } from '../../src/domain/model.js';
+import type { CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
 import type { ErrorCode } from '../../src/protocol/errorCodes.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 
@@ -33,6 +34,8 @@ export interface World {
   readonly histories?: readonly GroupHistory[];
   /** Artifact contents the Artifact store holds completely (`ctx.storedContent`); none when absent. */
   readonly contents?: readonly { readonly contentHash: string; readonly sizeBytes: number }[];
+  /** The Organization's cooperation limits (§20), when a test needs others than the defaults. */
+  readonly cooperationLimits?: CooperationLimits;
 }
 
 export function testContext(world: World): DecisionContext {
@@ -47,6 +50,7 @@ export function testContext(world: World): DecisionContext {
     services: world.services,
     groupHistory: (groupId) => world.histories?.find((h) => h.groupId === groupId),
     storedContent: (contentHash) => world.contents?.find((c) => c.contentHash === contentHash),
+    ...(world.cooperationLimits === undefined ? {} : { cooperationLimits: world.cooperationLimits }),
   };
 }
 

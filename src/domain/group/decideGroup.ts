@@ -4,7 +4,7 @@
  * (Membership, or an authorized service), what the envelope points at, whether the Group is
  * archived or the Mission over, the kind's authority, the Mission state it needs, `expectedRevision`; then the kind's own
  * rules — through the offline reconciliation (§11.5) when the Command carries the bounded offline
- * execution binding. Identity comes first so that nothing about a Group leaks to a non-member. Extension
+ * execution binding, and under the cooperation limits (§20, `policy/applyCooperationPolicy.ts`). Identity comes first so that nothing about a Group leaks to a non-member. Extension
  * Profile kinds are entries like any other, so these checks run before any profile code (§18).
  */
 
@@ -23,6 +23,7 @@ import {
   checkService,
 } from './commonChecks.js';
 import { decideWithOfflineBinding } from '../workItem/reconcileOffline.js';
+import { decideUnderCooperationPolicy } from '../policy/applyCooperationPolicy.js';
 import type { GroupState } from './groupState.js';
 
 // An entry is looked up by the Command's own kind, whose payload passed that kind's schema: the
@@ -51,7 +52,7 @@ function decideInGroup(kind: Entry<'group'>, state: GroupState, command: Command
     checkAuthority(kind, state, command, ctx) ??
     checkMissionState(kind, state) ??
     checkExpectedRevision(kind.target(state, command), command) ??
-    decideWithOfflineBinding((s, c, x) => kind.decide(s, c, x), state, command, ctx)
+    decideUnderCooperationPolicy(() => decideWithOfflineBinding((s, c, x) => kind.decide(s, c, x), state, command, ctx), state, command, ctx)
   );
 }
 

@@ -24,6 +24,8 @@ import {
 } from '../documents.js';
 import type { DelegationGrant, WorkProposal } from '../workItem/workItemDocuments.js';
 import type { PublishedArtifact } from '../artifact/artifactDocuments.js';
+import { grantRevision, type CooperationOverrideGrant } from '../policy/overrideGrants.js';
+import type { RateWindow } from '../policy/rateWindows.js';
 
 /** What the protocol keeps about a Mission outside its normative document. */
 export interface MissionNotes {
@@ -85,6 +87,13 @@ export interface GroupState {
   readonly extensions: ReadonlyMap<string, ExtensionSlice>;
   /** Artifacts published in this Group, by content hash (§13.1). */
   readonly artifacts: ReadonlyMap<string, PublishedArtifact>;
+  /** Cooperation Override Grants by grant ID (§20), consumed and lapsed ones included. */
+  readonly cooperationGrants: ReadonlyMap<string, CooperationOverrideGrant>;
+  /**
+   * Recent rate-counted Events per actor and policy (§20), derived and never stored as rows: see
+   * `policy/rateWindows.ts`. Empty after a load from rows.
+   */
+  readonly rateWindows: ReadonlyMap<string, RateWindow>;
 }
 
 /** A copy of `map` with `key` set: evolve never mutates the state it was given. */
@@ -107,7 +116,8 @@ export type AggregateRowType =
   | 'work-proposal'
   | 'delegation-grant'
   | 'extension'
-  | 'artifact';
+  | 'artifact'
+  | 'cooperation-override-grant';
 
 export interface AggregateRow {
   readonly type: AggregateRowType;
@@ -186,6 +196,9 @@ export function toAggregates(state: GroupState): AggregateRow[] {
   for (const a of state.artifacts.values()) {
     rows.push({ type: 'artifact', id: a.contentHash, revision: a.revision, document: toJson(a) });
   }
+  for (const g of state.cooperationGrants.values()) {
+    rows.push({ type: 'cooperation-override-grant', id: g.id, revision: grantRevision(g), document: toJson(g) });
+  }
   return rows;
 }
 
@@ -205,6 +218,7 @@ export function fromAggregates(groupId: string, lastSequence: number, rows: read
   const delegationGrants = new Map<string, DelegationGrant>();
   const extensions = new Map<string, ExtensionSlice>();
   const artifacts = new Map<string, PublishedArtifact>();
+  const cooperationGrants = new Map<string, CooperationOverrideGrant>();
   for (const row of rows) {
     const type = row.type as AggregateRowType;
     switch (type) {
@@ -243,6 +257,9 @@ export function fromAggregates(groupId: string, lastSequence: number, rows: read
       case 'artifact':
         artifacts.set(row.id, fromJson<PublishedArtifact>(row.document));
         break;
+      case 'cooperation-override-grant':
+        cooperationGrants.set(row.id, fromJson<CooperationOverrideGrant>(row.document));
+        break;
       default: {
         const _exhaustive: never = type;
         throw new Error(`unknown aggregate row type ${String(_exhaustive)}`);
@@ -271,5 +288,7 @@ export function fromAggregates(groupId: string, lastSequence: number, rows: read
     delegationGrants,
     extensions,
     artifacts,
+    cooperationGrants,
+    rateWindows: new Map(),
   };
 }

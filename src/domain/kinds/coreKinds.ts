@@ -44,6 +44,7 @@ import { workDependencyAdd } from '../workItem/workDependencyAdd.js';
 import { workPropose } from '../workItem/workPropose.js';
 import { resourceUsageRecord } from '../budget/resourceUsageRecord.js';
 import { budgetRevise } from '../budget/budgetRevise.js';
+import { policyGrantCooperationOverride } from '../policy/policyGrantCooperationOverride.js';
 import { KindRegistry } from './kindRegistry.js';
 import type { AnyGroupKind } from './kindTypes.js';
 
@@ -87,6 +88,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   groupArchive,
   resourceUsageRecord,
   budgetRevise,
+  policyGrantCooperationOverride,
 ];
 
 /** The registry of the core kinds alone; a Group Authority adds its profiles to it. */

@@ -12,6 +12,7 @@ import type { EventMeta, RecordedEvent } from '../model.js';
 import type { AnyEventType, AnyGroupKind, EmbeddedDocument } from './kindTypes.js';
 import { OFFLINE_EXECUTION_EXTENSION } from '../../protocol/offlineExecution.js';
 import { profileEntries, type AnyExtensionProfile } from './profile.js';
+import { countInWindow } from '../policy/rateWindows.js';
 
 /** The Organization-scoped kinds (§15.1): no Group, no Group sequence. */
 export interface OrganizationKindEntry {
@@ -113,6 +114,9 @@ export class KindRegistry {
       return type.found(payload, meta);
     }
     if (state === null) throw new Error(`${event.kind} before the Group was created`);
-    return type.evolve({ ...state, lastSequence: meta.sequence }, payload, meta);
+    const next = type.evolve({ ...state, lastSequence: meta.sequence }, payload, meta);
+    // Every rate-counted Event enters its actor's window (§20), whichever kind emitted it.
+    const rateWindows = countInWindow(next.rateWindows, event.kind, meta);
+    return rateWindows === next.rateWindows ? next : { ...next, rateWindows };
   }
 }

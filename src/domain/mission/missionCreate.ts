@@ -24,6 +24,8 @@ export function foundGroup(payload: MissionCreatedPayload, sequence: number): Gr
     delegationGrants: new Map(),
     extensions: new Map(),
     artifacts: new Map(),
+    cooperationGrants: new Map(),
+    rateWindows: new Map(),
   };
 }
 

@@ -1,9 +1,12 @@
 /**
- * The Policy Log table (migration 0004): protected audit records of refused Signed Documents.
+ * The Policy Log table (migrations 0004, 0012): protected audit records of refused Signed
+ * Documents, and of accepted policy decisions (§20 grant issuance and consumption), which carry
+ * the accepted Event's ID and the decision's details.
  * Rows go in many at a time as one JSON array (one statement, one round trip); they are read
  * oldest first, by time, optionally for one claimed Group.
  */
 
+import type { JsonObject } from '../../protocol/strictJson.js';
 import type { Queryable } from '../pool.js';
 
 export interface PolicyLogRow {
@@ -15,7 +18,8 @@ export interface PolicyLogRow {
   readonly stage: string;
   readonly reason: string;
   readonly code: string;
-  readonly transport: 'wss' | 'https' | 'hello' | 'cli';
+  /** `authority`: an accepted decision recorded by the Group Authority's own pipeline. */
+  readonly transport: 'wss' | 'https' | 'hello' | 'cli' | 'authority';
   readonly address: string | null;
   readonly claimedActorType: string | null;
   readonly claimedActorId: string | null;
@@ -24,18 +28,22 @@ export interface PolicyLogRow {
   readonly claimedKind: string | null;
   readonly claimedGroupId: string | null;
   readonly signingHash: string | null;
+  /** The accepted Event an accepted decision is linked to (absent for refusals). */
+  readonly eventId?: string | null;
+  readonly details?: JsonObject | null;
 }
 
 const INSERT = `
 insert into policy_log (entry_id, occurred_at, last_occurred_at, occurrences, stage, reason, code, transport, address,
                         claimed_actor_type, claimed_actor_id, claimed_key_id, claimed_action_id, claimed_kind,
-                        claimed_group_id, signing_hash)
+                        claimed_group_id, signing_hash, event_id, details)
 select "entryId", "occurredAt", "lastOccurredAt", "occurrences", "stage", "reason", "code", "transport", "address",
-       "claimedActorType", "claimedActorId", "claimedKeyId", "claimedActionId", "claimedKind", "claimedGroupId", "signingHash"
+       "claimedActorType", "claimedActorId", "claimedKeyId", "claimedActionId", "claimedKind", "claimedGroupId", "signingHash",
+       "eventId", "details"
 from json_to_recordset($1::json) as x("entryId" text, "occurredAt" timestamptz, "lastOccurredAt" timestamptz,
      "occurrences" integer, "stage" text, "reason" text, "code" text, "transport" text, "address" text,
      "claimedActorType" text, "claimedActorId" text, "claimedKeyId" text, "claimedActionId" text, "claimedKind" text,
-     "claimedGroupId" text, "signingHash" text)
+     "claimedGroupId" text, "signingHash" text, "eventId" text, "details" jsonb)
 order by "occurredAt"`;
 
 /** Appends rows in one statement; returns how many were inserted. */
@@ -51,7 +59,7 @@ const COLUMNS = `entry_id as "entryId",
   occurrences, stage, reason, code, transport, address,
   claimed_actor_type as "claimedActorType", claimed_actor_id as "claimedActorId", claimed_key_id as "claimedKeyId",
   claimed_action_id as "claimedActionId", claimed_kind as "claimedKind", claimed_group_id as "claimedGroupId",
-  signing_hash as "signingHash"`;
+  signing_hash as "signingHash", event_id as "eventId", details`;
 
 export interface PolicyLogQuery {
   readonly groupId?: string;
