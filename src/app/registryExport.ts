@@ -4,8 +4,8 @@
  * validity history, at one Registry revision. §6.4 leaves the wire artifact to the deployment
  * (“does not standardize … a portable Agent Registry snapshot wire artifact”); ours is the
  * conformance bundles' Registry fixture shape, `{organizationId, bindings}`, plus the
- * `revision` it was read at, so `KeyRegistry.fromEvidence` (the stage-4 loader of
- * `verifySignedDocument` and `replay --verify`) loads it unchanged. Being the whole
+ * `revision` it was read at and the context generator (below), so `KeyRegistry.fromEvidence`
+ * (the stage-4 loader of `verifySignedDocument` and `replay --verify`) loads it unchanged. Being the whole
  * Organization, never a key-filtered projection, it is complete evidence in the §6.4 sense.
  *
  * It also names the Organization's context generator (`contextGenerator`, when the node has one:
