@@ -19,7 +19,9 @@ import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { loadOfficialSchemas } from './support/officialSchemas.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { describeWithSpec } from './support/spec.js';
 
 let server: TestServer;
 let reactor: AuthorityReactor;
@@ -251,5 +253,14 @@ describe('refusals', () => {
     await reactor.sweepNow();
     expect(await count(server.db.pool, 'context_packages', 'group_id = $1', [mission.groupId])).toBe(before);
     expect(before).toBe(6);
+  });
+});
+
+describeWithSpec('the normative schema', () => {
+  it('every stored package validates against the published context-package schema (§22)', async () => {
+    const validate = loadOfficialSchemas().validators.get('context-package')!;
+    const stored = await server.db.pool.query<{ document: string }>('select document from context_packages where group_id = $1', [mission.groupId]);
+    expect(stored.rows.length).toBeGreaterThan(0);
+    for (const { document } of stored.rows) expect(validate(JSON.parse(document)), JSON.stringify(validate.errors)).toBe(true);
   });
 });
