@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import pino from 'pino';
 import { LOG_REDACTION } from './app/authorization/logRedaction.js';
 import { GroupAccess } from './app/groupAccess.js';
+import { registerContextGenerator } from './app/context/contextGenerator.js';
 import { GroupAuthority } from './app/groupAuthority.js';
 import { AuthorityReactor } from './app/reactor/authorityReactor.js';
 import type { AuthoritySettings } from './app/settings.js';
@@ -40,9 +41,27 @@ export interface OpenOptions {
   readonly poolSize?: number;
   /**
    * Runs the Authority reactor (src/app/reactor/): a serving node does; a one-shot operator
-   * command (init, enrol a key, replay) does not issue Commands of its own.
+   * command (init, enrol a key, replay) does not issue Commands of its own. A serving node first
+   * makes sure of the folder's context generator (`registerFolderContextGenerator`), so that a
+   * folder made before the generator existed gains it once, at its first start.
    */
   readonly reactor?: boolean;
+}
+
+/**
+ * Binds the folder's context generator Agent (src/app/context/contextGenerator.ts) in the
+ * Registry, with an Agent Card the Registry service issues; idempotent. The Registry service's
+ * key must already be bound (`missionweave init` binds it).
+ */
+export async function registerFolderContextGenerator(home: Home, authority: GroupAuthority, pool: Pool): Promise<void> {
+  const { contextGenerator } = authority.settings;
+  if (contextGenerator === undefined) throw new Error(`${home.directory} has no context generator key`);
+  const config = home.config();
+  await registerContextGenerator(authority, pool, {
+    generator: contextGenerator,
+    registryKey: { keyId: config.services.registry.keyId, privateKey: home.privateKey(config.services.registry.privateKeyFile) },
+    endpoint: `wss://${config.server.host}:${config.server.port}`,
+  });
 }
 
 /** Opens the database, applies migrations, and starts the Group Authority of a directory. */
@@ -52,7 +71,14 @@ export async function openAuthority(home: Home, options: OpenOptions = {}): Prom
   const pool = createPool(database.url, { max: options.poolSize ?? 10 });
   try {
     await migrate(pool);
+    if (options.reactor === true) home.ensureContextGenerator();
     const authority = await GroupAuthority.start({ pool, settings: home.settings(options.settings), logger });
+    if (options.reactor === true) {
+      await registerFolderContextGenerator(home, authority, pool).catch(async (error: unknown) => {
+        await authority.close();
+        throw error;
+      });
+    }
     const reactor = options.reactor === true ? AuthorityReactor.start({ authority, pool, logger }) : undefined;
     return {
       authority,

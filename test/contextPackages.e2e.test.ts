@@ -10,14 +10,18 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueContextPackage } from '../src/app/context/issueContextPackage.js';
 import { AuthorityReactor } from '../src/app/reactor/authorityReactor.js';
-import { ContextPackageError, MissionWeaveAgent, MissionWeaveCoordinator, MissionWeaveError, verifyContextPackage, type VerifiedContextPackage } from '../src/client/index.js';
+import { ContextPackageError, MissionWeaveAgent, MissionWeaveCoordinator, MissionWeaveError, contextTrustOf, verifyContextPackage, type ContextTrust, type VerifiedContextPackage } from '../src/client/index.js';
 import { httpsGet } from '../src/client/httpsGet.js';
 import { findDueContextRecipients } from '../src/store/sql/contextPackages.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
+import { canonicalize } from '../src/protocol/jcs.js';
+import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { loadOfficialSchemas } from './support/officialSchemas.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { describeWithSpec } from './support/spec.js';
 
 let server: TestServer;
 let reactor: AuthorityReactor;
@@ -39,6 +43,17 @@ async function connected(actor: Actor): Promise<MissionWeaveAgent> {
   return agent;
 }
 
+function generator() {
+  const configured = server.harness.settings.contextGenerator;
+  if (configured === undefined) throw new Error('the test server has no context generator');
+  return configured;
+}
+
+/** What an Agent of this Organization trusts: the Registry and the context generator it names. */
+function trust(): ContextTrust {
+  return { registry: server.harness.authority.registry.current.registry, contextGenerator: generator().principal.id };
+}
+
 const byOwner = (kind: string, payload: JsonObject) => server.harness.expectOk(server.harness.send(owner, kind, payload, { groupId: mission.groupId, membershipEpoch: 1 }));
 const post = (content: string) => byOwner('message.post', { messageId: `urn:uuid:${randomUUID()}`, conversationId: mission.mainConversationId, content });
 
@@ -49,7 +64,7 @@ async function sequenceOf(kind: string, memberId?: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { contextGenerator: true });
   reactor = AuthorityReactor.start({ authority: server.harness.authority, pool: server.db.pool, logger: pino({ level: 'silent' }), periodMs: 3_600_000 });
   owner = await server.harness.human('owner');
   for (const handle of ['coordinator', 'late', 'candidate', 'replacement', 'stranger'] as const) actors[handle] = await server.harness.agent(handle);
@@ -78,7 +93,7 @@ describe('a late joiner', () => {
     const { document } = await agent.contextPackages().awaitLatest(mission.groupId, { missionId: mission.missionId, workItemId: null, waitMs: 5_000 });
     const joined = await sequenceOf('membership.changed', actors.late.principal.id);
     expect(document.version).toBe(1);
-    expect(document['generatedBy']).toEqual(server.harness.settings.services.authority);
+    expect(document['generatedBy']).toEqual(generator().principal);
     expect(document.sourceEventRange.fromSequence).toBe(joined);
     const early = (await eventsOf(server.db.pool, mission.groupId)).filter((e) => Number(e['sequence']) < joined).map((e) => String(e['eventId']));
     expect(early.length).toBeGreaterThan(0);
@@ -145,7 +160,7 @@ describe('refusals', () => {
   it('a tampered package does not verify', async () => {
     const stored = await server.db.pool.query<{ document: string }>('select document from context_packages where context_package_id = $1', [NAMED_PACKAGE]);
     const text = stored.rows[0]!.document;
-    const registry = server.harness.authority.registry.current.registry;
+    const registry = trust();
     expect(verifyContextPackage(Buffer.from(text), mission.groupId, registry).document.contextPackageId).toBe(NAMED_PACKAGE);
     const tampered = text.replace('"summary":"', '"summary":"(edited) ');
     expect(() => verifyContextPackage(Buffer.from(tampered), mission.groupId, registry)).toThrow(ContextPackageError);
@@ -156,6 +171,39 @@ describe('refusals', () => {
     const previous = { contextPackageId: NAMED_PACKAGE, version: 1, hash: sha256ContentHash(text) };
     expect(verifyContextPackage(next, mission.groupId, registry, { previous }).document.version).toBe(2);
     expect(() => verifyContextPackage(next, mission.groupId, registry, { previous: { ...previous, hash: sha256ContentHash('other bytes') } })).toThrow(/previous version’s hash/);
+  });
+
+  it('the SDK accepts packages from the context generator the Registry snapshot names, and from no one else', async () => {
+    const late = running.find((a) => a.agentId === actors.late.principal.id)!;
+    const exported = await server.harness.authority.registryExport();
+    expect(exported.contextGenerator).toEqual(generator().principal);
+    expect(contextTrustOf(exported).contextGenerator).toBe(generator().principal.id);
+    const [listing] = await late.contextPackages().list(mission.groupId);
+    const id = listing!.contextPackageId;
+    const stored = await server.db.pool.query<{ document: string }>('select document from context_packages where context_package_id = $1', [id]);
+    const original = stored.rows[0]!.document;
+    const { signature: _signature, ...unsigned } = JSON.parse(original) as JsonObject;
+    const { settings } = server.harness;
+    const forgeries: readonly [string, object, RegExp][] = [
+      // The service as generatedBy, with its own key: the published schema admits only an Agent.
+      ['service', signDocument('context-package', { ...unsigned, generatedBy: { ...settings.services.authority } }, settings.authorityKey), /does not verify: schema/],
+      // The generator named, the service's key: the key is not the generator's (§6.4 signer binding).
+      ['service key', signDocument('context-package', unsigned, settings.authorityKey), /does not verify/],
+      // Another registered Agent, its own key: the six stages pass, but it is not the generator.
+      ['other Agent', signDocument('context-package', { ...unsigned, generatedBy: { ...actors.stranger.principal } }, actors.stranger.key), /context generator/],
+    ];
+    try {
+      for (const [name, forged, reason] of forgeries) {
+        await server.db.pool.query('update context_packages set document = $2 where context_package_id = $1', [id, canonicalize(forged)]);
+        const refused = await late.contextPackages().fetch(mission.groupId, id).catch((error: unknown) => error);
+        expect(refused, name).toBeInstanceOf(ContextPackageError);
+        expect((refused as Error).message, name).toMatch(reason);
+      }
+    } finally {
+      await server.db.pool.query('update context_packages set document = $2 where context_package_id = $1', [id, original]);
+    }
+    expect((await late.contextPackages().fetch(mission.groupId, id)).document.contextPackageId).toBe(id);
+    expect(() => verifyContextPackage(Buffer.from(original), mission.groupId, { ...trust(), contextGenerator: undefined })).toThrow(/names no context generator/);
   });
 
   it('an ended Membership reads no package', async () => {
@@ -184,9 +232,8 @@ describe('refusals', () => {
     await byOwner('membership.change', { principal: { ...joiner.principal }, roles: ['reviewer'] });
     const due = (await findDueContextRecipients(server.db.pool, 100)).filter((d) => d.recipient.id === joiner.principal.id);
     expect(due).toHaveLength(1);
-    const issuer = { principal: server.harness.settings.services.authority, key: server.harness.settings.authorityKey };
     const now = server.harness.authority.clock.nowMillis();
-    const outcomes = await Promise.all([1, 2, 3].map(() => issueContextPackage(server.db.pool, due[0]!, issuer, now)));
+    const outcomes = await Promise.all([1, 2, 3].map(() => issueContextPackage(server.db.pool, due[0]!, generator(), now)));
     expect(outcomes.sort()).toEqual(['duplicate', 'duplicate', 'issued']);
     expect(await findDueContextRecipients(server.db.pool, 100)).toEqual([]);
   });
@@ -206,5 +253,14 @@ describe('refusals', () => {
     await reactor.sweepNow();
     expect(await count(server.db.pool, 'context_packages', 'group_id = $1', [mission.groupId])).toBe(before);
     expect(before).toBe(6);
+  });
+});
+
+describeWithSpec('the normative schema', () => {
+  it('every stored package validates against the published context-package schema (§22)', async () => {
+    const validate = loadOfficialSchemas().validators.get('context-package')!;
+    const stored = await server.db.pool.query<{ document: string }>('select document from context_packages where group_id = $1', [mission.groupId]);
+    expect(stored.rows.length).toBeGreaterThan(0);
+    for (const { document } of stored.rows) expect(validate(JSON.parse(document)), JSON.stringify(validate.errors)).toBe(true);
   });
 });

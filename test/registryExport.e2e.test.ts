@@ -64,12 +64,15 @@ it('prints the same document it writes, with every Principal’s public key and 
   const document = JSON.parse(text) as Export;
   expect(document.revision).toBeGreaterThan(0);
   expect(document.bindings.map((b) => `${b.principal.type} ${b.principal.id}`).sort()).toEqual([
+    'agent urn:missionweave:agent:organization:context-generator',
     'agent urn:missionweave:agent:planner',
     'human urn:missionweave:human:alice',
     'service urn:missionweave:service:group-authority',
     'service urn:missionweave:service:registry',
   ]);
   expect(text).not.toMatch(/PRIVATE KEY|"seed"|"d"\s*:/);
+  // It names the Agent whose Context Packages this Organization's Agents accept (§13.3).
+  expect((document as Export & { contextGenerator?: unknown }).contextGenerator).toEqual({ type: 'agent', id: 'urn:missionweave:agent:organization:context-generator' });
   expect(runCli('registry', '--dir', dir).code).toBe(2);
 });
 
@@ -94,8 +97,9 @@ it('rejects the Events at stage 4 when their key is missing from it, or they fal
 });
 
 describeWithSpec('the export and the conformance bundles', () => {
-  it('is the bundles’ Registry fixture shape, plus the revision it was read at', () => {
-    const { revision, ...fixture } = JSON.parse(readFileSync(exportFile, 'utf8')) as Export;
+  it('is the bundles’ Registry fixture shape, plus the revision it was read at and the context generator', () => {
+    const { revision, contextGenerator, ...fixture } = JSON.parse(readFileSync(exportFile, 'utf8')) as Export & { contextGenerator?: unknown };
+    expect(contextGenerator).toBeDefined();
     expect(Number.isSafeInteger(revision)).toBe(true);
     const validate = new Ajv2020({ strict: false }).compile(specJson<Record<string, unknown>>('cryptography/registry-fixture.schema.json'));
     expect(validate(fixture), JSON.stringify(validate.errors)).toBe(true);

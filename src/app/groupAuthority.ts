@@ -258,9 +258,9 @@ export class GroupAuthority {
     return (await this.deps.registry.refresh(this.deps.pool)).revision !== before;
   }
 
-  /** The Registry's public key bindings as a §6.4 verifier loads them, caught up with the database. */
+  /** The Registry's public key bindings as a §6.4 verifier loads them, caught up with the database, and the context generator. */
   registryExport(): Promise<RegistryExport> {
-    return readRegistryExport(this.deps.registry, this.deps.pool);
+    return readRegistryExport(this.deps.registry, this.deps.pool, this.settings.contextGenerator?.principal);
   }
 
   /** Registers a listener for committed Events (delivery fans them out without a read). */

@@ -33,6 +33,20 @@ export interface AuthoritySettings {
   readonly verificationLimits?: VerificationLimits;
   /** The Organization's cooperation limits (§20); `DEFAULT_COOPERATION_LIMITS` unless given. */
   readonly cooperationLimits?: CooperationLimits;
+  /**
+   * The Organization-operated Agent that generates and signs Context Packages (§13.3), and its
+   * key; absent, this node issues none (src/app/context/contextGenerator.ts).
+   */
+  readonly contextGenerator?: ContextGenerator;
+}
+
+/**
+ * The context generator: an Agent of the Organization, registered with an Agent Card like any
+ * other, because the published Context Package schema names an Agent as `generatedBy` (§13.3).
+ */
+export interface ContextGenerator {
+  readonly principal: { readonly type: 'agent'; readonly id: string };
+  readonly key: SigningKey;
 }
 
 /** A clock reading in milliseconds; injected so tests and the domain never read the time. */

@@ -1,16 +1,26 @@
 /**
  * The operator's directory, made by `missionweave init`: configuration, the Organization
- * services' keys, the development TLS certificate, the Principals added since, and the embedded
- * database. Private keys are PKCS#8 PEM files readable by the owner only.
+ * services' keys, the context generator Agent's key, the development TLS certificate, the
+ * Principals added since, and the embedded database. Private keys are PKCS#8 PEM files readable
+ * by the owner only.
  */
 
-import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { AuthoritySettings, FreshnessWindow } from '../app/settings.js';
+import { contextGeneratorOf } from '../app/context/contextGenerator.js';
+import type { AuthoritySettings, ContextGenerator, FreshnessWindow } from '../app/settings.js';
+import { generatePrivateKey } from '../protocol/signing/signDocument.js';
 import type { PrincipalType } from '../protocol/principal.js';
 import { UsageError } from './args.js';
 import { DEFAULT_MAX_BATCH, DEFAULT_WRITER_CONCURRENCY } from '../app/limits.js';
+
+/**
+ * The context generator's key (src/app/context/contextGenerator.ts). Its Agent ID is fixed and its
+ * key ID derives from the key, so this one file is the whole of it: a folder made before the
+ * generator existed gains it without `config.json` being rewritten under a running node.
+ */
+export const CONTEXT_GENERATOR_KEY_FILE = 'keys/context-generator.pem';
 
 export interface ServiceConfig {
   readonly id: string;
@@ -84,6 +94,32 @@ export class Home {
     writeFileSync(path, key.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
   }
 
+  /** The context generator, if this folder has its key. */
+  contextGenerator(): ContextGenerator | undefined {
+    return existsSync(this.path(CONTEXT_GENERATOR_KEY_FILE)) ? contextGeneratorOf(this.privateKey(CONTEXT_GENERATOR_KEY_FILE)) : undefined;
+  }
+
+  /**
+   * The context generator, its key created first if the folder lacks one. Several nodes starting
+   * on one folder at once keep one key: each writes a whole key file of its own and links it into
+   * place, and a link fails where the name exists, so the first wins and the others read its key.
+   */
+  ensureContextGenerator(): ContextGenerator {
+    const target = this.path(CONTEXT_GENERATOR_KEY_FILE);
+    if (!existsSync(target)) {
+      const draft = `${CONTEXT_GENERATOR_KEY_FILE}.${randomUUID()}.tmp`;
+      this.writePrivateKey(draft, generatePrivateKey());
+      try {
+        linkSync(this.path(draft), target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      } finally {
+        rmSync(this.path(draft), { force: true });
+      }
+    }
+    return contextGeneratorOf(this.privateKey(CONTEXT_GENERATOR_KEY_FILE));
+  }
+
   principalFile(handle: string): string {
     return join('principals', `${handle}.json`);
   }
@@ -112,6 +148,7 @@ export class Home {
 
   settings(overrides: Partial<AuthoritySettings> = {}): AuthoritySettings {
     const config = this.config();
+    const contextGenerator = this.contextGenerator();
     return {
       services: {
         organizationId: config.organizationId,
@@ -122,6 +159,7 @@ export class Home {
       freshness: config.freshness,
       maxBatch: DEFAULT_MAX_BATCH,
       writerConcurrency: DEFAULT_WRITER_CONCURRENCY,
+      ...(contextGenerator === undefined ? {} : { contextGenerator }),
       ...overrides,
     };
   }

@@ -1,8 +1,10 @@
 /**
  * `missionweave init --dir DIR [--organization ID] [--host H] [--port N]`: creates the
- * Organization's services (Agent Registry and Group Authority) with their keys, a development
- * TLS certificate and the configuration, and binds the service keys in the Registry. Running it
- * again changes nothing and prints the same summary.
+ * Organization's services (Agent Registry and Group Authority) with their keys, the context
+ * generator Agent with its key (the Agent that signs Context Packages, §13.3), a development TLS
+ * certificate and the configuration; binds the service keys in the Registry and registers the
+ * generator's Agent Card. Running it again changes nothing and prints the same summary; on a
+ * folder made before the generator existed it adds the generator.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -11,7 +13,7 @@ import selfsigned from 'selfsigned';
 import { DEFAULT_FRESHNESS } from '../app/limits.js';
 import { isUri } from '../protocol/identifier.js';
 import { generatePrivateKey, publicKeyBase64url } from '../protocol/signing/signDocument.js';
-import { openAuthority } from '../server.js';
+import { openAuthority, registerFolderContextGenerator } from '../server.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { Home, type HomeConfig, type ServiceConfig } from './home.js';
 
@@ -48,12 +50,18 @@ async function developmentCertificate(home: Home, host: string): Promise<HomeCon
   return tls;
 }
 
+function contextGeneratorSummary(home: Home): Record<string, unknown> {
+  const generator = home.contextGenerator();
+  return generator === undefined ? {} : { contextGenerator: { id: generator.principal.id, keyId: generator.key.keyId } };
+}
+
 function summary(home: Home, config: HomeConfig): Record<string, unknown> {
   return {
     directory: home.directory,
     organizationId: config.organizationId,
     registry: { id: config.services.registry.id, keyId: config.services.registry.keyId },
     authority: { id: config.services.authority.id, keyId: config.services.authority.keyId },
+    ...contextGeneratorSummary(home),
     tls: { certFile: home.path(config.tls.certFile) },
     database: config.databaseUrl === undefined ? 'embedded' : 'configured',
   };
@@ -79,6 +87,7 @@ export async function ensureHome(home: Home, options: { organization?: string; h
     home.writeJson('config.json', config);
   }
   const config = home.config();
+  home.ensureContextGenerator();
   const running = await openAuthority(home);
   try {
     // Keys are valid from the second they are bound (whole seconds keep the text short).
@@ -94,6 +103,8 @@ export async function ensureHome(home: Home, options: { organization?: string; h
         validityHistory: [],
       });
     }
+    // The Registry service's key is bound now: it issues the generator's card.
+    await registerFolderContextGenerator(home, running.authority, running.pool);
   } finally {
     await running.close();
   }

@@ -1,12 +1,12 @@
 /**
  * `missionweave registry export --dir DIR [--out FILE]`: the Registry snapshot that
  * `GET /v1/registry` serves (app/registryExport.ts), read from the database: every key
- * binding's public key, `validFrom` and validity history at one revision. A third party loads
- * it as stage-4 evidence to verify Events offline; it holds no private key.
+ * binding's public key, `validFrom` and validity history at one revision, and the context
+ * generator Agent. A third party loads it as stage-4 evidence to verify Events offline, and an
+ * Agent pinning it knows whose Context Packages to accept; it holds no private key.
  */
 
 import { writeFileSync } from 'node:fs';
-import { readRegistryExport } from '../app/registryExport.js';
 import { openAuthority } from '../server.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { Home } from './home.js';
@@ -17,7 +17,7 @@ export async function registryCommand(argv: readonly string[]): Promise<number> 
   const home = new Home(stringOption(args, 'dir') ?? '.missionweave');
   const running = await openAuthority(home);
   try {
-    const text = `${JSON.stringify(await readRegistryExport(running.authority.registry, running.pool), null, 2)}\n`;
+    const text = `${JSON.stringify(await running.authority.registryExport(), null, 2)}\n`;
     const out = stringOption(args, 'out');
     if (out === undefined) process.stdout.write(text);
     else writeFileSync(out, text);

@@ -53,7 +53,8 @@ import { MemoryCursorStore } from './cursorStore.js';
 import { eventProblem, isGroupEvent, type Attention, type ProtocolEvent } from './documents.js';
 import { AgentClientError, errorFromDocument, type AgentError } from './errors.js';
 import { ContextPackages } from './contextPackages.js';
-import { eventVerifierFor, loadRegistry, type EventCheck, type EventVerifier } from './eventVerifier.js';
+import { contextTrustOf } from './contextTrust.js';
+import { eventVerifierFor, type EventCheck, type EventVerifier } from './eventVerifier.js';
 import type { EventHandler } from './groupStream.js';
 import { FrameInbox } from './inbox.js';
 import { fetchRegistry } from './registryFetch.js';
@@ -221,7 +222,7 @@ export class MissionWeaveAgent {
     };
   }
 
-  /** The Agent's own Context Packages (§13.3), read with its session and verified over the Registry. */
+  /** The Agent's own Context Packages (§13.3), read with its session and verified over the Registry and the context generator it names. */
   contextPackages(): ContextPackages {
     const { options } = this;
     const timeoutMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
@@ -231,11 +232,11 @@ export class MissionWeaveAgent {
       ca: options.ca,
       timeoutMs,
       token,
-      registry: async () => {
-        if (options.registry !== undefined) return loadRegistry(options.registry);
+      trust: async () => {
+        if (options.registry !== undefined) return contextTrustOf(options.registry);
         const session = token();
         if (session === undefined) throw new Error('no session to read the Registry with');
-        return loadRegistry((await fetchRegistry(this.endpoint.origin, options.ca, session, timeoutMs)).evidence);
+        return contextTrustOf((await fetchRegistry(this.endpoint.origin, options.ca, session, timeoutMs)).evidence);
       },
     });
   }

@@ -4,8 +4,10 @@
  * Coordinator; the recipient lists and fetches its own over HTTPS with its session token, and
  * verifies each before it trusts a word of it:
  *
- * - the six stages of §6.4 over the Organization's Registry, and a signer that is an
- *   Organization service (the Group Authority), never an Agent posing as one;
+ * - the six stages of §6.4 over the Organization's Registry, and a signer that is the Agent the
+ *   Registry snapshot names as the Organization's context generator (`contextTrust.ts`), never
+ *   another Agent, nor the Group Authority service (the published schema makes an Agent the
+ *   `generatedBy`);
  * - the hash the listing named, over the exact bytes served;
  * - the scope: this Group, and the Mission and WorkItem the caller expects;
  * - the range: `fromSequence ≤ toSequence`, no more Event IDs than the range holds, and every
@@ -21,8 +23,9 @@
 import { sha256ContentHash } from '../protocol/contentHash.js';
 import { readSchemaDocuments } from '../protocol/schemas/files.js';
 import { SchemaRegistry } from '../protocol/schemas/registry.js';
-import { verifyParsedDocument, type RegistryInput } from '../protocol/signing/verifySignedDocument.js';
+import { verifyParsedDocument } from '../protocol/signing/verifySignedDocument.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
+import type { ContextTrust } from './contextTrust.js';
 import { errorFromDocument } from './errors.js';
 import { httpsGet } from './httpsGet.js';
 import { MAX_JSON_DEPTH } from './limits.js';
@@ -95,13 +98,15 @@ function check(condition: boolean, message: string): void {
 }
 
 /** Verifies a package's bytes for the Group `groupId`; throws `ContextPackageError` on any failure. */
-export function verifyContextPackage(bytes: Uint8Array, groupId: string, registry: RegistryInput, expected: ContextPackageExpectation = {}): VerifiedContextPackage {
+export function verifyContextPackage(bytes: Uint8Array, groupId: string, trust: ContextTrust, expected: ContextPackageExpectation = {}): VerifiedContextPackage {
   const hash = sha256ContentHash(bytes);
   check(expected.hash === undefined || expected.hash === hash, `the package's hash is ${hash}, not ${expected.hash ?? ''}`);
+  check(trust.contextGenerator !== undefined, 'the Registry snapshot names no context generator, so no package is trusted');
   const value = parseStrictJson(bytes, { maxBytes: MAX_CONTEXT_PACKAGE_BYTES, maxDepth: MAX_JSON_DEPTH });
-  const result = verifyParsedDocument('context-package', value, registry, contextSchemas());
+  const result = verifyParsedDocument('context-package', value, trust.registry, contextSchemas());
   if (!result.ok) throw new ContextPackageError(`the package does not verify: ${result.failure.stage} ${result.failure.reason}`);
-  check(result.verified.principal.type === 'service', 'the package is not signed by the Group Authority');
+  const signer = result.verified.principal;
+  check(signer.type === 'agent' && signer.id === trust.contextGenerator, 'the package is not signed by the Organization’s context generator');
   const document = value as ContextPackageDocument;
   check(document.groupId === groupId, 'the package is not of this Group');
   check(expected.missionId === undefined || document.missionId === expected.missionId, 'the package is not of the expected Mission');
@@ -125,7 +130,8 @@ export interface ContextPackageAccess {
   readonly ca: string | Buffer | undefined;
   readonly timeoutMs: number;
   readonly token: () => string | undefined;
-  readonly registry: () => Promise<RegistryInput>;
+  /** The Registry snapshot's keys and context generator, read when a package is fetched. */
+  readonly trust: () => Promise<ContextTrust>;
 }
 
 /** The recipient's reader of its own Context Packages. */
@@ -143,7 +149,7 @@ export class ContextPackages {
   /** One package, fetched and verified. */
   async fetch(groupId: string, contextPackageId: string, expected: ContextPackageExpectation = {}): Promise<VerifiedContextPackage> {
     const body = await this.get(`/v1/groups/${encodeURIComponent(groupId)}/context-packages/${encodeURIComponent(contextPackageId)}`);
-    const verified = verifyContextPackage(body, groupId, await this.access.registry(), expected);
+    const verified = verifyContextPackage(body, groupId, await this.access.trust(), expected);
     check(verified.document.contextPackageId === contextPackageId, 'the package served is not the one asked for');
     return verified;
   }

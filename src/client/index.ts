@@ -41,6 +41,8 @@ export type { SessionClose } from './session.js';
 export type { GroupSnapshotArtifact, SnapshotHandler } from './snapshots.js';
 export { ContextPackageError, ContextPackages, verifyContextPackage } from './contextPackages.js';
 export type { ContextPackageDocument, ContextPackageExpectation, ContextPackageListing, VerifiedContextPackage } from './contextPackages.js';
+export { contextGeneratorIn, contextTrustOf } from './contextTrust.js';
+export type { ContextTrust } from './contextTrust.js';
 export { MissionWeaveCoordinator } from './coordinator.js';
 export type { WorkItemHandler, WorkOutcome } from './coordinator.js';
 export { GroupEpochs } from './groupEpochs.js';

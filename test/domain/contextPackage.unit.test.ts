@@ -18,6 +18,8 @@ import { AUTHORITY, COORD, HASH_A, HASH_B, MISSION, OWNER, REVIEWER, WORK, WORKE
 
 const W2 = 'urn:missionweave:work-item:w2';
 const PACKAGE_ID = 'urn:missionweave:context-package:p1';
+/** The Organization's context generator Agent: the schema admits only an Agent as `generatedBy`. */
+const GENERATOR = { type: 'agent', id: 'urn:missionweave:agent:organization:context-generator' } as const;
 
 /** w1 and w2 authorized, then worker-8 joins late, then w2 is offered to worker-7 and reviewer-3 is granted provisionally. */
 const events: RecordedEvent[] = history([
@@ -68,11 +70,13 @@ function build(recipient: { type: string; id: string }, extra: Partial<PackageRe
     view,
     scope: { missionId: MISSION },
     contextPackageId: PACKAGE_ID,
-    generatedBy: AUTHORITY,
+    generatedBy: GENERATOR,
     generatedAt: T0,
     ...extra,
   });
   if (!result.ok) throw new Error(result.message);
+  // Every package built here is a valid Context Package under the schema (§22).
+  expectSchemaValid(result.unsigned);
   return result.unsigned;
 }
 
@@ -80,9 +84,12 @@ function eventIds(pkg: JsonObject): string[] {
   return (pkg['sourceEventRange'] as { eventIds: string[] }).eventIds;
 }
 
+function signedForm(pkg: JsonObject): JsonObject {
+  return { ...pkg, signature: { algorithm: 'Ed25519', keyId: 'urn:x:key', createdAt: T0, value: 'A'.repeat(86) } };
+}
+
 function expectSchemaValid(pkg: JsonObject): void {
-  const signed = { ...pkg, signature: { algorithm: 'Ed25519', keyId: 'urn:x:key', createdAt: T0, value: 'A'.repeat(86) } };
-  expect(schemaRegistry().validateObject('context-package', signed)).toMatchObject({ ok: true });
+  expect(schemaRegistry().validateObject('context-package', signedForm(pkg))).toMatchObject({ ok: true });
 }
 
 describe('a Coordinator (full visibility, the Mission)', () => {
@@ -92,7 +99,7 @@ describe('a Coordinator (full visibility, the Mission)', () => {
     expect(pkg['sourceEventRange']).toMatchObject({ fromSequence: 1, toSequence: state.lastSequence });
     expect(eventIds(pkg)).toEqual(events.map((e) => e.eventId));
     expect(pkg['artifactHashes']).toEqual([HASH_A, HASH_B]);
-    expect(pkg).toMatchObject({ version: 1, missionId: MISSION, groupId: state.groupId, generatedBy: AUTHORITY, generatedAt: T0 });
+    expect(pkg).toMatchObject({ version: 1, missionId: MISSION, groupId: state.groupId, generatedBy: GENERATOR, generatedAt: T0 });
     expect(pkg['workItemId']).toBeUndefined();
     expectSchemaValid(pkg);
   });
@@ -167,12 +174,12 @@ describe('a WorkItem-scoped package', () => {
 
   it('refuses a WorkItem the Group does not have', () => {
     const membership = membershipOf(COORD);
-    const result = buildContextPackage({ state, events: sources, view: contextViewOf(membership)!, scope: { missionId: MISSION, workItemId: 'urn:x:none' }, contextPackageId: PACKAGE_ID, generatedBy: AUTHORITY, generatedAt: T0 });
+    const result = buildContextPackage({ state, events: sources, view: contextViewOf(membership)!, scope: { missionId: MISSION, workItemId: 'urn:x:none' }, contextPackageId: PACKAGE_ID, generatedBy: GENERATOR, generatedAt: T0 });
     expect(result).toMatchObject({ ok: false, reason: 'unknown-work-item' });
   });
 
   it('refuses when nothing in scope is readable', () => {
-    const result = buildContextPackage({ state, events: sources, view: { firstSequence: state.lastSequence + 1, currentContent: true }, scope: { missionId: MISSION }, contextPackageId: PACKAGE_ID, generatedBy: AUTHORITY, generatedAt: T0 });
+    const result = buildContextPackage({ state, events: sources, view: { firstSequence: state.lastSequence + 1, currentContent: true }, scope: { missionId: MISSION }, contextPackageId: PACKAGE_ID, generatedBy: GENERATOR, generatedAt: T0 });
     expect(result).toMatchObject({ ok: false, reason: 'nothing-readable' });
   });
 });
@@ -186,6 +193,12 @@ describe('versions', () => {
     expectSchemaValid(pkg);
   });
 
+  it('names the context generator Agent as generatedBy; the schema refuses a service there', () => {
+    const pkg = build(COORD);
+    expect(pkg['generatedBy']).toEqual(GENERATOR);
+    expect(schemaRegistry().validateObject('context-package', signedForm({ ...pkg, generatedBy: { ...AUTHORITY } }))).toMatchObject({ ok: false });
+  });
+
   it('a first package names no previous one', () => {
     const pkg = build(COORD);
     expect(pkg['previousContextPackageId']).toBeUndefined();
@@ -197,7 +210,7 @@ describe('bounds', () => {
   it('keeps the newest decisions and says how many were left out', () => {
     const many: SourceEvent[] = Array.from({ length: MAX_DECISIONS + 50 }, (_, i) => ({ sequence: i + 1, eventId: `urn:x:e${i + 1}`, kind: 'work.authorized', workItemId: WORK }));
     const big: GroupState = { ...state, lastSequence: many.length };
-    const result = buildContextPackage({ state: big, events: many, view: { firstSequence: 1, currentContent: true }, scope: { missionId: MISSION }, contextPackageId: PACKAGE_ID, generatedBy: AUTHORITY, generatedAt: T0 });
+    const result = buildContextPackage({ state: big, events: many, view: { firstSequence: 1, currentContent: true }, scope: { missionId: MISSION }, contextPackageId: PACKAGE_ID, generatedBy: GENERATOR, generatedAt: T0 });
     if (!result.ok) throw new Error(result.message);
     const decisions = result.unsigned['decisions'] as { sourceEventIds: string[] }[];
     expect(decisions).toHaveLength(MAX_DECISIONS);
@@ -208,7 +221,7 @@ describe('bounds', () => {
 
   it('cuts a long quoted text', () => {
     const long: GroupState = { ...state, mission: { ...state.mission, objective: 'x'.repeat(5_000) } };
-    const result = buildContextPackage({ state: long, events: sources, view: { firstSequence: 1, currentContent: true }, scope: { missionId: MISSION }, contextPackageId: PACKAGE_ID, generatedBy: AUTHORITY, generatedAt: T0 });
+    const result = buildContextPackage({ state: long, events: sources, view: { firstSequence: 1, currentContent: true }, scope: { missionId: MISSION }, contextPackageId: PACKAGE_ID, generatedBy: GENERATOR, generatedAt: T0 });
     if (!result.ok) throw new Error(result.message);
     expect((result.unsigned['summary'] as string).length).toBeLessThan(2_000);
     expect(result.unsigned['summary']).toContain('(cut)');

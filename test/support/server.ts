@@ -8,9 +8,11 @@ import selfsigned from 'selfsigned';
 import { afterAll } from 'vitest';
 import { startListener, type RunningListener } from '../../src/transport/listener.js';
 import type { TransportLimits } from '../../src/transport/limits.js';
+import { contextGeneratorOf, registerContextGenerator } from '../../src/app/context/contextGenerator.js';
 import { GroupAccess } from '../../src/app/groupAccess.js';
 import type { GroupAuthority } from '../../src/app/groupAuthority.js';
 import type { AuthoritySettings } from '../../src/app/settings.js';
+import { generatePrivateKey } from '../../src/protocol/signing/signDocument.js';
 import type { Pool } from '../../src/store/pool.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { Harness } from './harness.js';
@@ -61,16 +63,22 @@ export async function startNode(authority: GroupAuthority, pool: Pool, url: stri
   return listener;
 }
 
-/** A database, a harness (Organization, keys) and one listening node (logging to `options.logger` if given). */
+/**
+ * A database, a harness (Organization, keys) and one listening node (logging to `options.logger`
+ * if given); with `contextGenerator`, the Organization's context generator Agent is configured and
+ * registered as `serve` does, so the Authority reactor issues Context Packages.
+ */
 export async function startTestServer(
   limits: Partial<TransportLimits> = {},
-  options: { readonly logger?: Logger; readonly settings?: Partial<AuthoritySettings> } = {},
+  options: { readonly logger?: Logger; readonly settings?: Partial<AuthoritySettings>; readonly contextGenerator?: boolean } = {},
 ): Promise<TestServer> {
   const { logger, settings = {} } = options;
   const db = await createTestDatabase({ poolSize: 16 });
+  const generator = options.contextGenerator === true ? contextGeneratorOf(generatePrivateKey()) : undefined;
   // The node runs as `serve` does: Commands verified and Events signed on a crypto worker.
-  const harness = await Harness.start(db.pool, { cryptoWorkers: 1, ...settings });
+  const harness = await Harness.start(db.pool, { cryptoWorkers: 1, ...(generator === undefined ? {} : { contextGenerator: generator }), ...settings });
   afterAll(() => harness.authority.close());
+  if (generator !== undefined) await registerContextGenerator(harness.authority, db.pool, { generator, registryKey: harness.registry.key, endpoint: 'wss://127.0.0.1:8443' });
   const listener = await startNode(harness.authority, db.pool, db.url, limits, logger);
   return { db, harness, listener, url: listener.url, httpsUrl: listener.httpsUrl, ca: (await testCertificate()).cert };
 }

@@ -2,8 +2,9 @@
  * Issues one Context Package (§13.3) to a recipient the reactor's sweep found owed one: a late
  * joiner or provisional member at its current Membership Epoch (§8), or a replacement
  * Coordinator at its Coordinator Epoch (§7.2). Reads the Group's state and newest Events in one
- * snapshot, builds the package for the recipient's view (src/domain/context/), signs it as the
- * Group Authority service, and stores it for the recipient to read over HTTPS.
+ * snapshot, builds the package for the recipient's view (src/domain/context/), signs it with the
+ * key of the Organization's context generator Agent (`contextGenerator.ts`: the published schema
+ * makes an Agent the `generatedBy`), and stores it for the recipient to read over HTTPS.
  *
  * Safe on every node at once and twice over: the store keeps one package per cause (its unique
  * key), so concurrent issuers store one and the others find it there. Package IDs are fresh, not
@@ -21,7 +22,7 @@ import { fromAggregates, type GroupState } from '../../domain/group/groupState.j
 import { sha256ContentHash } from '../../protocol/contentHash.js';
 import { canonicalize } from '../../protocol/jcs.js';
 import { principalKey, type Principal } from '../../protocol/principal.js';
-import { signDocument, type SigningKey } from '../../protocol/signing/signDocument.js';
+import { signDocument } from '../../protocol/signing/signDocument.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import { checkOut, type Pool } from '../../store/pool.js';
 import { readGroupAggregates } from '../../store/sql/aggregates.js';
@@ -32,12 +33,7 @@ import {
   type DueContextRecipient,
 } from '../../store/sql/contextPackages.js';
 import { readEventsAfter, type StoredEventText } from '../../store/sql/events.js';
-
-/** Who signs the packages: the Group Authority service and its key. */
-export interface ContextIssuer {
-  readonly principal: Principal;
-  readonly key: SigningKey;
-}
+import type { ContextGenerator } from '../settings.js';
 
 export type IssueOutcome = 'issued' | 'duplicate' | 'skipped';
 
@@ -84,7 +80,7 @@ async function readGroup(pool: Pool, groupId: string, firstSequence: (state: Gro
   }
 }
 
-export async function issueContextPackage(pool: Pool, due: DueContextRecipient, issuer: ContextIssuer, nowMillis: number): Promise<IssueOutcome> {
+export async function issueContextPackage(pool: Pool, due: DueContextRecipient, generator: ContextGenerator, nowMillis: number): Promise<IssueOutcome> {
   const read = await readGroup(pool, due.groupId, (state) => viewFor(state, due)?.firstSequence);
   const view = read === undefined ? undefined : viewFor(read.state, due);
   if (read === undefined || view === undefined) return 'skipped';
@@ -103,11 +99,11 @@ export async function issueContextPackage(pool: Pool, due: DueContextRecipient, 
     scope,
     ...(previous === undefined ? {} : { previous }),
     contextPackageId,
-    generatedBy: issuer.principal,
+    generatedBy: generator.principal,
     generatedAt,
   });
   if (!built.ok) return 'skipped';
-  const signed = signDocument('context-package', built.unsigned, issuer.key);
+  const signed = signDocument('context-package', built.unsigned, generator.key);
   const document = canonicalize(signed);
   const stored = await insertContextPackage(pool, {
     contextPackageId,

@@ -7,15 +7,17 @@
  * material for one recipient rather than a change of Group state, and an Event carrying it would
  * show every member what only its recipient may read.
  *
- * Like every sweep it is safe on every node at once: the store keeps one package per cause.
+ * Like every sweep it is safe on every node at once: the store keeps one package per cause. It
+ * runs on a node configured with the Organization's context generator (`settings.contextGenerator`).
  */
 
 import type { Pool } from '../../store/pool.js';
 import { findDueContextRecipients } from '../../store/sql/contextPackages.js';
-import { issueContextPackage, type ContextIssuer } from '../context/issueContextPackage.js';
+import { issueContextPackage } from '../context/issueContextPackage.js';
+import type { ContextGenerator } from '../settings.js';
 import type { AuthorityCommandDraft, Sweep } from './sweep.js';
 
-export function contextPackageSweep(issuer: ContextIssuer): Sweep {
+export function contextPackageSweep(generator: ContextGenerator): Sweep {
   return {
     name: 'context-packages',
     async find(pool: Pool, nowMillis: number, limit: number): Promise<readonly AuthorityCommandDraft[]> {
@@ -23,7 +25,7 @@ export function contextPackageSweep(issuer: ContextIssuer): Sweep {
       // One at a time: each reads a Group snapshot and up to MAX_SOURCE_EVENTS Events.
       for (const due of await findDueContextRecipients(pool, limit)) {
         try {
-          await issueContextPackage(pool, due, issuer, nowMillis);
+          await issueContextPackage(pool, due, generator, nowMillis);
         } catch (error) {
           failures.push(error);
         }

@@ -9,7 +9,6 @@
  */
 
 import type { JsonObject } from '../../protocol/strictJson.js';
-import type { Principal } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import { MAX_ARTIFACT_HASHES, MAX_CONSTRAINTS, MAX_DECISIONS, MAX_SUMMARY_CHARS, MAX_UNRESOLVED_QUESTIONS } from './contextLimits.js';
 import { decisionText, isDecision, missionConstraints, missionQuestions, quote, workItemConstraint, workItemQuestion, type SourceEvent } from './contextFacts.js';
@@ -33,7 +32,8 @@ export interface PackageRequest {
   readonly scope: ContextScope;
   readonly previous?: PreviousPackage;
   readonly contextPackageId: string;
-  readonly generatedBy: Principal;
+  /** The Agent that builds and signs it: the published schema admits no other Principal type. */
+  readonly generatedBy: { readonly type: 'agent'; readonly id: string };
   readonly generatedAt: string;
 }
 

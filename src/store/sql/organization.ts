@@ -50,3 +50,9 @@ export async function readLatestAgentCards(db: Queryable): Promise<AgentCardRow[
   );
   return result.rows;
 }
+
+/** The latest card version registered for one Agent; 0 when it has none. */
+export async function readAgentCardVersion(db: Queryable, agentId: string): Promise<number> {
+  const result = await db.query<{ version: number | null }>('select max(card_version) as version from agent_cards where agent_id = $1', [agentId]);
+  return Number(result.rows[0]?.version ?? 0);
+}
