@@ -20,6 +20,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_REDACTION } from '../src/app/authorization/logRedaction.js';
+import { AuthorityReactor } from '../src/app/reactor/authorityReactor.js';
 import { MissionWeaveAgent } from '../src/client/agent.js';
 import { buildArtifactManifest, downloadArtifact, uploadArtifact } from '../src/client/artifacts.js';
 import type { CapabilityToken } from '../src/client/capabilities.js';
@@ -48,6 +49,8 @@ let coordinatorActor: Actor;
 let coordinator: MissionWeaveAgent;
 let mission: MissionRefs;
 let registry: KeyRegistry;
+/** Issues the Context Packages (§7.2, §13.3) of the late-joining Workers, on demand. */
+let reactor: AuthorityReactor;
 const workers: { actor: Actor; agent: MissionWeaveAgent }[] = [];
 const logLines: string[] = [];
 /** Everything the clients were answered: Command receipts, token grants' claims, charge answers. */
@@ -83,7 +86,9 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 beforeAll(async () => {
   // Every line the node logs, at its most verbose, with the production redaction: scanned at the end.
   const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString('utf8')), done()) });
-  server = await startTestServer({}, { logger: pino({ level: 'trace', redact: LOG_REDACTION }, sink) });
+  const logger = pino({ level: 'trace', redact: LOG_REDACTION }, sink);
+  server = await startTestServer({}, { logger });
+  reactor = AuthorityReactor.start({ authority: server.harness.authority, pool: server.db.pool, logger, periodMs: 3_600_000 });
   owner = await server.harness.human('owner');
   coordinatorActor = await server.harness.agent('coordinator');
   mission = await createMission(server.harness, owner, coordinatorActor, {
@@ -101,6 +106,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await reactor?.close();
   for (const { agent } of workers) await agent.close();
   await coordinator?.close();
 });
@@ -159,8 +165,9 @@ describe('the side-effect scenario over wss (§12, §13.1, §7.3)', () => {
       const before = await count(server.db.pool, 'events', 'group_id = $1', [mission.groupId]);
       const charge = { toolCalls: 1, financialMicrounits: 250_000 };
       receipts.push(JSON.stringify(await chargeCapability(issued.token, charge, 'migrate-1', toolHost())));
-      // The same operation again (a tool host's retry) is the same charge, not a second one.
-      await chargeCapability(issued.token, charge, 'migrate-1', toolHost()).then((claims) => receipts.push(JSON.stringify(claims)), () => undefined);
+      // The same operation again (a tool host's retry) is the same charge, not a second one: the
+      // service re-signs the record, so the pipeline answers ACTION_ID_COLLISION (authorizationService.ts).
+      expect(await refusal(chargeCapability(issued.token, charge, 'migrate-1', toolHost()))).toBe('ACTION_ID_COLLISION');
       const afterFirst = await count(server.db.pool, 'events', 'group_id = $1', [mission.groupId]);
       expect(await refusal(chargeCapability(issued.token, charge, 'migrate-2', toolHost()))).toBe('BUDGET_EXCEEDED');
       expect(await count(server.db.pool, 'events', 'group_id = $1', [mission.groupId])).toBe(afterFirst);
@@ -270,6 +277,10 @@ function privateKeyForms(key: KeyObject): string[] {
 describe('the secrets scan after the scenario (§12 "tokens and secrets never appear")', () => {
   it('finds no capability token, token signature, session token or private key in Events, receipts, Messages, Context Packages, Artifacts, stored rows or logs', async () => {
     expect(tokens.length).toBeGreaterThanOrEqual(3);
+    // The Workers joined late: each gets its Context Package, read and verified through the SDK.
+    await reactor.sweepNow();
+    for (const { agent } of workers) receipts.push(JSON.stringify((await agent.contextPackages().awaitLatest(mission.groupId, { missionId: mission.missionId, waitMs: 5_000 })).document));
+    expect(await count(server.db.pool, 'context_packages', 'group_id = $1', [mission.groupId])).toBeGreaterThanOrEqual(2);
     const secrets: [string, string][] = [];
     for (const { token } of tokens) secrets.push(['a capability token', token], ['a capability token signature', token.split('.')[2] as string]);
     for (const agent of [coordinator, ...workers.map((w) => w.agent)]) secrets.push(['a session token', agent.artifactEndpoint().sessionToken]);
