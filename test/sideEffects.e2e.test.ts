@@ -165,9 +165,10 @@ describe('the side-effect scenario over wss (§12, §13.1, §7.3)', () => {
       const before = await count(server.db.pool, 'events', 'group_id = $1', [mission.groupId]);
       const charge = { toolCalls: 1, financialMicrounits: 250_000 };
       receipts.push(JSON.stringify(await chargeCapability(issued.token, charge, 'migrate-1', toolHost())));
-      // The same operation again (a tool host's retry) is the same charge, not a second one: the
-      // service re-signs the record, so the pipeline answers ACTION_ID_COLLISION (authorizationService.ts).
-      expect(await refusal(chargeCapability(issued.token, charge, 'migrate-1', toolHost()))).toBe('ACTION_ID_COLLISION');
+      // The same operation again (a tool host's retry after a lost answer) gets the first answer and
+      // is the same charge; another charge reusing the operation ID collides.
+      expect(await chargeCapability(issued.token, charge, 'migrate-1', toolHost())).toMatchObject({ tokenId: issued.claims.tokenId });
+      expect(await refusal(chargeCapability(issued.token, { toolCalls: 1 }, 'migrate-1', toolHost()))).toBe('ACTION_ID_COLLISION');
       const afterFirst = await count(server.db.pool, 'events', 'group_id = $1', [mission.groupId]);
       expect(await refusal(chargeCapability(issued.token, charge, 'migrate-2', toolHost()))).toBe('BUDGET_EXCEEDED');
       expect(await count(server.db.pool, 'events', 'group_id = $1', [mission.groupId])).toBe(afterFirst);
