@@ -185,10 +185,10 @@ describe('the side-effect scenario over wss (§12, §13.1, §7.3)', () => {
     const payment = { allowedResources: [{ resource: PAYMENTS, operations: ['payment.create'] }], budget: { currency: 'EUR', financialLimit: 5, toolCallLimit: 1 } };
     const workItemId = await offeredWork(worker, payment);
     expect(await refusal(worker.agent.command('work.start', { workItemId, ownershipEpoch: 1 }, asMember()))).toBe('APPROVAL_REQUIRED');
-    expect(await refusal(worker.agent.capabilities().request({ groupId: mission.groupId, workItemId, ownershipEpoch: 1, executionLeaseId: `urn:missionweave:lease:${randomUUID()}` }))).not.toBe('accepted');
+    expect(await refusal(worker.agent.capabilities().request({ groupId: mission.groupId, workItemId, ownershipEpoch: 1, executionLeaseId: `urn:missionweave:lease:${randomUUID()}` }))).toBe('INVALID_STATE_TRANSITION');
     // An Agent cannot approve it: only an authorized human.
     const grant = { approvalId: `urn:missionweave:approval:${randomUUID()}`, workItemId, ownershipEpoch: 1, operations: ['payment.create'], resources: [PAYMENTS] };
-    expect(await refusal(command(coordinator, 'approval.grant_execution', grant, asCoordinator()))).not.toBe('accepted');
+    expect(await refusal(command(coordinator, 'approval.grant_execution', grant, asCoordinator()))).toBe('AUTH_FORBIDDEN');
     await server.harness.expectOk(server.harness.send(owner, 'approval.grant_execution', grant, asMember()));
     const leaseId = await start(worker, workItemId);
     const issued = await worker.agent.capabilities().request({ groupId: mission.groupId, workItemId, ownershipEpoch: 1, executionLeaseId: leaseId });
