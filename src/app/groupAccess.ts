@@ -15,6 +15,7 @@ import { readMembership } from '../store/sql/memberships.js';
 import { readSnapshot } from '../store/sql/snapshots.js';
 import { ArtifactAccess } from './artifacts/artifactAccess.js';
 import type { ArtifactLimits } from './artifacts/artifactLimits.js';
+import { findReceipts } from '../store/sql/receipts.js';
 import { readWorkItem } from '../store/sql/readWorkItem.js';
 import type { JsonValue } from '../protocol/strictJson.js';
 import { authorizeRead, type ReadAccess } from './authorizeRead.js';
@@ -46,6 +47,12 @@ export class GroupAccess {
   /** One WorkItem's current document: the Authorization Service's online token check (§12). */
   workItem(groupId: string, workItemId: string): Promise<JsonValue | undefined> {
     return readWorkItem(this.pool, groupId, workItemId);
+  }
+
+  /** The signed Command text a service principal's accepted Command under `actionId` carried, if any. */
+  async serviceCommand(serviceId: string, actionId: string): Promise<string | undefined> {
+    const key = { actorType: 'service', actorId: serviceId, actionId };
+    return (await findReceipts(this.pool, [key])).values().next().value?.command;
   }
 
   /** A Group's last sequence, or undefined when it does not exist. */

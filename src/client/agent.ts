@@ -51,6 +51,7 @@ import { backoffDelay, endpoint, isFinalClose, isFinalFailure, signerOf, type Ag
 import { CommandTracker, type CommandOptions } from './commands.js';
 import { MemoryCursorStore } from './cursorStore.js';
 import { eventProblem, isGroupEvent, type Attention, type ProtocolEvent } from './documents.js';
+import type { ArtifactEndpoint } from './artifacts.js';
 import { AgentClientError, errorFromDocument, type AgentError } from './errors.js';
 import { ContextPackages } from './contextPackages.js';
 import { contextTrustOf } from './contextTrust.js';
@@ -129,6 +130,17 @@ export class MissionWeaveAgent {
   capabilities(): CapabilityClient {
     const endpoint = { origin: this.endpoint.origin, timeoutMs: this.options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS, ...(this.options.ca === undefined ? {} : { ca: this.options.ca }) };
     return new CapabilityClient(endpoint, () => (this.current?.isOpen === true ? this.current.sessionToken : undefined));
+  }
+
+  /**
+   * The Artifact store as this Agent's live Session reaches it (§13.1), for `uploadArtifact` and
+   * `downloadArtifact`: the token is the Session's, so a reconnect needs a fresh endpoint.
+   */
+  artifactEndpoint(): ArtifactEndpoint {
+    const session = this.current;
+    if (session?.isOpen !== true) throw new AgentClientError('CONNECTION_CLOSED', 'no live Session to reach the Artifact store with');
+    const timeoutMs = this.options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
+    return { origin: this.endpoint.origin, sessionToken: session.sessionToken, timeoutMs, ...(this.options.ca === undefined ? {} : { ca: this.options.ca }) };
   }
 
   get agentId(): string {

@@ -43,7 +43,7 @@ const services = new WeakMap<TransportContext, AuthorizationService>();
 function serviceOf(context: TransportContext): AuthorizationService {
   let service = services.get(context);
   if (service === undefined) {
-    service = new AuthorizationService(context.authority, (groupId, workItemId) => context.groups.workItem(groupId, workItemId));
+    service = new AuthorizationService(context.authority, (groupId, workItemId) => context.groups.workItem(groupId, workItemId), (serviceId, actionId) => context.groups.serviceCommand(serviceId, actionId));
     services.set(context, service);
   }
   return service;

@@ -14,8 +14,12 @@
  * as above, then submits `ext.missionweaveprotocol.core.resource_usage_record` as the Group
  * Authority for the token's WorkItem, Ownership Epoch and Execution Lease, naming the token, with
  * an Action ID derived from the §16 idempotency key of the tool's operation, so a retried charge
- * of one operation is one charge (the receipt, or `ACTION_ID_COLLISION`). That kind's decider
- * checks the ledger and the token's ceilings (`checkCapabilityCharge`).
+ * of one operation is one charge. A retry is signed anew (another Command ID and time), which the
+ * pipeline calls an Action ID collision; when the record already accepted under that Action ID is
+ * this very charge, the retry gets the first answer, `charged` (§16: the tool host that lost the
+ * first response recognises its effect), and any other charge reusing the operation stays
+ * `ACTION_ID_COLLISION`. That kind's decider checks the ledger and the token's ceilings
+ * (`checkCapabilityCharge`).
  *
  * Checking. The token's signature must be this Authority's key (`keyId` and the key itself);
  * then the WorkItem's current document decides: the grant must be its newest and the lease it
@@ -37,6 +41,7 @@ import {
   type CapabilityClaims,
 } from '../../protocol/capabilityToken.js';
 import type { JsonObject, JsonValue } from '../../protocol/strictJson.js';
+import { canonicalize } from '../../protocol/jcs.js';
 import type { GroupAuthority } from '../groupAuthority.js';
 import { signCommand, timestampOf } from '../issueDocuments.js';
 import { wireError, type WireError } from '../wireError.js';
@@ -56,6 +61,8 @@ const RESOURCE_USAGE_RECORD = 'ext.missionweaveprotocol.core.resource_usage_reco
 const REQUEST_MEMBERS = ['workItemId', 'ownershipEpoch', 'executionLeaseId', 'tools', 'resources', 'limits', 'expiresInSeconds'] as const;
 
 export type WorkItemReader = (groupId: string, workItemId: string) => Promise<JsonValue | undefined>;
+/** The signed Command text the service `serviceId` had accepted under `actionId`, if any (its receipt). */
+export type ServiceCommandReader = (serviceId: string, actionId: string) => Promise<string | undefined>;
 
 export class AuthorizationService {
   private readonly publicKey: KeyObject;
@@ -63,6 +70,7 @@ export class AuthorizationService {
   constructor(
     private readonly authority: GroupAuthority,
     private readonly readWorkItem: WorkItemReader,
+    private readonly readServiceCommand: ServiceCommandReader,
   ) {
     this.publicKey = createPublicKey(authority.settings.authorityKey.privateKey);
   }
@@ -107,20 +115,24 @@ export class AuthorizationService {
     const { claims } = valid;
     const { services, authorityKey } = this.authority.settings;
     const key = idempotencyKeyOf(claims, operationId);
+    const actionId = `urn:missionweave:charge:${key.slice('sha256:'.length)}`;
+    const payload: JsonObject = { workItemId: claims.workItemId, ownershipEpoch: claims.ownershipEpoch, executionLeaseId: claims.executionLeaseId, usageDelta, capabilityTokenId: claims.tokenId };
     const command = signCommand(
-      {
-        actor: services.authority,
-        kind: RESOURCE_USAGE_RECORD,
-        payload: { workItemId: claims.workItemId, ownershipEpoch: claims.ownershipEpoch, executionLeaseId: claims.executionLeaseId, usageDelta, capabilityTokenId: claims.tokenId },
-        issuedAt: timestampOf(this.authority.clock.nowMillis()),
-        groupId: claims.groupId,
-        actionId: `urn:missionweave:charge:${key.slice('sha256:'.length)}`,
-        workItemId: claims.workItemId,
-      },
+      { actor: services.authority, kind: RESOURCE_USAGE_RECORD, payload, issuedAt: timestampOf(this.authority.clock.nowMillis()), groupId: claims.groupId, actionId, workItemId: claims.workItemId },
       authorityKey,
     );
     const outcome = await this.authority.submit(command);
-    return outcome.ok ? valid : outcome;
+    if (outcome.ok) return valid;
+    if (outcome.error.code === 'ACTION_ID_COLLISION' && (await this.recordedCharge(actionId, payload))) return valid;
+    return outcome;
+  }
+
+  /** Whether the Command accepted under the charge's Action ID recorded exactly `payload`. */
+  private async recordedCharge(actionId: string, payload: JsonObject): Promise<boolean> {
+    const text = await this.readServiceCommand(this.authority.settings.services.authority.id, actionId);
+    if (text === undefined) return false;
+    const recorded = JSON.parse(text) as { kind?: unknown; payload?: unknown };
+    return recorded.kind === RESOURCE_USAGE_RECORD && canonicalize(recorded.payload) === canonicalize(payload);
   }
 
   /** Whether `token` is valid now: signature, then the WorkItem's current grant and lease. */
