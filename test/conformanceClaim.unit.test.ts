@@ -103,3 +103,16 @@ describeWithSpec('the claim against the spec', () => {
     }
   });
 });
+
+it('claims full conformance only while nothing is missing and every transition row is covered', () => {
+  const claimsFull = README.includes('**claims MissionWeaveProtocol 0.1 conformance**');
+  const nothingMissing = codes(section('commands-missing')).length === 0 && codes(section('events-missing')).length === 0;
+  const allCovered = tableRows(section('transitions')).every((row) => row[3] === 'covered');
+  expect(claimsFull).toBe(nothingMissing && allCovered);
+  // Every test file the §22 table cites exists.
+  const table = README.slice(README.indexOf('| §22 condition |'), README.indexOf('We do not claim a portable'));
+  for (const name of codes(table).filter((c) => /^[a-zA-Z]+\.(unit|int|e2e|conformance)$/.test(c))) {
+    const path = name.endsWith('.unit') && existsSync(new URL(`./domain/${name}.test.ts`, import.meta.url)) ? `./domain/${name}.test.ts` : `./${name}.test.ts`;
+    expect(existsSync(new URL(path, import.meta.url)), `${name} is a test file`).toBe(true);
+  }
+});
