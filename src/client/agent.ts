@@ -48,6 +48,7 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { backoffDelay, endpoint, isFinalClose, isFinalFailure, signerOf, type AgentState, type ConnectionChange, type MissionWeaveAgentOptions } from './agentOptions.js';
+import type { ArtifactEndpoint } from './artifacts.js';
 import { CommandTracker, type CommandOptions } from './commands.js';
 import { MemoryCursorStore } from './cursorStore.js';
 import { eventProblem, isGroupEvent, type Attention, type ProtocolEvent } from './documents.js';
@@ -128,6 +129,18 @@ export class MissionWeaveAgent {
   capabilities(): CapabilityClient {
     const endpoint = { origin: this.endpoint.origin, timeoutMs: this.options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS, ...(this.options.ca === undefined ? {} : { ca: this.options.ca }) };
     return new CapabilityClient(endpoint, () => (this.current?.isOpen === true ? this.current.sessionToken : undefined));
+  }
+
+  /**
+   * The Group Authority's Artifact store (§13.1) as the live Session reaches it: its HTTPS
+   * origin, the trusted CA and the Session token (`uploadArtifact`, `downloadArtifact`).
+   * Throws CONNECTION_CLOSED while no Session is open; the token dies with its Session.
+   */
+  artifactEndpoint(): ArtifactEndpoint {
+    const session = this.current;
+    if (session?.isOpen !== true) throw new AgentClientError('CONNECTION_CLOSED', 'no open Session to reach the Artifact store with');
+    const timeoutMs = this.options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
+    return { origin: this.endpoint.origin, sessionToken: session.sessionToken, ...(this.options.ca === undefined ? {} : { ca: this.options.ca }), timeoutMs };
   }
 
   get agentId(): string {
