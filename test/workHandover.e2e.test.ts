@@ -6,8 +6,8 @@
  * re-offers to Worker B, which publishes its result as an Artifact, completes under a higher
  * Ownership Epoch and has its result accepted; A resumes and its late publication and submission
  * are refused. Each fact is read back from the Group's Events, not only from what the example
- * prints (the refusal, which appends nothing, is
- * what A's SDK was answered, and the absence of any Event of A after the closure).
+ * prints (the refusal, which appends nothing, is what A's SDK was answered, and the absence of
+ * any Event of A after the closure).
  */
 
 import { execFile, spawnSync } from 'node:child_process';
