@@ -4,8 +4,9 @@
  * complete manifest as this Agent with its Agent Card version, and sends `artifact.publish`
  * under the current Ownership Epoch and Execution Lease; `execution.submit` then submits exactly
  * what was published. Read back from the Group's Events and the store, over real wss and TLS.
- * The refusals: a manifest naming another card version publishes nothing, and a hash that was
- * never published cannot be submitted.
+ * The refusals: a manifest naming another card version publishes nothing, a hash that was never
+ * published cannot be submitted, and a publication under a lease the Authority's clock has
+ * expired is refused and tells the execution its lease is lost.
  */
 
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -127,5 +128,17 @@ describe('WorkExecution.publishArtifact', () => {
     });
     expect(await payloadsOf('artifact.published', offer.workItemId)).toEqual([]);
     expect(await payloadsOf('work.submitted', offer.workItemId)).toEqual([]);
+  });
+
+  // Last: it moves the Authority's clock past the lease for the rest of the file.
+  it('a publication after the Execution Lease expired on the Authority’s clock is refused and the lease known lost', async () => {
+    const offer = await offered();
+    const execution = await worker.start(await worker.accept(offer), { executionLeaseSeconds: 20 });
+    server.harness.clock.advance(30);
+    const refused = await execution.publishArtifact({ bytes: randomBytes(64) }, { mediaType: 'text/plain', schemaUri: 'urn:missionweave:schema:text' }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'WORK_LEASE_EXPIRED' });
+    expect(execution.signal.reason).toMatchObject({ reason: 'refused', cause: { code: 'WORK_LEASE_EXPIRED' } });
+    expect(execution.publishedArtifactHashes).toEqual([]);
+    expect(await payloadsOf('artifact.published', offer.workItemId)).toEqual([]);
   });
 });
