@@ -9,11 +9,11 @@
  *  2. A is paused for real (SIGSTOP): no renewal, no event loop. Its lease runs out on the Group
  *     Authority's clock and the Authority closes it with an Event of its own.
  *  3. The Coordinator offers the WorkItem to B, which accepts under Ownership Epoch n+1, starts,
- *     works (its lease renewed meanwhile) and submits; the Coordinator accepts the result and
- *     the WorkItem is verified.
- *  4. A resumes (SIGCONT) and, playing a Worker whose result was already on its way, submits:
- *     the Authority refuses it (WORK_LEASE_EXPIRED or WORK_STALE_OWNERSHIP). It never completes
- *     the WorkItem.
+ *     works (its lease renewed meanwhile), publishes its result as an Artifact and submits it;
+ *     the Coordinator accepts the result and the WorkItem is verified.
+ *  4. A resumes (SIGCONT) and, playing a Worker whose result was already on its way, publishes
+ *     and submits: the Authority refuses both (WORK_LEASE_EXPIRED or WORK_STALE_OWNERSHIP). It
+ *     never completes the WorkItem.
  *
  *   npm run build
  *   missionweave agent add planner --dir demo --capability code.review@1.0.0    # the Coordinator

@@ -2,7 +2,7 @@
  * The fault suite's WorkItem invariants must catch what they claim to: each is shown a clean
  * hand-built history (no violation) and histories with exactly one fault — a submission by a
  * fenced owner, a renewal that revived a lapsed lease, a verification of a fenced result, an
- * offer won twice — and must name it.
+ * Artifact published by a fenced owner, an offer won twice — and must name it.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -77,6 +77,11 @@ class Story {
     return this.step(second, 'ext.missionweave.work_lease_expired', 'urn:missionweave:service:authority', { releasedExecutionLease: lease(leaseId, 'execution', agent, epoch, second, 'expired'), workItem: item('queued', { agentId: agent, epoch }, { ownership }) });
   }
 
+  /** `artifact.published` carries no WorkItem: only the epoch and lease it was published under. */
+  publish(second: number, agent: string, epoch: number, leaseId: string): this {
+    return this.step(second, 'artifact.published', agent, { ownershipEpoch: epoch, executionLeaseId: leaseId, artifact: { contentHash: `sha256:${'0'.repeat(64)}` } });
+  }
+
   submit(second: number, agent: string, epoch: number, leaseId: string, owner = { agentId: agent, epoch }): this {
     return this.step(second, 'work.submitted', agent, { ownershipEpoch: epoch, artifactHashes: [], evidence: [], releasedExecutionLease: lease(leaseId, 'execution', agent, epoch, second, 'released'), workItem: item('submitted', owner) }, { payload: { workItemId: W, ownershipEpoch: epoch, executionLeaseId: leaseId } });
   }
@@ -104,6 +109,7 @@ function pausedWorkerStory(): Story {
     .offer(11, [B])
     .accept(12, B, 2, 30)
     .start(13, B, 2, 'exec-b', 20, 30)
+    .publish(13.5, B, 2, 'exec-b')
     .submit(14, B, 2, 'exec-b')
     .verify(15, { agentId: B, epoch: 2 });
 }
@@ -112,7 +118,17 @@ describe('WorkItem invariants of the fault checker', () => {
   it('a clean history: the paused owner fenced, the second completes under a higher epoch', () => {
     const checks = checkWork([pausedWorkerStory().log()]);
     expect([...checks.fencing, ...checks.offers]).toEqual([]);
-    expect(checks.judged).toEqual({ submissions: 1, verifications: 1, renewals: 1, starts: 2, acceptances: 2 });
+    expect(checks.judged).toEqual({ submissions: 1, verifications: 1, renewals: 1, starts: 2, acceptances: 2, publications: 1 });
+  });
+
+  it('reports an Artifact published by the fenced owner under its old epoch and lease, and one published after its lease expired', () => {
+    const fenced = new Story().offer(0, [A, B]).accept(1, A, 1, 10).start(2, A, 1, 'exec-a', 4, 10).offer(11, [B]).accept(12, B, 2, 30).start(13, B, 2, 'exec-b', 20, 30).publish(14, A, 1, 'exec-a').log();
+    const violations = checkFencedCompletions([fenced]);
+    expect(rules(violations)).toEqual(['published-by-fenced-owner']);
+    expect(violations[0]?.detail).toContain('Ownership Epoch 1, current 2');
+    const expired = checkFencedCompletions([new Story().offer(0, [A]).accept(1, A, 1, 60).start(2, A, 1, 'exec-a', 4, 60).publish(9, A, 1, 'exec-a').log()]);
+    expect(rules(expired)).toEqual(['published-by-fenced-owner']);
+    expect(expired[0]?.detail).toContain('Execution Lease expired');
   });
 
   it('reports a submission by the fenced owner (old Ownership Epoch) that completed the WorkItem', () => {
@@ -185,8 +201,8 @@ describe('WorkItem invariants of the fault checker', () => {
     const probe = (id: number, actionId: string): Operation => ({ id, actionId, actorId: A, groupId: G, kind: 'work.submit', invokedAt: 1, probe: 'fenced-owner' });
     const refused: History = { operations: [probe(0, 'urn:uuid:late')], completions: [{ op: 0, at: 2, answer: { type: 'error', code: 'WORK_STALE_OWNERSHIP', retryable: false } }], segments: [], downtimes: [] };
     expect(checkLateCommands(refused, [story])).toEqual({ violations: [], sent: 1, refused: 1, kept: 0, refusedWith: { WORK_STALE_OWNERSHIP: 1 } });
-    // Its Command is the one that caused the submission at sequence 9 (cause urn:uuid:c9).
-    const completed: History = { ...refused, operations: [probe(0, 'urn:uuid:c9')], completions: [{ op: 0, at: 2, answer: { type: 'event', events: [] } }] };
+    // Its Command is the one that caused the submission at sequence 10 (cause urn:uuid:c10).
+    const completed: History = { ...refused, operations: [probe(0, 'urn:uuid:c10')], completions: [{ op: 0, at: 2, answer: { type: 'event', events: [] } }] };
     const late = checkLateCommands(completed, [story]);
     expect(rules(late.violations)).toEqual(['completed-by-fenced-owner']);
     expect(late.kept).toBe(1);

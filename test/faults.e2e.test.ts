@@ -35,5 +35,7 @@ it('survives the short fault run with no violation', () => {
   expect(figures.work['completed']).toBeGreaterThanOrEqual(1);
   expect(figures.workInvariants).toMatchObject({ completedByFencedOwner: 0, offerWonTwice: 0 });
   expect(figures.workInvariants.judged['submissions']).toBeGreaterThanOrEqual(1);
+  // Every submitted result was published first (§13.1), and each publication was judged for fencing.
+  expect(figures.workInvariants.judged['publications']).toBeGreaterThanOrEqual(figures.workInvariants.judged['submissions']!);
   expect(figures.workInvariants.judged['acceptances']).toBeGreaterThanOrEqual(2);
 }, 300_000);

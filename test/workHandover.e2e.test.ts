@@ -3,10 +3,11 @@
  * examples/work-handover.mjs` against a real Group Authority over wss, one Coordinator and two
  * Worker processes written with `missionweave/client`. Worker A is paused for real (SIGSTOP)
  * past its Execution Lease; the Authority closes the lease on its own clock; the Coordinator
- * re-offers to Worker B, which completes under a higher Ownership Epoch and has its result
- * accepted; A resumes and its late submission is refused. Each fact is read back from the
- * Group's Events, not only from what the example prints (the refusal, which appends nothing, is
- * what A's SDK was answered, and the absence of any Event of A after the closure).
+ * re-offers to Worker B, which publishes its result as an Artifact, completes under a higher
+ * Ownership Epoch and has its result accepted; A resumes and its late publication and submission
+ * are refused. Each fact is read back from the Group's Events, not only from what the example
+ * prints (the refusal, which appends nothing, is what A's SDK was answered, and the absence of
+ * any Event of A after the closure).
  */
 
 import { execFile, spawnSync } from 'node:child_process';
@@ -116,14 +117,21 @@ describe('examples/work-handover.mjs', () => {
     for (const renewal of renewalsB) expect((renewal['payload'] as { executionLease: { leaseId: string } }).executionLease.leaseId).toBe(leaseB);
     const [submittedB] = by('work.submitted', actors.B);
     expect((submittedB?.['payload'] as JsonObject)['ownershipEpoch']).toBe(eB);
+    // B published its result under its own lease before submitting it (only published Artifacts may be submitted, §13.1).
+    const publishedB = by('artifact.published', actors.B).map((e) => e['payload'] as { artifact: { contentHash: string; producer: { agentId: string } }; ownershipEpoch: number; executionLeaseId: string });
+    expect(publishedB).toHaveLength(1);
+    expect(publishedB[0]).toMatchObject({ ownershipEpoch: eB, executionLeaseId: leaseB, artifact: { producer: { agentId: actors.B.principal.id } } });
+    expect((submittedB?.['payload'] as JsonObject)['artifactHashes']).toEqual([publishedB[0]?.artifact.contentHash]);
     expect(seq(submittedB)).toBeGreaterThan(Math.max(...renewalsB.map(seq)));
     const [resultAccepted] = by('work.result.accepted', actors.coordinator);
     expect(seq(resultAccepted)).toBeGreaterThan(seq(submittedB));
     expect(workItemIn(resultAccepted as JsonObject)).toMatchObject({ state: 'verified', owner: { agentId: actors.B.principal.id, ownershipEpoch: eB } });
     expect(workItemIn(events.at(-1) as JsonObject)?.state).toBe('verified');
 
-    // A's late submission: refused with a fencing code, and never an Event.
+    // A's late publication and submission: both refused, never an Event.
     expect(by('work.submitted', actors.A)).toEqual([]);
+    expect(by('artifact.published', actors.A)).toEqual([]);
+    expect(run.lines.find((l) => l['worker'] === 'A' && 'publishRefused' in l)?.['publishRefused']).toBeDefined();
     const refused = run.lines.find((l) => l['worker'] === 'A' && 'submitRefused' in l)?.['submitRefused'] as { code: string; ownershipEpoch: number } | undefined;
     expect(['WORK_LEASE_EXPIRED', 'WORK_STALE_OWNERSHIP']).toContain(refused?.code);
     expect(refused?.ownershipEpoch).toBe(eA);

@@ -79,6 +79,8 @@ export { failureReport, signWorkEvidence } from './workEvidence.js';
 export type { WorkAgent } from './workEvidence.js';
 export { WorkExecution } from './workExecution.js';
 export type { Checkpoint } from './workExecution.js';
+export { DEFAULT_AGENT_CARD_VERSION } from './workArtifacts.js';
+export type { ArtifactDetails, ProducerCard, PublishedArtifact } from './workArtifacts.js';
 export { CapabilityClient, idempotencyKey } from './capabilities.js';
 export type { CapabilityRequest, CapabilityToken } from './capabilities.js';
 export type { CapabilityEndpoint } from './capabilityHttp.js';

@@ -7,13 +7,18 @@
  * another owner, another epoch or a closed lease, or a new Session (which revokes the Agent's
  * leases). A Command sent after that is still sent: the Group Authority's clock decides, and a
  * fenced one is refused there (WORK_LEASE_EXPIRED / WORK_STALE_OWNERSHIP) — never completed.
+ * `publishArtifact` uploads a result and publishes its signed manifest under the same lease
+ * (workArtifacts.ts); `submit` takes what was published unless told otherwise, since only
+ * published Artifacts of the WorkItem may be submitted (§13.1, §7.3).
  */
 
+import type { ArtifactEndpoint, ArtifactSource } from './artifacts.js';
 import type { CommandOptions } from './commands.js';
 import type { GroupEvent, ProtocolEvent } from './documents.js';
 import { LEASE_LOSS_CODES, LeaseKeeper, type LeaseLossReason, type LeaseTerm } from './leaseKeeper.js';
-import { isAgentError } from './errors.js';
+import { AgentClientError, isAgentError } from './errors.js';
 import type { OfflineExecution } from './offlineBuffer.js';
+import { publishWorkArtifact, type ArtifactDetails, type ProducerCard, type PublishedArtifact } from './workArtifacts.js';
 import { failureReport, signWorkEvidence, type WorkAgent } from './workEvidence.js';
 import { LEASE_RENEW_KIND, WORK_LEASES_EXTENSION, workItemOf, workLeasesOf, type Evidence, type EvidenceDraft, type WorkCheckpointPayload, type WorkItemDocument, type WorkLease, type WorkLeaseGranted } from './workDocuments.js';
 
@@ -30,6 +35,10 @@ export interface ExecutionInit {
   readonly renewAtFraction: number;
   /** Envelope options for this Group (Membership Epoch and the like), asked on every Command. */
   readonly options: (workItemId: string) => CommandOptions;
+  /** The Artifact store of the live Session (`MissionWeaveAgent.artifactEndpoint`). */
+  readonly store?: () => ArtifactEndpoint;
+  /** The Agent Card Artifacts are published under (workArtifacts.ts). */
+  readonly producer?: ProducerCard;
   readonly now?: () => number;
 }
 
@@ -44,6 +53,7 @@ export class WorkExecution {
   /** A Command that ends the execution is in flight: its own Events are not a fencing. */
   private ending = false;
   private ended = false;
+  private readonly published: string[] = [];
 
   constructor(private readonly init: ExecutionInit) {
     const granted = init.started.payload as unknown as WorkLeaseGranted;
@@ -119,9 +129,36 @@ export class WorkExecution {
     return this.end('work.checkpoint', payload);
   }
 
-  /** Submits the result: published Artifacts and signed Evidence mapped to the acceptance criteria. */
-  submit(result: { readonly artifactHashes: readonly string[]; readonly evidence: readonly Evidence[] }): Promise<ProtocolEvent> {
-    return this.end('work.submit', { ...this.cited(), artifactHashes: result.artifactHashes, evidence: result.evidence });
+  /** Content hashes this execution published, in order. */
+  get publishedArtifactHashes(): readonly string[] {
+    return [...this.published];
+  }
+
+  /**
+   * Uploads `source` (a file, streamed, or bytes) to the Artifact store and publishes its signed
+   * manifest — this Agent as producer; the Mission, Group and WorkItem of this execution — citing
+   * the current Ownership Epoch and Execution Lease. Resolves with the content hash once
+   * `artifact.published`; a refusal (a lost lease above all) rejects with its code.
+   */
+  async publishArtifact(source: ArtifactSource, details: ArtifactDetails): Promise<PublishedArtifact> {
+    const store = this.init.store;
+    if (store === undefined) throw new AgentClientError('INVALID_ARGUMENT', 'this execution has no Artifact store: start it with a MissionWeaveWorker');
+    try {
+      const published = await publishWorkArtifact({ agent: this.init.agent, store, producer: this.init.producer, workItem: this.current, cited: this.cited(), options: this.init.options(this.workItemId) }, source, details);
+      this.published.push(published.contentHash);
+      return published;
+    } catch (error) {
+      if (isAgentError(error) && LEASE_LOSS_CODES.has(error.code)) this.lose('refused', `artifact.publish was refused: ${error.code}`, error);
+      throw error;
+    }
+  }
+
+  /**
+   * Submits the result: published Artifacts — by default every one this execution published —
+   * and signed Evidence mapped to the acceptance criteria.
+   */
+  submit(result: { readonly artifactHashes?: readonly string[]; readonly evidence: readonly Evidence[] }): Promise<ProtocolEvent> {
+    return this.end('work.submit', { ...this.cited(), artifactHashes: result.artifactHashes ?? this.publishedArtifactHashes, evidence: result.evidence });
   }
 
   /** Reports failure with failure Evidence: the given Evidence, else a signed `failure_report` saying `reason`. */

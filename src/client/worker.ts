@@ -5,9 +5,10 @@
  * const worker = new MissionWeaveWorker(agent, { executionLeaseSeconds: 60 });
  * worker.onOffer(async (offer) => {
  *   await worker.run(offer, async (execution) => {           // accept → start → handler
- *     const result = await doTheWork(execution.workItem.contract, execution.signal);
- *     const evidence = await execution.evidence({ type: 'deterministic_test', criterionIds: ['c1'], method: '…', result: 'passed' });
- *     await execution.submit({ artifactHashes: [result.hash], evidence: [evidence] });
+ *     const report = await doTheWork(execution.workItem.contract, execution.signal);   // bytes or { path }
+ *     const { contentHash } = await execution.publishArtifact({ bytes: report }, { mediaType: 'application/json', schemaUri: '…' });
+ *     const evidence = await execution.evidence({ type: 'deterministic_test', criterionIds: ['c1'], method: '…', result: 'passed', artifactHashes: [contentHash] });
+ *     await execution.submit({ evidence: [evidence] });                     // the Artifacts it published
  *   });
  * });
  * ```
@@ -27,6 +28,8 @@ import type { MissionWeaveAgent } from './agent.js';
 import type { GroupEvent } from './documents.js';
 import { GroupEpochs } from './groupEpochs.js';
 import { LEASE_RENEW_FRACTION, MAX_OPEN_OFFERS } from './limits.js';
+import type { ArtifactEndpoint } from './artifacts.js';
+import type { ProducerCard } from './workArtifacts.js';
 import type { WorkAgent } from './workEvidence.js';
 import { WorkExecution } from './workExecution.js';
 import { payloadOf, workItemOf, type SelectionBasis, type WorkItemDocument, type WorkLease, type WorkOfferAccepted, type WorkOfferCreated } from './workDocuments.js';
@@ -59,6 +62,8 @@ export interface WorkerOptions {
   readonly renewAtFraction?: number;
   /** Epochs shared with other helpers of the same Agent; a new book learnt from Events otherwise. */
   readonly epochs?: GroupEpochs;
+  /** The Agent Card Artifacts are published under; version 1 and the WorkItem's capabilities otherwise (workArtifacts.ts). */
+  readonly producer?: ProducerCard;
 }
 
 /** Adds `item` to `list`; returns its remover. */
@@ -76,6 +81,7 @@ const DEFAULT_EXECUTION_LEASE_SECONDS = 300;
 export class MissionWeaveWorker {
   readonly epochs: GroupEpochs;
   private readonly agent: WorkAgent;
+  private readonly store: () => ArtifactEndpoint;
   private readonly offerHandlers: ((offer: WorkOffer) => Promise<void> | void)[] = [];
   private readonly errorHandlers: ((error: unknown, offer: WorkOffer) => void)[] = [];
   private readonly open = new Map<string, WorkOffer>();
@@ -84,6 +90,7 @@ export class MissionWeaveWorker {
 
   constructor(agent: MissionWeaveAgent, private readonly options: WorkerOptions = {}) {
     this.agent = agent;
+    this.store = () => agent.artifactEndpoint();
     this.epochs = options.epochs ?? new GroupEpochs(agent.agentId);
     this.detach = [
       agent.onEvent((event) => this.observe(event)),
@@ -131,6 +138,8 @@ export class MissionWeaveWorker {
       leaseSeconds: seconds ?? DEFAULT_EXECUTION_LEASE_SECONDS,
       renewAtFraction: this.options.renewAtFraction ?? LEASE_RENEW_FRACTION,
       options: (workItemId) => this.commandOptions(owned.groupId, workItemId),
+      store: this.store,
+      ...(this.options.producer === undefined ? {} : { producer: this.options.producer }),
     });
     this.running.add(execution);
     execution.signal.addEventListener('abort', () => this.running.delete(execution), { once: true });

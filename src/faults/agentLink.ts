@@ -37,6 +37,8 @@ export class AgentLink {
     readonly agent: BenchAgent,
     readonly url: string,
     readonly sessionEpoch: number,
+    /** HELLO's `sessionToken`: the Bearer credential of this Session's HTTPS requests (the Artifact store). */
+    readonly sessionToken: string,
   ) {
     this.closed = new Promise((resolve) => ws.once('close', () => resolve()));
     void this.closed.then(() => this.lostAll('connection closed'));
@@ -71,7 +73,7 @@ export class AgentLink {
           ws.removeAllListeners('error');
           ws.removeAllListeners('close');
           ws.on('error', () => undefined);
-          resolve(new AgentLink(ws, agent, url, Number(frame['sessionEpoch'])));
+          resolve(new AgentLink(ws, agent, url, Number(frame['sessionEpoch']), String(frame['sessionToken'])));
         } else fail(new Error(`HELLO refused: ${data.toString().slice(0, 200)}`));
       };
       ws.on('message', onHello);

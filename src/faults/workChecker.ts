@@ -13,7 +13,9 @@
  *   submission under the same, still current, epoch (§11.5: "a late result from the old owner …
  *   MUST NOT complete the WorkItem"). Renewals (`work.progressed`) and starts are judged the same
  *   way (`renewed-by-fenced-owner`, `started-by-fenced-owner`): a renewal that revived a lapsed
- *   lease would otherwise let a paused Worker's later submission look current;
+ *   lease would otherwise let a paused Worker's later submission look current; so is every
+ *   `artifact.published` (`published-by-fenced-owner`): only the current owner's result may
+ *   become a submittable Artifact (§13.1);
  * - no offer won twice (`offer-won-twice`): each `work.offer.accepted` follows a
  *   `work.offer.created` not yet won, by one of its candidates before it expired, and begins an
  *   Ownership Epoch strictly above every earlier one of its WorkItem; no Event lowers the epoch
@@ -71,7 +73,7 @@ export interface WorkChecks {
   readonly fencing: Violation[];
   readonly offers: Violation[];
   /** How many Events each invariant judged (a check that judged nothing proves nothing). */
-  readonly judged: { submissions: number; verifications: number; renewals: number; starts: number; acceptances: number };
+  readonly judged: { submissions: number; verifications: number; renewals: number; starts: number; acceptances: number; publications: number };
 }
 
 /** True when `a` lies strictly before `b`; false when either is unreadable. */
@@ -176,6 +178,9 @@ function judge(t: Tracked, event: WorkEvent, where: string, out: WorkChecks): vo
     fenced('renewed-by-fenced-owner', { epoch: p['ownershipEpoch'], leaseId: cited['executionLeaseId'] ?? lease?.leaseId });
     const started = lease === undefined ? undefined : t.executionLeases.get(lease.leaseId);
     if (started !== undefined) started.expiresAt = String(p['executionLeaseExpiresAt'] ?? lease?.expiresAt);
+  } else if (event.kind === 'artifact.published') {
+    out.judged.publications++;
+    fenced('published-by-fenced-owner', { epoch: p['ownershipEpoch'], leaseId: p['executionLeaseId'] });
   } else if (intoSubmitted) {
     out.judged.submissions++;
     const released = p['releasedExecutionLease'] as Lease | undefined;
@@ -211,13 +216,13 @@ function judge(t: Tracked, event: WorkEvent, where: string, out: WorkChecks): vo
 
 /** Both WorkItem invariants over every Group's log. */
 export function checkWork(logs: readonly GroupLog[]): WorkChecks {
-  const out: WorkChecks = { fencing: [], offers: [], judged: { submissions: 0, verifications: 0, renewals: 0, starts: 0, acceptances: 0 } };
+  const out: WorkChecks = { fencing: [], offers: [], judged: { submissions: 0, verifications: 0, renewals: 0, starts: 0, acceptances: 0, publications: 0 } };
   for (const log of logs) {
     const items = new Map<string, Tracked>();
     for (const { text } of log.events) {
       const event = workEventOf(text, log.commands);
       const workItemId = event.payload['workItemId'];
-      if (typeof workItemId !== 'string' || !(event.kind.startsWith('work.') || 'workItem' in event.payload)) continue;
+      if (typeof workItemId !== 'string' || !(event.kind.startsWith('work.') || event.kind === 'artifact.published' || 'workItem' in event.payload)) continue;
       let t = items.get(workItemId);
       if (t === undefined) {
         t = { document: undefined, epoch: 0, owner: undefined, offer: undefined, executionLeases: new Map(), validSubmission: undefined };
@@ -229,7 +234,7 @@ export function checkWork(logs: readonly GroupLog[]): WorkChecks {
   return out;
 }
 
-/** No WorkItem submitted, renewed, started or verified by a fenced owner. */
+/** No WorkItem submitted, renewed, started, verified or given a published Artifact by a fenced owner. */
 export function checkFencedCompletions(logs: readonly GroupLog[]): Violation[] {
   return checkWork(logs).fencing;
 }

@@ -53,9 +53,35 @@ export function selectionBasis(nowMillis: number): Record<string, unknown> {
   };
 }
 
-/** The content hash of a result text (what a Worker submits). */
+/** The content hash of a result text (what a Worker publishes and submits). */
 export function resultHash(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+/**
+ * The signed manifest of a Worker's result text (§13.1), every required member filled in: the
+ * producer is the Bench Agent with its first card (version 1, the suite's capability), the
+ * content is where the store serves it.
+ */
+export function signedManifest(agent: BenchAgent, key: KeyObject, group: WorkGroup, workItemId: string, text: string, uri: string): Record<string, unknown> {
+  const manifest = {
+    artifactId: `urn:uuid:${randomUUID()}`,
+    contentHash: resultHash(text),
+    uri,
+    sizeBytes: Buffer.byteLength(text),
+    mediaType: 'text/plain',
+    schemaUri: 'urn:missionweave:schema:fault-result',
+    producer: { agentId: agent.id, agentCardVersion: 1, capabilities: [CAPABILITY] },
+    missionId: group.missionId,
+    groupId: group.groupId,
+    workItemId,
+    sourceArtifactHashes: [],
+    toolVersions: [],
+    modelVersions: [],
+    classification: 'internal',
+    createdAt: timestampOf(Date.now()),
+  };
+  return signDocument('artifact', manifest, { keyId: agent.keyId, privateKey: key });
 }
 
 /** Signed Evidence by `agent` about `workItemId` (§13.2). */

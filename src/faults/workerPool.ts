@@ -22,7 +22,7 @@ import type { AcceptOutcome, ExecuteOutcome, FromWorker, ToWorker, WorkerTask } 
 
 const WORKER = join(dirname(fileURLToPath(import.meta.url)), 'workerProcess.js');
 /** The kinds a resumed Worker may still send about its old WorkItem: its stale lease's acts. */
-const LEASED_KINDS = new Set(['ext.missionweaveprotocol.core.work_execution_lease_renew', 'work.submit']);
+const LEASED_KINDS = new Set(['ext.missionweaveprotocol.core.work_execution_lease_renew', 'artifact.publish', 'work.submit']);
 
 type Waiting = { readonly type: 'accept'; readonly resolve: (o: AcceptOutcome) => void } | { readonly type: 'execute'; readonly resolve: (o: ExecuteOutcome) => void; readonly started: (leaseId: string) => void };
 

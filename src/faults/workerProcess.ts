@@ -4,10 +4,13 @@
  * and SIGCONT resumes it with the stale lease still in memory, as a long GC pause or a frozen VM
  * would — and killed for real, SIGKILL in the middle of its execution.
  *
- * It is a deliberately naive Worker: it does not stop when a renewal is refused, and submits its
- * result when its work is done whatever happened meanwhile. What keeps a fenced Worker from
- * completing a WorkItem must be the Group Authority's fencing (§11.3, §11.5), not the Worker's good
- * manners (the SDK's Worker stops on a lost lease; this one is the pg-boss #436 worker).
+ * It is a deliberately naive Worker: it does not stop when a renewal is refused, and publishes
+ * and submits its result when its work is done whatever happened meanwhile — the content
+ * uploaded to the Artifact store, its signed manifest published with `artifact.publish`, then
+ * `work.submit` of that hash (only published Artifacts may be submitted, §13.1). What keeps a
+ * fenced Worker from publishing or completing must be the Group Authority's fencing (§11.3,
+ * §11.5), not the Worker's good manners (the SDK's Worker stops on a lost lease; this one is the
+ * pg-boss #436 worker).
  *
  * Every Command is reported to the suite before it is sent and every answer after, so that the
  * suite's history holds this process's Operations too (and can settle them if it is killed).
@@ -16,10 +19,11 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { signCommand, timestampOf } from '../app/issueDocuments.js';
 import type { BenchAgent } from '../bench/benchWorld.js';
+import { artifactUri, uploadArtifact } from '../client/artifacts.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { pause, pick, settled } from './actors.js';
 import { AgentLink, type Answer } from './agentLink.js';
-import { resultHash, signedEvidence, type FromWorker, type ToWorker, type WorkerTask } from './workDocuments.js';
+import { resultHash, signedEvidence, signedManifest, type FromWorker, type ToWorker, type WorkerTask } from './workDocuments.js';
 
 /** How long one Command is retried (reconnecting as needed) before the Worker gives up on it. */
 const COMMAND_DEADLINE_MS = 30_000;
@@ -89,6 +93,28 @@ async function act(task: WorkerTask, kind: string, payload: Record<string, unkno
   return settle(task.workItemId, sign(task, kind, payload, sessionEpoch));
 }
 
+/**
+ * Uploads `text` to the Artifact store through a live node (every node serves the one store in
+ * PostgreSQL), retried like a Command until the deadline: content is named by its hash, so a
+ * repeat stores nothing new. Its retrieval URI; a Worker that never got it stored publishes all
+ * the same, and the Authority refuses a manifest of content it does not hold.
+ */
+async function stored(text: string): Promise<string> {
+  const deadline = Date.now() + COMMAND_DEADLINE_MS;
+  for (;;) {
+    const live = await connected();
+    const origin = `https://${new URL(live.url).host}`;
+    try {
+      await uploadArtifact({ origin, ca, sessionToken: live.sessionToken }, { bytes: Buffer.from(text) });
+      return artifactUri(origin, resultHash(text));
+    } catch {
+      // the node went away, or the Session with it: try again through a live one
+      if (Date.now() > deadline) return artifactUri(origin, resultHash(text));
+      await pause(100 + Math.random() * 200);
+    }
+  }
+}
+
 function codeOf(answer: Answer): string {
   return answer.type === 'error' ? answer.code : answer.type === 'lost' ? 'LOST' : 'APPLIED';
 }
@@ -124,7 +150,10 @@ async function execute(task: Extract<WorkerTask, { type: 'execute' }>): Promise<
     if (renewed.type !== 'event') renewalsRefused++;
   } while (Date.now() - began < task.workMs);
   if (agent === undefined || key === undefined) return;
-  const hash = resultHash(`${workItemId} ${agent.id} ${ownershipEpoch}`);
+  const text = `${workItemId} ${agent.id} ${ownershipEpoch}`;
+  const hash = resultHash(text);
+  const uri = await stored(text);
+  await act(task, 'artifact.publish', { artifact: signedManifest(agent, key, task.group, workItemId, text, uri), ownershipEpoch, executionLeaseId: leaseId });
   const evidence = signedEvidence(agent, key, task.group, workItemId, 'deterministic_test', [hash]);
   const submitted = await act(task, 'work.submit', { workItemId, ownershipEpoch, executionLeaseId: leaseId, artifactHashes: [hash], evidence: [evidence] });
   done(submitted.type === 'event' ? 'submitted' : `submit:${codeOf(submitted)}`, renewals, renewalsRefused);
