@@ -87,7 +87,7 @@ beforeAll(async () => {
   // Every line the node logs, at its most verbose, with the production redaction: scanned at the end.
   const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString('utf8')), done()) });
   const logger = pino({ level: 'trace', redact: LOG_REDACTION }, sink);
-  server = await startTestServer({}, { logger });
+  server = await startTestServer({}, { logger, contextGenerator: true });
   reactor = AuthorityReactor.start({ authority: server.harness.authority, pool: server.db.pool, logger, periodMs: 3_600_000 });
   owner = await server.harness.human('owner');
   coordinatorActor = await server.harness.agent('coordinator');
@@ -285,7 +285,7 @@ describe('the secrets scan after the scenario (§12 "tokens and secrets never ap
     const secrets: [string, string][] = [];
     for (const { token } of tokens) secrets.push(['a capability token', token], ['a capability token signature', token.split('.')[2] as string]);
     for (const agent of [coordinator, ...workers.map((w) => w.agent)]) secrets.push(['a session token', agent.artifactEndpoint().sessionToken]);
-    const keyed: [string, KeyObject][] = [['the owner', owner.key.privateKey], ['the coordinator', coordinatorActor.key.privateKey], ...workers.map((w, i): [string, KeyObject] => [`worker ${i}`, w.actor.key.privateKey]), ['the Authority', server.harness.settings.authorityKey.privateKey]];
+    const keyed: [string, KeyObject][] = [['the owner', owner.key.privateKey], ['the coordinator', coordinatorActor.key.privateKey], ...workers.map((w, i): [string, KeyObject] => [`worker ${i}`, w.actor.key.privateKey]), ['the Authority', server.harness.settings.authorityKey.privateKey], ...(server.harness.settings.contextGenerator === undefined ? [] : [['the context generator', server.harness.settings.contextGenerator.key.privateKey] as [string, KeyObject]])];
     for (const [who, key] of keyed) for (const form of privateKeyForms(key)) secrets.push([`${who}'s private key`, form]);
     for (const [, secret] of secrets) expect(secret.length).toBeGreaterThanOrEqual(16);
 
