@@ -10,7 +10,7 @@ import { defineEvent } from '../kinds/kindTypes.js';
 import type { Principal } from '../../protocol/principal.js';
 import type { CooperationPolicy } from './cooperationLimits.js';
 import type { CooperationOverrideGrant } from './overrideGrants.js';
-import { markNoticed, rateKey, timestampMillis } from './rateWindows.js';
+import { THRESHOLD_NOTICE_KIND, markNoticed, rateKey, timestampMillis } from './rateWindows.js';
 
 export interface CooperationOverrideGrantedPayload {
   readonly cooperationOverrideGrant: CooperationOverrideGrant;
@@ -37,7 +37,7 @@ export interface CooperationThresholdReachedPayload {
 }
 
 export const COOPERATION_OVERRIDE_CONSUMED = 'ext.missionweave.core.cooperation_override_consumed';
-export const COOPERATION_THRESHOLD_REACHED = 'ext.missionweave.core.cooperation_threshold_reached';
+export const COOPERATION_THRESHOLD_REACHED = THRESHOLD_NOTICE_KIND;
 
 export const cooperationOverrideGranted = defineEvent<CooperationOverrideGrantedPayload>()({
   kind: 'policy.cooperation_override.granted',
