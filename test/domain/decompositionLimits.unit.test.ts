@@ -11,7 +11,7 @@ import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { CommandEnvelope, Decision, RecordedEvent } from '../../src/domain/model.js';
 import { DEFAULT_COOPERATION_LIMITS, type CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
-import { clarificationLimit } from '../../src/domain/policy/decompositionLimits.js';
+import { clarificationCrossing, clarificationLimit } from '../../src/domain/policy/decompositionLimits.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import { testContext } from '../support/specification.js';
 import { EXEC_CHECKPOINT, EXEC_LEASED, execState } from './execFixtures.js';
@@ -60,6 +60,18 @@ describe('unresolved clarification rounds (§20)', () => {
     expect(clarificationLimit(blocked, next, limits)).toEqual({ policy: 'unresolved_clarifications', limit: 1, observed: 2 });
     expect(clarificationLimit(blocked, { ...next, actor: WORKER2 }, limits)).toBeNull();
     expect(clarificationLimit(blocked, next, { ...limits, maxUnresolvedClarifications: 2 })).toBeNull();
+  });
+
+  it('tells the Coordinator when a block raises the open rounds to the soft threshold, once per rise', () => {
+    // Limit 2: the soft threshold is 1, so the Worker's first open round is the one that reaches it.
+    const decision = decide(active.events, block(active.state), { maxUnresolvedClarifications: 2 });
+    expect(kinds(decision)).toEqual(['work.blocked', 'ext.missionweave.core.cooperation_threshold_reached']);
+    expect(decision.ok && decision.events[1]?.payload).toEqual({ policyName: 'unresolved_clarifications', principal: WORKER, count: 1, softThreshold: 1, limit: 2 });
+    // Past the threshold (limit 3, soft 2: one open round, this block makes 2) a notice; at 1 of soft 2, none.
+    const blocked = stateOf(execState({ state: 'blocked' }).events);
+    const another = { ...block(blocked), payload: { ...block(blocked).payload, workItemId: 'urn:x:other' } };
+    expect(clarificationCrossing(blocked, another, { ...DEFAULT_COOPERATION_LIMITS, maxUnresolvedClarifications: 3 })).toMatchObject({ count: 2, softThreshold: 2 });
+    expect(clarificationCrossing(blocked, another, { ...DEFAULT_COOPERATION_LIMITS, maxUnresolvedClarifications: 2 })).toBeNull();
   });
 
   it('passes with a MissionOwner grant naming unresolved_clarifications, consumed with the block', () => {

@@ -9,7 +9,7 @@ import { formatTimestamp } from '../../protocol/timestamp.js';
 import type { GroupState } from '../group/groupState.js';
 import type { CommandEnvelope, DecisionContext } from '../model.js';
 import { DEFAULT_COOPERATION_LIMITS, RATE_WINDOW_MS, softThreshold, type CooperationLimits, type CooperationPolicy, type ExceededLimit } from './cooperationLimits.js';
-import { clarificationLimit, duplicateDecomposition } from './decompositionLimits.js';
+import { clarificationCrossing, clarificationLimit, duplicateDecomposition } from './decompositionLimits.js';
 import { isRateLimited, liveTimes, rateKey, resetsAt } from './rateWindows.js';
 
 export type { ExceededLimit };
@@ -19,7 +19,8 @@ export interface ThresholdCrossing {
   readonly count: number;
   readonly softThreshold: number;
   readonly limit: number;
-  readonly windowEndsAt: string;
+  /** Absent for a count of open work (no window). */
+  readonly windowEndsAt?: string;
 }
 
 function limitsOf(ctx: DecisionContext): CooperationLimits {
@@ -78,6 +79,8 @@ export function exceededLimit(state: GroupState, command: CommandEnvelope, ctx: 
  * in the current window of its actor: the Coordinator hears once per window, not per Message.
  */
 export function thresholdCrossing(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): ThresholdCrossing | null {
+  const open = clarificationCrossing(state, command, limitsOf(ctx));
+  if (open !== null) return open;
   const rate = ratePolicyOf(command.kind, limitsOf(ctx));
   if (rate === undefined || !isRateLimited(command.actor)) return null;
   const window = state.rateWindows.get(rateKey(rate.policy, command.actor));

@@ -27,18 +27,34 @@ import type { WorkContract, WorkItem } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import type { CommandEnvelope } from '../model.js';
 import { linksOf } from '../workItem/workItemDocuments.js';
-import type { CooperationLimits, ExceededLimit } from './cooperationLimits.js';
+import { softThreshold, type CooperationLimits, type ExceededLimit } from './cooperationLimits.js';
 
 /** The WorkItem states in which its work is still to be done (not yet accepted, failed or cancelled). */
 const UNFINISHED: ReadonlySet<WorkItem['state']> = new Set<WorkItem['state']>(['open', 'offered', 'queued', 'active', 'blocked', 'submitted']);
 
+function openRounds(state: GroupState, agentId: string): number {
+  let open = 0;
+  for (const item of state.workItems.values()) if (item.state === 'blocked' && item.owner?.agentId === agentId) open += 1;
+  return open;
+}
+
 /** The next `work.block` of a Worker already holding the limit of blocked WorkItems in this Group. */
 export function clarificationLimit(state: GroupState, command: CommandEnvelope, limits: CooperationLimits): ExceededLimit | null {
   if (command.kind !== 'work.block') return null;
-  let open = 0;
-  for (const item of state.workItems.values()) if (item.state === 'blocked' && item.owner?.agentId === command.actor.id) open += 1;
-  const observed = open + 1;
+  const observed = openRounds(state, command.actor.id) + 1;
   return observed > limits.maxUnresolvedClarifications ? { policy: 'unresolved_clarifications', limit: limits.maxUnresolvedClarifications, observed } : null;
+}
+
+/**
+ * The soft threshold of open rounds: the `work.block` that raises the Worker's count to exactly
+ * `softThreshold(limit)` tells the Coordinator, whose answers (`work.unblock`) close rounds. It
+ * is said once per rise: a count staying at or above it adds no notice.
+ */
+export function clarificationCrossing(state: GroupState, command: CommandEnvelope, limits: CooperationLimits): { policy: 'unresolved_clarifications'; count: number; softThreshold: number; limit: number } | null {
+  if (command.kind !== 'work.block' || command.actor.type === 'service' || limits.maxUnresolvedClarifications === 0) return null;
+  const count = openRounds(state, command.actor.id) + 1;
+  const soft = softThreshold(limits.maxUnresolvedClarifications);
+  return count === soft ? { policy: 'unresolved_clarifications', count, softThreshold: soft, limit: limits.maxUnresolvedClarifications } : null;
 }
 
 /** What a contract asks for, independent of its IDs, dependencies, budget and version. */

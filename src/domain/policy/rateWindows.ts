@@ -91,7 +91,7 @@ export interface WindowEvent {
   readonly occurredAt: string;
   readonly sequence: number;
   readonly eventId: string;
-  readonly payload?: { readonly policyName: CooperationPolicy; readonly principal: Principal; readonly windowEndsAt: string };
+  readonly payload?: { readonly policyName: CooperationPolicy; readonly principal: Principal; readonly windowEndsAt?: string };
 }
 
 /**
@@ -102,7 +102,8 @@ export function rebuildRateWindows(events: readonly WindowEvent[]): ReadonlyMap<
   let windows: ReadonlyMap<string, RateWindow> = new Map();
   for (const event of events) {
     const notice = event.kind === THRESHOLD_NOTICE_KIND ? event.payload : undefined;
-    windows = notice === undefined ? countInWindow(windows, event.kind, event) : markNoticed(windows, rateKey(notice.policyName, notice.principal), timestampMillis(notice.windowEndsAt));
+    if (notice === undefined) windows = countInWindow(windows, event.kind, event);
+    else if (notice.windowEndsAt !== undefined) windows = markNoticed(windows, rateKey(notice.policyName, notice.principal), timestampMillis(notice.windowEndsAt));
   }
   return windows;
 }
