@@ -11,9 +11,10 @@
  * - **Circular or duplicate decomposition.** A `work.propose`, or a `work.authorize` that takes up
  *   no proposal, whose contract asks for the same thing (goal, required deliverables, acceptance
  *   criteria; JCS-equal) under the same parent as unfinished WorkItems or open Work Proposals of
- *   the Group is a duplicate, refused once `maxDuplicateWork` alike exist; a `mission.create_child` whose objective repeats its own Mission's is
- *   circular decomposition: the child would do what its parent does. (Deeper repetition is bounded
- *   by `delegation_depth`; comparing every ancestor would make the kind load its ancestry.)
+ *   the Group is a duplicate, refused once `maxDuplicateWork` alike exist. A `mission.create_child`
+ *   whose objective repeats its own Mission's is circular decomposition: the child would do what
+ *   its parent does. (Deeper repetition is bounded by `delegation_depth`; comparing every ancestor
+ *   would make the kind load its ancestry.)
  *   The check compares the goal string first and canonicalizes only on a match, so it costs one
  *   string comparison per WorkItem and proposal the Group already bounds.
  *
