@@ -63,7 +63,8 @@ async function promote(parent: MissionRefs, workItemId: string, actor: Actor, ch
         parentWorkItemId: workItemId,
         coordinatorId: childActor.principal.id,
         title: 'Port the schema',
-        objective: 'Port the billing schema.',
+        // Each level its own objective: a repeated one is duplicate decomposition (§20).
+        objective: `Port the billing schema, part ${suffix}.`,
         definitionOfDone: [{ criterionId: 'ported', description: 'Schema ported.', evidenceRequired: ['deterministic_test'] }],
         budget,
         deadline: inHours(hours),

@@ -63,7 +63,8 @@ const endpoint = () => ({ origin: new URL(server.httpsUrl), ca: server.ca, timeo
 /** A WorkItem authorized, offered to the worker, accepted and started by its SDK Agent. */
 async function startedWork(contract: object = {}): Promise<{ workItemId: string; leaseId: string }> {
   const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
-  const full = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [], deadline: new Date(server.harness.clock.millis + 86_400_000).toISOString(), executionApproval: 'not_required', budget: { toolCallLimit: 2, modelTokenLimit: 1000 }, ...contract };
+  // Each WorkItem its own goal: four alike in one Group would be duplicate decomposition (§20).
+  const full = { ...EXAMPLE_WORK_CONTRACT, goal: `${EXAMPLE_WORK_CONTRACT.goal} (${workItemId})`, dependencyWorkItemIds: [], deadline: new Date(server.harness.clock.millis + 86_400_000).toISOString(), executionApproval: 'not_required', budget: { toolCallLimit: 2, modelTokenLimit: 1000 }, ...contract };
   const asCoordinator = { groupId: mission.groupId, membershipEpoch: 1, coordinatorEpoch: 1 };
   for (const [kind, payload] of [
     ['work.authorize', { workItemId, contract: full }],

@@ -69,7 +69,8 @@ async function promote(parent: MissionRefs, workItemId: string, parentActor: Act
         parentWorkItemId: workItemId,
         coordinatorId: childActor.principal.id,
         title: 'Port the schema',
-        objective: 'Port the billing schema.',
+        // Each level its own objective: a repeated one is duplicate decomposition (§20).
+        objective: `Port the billing schema, part ${suffix}.`,
         definitionOfDone: [{ criterionId: 'ported', description: 'Schema ported.', evidenceRequired: ['deterministic_test'] }],
         budget: { currency: 'EUR', financialLimit },
         deadline: new Date(h.clock.millis + hours * 3_600_000).toISOString(),

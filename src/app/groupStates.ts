@@ -2,13 +2,26 @@
  * This process's cache of Group states, keyed by Group and valid for exactly one Group
  * sequence. Under the Group's row lock the database's `last_sequence` says whether the cached
  * state is current; when another process wrote in between, the state is reloaded from the
- * aggregates written in the same transactions as those Events.
+ * aggregates written in the same transactions as those Events, and its rate windows from the
+ * Group's recent Events.
  */
 
 import { fromAggregates, toAggregates, type GroupState } from '../domain/group/groupState.js';
 import type { Queryable } from '../store/pool.js';
 import { readGroupAggregates, readMessages, type AggregateRow } from '../store/sql/aggregates.js';
-import { GROUP_STATE_CACHE_CAPACITY } from './limits.js';
+import { readRecentEventsOfKinds } from '../store/sql/recentEvents.js';
+import { THRESHOLD_NOTICE_KIND, WINDOW_EVENT_KINDS, rebuildRateWindows, type RateWindow, type WindowEvent } from '../domain/policy/rateWindows.js';
+import { GROUP_STATE_CACHE_CAPACITY, RATE_WINDOW_REBUILD_SCAN } from './limits.js';
+
+/**
+ * The rate windows (§20) of a Group loaded from its rows, rebuilt from its recent Events: the
+ * windows are not rows (`policy/rateWindows.ts`), and a reload must not reset them.
+ */
+async function recentRateWindows(db: Queryable, groupId: string, lastSequence: number): Promise<ReadonlyMap<string, RateWindow>> {
+  const rows = await readRecentEventsOfKinds(db, groupId, lastSequence, RATE_WINDOW_REBUILD_SCAN, WINDOW_EVENT_KINDS, THRESHOLD_NOTICE_KIND);
+  // The rows are the Authority's own signed Events, written by the same deciders.
+  return rebuildRateWindows(rows.map((row) => ({ ...row, payload: row.payload ?? undefined }) as unknown as WindowEvent));
+}
 
 export class GroupStateCache {
   private readonly states = new Map<string, GroupState>();
@@ -17,7 +30,8 @@ export class GroupStateCache {
   async load(db: Queryable, groupId: string, lastSequence: number, messageIds: readonly string[]): Promise<GroupState> {
     let state = this.states.get(groupId);
     if (state === undefined || state.lastSequence !== lastSequence) {
-      state = fromAggregates(groupId, lastSequence, await readGroupAggregates(db, groupId));
+      const loaded = fromAggregates(groupId, lastSequence, await readGroupAggregates(db, groupId));
+      state = { ...loaded, rateWindows: await recentRateWindows(db, groupId, lastSequence) };
     }
     if (messageIds.length === 0) return state;
     const messages = await readMessages(db, groupId, messageIds);

@@ -28,6 +28,14 @@ export const MAX_COMMIT_ATTEMPTS = 8;
 
 /** Enough Group states for every active Mission of a busy node; older entries are dropped first. */
 export const GROUP_STATE_CACHE_CAPACITY = 10_000;
+/**
+ * How many of a Group's latest Events a state load scans to rebuild its §20 rate windows
+ * (`groupStates.ts`): a one-minute window at the default Message limit holds 600 per Agent, so
+ * 10,000 Events cover sixteen Agents posting at their limit at once, and a reload reads at most
+ * this many index entries. A Group busier than that within one minute gets a window that counts
+ * only the latest 10,000 Events, never more than were accepted.
+ */
+export const RATE_WINDOW_REBUILD_SCAN = 10_000;
 /** Events read per page when a history is verified: large pages, bounded memory for any Group. */
 export const VERIFY_PAGE_EVENTS = 2_000;
 

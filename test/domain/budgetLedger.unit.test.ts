@@ -7,6 +7,7 @@
  * the pause is `budgetRevise.unit`.
  */
 
+import { MAX_LEDGER_ANCESTRY } from '../../src/domain/budget/budgetLimits.js';
 import { describe, expect, it } from 'vitest';
 import type { WorkItem } from '../../src/domain/documents.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
@@ -215,5 +216,18 @@ describe('a charge over the complete ancestry (§12, §14)', () => {
     const other: GroupState = { ...stranger, mission: { ...stranger.mission, missionId: 'urn:x:other' } };
     const decision = decideGroupCommand(child, record(child, { toolCalls: 1 }, CW), { ...testContext(WORLD), ancestors: [other] });
     expect(refusalOf(decision)).toEqual({ code: 'INVALID_COMMAND', reason: 'ancestry-mismatch', dimension: undefined });
+  });
+
+  it(`refuses a charge whose ancestry is deeper than the ${MAX_LEDGER_ANCESTRY} Groups the ledger charges, rather than charge part of it`, () => {
+    const { parent, child } = family({ currency: 'EUR', financialLimit: 10, toolCallLimit: 10 }, { currency: 'EUR', financialLimit: 5, toolCallLimit: 10 });
+    const deepest = Array.from({ length: MAX_LEDGER_ANCESTRY }, () => parent);
+    expect(refusalOf(decideGroupCommand(child, record(child, { toolCalls: 1 }, CW), { ...testContext(WORLD), ancestors: [parent, ...deepest] }))).toEqual({
+      code: 'INVALID_COMMAND',
+      reason: 'ancestry-too-deep',
+      dimension: undefined,
+    });
+    // At the limit the depth is not what refuses: the repeated parent is simply not the link.
+    const atLimit = decideGroupCommand(child, record(child, { toolCalls: 1 }, CW), { ...testContext(WORLD), ancestors: deepest });
+    expect(refusalOf(atLimit)).toMatchObject({ reason: 'ancestry-mismatch' });
   });
 });

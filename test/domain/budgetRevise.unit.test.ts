@@ -8,10 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkItem } from '../../src/domain/documents.js';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
-import { budgetPauseOf, usageOf } from '../../src/domain/workItem/resourceUsage.js';
+import { budgetPauseOf, usageOf, withBudgetPause } from '../../src/domain/workItem/resourceUsage.js';
 import { testContext } from '../support/specification.js';
 import { COORD, OWNER, T0, WORK, WORKER, WORLD, command, groupSpec, history, stateOf } from './fixtures.js';
-import { MISSION_BUDGET, SMALL, activeWith, family, leaseIdOf, record, refusalOf } from './budgetFixtures.js';
+import { CW, MISSION_BUDGET, SMALL, activeWith, family, leaseIdOf, record, refusalOf } from './budgetFixtures.js';
 
 const REVISE = 'ext.missionweave.core.budget_revise';
 
@@ -79,5 +79,26 @@ describe('the escalation: budget_revise (ours)', () => {
       ['ext.missionweave.core.mission_budget_revised', undefined],
       ['ext.missionweave.core.child_budget_revised', parent.groupId],
     ]);
+  });
+
+  it('resumes work paused by an ancestor account only once that account leaves something: the second step of the escalation', () => {
+    const { parent, child } = family({ currency: 'EUR', financialLimit: 10, toolCallLimit: 10 }, { currency: 'EUR', financialLimit: 5, toolCallLimit: 10 });
+    // The child's WorkItem is paused by the parent Group's w1, which has used all its 100 tool calls.
+    const cw = child.workItems.get(CW)!;
+    const pausedChild = { ...child, workItems: new Map(child.workItems).set(CW, withBudgetPause(cw, { dimension: 'toolCalls', accountId: WORK, since: T0 })) };
+    const w1 = parent.workItems.get(WORK)!;
+    const spentW1 = { ...w1, extensions: { ...w1.extensions, 'urn:missionweave:extension:resource-usage': { version: '0.1.0', critical: false, data: { usage: { ...usageOf(w1), toolCalls: 100 } } } } };
+    const exhausted = { ...parent, workItems: new Map(parent.workItems).set(WORK, spentW1) };
+    const raised = { ...parent, workItems: new Map(parent.workItems).set(WORK, { ...spentW1, contract: { ...w1.contract, budget: { ...w1.contract.budget, toolCallLimit: 200 } } }) };
+    const restate = command(pausedChild, COORD, REVISE, { budget: pausedChild.mission.budget, reason: 'the parent WorkItem was raised' });
+    const resumed = (ancestor: typeof parent) => {
+      const decision = decideGroupCommand(pausedChild, restate, { ...testContext(WORLD), ancestors: [ancestor] });
+      if (!decision.ok) expect.fail(`${decision.error.code} ${decision.error.reason}`);
+      return (decision.events[0]?.payload as { resumedWorkItems: WorkItem[] }).resumedWorkItems.map((w) => [w.workItemId, budgetPauseOf(w)]);
+    };
+    // Restated while the ancestor is still spent: the pause stays.
+    expect(resumed(exhausted)).toEqual([]);
+    // After the ancestor's revision, restating the child Mission's budget resumes the work.
+    expect(resumed(raised)).toEqual([[CW, undefined]]);
   });
 });

@@ -10,6 +10,7 @@ import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
 import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
 import type { CommandEnvelope, Decision, RecordedEvent } from '../../src/domain/model.js';
 import { DEFAULT_COOPERATION_LIMITS, type CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
+import { WINDOW_EVENT_KINDS, rebuildRateWindows } from '../../src/domain/policy/rateWindows.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import { recordDrafts, testContext } from '../support/specification.js';
 import { AUTHORITY, COORD, COORD2, MAIN, OWNER, REVIEWER, STRANGER, T0, WORK, WORKER, WORLD, at, busyGroup, command, groupDecider, groupSpec, history, queuedWork, stateOf, steps } from './fixtures.js';
@@ -219,5 +220,15 @@ describe('Group state', () => {
     const reloaded = fromAggregates(state.groupId, state.lastSequence, rows);
     expect(reloaded.cooperationGrants).toEqual(state.cooperationGrants);
     expect(reloaded.rateWindows.size).toBe(0);
+  });
+
+  it('rebuilds the rate windows and notices from the Events of the kinds that count, as evolve built them', () => {
+    const limits = { messagesPerWindow: 5 };
+    const noticed = accepted(atLimit, post(stateOf(atLimit), WORKER), limits);
+    const windowEvents = noticed.filter((e) => WINDOW_EVENT_KINDS.includes(e.kind)).map((e, i) => ({ ...e, sequence: e.sequence ?? i + 1, payload: e.payload as never }));
+    expect(windowEvents.map((e) => e.kind)).toContain('ext.missionweave.core.cooperation_threshold_reached');
+    const rebuilt = rebuildRateWindows(windowEvents);
+    expect(rebuilt).toEqual(stateOf(noticed).rateWindows);
+    expect([...rebuilt.values()].some((w) => w.noticedUntil !== undefined)).toBe(true);
   });
 });

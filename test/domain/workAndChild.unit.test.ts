@@ -238,6 +238,8 @@ describe('mission.create_child', () => {
     const childWork = history([(s) => command(s!, COORD2, 'work.authorize', { workItemId: 'urn:missionweave:work-item:cw', contract: small })], childEvents);
     const grandChildPayload = {
       ...CHILD,
+      // A grandchild repeating its parent's objective would be duplicate decomposition (§20).
+      objective: 'One part of the child Mission.',
       missionId: 'urn:missionweave:mission:grandchild',
       groupId: 'urn:missionweave:group:grandchild',
       parentWorkItemId: 'urn:missionweave:work-item:cw',

@@ -93,12 +93,12 @@ describe('work.propose', () => {
     const fill = Array.from({ length: MAX_OPEN_PROPOSALS_PER_GROUP }, (_, i) => (s: GroupState | null) =>
       command(s!, WORKER, 'work.propose', { proposalId: `urn:missionweave:work-proposal:fill-${i}`, contract: CONTRACT }),
     );
-    // The proposal rate (§20, 60 a minute by default) is not what this test is about.
-    const unlimited = { cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, proposalsPerWindow: 1_000 } };
+    // The proposal rate and the duplicate limit (§20) are not what this test is about.
+    const unlimited = { cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, proposalsPerWindow: 1_000, maxDuplicateWork: 1_000 } };
     const full = history(fill, withWork, unlimited);
     groupSpec.given(full).when(propose(full), unlimited).thenFails('RATE_LIMITED', 'open-proposals-limit');
     // Taking one up frees a place.
-    const takenUp = history([(s) => command(s!, COORD, 'work.authorize', { workItemId: W2, contract: CONTRACT, proposalId: 'urn:missionweave:work-proposal:fill-0' })], full);
+    const takenUp = history([(s) => command(s!, COORD, 'work.authorize', { workItemId: W2, contract: CONTRACT, proposalId: 'urn:missionweave:work-proposal:fill-0' })], full, unlimited);
     groupSpec.given(takenUp).when(propose(takenUp), unlimited).then([{ kind: 'work.proposed', payload: { proposal: expectedProposal(WORKER) } }]);
   });
 });
@@ -161,7 +161,7 @@ function withState(events: readonly RecordedEvent[], id: string, state: string):
 }
 
 const chain = (id: string, deps: string[]) => (s: GroupState | null) =>
-  command(s!, COORD, 'work.authorize', { workItemId: id, contract: { ...CONTRACT, dependencyWorkItemIds: deps } });
+  command(s!, COORD, 'work.authorize', { workItemId: id, contract: { ...CONTRACT, goal: `${CONTRACT.goal} (${id})`, dependencyWorkItemIds: deps } });
 
 describe('mission progress (§7.3)', () => {
   const graph = history([chain(W2, [WORK]), chain('urn:x:w3', [W2]), chain('urn:x:w4', [])], withWork);

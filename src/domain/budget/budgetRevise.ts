@@ -15,7 +15,10 @@
  * the same currency. Every WorkItem of the Group whose pause no longer holds — every account of
  * its ancestry leaves something (`exhaustionOf`) — resumes in the same Event. A pause caused
  * by an account in an ancestor Group is lifted by a revision in the paused WorkItem's own Group
- * once the ancestor has been revised (the budget may be restated unchanged).
+ * once the ancestor has been revised (the budget may be restated unchanged). The ancestor's own
+ * revision cannot do it: a Command locks its Group and that Group's ancestors, never its
+ * descendants, whose number no limit bounds, so it cannot write them in its transaction
+ * (docs/transitions.md, `budget_revise`, says how an operator escalates in two steps).
  */
 
 import type { Budget, WorkItem } from '../documents.js';

@@ -50,7 +50,7 @@ function notice(state: GroupState, command: CommandEnvelope, ctx: DecisionContex
     count: crossing.count,
     softThreshold: crossing.softThreshold,
     limit: crossing.limit,
-    windowEndsAt: crossing.windowEndsAt,
+    ...(crossing.windowEndsAt === undefined ? {} : { windowEndsAt: crossing.windowEndsAt }),
   };
   // The notice changes no protocol aggregate; it is about the Mission, at its current revision.
   return { kind: COOPERATION_THRESHOLD_REACHED, payload, aggregate: { type: 'mission', id: state.mission.missionId, revision: state.mission.revision } };

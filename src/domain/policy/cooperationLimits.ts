@@ -8,7 +8,15 @@
  */
 
 /** The cooperation policies a Cooperation Override Grant may name (the payload schema's enum). */
-export const COOPERATION_POLICIES = ['message_rate', 'proposal_rate', 'delegation_depth', 'queued_work_items', 'active_work_items'] as const;
+export const COOPERATION_POLICIES = [
+  'message_rate',
+  'proposal_rate',
+  'delegation_depth',
+  'queued_work_items',
+  'active_work_items',
+  'unresolved_clarifications',
+  'duplicate_decomposition',
+] as const;
 export type CooperationPolicy = (typeof COOPERATION_POLICIES)[number];
 
 export interface CooperationLimits {
@@ -22,6 +30,20 @@ export interface CooperationLimits {
   readonly maxQueuedWorkItems: number;
   /** WorkItems one Worker holds `active` in one Group. */
   readonly maxActiveWorkItems: number;
+  /** WorkItems one Worker holds `blocked` (an open clarification round, `work.block`) in one Group. */
+  readonly maxUnresolvedClarifications: number;
+  /** Unfinished WorkItems and open Work Proposals of one Group asking for the same thing under one parent. */
+  readonly maxDuplicateWork: number;
+}
+
+/** A cooperation limit a Command would pass (`cooperationPolicy.ts`, `decompositionLimits.ts`). */
+export interface ExceededLimit {
+  readonly policy: CooperationPolicy;
+  readonly limit: number;
+  /** The count the Command would make (or the depth it would reach). */
+  readonly observed: number;
+  /** When a rate window frees a place, for a retry without a grant. */
+  readonly resetsAt?: string;
 }
 
 /**
@@ -53,6 +75,19 @@ export const DEFAULT_COOPERATION_LIMITS: CooperationLimits = {
   maxQueuedWorkItems: 100,
   /** 4 WorkItems running at once per Worker (reference default): more is rarely real parallelism. */
   maxActiveWorkItems: 4,
+  /**
+   * 5 unresolved clarification rounds per Worker (the reference runtime's
+   * `maximum_unresolved_clarifications`). A round is a `work.block` (the Worker stops and asks)
+   * until its `work.unblock`; a Worker that keeps opening questions without any being answered is
+   * cooperating in circles (§20), and the questions are the Coordinator's to answer first.
+   */
+  maxUnresolvedClarifications: 5,
+  /**
+   * 3 alike: redundant execution (two or three Workers doing the same task, to compare or vote) is
+   * a real pattern, while a decomposition loop re-proposing its own task produces dozens. The
+   * fourth WorkItem or proposal asking for the same thing under the same parent is refused.
+   */
+  maxDuplicateWork: 3,
 };
 
 /**

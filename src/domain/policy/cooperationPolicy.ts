@@ -1,30 +1,26 @@
 /**
  * Which cooperation limit (§20) a Command would pass, judged on the state before it: Message and
  * proposal rates per Agent per Group, child-Mission depth (§14), queued and active WorkItems per
- * Worker. Also when a rate-counted Command first reaches the soft threshold of its window.
+ * Worker, unresolved clarification rounds and duplicate decomposition (`decompositionLimits.ts`).
+ * Also when a rate-counted Command first reaches the soft threshold of its window.
  */
 
 import { formatTimestamp } from '../../protocol/timestamp.js';
 import type { GroupState } from '../group/groupState.js';
 import type { CommandEnvelope, DecisionContext } from '../model.js';
-import { DEFAULT_COOPERATION_LIMITS, RATE_WINDOW_MS, softThreshold, type CooperationLimits, type CooperationPolicy } from './cooperationLimits.js';
+import { DEFAULT_COOPERATION_LIMITS, RATE_WINDOW_MS, softThreshold, type CooperationLimits, type CooperationPolicy, type ExceededLimit } from './cooperationLimits.js';
+import { clarificationCrossing, clarificationLimit, duplicateDecomposition } from './decompositionLimits.js';
 import { isRateLimited, liveTimes, rateKey, resetsAt } from './rateWindows.js';
 
-export interface ExceededLimit {
-  readonly policy: CooperationPolicy;
-  readonly limit: number;
-  /** The count the Command would make (or the depth it would reach). */
-  readonly observed: number;
-  /** When a rate window frees a place, for a retry without a grant. */
-  readonly resetsAt?: string;
-}
+export type { ExceededLimit };
 
 export interface ThresholdCrossing {
   readonly policy: CooperationPolicy;
   readonly count: number;
   readonly softThreshold: number;
   readonly limit: number;
-  readonly windowEndsAt: string;
+  /** Absent for a count of open work (no window). */
+  readonly windowEndsAt?: string;
 }
 
 function limitsOf(ctx: DecisionContext): CooperationLimits {
@@ -64,18 +60,18 @@ export function exceededLimit(state: GroupState, command: CommandEnvelope, ctx: 
   if (command.actor.type === 'service') return null;
   const limits = limitsOf(ctx);
   const rate = ratePolicyOf(command.kind, limits);
-  if (rate !== undefined) {
-    if (!isRateLimited(command.actor)) return null;
+  if (rate !== undefined && isRateLimited(command.actor)) {
     const times = liveTimes(state.rateWindows.get(rateKey(rate.policy, command.actor)), ctx.nowMillis);
-    if (times.length < rate.limit) return null;
-    const reset = resetsAt(times);
-    return { policy: rate.policy, limit: rate.limit, observed: times.length + 1, ...(reset === undefined ? {} : { resetsAt: formatTimestamp(reset) }) };
+    if (times.length >= rate.limit) {
+      const reset = resetsAt(times);
+      return { policy: rate.policy, limit: rate.limit, observed: times.length + 1, ...(reset === undefined ? {} : { resetsAt: formatTimestamp(reset) }) };
+    }
   }
   if (command.kind === 'mission.create_child') {
     const depth = (state.mission.parent?.depth ?? 0) + 1;
-    return depth > limits.maxMissionDepth ? { policy: 'delegation_depth', limit: limits.maxMissionDepth, observed: depth } : null;
+    if (depth > limits.maxMissionDepth) return { policy: 'delegation_depth', limit: limits.maxMissionDepth, observed: depth };
   }
-  return workLimit(state, command, limits);
+  return workLimit(state, command, limits) ?? clarificationLimit(state, command, limits) ?? duplicateDecomposition(state, command, limits);
 }
 
 /**
@@ -83,6 +79,8 @@ export function exceededLimit(state: GroupState, command: CommandEnvelope, ctx: 
  * in the current window of its actor: the Coordinator hears once per window, not per Message.
  */
 export function thresholdCrossing(state: GroupState, command: CommandEnvelope, ctx: DecisionContext): ThresholdCrossing | null {
+  const open = clarificationCrossing(state, command, limitsOf(ctx));
+  if (open !== null) return open;
   const rate = ratePolicyOf(command.kind, limitsOf(ctx));
   if (rate === undefined || !isRateLimited(command.actor)) return null;
   const window = state.rateWindows.get(rateKey(rate.policy, command.actor));

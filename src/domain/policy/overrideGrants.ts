@@ -42,6 +42,8 @@ export const POLICY_TARGETS: Readonly<Record<CooperationPolicy, readonly string[
   delegation_depth: ['mission.create_child'],
   queued_work_items: ['work.accept_offer'],
   active_work_items: ['work.accept_offer', 'work.start'],
+  unresolved_clarifications: ['work.block'],
+  duplicate_decomposition: ['work.propose', 'work.authorize', 'mission.create_child'],
 };
 
 function mismatch(reason: string, message: string, grantId: string): Refusal {

@@ -10,7 +10,7 @@ import { defineEvent } from '../kinds/kindTypes.js';
 import type { Principal } from '../../protocol/principal.js';
 import type { CooperationPolicy } from './cooperationLimits.js';
 import type { CooperationOverrideGrant } from './overrideGrants.js';
-import { markNoticed, rateKey, timestampMillis } from './rateWindows.js';
+import { THRESHOLD_NOTICE_KIND, markNoticed, rateKey, timestampMillis } from './rateWindows.js';
 
 export interface CooperationOverrideGrantedPayload {
   readonly cooperationOverrideGrant: CooperationOverrideGrant;
@@ -32,12 +32,16 @@ export interface CooperationThresholdReachedPayload {
   readonly count: number;
   readonly softThreshold: number;
   readonly limit: number;
-  /** When the window in which the count was reached ends; no second notice before it. */
-  readonly windowEndsAt: string;
+  /**
+   * For a rate: when the window in which the count was reached ends; no second notice before it.
+   * Absent for a count of open work (`unresolved_clarifications`): that notice is given by the
+   * Command that raises the count to the threshold, so it repeats only after the count fell.
+   */
+  readonly windowEndsAt?: string;
 }
 
 export const COOPERATION_OVERRIDE_CONSUMED = 'ext.missionweave.core.cooperation_override_consumed';
-export const COOPERATION_THRESHOLD_REACHED = 'ext.missionweave.core.cooperation_threshold_reached';
+export const COOPERATION_THRESHOLD_REACHED = THRESHOLD_NOTICE_KIND;
 
 export const cooperationOverrideGranted = defineEvent<CooperationOverrideGrantedPayload>()({
   kind: 'policy.cooperation_override.granted',
@@ -55,8 +59,6 @@ export const cooperationOverrideConsumed = defineEvent<CooperationOverrideConsum
 
 export const cooperationThresholdReached = defineEvent<CooperationThresholdReachedPayload>()({
   kind: COOPERATION_THRESHOLD_REACHED,
-  evolve: (state, { policyName, principal, windowEndsAt }) => ({
-    ...state,
-    rateWindows: markNoticed(state.rateWindows, rateKey(policyName, principal), timestampMillis(windowEndsAt)),
-  }),
+  evolve: (state, { policyName, principal, windowEndsAt }) =>
+    windowEndsAt === undefined ? state : { ...state, rateWindows: markNoticed(state.rateWindows, rateKey(policyName, principal), timestampMillis(windowEndsAt)) },
 });

@@ -5,9 +5,9 @@
  *
  * The windows are derived state, never stored as rows: `message.post` is the hot path, and
  * persisting a window would add a row write to every Message. They live in the Group state the
- * app caches and start empty when a Group's state is loaded from its rows, so across a reload
- * (a restart, or another node taking the Group) an actor may post up to twice a limit within one
- * window. That is the price of no extra write; the limit stops loops, which outlast any reload.
+ * app caches; when a Group's state is loaded from its rows (a restart, or another node taking the
+ * Group) the app rebuilds them from the Group's recent Events of the kinds that count
+ * (`WINDOW_EVENT_KINDS`, `rebuildRateWindows`), so a reload resets neither a count nor a notice.
  */
 
 import { principalKey, type Principal } from '../../protocol/principal.js';
@@ -76,6 +76,36 @@ export function countInWindow(windows: ReadonlyMap<string, RateWindow>, kind: st
   const next = new Map(windows);
   next.set(key, window?.noticedUntil === undefined ? { times } : { times, noticedUntil: window.noticedUntil });
   return next;
+}
+
+/** The soft-threshold notice (`policyEvents.ts`): a rebuilt window remembers it was given. */
+export const THRESHOLD_NOTICE_KIND = 'ext.missionweave.core.cooperation_threshold_reached';
+
+/** The Event kinds a rebuild reads: the counted ones and the notice. */
+export const WINDOW_EVENT_KINDS: readonly string[] = [...Object.keys(COUNTED_EVENTS), THRESHOLD_NOTICE_KIND];
+
+/** A stored Event as a rebuild needs it; `payload` only for the notice. */
+export interface WindowEvent {
+  readonly kind: string;
+  readonly actor: Principal;
+  readonly occurredAt: string;
+  readonly sequence: number;
+  readonly eventId: string;
+  readonly payload?: { readonly policyName: CooperationPolicy; readonly principal: Principal; readonly windowEndsAt?: string };
+}
+
+/**
+ * The windows as the Group's evolve built them, from its recent Events of `WINDOW_EVENT_KINDS`
+ * in sequence order. Events older than a window drop out when a Command is judged (`liveTimes`).
+ */
+export function rebuildRateWindows(events: readonly WindowEvent[]): ReadonlyMap<string, RateWindow> {
+  let windows: ReadonlyMap<string, RateWindow> = new Map();
+  for (const event of events) {
+    const notice = event.kind === THRESHOLD_NOTICE_KIND ? event.payload : undefined;
+    if (notice === undefined) windows = countInWindow(windows, event.kind, event);
+    else if (notice.windowEndsAt !== undefined) windows = markNoticed(windows, rateKey(notice.policyName, notice.principal), timestampMillis(notice.windowEndsAt));
+  }
+  return windows;
 }
 
 /** Records that the soft threshold of `key` was reported for the window ending at `until`. */

@@ -612,7 +612,14 @@ export interface MissionTerminatePayload {
 }
 export interface PolicyGrantCooperationOverridePayload {
   grantId: string;
-  policyName: "message_rate" | "proposal_rate" | "delegation_depth" | "queued_work_items" | "active_work_items";
+  policyName:
+    | "message_rate"
+    | "proposal_rate"
+    | "delegation_depth"
+    | "queued_work_items"
+    | "active_work_items"
+    | "unresolved_clarifications"
+    | "duplicate_decomposition";
   beneficiary: Principal;
   targetCommandKind:
     | (
