@@ -21,10 +21,11 @@ export interface WorkGroup {
   readonly conversationId: string;
 }
 
-export function workContract(nowMillis: number): Record<string, unknown> {
+/** Each round's own goal: identical unfinished work is a duplicate decomposition (§20). */
+export function workContract(nowMillis: number, workItemId: string): Record<string, unknown> {
   return {
     contractVersion: 1,
-    goal: 'Record one result while the fault suite injects Worker faults.',
+    goal: `Record one result (${workItemId}) while the fault suite injects Worker faults.`,
     requiredDeliverables: [{ deliverableId: 'result', description: 'A short result text.', mediaType: 'text/plain', schema: 'urn:missionweave:schema:fault-result' }],
     acceptanceCriteria: [{ criterionId: CRITERION, description: 'The result is recorded under a current lease.', evidenceRequired: ['deterministic_test'] }],
     inputArtifacts: [],

@@ -80,7 +80,7 @@ export class WorkChurn {
     const deadline = Date.now() + ROUND_DEADLINE_MS;
     const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
     await this.coordinate('mission.renew_coordinator', { leaseSeconds: 300 });
-    const authorized = await this.coordinate('work.authorize', { workItemId, contract: workContract(Date.now()) });
+    const authorized = await this.coordinate('work.authorize', { workItemId, contract: workContract(Date.now(), workItemId) });
     if (authorized.type !== 'event') return this.gaveUp('authorize', authorized);
     recorder.count('workAuthorized');
     const [a, b] = Math.random() < 0.5 ? workers : ([workers[1], workers[0]] as const);
