@@ -17,6 +17,7 @@ import type { SigningKey } from '../protocol/signing/signDocument.js';
 import type { PoolClient } from '../store/pool.js';
 import { insertEventRedaction, readMessageEvent } from '../store/sql/eventRedactions.js';
 import type { EventRow } from '../store/sql/events.js';
+import { messageRedacted } from '../domain/conversation/messageRedact.js';
 import { signEventDocuments } from './eventFactory.js';
 
 /** The carried Message of an Event payload: `message` (posted) or `amendment` (corrected). */
@@ -27,7 +28,7 @@ function carriedMember(payload: JsonObject): 'message' | 'amendment' {
 /** Renders the Events whose Messages the batch's `message.redacted` Events redact. */
 export async function renderRedactions(client: PoolClient, events: readonly EventRow[], key: SigningKey): Promise<void> {
   for (const row of events) {
-    if (row.kind !== 'message.redacted') continue;
+    if (row.kind !== messageRedacted.kind) continue;
     const tombstone = (JSON.parse(row.document) as { payload: { amendment: { targetMessageId: string; content: JsonObject[] } } }).payload.amendment;
     const original = await readMessageEvent(client, row.groupId, tombstone.targetMessageId);
     if (original === undefined) continue;

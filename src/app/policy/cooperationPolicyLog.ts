@@ -5,14 +5,15 @@
  * a record exists exactly when its Event does; a batch without such Events writes nothing more.
  */
 
-import { COOPERATION_OVERRIDE_CONSUMED, type CooperationOverrideConsumedPayload, type CooperationOverrideGrantedPayload } from '../../domain/policy/policyEvents.js';
+import { COOPERATION_OVERRIDE_CONSUMED, cooperationOverrideGranted, type CooperationOverrideConsumedPayload, type CooperationOverrideGrantedPayload } from '../../domain/policy/policyEvents.js';
+import { policyGrantCooperationOverride } from '../../domain/policy/policyGrantCooperationOverride.js';
 import type { Principal } from '../../protocol/principal.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import type { EventRow } from '../../store/sql/events.js';
 import type { PolicyLogRow } from '../../store/sql/policyLog.js';
 import { newUrn } from '../eventFactory.js';
 
-const GRANTED = 'policy.cooperation_override.granted';
+const GRANTED = cooperationOverrideGranted.kind;
 
 /** The stage of these records: not a verification stage, the decision they record. */
 export const COOPERATION_OVERRIDE_STAGE = 'cooperation-override';
@@ -63,7 +64,7 @@ export function cooperationPolicyLogRows(events: readonly EventRow[]): PolicyLog
         targetActionId: grant.targetActionId,
         expiresAt: grant.expiresAt,
       };
-      rows.push(recordOf(row, 'granted', 'policy.grant_cooperation_override', row.eventId, details, event));
+      rows.push(recordOf(row, 'granted', policyGrantCooperationOverride.kind, row.eventId, details, event));
     } else {
       const consumed = event.payload as unknown as CooperationOverrideConsumedPayload;
       const details = { grantId: consumed.grantId, policyName: consumed.policyName, targetCommandKind: consumed.targetCommandKind, targetActionId: consumed.targetActionId, consumedEventId: consumed.consumedEventId, consumptionEventId: row.eventId };
