@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
 import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
 import type { CommandEnvelope, Decision, RecordedEvent } from '../../src/domain/model.js';
-import { DEFAULT_COOPERATION_LIMITS, type CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
+import { DEFAULT_COOPERATION_LIMITS, MAX_COOPERATION_GRANTS_PER_GROUP, type CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
 import { WINDOW_EVENT_KINDS, rebuildRateWindows } from '../../src/domain/policy/rateWindows.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import { recordDrafts, testContext } from '../support/specification.js';
@@ -65,6 +65,17 @@ describe('policy.grant_cooperation_override', () => {
     groupSpec.given(busy).when(grant({}, WORKER)(stateOf(busy))).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(busy).when(grant({}, COORD)(stateOf(busy))).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(busy).when(grant({}, STRANGER)(stateOf(busy))).thenFails('GROUP_NOT_FOUND', 'group-not-found');
+  });
+
+  it(`keeps at most ${MAX_COOPERATION_GRANTS_PER_GROUP} grants in a Group (RATE_LIMITED)`, () => {
+    const state = stateOf(busy);
+    const one = expectedGrant();
+    const full = new Map(Array.from({ length: MAX_COOPERATION_GRANTS_PER_GROUP }, (_, i) => [`urn:x:grant-${i}`, { ...one, id: `urn:x:grant-${i}` }] as const));
+    const ctx = { ...testContext({ ...WORLD, idPrefix: 'urn:test:id:coop-' }), cooperationLimits: DEFAULT_COOPERATION_LIMITS };
+    const cmd = grant()(state);
+    expect(refusal(decideGroupCommand({ ...state, cooperationGrants: full } as GroupState, cmd, ctx))).toEqual({ code: 'RATE_LIMITED', reason: 'grant-limit' });
+    full.delete('urn:x:grant-0');
+    expect(decideGroupCommand({ ...state, cooperationGrants: full } as GroupState, cmd, ctx).ok).toBe(true);
   });
 
   it('refuses a policy that does not limit the target kind, a lapsed or too late expiry, a non-member, a taken ID', () => {
