@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # The missionweave Group Authority image: `docker compose up` builds it (docker-compose.yml).
 # Stage 1 installs every dependency and runs `npm run build` (TypeScript into dist/, and whatever
 # else the build script produces there, such as the console's static files); stage 2 keeps only
