@@ -7,6 +7,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import { COORDINATOR, GROUP_ID, MISSION_REVISION, REVIEWER, SECRET_MESSAGE, WORKER, WORKER_EPOCH, eventsPage, groupView } from './support/consoleFixture.js';
 import { CHROMIUM, openPanelsPage, overflows, recorded, showPanel, type PanelsPage } from './support/consolePage.js';
 
@@ -17,6 +18,13 @@ interface Submitted {
 }
 
 const PANELS = ['workitems', 'budgets', 'members', 'interventions'] as const;
+
+/** Every Command the page submitted, checked against the server's own payload schema. */
+async function submittedValid(page: PanelsPage['page']): Promise<Submitted[]> {
+  const submitted = await recorded<Submitted[]>(page, 'submitted');
+  for (const { kind, payload } of submitted) expect(schemaRegistry().validatePayload(kind, payload), kind).toEqual({ ok: true });
+  return submitted;
+}
 const setup = (): Record<string, unknown> => ({ view: groupView(), events: eventsPage() });
 
 describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', () => {
@@ -91,11 +99,28 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
     await worker.getByRole('button', { name: /End Membership/ }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'End Membership' }).click();
     await page.locator('.mw-accepted', { hasText: 'membership.end' }).waitFor();
-    expect(await recorded<Submitted[]>(page, 'submitted')).toEqual([
+    expect(await submittedValid(page)).toEqual([
       { kind: 'membership.change', payload: { principal: { type: 'agent', id: WORKER }, roles: ['reviewer'] }, options: { expectedRevision: WORKER_EPOCH } },
       { kind: 'membership.end', payload: { principal: { type: 'agent', id: WORKER } }, options: { expectedRevision: WORKER_EPOCH } },
     ]);
     expect(await page.locator('tbody tr', { hasText: REVIEWER }).getByRole('button', { name: /Activate/ }).count()).toBe(1);
+  });
+
+  it('adds a member as a new Membership (expectedRevision 0) and checks the ID in the page first', async () => {
+    const { page } = ui;
+    await showPanel(page, 'members', setup());
+    const form = page.getByRole('form', { name: 'Add a member' });
+    await form.getByLabel('ID').fill('not a uri');
+    await form.getByRole('button', { name: 'Add member' }).click();
+    expect(await form.innerText()).toContain('The ID is a URI');
+    await form.getByLabel('Kind').selectOption('human');
+    await form.getByLabel('Role').selectOption('observer');
+    await form.getByLabel('ID').fill('urn:missionweave:human:bob');
+    await form.getByLabel('ID').press('Enter');
+    await page.locator('.mw-accepted').waitFor();
+    expect(await submittedValid(page)).toEqual([
+      { kind: 'membership.change', payload: { principal: { type: 'human', id: 'urn:missionweave:human:bob' }, roles: ['observer'] }, options: { expectedRevision: 0 } },
+    ]);
   });
 
   it('asks before cancelling, and cancels with the expectedRevision it showed', async () => {
@@ -110,7 +135,7 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
     await page.getByRole('button', { name: 'Cancel Mission…' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel Mission' }).click();
     await page.locator('.mw-accepted').waitFor();
-    expect(await recorded<Submitted[]>(page, 'submitted')).toEqual([
+    expect(await submittedValid(page)).toEqual([
       { kind: 'mission.cancel', payload: { reason: 'Superseded by the new plan' }, options: { expectedRevision: MISSION_REVISION } },
     ]);
   });
@@ -146,7 +171,7 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
     await page.getByRole('button', { name: 'Redact Message…' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Redact Message' }).click();
     await page.locator('.mw-accepted', { hasText: 'message.redact' }).waitFor();
-    const [assign, redact] = await recorded<Submitted[]>(page, 'submitted');
+    const [assign, redact] = await submittedValid(page);
     expect(assign).toEqual({ kind: 'mission.assign_coordinator', payload: { coordinatorId: WORKER, leaseSeconds: 300 }, options: { expectedRevision: MISSION_REVISION } });
     expect(redact?.kind).toBe('message.redact');
     expect(redact?.payload).toMatchObject({ messageId: SECRET_MESSAGE, reason: 'Leaked credential' });

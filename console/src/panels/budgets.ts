@@ -4,6 +4,7 @@
  * paused. Read-only; it rebuilds as usage Events arrive.
  */
 import type { JsonObject } from '../panel.js';
+import { WARN_SHARE } from './panelLimits.js';
 import { h, table } from './ui.js';
 import { DASH, dash, list, num, obj, str, when } from './viewData.js';
 import { viewPanel } from './viewPanel.js';
@@ -16,9 +17,6 @@ const DIMENSION_LABELS: Readonly<Record<string, string>> = {
   wallClockSeconds: 'Wall-clock seconds',
   externalActions: 'External side effects',
 };
-
-/** A share at or past this is shown as nearly spent, before the hard stop of exhaustion. */
-const WARN_SHARE = 0.8;
 
 const MICROUNITS_PER_UNIT = 1_000_000;
 

@@ -11,6 +11,7 @@
  * posted, which would refuse it in any live Conversation, and the Message it names is fixed.
  */
 import type { ConsoleContext, JsonObject } from '../panel.js';
+import { LEASE_SECONDS, REASON_MAX_LENGTH } from './panelLimits.js';
 import { loadRecentMessages, type RecentMessage } from './recentMessages.js';
 import { button, confirmAction, field, h, refusalBox, select, table, uniqueId } from './ui.js';
 import { DASH, dash, list, num, obj, principalText, str, when } from './viewData.js';
@@ -18,15 +19,8 @@ import { viewPanel, type PanelTools } from './viewPanel.js';
 
 const TERMINAL: ReadonlySet<string> = new Set(['approved', 'cancelled', 'failed']);
 
-/** mission.assign_coordinator's `leaseSeconds`: its schema default and bounds. */
-const LEASE_SECONDS = { default: 300, min: 1, max: 31_536_000 } as const;
-
-/** The payloads' `reason` bound (mission.cancel, message.redact schemas). */
-const REASON_MAX_LENGTH = 4000;
-
 function reasonInput(): HTMLTextAreaElement {
-  const input = h('textarea', { attrs: { rows: '2', maxlength: String(REASON_MAX_LENGTH), required: '' } });
-  return input;
+  return h('textarea', { attrs: { rows: '2', maxlength: String(REASON_MAX_LENGTH), required: '' } });
 }
 
 function section(title: string, ...children: Node[]): HTMLElement {

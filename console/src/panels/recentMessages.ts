@@ -5,13 +5,8 @@
  * `message.redacted` Events say which of them are already redacted (a redaction is final, §7.4).
  */
 import type { ConsoleContext, JsonObject } from '../panel.js';
+import { EXCERPT_LENGTH, RECENT_EVENTS } from './panelLimits.js';
 import { list, obj, pathSegment, str } from './viewData.js';
-
-/** How far back the chooser looks: one page of the events read (its documented maximum is 500). */
-export const RECENT_EVENTS = 200;
-
-/** Characters of a Message's text shown in the chooser; the rest is elided. */
-const EXCERPT_LENGTH = 160;
 
 export interface RecentMessage {
   readonly messageId: string;

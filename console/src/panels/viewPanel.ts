@@ -8,11 +8,9 @@
  * decided on (§5.3 optimistic concurrency), so it says that the Group moved and offers a reload.
  */
 import type { CommandOptions, ConsoleContext, JsonObject, Panel, Refusal } from '../panel.js';
+import { REFRESH_DELAY_MS } from './panelLimits.js';
 import { button, h, panelHeader, refusalBox, statusRegion, submitCommand } from './ui.js';
 import { num, str } from './viewData.js';
-
-/** Rebuild delay after an Event: a burst of Events (one Command can emit several) costs one read. */
-const REFRESH_DELAY_MS = 250;
 
 export interface PanelTools {
   /** The Panel's live region for Command outcomes; it survives rebuilds. */
