@@ -195,6 +195,8 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
     await page.keyboard.press('Enter');
     await page.locator('.mw-accepted').waitFor();
     expect((await recorded<Submitted[]>(page, 'submitted')).map((s) => s.kind)).toEqual(['mission.cancel']);
+    // The Panel rebuilt under the pressed button: focus waits at the outcome, not lost on the body.
+    expect(await page.evaluate('document.activeElement.className')).toBe('mw-status');
     // Escape closes a dialog without acting.
     await page.getByRole('button', { name: 'Cancel Mission…' }).focus();
     await page.keyboard.press('Enter');

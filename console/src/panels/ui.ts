@@ -174,7 +174,8 @@ export async function submitCommand(
 
 /** The live region each action reports into. */
 export function statusRegion(): HTMLElement {
-  return h('div', { className: 'mw-status', attrs: { 'aria-live': 'polite' } });
+  // tabindex -1: focusable by script (after an action rebuilt the Panel), not a Tab stop.
+  return h('div', { className: 'mw-status', attrs: { 'aria-live': 'polite', tabindex: '-1' } });
 }
 
 /** A Panel's heading and the line under it. */

@@ -61,6 +61,8 @@ export function viewPanel(spec: ViewPanelSpec): Panel {
         async act(kind, payload, options) {
           const accepted = await submitCommand(context, status, kind, payload, options);
           if (accepted) await reload();
+          // The rebuild replaced the button that had focus: keep keyboard users at the outcome.
+          if (!(document.activeElement instanceof HTMLElement) || document.activeElement === document.body || !document.activeElement.isConnected) status.focus();
           return accepted;
         },
       };
