@@ -8,6 +8,7 @@
 
 import { fromAggregates } from '../../domain/group/groupState.js';
 import { rowsVisibleTo } from '../../domain/group/snapshotView.js';
+import { membershipOf } from '../../domain/group/stateQueries.js';
 import { decideRead, type ReadRequest } from '../../domain/readAccess.js';
 import type { Principal } from '../../protocol/principal.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
@@ -70,10 +71,9 @@ export class ReaderAccess {
       await client.query('set transaction isolation level repeatable read, read only');
       const membership = await readMembership(client, groupId, reader.type, reader.id);
       const decision = decideRead(membership, { purpose: 'recheck' });
-      if (!decision.allowed || membership === undefined) {
-        const refusal = decision.allowed ? wireError('GROUP_NOT_FOUND', 'no such Group', { groupId }) : wireError(decision.code, decision.message, { groupId });
-        return { ok: false, error: refusal };
-      }
+      if (!decision.allowed) return { ok: false, error: wireError(decision.code, decision.message, { groupId }) };
+      // The read rule allows no one without a Membership.
+      if (membership === undefined) throw new Error(`the read rule let a reader without a Membership read ${groupId}`);
       const lastSequence = (await readLastSequence(client, groupId)) ?? 0;
       const rows = await readGroupAggregates(client, groupId);
       const full = fromAggregates(groupId, lastSequence, rows);
@@ -81,7 +81,7 @@ export class ReaderAccess {
       const viewer = { principal: reader, membershipId: membership.membershipId, visibilityStartSequence: membership.visibilityStartSequence };
       // Message rows are not read here, so the sequence that last wrote a row is never consulted.
       const visible = limited ? fromAggregates(groupId, lastSequence, rowsVisibleTo(rows.map((row) => ({ ...row, updatedSequence: 0 })), viewer)) : full;
-      const role = [...full.memberships.values()].find((m) => m.membershipId === membership.membershipId)?.role ?? '';
+      const role = membershipOf(full, reader)?.role ?? '';
       return { ok: true, view: groupViewOf(full, visible, { ...viewer, role, limited }, presenceOf) };
     });
   }
