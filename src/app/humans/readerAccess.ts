@@ -21,14 +21,9 @@ import { readMembership } from '../../store/sql/memberships.js';
 import { readReaderGroups, type ReaderGroupRow } from '../../store/sql/readerGroups.js';
 import { authorizeRead, type ReadAccess } from '../authorizeRead.js';
 import { readMissionTree, type TreeRead } from '../policy/readMissionTree.js';
+import { MAX_READER_GROUPS } from '../limits.js';
 import { wireError, type WireError } from '../wireError.js';
 import { groupViewOf, type PresenceOf } from './groupView.js';
-
-/**
- * Groups one `GET /v1/me` lists: far more than a person follows at once, few enough to answer
- * in one small read; beyond it the answer says `truncated` (the oldest ended ones are left off).
- */
-export const MAX_READER_GROUPS = 1_000;
 
 export type Refused = { readonly ok: false; readonly error: WireError };
 export type EventsRead = { readonly ok: true; readonly events: readonly StoredEventText[]; readonly lastSequence: number } | Refused;
