@@ -109,6 +109,18 @@ describe('human sessions', () => {
     expect(refused.ok ? 'opened' : refused.error.code).toBe('AUTH_REQUIRED');
   });
 
+  it('says when a challenge names a key the Registry does not bind yet', () => {
+    const key = makeKey(alice);
+    const later = makeKey(bob);
+    const w = world([key]);
+    const known = signIn(w, key);
+    const pending = signIn(w, later);
+    expect([w.sessions.awaitsKey(known.issued.challengeId), w.sessions.awaitsKey(pending.issued.challengeId), w.sessions.awaitsKey('bogus')]).toEqual([false, true, false]);
+    w.setKeys([key, later]);
+    expect(w.sessions.awaitsKey(pending.issued.challengeId)).toBe(false);
+    expect(w.sessions.open(pending.issued.challengeId, pending.signature).ok).toBe(true);
+  });
+
   it('ends a session on request', () => {
     const key = makeKey(alice);
     const w = world([key]);

@@ -1,8 +1,9 @@
 /**
  * An event stream on one node learns of an Event committed on another (docs/human-api.md "Live
  * updates"): the other node's NOTIFY wakes it through the DeliveryHub, well before the stream's
- * own 15 s heartbeat would re-read the Group; and a human session is one node's own, so the other
- * node answers its token with AUTH_REQUIRED.
+ * own 15 s heartbeat would re-read the Group; a human session is one node's own, so the other
+ * node answers its token with AUTH_REQUIRED; and a key enrolled on one node signs in on the other
+ * at once.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -42,4 +43,10 @@ it('streams on node B an Event committed on node A, woken by its NOTIFY', async 
   expect(stream.frames[0]).toMatchObject({ id: String(head + 1), event: 'event' });
   stream.close();
   expect((await httpJson(server, 'GET', '/v1/me', { token })).status).toBe(401);
+});
+
+it('signs in on node B at once with a key just enrolled on node A', async () => {
+  const newcomer = await server.harness.human('newcomer');
+  const { token } = await signIn(second, newcomer);
+  expect((await httpJson(second, 'GET', '/v1/me', { token })).body).toEqual({ principal: newcomer.principal, groups: [], truncated: false });
 });

@@ -55,8 +55,11 @@ async function postChallenge(context: TransportContext, request: IncomingMessage
 async function postSession(context: TransportContext, io: RouteIo): Promise<void> {
   const body = await readStrings(io, ['challengeId', 'signature']);
   if (body === undefined) return;
-  // A key enrolled a moment ago, by `missionweave human add` or on another node, counts.
-  await context.authority.refreshRegistry().catch((error: unknown) => context.logger.warn({ err: error }, 'Registry refresh failed'));
+  // A key enrolled a moment ago, by `missionweave human add` or on another node, counts; revocations
+  // reach this node's Registry through its NOTIFY and its poll.
+  if (context.humans.awaitsKey(body['challengeId'] as string)) {
+    await context.authority.refreshRegistry().catch((error: unknown) => context.logger.warn({ err: error }, 'Registry refresh failed'));
+  }
   const opened = context.humans.open(body['challengeId'] as string, body['signature'] as string);
   if (!opened.ok) return io.fail(opened.error);
   io.send(201, JSON.stringify({ token: opened.token, humanId: opened.humanId, keyId: opened.keyId, expiresAt: opened.expiresAt }));

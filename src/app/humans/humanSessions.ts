@@ -108,6 +108,17 @@ export class HumanSessions {
     return { ok: true, challengeId, transcript, expiresAt };
   }
 
+  /**
+   * Whether a live challenge names a key this node's Registry does not yet bind to its human: one
+   * enrolled a moment ago elsewhere, worth a Registry refresh before `open`. False for an unknown
+   * challenge, so a bogus request never costs a database read.
+   */
+  awaitsKey(challengeId: string): boolean {
+    const now = this.deps.nowMillis();
+    const pending = this.challenges.get(challengeId, now);
+    return pending !== undefined && !this.keyValid(pending.transcript.humanId, pending.transcript.keyId, now);
+  }
+
   /** Opens a session when `signature` signs the challenge's transcript with a key valid now. */
   open(challengeId: string, signature: string): OpenResult {
     const now = this.deps.nowMillis();
