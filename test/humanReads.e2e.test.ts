@@ -157,6 +157,16 @@ describe('live Events', () => {
     expect(JSON.parse(refused?.data ?? '{}').error).toMatchObject({ code: 'MEMBERSHIP_REQUIRED', groupId: mission.groupId });
   });
 
+  it('ends with `refused` AUTH_REQUIRED when the session ends', async () => {
+    const session = await signIn(server, owner);
+    const live = await stream(session.token);
+    await live.until((r) => r.frames.length >= 1);
+    expect((await httpJson(server, 'DELETE', '/v1/human-sessions/current', { token: session.token })).status).toBe(204);
+    await live.until((r) => r.ended);
+    const refused = live.frames.at(-1);
+    expect({ event: refused?.event, code: JSON.parse(refused?.data ?? '{}').error?.code }).toEqual({ event: 'refused', code: 'AUTH_REQUIRED' });
+  });
+
   it('refuses a stream beyond the reader’s bound with RATE_LIMITED', async () => {
     const held = [await stream(tokens.owner), await stream(tokens.owner), await stream(tokens.owner)];
     expect(held.map((r) => r.status)).toEqual([200, 200, 200]);
