@@ -84,12 +84,12 @@ export interface DeliveryHubOptions {
 }
 
 export class DeliveryHub implements SubscriptionHost {
+  /** Told when a Group may have advanced (the read API's event streams, `transport/eventStream.ts`). */
+  private readonly advanceListeners = new Map<string, Set<() => void>>();
   private readonly feeds = new Map<string, GroupFeed>();
   /** Each subscription's replays still under way (reads included), for `stopped`. */
   private readonly running = new Map<Subscription, Promise<void>>();
   private replaysUnderWay = 0;
-  /** Told when a Group may have advanced (the read API's event streams, `transport/eventStream.ts`). */
-  private readonly advanceListeners = new Map<string, Set<() => void>>();
 
   constructor(private readonly options: DeliveryHubOptions) {}
 

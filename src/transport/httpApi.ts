@@ -4,11 +4,12 @@
  * authorization; `GET /health` and `GET /ready` answer liveness and readiness;
  * `GET /v1/groups/{groupId}/snapshots/{hash}` serves signed snapshots named by CURSOR_TOO_OLD;
  * `GET /v1/registry` publishes the Registry's key bindings (registryRoute.ts); `/v1/artifacts/…`
- * stores and serves Artifact content (artifactRoutes.ts);
+ * stores and serves Artifact content (artifactRoutes.ts); human sessions and the read API of humans
+ * and Agents — `/v1/me`, a Group's events, event stream, view and Mission tree — humanRoutes.ts;
  * `GET /v1/groups/{groupId}/context-packages[/{id}]` serves Context Packages to their recipient
  * (contextPackageRoute.ts); the Authorization Service issues and checks capability tokens
- * (capabilityRoutes.ts); human sessions and the read API — `/v1/me`, a Group's events, event
- * stream, view and Mission tree (§14) — for humans and Agents alike (humanRoutes.ts).
+ * (capabilityRoutes.ts); `GET /v1/groups/{groupId}/mission-tree` the Mission tree below a
+ * Mission (§14).
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';

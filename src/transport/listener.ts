@@ -19,11 +19,11 @@ import type { Principal } from '../protocol/principal.js';
 import type { SigningKey } from '../protocol/signing/signDocument.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { AddressSlots } from './addressSlots.js';
+import { StreamSlots } from './streamSlots.js';
 import { Connection } from './connection.js';
 import { handleHttp } from './httpApi.js';
 import { CLOSE, DEFAULT_LIMITS, type TransportLimits } from './limits.js';
 import { SessionRegistry } from './sessions.js';
-import { StreamSlots } from './streamSlots.js';
 import type { FrameConnection, TransportContext } from './transportContext.js';
 
 export interface ListenerOptions {
