@@ -7,8 +7,10 @@ import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
+import { randomBytes } from 'node:crypto';
 import type { GroupAccess } from '../app/groupAccess.js';
 import type { GroupAuthority } from '../app/groupAuthority.js';
+import { HumanSessions } from '../app/humans/humanSessions.js';
 import type { Clock } from '../app/settings.js';
 import { wireError } from '../app/wireError.js';
 import { DeliveryHub } from '../delivery/deliveryHub.js';
@@ -17,6 +19,7 @@ import type { Principal } from '../protocol/principal.js';
 import type { SigningKey } from '../protocol/signing/signDocument.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { AddressSlots } from './addressSlots.js';
+import { StreamSlots } from './streamSlots.js';
 import { Connection } from './connection.js';
 import { handleHttp } from './httpApi.js';
 import { CLOSE, DEFAULT_LIMITS, type TransportLimits } from './limits.js';
@@ -84,6 +87,8 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     authority: options.authority,
     hub,
     sessions,
+    humans: new HumanSessions(limits, { nowMillis: () => options.clock.nowMillis(), randomBytes, registry: () => options.authority.registry.current }),
+    streams: new StreamSlots(limits.maxStreamsPerReader, limits.maxStreams),
     limits,
     logger,
     clock: options.clock,
