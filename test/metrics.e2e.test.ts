@@ -7,6 +7,8 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroupAuthority } from '../src/app/groupAuthority.js';
 import { ERROR_CODES } from '../src/protocol/errorCodes.js';
@@ -81,6 +83,13 @@ describe('GET /metrics', () => {
     expect(valueOf(result, 'missionweave_pg_pool_idle_clients')).toBeLessThanOrEqual(valueOf(result, 'missionweave_pg_pool_clients'));
     expect(valueOf(result, 'missionweave_pg_pool_waiting')).toBe(0);
     expect(samplesOf(result, 'process_cpu_seconds_total')).toHaveLength(1);
+
+    // The Grafana dashboard queries only series this node exports.
+    const dashboard = readFileSync(join(import.meta.dirname, '..', 'docs', 'grafana', 'missionweave-dashboard.json'), 'utf8');
+    const queried = new Set([...dashboard.matchAll(/\b((?:missionweave|process|nodejs)_[a-z0-9_]+)\{/g)].map((m) => m[1] as string));
+    expect(queried.size).toBeGreaterThanOrEqual(20);
+    const exported = new Set(result.samples.map((s) => s.name));
+    for (const name of queried) expect(exported, name).toContain(name);
 
     client.close();
     await until(async () => valueOf(await scrape(server.httpsUrl, server.ca), 'missionweave_sessions_open') === 0, 'the session gauge back at 0');
