@@ -32,6 +32,9 @@ import { VerificationGate } from './verificationGate.js';
 import { afterGroupCommit } from './failpoints.js';
 import { wireError } from './wireError.js';
 import { PolicyLogRecorder, type SubmissionOrigin } from './recordPolicyLog.js';
+import { createAuthorityMetrics, DISABLED_METRICS, type AuthorityMetrics } from './metrics/authorityMetrics.js';
+import { watchAuthority } from './metrics/authorityGauges.js';
+import { claimedKind } from './metrics/commandTally.js';
 
 /**
  * Failures after which the Registry is caught up with the database before refusing: those
@@ -83,6 +86,8 @@ export type CommitListener = (events: readonly DeliveredEvent[]) => void;
 export class GroupAuthority {
   readonly logger: Logger;
   readonly policyLog: PolicyLogRecorder;
+  /** This node's operator metrics (src/app/metrics/authorityMetrics.ts); the listener adds its own and serves them. */
+  readonly metrics: AuthorityMetrics;
   private readonly listeners: CommitListener[] = [];
   private readonly deps: OrganizationBatchDependencies;
   private readonly groupQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
@@ -104,6 +109,7 @@ export class GroupAuthority {
       kinds,
     };
     this.policyLog = new PolicyLogRecorder(options.pool, this.deps.clock, this.logger);
+    this.metrics = options.settings.metrics === false ? DISABLED_METRICS : createAuthorityMetrics((kind) => kinds.kind(kind) !== undefined);
     this.gate = new VerificationGate(() => this.deps.clock.nowMillis(), options.settings.verificationLimits);
     const failed = (item: VerifiedCommand, error: unknown): CommandOutcome => {
       this.logger.error({ err: error, actionId: item.envelope.actionId, kind: item.envelope.kind }, 'write transaction failed');
@@ -118,6 +124,7 @@ export class GroupAuthority {
         const started = performance.now();
         const outcomes = await runGroupBatch(items, this.deps);
         afterGroupCommit();
+        this.metrics.batchCommitted('group', items.length, (performance.now() - started) / 1000);
         this.logger.debug({ commands: items.length, ms: Math.round(performance.now() - started) }, 'Group batch committed');
         return outcomes;
       },
@@ -128,9 +135,19 @@ export class GroupAuthority {
       maxBatch: options.settings.maxBatch,
       concurrency: 1,
       keysOf: () => ['organization'],
-      run: (items) => runOrganizationBatch(items, this.deps),
+      run: async (items) => {
+        const started = performance.now();
+        const outcomes = await runOrganizationBatch(items, this.deps);
+        this.metrics.batchCommitted('organization', items.length, (performance.now() - started) / 1000);
+        return outcomes;
+      },
       isRetryable,
       failed,
+    });
+    watchAuthority(this.metrics, {
+      pool: options.pool,
+      commitQueueDepth: () => this.groupQueue.depth + this.organizationQueue.depth,
+      ...(crypto === undefined ? {} : { cryptoQueueDepth: () => crypto.queueDepth }),
     });
   }
 
@@ -227,6 +244,7 @@ export class GroupAuthority {
    * `origin`.
    */
   async submit(input: Uint8Array | JsonValue, raw?: string | RawCommand, origin: SubmissionOrigin = { transport: 'cli' }, connection?: object): Promise<Submission> {
+    const submittedAt = performance.now();
     const source = typeof raw === 'string' ? { text: raw, frame: true } : raw;
     const front = GATED.has(origin.transport)
       ? await this.gate.run({ ...(origin.address === undefined ? {} : { address: origin.address }), ...(connection === undefined ? {} : { connection }) }, () => this.verify(input, source))
@@ -236,10 +254,13 @@ export class GroupAuthority {
         this.logger.info({ stage: front.diagnostic.stage, reason: front.diagnostic.reason }, 'signed Command rejected');
       }
       if (front.diagnostic !== undefined) this.policyLog.record({ diagnostic: front.diagnostic, origin, document: input });
+      this.metrics.commandRefused(claimedKind(input), front.error.code);
       return { ok: false, error: front.error };
     }
     const queue = front.command.scope === 'organization' ? this.organizationQueue : this.groupQueue;
     const outcome = await queue.submit(front.command);
+    if (outcome.ok) this.metrics.commandAccepted(front.command.envelope.kind, outcome.duplicate, submittedAt);
+    else this.metrics.commandRefused(front.command.envelope.kind, outcome.error.code);
     if (!outcome.ok && outcome.error.diagnostic !== undefined) {
       const diagnostic = { ...outcome.error.diagnostic, code: outcome.error.code };
       this.policyLog.record({ diagnostic, origin, document: front.command.document, signingHash: front.command.verified.signingHash });

@@ -38,6 +38,8 @@ export interface AuthoritySettings {
    * key; absent, this node issues none (src/app/context/contextGenerator.ts).
    */
   readonly contextGenerator?: ContextGenerator;
+  /** Operator metrics and `GET /metrics` (src/app/metrics/); on unless false (`MW_METRICS=off`). */
+  readonly metrics?: boolean;
 }
 
 /**

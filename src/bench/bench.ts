@@ -13,7 +13,7 @@ import { ensureHome } from '../cli/initCommand.js';
 import { openEmbeddedPostgres, removeEmbeddedData } from '../store/embeddedPostgres.js';
 import { naiveSqlPerSec, rawVerifyPerSec, rawWsDeliveriesPerSec } from './baselines.js';
 import { BenchWorld, type BenchAgent, type BenchMission } from './benchWorld.js';
-import { cpuByRole, cpuLine, residentBytes, startLoad, startServe, type ServeNode } from './loadDriver.js';
+import { cpuByRole, cpuLine, processCpuSeconds, residentBytes, startLoad, startServe, type ServeNode } from './loadDriver.js';
 
 const quick = process.argv.includes('--quick');
 /** `--only a,b`: run only these phases (cold, many, one, naive, latency, deliveries, replay, idle). */
@@ -49,7 +49,7 @@ function loadCpu(results: readonly Record<string, unknown>[]): string {
   return `load ${results.reduce((n, r) => n + Number(r['cpuSeconds'] ?? 0), 0).toFixed(1)} s`;
 }
 
-async function commandRun(world: BenchWorld, node: ServeNode, agents: BenchAgent[], groupsOf: (i: number) => BenchMission[], perAgent: number, rate = 0): Promise<{ perSec: number; latencies: number[]; errors: number }> {
+async function commandRun(world: BenchWorld, node: ServeNode, agents: BenchAgent[], groupsOf: (i: number) => BenchMission[], perAgent: number, rate = 0): Promise<{ perSec: number; latencies: number[]; errors: number; serverCpuMs: number }> {
   const ca = world.home.path('tls', 'cert.pem');
   const halves = [agents.slice(0, agents.length / 2), agents.slice(agents.length / 2)];
   const loads = halves.map((part, h) => startLoad({
@@ -58,14 +58,17 @@ async function commandRun(world: BenchWorld, node: ServeNode, agents: BenchAgent
   }));
   await Promise.all(loads.map((l) => l.ready));
   const cpuBefore = await cpuByRole();
+  const serverBefore = await processCpuSeconds(node.child.pid as number);
   for (const l of loads) l.go();
   const results = await Promise.all(loads.map((l) => l.result));
+  const serverCpu = (await processCpuSeconds(node.child.pid as number)) - serverBefore;
   const cpuAfter = await cpuByRole();
   const accepted = results.reduce((n, r) => n + Number(r['accepted']), 0);
   const elapsed = Math.max(...results.map((r) => Number(r['elapsedMs'])));
   const errors = results.reduce((n, r) => n + Object.values(r['errors'] as Record<string, number>).reduce((a, b) => a + b, 0), 0);
-  log(`  ${accepted} accepted in ${Math.round(elapsed)} ms; ${results.reduce((n, r) => n + Number(r['received']), 0)} frames received; CPU: ${cpuLine(cpuBefore, cpuAfter)}, ${loadCpu(results)}`);
-  return { perSec: accepted / (elapsed / 1000), latencies: results.flatMap((r) => r['latencies'] as number[]).sort((a, b) => a - b), errors };
+  const serverCpuMs = (serverCpu * 1000) / Math.max(1, accepted);
+  log(`  ${accepted} accepted in ${Math.round(elapsed)} ms; ${results.reduce((n, r) => n + Number(r['received']), 0)} frames received; CPU: ${cpuLine(cpuBefore, cpuAfter)}, ${loadCpu(results)}; this node ${serverCpuMs.toFixed(3)} ms per Command`);
+  return { perSec: accepted / (elapsed / 1000), latencies: results.flatMap((r) => r['latencies'] as number[]).sort((a, b) => a - b), errors, serverCpuMs };
 }
 
 async function deliveries(world: BenchWorld, node: ServeNode, writer: BenchAgent, mission: BenchMission, subscribers: BenchAgent[], events: number): Promise<number> {
@@ -144,6 +147,7 @@ async function main(): Promise<void> {
       log('commands, many Groups');
       const run = await commandRun(world, node, writers, spread, scale(300, 60));
       figures['commandsPerSecManyGroups'] = run.perSec;
+      figures['serverCpuMsPerCommandManyGroups'] = run.serverCpuMs;
       if (run.errors > 0) notes.push(`${run.errors} Commands refused in the many-Groups run`);
     }
     if (want('one')) {

@@ -27,10 +27,15 @@ function cryptoWorkers(): number {
   return Number.isSafeInteger(configured) && configured >= 1 && configured <= 64 ? configured : Math.max(2, availableParallelism());
 }
 
+/** `MW_METRICS=off` turns the operator metrics and `GET /metrics` off; anything else leaves them on. */
+function metricsOn(): boolean {
+  return process.env['MW_METRICS'] !== 'off';
+}
+
 async function serve(home: Home, host: string | undefined, port: number | undefined): Promise<number> {
   if (process.env['MW_FAILPOINTS'] === '1') installFailpoints(); // `npm run faults` only
   const config = home.config();
-  const running = await openAuthority(home, { poolSize: 16, settings: { cryptoWorkers: cryptoWorkers() }, reactor: true });
+  const running = await openAuthority(home, { poolSize: 16, settings: { cryptoWorkers: cryptoWorkers(), metrics: metricsOn() }, reactor: true });
   const settings = running.authority.settings;
   const listener = await startListener({
     host: host ?? config.server.host,

@@ -19,6 +19,16 @@ import type { Subscription, SubscriptionHost } from './subscription.js';
 
 const FEED_PAGE = 1_000;
 
+/** Running totals for the operator metrics, read on scrape (src/transport/listenerMetrics.ts). */
+export interface DeliveryTally {
+  /** Events offered to live subscriptions plus Events replayed. */
+  delivered: number;
+  /** Events replayed from the database. */
+  replayed: number;
+  /** Groups paused for backpressure. */
+  pauses: number;
+}
+
 class GroupFeed {
   readonly live = new Set<Subscription>();
   /** Every subscription of the Group on this process, replaying or live. */
@@ -31,6 +41,7 @@ class GroupFeed {
     public head: number,
     private readonly groups: GroupAccess,
     private readonly logger: Logger,
+    private readonly tally: DeliveryTally,
   ) {}
 
   wake(): void {
@@ -68,6 +79,7 @@ class GroupFeed {
       return;
     }
     this.head = event.sequence;
+    this.tally.delivered += this.live.size;
     for (const subscription of this.live) subscription.offer(event);
   }
 }
@@ -90,6 +102,7 @@ export class DeliveryHub implements SubscriptionHost {
   /** Each subscription's replays still under way (reads included), for `stopped`. */
   private readonly running = new Map<Subscription, Promise<void>>();
   private replaysUnderWay = 0;
+  readonly tally: DeliveryTally = { delivered: 0, replayed: 0, pauses: 0 };
 
   constructor(private readonly options: DeliveryHubOptions) {}
 
@@ -108,7 +121,7 @@ export class DeliveryHub implements SubscriptionHost {
     if (subscription.mode !== 'replaying') return undefined;
     let feed = this.feeds.get(groupId);
     if (feed === undefined) {
-      feed = new GroupFeed(groupId, head, this.options.groups, this.options.logger);
+      feed = new GroupFeed(groupId, head, this.options.groups, this.options.logger, this.tally);
       this.feeds.set(groupId, feed);
     }
     feed.members.add(subscription);
@@ -164,6 +177,8 @@ export class DeliveryHub implements SubscriptionHost {
         for (const row of rows) {
           if (subscription.mode !== 'replaying') return;
           subscription.deliver(replayEventOf(subscription.groupId, row), false);
+          this.tally.delivered++;
+          this.tally.replayed++;
         }
         if (full) continue;
         // Synchronously, with no await in between: either there is more to read, or every Event
@@ -201,6 +216,7 @@ export class DeliveryHub implements SubscriptionHost {
   }
 
   paused(subscription: Subscription): void {
+    this.tally.pauses++;
     this.feeds.get(subscription.groupId)?.live.delete(subscription);
     this.options.onPaused(subscription);
     this.resumeLater(subscription);

@@ -9,7 +9,7 @@
  * `GET /v1/groups/{groupId}/context-packages[/{id}]` serves Context Packages to their recipient
  * (contextPackageRoute.ts); the Authorization Service issues and checks capability tokens
  * (capabilityRoutes.ts); `GET /v1/groups/{groupId}/mission-tree` the Mission tree below a
- * Mission (§14).
+ * Mission (§14); `GET /metrics` the operator metrics (metricsRoute.ts).
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -21,6 +21,7 @@ import { getContextPackages, isContextPackagePath } from './contextPackageRoute.
 import { CAPABILITY_CHARGE_PATH, CAPABILITY_STATUS_PATH, GRANT_PATH, postCapability, postCapabilityCharge, postCapabilityStatus, type RouteIo } from './capabilityRoutes.js';
 import { routeReaders } from './humanRoutes.js';
 import { getRegistry, REGISTRY_PATH } from './registryRoute.js';
+import { getMetrics, METRICS_PATH } from './metricsRoute.js';
 import type { TransportContext } from './transportContext.js';
 
 function send(response: ServerResponse, status: number, body: string): void {
@@ -136,6 +137,7 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
       await context.groups.ready();
       return send(response, 200, '{"status":"ready"}');
     }
+    if (request.method === 'GET' && url.pathname === METRICS_PATH) return await getMetrics(context, response);
     if (request.method === 'POST' && url.pathname === '/v1/commands') return await postCommand(context, request, response, now);
     if (request.method === 'GET' && url.pathname === REGISTRY_PATH) return await getRegistry(context, request, response, (error) => sendError(response, error, now));
     if (request.method === 'GET' && isContextPackagePath(url.pathname)) return await getContextPackages(context, request, response, url.pathname, (error) => sendError(response, error, now));

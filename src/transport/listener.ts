@@ -24,6 +24,7 @@ import { Connection } from './connection.js';
 import { handleHttp } from './httpApi.js';
 import { CLOSE, DEFAULT_LIMITS, type TransportLimits } from './limits.js';
 import { SessionRegistry } from './sessions.js';
+import { watchListener } from './listenerMetrics.js';
 import type { FrameConnection, TransportContext } from './transportContext.js';
 
 export interface ListenerOptions {
@@ -109,6 +110,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     },
   };
   options.authority.onCommitted((events) => hub.committed(events));
+  const unwatch = watchListener(options.authority.metrics, sessions, connections, hub);
   options.authority.registry.onChange((_previous, next) => sessions.closeRevoked(next, options.clock.nowMillis()));
   const notifier = new Notifier(options.databaseUrl, groups, {
     groupAdvanced: (groupId, sequence) => hub.wake(groupId, sequence),
@@ -181,6 +183,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     hub,
     presence: context.presence,
     async close() {
+      unwatch();
       for (const connection of connections) connection.close(CLOSE.shutdown, 'server shutting down');
       await notifier.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

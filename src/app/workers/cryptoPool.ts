@@ -79,6 +79,13 @@ export class CryptoPool {
     return this.slots.length;
   }
 
+  /** Requests sent to the workers and not yet answered (the operator's crypto queue depth). */
+  get queueDepth(): number {
+    let depth = 0;
+    for (const slot of this.slots) depth += slot.load;
+    return depth;
+  }
+
   private send(slot: Slot, request: WorkerRequest): Promise<WorkerReply> {
     slot.load++;
     return new Promise((resolve) => {
