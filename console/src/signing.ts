@@ -6,11 +6,11 @@
 
 import { encodeBase64url } from './base64url.js';
 import { signingBytes } from './jcs.js';
-import type { JsonObject } from './panel.js';
+import type { PageKey } from './keyImport.js';
 
 export interface PageSigner {
   readonly keyId: string;
-  readonly privateKey: CryptoKey;
+  readonly privateKey: PageKey;
 }
 
 /** A UTC `Z` timestamp with milliseconds, as the Authority writes them. */
@@ -18,7 +18,7 @@ export function nowTimestamp(): string {
   return new Date().toISOString();
 }
 
-export async function signDocument(document: JsonObject, protectedTime: 'issuedAt' | 'occurredAt', signer: PageSigner): Promise<JsonObject> {
+export async function signDocument<T extends Record<string, unknown>>(document: T, protectedTime: 'issuedAt' | 'occurredAt', signer: PageSigner): Promise<T & { signature: Record<string, string> }> {
   const createdAt = document[protectedTime];
   if (typeof createdAt !== 'string') throw new Error(`${protectedTime} must be set before signing`);
   const bytes = signingBytes(document);

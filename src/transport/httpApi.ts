@@ -16,6 +16,7 @@ import { wireError, errorDocument, type WireError } from '../app/wireError.js';
 import { httpStatusOf } from '../protocol/errorCodes.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
 import { routeArtifacts } from './artifactRoutes.js';
+import { serveConsole } from './consoleRoute.js';
 import { getContextPackages, isContextPackagePath } from './contextPackageRoute.js';
 import { CAPABILITY_CHARGE_PATH, CAPABILITY_STATUS_PATH, GRANT_PATH, postCapability, postCapabilityCharge, postCapabilityStatus, type RouteIo } from './capabilityRoutes.js';
 import { getRegistry, REGISTRY_PATH } from './registryRoute.js';
@@ -160,6 +161,7 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     if (await routeArtifacts(context, request, response, url.pathname, now)) return undefined;
     const tree = /^\/v1\/groups\/([^/]+)\/mission-tree$/.exec(url.pathname);
     if (request.method === 'GET' && tree !== null) return await getMissionTree(context, request, response, now, decodeURIComponent(tree[1] as string));
+    if (serveConsole(request, response, url.pathname)) return undefined;
     send(response, 404, '{"error":"not found"}');
   } catch (error) {
     context.logger.error({ err: error, path: url.pathname }, 'HTTP request failed');

@@ -5,7 +5,8 @@
  */
 
 import { append, el, field, replace } from '../dom.js';
-import { ed25519Supported, forgetKey, generateKey, importPkcs8, saveKey, type StoredKey } from '../keyStore.js';
+import { ed25519Supported, generateKey, importPkcs8 } from '../keyImport.js';
+import { forgetKey, saveKey, type StoredKey } from '../keyStore.js';
 import { currentKey, guarded, useKey } from '../shell.js';
 
 /** The identity fields `human add` prints: `{"type","id","keyId","privateKeyFile"}`. */
