@@ -63,6 +63,13 @@ async function connect(who: Principal): Promise<MissionWeaveAgent> {
   return agent;
 }
 
+/** What the page showed, for a failure's message (and a screenshot beside the scratch folder). */
+async function pageState(): Promise<string> {
+  await page.screenshot({ path: join(tmpdir(), 'mw-console-failure.png') }).catch(() => undefined);
+  const text = async (selector: string) => (await page.locator(selector).first().textContent({ timeout: 1000 }).catch(() => ''))?.replace(/\s+/g, ' ').slice(0, 1500);
+  return `url ${page.url()}; refusal: ${await text('#refusal')}; live: ${await text('#live-state')}; main: ${await text('#main')}; page errors: ${pageErrors.join(' | ')}`;
+}
+
 async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string): Promise<T> {
   const deadline = Date.now() + WAIT;
   for (;;) {
@@ -129,6 +136,16 @@ afterAll(async () => {
 
 describe.skipIf(!haveBrowser)(`the MissionOwner console in Chromium (skipped when ${CHROMIUM} is absent)`, () => {
   it('imports the human key, creates a Mission, follows it live, directs, requests changes and approves exactly the resubmission', { timeout: 240_000 }, async () => {
+    try {
+      await scenario();
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${await pageState()}`, { cause: error });
+    }
+  });
+});
+
+async function scenario(): Promise<void> {
+  {
     const alice = add('human', 'alice');
     const planner = add('agent', 'planner', '--capability', `${CAPABILITY.id}@${CAPABILITY.version}`);
     const writer = add('agent', 'writer', '--capability', `${CAPABILITY.id}@${CAPABILITY.version}`);
@@ -177,7 +194,7 @@ describe.skipIf(!haveBrowser)(`the MissionOwner console in Chromium (skipped whe
     // 4. A directive from the page reaches the Agent.
     await page.getByLabel('Directive to the Mission').fill('Keep the agenda to one day, please.');
     await page.getByRole('button', { name: 'Post directive' }).click();
-    const directive = await until(() => seen.find((e) => e['kind'] === 'message.posted' && ((e['payload'] as JsonObject)['message'] as JsonObject)['content'] === 'Keep the agenda to one day, please.'), 'the directive at the Agent');
+    const directive = await until(() => seen.find((e) => e['kind'] === 'message.posted' && JSON.stringify(((e['payload'] as JsonObject)['message'] as JsonObject)['content']).includes('Keep the agenda to one day, please.')), 'the directive at the Agent');
     expect(directive['actor']).toEqual({ type: 'human', id: alice.id });
     await page.locator('.timeline li', { hasText: 'Keep the agenda to one day' }).waitFor({ timeout: WAIT });
 
@@ -266,5 +283,5 @@ describe.skipIf(!haveBrowser)(`the MissionOwner console in Chromium (skipped whe
     await page.locator('.tree li', { hasText: 'Plan the offsite' }).waitFor({ timeout: WAIT });
     await shot('missions');
     expect(pageErrors).toEqual([]);
-  });
-});
+  }
+}

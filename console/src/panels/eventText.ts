@@ -6,6 +6,13 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** A Message's content parts (§9) as one line: text as is, anything else named by its type. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part: JsonObject) => (part['type'] === 'text' ? text(part['text']) : part['type'] === 'artifact_ref' ? `[Artifact ${text(part['artifactHash']).slice(0, 19)}…]` : `[${text(part['type'])}]`)).join(' ');
+}
+
 /** The actor as `type:tail`, short enough for a phone-width row. */
 export function actorLabel(event: JsonObject): string {
   const actor = event['actor'] as JsonObject | undefined;
@@ -19,7 +26,7 @@ export function summary(event: JsonObject): string {
   switch (event['kind']) {
     case 'message.posted':
     case 'message.corrected':
-      return text((payload['message'] as JsonObject | undefined)?.['content']);
+      return contentText((payload['message'] as JsonObject | undefined)?.['content']);
     case 'message.redacted':
       return 'A Message was redacted.';
     case 'mission.created':

@@ -13,9 +13,11 @@ import { currentApi, guarded, showRefusal } from '../shell.js';
 
 interface Open {
   readonly groupId: string;
-  readonly stop: () => void;
+  stop: () => void;
   readonly listeners: Set<(event: JsonObject) => void>;
   panel?: Panel;
+  /** The stream's last state, shown again when the human switches Panels. */
+  live: string;
 }
 
 let open: Open | undefined;
@@ -76,7 +78,7 @@ export async function renderGroup(root: HTMLElement, groupId: string, panelId: s
   open?.panel?.dispose?.();
   if (open?.groupId !== groupId) {
     leaveGroup();
-    const state: Open = { groupId, stop: () => undefined, listeners: new Set() };
+    const state: Open = { groupId, stop: () => undefined, listeners: new Set(), live: 'connecting…' };
     open = state;
     await guarded(async () => {
       const view = await api.get(`/v1/groups/${encodeURIComponent(groupId)}/view`);
@@ -84,16 +86,19 @@ export async function renderGroup(root: HTMLElement, groupId: string, panelId: s
       const stop = followGroup(api, groupId, after, {
         onEvent: (event) => state.listeners.forEach((listener) => listener(event)),
         onRefused: showRefusal,
-        onState: (s) => document.getElementById('live-state')?.replaceChildren(s === 'live' ? 'live' : 'reconnecting…'),
+        onState: (s) => {
+          state.live = s === 'live' ? 'live' : 'reconnecting…';
+          document.getElementById('live-state')?.replaceChildren(state.live);
+        },
       });
-      open = { ...state, stop };
+      state.stop = stop;
     });
   }
   const current = open as Open;
   const body = el('section', { class: 'panel', 'aria-labelledby': 'panel-title' });
   const mission = el('p', { class: 'muted', id: 'mission-line' });
   root.append(
-    el('div', { class: 'heading' }, el('h1', { id: 'panel-title' }, panel.title), el('span', { id: 'live-state', class: 'live', 'aria-live': 'polite' }, 'connecting…')),
+    el('div', { class: 'heading' }, el('h1', { id: 'panel-title' }, panel.title), el('span', { id: 'live-state', class: 'live', 'aria-live': 'polite' }, current.live)),
     mission,
     tabs(groupId, panel.id),
     body);
