@@ -1,9 +1,11 @@
 /**
- * The read rule (`decideRead`, §8, §16) applied to the stored Membership of an Agent: the one
- * check behind SUBSCRIBE, the Membership re-check of live subscriptions, and snapshot reads.
+ * The read rule (`decideRead`, §8, §16) applied to the stored Membership of a reader — an Agent
+ * or a human, the same rule for both: the one check behind SUBSCRIBE, the Membership re-check of
+ * live subscriptions, snapshot reads, and the human read API (`humans/readerAccess.ts`).
  */
 
 import { decideRead, type ReadRequest } from '../domain/readAccess.js';
+import type { Principal } from '../protocol/principal.js';
 import type { Queryable } from '../store/pool.js';
 import { readMembership } from '../store/sql/memberships.js';
 import { wireError, type WireError } from './wireError.js';
@@ -14,8 +16,8 @@ export type ReadAccess =
   /** The §19 refusal, naming the Group the caller asked about. */
   | { readonly ok: false; readonly error: WireError };
 
-export async function authorizeRead(db: Queryable, groupId: string, agentId: string, request: ReadRequest): Promise<ReadAccess> {
-  const decision = decideRead(await readMembership(db, groupId, 'agent', agentId), request);
+export async function authorizeRead(db: Queryable, groupId: string, reader: Principal, request: ReadRequest): Promise<ReadAccess> {
+  const decision = decideRead(await readMembership(db, groupId, reader.type, reader.id), request);
   if (decision.allowed) return { ok: true, afterSequence: decision.afterSequence };
   return { ok: false, error: wireError(decision.code, decision.message, { groupId }) };
 }

@@ -14,6 +14,7 @@ import { readLastSequence, readLastSequences } from '../store/sql/groups.js';
 import { readMembership } from '../store/sql/memberships.js';
 import { readSnapshot } from '../store/sql/snapshots.js';
 import { ArtifactAccess } from './artifacts/artifactAccess.js';
+import { ReaderAccess } from './humans/readerAccess.js';
 import type { ArtifactLimits } from './artifacts/artifactLimits.js';
 import { findReceipts } from '../store/sql/receipts.js';
 import { readWorkItem } from '../store/sql/readWorkItem.js';
@@ -21,7 +22,6 @@ import type { JsonValue } from '../protocol/strictJson.js';
 import { authorizeRead, type ReadAccess } from './authorizeRead.js';
 import { listContextPackagesFor, readContextPackageFor, type ContextPackageRead } from './context/contextPackageAccess.js';
 import { snapshotReference, viewSnapshotReference, type SnapshotReference } from './groupSnapshots.js';
-import { readMissionTree, type TreeRead } from './policy/readMissionTree.js';
 import type { AuthoritySettings } from './settings.js';
 import { wireError, type WireError } from './wireError.js';
 
@@ -30,6 +30,8 @@ export type SnapshotRead = { readonly ok: true; readonly body: string } | { read
 export class GroupAccess {
   /** Artifact uploads, downloads and provenance of the Organization (§13.1). */
   readonly artifacts: ArtifactAccess;
+  /** The read API of humans and Agents over HTTPS (docs/human-api.md). */
+  readonly readers: ReaderAccess;
 
   constructor(
     private readonly pool: Pool,
@@ -37,11 +39,12 @@ export class GroupAccess {
     artifactLimits: Partial<ArtifactLimits> = {},
   ) {
     this.artifacts = new ArtifactAccess(pool, settings.services.organizationId, artifactLimits);
+    this.readers = new ReaderAccess(pool);
   }
 
   /** Whether the Agent may read the Group for `request`, and from which sequence. */
   authorizeRead(groupId: string, agentId: string, request: ReadRequest): Promise<ReadAccess> {
-    return authorizeRead(this.pool, groupId, agentId, request);
+    return authorizeRead(this.pool, groupId, { type: 'agent', id: agentId }, request);
   }
 
   /** One WorkItem's current document: the Authorization Service's online token check (§12). */
@@ -112,11 +115,6 @@ export class GroupAccess {
       return viewSnapshotReference(this.pool, groupId, viewer, this.settings, nowMillis, maxLag);
     }
     return snapshotReference(this.pool, groupId, this.settings, nowMillis, maxLag);
-  }
-
-  /** The Mission tree below the Mission of `groupId`, as an Agent may read it (§14). */
-  missionTree(groupId: string, agentId: string): Promise<TreeRead> {
-    return readMissionTree(this.pool, groupId, { kind: 'principal', principal: { type: 'agent', id: agentId } });
   }
 
   /** Moves the Agent's Cursors forward (never back). */

@@ -81,6 +81,7 @@ export async function commandCommand(argv: readonly string[]): Promise<number> {
       ...(principal.type === 'agent' && facts.mission?.coordinator === principal.id ? { coordinatorEpoch: facts.mission.epoch } : {}),
       ...(expected === undefined ? {} : { expectedRevision: Number(expected) }),
     };
+    if (principal.privateKeyFile === undefined) throw new UsageError(`${principal.handle}'s private key is held elsewhere (enrolled with --public-key): sign there`);
     const key = { keyId: principal.keyId, privateKey: home.privateKey(principal.privateKeyFile) };
     const outcome = await running.authority.submit(signCommand(request, key));
     if (!outcome.ok) {

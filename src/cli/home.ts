@@ -45,7 +45,8 @@ export interface PrincipalRecord {
   readonly id: string;
   readonly keyId: string;
   readonly publicKey: string;
-  readonly privateKeyFile: string;
+  /** Absent for a human enrolled with `--public-key`: the private key is held elsewhere (a browser). */
+  readonly privateKeyFile?: string;
   /** Agents only: their signed Agent Card. */
   readonly cardFile?: string;
 }

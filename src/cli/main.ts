@@ -16,7 +16,8 @@ commands:
                                       create the Organization's services, keys and configuration
   agent add <handle> --dir DIR [--capability id@version ...] [--owner HUMAN]
                                       a key and a signed, registered Agent Card
-  human add <name> --dir DIR          a key bound to a human Principal
+  human add <name> --dir DIR [--public-key FILE|KEY]
+                                      a key bound to a human Principal (--public-key: one made elsewhere, e.g. in a browser)
   command <kind> --as HANDLE --dir DIR [--group G] [--payload JSON|@FILE]
                                       sign a Command as a Principal and submit it
   archive <groupId> --dir DIR         archive a terminal Mission's Group with its signed final snapshot

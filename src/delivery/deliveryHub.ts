@@ -88,6 +88,8 @@ export class DeliveryHub implements SubscriptionHost {
   /** Each subscription's replays still under way (reads included), for `stopped`. */
   private readonly running = new Map<Subscription, Promise<void>>();
   private replaysUnderWay = 0;
+  /** Told when a Group may have advanced (the read API's event streams, `transport/eventStream.ts`). */
+  private readonly advanceListeners = new Map<string, Set<() => void>>();
 
   constructor(private readonly options: DeliveryHubOptions) {}
 
@@ -225,8 +227,23 @@ export class DeliveryHub implements SubscriptionHost {
     if (feed !== undefined && feed.members.size === 0) this.feeds.delete(subscription.groupId);
   }
 
+  /** Calls `listener` whenever the Group may have advanced, until the returned function is called. */
+  onAdvance(groupId: string, listener: () => void): () => void {
+    const listeners = this.advanceListeners.get(groupId) ?? new Set();
+    this.advanceListeners.set(groupId, listeners.add(listener));
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.advanceListeners.get(groupId) === listeners) this.advanceListeners.delete(groupId);
+    };
+  }
+
+  private advanced(groupId: string): void {
+    for (const listener of this.advanceListeners.get(groupId) ?? []) listener();
+  }
+
   /** Events this process committed: offered directly, in order, without a database read. */
   committed(events: readonly { groupId: string | undefined; sequence: number | undefined; text: string }[]): void {
+    for (const groupId of new Set(events.map((event) => event.groupId))) if (groupId !== undefined) this.advanced(groupId);
     for (const event of events) {
       if (event.groupId === undefined || event.sequence === undefined) continue;
       const feed = this.feeds.get(event.groupId);
@@ -236,6 +253,7 @@ export class DeliveryHub implements SubscriptionHost {
 
   /** Another node advanced these Groups (a NOTIFY hint, or the poll). */
   wake(groupId: string, lastSequence?: number): void {
+    this.advanced(groupId);
     const feed = this.feeds.get(groupId);
     if (feed !== undefined && (lastSequence === undefined || lastSequence > feed.head)) feed.wake();
   }

@@ -7,8 +7,8 @@
  * stores and serves Artifact content (artifactRoutes.ts);
  * `GET /v1/groups/{groupId}/context-packages[/{id}]` serves Context Packages to their recipient
  * (contextPackageRoute.ts); the Authorization Service issues and checks capability tokens
- * (capabilityRoutes.ts); `GET /v1/groups/{groupId}/mission-tree` the Mission tree below a
- * Mission (§14).
+ * (capabilityRoutes.ts); human sessions and the read API — `/v1/me`, a Group's events, event
+ * stream, view and Mission tree (§14) — for humans and Agents alike (humanRoutes.ts).
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,6 +19,7 @@ import { routeArtifacts } from './artifactRoutes.js';
 import { serveConsole } from './consoleRoute.js';
 import { getContextPackages, isContextPackagePath } from './contextPackageRoute.js';
 import { CAPABILITY_CHARGE_PATH, CAPABILITY_STATUS_PATH, GRANT_PATH, postCapability, postCapabilityCharge, postCapabilityStatus, type RouteIo } from './capabilityRoutes.js';
+import { routeReaders } from './humanRoutes.js';
 import { getRegistry, REGISTRY_PATH } from './registryRoute.js';
 import type { TransportContext } from './transportContext.js';
 
@@ -125,19 +126,6 @@ async function getSnapshot(context: TransportContext, request: IncomingMessage, 
   return read.ok ? send(response, 200, read.body) : sendError(response, read.error, now);
 }
 
-/**
- * The Mission tree below the Group's Mission (§14), for a live Agent session that is the
- * Mission's owner (a parent Coordinator owns its child Missions) or reads the Group's whole
- * history. Human sessions do not exist yet; the operator reads trees with `missionweave tree`.
- */
-async function getMissionTree(context: TransportContext, request: IncomingMessage, response: ServerResponse, now: string, groupId: string): Promise<void> {
-  const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
-  const session = token === undefined ? undefined : context.sessions.session(token);
-  if (session === undefined) return sendError(response, wireError('AUTH_REQUIRED', 'present the session token of a live session'), now);
-  const read = await context.groups.missionTree(groupId, session.agentId);
-  return read.ok ? send(response, 200, JSON.stringify(read.tree)) : sendError(response, read.error, now);
-}
-
 /** Routes one HTTPS request. */
 export async function handleHttp(context: TransportContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const now = new Date(context.clock.nowMillis()).toISOString();
@@ -152,6 +140,7 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     if (request.method === 'GET' && url.pathname === REGISTRY_PATH) return await getRegistry(context, request, response, (error) => sendError(response, error, now));
     if (request.method === 'GET' && isContextPackagePath(url.pathname)) return await getContextPackages(context, request, response, url.pathname, (error) => sendError(response, error, now));
     const io: RouteIo = { read: (limit) => readBody(request, limit), send: (status, body) => send(response, status, body), fail: (error) => sendError(response, error, now), tooLarge: (limit) => refuseTooLarge(request, response, limit, now) };
+    if (await routeReaders(context, request, response, url, io)) return undefined;
     const grant = GRANT_PATH.exec(url.pathname);
     if (request.method === 'POST' && grant !== null) return await postCapability(context, request, io, decodeURIComponent(grant[1] as string));
     if (request.method === 'POST' && url.pathname === CAPABILITY_STATUS_PATH) return await postCapabilityStatus(context, io);
@@ -159,8 +148,6 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     const snapshot = /^\/v1\/groups\/([^/]+)\/snapshots\/(sha256:[0-9a-f]{64})$/.exec(url.pathname);
     if (request.method === 'GET' && snapshot !== null) return await getSnapshot(context, request, response, now, decodeURIComponent(snapshot[1] as string), snapshot[2] as string);
     if (await routeArtifacts(context, request, response, url.pathname, now)) return undefined;
-    const tree = /^\/v1\/groups\/([^/]+)\/mission-tree$/.exec(url.pathname);
-    if (request.method === 'GET' && tree !== null) return await getMissionTree(context, request, response, now, decodeURIComponent(tree[1] as string));
     if (serveConsole(request, response, url.pathname)) return undefined;
     send(response, 404, '{"error":"not found"}');
   } catch (error) {

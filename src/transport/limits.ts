@@ -1,9 +1,12 @@
 /**
  * Every limit of the WebSocket and HTTPS binding, in one place, with why it has its value.
- * Deployments and tests may override any of them.
+ * Deployments and tests may override any of them. Human sessions and the read API have theirs
+ * in `readerLimits.ts`.
  */
 
-export interface TransportLimits {
+import { DEFAULT_READER_LIMITS, type ReaderLimits } from './readerLimits.js';
+
+export interface TransportLimits extends ReaderLimits {
   /** Largest WebSocket message or HTTP body. Large content travels as Artifacts (§17.4). */
   readonly maxPayloadBytes: number;
   /** A connection must finish HELLO within this time or it is closed. */
@@ -113,6 +116,7 @@ export const DEFAULT_LIMITS: TransportLimits = {
   backpressureRetryMs: 1_000,
   onlineReplayWindow: Number.POSITIVE_INFINITY,
   allowedOrigins: [],
+  ...DEFAULT_READER_LIMITS,
 };
 
 /** WebSocket close codes: 4000–4499 invite a reconnect, 4500–4999 say do not retry as is. */

@@ -7,8 +7,10 @@ import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
+import { randomBytes } from 'node:crypto';
 import type { GroupAccess } from '../app/groupAccess.js';
 import type { GroupAuthority } from '../app/groupAuthority.js';
+import { HumanSessions } from '../app/humans/humanSessions.js';
 import type { Clock } from '../app/settings.js';
 import { wireError } from '../app/wireError.js';
 import { DeliveryHub } from '../delivery/deliveryHub.js';
@@ -21,6 +23,7 @@ import { Connection } from './connection.js';
 import { handleHttp } from './httpApi.js';
 import { CLOSE, DEFAULT_LIMITS, type TransportLimits } from './limits.js';
 import { SessionRegistry } from './sessions.js';
+import { StreamSlots } from './streamSlots.js';
 import type { FrameConnection, TransportContext } from './transportContext.js';
 
 export interface ListenerOptions {
@@ -84,6 +87,8 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     authority: options.authority,
     hub,
     sessions,
+    humans: new HumanSessions(limits, { nowMillis: () => options.clock.nowMillis(), randomBytes, registry: () => options.authority.registry.current }),
+    streams: new StreamSlots(limits.maxStreamsPerReader, limits.maxStreams),
     limits,
     logger,
     clock: options.clock,

@@ -35,6 +35,11 @@ export class SessionRegistry {
     return this.byToken.get(token);
   }
 
+  /** Whether the Agent has a live session on this node (the read API's presence). */
+  connected(agentId: string): boolean {
+    return this.byAgent.has(agentId);
+  }
+
   add(connection: FencedConnection): void {
     this.byToken.set(connection.sessionToken, connection);
     let set = this.byAgent.get(connection.agentId);

@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import type { GroupAccess } from '../app/groupAccess.js';
 import type { GroupAuthority } from '../app/groupAuthority.js';
+import type { HumanSessions } from '../app/humans/humanSessions.js';
 import type { Clock } from '../app/settings.js';
 import type { WireError } from '../app/wireError.js';
 import type { DeliveryHub } from '../delivery/deliveryHub.js';
@@ -18,6 +19,7 @@ import type { JsonObject } from '../protocol/strictJson.js';
 import type { PendingChallenge } from './hello.js';
 import type { TransportLimits } from './limits.js';
 import type { SessionRegistry } from './sessions.js';
+import type { StreamSlots } from './streamSlots.js';
 
 export type ConnectionState = 'awaiting_init' | 'awaiting_response' | 'open' | 'closing';
 
@@ -51,6 +53,10 @@ export interface TransportContext {
   readonly groups: GroupAccess;
   readonly hub: DeliveryHub;
   readonly sessions: SessionRegistry;
+  /** Human sessions: challenges and bearer tokens for the read API (docs/human-api.md). */
+  readonly humans: HumanSessions;
+  /** The read API's open event streams, bounded per reader and on the node. */
+  readonly streams: StreamSlots;
   readonly limits: TransportLimits;
   readonly logger: Logger;
   readonly clock: Clock;

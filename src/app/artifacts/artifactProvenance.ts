@@ -58,7 +58,7 @@ function nodeOf(row: PublishedArtifactRow, depth: number): ProvenanceNode {
 }
 
 export async function readArtifactProvenance(pool: Pool, limits: ArtifactLimits, groupId: string, agentId: string, contentHash: string): Promise<ProvenanceRead> {
-  const access = await authorizeRead(pool, groupId, agentId, { purpose: 'recheck' });
+  const access = await authorizeRead(pool, groupId, { type: 'agent', id: agentId }, { purpose: 'recheck' });
   if (!access.ok) return access;
   const visible = (rows: readonly PublishedArtifactRow[]) => rows.filter((row) => row.publishedSequence > access.afterSequence);
   const [root] = visible(await readPublishedArtifactRows(pool, groupId, [contentHash]));
