@@ -142,6 +142,32 @@ describe.skipIf(!haveBrowser)(`the MissionOwner console in Chromium (skipped whe
       throw new Error(`${(error as Error).message}\n${await pageState()}`, { cause: error });
     }
   });
+
+  it('generates a key in the browser that `human add --public-key` enrols, and signs in with it', { timeout: 120_000 }, async () => {
+    const context = await (browser as Browser).newContext({ ignoreHTTPSErrors: true, viewport: { width: 390, height: 844 } });
+    const fresh = await context.newPage();
+    try {
+      await fresh.goto(`${node?.https}/#/setup`);
+      await fresh.getByRole('button', { name: 'Generate key' }).click();
+      const publicKey = (await fresh.getByTestId('public-key').textContent()) as string;
+      expect(publicKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(await fresh.locator('pre', { hasText: '--public-key' }).textContent()).toContain(publicKey);
+      const result = cli(db.url, 'human', 'add', 'bob', '--dir', dir, '--public-key', publicKey);
+      expect(result.code, result.stderr).toBe(0);
+      const line = result.stdout.trim().split('\n').at(-1) as string;
+      expect(line).not.toContain('PRIVATE');
+      await fresh.locator('#generate-title ~ div').getByLabel('Line printed by human add').fill(line);
+      await fresh.getByRole('button', { name: 'Save key' }).click();
+      await fresh.waitForURL(/#\/missions$/);
+      const bob = JSON.parse(line) as { id: string };
+      await until(async () => (await fresh.locator('#identity').textContent())?.includes(bob.id), 'the signed-in identity');
+      await fresh.locator('.missions', { hasText: 'No Missions yet' }).waitFor({ timeout: WAIT });
+      // Nothing on the page can read the private key back out of WebCrypto.
+      expect(await fresh.evaluate('indexedDB.databases().then((d) => d.map((x) => x.name))')).toEqual(['missionweave-console']);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 async function scenario(): Promise<void> {
