@@ -56,7 +56,7 @@ async function rows(contentHash: string): Promise<{ contents: number; chunks: nu
 }
 
 async function readAll(uploader: string, contentHash: string): Promise<Buffer> {
-  const opening = await store.download(uploader, contentHash);
+  const opening = await store.download({ type: 'agent', id: uploader }, contentHash);
   if (!opening.ok) throw new Error(opening.error.code);
   const parts: Buffer[] = [];
   for await (const chunk of opening.chunks) parts.push(chunk);
@@ -110,7 +110,7 @@ describe('the Artifact store', () => {
     const uploader = agentId();
     await upload(uploader, bytes);
     await db.pool.query("update artifact_chunks set data = overlay(data placing '\\x00'::bytea from 7) where organization_id = $1 and content_hash = $2 and chunk_index = 1", [organizationId, contentHashOf(bytes)]);
-    const opening = await store.download(uploader, contentHashOf(bytes));
+    const opening = await store.download({ type: 'agent', id: uploader }, contentHashOf(bytes));
     if (!opening.ok) throw new Error(opening.error.code);
     let served = 0;
     await expect((async () => {
@@ -165,10 +165,10 @@ describe('the Artifact store', () => {
     await grant(reader, { visibilityAfterSequence: 0 });
     await seedPublishedArtifact(db.pool, mission.groupId, hash);
     await grant(late, {});
-    expect((await store.download(uploader.principal.id, hash)).ok).toBe(true);
+    expect((await store.download(uploader.principal, hash)).ok).toBe(true);
     expect((await readAll(reader.principal.id, hash)).equals(bytes)).toBe(true);
-    const refusals = await Promise.all([late, stranger].map(async (agent) => store.download(agent.principal.id, hash)));
-    const missing = await store.download(stranger.principal.id, contentHashOf(randomBytes(4)));
+    const refusals = await Promise.all([late, stranger].map(async (agent) => store.download(agent.principal, hash)));
+    const missing = await store.download(stranger.principal, contentHashOf(randomBytes(4)));
     for (const refusal of refusals) expect(refusal).toEqual(missing);
     expect(missing).toMatchObject({ ok: false, error: { code: 'GROUP_NOT_FOUND' } });
   });
@@ -179,18 +179,18 @@ describe('the Artifact store', () => {
     await seedPublishedArtifact(db.pool, mission.groupId, a);
     await seedPublishedArtifact(db.pool, mission.groupId, b, { sourceArtifactHashes: [a, cited] });
     await seedPublishedArtifact(db.pool, mission.groupId, c, { sourceArtifactHashes: [b, a] });
-    const read = await store.provenance(mission.groupId, (await harness.agent('coordinator-reader')).principal.id, c);
+    const read = await store.provenance(mission.groupId, (await harness.agent('coordinator-reader')).principal, c);
     expect(read).toMatchObject({ ok: false, error: { code: 'GROUP_NOT_FOUND' } });
     const member = await harness.agent('provenance-reader');
     await harness.expectOk(harness.send(owner, 'membership.change', { principal: { ...member.principal }, roles: ['observer'], visibilityAfterSequence: 0 }, { groupId: mission.groupId, membershipEpoch: 1 }));
-    const walked = await store.provenance(mission.groupId, member.principal.id, c);
+    const walked = await store.provenance(mission.groupId, member.principal, c);
     if (!walked.ok) throw new Error(walked.error.code);
     expect(walked.provenance.artifacts.map((n) => [n.contentHash, n.depth])).toEqual([[c, 0], [b, 1], [a, 1]]);
     expect(walked.provenance).toMatchObject({ unresolved: [cited], truncated: false });
     const shallow = new ArtifactAccess(db.pool, organizationId, { maxProvenanceDepth: 0 });
-    const cut = await shallow.provenance(mission.groupId, member.principal.id, c);
+    const cut = await shallow.provenance(mission.groupId, member.principal, c);
     expect(cut).toMatchObject({ ok: true, provenance: { truncated: true, artifacts: [{ contentHash: c }] } });
-    const narrow = await new ArtifactAccess(db.pool, organizationId, { maxProvenanceNodes: 2 }).provenance(mission.groupId, member.principal.id, c);
+    const narrow = await new ArtifactAccess(db.pool, organizationId, { maxProvenanceNodes: 2 }).provenance(mission.groupId, member.principal, c);
     expect(narrow).toMatchObject({ ok: true, provenance: { truncated: true, unresolved: [] } });
     if (narrow.ok) expect(narrow.provenance.artifacts.map((n) => n.contentHash)).toEqual([c, b]);
   });

@@ -1,6 +1,7 @@
 /**
- * The Artifact store over HTTPS (§13.1), authenticated like snapshot reads by a live session's
- * token as a Bearer credential:
+ * The Artifact store over HTTPS (§13.1), authenticated by a Bearer token: uploads by a live Agent
+ * session's, reads by any reader's — an Agent session or a human session (`readerAuth.ts`), judged
+ * by the same read rule:
  *
  * - `PUT /v1/artifacts/sha256:<hex>` streams a content in; the path names it, and it is kept
  *   only when its bytes hash to that name (201 stored, 200 already stored).
@@ -13,6 +14,8 @@ import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorDocument, wireError, type WireError } from '../app/wireError.js';
 import { httpStatusOf } from '../protocol/errorCodes.js';
+import type { Principal } from '../protocol/principal.js';
+import { readerOf } from './readerAuth.js';
 import type { TransportContext } from './transportContext.js';
 
 const CONTENT = /^\/v1\/artifacts\/(sha256:[0-9a-f]{64})$/;
@@ -67,8 +70,8 @@ async function write(response: ServerResponse, chunk: Buffer): Promise<boolean> 
   return !response.destroyed;
 }
 
-async function getContent(context: TransportContext, response: ServerResponse, now: string, agentId: string, contentHash: string): Promise<void> {
-  const opening = await context.groups.artifacts.download(agentId, contentHash);
+async function getContent(context: TransportContext, response: ServerResponse, now: string, reader: Principal, contentHash: string): Promise<void> {
+  const opening = await context.groups.artifacts.download(reader, contentHash);
   if (!opening.ok) return sendJson(response, httpStatusOf(opening.error.code), JSON.stringify({ error: errorDocument(opening.error, now) }));
   response.writeHead(200, {
     'content-type': 'application/octet-stream',
@@ -88,8 +91,8 @@ async function getContent(context: TransportContext, response: ServerResponse, n
   }
 }
 
-async function getProvenance(context: TransportContext, response: ServerResponse, now: string, agentId: string, groupId: string, contentHash: string): Promise<void> {
-  const read = await context.groups.artifacts.provenance(groupId, agentId, contentHash);
+async function getProvenance(context: TransportContext, response: ServerResponse, now: string, reader: Principal, groupId: string, contentHash: string): Promise<void> {
+  const read = await context.groups.artifacts.provenance(groupId, reader, contentHash);
   if (!read.ok) return sendJson(response, httpStatusOf(read.error.code), JSON.stringify({ error: errorDocument(read.error, now) }));
   return sendJson(response, 200, JSON.stringify(read.provenance));
 }
@@ -100,8 +103,10 @@ export async function routeArtifacts(context: TransportContext, request: Incomin
   const provenance = content === null ? PROVENANCE.exec(path) : null;
   const method = request.method ?? '';
   if (!((content !== null && (method === 'PUT' || method === 'GET')) || (provenance !== null && method === 'GET'))) return false;
-  const agentId = sessionAgent(context, request);
-  if (agentId === undefined) {
+  // Only an Agent uploads; any reader reads.
+  const reader = method === 'PUT' ? undefined : readerOf(context, request)?.principal;
+  const agentId = method === 'PUT' ? sessionAgent(context, request) : reader?.type === 'agent' ? reader.id : undefined;
+  if (reader === undefined && agentId === undefined) {
     refuse(request, response, wireError('AUTH_REQUIRED', 'present the session token of a live session'), now);
     return true;
   }
@@ -113,9 +118,9 @@ export async function routeArtifacts(context: TransportContext, request: Incomin
       refuse(request, response, wireError('GROUP_NOT_FOUND', 'no such Group'), now);
       return true;
     }
-    await getProvenance(context, response, now, agentId, groupId, provenance[2] as string);
+    await getProvenance(context, response, now, reader as Principal, groupId, provenance[2] as string);
   }
-  else if (method === 'PUT') await putContent(context, request, response, now, agentId, (content as RegExpExecArray)[1] as string);
-  else await getContent(context, response, now, agentId, (content as RegExpExecArray)[1] as string);
+  else if (method === 'PUT') await putContent(context, request, response, now, agentId as string, (content as RegExpExecArray)[1] as string);
+  else await getContent(context, response, now, reader as Principal, (content as RegExpExecArray)[1] as string);
   return true;
 }

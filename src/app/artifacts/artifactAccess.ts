@@ -4,6 +4,7 @@
  * node serves every Artifact. Transport calls this and never names the store.
  */
 
+import type { Principal } from '../../protocol/principal.js';
 import type { Pool } from '../../store/pool.js';
 import { DEFAULT_ARTIFACT_LIMITS, type ArtifactLimits } from './artifactLimits.js';
 import { readArtifactProvenance, type ProvenanceRead } from './artifactProvenance.js';
@@ -26,13 +27,13 @@ export class ArtifactAccess {
     return uploadArtifact(this.scope, agentId, contentHash, declaredBytes, body, nowMillis);
   }
 
-  /** Authorizes and opens a verified download (downloadArtifact.ts). */
-  download(agentId: string, contentHash: string): Promise<DownloadOpening> {
-    return openArtifactDownload(this.scope, agentId, contentHash);
+  /** Authorizes and opens a verified download for an Agent or a human reader (downloadArtifact.ts). */
+  download(reader: Principal, contentHash: string): Promise<DownloadOpening> {
+    return openArtifactDownload(this.scope, reader, contentHash);
   }
 
   /** An Artifact's ancestry in a Group, for a reader of that Group (artifactProvenance.ts). */
-  provenance(groupId: string, agentId: string, contentHash: string): Promise<ProvenanceRead> {
-    return readArtifactProvenance(this.scope.pool, this.scope.limits, groupId, agentId, contentHash);
+  provenance(groupId: string, reader: Principal, contentHash: string): Promise<ProvenanceRead> {
+    return readArtifactProvenance(this.scope.pool, this.scope.limits, groupId, reader, contentHash);
   }
 }

@@ -6,6 +6,7 @@
  * is bounded in depth and in size, and says when it stopped short.
  */
 
+import type { Principal } from '../../protocol/principal.js';
 import type { Pool } from '../../store/pool.js';
 import { readPublishedArtifactRows, type PublishedArtifactRow } from '../../store/sql/artifactReads.js';
 import { authorizeRead } from '../authorizeRead.js';
@@ -57,8 +58,8 @@ function nodeOf(row: PublishedArtifactRow, depth: number): ProvenanceNode {
   };
 }
 
-export async function readArtifactProvenance(pool: Pool, limits: ArtifactLimits, groupId: string, agentId: string, contentHash: string): Promise<ProvenanceRead> {
-  const access = await authorizeRead(pool, groupId, { type: 'agent', id: agentId }, { purpose: 'recheck' });
+export async function readArtifactProvenance(pool: Pool, limits: ArtifactLimits, groupId: string, reader: Principal, contentHash: string): Promise<ProvenanceRead> {
+  const access = await authorizeRead(pool, groupId, reader, { purpose: 'recheck' });
   if (!access.ok) return access;
   const visible = (rows: readonly PublishedArtifactRow[]) => rows.filter((row) => row.publishedSequence > access.afterSequence);
   const [root] = visible(await readPublishedArtifactRows(pool, groupId, [contentHash]));

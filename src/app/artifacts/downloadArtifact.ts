@@ -1,6 +1,6 @@
 /**
- * Serving a stored Artifact (§13.1): to its uploader, or to an Agent that may read a Group that
- * published it, by the same read rule as that Group's Events (`decideRead`: an active
+ * Serving a stored Artifact (§13.1): to its uploader, or to a reader (an Agent, or a human through
+ * the read API) that may read a Group that published it, by the same read rule as that Group's Events (`decideRead`: an active
  * Membership whose visibility reaches the Event that published it). Everyone else is told
  * exactly what a missing content gets, so a stranger learns nothing of what is stored.
  *
@@ -11,6 +11,7 @@
 
 import { createHash } from 'node:crypto';
 import { decideRead } from '../../domain/readAccess.js';
+import type { Principal } from '../../protocol/principal.js';
 import { readChunk, readContentHead, readPublishingGroups } from '../../store/sql/artifactReads.js';
 import { wireError, type WireError } from '../wireError.js';
 import type { ArtifactStoreScope } from './uploadArtifact.js';
@@ -30,9 +31,9 @@ export type DownloadOpening =
   | { readonly ok: true; readonly sizeBytes: number; readonly chunks: AsyncGenerator<Buffer, void, undefined> }
   | { readonly ok: false; readonly error: WireError };
 
-/** Whether `agentId` may read `contentHash` through a Group that published it. */
-async function readsAPublishingGroup(scope: ArtifactStoreScope, contentHash: string, agentId: string): Promise<boolean> {
-  const groups = await readPublishingGroups(scope.pool, contentHash, agentId, scope.limits.maxPublishingGroupsChecked);
+/** Whether `reader` may read `contentHash` through a Group that published it. */
+async function readsAPublishingGroup(scope: ArtifactStoreScope, contentHash: string, reader: Principal): Promise<boolean> {
+  const groups = await readPublishingGroups(scope.pool, contentHash, reader, scope.limits.maxPublishingGroupsChecked);
   return groups.some((group) => {
     const decision = decideRead(group.membership, { purpose: 'recheck' });
     return decision.allowed && group.publishedSequence > decision.afterSequence;
@@ -58,9 +59,11 @@ async function* verifiedChunks(scope: ArtifactStoreScope, contentHash: string, s
 }
 
 /** Authorizes a download and opens the content's verified chunk stream. */
-export async function openArtifactDownload(scope: ArtifactStoreScope, agentId: string, contentHash: string): Promise<DownloadOpening> {
+export async function openArtifactDownload(scope: ArtifactStoreScope, reader: Principal, contentHash: string): Promise<DownloadOpening> {
   const head = await readContentHead(scope.pool, scope.organizationId, contentHash);
-  const allowed = head !== undefined && (head.uploadedBy === agentId || (await readsAPublishingGroup(scope, contentHash, agentId)));
+  // Only Agents upload, so the uploader's own read applies to an Agent only.
+  const uploader = reader.type === 'agent' && head?.uploadedBy === reader.id;
+  const allowed = head !== undefined && (uploader || (await readsAPublishingGroup(scope, contentHash, reader)));
   if (head === undefined || !allowed) return { ok: false, error: wireError('GROUP_NOT_FOUND', UNDISCLOSED_ARTIFACT) };
   return { ok: true, sizeBytes: head.sizeBytes, chunks: verifiedChunks(scope, contentHash, head.sizeBytes, head.chunkCount) };
 }

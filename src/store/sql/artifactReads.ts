@@ -42,17 +42,17 @@ export interface PublishingGroup {
   readonly membership: MembershipView | undefined;
 }
 
-/** Up to `limit` Groups that published `contentHash`, each with `agentId`'s Membership there. */
-export async function readPublishingGroups(db: Queryable, contentHash: string, agentId: string, limit: number): Promise<PublishingGroup[]> {
+/** Up to `limit` Groups that published `contentHash`, each with the reader's (an Agent's or a human's) Membership there. */
+export async function readPublishingGroups(db: Queryable, contentHash: string, reader: { readonly type: string; readonly id: string }, limit: number): Promise<PublishingGroup[]> {
   const result = await db.query<{ group_id: string; published: number; membership_id: string | null; state: string | null; visibility: number | null }>(
     `select a.group_id, a.updated_sequence as published, m.aggregate_id as membership_id, m.document->>'state' as state,
             (m.document->>'visibilityStartSequence')::bigint as visibility
      from aggregates a
      left join aggregates m on m.group_id = a.group_id and m.aggregate_type = 'membership'
-       and m.document->'member'->>'type' = 'agent' and m.document->'member'->>'id' = $2
+       and m.document->'member'->>'type' = $2 and m.document->'member'->>'id' = $3
      where a.aggregate_type = 'artifact' and a.aggregate_id = $1
-     order by a.group_id limit $3`,
-    [contentHash, agentId, limit],
+     order by a.group_id limit $4`,
+    [contentHash, reader.type, reader.id, limit],
   );
   return result.rows.map((row) => ({
     groupId: row.group_id,
