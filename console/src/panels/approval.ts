@@ -24,6 +24,8 @@ interface PendingArtifact {
 }
 
 let stop: (() => void) | undefined;
+/** Which build is current: a Mission Event and the human's own submit may both redraw at once. */
+let generation = 0;
 
 async function sha256(bytes: ArrayBuffer): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
@@ -77,13 +79,15 @@ function decided(view: JsonObject): HTMLElement {
     el('pre', { class: 'document' }, JSON.stringify(approval, null, 2)));
 }
 
-async function render(root: HTMLElement, context: ConsoleContext): Promise<void> {
+/** Builds the Panel into `root` (a detached element); `show` puts it on the page; resolves after the hash checks. */
+async function build(root: HTMLElement, context: ConsoleContext, show: () => boolean): Promise<void> {
   const view = await context.view();
   const pending = view['pendingApproval'] as JsonObject | null | undefined;
-  stop = context.onEvent((event) => {
-    if (String(event['kind']).startsWith('mission.')) void rerender(root, context);
-  });
-  if (pending === null || pending === undefined) return void root.append(decided(view));
+  if (pending === null || pending === undefined) {
+    root.append(decided(view));
+    show();
+    return;
+  }
   const artifacts = (pending['artifacts'] ?? []) as unknown as PendingArtifact[];
   const cells = artifacts.map(() => el('td', { class: 'check' }, 'checking…'));
   root.append(
@@ -103,7 +107,7 @@ async function render(root: HTMLElement, context: ConsoleContext): Promise<void>
     void (async () => {
       const result = await context.submit('mission.request_changes', { missionRevision: pending['missionRevision'] as Json, feedback: feedback.value.trim() });
       if (!result.ok) return context.showRefusal(result.error);
-      await rerender(root, context);
+      redraw(context);
     })();
   });
 
@@ -131,19 +135,41 @@ async function render(root: HTMLElement, context: ConsoleContext): Promise<void>
       if (document['comments'] !== '') payload['comments'] = document['comments'] as Json;
       const result = await context.submit('mission.approve', payload);
       if (!result.ok) return context.showRefusal(result.error);
-      await rerender(root, context);
+      redraw(context);
     })();
   });
   root.append(el('div', { class: 'decide' }, changes, approval));
+  if (!show()) return;
   const checks = await Promise.all(artifacts.map((a, i) => check(a, cells[i] as HTMLElement)));
   approve.disabled = !(checks.length > 0 && checks.every(Boolean));
   if (approve.disabled) approve.title = 'Every Artifact must download and match its hash first';
 }
 
-async function rerender(root: HTMLElement, context: ConsoleContext): Promise<void> {
+let target: HTMLElement | undefined;
+
+/** Rebuilds the Panel; only the latest build reaches the page. */
+async function draw(context: ConsoleContext): Promise<void> {
+  const mine = ++generation;
+  const fresh = el('div', { class: 'approval' });
+  await build(fresh, context, () => {
+    if (mine !== generation || target === undefined) return false;
+    target.replaceChildren(fresh);
+    return true;
+  });
+}
+
+function redraw(context: ConsoleContext): void {
+  draw(context).catch((error: unknown) => context.showRefusal(error as never));
+}
+
+async function render(root: HTMLElement, context: ConsoleContext): Promise<void> {
   stop?.();
-  root.replaceChildren();
-  await render(root, context).catch((error: unknown) => context.showRefusal(error as never));
+  target = root;
+  // A Mission transition (a resubmission, a decision elsewhere) redraws what there is to decide.
+  stop = context.onEvent((event) => {
+    if (String(event['kind']).startsWith('mission.')) redraw(context);
+  });
+  await draw(context);
 }
 
 export const approvalPanel: Panel = {
@@ -153,5 +179,7 @@ export const approvalPanel: Panel = {
   dispose() {
     stop?.();
     stop = undefined;
+    target = undefined;
+    generation++;
   },
 };

@@ -21,9 +21,13 @@ interface Open {
 }
 
 let open: Open | undefined;
+/** The heading's listener: the Mission line follows Mission transitions. */
+let headingStop: (() => void) | undefined;
 
 /** Leaves the Group screen: the Panel's dispose, then the stream. */
 export function leaveGroup(): void {
+  headingStop?.();
+  headingStop = undefined;
   open?.panel?.dispose?.();
   open?.stop();
   open = undefined;
@@ -103,11 +107,20 @@ export async function renderGroup(root: HTMLElement, groupId: string, panelId: s
     tabs(groupId, panel.id),
     body);
   current.panel = panel;
-  await guarded(async () => {
+  const describe = async (): Promise<void> => {
     const view = await api.get(`/v1/groups/${encodeURIComponent(groupId)}/view`);
     const m = view['mission'] as JsonObject | undefined;
     const notes = view['missionNotes'] as JsonObject | undefined;
     mission.textContent = `${String(notes?.['title'] ?? '')} · ${String(m?.['state'] ?? '')} · revision ${String(m?.['revision'] ?? '')}`;
+  };
+  headingStop?.();
+  const onMission = (event: JsonObject): void => {
+    if (String(event['kind']).startsWith('mission.')) void describe().catch(() => undefined);
+  };
+  current.listeners.add(onMission);
+  headingStop = () => current.listeners.delete(onMission);
+  await guarded(async () => {
+    await describe();
     await panel.render(body, contextFor(current));
   });
 }
