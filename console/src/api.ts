@@ -6,15 +6,13 @@
  */
 
 import { canonicalize } from './jcs.js';
+import { SESSION_RENEW_BEFORE_MS } from './limits.js';
 import type { Json, JsonObject, Refusal, SubmitResult } from './panel.js';
 import { signBytes, type PageSigner } from './signing.js';
 
 export interface Identity extends PageSigner {
   readonly humanId: string;
 }
-
-/** Renew a session this long before it expires, so that a read never meets an expired token. */
-const RENEW_BEFORE_MS = 60_000;
 
 /** A failure that is not the Authority's refusal (the network, a proxy) in the refusal's shape. */
 export function localRefusal(code: string, message: string): Refusal {
@@ -61,7 +59,7 @@ export class ConsoleApi {
   }
 
   async bearer(): Promise<string> {
-    if (this.token === undefined || Date.now() > this.expiresAt - RENEW_BEFORE_MS) return this.signIn();
+    if (this.token === undefined || Date.now() > this.expiresAt - SESSION_RENEW_BEFORE_MS) return this.signIn();
     return this.token;
   }
 

@@ -6,10 +6,8 @@
  */
 
 import type { ConsoleApi } from './api.js';
+import { RECONNECT_DELAYS_MS } from './limits.js';
 import type { JsonObject, Refusal } from './panel.js';
-
-/** Waits between reconnections: short first, capped so a restarted node is found quickly. */
-const RECONNECT_DELAYS_MS = [500, 1000, 2000, 5000];
 
 export interface StreamHandlers {
   readonly onEvent: (event: JsonObject) => void;

@@ -8,6 +8,7 @@
 
 import { freshUrn } from '../base64url.js';
 import { el, field, replace } from '../dom.js';
+import { AUTO_CHECK_MAX_BYTES } from '../limits.js';
 import type { ConsoleContext, Json, JsonObject, Panel } from '../panel.js';
 import { currentApi } from '../shell.js';
 import { nowTimestamp, signDocument } from '../signing.js';
@@ -140,9 +141,21 @@ async function build(root: HTMLElement, context: ConsoleContext, show: () => boo
   });
   root.append(el('div', { class: 'decide' }, changes, approval));
   if (!show()) return;
-  const checks = await Promise.all(artifacts.map((a, i) => check(a, cells[i] as HTMLElement)));
-  approve.disabled = !(checks.length > 0 && checks.every(Boolean));
-  if (approve.disabled) approve.title = 'Every Artifact must download and match its hash first';
+  const verified = artifacts.map(() => false);
+  const settle = (): void => {
+    approve.disabled = !(verified.length > 0 && verified.every(Boolean));
+    approve.title = approve.disabled ? 'Every Artifact must download and match its hash first' : '';
+  };
+  const checkOne = async (index: number): Promise<void> => {
+    verified[index] = await check(artifacts[index] as PendingArtifact, cells[index] as HTMLElement);
+    settle();
+  };
+  settle();
+  await Promise.all(artifacts.map((artifact, index) => {
+    if ((artifact.sizeBytes ?? 0) <= AUTO_CHECK_MAX_BYTES) return checkOne(index);
+    replace(cells[index] as HTMLElement, el('button', { type: 'button', class: 'small', onclick: () => void checkOne(index) }, 'Download and check'));
+    return undefined;
+  }));
 }
 
 let target: HTMLElement | undefined;

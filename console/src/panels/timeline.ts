@@ -7,13 +7,10 @@
 
 import { freshUrn } from '../base64url.js';
 import { el, field, replace } from '../dom.js';
+import { EVENTS_PAGE as PAGE, MAX_TIMELINE_EVENTS as MAX_SHOWN } from '../limits.js';
 import type { ConsoleContext, JsonObject, Panel } from '../panel.js';
 import { actorLabel, summary } from './eventText.js';
 
-/** Events per history read: the human API's own maximum (docs/human-api.md). */
-const PAGE = 500;
-/** Events kept on the page; older ones stay a reload away. Bounds the DOM of a long Mission. */
-const MAX_SHOWN = 2_000;
 
 let stop: (() => void) | undefined;
 
