@@ -24,11 +24,11 @@ import { decodeBase64url } from '../src/protocol/base64url.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { eventsOf } from './support/missions.js';
+import { CAPABILITY, agendaContract as contract, selectionBasis } from './support/consoleScenario.js';
 import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
 
 const CHROMIUM = process.env['MW_CHROMIUM'] ?? '/usr/bin/chromium';
 const SCREENSHOTS = process.env['MW_WRITE_SCREENSHOTS'] === '1' ? join(process.cwd(), 'docs', 'console') : undefined;
-const CAPABILITY = { id: 'code.review', version: '1.0.0' };
 const WAIT = 30_000;
 
 interface Principal {
@@ -95,31 +95,6 @@ async function shot(name: string, width = 1280, height = 800): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
   await page.setViewportSize({ width: 1280, height: 800 });
 }
-
-function contract() {
-  return {
-    contractVersion: 1,
-    goal: 'Draft the offsite agenda.',
-    requiredDeliverables: [{ deliverableId: 'agenda', description: 'The agenda as Markdown.', mediaType: 'text/markdown', schema: 'urn:missionweave:schema:agenda' }],
-    acceptanceCriteria: [{ criterionId: 'agenda-complete', description: 'Every session has a slot.', evidenceRequired: ['deterministic_test'] }],
-    inputArtifacts: [],
-    dependencyWorkItemIds: [],
-    allowedResources: [],
-    requiredCapabilities: [CAPABILITY],
-    deadline: new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    requestedUrgency: 'normal',
-    businessImpact: 'The team knows the plan.',
-    retryPolicy: { maxAttempts: 1, backoff: 'none', maxDelay: 'PT1M', retryableFailures: [] },
-    budget: { currency: 'EUR', financialLimit: 10 },
-    sideEffectRisk: 'none',
-    executionApproval: 'not_required',
-  };
-}
-
-const selectionBasis = () => ({
-  requiredCapabilities: [CAPABILITY], verifiedMatches: [CAPABILITY], authorizationEligible: true,
-  availabilityEstimate: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), expectedCost: 1, reliabilityEvidence: [], policyRulesApplied: ['single-candidate'],
-});
 
 const haveBrowser = existsSync(CHROMIUM);
 
