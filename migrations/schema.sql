@@ -247,6 +247,8 @@ create index aggregates_artifact_hash ON aggregates USING btree (aggregate_id) W
 
 create index aggregates_context_members ON aggregates USING btree (group_id) WHERE ((aggregate_type = 'membership'::text) AND ((document ->> 'state'::text) = ANY (ARRAY['provisional'::text, 'active'::text])) AND ((document ->> 'role'::text) <> ALL (ARRAY['mission_owner'::text, 'coordinator'::text])));
 
+create index aggregates_members ON aggregates USING btree ((((document -> 'member'::text) ->> 'id'::text)), (((document -> 'member'::text) ->> 'type'::text))) WHERE (aggregate_type = 'membership'::text);
+
 create index aggregates_replaced_coordinators ON aggregates USING btree (group_id) WHERE ((aggregate_type = 'mission'::text) AND (((document #>> '{mission,coordinator,coordinatorEpoch}'::text[]))::integer > 1) AND ((document #>> '{mission,state}'::text[]) = ANY (ARRAY['active'::text, 'awaiting_approval'::text])));
 
 create index aggregates_running_child_missions ON aggregates USING btree (group_id) WHERE ((aggregate_type = 'mission'::text) AND ((document #> '{mission,parent}'::text[]) IS NOT NULL) AND ((document #>> '{mission,state}'::text[]) = ANY (ARRAY['active'::text, 'awaiting_approval'::text])));

@@ -2,7 +2,8 @@
  * Human sessions over real TLS (docs/human-api.md): a challenge signed with the human's
  * registered key opens a session; an unknown human gets an answer of the same shape; a wrong
  * signature, a reused challenge, an ended or expired session are AUTH_REQUIRED; a full challenge
- * bound is RATE_LIMITED; and a session token never authorizes a Command.
+ * bound is RATE_LIMITED; an event stream outlives the request timeout; and a session token never
+ * authorizes a Command.
  */
 
 import { beforeAll, expect, it } from 'vitest';
@@ -10,14 +11,16 @@ import { canonicalBytes } from '../src/protocol/jcs.js';
 import { httpStatusOf } from '../src/protocol/errorCodes.js';
 import { signBytes } from '../src/protocol/signing/signDocument.js';
 import type { Actor } from './support/harness.js';
-import { httpJson, signIn } from './support/humanReader.js';
+import { httpJson, signIn, SseReader } from './support/humanReader.js';
+import { createMission } from './support/missions.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
 let alice: Actor;
 
 beforeAll(async () => {
-  server = await startTestServer({ maxChallengesPerHuman: 3 });
+  // A short request timeout: an event stream must outlive it (it bounds receiving a request only).
+  server = await startTestServer({ maxChallengesPerHuman: 3, requestTimeoutMs: 1_000, requestHeadersTimeoutMs: 1_000, streamHeartbeatMs: 200 });
   alice = await server.harness.human('alice');
 });
 
@@ -57,6 +60,15 @@ it('refuses challenges beyond the per-human bound with RATE_LIMITED', async () =
   for (let i = 0; i < 4; i++) answers.push(await challenge(bob.principal.id, bob.key.keyId));
   expect(answers.map((a) => a.status)).toEqual([200, 200, 200, httpStatusOf('RATE_LIMITED')]);
   expect(answers[3]?.body.error).toMatchObject({ code: 'RATE_LIMITED', retryable: true });
+});
+
+it('keeps an event stream open past the request timeout, beating', async () => {
+  const mission = await createMission(server.harness, alice, await server.harness.agent('coordinator'));
+  const { token } = await signIn(server, alice);
+  const stream = await SseReader.open(server, `/v1/groups/${encodeURIComponent(mission.groupId)}/stream`, token);
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  expect({ status: stream.status, ended: stream.ended, beating: stream.comments >= 5, frames: stream.frames.length }).toEqual({ status: 200, ended: false, beating: true, frames: 1 });
+  stream.close();
 });
 
 it('ends a session on request and when it expires', async () => {

@@ -44,3 +44,10 @@ export const MAX_ERROR_MESSAGE_CHARS = 2_000;
 // The wake-up hint's size limit is PostgreSQL's, beside the channel: store/channels.ts MAX_HINT_BYTES.
 
 // Each outsider's share of verification work, beside the gate that applies it: verificationLimits.ts.
+
+/**
+ * Groups one `GET /v1/me` lists (`humans/readerAccess.ts`): far more than a person follows at
+ * once, few enough to answer in one small indexed read; beyond it the answer says `truncated`
+ * (the oldest ended Memberships are left off).
+ */
+export const MAX_READER_GROUPS = 1_000;

@@ -13,14 +13,8 @@ import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
 import type { RouteIo } from './capabilityRoutes.js';
 import { openEventStream } from './eventStream.js';
 import { readerOf, type Reader } from './readerAuth.js';
+import { DEFAULT_EVENTS_PER_READ, MAX_IDENTIFIER_CHARS, MAX_SIGN_IN_BODY_BYTES } from './readerLimits.js';
 import type { TransportContext } from './transportContext.js';
-
-/** A sign-in body is two identifiers; 4 KiB leaves room for long URNs and nothing else. */
-const MAX_SIGN_IN_BODY_BYTES = 4 * 1024;
-/** Longest `humanId`, `keyId` or `challengeId` accepted, and the longest `audience` kept. */
-const MAX_IDENTIFIER_CHARS = 1_024;
-/** Events one `/events` answer carries unless `limit` says otherwise. */
-const DEFAULT_EVENTS_PER_READ = 200;
 
 const GROUP_READ = /^\/v1\/groups\/([^/]+)\/(events|stream|view|mission-tree)$/;
 const CHALLENGE_PATH = '/v1/human-sessions/challenge';

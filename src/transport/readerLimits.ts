@@ -47,6 +47,13 @@ export interface ReaderLimits {
   readonly maxEventsPerRead: number;
 }
 
+/** A sign-in body is two identifiers; 4 KiB leaves room for long URNs and nothing else. */
+export const MAX_SIGN_IN_BODY_BYTES = 4 * 1024;
+/** Longest `humanId`, `keyId`, `challengeId` or `signature` accepted, and the longest `audience` kept. */
+export const MAX_IDENTIFIER_CHARS = 1_024;
+/** Events one `/events` answer carries when `limit` is not given: a screenful or two of history. */
+export const DEFAULT_EVENTS_PER_READ = 200;
+
 export const DEFAULT_READER_LIMITS: ReaderLimits = {
   humanChallengeTtlMs: 60_000,
   humanSessionTtlMs: 15 * 60_000,

@@ -11,7 +11,7 @@
  * as a limited snapshot carries them too.
  */
 
-import type { Lease, Membership, WorkItem } from '../../domain/documents.js';
+import type { Membership, WorkItem } from '../../domain/documents.js';
 import { limitsOf, USAGE_DIMENSIONS, type ResourceUsage } from '../../domain/budget/budgetMath.js';
 import type { GroupState } from '../../domain/group/groupState.js';
 import { leasesOf } from '../../domain/workItem/workLeases.js';
@@ -136,7 +136,7 @@ export function groupViewOf(full: GroupState, visible: GroupState, viewer: ViewV
     mission: full.mission,
     missionNotes: full.missionNotes,
     pendingApproval: pendingApproval(full),
-    coordinatorLease: full.coordinatorLease satisfies Lease,
+    coordinatorLease: full.coordinatorLease,
     memberships,
     conversations: byKeys(visible.conversations.values(), (c) => c.createdAt, (c) => c.conversationId),
     workItems: byKeys(visible.workItems.values(), (w) => w.createdAt, (w) => w.workItemId).map(workItemLine),

@@ -72,7 +72,7 @@ export type OpenResult =
 
 const NOT_AUTHENTICATED = 'the challenge response does not authenticate a human session';
 
-function full(result: AddResult, what: string, retryAfterMs: number): WireError {
+function boundRefusal(result: AddResult, what: string, retryAfterMs: number): WireError {
   const scope = result === 'owner-full' ? 'for this human' : 'on this node';
   return wireError('RATE_LIMITED', `too many open ${what} ${scope}`, { retryAfterMs });
 }
@@ -104,7 +104,7 @@ export class HumanSessions {
     };
     const challengeId = encodeBase64url(this.deps.randomBytes(18));
     const added = this.challenges.add(challengeId, { owner: humanId, expiresAtMillis, transcript }, now);
-    if (added !== 'added') return { ok: false, error: full(added, 'challenges', this.limits.humanChallengeTtlMs) };
+    if (added !== 'added') return { ok: false, error: boundRefusal(added, 'challenges', this.limits.humanChallengeTtlMs) };
     return { ok: true, challengeId, transcript, expiresAt };
   }
 
@@ -120,7 +120,7 @@ export class HumanSessions {
     const token = encodeBase64url(this.deps.randomBytes(32));
     const expiresAtMillis = now + this.limits.humanSessionTtlMs;
     const added = this.sessions.add(token, { owner: humanId, expiresAtMillis, humanId, keyId }, now);
-    if (added !== 'added') return { ok: false, error: full(added, 'sessions', this.limits.humanSessionTtlMs) };
+    if (added !== 'added') return { ok: false, error: boundRefusal(added, 'sessions', this.limits.humanSessionTtlMs) };
     return { ok: true, token, humanId, keyId, expiresAt: new Date(expiresAtMillis).toISOString() };
   }
 

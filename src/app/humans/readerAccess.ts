@@ -8,6 +8,7 @@
 
 import { fromAggregates } from '../../domain/group/groupState.js';
 import { rowsVisibleTo } from '../../domain/group/snapshotView.js';
+import { membershipOf } from '../../domain/group/stateQueries.js';
 import { decideRead, type ReadRequest } from '../../domain/readAccess.js';
 import type { Principal } from '../../protocol/principal.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
@@ -20,14 +21,9 @@ import { readMembership } from '../../store/sql/memberships.js';
 import { readReaderGroups, type ReaderGroupRow } from '../../store/sql/readerGroups.js';
 import { authorizeRead, type ReadAccess } from '../authorizeRead.js';
 import { readMissionTree, type TreeRead } from '../policy/readMissionTree.js';
+import { MAX_READER_GROUPS } from '../limits.js';
 import { wireError, type WireError } from '../wireError.js';
 import { groupViewOf, type PresenceOf } from './groupView.js';
-
-/**
- * Groups one `GET /v1/me` lists: far more than a person follows at once, few enough to answer
- * in one small read; beyond it the answer says `truncated` (the oldest ended ones are left off).
- */
-export const MAX_READER_GROUPS = 1_000;
 
 export type Refused = { readonly ok: false; readonly error: WireError };
 export type EventsRead = { readonly ok: true; readonly events: readonly StoredEventText[]; readonly lastSequence: number } | Refused;
@@ -70,10 +66,9 @@ export class ReaderAccess {
       await client.query('set transaction isolation level repeatable read, read only');
       const membership = await readMembership(client, groupId, reader.type, reader.id);
       const decision = decideRead(membership, { purpose: 'recheck' });
-      if (!decision.allowed || membership === undefined) {
-        const refusal = decision.allowed ? wireError('GROUP_NOT_FOUND', 'no such Group', { groupId }) : wireError(decision.code, decision.message, { groupId });
-        return { ok: false, error: refusal };
-      }
+      if (!decision.allowed) return { ok: false, error: wireError(decision.code, decision.message, { groupId }) };
+      // The read rule allows no one without a Membership.
+      if (membership === undefined) throw new Error(`the read rule let a reader without a Membership read ${groupId}`);
       const lastSequence = (await readLastSequence(client, groupId)) ?? 0;
       const rows = await readGroupAggregates(client, groupId);
       const full = fromAggregates(groupId, lastSequence, rows);
@@ -81,7 +76,7 @@ export class ReaderAccess {
       const viewer = { principal: reader, membershipId: membership.membershipId, visibilityStartSequence: membership.visibilityStartSequence };
       // Message rows are not read here, so the sequence that last wrote a row is never consulted.
       const visible = limited ? fromAggregates(groupId, lastSequence, rowsVisibleTo(rows.map((row) => ({ ...row, updatedSequence: 0 })), viewer)) : full;
-      const role = [...full.memberships.values()].find((m) => m.membershipId === membership.membershipId)?.role ?? '';
+      const role = membershipOf(full, reader)?.role ?? '';
       return { ok: true, view: groupViewOf(full, visible, { ...viewer, role, limited }, presenceOf) };
     });
   }

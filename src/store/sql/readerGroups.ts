@@ -1,6 +1,7 @@
 /**
  * The Groups a reader (an Agent or a human) holds a Membership in, with their Missions' titles
- * and states: what `GET /v1/me` lists. Active Memberships first, then the newest grants.
+ * and states: what `GET /v1/me` lists. Active Memberships first, then the newest grants. The
+ * member expressions are those of the index of migration 0014, so that the planner uses it.
  */
 
 import type { Queryable } from '../pool.js';
@@ -28,7 +29,7 @@ export async function readReaderGroups(db: Queryable, type: string, id: string, 
                   ms.document #>> '{mission,parent,missionId}' as "parentMissionId"
            from aggregates m
            join aggregates ms on ms.group_id = m.group_id and ms.aggregate_type = 'mission'
-           where m.aggregate_type = 'membership' and m.document -> 'member' ->> 'type' = $1 and m.document -> 'member' ->> 'id' = $2
+           where m.aggregate_type = 'membership' and m.document -> 'member' ->> 'id' = $2 and m.document -> 'member' ->> 'type' = $1
            order by (m.document ->> 'state' = 'active') desc, m.document ->> 'grantedAt' desc, m.group_id
            limit $3`,
     values: [type, id, limit],

@@ -1,0 +1,45 @@
+/**
+ * An event stream on one node learns of an Event committed on another (docs/human-api.md "Live
+ * updates"): the other node's NOTIFY wakes it through the DeliveryHub, well before the stream's
+ * own 15 s heartbeat would re-read the Group; and a human session is one node's own, so the other
+ * node answers its token with AUTH_REQUIRED.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createPool, type Pool } from '../src/store/pool.js';
+import type { Actor } from './support/harness.js';
+import { httpJson, signIn, SseReader } from './support/humanReader.js';
+import { createMission, type MissionRefs } from './support/missions.js';
+import { startNode, startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+let owner: Actor;
+let mission: MissionRefs;
+let pool: Pool;
+let second: { httpsUrl: string; ca: string };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await server.harness.human('owner');
+  mission = await createMission(server.harness, owner, await server.harness.agent('coordinator'));
+  pool = createPool(server.db.url, { max: 4 });
+  const node = await startNode(await server.harness.peer(pool), pool, server.db.url);
+  second = { httpsUrl: node.httpsUrl, ca: server.ca };
+});
+
+afterAll(async () => {
+  await pool.end();
+});
+
+it('streams on node B an Event committed on node A, woken by its NOTIFY', async () => {
+  const { token } = await signIn(second, owner);
+  const head = (await httpJson(second, 'GET', `/v1/groups/${encodeURIComponent(mission.groupId)}/events`, { token })).body.lastSequence as number;
+  const stream = await SseReader.open(second, `/v1/groups/${encodeURIComponent(mission.groupId)}/stream?after=${head}`, token);
+  expect(stream.status).toBe(200);
+  await server.harness.expectOk(server.harness.send(owner, 'message.post', { messageId: `urn:uuid:${randomUUID()}`, conversationId: mission.mainConversationId, content: 'from node A' }, { groupId: mission.groupId, membershipEpoch: 1 }));
+  await stream.until((r) => r.frames.length >= 1, 5_000);
+  expect(stream.frames[0]).toMatchObject({ id: String(head + 1), event: 'event' });
+  stream.close();
+  expect((await httpJson(server, 'GET', '/v1/me', { token })).status).toBe(401);
+});
