@@ -1,8 +1,10 @@
 /**
  * A Group's live Events over Server-Sent Events, read with fetch and a ReadableStream so the
  * bearer token can be sent (docs/human-api.md). After a cut it resumes from the last `id` it saw
- * (`Last-Event-ID`), so no Event is lost or doubled; `event: refused` ends it for good (the
- * Membership no longer reads the Group) and hands the error document to `onRefused`.
+ * (`Last-Event-ID`), so no Event is lost or doubled. `event: refused` with AUTH_REQUIRED (the
+ * session ended, or another node does not know it) signs in again and resumes; any other
+ * `event: refused` ends it for good (the Membership no longer reads the Group) and hands the
+ * error document to `onRefused`.
  */
 
 import type { ConsoleApi } from './api.js';
@@ -26,11 +28,15 @@ export function followGroup(api: ConsoleApi, groupId: string, after: number, han
   let lastId = after;
   let attempt = 0;
 
+  /** Set when the stream ended with a refusal that signing in again answers. */
+  let reauthenticate = false;
   const dispatch = (message: SseMessage): boolean => {
     if (message.data.length === 0) return true;
     const data = message.data.join('\n');
     if (message.event === 'refused') {
-      handlers.onRefused(((JSON.parse(data) as { error?: Refusal }).error ?? JSON.parse(data)) as Refusal);
+      const refusal = ((JSON.parse(data) as { error?: Refusal }).error ?? JSON.parse(data)) as Refusal;
+      if (refusal.code === 'AUTH_REQUIRED') reauthenticate = true;
+      else handlers.onRefused(refusal);
       return false;
     }
     const event = JSON.parse(data) as JsonObject;
@@ -72,7 +78,12 @@ export function followGroup(api: ConsoleApi, groupId: string, after: number, han
         const line = buffer.slice(0, newline).replace(/\r$/, '');
         buffer = buffer.slice(newline + 1);
         if (line === '') {
-          if (!dispatch(message)) return false;
+          if (!dispatch(message)) {
+            if (!reauthenticate) return false;
+            reauthenticate = false;
+            await api.signIn();
+            return true;
+          }
           message = { data: [] };
         } else if (!line.startsWith(':')) {
           const colon = line.indexOf(':');
