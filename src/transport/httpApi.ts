@@ -17,6 +17,7 @@ import { wireError, errorDocument, type WireError } from '../app/wireError.js';
 import { httpStatusOf } from '../protocol/errorCodes.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
 import { routeArtifacts } from './artifactRoutes.js';
+import { serveConsole } from './consoleRoute.js';
 import { getContextPackages, isContextPackagePath } from './contextPackageRoute.js';
 import { CAPABILITY_CHARGE_PATH, CAPABILITY_STATUS_PATH, GRANT_PATH, postCapability, postCapabilityCharge, postCapabilityStatus, type RouteIo } from './capabilityRoutes.js';
 import { routeReaders } from './humanRoutes.js';
@@ -150,6 +151,7 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     const snapshot = /^\/v1\/groups\/([^/]+)\/snapshots\/(sha256:[0-9a-f]{64})$/.exec(url.pathname);
     if (request.method === 'GET' && snapshot !== null) return await getSnapshot(context, request, response, now, decodeURIComponent(snapshot[1] as string), snapshot[2] as string);
     if (await routeArtifacts(context, request, response, url.pathname, now)) return undefined;
+    if (serveConsole(request, response, url.pathname)) return undefined;
     send(response, 404, '{"error":"not found"}');
   } catch (error) {
     context.logger.error({ err: error, path: url.pathname }, 'HTTP request failed');

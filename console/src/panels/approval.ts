@@ -1,0 +1,198 @@
+/**
+ * Approval (§7.3, §4.10): the exact submitted revision and Artifact set, each Artifact downloaded
+ * and its SHA-256 checked here in the browser; then either changes requested, or the normative
+ * Approval document — shown in full before signing — signed in the page over exactly that
+ * revision and those hashes, and embedded in `mission.approve`. Signing is offered only once
+ * every Artifact's content has been checked against its hash.
+ */
+
+import { freshUrn } from '../base64url.js';
+import { el, field, replace } from '../dom.js';
+import { AUTO_CHECK_MAX_BYTES } from '../limits.js';
+import type { ConsoleContext, Json, JsonObject, Panel } from '../panel.js';
+import { currentApi } from '../shell.js';
+import { nowTimestamp, signDocument } from '../signing.js';
+
+/** The acceptance policy version when the Mission's approval policy names none. */
+const DEFAULT_POLICY_VERSION = '1.0.0';
+
+interface PendingArtifact {
+  readonly contentHash: string;
+  readonly published: boolean;
+  readonly artifactId: string | null;
+  readonly mediaType: string | null;
+  readonly sizeBytes: number | null;
+}
+
+let stop: (() => void) | undefined;
+/** Which build is current: a Mission Event and the human's own submit may both redraw at once. */
+let generation = 0;
+
+async function sha256(bytes: ArrayBuffer): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return `sha256:${[...digest].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Downloads one Artifact, hashes it here and offers the verified bytes as a file. */
+async function check(artifact: PendingArtifact, cell: HTMLElement): Promise<boolean> {
+  const api = currentApi();
+  if (api === undefined) return false;
+  try {
+    const bytes = await api.download(artifact.contentHash);
+    const actual = await sha256(bytes);
+    if (actual !== artifact.contentHash) {
+      replace(cell, el('span', { class: 'bad' }, `✗ content hashes to ${actual}`));
+      return false;
+    }
+    const url = URL.createObjectURL(new Blob([bytes], { type: artifact.mediaType ?? 'application/octet-stream' }));
+    replace(cell, el('span', { class: 'good' }, '✓ hash verified '), el('a', { href: url, download: artifact.contentHash.replace(':', '-') }, 'Download'));
+    return true;
+  } catch (error) {
+    replace(cell, el('span', { class: 'bad' }, `✗ ${String((error as { code?: string }).code ?? error)}`));
+    return false;
+  }
+}
+
+function approvalDocument(context: ConsoleContext, view: JsonObject, pending: JsonObject, inputs: { comments: string; policy: string; conditions: string[] }): JsonObject {
+  const mission = view['mission'] as JsonObject;
+  return {
+    approvalId: freshUrn(),
+    kind: mission['parent'] === undefined ? 'mission_final' : 'child_mission',
+    decision: 'approved',
+    missionId: mission['missionId'] as Json,
+    groupId: context.groupId,
+    missionRevision: pending['missionRevision'] as Json,
+    artifactHashes: ((pending['artifacts'] ?? []) as unknown as PendingArtifact[]).map((a) => a.contentHash),
+    acceptancePolicyVersion: inputs.policy,
+    approver: { type: 'human', id: context.me.id },
+    comments: inputs.comments,
+    conditions: inputs.conditions,
+    occurredAt: nowTimestamp(),
+  };
+}
+
+function decided(view: JsonObject): HTMLElement {
+  const mission = view['mission'] as JsonObject | undefined;
+  const approval = (view['missionNotes'] as JsonObject | undefined)?.['approval'] as JsonObject | undefined;
+  if (approval === undefined) return el('p', { class: 'muted' }, `Nothing awaits your approval: the Mission is ${String(mission?.['state'] ?? 'unknown')}.`);
+  return el('div', {},
+    el('p', { class: 'good' }, `Approved revision ${String(approval['missionRevision'])} by ${String((approval['approver'] as JsonObject)['id'])} at ${String(approval['occurredAt'])}.`),
+    el('pre', { class: 'document' }, JSON.stringify(approval, null, 2)));
+}
+
+/** Builds the Panel into `root` (a detached element); `show` puts it on the page; resolves after the hash checks. */
+async function build(root: HTMLElement, context: ConsoleContext, show: () => boolean): Promise<void> {
+  const view = await context.view();
+  const pending = view['pendingApproval'] as JsonObject | null | undefined;
+  if (pending === null || pending === undefined) {
+    root.append(decided(view));
+    show();
+    return;
+  }
+  const artifacts = (pending['artifacts'] ?? []) as unknown as PendingArtifact[];
+  const cells = artifacts.map(() => el('td', { class: 'check' }, 'checking…'));
+  root.append(
+    el('p', { class: 'submitted' }, `Revision ${String(pending['missionRevision'])} was submitted for approval at ${String(pending['submittedAt'])} with ${artifacts.length} Artifact(s):`),
+    el('div', { class: 'scroll' }, el('table', { class: 'artifacts' },
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Content hash'), el('th', { scope: 'col' }, 'Type'), el('th', { scope: 'col' }, 'Size'), el('th', { scope: 'col' }, 'Check'))),
+      el('tbody', {}, ...artifacts.map((a, i) => el('tr', {},
+        el('td', {}, el('code', { class: 'wrap' }, a.contentHash)), el('td', {}, a.mediaType ?? '—'), el('td', {}, a.sizeBytes === null ? '—' : `${a.sizeBytes} B`), cells[i] as HTMLElement))))));
+
+  const feedback = el('textarea', { name: 'feedback', rows: 2, required: true, maxlength: 4000 });
+  const changes = el('form', { class: 'card', 'aria-labelledby': 'changes-title' },
+    el('h2', { id: 'changes-title' }, 'Request changes'),
+    field('What must change', feedback),
+    el('button', { type: 'submit' }, 'Request changes'));
+  changes.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void (async () => {
+      const result = await context.submit('mission.request_changes', { missionRevision: pending['missionRevision'] as Json, feedback: feedback.value.trim() });
+      if (!result.ok) return context.showRefusal(result.error);
+      redraw(context);
+    })();
+  });
+
+  const mission = view['mission'] as JsonObject;
+  const policy = el('input', { name: 'policy', value: String((mission['approvalPolicy'] as JsonObject | undefined)?.['policyVersion'] ?? DEFAULT_POLICY_VERSION), pattern: '\\d+\\.\\d+\\.\\d+' });
+  const comments = el('textarea', { name: 'comments', rows: 2, maxlength: 4000 });
+  const conditions = el('textarea', { name: 'conditions', rows: 2 });
+  const preview = el('pre', { class: 'document', 'aria-label': 'The Approval you sign' });
+  const approve = el('button', { type: 'submit', disabled: true }, 'Sign and approve');
+  const inputs = () => ({ comments: comments.value.trim(), policy: policy.value.trim(), conditions: conditions.value.split('\n').map((c) => c.trim()).filter((c) => c !== '') });
+  const showPreview = () => (preview.textContent = JSON.stringify(approvalDocument(context, view, pending, inputs()), null, 2));
+  for (const input of [policy, comments, conditions]) input.addEventListener('input', showPreview);
+  showPreview();
+  const approval = el('form', { class: 'card', 'aria-labelledby': 'approve-title' },
+    el('h2', { id: 'approve-title' }, 'Approve'),
+    field('Comments', comments), field('Conditions', conditions, 'One per line; optional.'), field('Acceptance policy version', policy),
+    el('p', {}, 'You sign exactly this document (its approvalId and time are fixed when you sign):'), preview, approve);
+  approval.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void (async () => {
+      const api = currentApi();
+      if (api === undefined) return;
+      const document = await signDocument(approvalDocument(context, view, pending, inputs()), 'occurredAt', api.identity);
+      const payload: JsonObject = { approvalId: document['approvalId'] as Json, missionRevision: document['missionRevision'] as Json, artifactHashes: document['artifactHashes'] as Json, acceptancePolicyVersion: document['acceptancePolicyVersion'] as Json, approval: document };
+      if (document['comments'] !== '') payload['comments'] = document['comments'] as Json;
+      const result = await context.submit('mission.approve', payload);
+      if (!result.ok) return context.showRefusal(result.error);
+      redraw(context);
+    })();
+  });
+  root.append(el('div', { class: 'decide' }, changes, approval));
+  if (!show()) return;
+  const verified = artifacts.map(() => false);
+  const settle = (): void => {
+    approve.disabled = !(verified.length > 0 && verified.every(Boolean));
+    approve.title = approve.disabled ? 'Every Artifact must download and match its hash first' : '';
+  };
+  const checkOne = async (index: number): Promise<void> => {
+    verified[index] = await check(artifacts[index] as PendingArtifact, cells[index] as HTMLElement);
+    settle();
+  };
+  settle();
+  await Promise.all(artifacts.map((artifact, index) => {
+    if ((artifact.sizeBytes ?? 0) <= AUTO_CHECK_MAX_BYTES) return checkOne(index);
+    replace(cells[index] as HTMLElement, el('button', { type: 'button', class: 'small', onclick: () => void checkOne(index) }, 'Download and check'));
+    return undefined;
+  }));
+}
+
+let target: HTMLElement | undefined;
+
+/** Rebuilds the Panel; only the latest build reaches the page. */
+async function draw(context: ConsoleContext): Promise<void> {
+  const mine = ++generation;
+  const fresh = el('div', { class: 'approval' });
+  await build(fresh, context, () => {
+    if (mine !== generation || target === undefined) return false;
+    target.replaceChildren(fresh);
+    return true;
+  });
+}
+
+function redraw(context: ConsoleContext): void {
+  draw(context).catch((error: unknown) => context.showRefusal(error as never));
+}
+
+async function render(root: HTMLElement, context: ConsoleContext): Promise<void> {
+  stop?.();
+  target = root;
+  // A Mission transition (a resubmission, a decision elsewhere) redraws what there is to decide.
+  stop = context.onEvent((event) => {
+    if (String(event['kind']).startsWith('mission.')) redraw(context);
+  });
+  await draw(context);
+}
+
+export const approvalPanel: Panel = {
+  id: 'approval',
+  title: 'Approval',
+  render,
+  dispose() {
+    stop?.();
+    stop = undefined;
+    target = undefined;
+    generation++;
+  },
+};
