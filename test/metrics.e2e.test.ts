@@ -14,6 +14,7 @@ import { GroupAuthority } from '../src/app/groupAuthority.js';
 import { ERROR_CODES } from '../src/protocol/errorCodes.js';
 import type { Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
+import { signIn, SseReader } from './support/humanReader.js';
 import { samplesOf, scrape, valueOf, type Scrape } from './support/prometheus.js';
 import { RawClient } from './support/rawClient.js';
 import { postCommands } from './support/refusals.js';
@@ -94,6 +95,20 @@ describe('GET /metrics', () => {
     client.close();
     await until(async () => valueOf(await scrape(server.httpsUrl, server.ca), 'missionweave_sessions_open') === 0, 'the session gauge back at 0');
     expect(valueOf(await scrape(server.httpsUrl, server.ca), 'missionweave_subscriptions')).toBe(0);
+  });
+
+  it('counts human read sessions and open Event streams', async () => {
+    const before = await scrape(server.httpsUrl, server.ca);
+    expect(valueOf(before, 'missionweave_human_sessions_open')).toBe(0);
+    expect(valueOf(before, 'missionweave_event_streams_open')).toBe(0);
+    const { token } = await signIn(server, owner);
+    const stream = await SseReader.open(server, `/v1/groups/${encodeURIComponent(mission.groupId)}/stream`, token);
+    expect(stream.status).toBe(200);
+    const during = await scrape(server.httpsUrl, server.ca);
+    expect(valueOf(during, 'missionweave_human_sessions_open')).toBe(1);
+    expect(valueOf(during, 'missionweave_event_streams_open')).toBe(1);
+    stream.close();
+    await until(async () => valueOf(await scrape(server.httpsUrl, server.ca), 'missionweave_event_streams_open') === 0, 'the stream gauge back at 0');
   });
 
   it('keeps the refusal labels bounded under a flood of unregistered kinds', async () => {

@@ -110,7 +110,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     },
   };
   options.authority.onCommitted((events) => hub.committed(events));
-  const unwatch = watchListener(options.authority.metrics, sessions, connections, hub);
+  const unwatch = watchListener(options.authority.metrics, sessions, connections, hub, context);
   options.authority.registry.onChange((_previous, next) => sessions.closeRevoked(next, options.clock.nowMillis()));
   const notifier = new Notifier(options.databaseUrl, groups, {
     groupAdvanced: (groupId, sequence) => hub.wake(groupId, sequence),

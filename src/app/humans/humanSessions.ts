@@ -147,6 +147,11 @@ export class HumanSessions {
     return { type: 'human', id: session.humanId };
   }
 
+  /** Sessions held in memory now (an expired one counts until its table is next pruned). */
+  get openSessions(): number {
+    return this.sessions.size;
+  }
+
   /** Ends the session at once; false when the token names none. */
   end(token: string): boolean {
     return this.sessions.delete(token);
