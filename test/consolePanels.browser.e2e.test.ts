@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
-import { COORDINATOR, GROUP_ID, MISSION_REVISION, REVIEWER, SECRET_MESSAGE, WORKER, WORKER_EPOCH, eventsPage, groupView } from './support/consoleFixture.js';
+import { COORDINATOR, GROUP_ID, MAIN_CONVERSATION, MISSION_REVISION, REVIEWER, SECRET_MESSAGE, WORKER, WORKER_EPOCH, eventsPage, groupView } from './support/consoleFixture.js';
 import { CHROMIUM, openPanelsPage, overflows, recorded, showPanel, type PanelsPage } from './support/consolePage.js';
 
 interface Submitted {
@@ -176,7 +176,7 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
     expect(redact?.kind).toBe('message.redact');
     expect(redact?.payload).toMatchObject({ messageId: SECRET_MESSAGE, reason: 'Leaked credential' });
     expect(redact?.payload['amendmentId']).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
-    expect(redact?.options).toEqual({ conversationId: 'urn:uuid:c-main' });
+    expect(redact?.options).toEqual({ conversationId: MAIN_CONVERSATION });
     // One read of the last page of Events per build of the Panel (it rebuilds after each acceptance).
     expect(new Set(await recorded<string[]>(page, 'gets'))).toEqual(new Set([`/v1/groups/${GROUP_ID}/events?after=0&limit=200`]));
   });

@@ -1,9 +1,15 @@
 /**
- * A Group view in the shape docs/human-api.md ("View shape") documents, and a page of its
- * Events, for driving the console's operation Panels in a browser without a server.
+ * A Group view in the shape `missionweave serve` answers (docs/human-api.md, "View shape"), and a
+ * page of its Events, for driving the console's operation Panels in a browser without a server.
+ * The identifier forms, the members of each stored document and the summary lines follow what
+ * test/consoleOperations.browser.e2e.test.ts captures from a real node, which checks its key sets
+ * against this fixture's.
  */
 
-export const GROUP_ID = 'urn:uuid:7d1f0000-0000-4000-8000-000000000001';
+const SUFFIX = '7d1f0000-0000-4000-8000-000000000001';
+export const GROUP_ID = `urn:missionweave:group:${SUFFIX}`;
+export const MISSION_ID = `urn:missionweave:mission:${SUFFIX}`;
+export const MAIN_CONVERSATION = `urn:missionweave:conversation:${SUFFIX}`;
 export const OWNER = { type: 'human', id: 'urn:missionweave:human:alice' } as const;
 export const COORDINATOR = 'urn:missionweave:agent:planner';
 export const WORKER = 'urn:missionweave:agent:builder';
@@ -13,12 +19,39 @@ export const WORKER_EPOCH = 3;
 
 const at = (offsetMinutes: number): string => new Date(Date.now() + offsetMinutes * 60_000).toISOString();
 
-function lease(type: string, holder: string, expiresAt: string): Record<string, unknown> {
-  return { leaseId: `urn:uuid:lease-${type}-${holder.length}`, leaseType: type, holderAgentId: holder, sessionEpoch: 1, issuedAt: at(-30), startsAt: at(-30), expiresAt, state: 'active', renewalCount: 0 };
+/** A Lease document (lease.schema.json): epochs by type, the WorkItem for work leases. */
+function lease(type: string, holder: string, expiresAt: string, workItemId?: string): Record<string, unknown> {
+  return {
+    leaseId: `urn:uuid:lease-${type}-${holder.length}`, leaseType: type, missionId: MISSION_ID, groupId: GROUP_ID,
+    ...(workItemId === undefined ? {} : { workItemId }),
+    holderAgentId: holder, sessionEpoch: 1,
+    ...(type === 'coordinator' ? { coordinatorEpoch: 2 } : { ownershipEpoch: 2 }),
+    issuedAt: at(-30), startsAt: at(-30), expiresAt, state: 'active', renewalCount: 0,
+  };
 }
 
+/** A Membership document as the Authority stores it: an active one has `activatedAt`. */
 function membership(id: string, type: string, role: string, state: string, epoch: number): Record<string, unknown> {
-  return { membershipId: `urn:uuid:m-${role}`, missionId: 'urn:uuid:mission', groupId: GROUP_ID, member: { type, id }, role, state, membershipEpoch: epoch, scopes: [], visibilityStartSequence: 1, grantedAt: at(-120) };
+  return {
+    membershipId: `urn:uuid:m-${role}`, missionId: MISSION_ID, groupId: GROUP_ID, member: { type, id }, role, state, membershipEpoch: epoch,
+    scopes: ['group:read', 'message:post'], visibilityStartSequence: role === 'mission_owner' || role === 'coordinator' ? 0 : 3, grantedAt: at(-120),
+    ...(state === 'active' ? { activatedAt: at(-119) } : state === 'provisional' ? { provisionalExpiresAt: at(60) } : {}),
+  };
+}
+
+function conversation(conversationId: string, title: string, type: string, createdBy: Record<string, unknown>, primaryWorkItemId?: string): Record<string, unknown> {
+  return {
+    conversationId, missionId: MISSION_ID, groupId: GROUP_ID, type, ...(primaryWorkItemId === undefined ? {} : { primaryWorkItemId }),
+    title, access: { mode: 'group' }, createdBy, state: 'active', revision: 9, createdAt: at(-120),
+  };
+}
+
+/** A Presence Record (presence-record.schema.json), as an Agent sends it on a PING (§6.2). */
+function presenceRecord(agentId: string, status: string, maxSlots: number, activeSlots: number): Record<string, unknown> {
+  return {
+    agentId, sessionEpoch: 1, status, capacity: { maxSlots, activeSlots, availableSlots: maxSlots - activeSlots, queuedItems: 0 },
+    capabilityAvailability: [{ capability: { id: 'code.review', version: '1.0.0' }, status: 'available' }], lastHeartbeat: at(-1), expiresAt: at(1),
+  };
 }
 
 function workItem(id: string, state: string, goal: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -32,14 +65,14 @@ function workItem(id: string, state: string, goal: string, extra: Record<string,
 }
 
 export function groupView(): Record<string, unknown> {
-  const owner = (epoch: number): Record<string, unknown> => ({ agentId: WORKER, agentCardVersion: 1, capabilityPins: [], ownershipEpoch: epoch, ownershipLeaseId: 'urn:uuid:own', acceptedAt: at(-20) });
+  const owner = (epoch: number): Record<string, unknown> => ({ agentId: WORKER, agentCardVersion: 1, capabilityPins: [], ownershipEpoch: epoch, ownershipLeaseId: `urn:uuid:lease-ownership-${WORKER.length}`, acceptedAt: at(-20) });
   return {
     groupId: GROUP_ID,
     lastSequence: 42,
-    viewer: { principal: OWNER, membershipId: 'urn:uuid:m-mission_owner', role: 'mission_owner', visibilityStartSequence: 1, limited: false },
-    group: { groupId: GROUP_ID, missionId: 'urn:uuid:mission', state: 'active', mainConversationId: 'urn:uuid:c-main', createdAt: at(-120) },
+    viewer: { principal: OWNER, membershipId: 'urn:uuid:m-mission_owner', role: 'mission_owner', visibilityStartSequence: 0, limited: false },
+    group: { groupId: GROUP_ID, missionId: MISSION_ID, state: 'active', mainConversationId: MAIN_CONVERSATION, createdAt: at(-120) },
     mission: {
-      missionId: 'urn:uuid:mission', groupId: GROUP_ID, revision: MISSION_REVISION, objective: 'Ship the report', definitionOfDone: [], missionOwner: OWNER,
+      missionId: MISSION_ID, groupId: GROUP_ID, revision: MISSION_REVISION, objective: 'Ship the report', definitionOfDone: [], missionOwner: OWNER,
       coordinator: { agentId: COORDINATOR, agentCardVersion: 1, coordinatorEpoch: 2, leaseId: 'urn:uuid:lease-coord' },
       state: 'active', budget: { currency: 'EUR', financialLimit: 50, modelTokenLimit: 100000, toolCallLimit: 40 }, deadline: at(600),
       approvalPolicy: { finalHumanApproval: true, highRiskExecutionApproval: false }, createdAt: at(-120),
@@ -53,9 +86,9 @@ export function groupView(): Record<string, unknown> {
       membership(WORKER, 'agent', 'worker', 'active', WORKER_EPOCH),
       membership(REVIEWER, 'agent', 'reviewer', 'provisional', 1),
     ],
-    conversations: [{ conversationId: 'urn:uuid:c-main', title: 'Mission', type: 'group', state: 'active', revision: 9 }],
+    conversations: [conversation(MAIN_CONVERSATION, 'Quarterly report', 'group', OWNER), conversation('urn:uuid:c-draft', 'Draft the summary', 'work_item', { type: 'agent', id: COORDINATOR }, 'urn:uuid:wi-draft')],
     workItems: [
-      workItem('draft', 'active', 'Draft the summary', { owner: owner(2), executionLease: lease('execution', WORKER, at(15)) }),
+      workItem('draft', 'active', 'Draft the summary', { owner: owner(2), ownershipLease: lease('ownership', WORKER, at(60), 'urn:uuid:wi-draft'), executionLease: lease('execution', WORKER, at(15), 'urn:uuid:wi-draft') }),
       workItem('late', 'blocked', 'Collect the figures', { owner: owner(1), deadline: at(-90), budgetPause: { dimension: 'toolCalls', accountId: 'urn:uuid:wi-late', since: at(-10) } }),
       workItem('open', 'open', 'Proofread'),
       workItem('done', 'verified', 'Outline'),
@@ -69,7 +102,7 @@ export function groupView(): Record<string, unknown> {
     ],
     presence: [
       { agentId: COORDINATOR, connected: true, record: null },
-      { agentId: WORKER, connected: true, record: { agentId: WORKER, status: 'busy', capacity: { maxSlots: 4, activeSlots: 2, availableSlots: 2, queuedItems: 0 } } },
+      { agentId: WORKER, connected: true, record: presenceRecord(WORKER, 'busy', 4, 2) },
       { agentId: REVIEWER, connected: false, record: null },
     ],
   };
@@ -78,7 +111,7 @@ export function groupView(): Record<string, unknown> {
 function posted(sequence: number, messageId: string, text: string, author: string): Record<string, unknown> {
   return {
     sequence, kind: 'message.posted', groupId: GROUP_ID,
-    payload: { message: { messageId, conversationId: 'urn:uuid:c-main', author: { type: 'agent', id: author }, kind: 'message', authority: false, content: [{ type: 'text', text }], committedAt: at(-5) } },
+    payload: { message: { messageId, missionId: MISSION_ID, groupId: GROUP_ID, conversationId: MAIN_CONVERSATION, author: { type: 'agent', id: author }, kind: 'message', authority: false, content: [{ type: 'text', text }], committedAt: at(-5) } },
   };
 }
 
