@@ -63,17 +63,18 @@ export function say(kind: string, body: string, extra: object = {}, extension = 
   return { parley: '1', kind, body, from: { extension }, ...extra };
 }
 
-export type Turn = readonly [Principal, object, string?];
+/** Actor, payload, Command kind (default post), acceptance time (default T0). */
+export type Turn = readonly [Principal, object, string?, string?];
 
 let counter = 0;
 
 /** Runs Parley Commands after `given`; each must be accepted. */
 export function talk(given: readonly RecordedEvent[], ...turns: readonly Turn[]): RecordedEvent[] {
   const events = [...given];
-  for (const [actor, payload, kind] of turns) {
+  for (const [actor, payload, kind, now] of turns) {
     const state = groupOf(events);
     const cmd = parley(events, actor, payload, kind);
-    const ctx = testContext({ ...WORLD, idPrefix: `urn:test:id:p${++counter}-` });
+    const ctx = testContext({ ...WORLD, ...(now === undefined ? {} : { now }), idPrefix: `urn:test:id:p${++counter}-` });
     const decision = parleyDecider.decide(state, cmd, ctx);
     if (!decision.ok) expect.fail(`${JSON.stringify(payload)} refused: ${decision.error.code} ${decision.error.reason}`);
     events.push(...recordDrafts(parleyDecider, state, decision.events, cmd, ctx));
