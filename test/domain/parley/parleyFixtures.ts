@@ -83,8 +83,8 @@ export function talk(given: readonly RecordedEvent[], ...turns: readonly Turn[])
 }
 
 /** Given `given`, when `actor` sends `payload`: the specification's outcome (then / thenFails). */
-export function when(given: readonly RecordedEvent[], actor: Principal, payload: object, kind: string = POST) {
-  return parleySpec.given(given).when(parley(given, actor, payload, kind));
+export function when(given: readonly RecordedEvent[], actor: Principal, payload: object, kind: string = POST, now?: string) {
+  return parleySpec.given(given).when(parley(given, actor, payload, kind), now === undefined ? {} : { now });
 }
 
 export const W1 = WORKER.id;
