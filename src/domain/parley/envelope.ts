@@ -104,6 +104,9 @@ export function parseEnvelope(payload: unknown): Envelope | Refusal {
   if (payload.end !== undefined && (typeof payload.end !== 'string' || !SIDE_ENDS.has(payload.end))) {
     return invalidBody('end is deferred, obsolete or rejected');
   }
+  // A member another act would read is unknown to this one: silently dropping it would hide a mistake.
+  if (to !== undefined && payload.kind !== 'ask' && payload.kind !== 'reopen') return invalidBody(`${payload.kind} has no member to`);
+  if (payload.end !== undefined && payload.kind !== 'shelve') return invalidBody(`${payload.kind} has no member end`);
   return {
     kind: payload.kind,
     extension,

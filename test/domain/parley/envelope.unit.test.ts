@@ -54,6 +54,8 @@ describe('the Parley envelope', () => {
     ['a malformed parent key', say('answer', 'x', { parent: 'msg_0' })],
     ['a shelve end that is not a side end', say('shelve', 'x', { thread: 1, end: 'closed' })],
     ['a provenance that is not short text', say('ask', 'x', { provenance: { model: 7 } })],
+    ['a to on an act that names no party', say('answer', 'x', { parent: 1, to: { identity: 'x' } })],
+    ['an end on an act other than shelve', say('close', 'x', { thread: 1, end: 'deferred' })],
   ])('refuses %s with invalid_body', (_what, payload) => {
     when(GROUP_EVENTS, WORKER, payload).thenFails('SCHEMA_VALIDATION_FAILED', 'invalid_body');
   });
