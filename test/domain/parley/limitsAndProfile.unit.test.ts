@@ -4,6 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { kindsWith, profileSchemaDocuments, schemaRegistryWith } from '../../../src/app/profiles.js';
 import { profileEntries } from '../../../src/domain/kinds/profile.js';
 import { parleyManifest } from '../../../src/domain/parley/manifest.js';
 import { parleyLimits } from '../../../src/domain/parley/parleyLimits.js';
@@ -49,6 +50,13 @@ describe('Parley as an Extension Profile', () => {
     expect(PARLEY_NAMESPACE).toBe('ext.missionweave.parley.');
     expect(profileEntries(parleyProfile).map((k) => k.kind)).toEqual(['ext.missionweave.parley.post', 'ext.missionweave.parley.claim']);
   });
+
+  it('registers as the app registers profiles: its payload schemas compile with the core ones', () => {
+    const documents = profileSchemaDocuments([parleyProfile]);
+    expect(documents.map((d) => d.name)).toEqual(['ext.missionweave.parley.post', 'ext.missionweave.parley.claim']);
+    expect(() => schemaRegistryWith(documents)).not.toThrow();
+    expect(kindsWith([parleyProfile]).groupKind('ext.missionweave.parley.post')?.kind).toBe('ext.missionweave.parley.post');
+  }, 60_000);
 
   it('runs the core checks first: a Principal without Membership is refused before Parley reads the envelope', () => {
     const cmd = envelope(POST, COORD2, { kind: 'nonsense' }, { sessionEpoch: 1 });
