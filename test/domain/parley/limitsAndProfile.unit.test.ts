@@ -1,0 +1,68 @@
+/**
+ * Parley's limits bound its slice (parleyLimits.ts), and Parley is an Extension Profile (§18):
+ * its kinds live in its namespace and every core check runs before its decide.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { kindsWith, profileSchemaDocuments, schemaRegistryWith } from '../../../src/app/profiles.js';
+import { profileEntries } from '../../../src/domain/kinds/profile.js';
+import { parleyManifest } from '../../../src/domain/parley/manifest.js';
+import { parleyLimits } from '../../../src/domain/parley/parleyLimits.js';
+import { PARLEY_NAMESPACE, parleyProfile } from '../../../src/domain/parley/parleyProfile.js';
+import type { RecordedEvent } from '../../../src/domain/model.js';
+import { COORD2, envelope } from '../fixtures.js';
+import { ASKED, GROUP_EVENTS, OWNER, POST, WORKER, WORKER2, parleySpec, say, sliceOf, talk, when, type Turn } from './parleyFixtures.js';
+
+describe('Parley limits', () => {
+  it('are published in the manifest, every one a positive number', () => {
+    expect(parleyManifest().limits).toEqual(parleyLimits);
+    for (const value of Object.values(parleyLimits)) expect(value).toBeGreaterThan(0);
+    expect(parleyLimits.bodyMaxChars).toBe(500);
+  });
+
+  it('bound the replies\' depth', () => {
+    const turns: Turn[] = [];
+    for (let n = 1; n <= parleyLimits.maxDepth; n++) turns.push([n % 2 === 1 ? WORKER2 : WORKER, say('clarify', `step ${n}`, { parent: n })]);
+    const deep: RecordedEvent[] = talk(ASKED, ...turns);
+    expect(sliceOf(deep).messages[String(parleyLimits.maxDepth + 1)]?.depth).toBe(parleyLimits.maxDepth);
+    const next = parleyLimits.maxDepth + 1;
+    when(deep, next % 2 === 1 ? WORKER2 : WORKER, say('clarify', 'one more', { parent: next })).thenFails('INVALID_COMMAND', 'parley_limit');
+  });
+
+  it('bound the messages of a thread', () => {
+    const turns: Turn[] = [];
+    for (let n = 1; n < parleyLimits.maxMessagesPerThread; n++) turns.push([n % 2 === 1 ? WORKER2 : WORKER, say('answer', `a${n}`, { parent: 1 }, `x${n}`)]);
+    const full = talk(ASKED, ...turns);
+    expect(sliceOf(full).threads['1']?.messages).toHaveLength(parleyLimits.maxMessagesPerThread);
+    when(full, OWNER, say('answer', 'one too many', { parent: 1 })).thenFails('INVALID_COMMAND', 'parley_limit');
+  });
+
+  it('bound the threads of a Group', () => {
+    const turns: Turn[] = [];
+    for (let n = 0; n < parleyLimits.maxThreads; n++) turns.push([WORKER, say('ask', `q${n}`)]);
+    const full = talk(GROUP_EVENTS, ...turns);
+    when(full, WORKER, say('ask', 'one too many')).thenFails('INVALID_COMMAND', 'parley_limit');
+  }, 60_000);
+});
+
+describe('Parley as an Extension Profile', () => {
+  it('declares its kinds inside ext.<organization>.parley.', () => {
+    expect(PARLEY_NAMESPACE).toBe('ext.missionweave.parley.');
+    expect(profileEntries(parleyProfile).map((k) => k.kind)).toEqual(['ext.missionweave.parley.post', 'ext.missionweave.parley.claim']);
+  });
+
+  it('registers as the app registers profiles: its payload schemas compile with the core ones', () => {
+    const documents = profileSchemaDocuments([parleyProfile]);
+    expect(documents.map((d) => d.name)).toEqual(['ext.missionweave.parley.post', 'ext.missionweave.parley.claim']);
+    expect(() => schemaRegistryWith(documents)).not.toThrow();
+    expect(kindsWith([parleyProfile]).groupKind('ext.missionweave.parley.post')?.kind).toBe('ext.missionweave.parley.post');
+  }, 60_000);
+
+  it('runs the core checks first: a Principal without Membership is refused before Parley reads the envelope', () => {
+    const cmd = envelope(POST, COORD2, { kind: 'nonsense' }, { sessionEpoch: 1 });
+    const refusal = parleySpec.given(GROUP_EVENTS).when(cmd).decision;
+    expect(refusal.ok).toBe(false);
+    // A non-member does not even learn that the Group exists (the core's answer, not Parley's).
+    expect(!refusal.ok && refusal.error.code).toBe('GROUP_NOT_FOUND');
+  });
+});
