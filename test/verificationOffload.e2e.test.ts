@@ -93,11 +93,15 @@ describe('a connection flooding bad signatures over wss', () => {
     const started = Date.now();
     other.send({ frameType: 'COMMAND', command: server.harness.sign(coordinator, m.kind, m.payload, m.extra) });
     const answer = await other.next((f) => f.frameType === 'EVENT' || f.frameType === 'ERROR');
-    const waited = Date.now() - started;
+    const answeredAt = Date.now();
+    const waited = answeredAt - started;
     expect(answer.frameType).toBe('EVENT');
-    // Before: it queued behind the whole flood on the worker (hundreds of ms here, seconds at scale).
-    expect(waited).toBeLessThan(150);
-    await flooder.next((f) => f.frameType === 'ERROR' && String((f['error'] as { message?: string }).message).length > 0);
+    for (let i = 0; i < flood.length; i++) await flooder.next((f) => f.frameType === 'ERROR');
+    const floodTook = Date.now() - started;
+    // Before: it queued behind the whole flood on the worker (hundreds of ms here, seconds at
+    // scale). Compared with the flood's own duration in the same run, not with a wall-clock
+    // figure, so a loaded machine slows both sides alike.
+    expect(waited, `answered after ${waited} ms; the flood took ${floodTook} ms`).toBeLessThan(floodTook / 2);
     flooder.close();
     other.close();
   });
