@@ -5,7 +5,8 @@
 
 import { signDocument } from '../../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
-import type { Actor } from './harness.js';
+import { registerProfile, type ProfileRegistration } from '../../src/app/extensionProfiles.js';
+import type { Actor, Harness } from './harness.js';
 import { TALLY_URI } from './tallyProfile.js';
 
 /** The tally profile's document at `version`, approved by `approver` at `approvedAt`. */
@@ -26,4 +27,11 @@ export function tallyProfileDocument(approver: Actor, approvedAt: string, overri
     ...overrides,
   };
   return signDocument('extension-profile', unsigned, approver.key) as unknown as JsonObject;
+}
+
+/** Signs the tally profile's document (with `overrides`) as `approver` and registers it through the app. */
+export async function registerTallyDocument(h: Harness, approver: Actor, overrides: JsonObject = {}): Promise<ProfileRegistration> {
+  const document = tallyProfileDocument(approver, h.now(), overrides);
+  const deps = { pool: h.pool, registry: h.authority.registry.current.registry, schemas: h.authority.schemas, now: h.now() };
+  return registerProfile(deps, Buffer.from(JSON.stringify(document), 'utf8'));
 }

@@ -65,3 +65,13 @@ export async function readProfiles(db: Queryable, profileUri?: string): Promise<
   );
   return result.rows.map(rowOf);
 }
+
+/** The registered major versions of each of `profileUris` (a pin names one of them, §18). */
+export async function readRegisteredMajors(db: Queryable, profileUris: readonly string[]): Promise<Map<string, number[]>> {
+  const result = await db.query<{ profile_uri: string; majors: number[] }>({
+    name: 'read-registered-profile-majors',
+    text: 'select profile_uri, array_agg(distinct major_version order by major_version) as majors from extension_profiles where profile_uri = any($1) group by profile_uri',
+    values: [profileUris],
+  });
+  return new Map(result.rows.map((r) => [r.profile_uri, r.majors]));
+}
