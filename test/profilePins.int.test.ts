@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GroupAuthority } from '../src/app/groupAuthority.js';
+import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
@@ -64,6 +65,11 @@ describe('pinning', () => {
     const outcome = await peer.submit(tally(mission, 'docs'));
     expect(outcome.ok).toBe(true);
     await peer.close();
+  });
+
+  it('replays and verifies the pinned Group: the pin is folded from its Event like any other', async () => {
+    const verifier = { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority, kinds: h.authority.kinds };
+    expect((await verifyGroupHistory(h.pool, mission.groupId, verifier)).problems).toEqual([]);
   });
 
   it('pins at mission.create only registered majors; a refused creation leaves no Group', async () => {
