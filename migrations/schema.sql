@@ -126,6 +126,18 @@ create table events (
   constraint events_signing_hash_key UNIQUE (signing_hash)
 );
 
+create table extension_profiles (
+  profile_uri text not null,
+  version text not null,
+  major_version integer not null,
+  critical boolean not null,
+  signing_hash text not null,
+  document text not null,
+  registered_at text not null,
+  constraint extension_profiles_major_version_check CHECK (major_version >= 0),
+  constraint extension_profiles_pkey PRIMARY KEY (profile_uri, version)
+);
+
 create table group_snapshots (
   group_id text not null,
   snapshot_hash text not null,

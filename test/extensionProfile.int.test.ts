@@ -14,6 +14,7 @@ import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { registerTallyDocument } from './support/profileDocuments.js';
 import { MAX_TALLIES, TALLY_URI, tallyAdd, tallyProfile, type TallyState } from './support/tallyProfile.js';
 
 let db: TestDatabase;
@@ -30,7 +31,9 @@ beforeAll(async () => {
   stranger = await h.human('mallory');
   const coordinator = await h.agent('coordinator');
   worker = await h.agent('worker');
-  mission = await createMission(h, owner, coordinator);
+  // The Organization approved the profile and the Group pins it (§18).
+  expect((await registerTallyDocument(h, owner)).ok).toBe(true);
+  mission = await createMission(h, owner, coordinator, { pinnedProfiles: [{ profileUri: TALLY_URI, majorVersion: 1 }] });
   await h.expectOk(h.send(owner, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, { groupId: mission.groupId, membershipEpoch: 1 }));
 });
 
@@ -148,6 +151,8 @@ describe('the core checks run before any profile code (§18)', () => {
       namespace: 'ext.missionweave.sneaky.',
       kinds: [{ ...tallyAdd, kind: 'ext.missionweave.sneaky.add', events: [{ kind: 'ext.missionweave.sneaky.added', evolve: (s: TallyState) => s }], decide: () => ({ ok: true, events: [{ kind: 'membership.changed', payload: {} }] }) }] as unknown as ExtensionProfile<TallyState>['kinds'],
     };
+    expect((await registerTallyDocument(h, owner, { profileUri: sneaky.uri, commandKinds: ['ext.missionweave.sneaky.add'], eventKinds: ['ext.missionweave.sneaky.added'] })).ok).toBe(true);
+    await h.expectOk(h.send(owner, 'ext.missionweaveprotocol.core.profile_pin', { profileUri: sneaky.uri, majorVersion: 1 }, { groupId: mission.groupId, membershipEpoch: 1 }));
     const authority = await GroupAuthority.start({ pool: db.pool, settings: h.settings, clock: h.clock, logger: h.authority.logger, profiles: [sneaky] });
     const before = await eventCount();
     const outcome = await authority.submit(h.sign(worker, 'ext.missionweave.sneaky.add', { label: 'x', delta: 1 }, { groupId: mission.groupId, membershipEpoch: 1 }));

@@ -100,6 +100,8 @@ const REQUIRED: Record<string, readonly string[]> = {
   'ext.missionweave.core.capability_grant': ['workItemId', 'agentId', 'sessionEpoch', 'ownershipEpoch', 'executionLeaseId'],
   // Our own kind: the escalation after budget exhaustion (§12).
   'ext.missionweave.core.budget_revise': ['budget', 'reason'],
+  // Our own kind: a Group pins an Extension Profile major version (§18).
+  'ext.missionweaveprotocol.core.profile_pin': ['profileUri', 'majorVersion'],
 };
 
 /** Optional members that are only valid together. */
@@ -200,7 +202,7 @@ function changed(kind: string, mutate: Mutation): Payload {
 describe('payload schema registry', () => {
   it('has exactly one payload schema per core and reference Command kind', () => {
     expect(schemaRegistry().payloadKinds).toEqual(KINDS);
-    expect(KINDS).toHaveLength(42);
+    expect(KINDS).toHaveLength(43);
     expect(KINDS.filter((kind) => !kind.startsWith('ext.'))).toHaveLength(32);
   });
 
@@ -533,6 +535,10 @@ const INVALID: ReadonlyArray<readonly [string, string, Mutation]> = [
   ['ext.missionweave.core.budget_revise', 'a budget delta', (p) => (p.budget = { toolCallLimit: -5 })],
   ['ext.missionweave.core.budget_revise', 'an empty reason', (p) => (p.reason = '')],
   ['ext.missionweave.core.budget_revise', 'relative workItemId', (p) => (p.workItemId = 'w1')],
+  // ext.missionweaveprotocol.core.profile_pin (ours)
+  ['ext.missionweaveprotocol.core.profile_pin', 'a relative profileUri', (p) => (p.profileUri = 'tally')],
+  ['ext.missionweaveprotocol.core.profile_pin', 'a negative majorVersion', (p) => (p.majorVersion = -1)],
+  ['ext.missionweaveprotocol.core.profile_pin', 'a semantic version for majorVersion', (p) => (p.majorVersion = '1.0.0')],
   // ext.missionweave.core.work_lease_close (ours)
   ['ext.missionweave.core.work_lease_close', 'an unknown cause', (p) => (p.cause = 'timeout')],
   ['ext.missionweave.core.work_lease_close', 'relative leaseId', (p) => (p.leaseId = 'lease-1')],

@@ -18,6 +18,8 @@ export interface BatchPreloads {
   readonly histories: ReadonlyMap<string, readonly string[]>;
   /** Distinct Artifact content hashes (`artifact.publish` needs its content stored first, §13.1). */
   readonly contents: readonly string[];
+  /** Distinct Extension Profile URIs a pin names (§18). */
+  readonly profiles: readonly string[];
 }
 
 function defined(values: readonly (string | undefined)[] | undefined): string[] {
@@ -45,6 +47,7 @@ export function batchPreloads(kinds: KindRegistry, items: readonly VerifiedComma
   const created: { groupId: string; missionId: string }[] = [];
   const histories = new Map<string, string[]>();
   const contents = new Set<string>();
+  const profiles = new Set<string>();
   for (const { envelope } of items) {
     const entry = kinds.groupKind(envelope.kind);
     if (envelope.actor.type === 'agent') agents.add(envelope.actor.id);
@@ -56,11 +59,12 @@ export function batchPreloads(kinds: KindRegistry, items: readonly VerifiedComma
     const history = entry.preload?.history?.(envelope);
     if (history !== undefined) histories.set(history.groupId, [...(histories.get(history.groupId) ?? []), ...history.policyLogEntryIds]);
     for (const hash of defined(entry.preload?.contents?.(envelope))) contents.add(hash);
+    for (const uri of defined(entry.preload?.profiles?.(envelope))) profiles.add(uri);
     const messages = defined(entry.preload?.messages?.(envelope));
     if (messages.length > 0) {
       const groupId = envelope.groupId as string;
       messagesByGroup.set(groupId, [...(messagesByGroup.get(groupId) ?? []), ...messages]);
     }
   }
-  return { created, agents: [...agents].sort(), missions: [...missions], messagesByGroup, histories, contents: [...contents] };
+  return { created, agents: [...agents].sort(), missions: [...missions], messagesByGroup, histories, contents: [...contents], profiles: [...profiles] };
 }

@@ -39,6 +39,8 @@ export interface BatchFacts {
   readonly histories: ReadonlyMap<string, GroupHistory>;
   /** Completely stored Artifact contents the batch's kinds preload, by content hash. */
   readonly contents: ReadonlyMap<string, StoredContentFacts>;
+  /** Registered major versions of the Extension Profiles the batch's pins name (§18). */
+  readonly profileMajors: ReadonlyMap<string, readonly number[]>;
   readonly agent: (agentId: string) => AgentFacts | undefined;
 }
 
@@ -130,6 +132,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       groupHistory: (id) => facts.histories.get(id),
       ...(ancestry === undefined ? {} : { ancestors: ancestry.groupIds.map((id) => plan.after.get(id)).filter((a): a is GroupState => a !== undefined) }),
       storedContent: (contentHash) => facts.contents.get(contentHash),
+      registeredMajors: (profileUri) => facts.profileMajors.get(profileUri) ?? [],
       ...(settings.cooperationLimits === undefined ? {} : { cooperationLimits: settings.cooperationLimits }),
     };
     const decision = decideWithKinds(kinds, state, command.envelope, context);

@@ -35,6 +35,7 @@ import { signEventDocuments } from './eventFactory.js';
 import { renderRedactions } from './redactEvents.js';
 import type { CryptoPool } from './workers/cryptoPool.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
+import { readRegisteredMajors } from '../store/sql/extensionProfiles.js';
 
 export interface GroupBatchDependencies {
   readonly crypto: CryptoPool | undefined;
@@ -92,7 +93,7 @@ async function plan(
   const named = new Set([...items.map((c) => c.envelope.groupId as string), ...[...ancestries.values()].flatMap((a) => a.groupIds)]);
   const lastSequences = new Map([...locked].filter(([groupId]) => named.has(groupId)));
   // Actors' epochs are checked; appointed Coordinators' epochs go into their lease.
-  const { agents, created, missions: referenced, messagesByGroup, histories: historyRequests, contents: contentHashes } = batchPreloads(deps.kinds, items);
+  const { agents, created, missions: referenced, messagesByGroup, histories: historyRequests, contents: contentHashes, profiles } = batchPreloads(deps.kinds, items);
   const { receipts, sessions } = await readReceiptsAndSessions(client, items.map(receiptKeyOf), agents);
   const taken = created.length === 0 ? { groups: new Set<string>(), missions: new Set<string>() } : await findTakenIds(client, created.map((c) => c.groupId), created.map((c) => c.missionId));
   const missions = new Map<string, MissionFacts>();
@@ -111,6 +112,7 @@ async function plan(
   const snapshot = deps.registry.current;
   const embeddedHashes = items.flatMap((c) => (c.embedded ?? []).map((e) => e.signingHash));
   const contents = await readStoredContents(client, deps.settings.services.organizationId, contentHashes);
+  const profileMajors = profiles.length === 0 ? new Map<string, number[]>() : await readRegisteredMajors(client, profiles);
   const embeddedRecords = await readEmbeddedAdmissions(client, deps.settings.services.organizationId, embeddedHashes);
   const takenGroups = new Set([...taken.groups]);
   for (const missionId of taken.missions) {
@@ -129,6 +131,7 @@ async function plan(
     embeddedRecords,
     histories,
     contents,
+    profileMajors,
     agent: (agentId) => {
       const facts = snapshot.agents.get(agentId);
       const sessionEpoch = sessions.get(agentId);

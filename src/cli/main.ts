@@ -28,6 +28,8 @@ commands:
   audit --dir DIR [--group G] [--since T] [--limit N]
                                       refused Signed Documents (the Policy Log) as JSON lines, oldest first
   tree <missionId> --dir DIR          the Mission tree below a Mission (§14) as JSON
+  profile add FILE --dir DIR | profile list --dir DIR
+                                      register an Organization-approved Extension Profile (§18); list them
   conformance [--spec DIR] [--json]   run the official bundles against this implementation
   validate <object> <file|->          strictly parse and schema-validate one document
 `;
@@ -47,6 +49,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   registry: async () => (await import('./registryCommand.js')).registryCommand,
   audit: async () => (await import('./auditCommand.js')).auditCommand,
   tree: async () => (await import('./treeCommand.js')).treeCommand,
+  profile: async () => (await import('./profileCommand.js')).profileCommand,
   conformance: async () => (await import('./conformanceCommand.js')).conformanceCommand,
   validate: async () => (await import('./validateCommand.js')).validateCommand,
 };

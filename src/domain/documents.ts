@@ -58,7 +58,15 @@ export interface Mission {
   readonly approvalPolicy: ApprovalPolicy;
   readonly parent?: { readonly missionId: string; readonly workItemId: string; readonly depth: number };
   readonly followUpToMissionId?: string;
+  /** The Extension Profile major versions the Group uses (§18); absent: none. */
+  readonly pinnedProfiles?: readonly ProfilePin[];
   readonly createdAt: string;
+}
+
+/** One Extension Profile major version a Group pinned (§18, `mission#/pinnedProfiles`). */
+export interface ProfilePin {
+  readonly profileUri: string;
+  readonly majorVersion: number;
 }
 
 export interface Group {

@@ -132,6 +132,11 @@ export interface DecisionContext {
    * stored: a decision then treats the content as missing.
    */
   readonly storedContent?: (contentHash: string) => StoredContentFacts | undefined;
+  /**
+   * The major versions of an Extension Profile the Organization registered (§18), for the URIs
+   * the kind's `preload.profiles` names; empty when none is registered. A Group pins only these.
+   */
+  readonly registeredMajors?: (profileUri: string) => readonly number[];
   /** The Organization's cooperation limits (§20); `DEFAULT_COOPERATION_LIMITS` when absent. */
   readonly cooperationLimits?: CooperationLimits;
 }

@@ -272,6 +272,17 @@ export const CASES: Readonly<Record<string, KindCase>> = {
       },
     ],
   },
+  'ext.missionweaveprotocol.core.profile_pin': {
+    actor: OWNER,
+    payload: () => PIN,
+    world: () => ({ profiles: [PIN] }),
+    events: (s) => [
+      {
+        kind: 'ext.missionweaveprotocol.core.profile_pinned',
+        payload: { missionId: s.mission.missionId, pin: PIN, mission: { ...s.mission, pinnedProfiles: [PIN], revision: s.mission.revision + 1 } },
+      },
+    ],
+  },
   'policy.grant_cooperation_override': {
     actor: OWNER,
     payload: () => GRANT_PAYLOAD,
@@ -279,6 +290,9 @@ export const CASES: Readonly<Record<string, KindCase>> = {
   },
   ...WORK_CASES,
 };
+
+/** A registered Extension Profile major version (`profile_pin`'s case). */
+const PIN = { profileUri: 'urn:missionweave:profile:example:tally:1', majorVersion: 1 };
 
 /** The example Mission budget with more tool calls (`budget_revise`'s case). */
 const REVISED_BUDGET = { currency: 'EUR', financialLimit: 1200, modelTokenLimit: 4000000, toolCallLimit: 6000, computeSecondsLimit: 864000, wallClockSecondsLimit: 1209600 };

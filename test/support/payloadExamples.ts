@@ -463,6 +463,7 @@ export const PAYLOAD_EXAMPLES: Record<string, PayloadExample> = {
     budget: { currency: 'EUR', financialLimit: 120, modelTokenLimit: 450000, toolCallLimit: 600 },
     reason: 'The backfill needs more tool calls than planned; the exhausted WorkItem resumes.',
   },
+  'ext.missionweaveprotocol.core.profile_pin': { profileUri: 'urn:missionweave:profile:example:tally:1', majorVersion: 1 },
   'ext.missionweaveprotocol.core.work_dependency_add': {
     workItemId: EXAMPLE_IDS.workItem,
     dependencyId: EXAMPLE_IDS.dependencyWorkItem,

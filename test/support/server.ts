@@ -16,6 +16,7 @@ import { generatePrivateKey } from '../../src/protocol/signing/signDocument.js';
 import type { Pool } from '../../src/store/pool.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { Harness } from './harness.js';
+import type { AnyExtensionProfile } from '../../src/domain/kinds/profile.js';
 
 export interface TestCertificate {
   readonly cert: string;
@@ -70,13 +71,13 @@ export async function startNode(authority: GroupAuthority, pool: Pool, url: stri
  */
 export async function startTestServer(
   limits: Partial<TransportLimits> = {},
-  options: { readonly logger?: Logger; readonly settings?: Partial<AuthoritySettings>; readonly contextGenerator?: boolean } = {},
+  options: { readonly logger?: Logger; readonly settings?: Partial<AuthoritySettings>; readonly contextGenerator?: boolean; readonly profiles?: readonly AnyExtensionProfile[] } = {},
 ): Promise<TestServer> {
   const { logger, settings = {} } = options;
   const db = await createTestDatabase({ poolSize: 16 });
   const generator = options.contextGenerator === true ? contextGeneratorOf(generatePrivateKey()) : undefined;
   // The node runs as `serve` does: Commands verified and Events signed on a crypto worker.
-  const harness = await Harness.start(db.pool, { cryptoWorkers: 1, ...(generator === undefined ? {} : { contextGenerator: generator }), ...settings });
+  const harness = await Harness.start(db.pool, { cryptoWorkers: 1, ...(generator === undefined ? {} : { contextGenerator: generator }), ...settings }, undefined, options.profiles);
   afterAll(() => harness.authority.close());
   if (generator !== undefined) await registerContextGenerator(harness.authority, db.pool, { generator, registryKey: harness.registry.key, endpoint: 'wss://127.0.0.1:8443' });
   const listener = await startNode(harness.authority, db.pool, db.url, limits, logger);

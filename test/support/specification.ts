@@ -36,6 +36,8 @@ export interface World {
   readonly contents?: readonly { readonly contentHash: string; readonly sizeBytes: number }[];
   /** The Organization's cooperation limits (§20), when a test needs others than the defaults. */
   readonly cooperationLimits?: CooperationLimits;
+  /** Extension Profile major versions the Organization registered (`ctx.registeredMajors`); none when absent. */
+  readonly profiles?: readonly { readonly profileUri: string; readonly majorVersion: number }[];
 }
 
 export function testContext(world: World): DecisionContext {
@@ -50,6 +52,7 @@ export function testContext(world: World): DecisionContext {
     services: world.services,
     groupHistory: (groupId) => world.histories?.find((h) => h.groupId === groupId),
     storedContent: (contentHash) => world.contents?.find((c) => c.contentHash === contentHash),
+    registeredMajors: (profileUri) => (world.profiles ?? []).filter((p) => p.profileUri === profileUri).map((p) => p.majorVersion),
     ...(world.cooperationLimits === undefined ? {} : { cooperationLimits: world.cooperationLimits }),
   };
 }

@@ -2,7 +2,8 @@
  * The Group decider: judges one Command against one Group's state. The checks every kind shares
  * run here, once, from the kind's registry entry, in this order: who the actor is in the Group
  * (Membership, or an authorized service), what the envelope points at, whether the Group is
- * archived or the Mission over, the kind's authority, the Mission state it needs, `expectedRevision`; then the kind's own
+ * archived or the Mission over, the kind's authority, the Mission state it needs, the Extension
+ * Profile pins a profile Command needs (§18, `profilePins.ts`), `expectedRevision`; then the kind's own
  * rules — through the offline reconciliation (§11.5) when the Command carries the bounded offline
  * execution binding, and under the cooperation limits (§20, `policy/applyCooperationPolicy.ts`). Identity comes first so that nothing about a Group leaks to a non-member. Extension
  * Profile kinds are entries like any other, so these checks run before any profile code (§18).
@@ -25,6 +26,7 @@ import {
 import { decideWithOfflineBinding } from '../workItem/reconcileOffline.js';
 import { decideUnderCooperationPolicy } from '../policy/applyCooperationPolicy.js';
 import type { GroupState } from './groupState.js';
+import { checkProfilePins } from './profilePins.js';
 
 // An entry is looked up by the Command's own kind, whose payload passed that kind's schema: the
 // generic envelope is the kind's typed Command.
@@ -42,7 +44,7 @@ function decideCreation(kind: Entry<'new-group'>, state: GroupState | null, comm
   );
 }
 
-function decideInGroup(kind: Entry<'group'>, state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
+function decideInGroup(kinds: KindRegistry, kind: Entry<'group'>, state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
   const identity = command.actor.type === 'service' ? checkService(kind, command, ctx) : checkMembership(kind, state, command);
   return (
     identity ??
@@ -51,6 +53,7 @@ function decideInGroup(kind: Entry<'group'>, state: GroupState, command: Command
     checkNotTerminal(kind, state) ??
     checkAuthority(kind, state, command, ctx) ??
     checkMissionState(kind, state) ??
+    checkProfilePins(kinds, state, command) ??
     checkExpectedRevision(kind.target(state, command), command) ??
     decideUnderCooperationPolicy(() => decideWithOfflineBinding((s, c, x) => kind.decide(s, c, x), state, command, ctx), state, command, ctx)
   );
@@ -69,7 +72,7 @@ export function decideWithKinds(kinds: KindRegistry, state: GroupState | null, c
     case 'new-group':
       return decideCreation(entry, state, command, ctx);
     case 'group':
-      return state === null ? refuse('GROUP_NOT_FOUND', 'group-not-found', 'no such Group') : decideInGroup(entry, state, command, ctx);
+      return state === null ? refuse('GROUP_NOT_FOUND', 'group-not-found', 'no such Group') : decideInGroup(kinds, entry, state, command, ctx);
     default: {
       const _exhaustive: never = entry;
       return _exhaustive;

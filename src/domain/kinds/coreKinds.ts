@@ -23,6 +23,7 @@ import { missionRequestChanges } from '../mission/missionRequestChanges.js';
 import { missionSubmitForApproval } from '../mission/missionSubmitForApproval.js';
 import { missionTerminate } from '../mission/missionTerminate.js';
 import { groupArchive } from '../group/groupArchive.js';
+import { profilePin } from '../group/profilePins.js';
 import { ORGANIZATION_KINDS } from '../organization/organization.js';
 import { approvalGrantExecution } from '../workItem/approvalGrantExecution.js';
 import { workAcceptOffer } from '../workItem/workAcceptOffer.js';
@@ -86,6 +87,7 @@ export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = [
   childMissionSettle,
   capabilityGrant,
   groupArchive,
+  profilePin,
   resourceUsageRecord,
   budgetRevise,
   policyGrantCooperationOverride,

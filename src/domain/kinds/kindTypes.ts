@@ -80,6 +80,8 @@ export interface Preload<C> {
    * content must be in the Artifact store before its manifest is published (§13.1).
    */
   contents?(command: C): readonly (string | undefined)[];
+  /** Extension Profile URIs whose registered major versions the decision reads (`ctx.registeredMajors`, §18). */
+  profiles?(command: C): readonly (string | undefined)[];
 }
 
 /**

@@ -61,6 +61,8 @@ export interface ExtensionProfile<S> {
   readonly uri: string;
   /** `ext.<organization>.<profile>.`: every kind of the profile starts with it. */
   readonly namespace: string;
+  /** The major version of the profile this code implements; a Group must pin it (§18). Absent: 1. */
+  readonly majorVersion?: number;
   initialState(): S;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly kinds: readonly ProfileKind<S, string, any, AnyProfileEvent<S>>[];

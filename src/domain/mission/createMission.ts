@@ -13,6 +13,7 @@ import { activeAgent } from '../group/stateQueries.js';
 import { accept, refuse, type AgentFacts, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
 import { newMissionGroup, type CreationPayload } from './newMission.js';
+import { checkRegisteredPins } from '../group/profilePins.js';
 
 /** The Organization default: a human approves the result and every high-risk execution. */
 const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = { finalHumanApproval: true, highRiskExecutionApproval: true };
@@ -51,6 +52,8 @@ function create<K extends string>(state: GroupState | null, command: CreateComma
   }
   const coordinator = checkNewMission(payload, state !== null, ctx);
   if ('ok' in coordinator) return coordinator;
+  const pins = 'pinnedProfiles' in payload ? checkRegisteredPins(payload.pinnedProfiles ?? [], ctx) : null;
+  if (pins !== null) return pins;
   let followUpToMissionId: string | undefined;
   if ('followUpOfMissionId' in payload) {
     const source = ctx.mission(payload.followUpOfMissionId);

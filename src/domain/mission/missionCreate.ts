@@ -41,7 +41,11 @@ export const missionCreate = defineKind({
   authority: ['creator'],
   events: [missionCreated],
   creates: (command) => ({ groupId: command.payload.groupId, missionId: command.payload.missionId }),
-  preload: { agents: (command) => [command.payload.coordinatorId], missions: (command) => [command.payload.missionId] },
+  preload: {
+    agents: (command) => [command.payload.coordinatorId],
+    missions: (command) => [command.payload.missionId],
+    profiles: (command) => (command.payload.pinnedProfiles ?? []).map((p) => p.profileUri),
+  },
   target: () => 0,
   conversationOf: (_state, command) => command.payload.mainConversationId,
   decide: decideMissionCreate,

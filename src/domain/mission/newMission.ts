@@ -73,6 +73,7 @@ export function newMissionGroup(spec: NewMission, ctx: DecisionContext): Mission
     approvalPolicy: spec.approvalPolicy,
     ...(spec.parent === undefined ? {} : { parent: spec.parent }),
     ...(spec.followUpToMissionId === undefined ? {} : { followUpToMissionId: spec.followUpToMissionId }),
+    ...('pinnedProfiles' in payload && payload.pinnedProfiles !== undefined && payload.pinnedProfiles.length > 0 ? { pinnedProfiles: payload.pinnedProfiles } : {}),
     createdAt: ctx.now,
   };
   const conversationId = payload.mainConversationId ?? ctx.newId();

@@ -95,6 +95,7 @@ export interface CommandPayloads {
   "ext.missionweave.core.child_mission_settle": ExtMissionweaveCoreChildMissionSettlePayload;
   "ext.missionweave.core.work_lease_close": ExtMissionweaveCoreWorkLeaseClosePayload;
   "ext.missionweaveprotocol.core.group_archive": ExtMissionweaveprotocolCoreGroupArchivePayload;
+  "ext.missionweaveprotocol.core.profile_pin": ExtMissionweaveprotocolCoreProfilePinPayload;
   "ext.missionweaveprotocol.core.resource_usage_record": ExtMissionweaveprotocolCoreResourceUsageRecordPayload;
   "ext.missionweaveprotocol.core.work_dependency_add": ExtMissionweaveprotocolCoreWorkDependencyAddPayload;
   "ext.missionweaveprotocol.core.work_execution_lease_renew": ExtMissionweaveprotocolCoreWorkExecutionLeaseRenewPayload;
@@ -298,6 +299,10 @@ export interface Principal {
 export interface ServicePrincipal {
   type: "service";
   id: string;
+}
+export interface ExtMissionweaveprotocolCoreProfilePinPayload {
+  profileUri: string;
+  majorVersion: number;
 }
 export interface ExtMissionweaveprotocolCoreResourceUsageRecordPayload {
   workItemId: string;
@@ -527,6 +532,13 @@ export interface MissionCreatePayload {
     highRiskExecutionApproval: boolean;
     policyVersion?: string;
   };
+  /**
+   * @maxItems 16
+   */
+  pinnedProfiles?: {
+    profileUri: string;
+    majorVersion: number;
+  }[];
 }
 export interface AcceptanceCriterion {
   criterionId: string;

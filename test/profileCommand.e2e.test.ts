@@ -1,0 +1,50 @@
+/**
+ * `missionweave profile add` / `profile list` as an operator runs them (§18): a document approved
+ * by a registered human is stored once and listed; a tampered one is refused with exit 1 and its
+ * §19 code; a missing file or action is a usage error.
+ */
+
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import type { Actor } from './support/harness.js';
+import { operatorScratch, runCli } from './support/operatorCli.js';
+import { tallyProfileDocument } from './support/profileDocuments.js';
+import { TALLY_URI } from './support/tallyProfile.js';
+
+const { scratch, dir } = operatorScratch('mw-profile-', 'org');
+
+function lines(text: string): Record<string, unknown>[] {
+  return text.trim() === '' ? [] : text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+it('registers an approved profile once, lists it, and refuses a tampered one', () => {
+  expect(runCli('init', '--dir', dir).code).toBe(0);
+  const added = runCli('human', 'add', 'alice', '--dir', dir);
+  expect(added.code, added.stderr).toBe(0);
+  const human = JSON.parse(added.stdout.trim().split('\n').at(-1) as string) as { id: string; keyId: string; privateKeyFile: string };
+  const alice: Actor = { principal: { type: 'human', id: human.id }, key: { keyId: human.keyId, privateKey: createPrivateKey(readFileSync(human.privateKeyFile, 'utf8')) } };
+  const approvedAt = new Date(Date.now() - 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  const document = tallyProfileDocument(alice, approvedAt);
+  const file = join(scratch, 'tally-profile.json');
+  writeFileSync(file, JSON.stringify(document, null, 2));
+
+  const first = runCli('profile', 'add', file, '--dir', dir);
+  expect(first.code, first.stderr).toBe(0);
+  expect(lines(first.stdout)).toEqual([expect.objectContaining({ profileUri: TALLY_URI, version: '1.0.0', majorVersion: 1, critical: true, registered: true })]);
+  const again = runCli('profile', 'add', file, '--dir', dir);
+  expect(lines(again.stdout)[0]).toMatchObject({ registered: false });
+
+  const tampered = join(scratch, 'tampered.json');
+  writeFileSync(tampered, JSON.stringify({ ...document, version: '1.0.1' }));
+  const refused = runCli('profile', 'add', tampered, '--dir', dir);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(/^AUTH_INVALID_SIGNATURE/);
+
+  const listed = runCli('profile', 'list', '--dir', dir);
+  expect(listed.code, listed.stderr).toBe(0);
+  expect(lines(listed.stdout).map((p) => [p['profileUri'], p['version']])).toEqual([[TALLY_URI, '1.0.0']]);
+  expect(runCli('profile', 'add', '--dir', dir).code).toBe(2);
+  expect(runCli('profile', 'remove', file, '--dir', dir).code).toBe(2);
+}, 180_000);
