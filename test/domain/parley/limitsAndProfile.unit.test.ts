@@ -10,8 +10,8 @@ import { parleyManifest } from '../../../src/domain/parley/manifest.js';
 import { parleyLimits } from '../../../src/domain/parley/parleyLimits.js';
 import { PARLEY_NAMESPACE, parleyProfile } from '../../../src/domain/parley/parleyProfile.js';
 import type { RecordedEvent } from '../../../src/domain/model.js';
-import { COORD2, envelope } from '../fixtures.js';
-import { ASKED, GROUP_EVENTS, OWNER, POST, WORKER, WORKER2, parleySpec, say, sliceOf, talk, when, type Turn } from './parleyFixtures.js';
+import { COORD2, envelope, history, steps, WORKER as MEMBER } from '../fixtures.js';
+import { ASKED, GROUP_EVENTS, OWNER, POST, WORKER, WORKER2, parley, parleySpec, say, sliceOf, talk, when, type Turn } from './parleyFixtures.js';
 
 describe('Parley limits', () => {
   it('are published in the manifest, every one a positive number', () => {
@@ -64,5 +64,10 @@ describe('Parley as an Extension Profile', () => {
     expect(refusal.ok).toBe(false);
     // A non-member does not even learn that the Group exists (the core's answer, not Parley's).
     expect(!refusal.ok && refusal.error.code).toBe('GROUP_NOT_FOUND');
+  });
+
+  it('is refused in a Group that has not pinned it (§18 UNKNOWN_CRITICAL_EXTENSION)', () => {
+    const unpinned = history([steps.create, steps.addMember(MEMBER)]);
+    parleySpec.given(unpinned).when(parley(unpinned, MEMBER, say('ask', 'Anyone?'))).thenFails('UNKNOWN_CRITICAL_EXTENSION', 'profile-not-pinned');
   });
 });

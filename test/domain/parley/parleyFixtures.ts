@@ -14,7 +14,7 @@ import { PARLEY_URI, parleyProfile } from '../../../src/domain/parley/parleyProf
 import { initialParleyState, type ParleyState } from '../../../src/domain/parley/parleyTypes.js';
 import type { Principal } from '../../../src/protocol/principal.js';
 import { recordDrafts, specification, testContext, type Decider } from '../../support/specification.js';
-import { command, history, steps, STRANGER, REVIEWER, WORKER, WORKER2, WORLD } from '../fixtures.js';
+import { command, createCommand, CREATE_PAYLOAD, history, steps, STRANGER, REVIEWER, WORKER, WORKER2, WORLD } from '../fixtures.js';
 
 export { COORD, OWNER, REVIEWER, STRANGER, T0, WORKER, WORKER2, at } from '../fixtures.js';
 
@@ -34,14 +34,17 @@ export const parleyDecider: Decider<GroupState | null> = {
 
 export const parleySpec = specification(parleyDecider, WORLD);
 
+/** Parley v1 registered by the operator and pinned by g1 at its founding (§18). */
+export const PARLEY_PIN = { profileUri: PARLEY_URI, majorVersion: 1 };
+
 /** g1 with two Workers, a Reviewer and STRANGER, a human who only observes. */
 export const GROUP_EVENTS: readonly RecordedEvent[] = history([
-  steps.create,
+  () => createCommand({ ...CREATE_PAYLOAD, pinnedProfiles: [PARLEY_PIN] }),
   steps.addMember(WORKER),
   steps.addMember(WORKER2),
   steps.addMember(REVIEWER, 'reviewer'),
   steps.addMember(STRANGER, 'observer'),
-]);
+], [], { profiles: [PARLEY_PIN] });
 
 export function groupOf(events: readonly RecordedEvent[]): GroupState {
   const state = events.reduce(parleyDecider.evolve, null as GroupState | null);
