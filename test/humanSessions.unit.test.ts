@@ -14,6 +14,7 @@ import type { RegistrySnapshot } from '../src/app/registryCache.js';
 import { canonicalBytes } from '../src/protocol/jcs.js';
 import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import { signBytes } from '../src/protocol/signing/signDocument.js';
+import { MAX_CHALLENGE_ID_CHARS, MAX_IDENTIFIER_CHARS } from '../src/transport/readerLimits.js';
 import { evidence, makeKey, type TestKey } from './support/keys.js';
 
 const alice = { type: 'human' as const, id: 'urn:missionweave:human:alice' };
@@ -223,6 +224,15 @@ describe('human sessions', () => {
     const during = signIn(w, key);
     expect(w.sessions.open(during.issued.challengeId, during.signature).ok).toBe(true);
     expect(w.sessions.consumedChallenges).toBe(100);
+  });
+
+  it('fits the longest identifiers into a challengeId the sign-in route accepts', () => {
+    const w = world([]);
+    const longest = '\u20ac'.repeat(MAX_IDENTIFIER_CHARS); // 3 UTF-8 bytes each, the most per UTF-16 unit
+    const issued = w.sessions.challenge(longest, longest, longest);
+    if (!issued.ok) throw new Error(issued.error.code);
+    expect({ fits: issued.challengeId.length <= MAX_CHALLENGE_ID_CHARS, tight: issued.challengeId.length > MAX_CHALLENGE_ID_CHARS - 4 }).toEqual({ fits: true, tight: true });
+    expect(issued.transcript).toMatchObject({ humanId: longest, keyId: longest, audience: longest });
   });
 
   it('bounds sessions per human and in all', () => {
