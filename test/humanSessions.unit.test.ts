@@ -1,8 +1,10 @@
 /**
  * Human sessions without a server (docs/human-api.md): a challenge is single-use and expires,
  * a wrong signature or a key that is unknown, another principal's, revoked or expired never
- * opens a session, a session ends at its expiry or when its key is revoked, and every bound
- * refuses with RATE_LIMITED once full. Time and randomness are driven by the test.
+ * opens a session, a session ends at its expiry or when its key is revoked, and the session
+ * bounds refuse with RATE_LIMITED once full. Challenges are stateless: no flood of them stores
+ * anything or stops a real sign-in, a forged one is refused before any key lookup, and the table
+ * of answered ones stays at its bound. Time and randomness are driven by the test.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -12,6 +14,7 @@ import type { RegistrySnapshot } from '../src/app/registryCache.js';
 import { canonicalBytes } from '../src/protocol/jcs.js';
 import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import { signBytes } from '../src/protocol/signing/signDocument.js';
+import { MAX_CHALLENGE_ID_CHARS, MAX_IDENTIFIER_CHARS } from '../src/transport/readerLimits.js';
 import { evidence, makeKey, type TestKey } from './support/keys.js';
 
 const alice = { type: 'human' as const, id: 'urn:missionweave:human:alice' };
@@ -21,8 +24,7 @@ const T0 = Date.parse('2026-07-15T12:00:00Z');
 const LIMITS: HumanSessionLimits = {
   humanChallengeTtlMs: 60_000,
   humanSessionTtlMs: 15 * 60_000,
-  maxChallengesPerHuman: 8,
-  maxHumanChallenges: 10_000,
+  maxConsumedChallenges: 100_000,
   maxSessionsPerHuman: 16,
   maxHumanSessions: 10_000,
 };
@@ -30,9 +32,16 @@ const LIMITS: HumanSessionLimits = {
 function world(keys: TestKey[], limits: Partial<HumanSessionLimits> = {}) {
   const clock = { now: T0 };
   let snapshot: RegistrySnapshot = { revision: 1, registry: KeyRegistry.fromEvidence(evidence(...keys)), agents: new Map() };
-  const sessions = new HumanSessions({ ...LIMITS, ...limits }, { nowMillis: () => clock.now, randomBytes, registry: () => snapshot });
+  // Every key lookup, and so every signature verification, reads the Registry first.
+  const lookups = { count: 0 };
+  const registry = () => {
+    lookups.count += 1;
+    return snapshot;
+  };
+  const sessions = new HumanSessions({ ...LIMITS, ...limits }, { nowMillis: () => clock.now, randomBytes, registry });
   return {
     clock,
+    lookups,
     sessions,
     setKeys(next: TestKey[]) {
       snapshot = { revision: snapshot.revision + 1, registry: KeyRegistry.fromEvidence(evidence(...next)), agents: new Map() };
@@ -132,19 +141,98 @@ describe('human sessions', () => {
     expect(w.sessions.end(opened.token)).toBe(false);
   });
 
-  it('bounds challenges per human and in all, and frees them as they expire', () => {
+  it('stores nothing for 10,000 challenges for one human or for made-up ones, and still signs the human in', () => {
     const key = makeKey(alice);
-    const w = world([key], { maxChallengesPerHuman: 2, maxHumanChallenges: 3 });
-    const codes = () => {
-      const r = w.sessions.challenge(alice.id, key.signingKey.keyId, 'a');
-      return r.ok ? 'ok' : `${r.error.code} ${r.error.message}`;
+    const w = world([key]);
+    const refused: string[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const mine = w.sessions.challenge(alice.id, key.signingKey.keyId, 'a');
+      const madeUp = w.sessions.challenge(`urn:missionweave:human:nobody-${i}`, `urn:uuid:${i}`, 'a');
+      for (const r of [mine, madeUp]) if (!r.ok) refused.push(r.error.code);
+    }
+    expect({ refused, consumed: w.sessions.consumedChallenges, sessions: w.sessions.openSessions, lookups: w.lookups.count }).toEqual({ refused: [], consumed: 0, sessions: 0, lookups: 0 });
+    const { issued, signature } = signIn(w, key);
+    expect(w.sessions.open(issued.challengeId, signature).ok).toBe(true);
+  });
+
+  it('refuses a forged or modified challengeId before any key lookup', () => {
+    const key = makeKey(alice);
+    const w = world([key]);
+    const { issued, signature } = signIn(w, key);
+    const bytes = Buffer.from(issued.challengeId, 'base64url');
+    const tampered = (index: number) => {
+      const copy = Buffer.from(bytes);
+      copy[index] = (copy[index] as number) ^ 1;
+      return copy.toString('base64url');
     };
-    expect([codes(), codes(), codes()]).toEqual(['ok', 'ok', 'RATE_LIMITED too many open challenges for this human']);
-    expect(w.sessions.challenge(bob.id, 'urn:uuid:x', 'a').ok).toBe(true);
-    const full = w.sessions.challenge('urn:missionweave:human:carol', 'urn:uuid:y', 'a');
-    expect(full.ok ? 'ok' : full.error.message).toBe('too many open challenges on this node');
+    // Another node's (or an earlier start's) secret: the same shape, another MAC.
+    const elsewhere = world([key]);
+    const foreign = elsewhere.sessions.challenge(alice.id, key.signingKey.keyId, '127.0.0.1:8443');
+    if (!foreign.ok) throw new Error(foreign.error.code);
+    const forged = [tampered(3), tampered(10), tampered(bytes.length - 1), issued.challengeId.slice(0, -4), 'bogus', foreign.challengeId];
+    const codes = forged.map((id) => {
+      const r = w.sessions.open(id, signature);
+      return r.ok ? 'opened' : r.error.code;
+    });
+    expect({ codes, lookups: w.lookups.count, awaits: forged.some((id) => w.sessions.awaitsKey(id)), consumed: w.sessions.consumedChallenges }).toEqual({
+      codes: forged.map(() => 'AUTH_REQUIRED'),
+      lookups: 0,
+      awaits: false,
+      consumed: 0,
+    });
+    expect(w.sessions.open(issued.challengeId, signature).ok).toBe(true);
+    expect(w.lookups.count).toBeGreaterThan(0);
+  });
+
+  it('refuses an expired challenge before any key lookup, and a reused one', () => {
+    const key = makeKey(alice);
+    const w = world([key]);
+    const late = signIn(w, key);
     w.clock.now += 60_000;
-    expect(codes()).toBe('ok');
+    const expired = w.sessions.open(late.issued.challengeId, late.signature);
+    expect({ code: expired.ok ? 'opened' : expired.error.code, lookups: w.lookups.count }).toEqual({ code: 'AUTH_REQUIRED', lookups: 0 });
+    const once = signIn(w, key);
+    const badFirst = w.sessions.open(once.issued.challengeId, 'not-a-signature');
+    // The first attempt spent it, though it failed: the right signature no longer opens it.
+    const retried = w.sessions.open(once.issued.challengeId, once.signature);
+    expect([badFirst, retried].map((r) => (r.ok ? 'opened' : r.error.code))).toEqual(['AUTH_REQUIRED', 'AUTH_REQUIRED']);
+  });
+
+  it('keeps the table of answered challenges at its bound under a flood, and still refuses a recent reuse', () => {
+    const key = makeKey(alice);
+    const w = world([key], { maxConsumedChallenges: 100 });
+    // The flood: authentic challenges for made-up humans, fetched before the human signs in and
+    // answered with junk afterwards; each answer is remembered, so the table fills.
+    const flood = Array.from({ length: 1_000 }, (_, i) => {
+      const r = w.sessions.challenge(`urn:missionweave:human:x-${i}`, 'urn:uuid:x', 'a');
+      if (!r.ok) throw new Error(r.error.code);
+      return r.challengeId;
+    });
+    w.clock.now += 1_000;
+    const recent = signIn(w, key);
+    expect(w.sessions.open(recent.issued.challengeId, recent.signature).ok).toBe(true);
+    const sizes: number[] = [];
+    for (const challengeId of flood) {
+      expect(w.sessions.open(challengeId, 'junk').ok).toBe(false);
+      sizes.push(w.sessions.consumedChallenges);
+    }
+    expect(Math.max(...sizes)).toBe(100);
+    // Eviction takes the entry nearest its expiry (an earlier flood entry), never refuses: the
+    // human's answered challenge is still remembered, and a real sign-in still works.
+    const reuse = w.sessions.open(recent.issued.challengeId, recent.signature);
+    expect({ code: reuse.ok ? 'opened' : reuse.error.code, consumed: w.sessions.consumedChallenges }).toEqual({ code: 'AUTH_REQUIRED', consumed: 100 });
+    const during = signIn(w, key);
+    expect(w.sessions.open(during.issued.challengeId, during.signature).ok).toBe(true);
+    expect(w.sessions.consumedChallenges).toBe(100);
+  });
+
+  it('fits the longest identifiers into a challengeId the sign-in route accepts', () => {
+    const w = world([]);
+    const longest = '\u20ac'.repeat(MAX_IDENTIFIER_CHARS); // 3 UTF-8 bytes each, the most per UTF-16 unit
+    const issued = w.sessions.challenge(longest, longest, longest);
+    if (!issued.ok) throw new Error(issued.error.code);
+    expect({ fits: issued.challengeId.length <= MAX_CHALLENGE_ID_CHARS, tight: issued.challengeId.length > MAX_CHALLENGE_ID_CHARS - 4 }).toEqual({ fits: true, tight: true });
+    expect(issued.transcript).toMatchObject({ humanId: longest, keyId: longest, audience: longest });
   });
 
   it('bounds sessions per human and in all', () => {

@@ -13,7 +13,7 @@ import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
 import type { RouteIo } from './capabilityRoutes.js';
 import { openEventStream } from './eventStream.js';
 import { readerOf, type Reader } from './readerAuth.js';
-import { DEFAULT_EVENTS_PER_READ, MAX_IDENTIFIER_CHARS, MAX_SIGN_IN_BODY_BYTES } from './readerLimits.js';
+import { DEFAULT_EVENTS_PER_READ, MAX_CHALLENGE_ID_CHARS, MAX_IDENTIFIER_CHARS, MAX_SIGN_IN_BODY_BYTES } from './readerLimits.js';
 import type { TransportContext } from './transportContext.js';
 
 const GROUP_READ = /^\/v1\/groups\/([^/]+)\/(events|stream|view|mission-tree)$/;
@@ -35,8 +35,9 @@ async function readStrings(io: RouteIo, names: readonly string[]): Promise<Recor
   const values: Record<string, string> = {};
   for (const name of names) {
     const value = typeof body === 'object' && body !== null && !Array.isArray(body) ? body[name] : undefined;
-    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_IDENTIFIER_CHARS) {
-      return void io.fail(wireError('PROTOCOL_VIOLATION', `"${name}" must be a string of 1 to ${MAX_IDENTIFIER_CHARS} characters`));
+    const max = name === 'challengeId' ? MAX_CHALLENGE_ID_CHARS : MAX_IDENTIFIER_CHARS;
+    if (typeof value !== 'string' || value.length === 0 || value.length > max) {
+      return void io.fail(wireError('PROTOCOL_VIOLATION', `"${name}" must be a string of 1 to ${max} characters`));
     }
     values[name] = value;
   }

@@ -1,9 +1,14 @@
 /**
  * The limits of human sessions and of the read API (docs/human-api.md), each with why it has its
  * value. `TransportLimits` includes them, so deployments and tests override them like the others.
- * Every bound is in memory of one node; when one is full the next request is refused at once
- * with RATE_LIMITED, which costs a map lookup, never a database read or a signature check.
+ * Every bound is in memory of one node. A bound on something that exists only after a valid
+ * signature (a session) or a reader's token (a stream) refuses the next request at once with
+ * RATE_LIMITED, which costs a map lookup, never a database read or a signature check. Sign-in
+ * itself has no bound that refuses: a challenge stores nothing (`challengeCodec.ts`), and the
+ * table of answered challenges evicts instead of refusing, so no outsider can lock a human out.
  */
+
+import { maxChallengeIdChars } from '../app/humans/challengeCodec.js';
 
 export interface ReaderLimits {
   /**
@@ -17,12 +22,13 @@ export interface ReaderLimits {
    */
   readonly humanSessionTtlMs: number;
   /**
-   * Open challenges naming one human: a console needs one at a time, a few tabs a few. The
-   * human ID is claimed, not proven, so `maxHumanChallenges` is what really bounds memory.
+   * Answered challenges remembered until their expiry, so that each opens at most one session
+   * (`consumedChallenges.ts`, about 150 bytes each: some 15 MiB at most). Honest sign-ins are a
+   * few a minute; when a flood of authentic challenges fills it, the entry nearest its expiry is
+   * evicted rather than anyone refused: it expires within `humanChallengeTtlMs` anyway, and a
+   * replay of it still needs the human's signature over that transcript.
    */
-  readonly maxChallengesPerHuman: number;
-  /** Open challenges on the node: each is a few hundred bytes and lives a minute. */
-  readonly maxHumanChallenges: number;
+  readonly maxConsumedChallenges: number;
   /** Live sessions of one human: one per tab or device, with room for renewals overlapping. */
   readonly maxSessionsPerHuman: number;
   /** Live human sessions on the node. */
@@ -47,18 +53,22 @@ export interface ReaderLimits {
   readonly maxEventsPerRead: number;
 }
 
-/** A sign-in body is two identifiers; 4 KiB leaves room for long URNs and nothing else. */
-export const MAX_SIGN_IN_BODY_BYTES = 4 * 1024;
-/** Longest `humanId`, `keyId`, `challengeId` or `signature` accepted, and the longest `audience` kept. */
+/** Longest `humanId`, `keyId` or `signature` accepted, and the longest `audience` kept. */
 export const MAX_IDENTIFIER_CHARS = 1_024;
+/**
+ * Longest `challengeId` accepted: it carries `humanId`, `keyId` and `audience` (each at most
+ * `MAX_IDENTIFIER_CHARS`) with its nonce, expiry and MAC, so it is exactly as long as that needs.
+ */
+export const MAX_CHALLENGE_ID_CHARS = maxChallengeIdChars(MAX_IDENTIFIER_CHARS);
+/** A sign-in body is two strings, the longest a `challengeId` and a signature; 16 KiB holds them and little else. */
+export const MAX_SIGN_IN_BODY_BYTES = 16 * 1024;
 /** Events one `/events` answer carries when `limit` is not given: a screenful or two of history. */
 export const DEFAULT_EVENTS_PER_READ = 200;
 
 export const DEFAULT_READER_LIMITS: ReaderLimits = {
   humanChallengeTtlMs: 60_000,
   humanSessionTtlMs: 15 * 60_000,
-  maxChallengesPerHuman: 8,
-  maxHumanChallenges: 10_000,
+  maxConsumedChallenges: 100_000,
   maxSessionsPerHuman: 16,
   maxHumanSessions: 10_000,
   maxStreamsPerReader: 16,

@@ -1,6 +1,7 @@
 /**
- * An in-memory table of entries that expire, bounded per owner and in all: the shape of both
- * human-session challenges and human sessions (`humanSessions.ts`). Every entry of one table has
+ * An in-memory table of entries that expire, bounded per owner and in all: the shape of human
+ * sessions (`humanSessions.ts`), which exist only after a valid signature, so a full bound
+ * refuses a human only their own excess sessions. Every entry of one table has
  * the same lifetime, so insertion order is expiry order and pruning only ever looks at the
  * front; a full bound is found with two lookups, so refusing costs nothing.
  */

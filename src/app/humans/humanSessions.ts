@@ -4,11 +4,16 @@
  * JCS bytes they sign with Ed25519 — and gets a short-lived bearer token that authorizes reads
  * only. Commands stay individually signed.
  *
- * The server verifies against the transcript it kept, never against anything echoed back. An
- * unknown human or key gets a challenge of the same shape that can never verify, so the
- * endpoint does not tell who is registered; every failure to open a session is the same
- * AUTH_REQUIRED. A session lasts while its key stays valid: a key revoked or expired in the
- * Registry ends it at its next use. Time and randomness come in, so a unit test drives expiry.
+ * A challenge is stateless (`challengeCodec.ts`): its id carries the transcript's fields under
+ * this node's HMAC, so issuing one stores nothing and no flood of challenges locks a human out.
+ * The server verifies against the transcript it rebuilds from those authenticated fields, never
+ * against anything else echoed back. `open` refuses in cost order: MAC and expiry (a hash), then
+ * reuse (`consumedChallenges.ts`, recorded for every authentic unexpired attempt), then the key
+ * in the Registry, and only then an Ed25519 verification. An unknown human or key gets a challenge
+ * of the same shape that can never verify, so the endpoint does not tell who is registered; every
+ * failure to open a session is the same AUTH_REQUIRED. A session lasts while its key stays valid:
+ * a key revoked or expired in the Registry ends it at its next use. Time and randomness come in,
+ * so a unit test drives expiry.
  */
 
 import { decodeBase64url, encodeBase64url } from '../../protocol/base64url.js';
@@ -19,22 +24,23 @@ import { keyValidAt } from '../../protocol/signing/keyRegistry.js';
 import { instantFromMillis } from '../../protocol/timestamp.js';
 import type { RegistrySnapshot } from '../registryCache.js';
 import { wireError, type WireError } from '../wireError.js';
-import { ExpiringEntries, type AddResult } from './expiringEntries.js';
+import { CHALLENGE_NONCE_BYTES, decodeChallengeId, encodeChallengeId, type ChallengeFields } from './challengeCodec.js';
+import { ConsumedChallenges } from './consumedChallenges.js';
+import { ExpiringEntries } from './expiringEntries.js';
 
 export const HUMAN_SESSION_TRANSCRIPT_TYPE = 'missionweave.human-session.v1';
 
 export interface HumanSessionLimits {
   readonly humanChallengeTtlMs: number;
   readonly humanSessionTtlMs: number;
-  readonly maxChallengesPerHuman: number;
-  readonly maxHumanChallenges: number;
+  readonly maxConsumedChallenges: number;
   readonly maxSessionsPerHuman: number;
   readonly maxHumanSessions: number;
 }
 
 export interface HumanSessionDeps {
   readonly nowMillis: () => number;
-  /** `n` cryptographically random bytes. */
+  /** `n` cryptographically random bytes (the challenge MAC secret, nonces, tokens). */
   readonly randomBytes: (n: number) => Buffer;
   /** The Registry as this node knows it now. */
   readonly registry: () => RegistrySnapshot;
@@ -47,12 +53,6 @@ export interface HumanSessionTranscript {
   readonly challenge: string;
   readonly audience: string;
   readonly expiresAt: string;
-}
-
-interface PendingChallenge {
-  readonly owner: string;
-  readonly expiresAtMillis: number;
-  readonly transcript: HumanSessionTranscript;
 }
 
 export interface HumanSession {
@@ -72,66 +72,86 @@ export type OpenResult =
 
 const NOT_AUTHENTICATED = 'the challenge response does not authenticate a human session';
 
-function boundRefusal(result: AddResult, what: string, retryAfterMs: number): WireError {
-  const scope = result === 'owner-full' ? 'for this human' : 'on this node';
-  return wireError('RATE_LIMITED', `too many open ${what} ${scope}`, { retryAfterMs });
+function transcriptOf(fields: ChallengeFields): HumanSessionTranscript {
+  const { humanId, keyId, nonce, audience, expiresAtMillis } = fields;
+  return { type: HUMAN_SESSION_TRANSCRIPT_TYPE, humanId, keyId, challenge: nonce, audience, expiresAt: new Date(expiresAtMillis).toISOString() };
+}
+
+/** The string as its UTF-8 bytes give it back (a lone surrogate becomes U+FFFD), as the challengeId keeps it. */
+function asUtf8(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }
 
 export class HumanSessions {
-  private readonly challenges: ExpiringEntries<PendingChallenge>;
+  private readonly secret: Buffer;
+  private readonly consumed: ConsumedChallenges;
   private readonly sessions: ExpiringEntries<HumanSession>;
 
   constructor(
     private readonly limits: HumanSessionLimits,
     private readonly deps: HumanSessionDeps,
   ) {
-    this.challenges = new ExpiringEntries(limits.maxChallengesPerHuman, limits.maxHumanChallenges);
+    // Per node and per start, never stored: a restart or another node answers AUTH_REQUIRED.
+    this.secret = deps.randomBytes(32);
+    this.consumed = new ConsumedChallenges(limits.maxConsumedChallenges);
     this.sessions = new ExpiringEntries(limits.maxSessionsPerHuman, limits.maxHumanSessions);
   }
 
-  /** A fresh challenge for `humanId` and `keyId`, whoever they are; `audience` names this server. */
+  /**
+   * A fresh challenge for `humanId` and `keyId`, whoever they are; `audience` names this server.
+   * Stores nothing, so it is never refused.
+   */
   challenge(humanId: string, keyId: string, audience: string): ChallengeResult {
-    const now = this.deps.nowMillis();
-    const expiresAtMillis = now + this.limits.humanChallengeTtlMs;
-    const expiresAt = new Date(expiresAtMillis).toISOString();
-    const transcript: HumanSessionTranscript = {
-      type: HUMAN_SESSION_TRANSCRIPT_TYPE,
-      humanId,
-      keyId,
-      challenge: encodeBase64url(this.deps.randomBytes(32)),
-      audience,
-      expiresAt,
+    const fields: ChallengeFields = {
+      expiresAtMillis: this.deps.nowMillis() + this.limits.humanChallengeTtlMs,
+      nonce: encodeBase64url(this.deps.randomBytes(CHALLENGE_NONCE_BYTES)),
+      humanId: asUtf8(humanId),
+      keyId: asUtf8(keyId),
+      audience: asUtf8(audience),
     };
-    const challengeId = encodeBase64url(this.deps.randomBytes(18));
-    const added = this.challenges.add(challengeId, { owner: humanId, expiresAtMillis, transcript }, now);
-    if (added !== 'added') return { ok: false, error: boundRefusal(added, 'challenges', this.limits.humanChallengeTtlMs) };
-    return { ok: true, challengeId, transcript, expiresAt };
+    const transcript = transcriptOf(fields);
+    return { ok: true, challengeId: encodeChallengeId(this.secret, fields), transcript, expiresAt: transcript.expiresAt };
+  }
+
+  /** Challenges answered and remembered now, so that none is used twice. */
+  get consumedChallenges(): number {
+    return this.consumed.size;
+  }
+
+  /** The fields of an authentic challengeId that has not expired at `now`. */
+  private live(challengeId: string, now: number): ChallengeFields | undefined {
+    const fields = decodeChallengeId(this.secret, challengeId);
+    return fields !== undefined && fields.expiresAtMillis > now ? fields : undefined;
   }
 
   /**
    * Whether a live challenge names a key this node's Registry does not yet bind to its human: one
    * enrolled a moment ago elsewhere, worth a Registry refresh before `open`. False for an unknown
-   * challenge, so a bogus request never costs a database read.
+   * forged, expired or already answered challenge, so a bogus request never costs a database read
+   * and each refresh costs its requester a fresh challenge.
    */
   awaitsKey(challengeId: string): boolean {
     const now = this.deps.nowMillis();
-    const pending = this.challenges.get(challengeId, now);
-    return pending !== undefined && !this.keyValid(pending.transcript.humanId, pending.transcript.keyId, now);
+    const fields = this.live(challengeId, now);
+    return fields !== undefined && !this.consumed.has(fields.nonce, now) && !this.keyValid(fields.humanId, fields.keyId, now);
   }
 
   /** Opens a session when `signature` signs the challenge's transcript with a key valid now. */
   open(challengeId: string, signature: string): OpenResult {
     const now = this.deps.nowMillis();
-    // Single use: whatever the answer, the challenge is gone.
-    const pending = this.challenges.take(challengeId, now);
-    if (pending === undefined || !this.verifies(pending.transcript, signature, now)) {
+    const fields = this.live(challengeId, now);
+    // Single use: whatever the answer, an authentic challenge is spent by its first attempt.
+    if (fields === undefined || !this.consumed.consume(fields.nonce, fields.expiresAtMillis, now) || !this.verifies(transcriptOf(fields), signature, now)) {
       return { ok: false, error: wireError('AUTH_REQUIRED', NOT_AUTHENTICATED) };
     }
-    const { humanId, keyId } = pending.transcript;
+    const { humanId, keyId } = fields;
     const token = encodeBase64url(this.deps.randomBytes(32));
     const expiresAtMillis = now + this.limits.humanSessionTtlMs;
     const added = this.sessions.add(token, { owner: humanId, expiresAtMillis, humanId, keyId }, now);
-    if (added !== 'added') return { ok: false, error: boundRefusal(added, 'sessions', this.limits.humanSessionTtlMs) };
+    if (added !== 'added') {
+      const scope = added === 'owner-full' ? 'for this human' : 'on this node';
+      return { ok: false, error: wireError('RATE_LIMITED', `too many open sessions ${scope}`, { retryAfterMs: this.limits.humanSessionTtlMs }) };
+    }
     return { ok: true, token, humanId, keyId, expiresAt: new Date(expiresAtMillis).toISOString() };
   }
 
