@@ -84,7 +84,7 @@ describe('a connection flooding bad signatures over wss', () => {
     const other = await RawClient.open(server.url, server.ca);
     coordinator.sessionEpoch = await other.hello(coordinator);
     // Payloads changed after signing: R valid, so each refusal analyses R (stage 3) in full.
-    const flood = Array.from({ length: 250 }, (_, i) => {
+    const flood = Array.from({ length: 400 }, (_, i) => {
       const m = message(worker, `flood ${i}`);
       return tampered(server.harness.sign(worker, m.kind, m.payload, m.extra));
     });
@@ -99,9 +99,11 @@ describe('a connection flooding bad signatures over wss', () => {
     for (let i = 0; i < flood.length; i++) await flooder.next((f) => f.frameType === 'ERROR');
     const floodTook = Date.now() - started;
     // Before: it queued behind the whole flood on the worker (hundreds of ms here, seconds at
-    // scale). Compared with the flood's own duration in the same run, not with a wall-clock
-    // figure, so a loaded machine slows both sides alike.
-    expect(waited, `answered after ${waited} ms; the flood took ${floodTook} ms`).toBeLessThan(floodTook / 2);
+    // scale), so it was answered after the flood's last refusal. Compared with the flood's own
+    // duration in the same run, not with a wall-clock figure, so a loaded machine slows both
+    // sides alike (alone here it is answered in about a tenth of the flood's time; under a full
+    // parallel test run on two cores, in about four fifths).
+    expect(waited, `answered after ${waited} ms; the flood took ${floodTook} ms`).toBeLessThan(floodTook);
     flooder.close();
     other.close();
   });
