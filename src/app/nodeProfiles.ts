@@ -71,8 +71,15 @@ export async function registerNodeProfiles(authority: GroupAuthority, pool: Pool
       { pool, registry: authority.registry.current.registry, schemas: authority.schemas, now },
       Buffer.from(JSON.stringify(codeProfileDocument(entry, approver, now)), 'utf8'),
     );
-    if (!outcome.ok) throw new Error(`registering ${entry.profile.uri} failed: ${outcome.error.code} ${outcome.error.message}`);
-    outcomes.push(outcome);
+    if (outcome.ok) {
+      outcomes.push(outcome);
+      continue;
+    }
+    // Two nodes of one folder starting at once each sign a document; the first stored stands.
+    const raced = await listProfiles(pool, entry.profile.uri);
+    if (!raced.some((row) => row.majorVersion === majorOf(entry.version))) {
+      throw new Error(`registering ${entry.profile.uri} failed: ${outcome.error.code} ${outcome.error.message}`);
+    }
   }
   return outcomes;
 }
