@@ -135,5 +135,20 @@ describe('Parley on a serving node', () => {
     expect((await read('threads/th_1', 'not-a-session')).body.error).toMatchObject({ code: 'AUTH_REQUIRED' });
     expect((await read('threads/th_9')).body.error).toMatchObject({ code: 'INVALID_COMMAND', details: { reason: 'unknown_thread' } });
     expect((await read('inbox?cursor=nope')).body.error).toMatchObject({ code: 'INVALID_COMMAND', details: { reason: 'invalid_cursor' } });
+    expect((await read('inbox?since=yesterday')).body.error).toMatchObject({ code: 'INVALID_COMMAND', details: { reason: 'invalid_since' } });
+  });
+
+  it('shows a late joiner only the threads opened after it joined', async () => {
+    const late = await server.harness.human('late');
+    await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...late.principal }, roles: ['observer'] }, { groupId: mission.groupId, membershipEpoch: 1 }));
+    const token = (await signIn(server, late)).token;
+    // Parley records carry times: a thread opened in the same millisecond as the grant stays hidden.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await agentSays('b', say('ask', 'Should the old index be dropped?'));
+    expect((await read('threads/th_1', token)).body.error).toMatchObject({ code: 'INVALID_COMMAND', details: { reason: 'unknown_thread' } });
+    expect((await read('threads/th_2', token)).body.messages.map((n: { message: { body: string } }) => n.message.body)).toEqual(['Should the old index be dropped?']);
+    expect((await read('threads/th_1')).status).toBe(200);
+    const since = (await read('threads/th_2')).body.thread.lastMessageAt as string;
+    expect((await read(`inbox?since=${encodeURIComponent(since)}`)).body.threads).toEqual([]);
   });
 });
