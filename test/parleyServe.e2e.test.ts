@@ -4,7 +4,8 @@
  * human over HTTPS (signed Commands to `POST /v1/commands`, reads with a human session). An ask,
  * an answer, the answerer's self-reply refused `self_reply`, a proposed decision the human
  * confirms, a human close, then a message to the closed thread refused `thread_closed`; the
- * thread, its log and the inbox read over HTTPS, and a non-member refused GROUP_NOT_FOUND.
+ * thread, its log and the inbox read over HTTPS (human session and Agent HELLO token), a late
+ * joiner seeing only later threads, and a non-member refused GROUP_NOT_FOUND.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
 import { httpJson, signIn } from './support/humanReader.js';
 import { createMission, type MissionRefs } from './support/missions.js';
+import { RawClient } from './support/rawClient.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 const POST = 'ext.missionweave.parley.post';
@@ -22,6 +24,7 @@ const POST = 'ext.missionweave.parley.post';
 let server: TestServer;
 let owner: Actor;
 let stranger: Actor;
+let coordinator: Actor;
 let mission: MissionRefs;
 let ownerToken: string;
 let strangerToken: string;
@@ -31,7 +34,7 @@ beforeAll(async () => {
   server = await startTestServer({}, { profiles: NODE_CODE_PROFILES });
   owner = await server.harness.human('owner');
   stranger = await server.harness.human('stranger');
-  const coordinator = await server.harness.agent('coordinator');
+  coordinator = await server.harness.agent('coordinator');
   const workers = { a: await server.harness.agent('worker-a'), b: await server.harness.agent('worker-b') };
   // What `init` and `serve` do, here approved by the human owner: the second run registers nothing.
   const registered = await registerNodeProfiles(server.harness.authority, server.db.pool, owner);
@@ -150,5 +153,15 @@ describe('Parley on a serving node', () => {
     expect((await read('threads/th_1')).status).toBe(200);
     const since = (await read('threads/th_2')).body.thread.lastMessageAt as string;
     expect((await read(`inbox?since=${encodeURIComponent(since)}`)).body.threads).toEqual([]);
+  });
+
+  it('reads for an Agent with its HELLO session token, by the same rule', async () => {
+    const client = await RawClient.open(server.url, server.ca);
+    await client.hello(coordinator);
+    const inbox = await read('inbox', client.sessionToken);
+    expect(inbox.status, inbox.text).toBe(200);
+    expect(inbox.body.threads.map((t: JsonObject) => [t['key'], t['state']])).toEqual([['th_2', 'open']]);
+    expect((await read('threads/th_1/log', client.sessionToken)).body.log).toHaveLength(4);
+    client.close();
   });
 });
