@@ -9,6 +9,7 @@ import { LOG_REDACTION } from './app/authorization/logRedaction.js';
 import { GroupAccess } from './app/groupAccess.js';
 import { registerContextGenerator } from './app/context/contextGenerator.js';
 import { GroupAuthority } from './app/groupAuthority.js';
+import { NODE_CODE_PROFILES, registerNodeProfiles } from './app/nodeProfiles.js';
 import { AuthorityReactor } from './app/reactor/authorityReactor.js';
 import type { AuthoritySettings } from './app/settings.js';
 import type { Home } from './cli/home.js';
@@ -64,6 +65,19 @@ export async function registerFolderContextGenerator(home: Home, authority: Grou
   });
 }
 
+/**
+ * Registers the node's code profiles (Parley v1, `app/nodeProfiles.ts`) approved by the folder's
+ * Registry service, so that a Group can pin them; idempotent. `init` and a serving node's start
+ * call it, as they do for the context generator.
+ */
+export async function registerFolderProfiles(home: Home, authority: GroupAuthority, pool: Pool): Promise<void> {
+  const registry = home.config().services.registry;
+  await registerNodeProfiles(authority, pool, {
+    principal: { type: 'service', id: registry.id },
+    key: { keyId: registry.keyId, privateKey: home.privateKey(registry.privateKeyFile) },
+  });
+}
+
 /** Opens the database, applies migrations, and starts the Group Authority of a directory. */
 export async function openAuthority(home: Home, options: OpenOptions = {}): Promise<RunningAuthority> {
   const logger = options.logger ?? pino({ level: process.env['MW_LOG_LEVEL'] ?? 'warn', redact: LOG_REDACTION }, pino.destination(2));
@@ -72,9 +86,13 @@ export async function openAuthority(home: Home, options: OpenOptions = {}): Prom
   try {
     await migrate(pool);
     if (options.reactor === true) home.ensureContextGenerator();
-    const authority = await GroupAuthority.start({ pool, settings: home.settings(options.settings), logger });
+    const authority = await GroupAuthority.start({ pool, settings: home.settings(options.settings), logger, profiles: NODE_CODE_PROFILES });
     if (options.reactor === true) {
-      await registerFolderContextGenerator(home, authority, pool).catch(async (error: unknown) => {
+      const registered = async (): Promise<void> => {
+        await registerFolderContextGenerator(home, authority, pool);
+        await registerFolderProfiles(home, authority, pool);
+      };
+      await registered().catch(async (error: unknown) => {
         await authority.close();
         throw error;
       });

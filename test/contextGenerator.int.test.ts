@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONTEXT_GENERATION_CAPABILITY, CONTEXT_GENERATOR_AGENT_ID } from '../src/app/context/contextGenerator.js';
+import { listProfiles } from '../src/app/extensionProfiles.js';
 import { DEFAULT_FRESHNESS } from '../src/app/limits.js';
+import { PARLEY_URI } from '../src/domain/parley/parleyProfile.js';
 import { CONTEXT_GENERATOR_KEY_FILE, Home, type HomeConfig } from '../src/cli/home.js';
 import { ensureHome } from '../src/cli/initCommand.js';
 import { generatePrivateKey, publicKeyBase64url } from '../src/protocol/signing/signDocument.js';
@@ -75,6 +77,10 @@ describe('serving on a folder without a context generator', () => {
       const card = JSON.parse(cards[0]!.document) as { owner: unknown; capabilities: { id: string; version: string }[] };
       expect(card.owner).toEqual({ type: 'service', id: 'urn:missionweave:service:registry' });
       expect(card.capabilities.map((c) => `${c.id}@${c.version}`)).toEqual([CONTEXT_GENERATION_CAPABILITY]);
+      // The node's code profile (Parley v1) is registered once too, approved by the Registry service.
+      const profiles = await listProfiles(db.pool);
+      expect(profiles.map((p) => [p.profileUri, p.version])).toEqual([[PARLEY_URI, '1.0.0']]);
+      expect(JSON.parse(profiles[0]!.document).approvedBy).toEqual({ type: 'service', id: 'urn:missionweave:service:registry' });
     } finally {
       await Promise.all(nodes.map((node) => node.close()));
     }
@@ -90,6 +96,7 @@ describe('serving on a folder without a context generator', () => {
     await running.close();
     expect(existsSync(home.path(CONTEXT_GENERATOR_KEY_FILE))).toBe(false);
     expect(await generatorCards(db)).toEqual([]);
+    expect(await listProfiles(db.pool)).toEqual([]);
   });
 });
 

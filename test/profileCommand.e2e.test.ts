@@ -1,7 +1,7 @@
 /**
  * `missionweave profile add` / `profile list` as an operator runs them (§18): a document approved
  * by a registered human is stored once and listed; a tampered one is refused with exit 1 and its
- * §19 code; a missing file or action is a usage error.
+ * §19 code; a missing file or action is a usage error. `init` has registered Parley v1 already.
  */
 
 import { createPrivateKey } from 'node:crypto';
@@ -12,6 +12,7 @@ import type { Actor } from './support/harness.js';
 import { operatorScratch, runCli } from './support/operatorCli.js';
 import { tallyProfileDocument } from './support/profileDocuments.js';
 import { TALLY_URI } from './support/tallyProfile.js';
+import { PARLEY_URI } from '../src/domain/parley/parleyProfile.js';
 
 const { scratch, dir } = operatorScratch('mw-profile-', 'org');
 
@@ -44,7 +45,11 @@ it('registers an approved profile once, lists it, and refuses a tampered one', (
 
   const listed = runCli('profile', 'list', '--dir', dir);
   expect(listed.code, listed.stderr).toBe(0);
-  expect(lines(listed.stdout).map((p) => [p['profileUri'], p['version']])).toEqual([[TALLY_URI, '1.0.0']]);
+  // `init` registered the node's own Parley v1, approved by the Registry service, ready to pin.
+  expect(lines(listed.stdout).map((p) => [p['profileUri'], p['version']]).sort()).toEqual([
+    [TALLY_URI, '1.0.0'],
+    [PARLEY_URI, '1.0.0'],
+  ].sort());
   expect(runCli('profile', 'add', '--dir', dir).code).toBe(2);
   expect(runCli('profile', 'remove', file, '--dir', dir).code).toBe(2);
 }, 180_000);

@@ -15,6 +15,7 @@ import { readMembership } from '../store/sql/memberships.js';
 import { readSnapshot } from '../store/sql/snapshots.js';
 import { ArtifactAccess } from './artifacts/artifactAccess.js';
 import { ReaderAccess } from './humans/readerAccess.js';
+import { ParleyReads } from './parleyReads.js';
 import type { ArtifactLimits } from './artifacts/artifactLimits.js';
 import { findReceipts } from '../store/sql/receipts.js';
 import { readWorkItem } from '../store/sql/readWorkItem.js';
@@ -32,6 +33,8 @@ export class GroupAccess {
   readonly artifacts: ArtifactAccess;
   /** The read API of humans and Agents over HTTPS (docs/human-api.md). */
   readonly readers: ReaderAccess;
+  /** Parley's reads (threads, logs, inboxes), by the same read rule. */
+  readonly parley: ParleyReads;
 
   constructor(
     private readonly pool: Pool,
@@ -40,6 +43,7 @@ export class GroupAccess {
   ) {
     this.artifacts = new ArtifactAccess(pool, settings.services.organizationId, artifactLimits);
     this.readers = new ReaderAccess(pool);
+    this.parley = new ParleyReads(pool);
   }
 
   /** Whether the Agent may read the Group for `request`, and from which sequence. */

@@ -12,7 +12,7 @@ import { SchemaRegistry, type SchemaDocument } from '../protocol/schemas/registr
 import type { FrontRules } from './verifyCommand.js';
 
 /** Where profile payload schemas live among ours (`$id`); the kind names them. */
-const PROFILE_SCHEMA_BASE = 'https://missionweave.dev/schemas/0.1/profiles/';
+export const PROFILE_SCHEMA_BASE = 'https://missionweave.dev/schemas/0.1/profiles/';
 
 /** Each profile kind's payload schema, as a schema document of the registry. */
 export function profileSchemaDocuments(profiles: readonly AnyExtensionProfile[]): SchemaDocument[] {

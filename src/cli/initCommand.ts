@@ -13,7 +13,7 @@ import selfsigned from 'selfsigned';
 import { DEFAULT_FRESHNESS } from '../app/limits.js';
 import { isUri } from '../protocol/identifier.js';
 import { generatePrivateKey, publicKeyBase64url } from '../protocol/signing/signDocument.js';
-import { openAuthority, registerFolderContextGenerator } from '../server.js';
+import { openAuthority, registerFolderContextGenerator, registerFolderProfiles } from '../server.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { Home, type HomeConfig, type ServiceConfig } from './home.js';
 
@@ -105,6 +105,8 @@ export async function ensureHome(home: Home, options: { organization?: string; h
     }
     // The Registry service's key is bound now: it issues the generator's card.
     await registerFolderContextGenerator(home, running.authority, running.pool);
+    // Parley v1 and any other profile this node's code serves, ready to pin (§18).
+    await registerFolderProfiles(home, running.authority, running.pool);
   } finally {
     await running.close();
   }

@@ -38,6 +38,8 @@ export async function replayCommand(argv: readonly string[]): Promise<number> {
       registry: running.authority.registry.current.registry,
       schemas: running.authority.schemas,
       authority: home.settings().services.authority,
+      // The node's profiles too (Parley v1): their Events fold into the replayed state.
+      kinds: running.authority.kinds,
     });
     for (const problem of report.problems) process.stderr.write(`${problem}\n`);
     process.stderr.write(`verified ${report.events} Events of ${groupId}: ${report.problems.length === 0 ? 'OK' : `${report.problems.length} problem(s)`}\n`);

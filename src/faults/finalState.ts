@@ -69,7 +69,7 @@ export async function verifyHistories(homeDir: string, databaseUrl: string, grou
   try {
     const problems: string[] = [];
     for (const groupId of groupIds) {
-      const report = await verifyGroupHistory(running.pool, groupId, { registry: running.authority.registry.current.registry, schemas: running.authority.schemas, authority: home.settings().services.authority });
+      const report = await verifyGroupHistory(running.pool, groupId, { registry: running.authority.registry.current.registry, schemas: running.authority.schemas, authority: home.settings().services.authority, kinds: running.authority.kinds });
       problems.push(...report.problems.map((p) => `${groupId}: ${p}`));
     }
     return problems;

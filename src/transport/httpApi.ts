@@ -21,6 +21,7 @@ import { serveConsole } from './consoleRoute.js';
 import { getContextPackages, isContextPackagePath } from './contextPackageRoute.js';
 import { CAPABILITY_CHARGE_PATH, CAPABILITY_STATUS_PATH, GRANT_PATH, postCapability, postCapabilityCharge, postCapabilityStatus, type RouteIo } from './capabilityRoutes.js';
 import { routeReaders } from './humanRoutes.js';
+import { routeParley } from './parleyRoutes.js';
 import { getRegistry, REGISTRY_PATH } from './registryRoute.js';
 import { getMetrics, METRICS_PATH } from './metricsRoute.js';
 import type { TransportContext } from './transportContext.js';
@@ -144,6 +145,7 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     if (request.method === 'GET' && isContextPackagePath(url.pathname)) return await getContextPackages(context, request, response, url.pathname, (error) => sendError(response, error, now));
     const io: RouteIo = { read: (limit) => readBody(request, limit), send: (status, body) => send(response, status, body), fail: (error) => sendError(response, error, now), tooLarge: (limit) => refuseTooLarge(request, response, limit, now) };
     if (await routeReaders(context, request, response, url, io)) return undefined;
+    if (await routeParley(context, request, url, io)) return undefined;
     const grant = GRANT_PATH.exec(url.pathname);
     if (request.method === 'POST' && grant !== null) return await postCapability(context, request, io, decodeURIComponent(grant[1] as string));
     if (request.method === 'POST' && url.pathname === CAPABILITY_STATUS_PATH) return await postCapabilityStatus(context, io);

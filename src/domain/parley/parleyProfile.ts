@@ -12,6 +12,7 @@ import type { GroupState } from '../group/groupState.js';
 import type { ExtensionProfile, ProfileEventType } from '../kinds/profile.js';
 import { defineProfileKind, emit } from '../kinds/profile.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
+import type { Refusal } from '../model.js';
 import { principalKey, type Principal } from '../../protocol/principal.js';
 import { NO_RIGHTS, rightsOf } from './authority.js';
 import { parseClaimEnvelope } from './claimEnvelope.js';
@@ -28,6 +29,15 @@ export const PARLEY_NAMESPACE = 'ext.missionweave.parley.';
 export function speakerOf(group: Readonly<GroupState>, actor: Principal, extension: string): Speaker {
   const membership = group.memberships.get(principalKey(actor));
   return { identity: actor.id, extension, rights: membership === undefined ? NO_RIGHTS : rightsOf(membership) };
+}
+
+/**
+ * A Parley refusal keeps its §19 code and carries the seed's stable `reason` in `details`, the
+ * member a wire error has for it (error.schema.json), so a client reads `self_reply` as is.
+ */
+function withReason(refusal: Refusal): Refusal {
+  const { reason, details } = refusal.error;
+  return { ok: false, error: { ...refusal.error, details: { ...details, reason } } };
 }
 
 const ENVELOPE_SCHEMA = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } as const;
@@ -50,9 +60,9 @@ export const parleyPost = defineProfileKind<ParleyState, JsonObject>()({
   events: [parleyPosted],
   decide(slice, group, command, ctx) {
     const envelope = parseEnvelope(command.payload);
-    if ('ok' in envelope) return envelope;
+    if ('ok' in envelope) return withReason(envelope);
     const decision = decidePost(slice, speakerOf(group, command.actor, envelope.extension), envelope, ctx.now);
-    if (!decision.ok) return decision;
+    if (!decision.ok) return withReason(decision);
     return emit({ kind: 'ext.missionweave.parley.posted', payload: decision.payload });
   },
 });
@@ -65,9 +75,9 @@ export const parleyClaim = defineProfileKind<ParleyState, JsonObject>()({
   events: [parleyClaimed],
   decide(slice, group, command, ctx) {
     const envelope = parseClaimEnvelope(command.payload);
-    if ('ok' in envelope) return envelope;
+    if ('ok' in envelope) return withReason(envelope);
     const decision = decideClaim(slice, speakerOf(group, command.actor, envelope.extension), envelope, ctx.now);
-    if (!decision.ok) return decision;
+    if (!decision.ok) return withReason(decision);
     return emit({ kind: 'ext.missionweave.parley.claimed', payload: decision.payload });
   },
 });

@@ -1,0 +1,103 @@
+/**
+ * Parley's reads over HTTPS (seed « Lecture »): the manifest, a thread as a tree, its
+ * state-change log and the reader's inbox, computed by the pure reads of
+ * `domain/parley/reads.ts` over the Parley slice of the stored Group state. The reader passes
+ * the one read rule first (`decideRead`, §8), as every Group read does: a reader without a
+ * Membership gets GROUP_NOT_FOUND exactly as for a missing Group. Reads never change state;
+ * every Parley action stays a signed Command (`POST /v1/commands`).
+ */
+
+import { compareInstants, parseTimestamp } from '../protocol/timestamp.js';
+import { fromAggregates, type GroupState } from '../domain/group/groupState.js';
+import { membershipOf } from '../domain/group/stateQueries.js';
+import { parleyManifest } from '../domain/parley/manifest.js';
+import { PARLEY_URI, speakerOf } from '../domain/parley/parleyProfile.js';
+import { initialParleyState, type ParleyState, type ParleyThread } from '../domain/parley/parleyTypes.js';
+import { inbox, stateLog, threadTree, type InboxQuery } from '../domain/parley/reads.js';
+import { decideRead } from '../domain/readAccess.js';
+import type { Principal } from '../protocol/principal.js';
+import type { JsonObject } from '../protocol/strictJson.js';
+import { inTransaction, type Pool } from '../store/pool.js';
+import { readGroupAggregates } from '../store/sql/aggregates.js';
+import { readLastSequence } from '../store/sql/groups.js';
+import { readMembership } from '../store/sql/memberships.js';
+import { wireError, type WireError } from './wireError.js';
+
+export type ParleyRead = { readonly ok: true; readonly body: JsonObject } | { readonly ok: false; readonly error: WireError };
+
+interface ReaderSlice {
+  readonly group: GroupState;
+  readonly slice: ParleyState;
+}
+
+function refused(code: WireError['code'], reason: string, message: string, groupId: string): ParleyRead {
+  return { ok: false, error: wireError(code, message, { groupId, details: { reason } }) };
+}
+
+/**
+ * A Membership with limited visibility (a late joiner, §8) sees only the threads opened after it
+ * was granted: Parley records carry times, not sequences, so the earlier ones stay hidden whole.
+ */
+function visibleSlice(slice: ParleyState, grantedAt: string): ParleyState {
+  const after = parseTimestamp(grantedAt);
+  const threads: Record<string, ParleyThread> = {};
+  for (const [key, thread] of Object.entries(slice.threads)) {
+    const created = parseTimestamp(thread.createdAt);
+    if (after !== null && created !== null && compareInstants(created, after) > 0) threads[key] = thread;
+  }
+  return { ...slice, threads };
+}
+
+export class ParleyReads {
+  constructor(private readonly pool: Pool) {}
+
+  /** The Group's Parley slice as `reader` may see it, in one snapshot of the database. */
+  private readSlice(groupId: string, reader: Principal): Promise<{ ok: true; value: ReaderSlice } | { ok: false; error: WireError }> {
+    return inTransaction(this.pool, async (client) => {
+      await client.query('set transaction isolation level repeatable read, read only');
+      const decision = decideRead(await readMembership(client, groupId, reader.type, reader.id), { purpose: 'recheck' });
+      if (!decision.allowed) return { ok: false as const, error: wireError(decision.code, decision.message, { groupId }) };
+      const group = fromAggregates(groupId, (await readLastSequence(client, groupId)) ?? 0, await readGroupAggregates(client, groupId));
+      const membership = membershipOf(group, reader);
+      if (membership === undefined) throw new Error(`the read rule let a reader without a Membership read ${groupId}`);
+      const stored = (group.extensions.get(PARLEY_URI)?.state as ParleyState | undefined) ?? initialParleyState();
+      const slice = membership.visibilityStartSequence > 1 ? visibleSlice(stored, membership.grantedAt) : stored;
+      return { ok: true as const, value: { group, slice } };
+    });
+  }
+
+  /** Seed « Transport et découverte »: what a participant needs to take part. */
+  manifest(): JsonObject {
+    return parleyManifest() as unknown as JsonObject;
+  }
+
+  /** The thread as a tree of messages in creation order, with its current state. */
+  async thread(groupId: string, reader: Principal, thread: number): Promise<ParleyRead> {
+    const read = await this.readSlice(groupId, reader);
+    if (!read.ok) return read;
+    const record = read.value.slice.threads[thread];
+    const tree = threadTree(read.value.slice, thread);
+    if (record === undefined || tree === undefined) return refused('INVALID_COMMAND', 'unknown_thread', `no thread th_${thread} in this Group`, groupId);
+    const { messages: _messages, log: _log, ...summary } = record;
+    return { ok: true, body: { thread: summary, messages: tree } as unknown as JsonObject };
+  }
+
+  /** The thread's state-change log: origin, label, time and confirmation of each change. */
+  async log(groupId: string, reader: Principal, thread: number): Promise<ParleyRead> {
+    const read = await this.readSlice(groupId, reader);
+    if (!read.ok) return read;
+    const log = stateLog(read.value.slice, thread);
+    if (log === undefined) return refused('INVALID_COMMAND', 'unknown_thread', `no thread th_${thread} in this Group`, groupId);
+    return { ok: true, body: { thread, log } as unknown as JsonObject };
+  }
+
+  /** The threads whose turn is the reader's (its `extension`'s own questions masked). */
+  async inbox(groupId: string, reader: Principal, extension: string | undefined, query: InboxQuery): Promise<ParleyRead> {
+    const read = await this.readSlice(groupId, reader);
+    if (!read.ok) return read;
+    const { rights } = speakerOf(read.value.group, reader, extension ?? '');
+    const page = inbox(read.value.slice, { identity: reader.id, rights, ...(extension === undefined ? {} : { extension }) }, query);
+    if ('ok' in page) return refused(page.error.code, page.error.reason, page.error.message, groupId);
+    return { ok: true, body: page as unknown as JsonObject };
+  }
+}
