@@ -10,75 +10,32 @@
  * With MW_WRITE_SCREENSHOTS=1 it also writes the README's screenshots into docs/console/.
  */
 
-import { createPublicKey, randomUUID, verify } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createPublicKey, verify } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MissionWeaveAgent } from '../src/client/agent.js';
-import { MissionWeaveCoordinator } from '../src/client/coordinator.js';
 import { signingBytes } from '../src/client/signer.js';
-import { MissionWeaveWorker } from '../src/client/worker.js';
 import { decodeBase64url } from '../src/protocol/base64url.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { eventsOf } from './support/missions.js';
-import { CAPABILITY, agendaContract as contract, selectionBasis } from './support/consoleScenario.js';
-import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
+import { agendaSubmitted, CHROMIUM, ConsoleNode, followAsCoordinator, haveBrowser, WAIT } from './support/consoleNode.js';
+import { cli } from './support/nodeProcess.js';
 
-const CHROMIUM = process.env['MW_CHROMIUM'] ?? '/usr/bin/chromium';
 const SCREENSHOTS = process.env['MW_WRITE_SCREENSHOTS'] === '1' ? join(process.cwd(), 'docs', 'console') : undefined;
-const WAIT = 30_000;
 
-interface Principal {
-  readonly id: string;
-  readonly keyId: string;
-  readonly file: string;
-  readonly line: string;
-}
-
-const scratch = mkdtempSync(join(tmpdir(), 'mw-console-'));
-const dir = join(scratch, 'org');
-let db: TestDatabase;
-let node: ServeProcess | undefined;
-let browser: Browser | undefined;
+let env: ConsoleNode;
 let page: Page;
-let ca: string;
-const agents: MissionWeaveAgent[] = [];
-const pageErrors: string[] = [];
-
-function add(kind: 'human' | 'agent', handle: string, ...extra: string[]): Principal {
-  const result = cli(db.url, kind, 'add', handle, '--dir', dir, ...extra);
-  expect(result.code, result.stderr).toBe(0);
-  const printed = lastJson(result.stdout) as { id: string; keyId: string; privateKeyFile: string };
-  const file = isAbsolute(printed.privateKeyFile) ? printed.privateKeyFile : join(dir, printed.privateKeyFile);
-  return { id: printed.id, keyId: printed.keyId, file, line: result.stdout.trim().split('\n').at(-1) as string };
-}
-
-async function connect(who: Principal): Promise<MissionWeaveAgent> {
-  const agent = new MissionWeaveAgent({ url: node?.url as string, ca, agentId: who.id, keyId: who.keyId, privateKey: readFileSync(who.file, 'utf8') });
-  agents.push(agent);
-  await agent.connect();
-  return agent;
-}
 
 /** What the page showed, for a failure's message (and a screenshot beside the scratch folder). */
 async function pageState(): Promise<string> {
   await page.screenshot({ path: join(tmpdir(), 'mw-console-failure.png') }).catch(() => undefined);
   const text = async (selector: string) => (await page.locator(selector).first().textContent({ timeout: 1000 }).catch(() => ''))?.replace(/\s+/g, ' ').slice(0, 1500);
-  return `url ${page.url()}; refusal: ${await text('#refusal')}; live: ${await text('#live-state')}; main: ${await text('#main')}; page errors: ${pageErrors.join(' | ')}`;
+  return `url ${page.url()}; refusal: ${await text('#refusal')}; live: ${await text('#live-state')}; main: ${await text('#main')}; page errors: ${env.pageErrors.join(' | ')}`;
 }
 
-async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string): Promise<T> {
-  const deadline = Date.now() + WAIT;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; page errors: ${pageErrors.join(' | ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string): Promise<T> => env.until(check, what);
 
 /** The page's width at a phone's 390 px: nothing may make it scroll sideways. */
 async function phoneWidth(): Promise<number> {
@@ -96,25 +53,14 @@ async function shot(name: string, width = 1280, height = 800): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-const haveBrowser = existsSync(CHROMIUM);
-
 beforeAll(async () => {
   if (!haveBrowser) return;
-  db = await createTestDatabase();
-  expect(cli(db.url, 'init', '--dir', dir).code).toBe(0);
-  node = await serve(db.url, dir);
-  ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  env = await ConsoleNode.start('mw-console-');
+  page = env.page;
 }, 120_000);
 
 afterAll(async () => {
-  for (const agent of agents) await agent.close().catch(() => undefined);
-  await browser?.close();
-  await node?.kill('SIGTERM');
-  rmSync(scratch, { recursive: true, force: true });
+  await env?.close();
 });
 
 describe.skipIf(!haveBrowser)(`the MissionOwner console in Chromium (skipped when ${CHROMIUM} is absent)`, () => {
@@ -127,10 +73,10 @@ describe.skipIf(!haveBrowser)(`the MissionOwner console in Chromium (skipped whe
   });
 
   it('generates a key in the browser that `human add --public-key` enrols, and signs in with it', { timeout: 120_000 }, async () => {
-    const context = await (browser as Browser).newContext({ ignoreHTTPSErrors: true, viewport: { width: 390, height: 844 } });
+    const context = await env.newContext(390, 844);
     const fresh = await context.newPage();
     try {
-      await fresh.goto(`${node?.https}/#/setup`);
+      await fresh.goto(`${env.node.https}/#/setup`);
       // By keyboard alone: Tab reaches the button, Enter presses it.
       let tabs = 0;
       while ((await fresh.evaluate('document.activeElement && document.activeElement.textContent')) !== 'Generate key') {
@@ -141,7 +87,7 @@ describe.skipIf(!haveBrowser)(`the MissionOwner console in Chromium (skipped whe
       const publicKey = (await fresh.getByTestId('public-key').textContent()) as string;
       expect(publicKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(await fresh.locator('pre', { hasText: '--public-key' }).textContent()).toContain(publicKey);
-      const result = cli(db.url, 'human', 'add', 'bob', '--dir', dir, '--public-key', publicKey);
+      const result = cli(env.db.url, 'human', 'add', 'bob', '--dir', env.dir, '--public-key', publicKey);
       expect(result.code, result.stderr).toBe(0);
       const line = result.stdout.trim().split('\n').at(-1) as string;
       expect(line).not.toContain('PRIVATE');
@@ -161,12 +107,12 @@ describe.skipIf(!haveBrowser)(`the MissionOwner console in Chromium (skipped whe
 
 async function scenario(): Promise<void> {
   {
-    const alice = add('human', 'alice');
-    const planner = add('agent', 'planner', '--capability', `${CAPABILITY.id}@${CAPABILITY.version}`);
-    const writer = add('agent', 'writer', '--capability', `${CAPABILITY.id}@${CAPABILITY.version}`);
+    const alice = env.add('human', 'alice');
+    const planner = env.addAgent('planner');
+    const writer = env.addAgent('writer');
 
     // 1. The key: the PKCS#8 file through the file input, the printed line for the IDs.
-    await page.goto(`${node?.https}/`);
+    await page.goto(`${env.node.https}/`);
     await page.waitForURL(/#\/setup$/);
     await shot('setup');
     await page.getByLabel('PKCS#8 key file').setInputFiles(alice.file);
@@ -195,15 +141,9 @@ async function scenario(): Promise<void> {
     const groupId = decodeURIComponent(/#\/groups\/([^/]+)\//.exec(page.url())?.[1] as string);
 
     // 3. The Coordinator (an SDK Agent) joins; its Message appears in the page live.
-    const coordinatorAgent = await connect(planner);
-    const coordinator = new MissionWeaveCoordinator(coordinatorAgent);
-    const seen: JsonObject[] = [];
-    coordinatorAgent.onEvent((event) => void seen.push(event as unknown as JsonObject));
-    await coordinatorAgent.subscribe(groupId);
-    const epochs = await until(() => coordinator.epochs.facts(groupId)?.coordinatorEpoch !== undefined && coordinator.epochs.facts(groupId), 'the Coordinator Epoch');
-    const asCoordinator = () => ({ groupId, membershipEpoch: epochs.membershipEpoch as number, coordinatorEpoch: epochs.coordinatorEpoch as number });
-    const mainConversationId = String(((seen.find((e) => e['kind'] === 'mission.created')?.['payload'] as JsonObject)['group'] as JsonObject)['mainConversationId']);
-    await coordinatorAgent.command('message.post', { messageId: `urn:uuid:${randomUUID()}`, conversationId: mainConversationId, content: 'Planner here: drafting the agenda now.' }, asCoordinator());
+    const lead = await followAsCoordinator(env, planner, groupId);
+    const { seen, asCoordinator } = lead;
+    await lead.post('Planner here: drafting the agenda now.');
     await page.locator('.timeline li', { hasText: 'Planner here: drafting the agenda now.' }).waitFor({ timeout: WAIT });
 
     // 4. A directive from the page reaches the Agent.
@@ -214,29 +154,10 @@ async function scenario(): Promise<void> {
     await page.locator('.timeline li', { hasText: 'Keep the agenda to one day' }).waitFor({ timeout: WAIT });
 
     // 5. The Worker (an SDK Agent) does the work; the Coordinator accepts it and submits.
-    await coordinator.admit(groupId, writer.id);
-    const workerAgent = await connect(writer);
-    const worker = new MissionWeaveWorker(workerAgent);
-    const done = new Promise<string[]>((resolve, reject) => {
-      worker.onOffer(async (offer) => {
-        const owned = await worker.accept(offer);
-        await worker.run(owned, async (execution) => {
-          const published = await execution.publishArtifact({ bytes: Buffer.from('# Offsite\n\n09:00 Goals\n13:00 Plans\n') }, { mediaType: 'text/markdown', schemaUri: 'urn:missionweave:schema:agenda' });
-          const evidence = await execution.evidence({ type: 'deterministic_test', criterionIds: ['agenda-complete'], method: 'Counted the slots.', result: 'passed', artifactHashes: [published.contentHash] });
-          await execution.submit({ artifactHashes: [published.contentHash], evidence: [evidence] });
-          resolve([published.contentHash]);
-        });
-      });
-      worker.onError((error) => reject(error));
-    });
-    await workerAgent.subscribe(groupId);
-    const { workItem } = await coordinator.authorize(groupId, { contract: contract() as never });
-    await coordinator.offer(groupId, { workItemId: workItem.workItemId, candidateAgentIds: [writer.id], selectionBasis: selectionBasis() as never, offerExpiresInSeconds: 60 });
-    const hashes = await done;
-    const submittedWork = await until(() => seen.map((e) => (e['payload'] as JsonObject | undefined)?.['workItem'] as JsonObject | undefined).find((w) => w?.['workItemId'] === workItem.workItemId && w['state'] === 'submitted'), 'the submitted WorkItem');
-    const review = await coordinator.evidence(submittedWork as never, { type: 'reviewer_assessment', criterionIds: ['agenda-complete'], method: 'Read the agenda.', result: 'passed', artifactHashes: hashes });
-    await coordinator.acceptResult(groupId, workItem.workItemId, [review]);
-    const first = await coordinatorAgent.command('mission.submit_for_approval', { artifactHashes: hashes }, asCoordinator());
+    const { workItemId, hashes, submitted: submittedWork } = await agendaSubmitted(env, lead, writer, groupId, '# Offsite\n\n09:00 Goals\n13:00 Plans\n');
+    const review = await lead.coordinator.evidence(submittedWork as never, { type: 'reviewer_assessment', criterionIds: ['agenda-complete'], method: 'Read the agenda.', result: 'passed', artifactHashes: hashes });
+    await lead.coordinator.acceptResult(groupId, workItemId, [review]);
+    const first = await lead.agent.command('mission.submit_for_approval', { artifactHashes: hashes }, asCoordinator());
     const firstRevision = (first.payload as { missionRevision: number }).missionRevision;
 
     // 6. The Approval Panel shows the exact revision and Artifacts, checks their hashes; the human requests changes.
@@ -251,7 +172,7 @@ async function scenario(): Promise<void> {
     expect(changes['actor']).toEqual({ type: 'human', id: alice.id });
 
     // 7. The Coordinator resubmits; the page shows the new revision and the human signs the Approval.
-    const second = await coordinatorAgent.command('mission.submit_for_approval', { artifactHashes: hashes }, asCoordinator());
+    const second = await lead.agent.command('mission.submit_for_approval', { artifactHashes: hashes }, asCoordinator());
     const secondRevision = (second.payload as { missionRevision: number }).missionRevision;
     expect(secondRevision).toBeGreaterThan(firstRevision);
     await page.getByText(`Revision ${secondRevision} was submitted`).waitFor({ timeout: WAIT });
@@ -267,7 +188,7 @@ async function scenario(): Promise<void> {
     await page.getByText(`Approved revision ${secondRevision}`).waitFor({ timeout: WAIT });
 
     // 8. PostgreSQL keeps an Approval that verifies under the human's key and names exactly the resubmission.
-    const events = await eventsOf(db.pool, groupId);
+    const events = await eventsOf(env.db.pool, groupId);
     const approved = events.filter((e) => e['kind'] === 'mission.approved');
     expect(approved).toHaveLength(1);
     const stored = (approved[0]?.['payload'] as { approval: JsonObject & { signature: { keyId: string; value: string } } }).approval;
@@ -298,6 +219,6 @@ async function scenario(): Promise<void> {
     await page.getByRole('button', { name: 'Mission tree' }).click();
     await page.locator('.tree li', { hasText: 'Plan the offsite' }).waitFor({ timeout: WAIT });
     await shot('missions');
-    expect(pageErrors).toEqual([]);
+    expect(env.pageErrors).toEqual([]);
   }
 }

@@ -9,68 +9,21 @@
  * One node, one browser; the SDK Coordinator and Worker of consoleScenario.ts do the work.
  */
 
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MissionWeaveAgent } from '../src/client/agent.js';
-import { MissionWeaveCoordinator } from '../src/client/coordinator.js';
-import { MissionWeaveWorker } from '../src/client/worker.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { groupView as fixtureView } from './support/consoleFixture.js';
-import { CAPABILITY, agendaContract, selectionBasis } from './support/consoleScenario.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { agendaSubmitted, CHROMIUM, ConsoleNode, followAsCoordinator, haveBrowser, WAIT } from './support/consoleNode.js';
 import { eventsOf } from './support/missions.js';
-import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
 
-const CHROMIUM = process.env['MW_CHROMIUM'] ?? '/usr/bin/chromium';
-const WAIT = 30_000;
 const TOKEN_LIMIT = 50_000;
 
-interface Principal {
-  readonly id: string;
-  readonly keyId: string;
-  readonly file: string;
-  readonly line: string;
-}
-
-const scratch = mkdtempSync(join(tmpdir(), 'mw-console-ops-'));
-const dir = join(scratch, 'org');
-let db: TestDatabase;
-let node: ServeProcess | undefined;
-let browser: Browser | undefined;
+let env: ConsoleNode;
 let page: Page;
-const agents: MissionWeaveAgent[] = [];
-const pageErrors: string[] = [];
 /** Every `/view` body the page received, in order: what the Panels were built from. */
 const views: JsonObject[] = [];
 
-function add(kind: 'human' | 'agent', handle: string, ...extra: string[]): Principal {
-  const result = cli(db.url, kind, 'add', handle, '--dir', dir, ...extra);
-  expect(result.code, result.stderr).toBe(0);
-  const printed = lastJson(result.stdout) as { id: string; keyId: string; privateKeyFile: string };
-  const file = isAbsolute(printed.privateKeyFile) ? printed.privateKeyFile : join(dir, printed.privateKeyFile);
-  return { id: printed.id, keyId: printed.keyId, file, line: result.stdout.trim().split('\n').at(-1) as string };
-}
-
-async function connect(who: Principal, ca: string): Promise<MissionWeaveAgent> {
-  const agent = new MissionWeaveAgent({ url: node?.url as string, ca, agentId: who.id, keyId: who.keyId, privateKey: readFileSync(who.file, 'utf8') });
-  agents.push(agent);
-  await agent.connect();
-  return agent;
-}
-
-async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string): Promise<T> {
-  const deadline = Date.now() + WAIT;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; page errors: ${pageErrors.join(' | ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string): Promise<T> => env.until(check, what);
 
 /** Opens one of the Group's Panels from the shell's tab list and waits for it to be built. */
 async function openPanel(name: string): Promise<JsonObject> {
@@ -110,17 +63,10 @@ function expectDocumentedShape(view: JsonObject): void {
   }
 }
 
-const haveBrowser = existsSync(CHROMIUM);
-
 beforeAll(async () => {
   if (!haveBrowser) return;
-  db = await createTestDatabase();
-  expect(cli(db.url, 'init', '--dir', dir).code).toBe(0);
-  node = await serve(db.url, dir);
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  env = await ConsoleNode.start('mw-console-ops-');
+  page = env.page;
   page.on('response', (response) => {
     if (!/\/v1\/groups\/[^/]+\/view$/.test(new URL(response.url()).pathname) || response.status() !== 200) return;
     response.json().then((body: JsonObject) => void views.push(body), () => undefined);
@@ -128,21 +74,17 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const agent of agents) await agent.close().catch(() => undefined);
-  await browser?.close();
-  await node?.kill('SIGTERM');
-  rmSync(scratch, { recursive: true, force: true });
+  await env?.close();
 });
 
 describe.skipIf(!haveBrowser)(`the operation Panels on a real node (skipped when ${CHROMIUM} is absent)`, () => {
   it('shows the real WorkItem, budgets and Memberships, commits a redaction and shows a refused cancellation', { timeout: 240_000 }, async () => {
-    const ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
-    const alice = add('human', 'alice');
-    const planner = add('agent', 'planner', '--capability', `${CAPABILITY.id}@${CAPABILITY.version}`);
-    const writer = add('agent', 'writer', '--capability', `${CAPABILITY.id}@${CAPABILITY.version}`);
+    const alice = env.add('human', 'alice');
+    const planner = env.addAgent('planner');
+    const writer = env.addAgent('writer');
 
     // The human signs in with her PKCS#8 key and creates a Mission with two budget dimensions.
-    await page.goto(`${node?.https}/`);
+    await page.goto(`${env.node.https}/`);
     await page.waitForURL(/#\/setup$/);
     await page.getByLabel('PKCS#8 key file').setInputFiles(alice.file);
     await page.getByLabel('Line printed by human add').fill(alice.line);
@@ -159,41 +101,14 @@ describe.skipIf(!haveBrowser)(`the operation Panels on a real node (skipped when
     const groupId = decodeURIComponent(/#\/groups\/([^/]+)\//.exec(page.url())?.[1] as string);
 
     // The SDK Coordinator posts a Message, admits the Worker, which accepts the offer and submits.
-    const coordinatorAgent = await connect(planner, ca);
-    const coordinator = new MissionWeaveCoordinator(coordinatorAgent);
-    const seen: JsonObject[] = [];
-    coordinatorAgent.onEvent((event) => void seen.push(event as unknown as JsonObject));
-    await coordinatorAgent.subscribe(groupId);
-    const epochs = await until(() => coordinator.epochs.facts(groupId)?.coordinatorEpoch !== undefined && coordinator.epochs.facts(groupId), 'the Coordinator Epoch');
-    const asCoordinator = () => ({ groupId, membershipEpoch: epochs.membershipEpoch as number, coordinatorEpoch: epochs.coordinatorEpoch as number });
-    const mainConversationId = String(((seen.find((e) => e['kind'] === 'mission.created')?.['payload'] as JsonObject)['group'] as JsonObject)['mainConversationId']);
-    const leakedId = `urn:uuid:${randomUUID()}`;
-    await coordinatorAgent.command('message.post', { messageId: leakedId, conversationId: mainConversationId, content: 'The staging password is hunter2.' }, asCoordinator());
-    await coordinator.admit(groupId, writer.id);
-    const workerAgent = await connect(writer, ca);
-    const worker = new MissionWeaveWorker(workerAgent);
-    const done = new Promise<string[]>((resolve, reject) => {
-      worker.onOffer(async (offer) => {
-        const owned = await worker.accept(offer);
-        await worker.run(owned, async (execution) => {
-          const published = await execution.publishArtifact({ bytes: Buffer.from('# Offsite\n\n09:00 Goals\n') }, { mediaType: 'text/markdown', schemaUri: 'urn:missionweave:schema:agenda' });
-          const evidence = await execution.evidence({ type: 'deterministic_test', criterionIds: ['agenda-complete'], method: 'Counted the slots.', result: 'passed', artifactHashes: [published.contentHash] });
-          await execution.submit({ artifactHashes: [published.contentHash], evidence: [evidence] });
-          resolve([published.contentHash]);
-        });
-      });
-      worker.onError((error) => reject(error));
-    });
-    await workerAgent.subscribe(groupId);
-    const { workItem } = await coordinator.authorize(groupId, { contract: agendaContract() as never });
-    await coordinator.offer(groupId, { workItemId: workItem.workItemId, candidateAgentIds: [writer.id], selectionBasis: selectionBasis() as never, offerExpiresInSeconds: 60 });
-    const hashes = await done;
-    const submitted = await until(() => seen.map((e) => (e['payload'] as JsonObject | undefined)?.['workItem'] as JsonObject | undefined).find((w) => w?.['workItemId'] === workItem.workItemId && w['state'] === 'submitted'), 'the submitted WorkItem');
+    const lead = await followAsCoordinator(env, planner, groupId);
+    const leakedId = await lead.post('The staging password is hunter2.');
+    const { workItemId, hashes, submitted } = await agendaSubmitted(env, lead, writer, groupId, '# Offsite\n\n09:00 Goals\n');
 
     // WorkItems: the card sits in the §10.2 "submitted" column with its owner and Ownership Epoch.
     const boardView = await openPanel('WorkItems');
     expectDocumentedShape(boardView);
-    const line = at(boardView, 'workItems').find((w) => w['workItemId'] === workItem.workItemId) as JsonObject;
+    const line = at(boardView, 'workItems').find((w) => w['workItemId'] === workItemId) as JsonObject;
     expect(line).toMatchObject({ state: 'submitted', owner: { agentId: writer.id, ownershipEpoch: expect.any(Number) }, ownershipLease: { leaseType: 'ownership', state: 'active' } });
     const fixtureLease = (at(fixtureView(), 'workItems')[0] as JsonObject)['ownershipLease'];
     expect(sortedKeys(line['ownershipLease']).filter((key) => key !== 'startBy')).toEqual(sortedKeys(fixtureLease));
@@ -241,7 +156,7 @@ describe.skipIf(!haveBrowser)(`the operation Panels on a real node (skipped when
     await page.getByRole('button', { name: 'Redact Message…' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Redact Message' }).click();
     await page.locator('.mw-accepted', { hasText: 'message.redact' }).waitFor({ timeout: WAIT });
-    const redacted = (await eventsOf(db.pool, groupId)).filter((e) => e['kind'] === 'message.redacted');
+    const redacted = (await eventsOf(env.db.pool, groupId)).filter((e) => e['kind'] === 'message.redacted');
     expect(redacted).toHaveLength(1);
     expect(redacted[0]?.['actor']).toEqual({ type: 'human', id: alice.id });
     expect((redacted[0]?.['payload'] as JsonObject)['amendment']).toMatchObject({ targetMessageId: leakedId, kind: 'redaction' });
@@ -253,9 +168,9 @@ describe.skipIf(!haveBrowser)(`the operation Panels on a real node (skipped when
 
     // The Mission moves on (the Coordinator submits it); a cancellation decided on the revision
     // the page still shows is refused, with its §19 code, and nothing is cancelled.
-    const review = await coordinator.evidence(submitted as never, { type: 'reviewer_assessment', criterionIds: ['agenda-complete'], method: 'Read the agenda.', result: 'passed', artifactHashes: hashes });
-    await coordinator.acceptResult(groupId, workItem.workItemId, [review]);
-    const submission = await coordinatorAgent.command('mission.submit_for_approval', { artifactHashes: hashes }, asCoordinator());
+    const review = await lead.coordinator.evidence(submitted as never, { type: 'reviewer_assessment', criterionIds: ['agenda-complete'], method: 'Read the agenda.', result: 'passed', artifactHashes: hashes });
+    await lead.coordinator.acceptResult(groupId, workItemId, [review]);
+    const submission = await lead.agent.command('mission.submit_for_approval', { artifactHashes: hashes }, lead.asCoordinator());
     expect((submission.payload as { missionRevision: number }).missionRevision).toBeGreaterThan(revision);
     await page.locator('.mw-notice', { hasText: 'The Group changed' }).waitFor({ timeout: WAIT });
     await page.getByLabel('Reason for cancelling').fill('Superseded');
@@ -266,7 +181,7 @@ describe.skipIf(!haveBrowser)(`the operation Panels on a real node (skipped when
     const refusal = page.getByRole('alert').filter({ hasText: 'REVISION_CONFLICT' });
     await refusal.first().waitFor({ timeout: WAIT });
     expect(await page.locator('#refusal .code').textContent()).toBe('REVISION_CONFLICT');
-    expect((await eventsOf(db.pool, groupId)).filter((e) => e['kind'] === 'mission.cancelled')).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect((await eventsOf(env.db.pool, groupId)).filter((e) => e['kind'] === 'mission.cancelled')).toEqual([]);
+    expect(env.pageErrors).toEqual([]);
   });
 });

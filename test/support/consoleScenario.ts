@@ -1,5 +1,5 @@
 /**
- * The work of the console's browser test (test/console.browser.e2e.test.ts): what the SDK
+ * The work of the console's browser tests (test/console*.browser.e2e.test.ts): what the SDK
  * Coordinator authorizes and offers, so that the Worker's Artifact can be submitted for approval.
  */
 
