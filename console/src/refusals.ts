@@ -1,7 +1,7 @@
 /**
  * What a human does about each §19 refusal. The code and the Authority's message are shown as
- * they came; this adds the next step, in the human's words. A code missing here (a newer
- * Authority) still shows, with the generic advice.
+ * they came; this adds the next step, in the human's words. One table for the shell and the
+ * Panels (panels/ui.ts). A code missing here (a newer Authority) still shows, with the generic advice.
  */
 
 import type { Refusal } from './panel.js';
@@ -19,7 +19,7 @@ const WHAT_TO_DO: Readonly<Record<string, string>> = {
   SCHEMA_VALIDATION_FAILED: 'A field is missing or malformed (see the message); correct the form and submit again.',
   INVALID_COMMAND: 'The request does not fit the Mission as it stands (see the message); reload and check what you submitted.',
   INVALID_STATE_TRANSITION: 'The Mission or item is not in a state that allows this any more; reload to see its current state.',
-  REVISION_CONFLICT: 'Someone changed the Mission meanwhile, or this is not the submitted revision; reload and decide on the current one.',
+  REVISION_CONFLICT: 'Someone changed it meanwhile, or this is not the submitted revision. Reload the panel (or the Mission), check the current state and decide again.',
   ACTION_ID_COLLISION: 'This Action ID was already used for a different request; submit again (a new ID is made).',
   UNKNOWN_CRITICAL_EXTENSION: 'The request used an extension the Authority does not support; contact the operator.',
   WORK_CONTRACT_INCOMPLETE: 'The Work Contract lacks required terms; complete it.',

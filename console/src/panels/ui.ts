@@ -9,6 +9,7 @@
  * never be parsed as HTML.
  */
 import type { CommandOptions, ConsoleContext, JsonObject, Refusal } from '../panel.js';
+import { whatToDo } from '../refusals.js';
 
 type Child = Node | string | null | undefined | false;
 
@@ -107,36 +108,13 @@ export function confirmAction(question: string, details: readonly string[], conf
   });
 }
 
-/** What to do about a refusal, per §19 code, for the actions these Panels send. */
-const WHAT_TO_DO: Readonly<Record<string, string>> = {
-  REVISION_CONFLICT: 'It changed since this view was read. Reload the panel, check the new state and decide again.',
-  AUTH_FORBIDDEN: 'Your role does not allow this here; the MissionOwner (or, for some actions, the Coordinator) must do it.',
-  INVALID_STATE_TRANSITION: 'Its current state no longer allows this. Reload the panel to see where it stands.',
-  INVALID_COMMAND: 'The Authority refused the content. Read the message above, correct the form and try again.',
-  SCHEMA_VALIDATION_FAILED: 'A field is malformed (an identifier is a URI such as urn:uuid:…). Correct it and try again.',
-  MEMBERSHIP_STALE: 'Your Membership changed after this page was loaded. Reload the console.',
-  MEMBERSHIP_REQUIRED: 'You hold no Membership that covers this Group. Ask its MissionOwner.',
-  GROUP_NOT_FOUND: 'The Group is gone or no longer visible to you. Return to your Groups.',
-  AUTH_REQUIRED: 'Your session ended. Sign in again, then retry.',
-  AUTH_INVALID_SIGNATURE: 'The signature or key was not accepted. Check that your key is still valid and sign in again.',
-  AUTH_STALE_SESSION: 'A newer session replaced this one. Sign in again.',
-  ACTION_ID_COLLISION: 'Retry the action: a new attempt gets a new Action ID.',
-  RATE_LIMITED: 'Nothing was accepted. Wait a moment and retry.',
-  BACKPRESSURE: 'Nothing was accepted. Wait a moment and retry.',
-  INTERNAL_ERROR: 'Nothing was accepted. Retry; if it persists, tell the operator.',
-};
-
-export function whatToDo(code: string): string {
-  return WHAT_TO_DO[code] ?? 'Read the message, reload the panel and try again if it still applies.';
-}
-
 /** The refusal as the human sees it beside the action: its §19 code, message and what to do. */
 export function refusalBox(refusal: Refusal): HTMLElement {
   return h(
     'div',
     { className: 'mw-refusal', attrs: { role: 'alert' } },
     h('p', {}, h('strong', { className: 'mw-code' }, refusal.code), ' ', refusal.message),
-    h('p', { className: 'mw-hint' }, whatToDo(refusal.code)),
+    h('p', { className: 'mw-hint' }, whatToDo(refusal)),
   );
 }
 
