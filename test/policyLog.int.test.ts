@@ -140,6 +140,22 @@ describe('a flood of refusals', () => {
   });
 });
 
+describe('flush', () => {
+  it('writes what was recorded before it was called, even while an earlier write is in flight', async () => {
+    const limits = { maxBufferedEntries: 50, maxSummaries: 3, flushIntervalMs: 3_600_000, maxRowsPerInsert: 20, maxClaimedChars: 16 };
+    const recorder = new PolicyLogRecorder(h.pool, h.clock, pino({ level: 'silent' }), limits);
+    const before = await records();
+    const refusal = (reason: string) => ({ diagnostic: { stage: 'schema' as const, reason, code: 'SCHEMA_VALIDATION_FAILED' as const }, origin: { transport: 'https' as const } });
+    recorder.record(refusal('first'));
+    const earlier = recorder.flush(); // in flight: it covers 'first' only
+    recorder.record(refusal('second'));
+    await recorder.flush();
+    expect((await newRecords(before)).map((r) => r.reason).sort()).toEqual(['first', 'second']);
+    await earlier;
+    await recorder.close();
+  });
+});
+
 describe('a database outage', () => {
   it('keeps refusals buffered, still bounded, and writes nothing twice', async () => {
     const away = createPool('postgres://missionweave@127.0.0.1:1/nowhere', { max: 1 });

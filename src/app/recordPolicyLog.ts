@@ -74,6 +74,7 @@ export class PolicyLogRecorder {
   private entries: PolicyLogRow[] = [];
   private summaries = new Map<string, Summary>();
   private flushing: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -137,6 +138,18 @@ export class PolicyLogRecorder {
    * summaries with the last one; one flush at a time. On failure the rows stay buffered.
    */
   flush(): Promise<void> {
+    const inFlight = this.flushing;
+    if (inFlight === undefined) return this.startWrite();
+    // The write in flight covers only what was buffered when it began; a caller who flushes
+    // expects what it recorded before calling to be written, so one more write follows it.
+    this.queued ??= inFlight.then(() => {
+      this.queued = undefined;
+      return this.startWrite();
+    });
+    return this.queued;
+  }
+
+  private startWrite(): Promise<void> {
     this.flushing ??= this.write().finally(() => {
       this.flushing = undefined;
     });
