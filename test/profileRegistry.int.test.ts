@@ -11,7 +11,7 @@ import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
 import { tallyProfileDocument } from './support/profileDocuments.js';
-import { TALLY_URI } from './support/tallyProfile.js';
+import { TALLY_URI, tallyProfile } from './support/tallyProfile.js';
 
 let db: TestDatabase;
 let h: Harness;
@@ -72,5 +72,23 @@ describe('profile registration', () => {
     expect(!split.ok && split.error.message).toMatch(/ext\.missionweave\.tally\., ext\.other\.tally\./);
     expect(codeOf(await register('{"profileUri": 1,'))).toBe('PROTOCOL_VIOLATION');
     expect((await listProfiles(h.pool, TALLY_URI)).map((p) => p.version)).toEqual(['1.0.0', '2.1.0']);
+  });
+
+  it('refuses a document for a major this node implements unless it declares exactly the code\'s kinds', async () => {
+    const withCode = (document: JsonObject) => {
+      const deps = { pool: h.pool, registry: h.authority.registry.current.registry, schemas: h.authority.schemas, now: h.now(), codeProfiles: [tallyProfile] };
+      return registerProfile(deps, Buffer.from(JSON.stringify(document), 'utf8'));
+    };
+    const extra = await withCode(tallyProfileDocument(approver, h.now(), { version: '1.5.0', commandKinds: ['ext.missionweave.tally.add', 'ext.missionweave.tally.reset'] }));
+    expect(!extra.ok && extra.error).toMatchObject({ code: 'INVALID_COMMAND', message: expect.stringMatching(/ext\.missionweave\.tally\.add/) });
+    const missing = await withCode(tallyProfileDocument(approver, h.now(), { version: '1.5.1', eventKinds: ['ext.missionweave.tally.other'] }));
+    expect(codeOf(missing)).toBe('INVALID_COMMAND');
+    // Without the code (a node that does not run the profile) the same document is a plain registration.
+    expect((await register(tallyProfileDocument(approver, h.now(), { version: '1.5.2', eventKinds: ['ext.missionweave.tally.other'] }))).ok).toBe(true);
+    const exact = await withCode(tallyProfileDocument(approver, h.now(), { version: '1.6.0' }));
+    expect(exact.ok && exact.inserted).toBe(true);
+    // A major the code does not implement is not compared.
+    expect((await withCode(tallyProfileDocument(approver, h.now(), { version: '3.0.0', eventKinds: ['ext.missionweave.tally.other'] }))).ok).toBe(true);
+    expect((await listProfiles(h.pool, TALLY_URI)).map((p) => p.version).sort()).toEqual(['1.0.0', '1.5.2', '1.6.0', '2.1.0', '3.0.0']);
   });
 });

@@ -6,6 +6,7 @@
  * wrote the document, not that the Organization approved it.
  */
 
+import type { AnyExtensionProfile } from '../domain/kinds/profile.js';
 import type { Pool } from '../store/pool.js';
 import { insertProfile, readProfiles, type ProfileRow } from '../store/sql/extensionProfiles.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
@@ -24,6 +25,8 @@ export interface ProfileRegistrationDeps {
   readonly schemas: SchemaRegistry;
   /** The trusted registration time (RFC 3339 UTC). */
   readonly now: string;
+  /** The profiles this node's code implements: a document for one of them must declare its kinds. */
+  readonly codeProfiles?: readonly AnyExtensionProfile[];
 }
 
 /** `ext.<organization>.<profile>.` of one kind name (the schema guarantees three segments or more). */
@@ -40,6 +43,25 @@ function checkNamespace(document: JsonObject): WireError | null {
   const namespaces = new Set(kinds.map(namespaceOf));
   if (namespaces.size <= 1) return null;
   return wireError('SCHEMA_VALIDATION_FAILED', `a profile's kinds share one ext.<organization>.<profile>. namespace; these use ${[...namespaces].sort().join(', ')}`);
+}
+
+/**
+ * A document for a profile major this node implements must declare exactly the kinds the code
+ * handles: a kind the Organization approved but the code lacks would be refused as unknown, and a
+ * kind the code handles but the document omits would run without the Organization's approval.
+ */
+function checkCodeKinds(document: JsonObject, codeProfiles: readonly AnyExtensionProfile[]): WireError | null {
+  const major = majorOf(document['version'] as string);
+  const code = codeProfiles.find((p) => p.uri === document['profileUri'] && (p.majorVersion ?? 1) === major);
+  if (code === undefined) return null;
+  const same = (declared: unknown, implemented: readonly string[]) => {
+    const names = new Set(declared as string[]);
+    return names.size === new Set(implemented).size && implemented.every((k) => names.has(k));
+  };
+  const commands = code.kinds.map((k) => k.kind);
+  const events = code.kinds.flatMap((k) => k.events.map((e) => e.kind));
+  if (same(document['commandKinds'], commands) && same(document['eventKinds'], events)) return null;
+  return wireError('INVALID_COMMAND', `this node implements ${code.uri} major ${major} with Command kinds ${commands.join(', ')} and Event kinds ${[...new Set(events)].join(', ')}; the document must declare exactly these`);
 }
 
 /** The major of a schema-valid semantic version. */
@@ -67,6 +89,8 @@ export async function registerProfile(deps: ProfileRegistrationDeps, bytes: Uint
   if (approver.type === 'agent') return { ok: false, error: wireError('AUTH_FORBIDDEN', 'an Extension Profile is approved by a human or an Organization service, not an Agent') };
   const namespace = checkNamespace(document);
   if (namespace !== null) return { ok: false, error: namespace };
+  const mismatch = checkCodeKinds(document, deps.codeProfiles ?? []);
+  if (mismatch !== null) return { ok: false, error: mismatch };
   const version = document['version'] as string;
   const row: ProfileRow = {
     profileUri: document['profileUri'] as string,

@@ -68,7 +68,7 @@ export async function registerNodeProfiles(authority: GroupAuthority, pool: Pool
     if (registered.some((row) => row.majorVersion === majorOf(entry.version))) continue;
     const now = formatTimestamp(authority.clock.nowMillis());
     const outcome = await registerProfile(
-      { pool, registry: authority.registry.current.registry, schemas: authority.schemas, now },
+      { pool, registry: authority.registry.current.registry, schemas: authority.schemas, now, codeProfiles: NODE_CODE_PROFILES },
       Buffer.from(JSON.stringify(codeProfileDocument(entry, approver, now)), 'utf8'),
     );
     if (outcome.ok) {

@@ -9,6 +9,7 @@
 
 import { readFileSync } from 'node:fs';
 import { listProfiles, registerProfile } from '../app/extensionProfiles.js';
+import { NODE_CODE_PROFILES } from '../app/nodeProfiles.js';
 import type { ProfileRow } from '../store/sql/extensionProfiles.js';
 import { formatTimestamp } from '../protocol/timestamp.js';
 import { openAuthority } from '../server.js';
@@ -37,7 +38,7 @@ export async function profileCommand(argv: readonly string[]): Promise<number> {
     }
     const { authority } = running;
     const outcome = await registerProfile(
-      { pool: running.pool, registry: authority.registry.current.registry, schemas: authority.schemas, now: formatTimestamp(authority.clock.nowMillis()) },
+      { pool: running.pool, registry: authority.registry.current.registry, schemas: authority.schemas, now: formatTimestamp(authority.clock.nowMillis()), codeProfiles: NODE_CODE_PROFILES },
       bytes,
     );
     if (!outcome.ok) {
