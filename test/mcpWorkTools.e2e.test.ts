@@ -5,8 +5,9 @@
  * throw as `isError` with `{code, reason, message}`), against a real node over wss and TLS. An
  * SDK Coordinator authorizes a WorkItem and offers it to two Worker Agents: both list it, one
  * accepts and the other is refused WORK_ALREADY_OWNED; the winner starts it, has an oversized
- * inline Artifact refused before anything is sent, then submits a text Artifact with Evidence,
- * and the Coordinator sees the submission. A second WorkItem goes through a checkpoint, a
+ * inline Artifact refused before anything is sent and Evidence for an unknown criterion refused
+ * by the Authority, then submits the text Artifact with Evidence (published once across both
+ * calls), and the Coordinator sees the submission. A second WorkItem goes through a checkpoint, a
  * restart under a new lease, and a reported failure.
  */
 
@@ -196,13 +197,18 @@ describe('missionweave mcp: the WorkItem tools', () => {
     expect(await statusOf(alice, workItemId)).toMatchObject({ state: 'active', execution: { leaseStatus: 'keeping' } });
 
     const script = 'ALTER TABLE invoices ADD COLUMN ledger_id uuid;\n';
-    const submitted = await ok(alice, 'work_submit', { workItemId, artifacts: [{ text: script, deliverableId: 'migration-script' }], evidence });
-    expect(submitted).toMatchObject({ state: 'submitted', artifacts: [{ mediaType: 'application/sql', sizeBytes: Buffer.byteLength(script), published: true }] });
+    const artifacts = [{ text: script, deliverableId: 'migration-script' }];
+    const unknownCriterion = await call(alice, 'work_submit', { workItemId, artifacts, evidence: [{ ...evidence[0], criterionIds: ['no-such-criterion'] }] });
+    expect(unknownCriterion).toMatchObject({ isError: true, result: { code: 'INVALID_COMMAND', reason: 'invalid_command' } });
+    // The retry reuses the Artifact the refused call published instead of publishing it again.
+    const submitted = await ok(alice, 'work_submit', { workItemId, artifacts, evidence });
+    expect(submitted).toMatchObject({ state: 'submitted', artifacts: [{ mediaType: 'application/sql', sizeBytes: Buffer.byteLength(script), published: false }] });
     const contentHash = String((submitted['artifacts'] as JsonObject[])[0]?.['contentHash']);
 
     const seen = await until(() => (seenByCoordinator.get(workItemId)?.state === 'submitted' ? seenByCoordinator.get(workItemId) : undefined), 'the submission seen by the Coordinator');
     expect(seen.submission).toMatchObject({ artifactHashes: [contentHash], evidenceIds: submitted['evidenceIds'] });
-    const [published] = await payloadsOf('artifact.published', workItemId);
+    const [published, ...again] = await payloadsOf('artifact.published', workItemId);
+    expect(again).toEqual([]);
     expect(published?.['artifact']).toMatchObject({ contentHash, mediaType: 'application/sql', schemaUri: 'urn:missionweave:schema:sql-migration', producer: { agentId: alice.agentId } });
     const [submission] = await payloadsOf('work.submitted', workItemId);
     expect(submission?.['evidence']).toMatchObject([{ type: 'deterministic_test', criterionIds: ['migration-roundtrip'], artifactHashes: [contentHash], generatedBy: { id: alice.agentId } }]);
