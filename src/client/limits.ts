@@ -67,6 +67,27 @@ export const LEASE_RENEW_RETRY_MS = 1_000;
 export const MAX_OPEN_OFFERS = 1_000;
 
 /**
+ * One Artifact a model gives inline as text to `missionweave mcp`'s `work_submit`, in UTF-8
+ * bytes: 512 KiB is some 128k tokens, more than a model writes in one tool call. A larger
+ * result is produced by a program, not typed, and belongs in a file the Worker publishes with
+ * `WorkExecution.publishArtifact`. Checked before anything is uploaded, so an oversized call
+ * costs nothing on the wire.
+ */
+export const MAX_INLINE_ARTIFACT_BYTES = 512 * 1024;
+/** Inline Artifacts in one `work_submit`: a Work Contract names a handful of deliverables, rarely more. */
+export const MAX_INLINE_ARTIFACTS = 16;
+/** All inline Artifacts of one `work_submit` together: one call's uploads stay bounded even at the count limit. */
+export const MAX_INLINE_ARTIFACTS_TOTAL_BYTES = 2 * 1024 * 1024;
+/** Evidence drafts one `work_submit` signs: one or two per acceptance criterion of a contract a model can read. */
+export const MAX_INLINE_EVIDENCE = 32;
+/**
+ * WorkItems the MCP work tools hold for this Agent — accepted, running or lately ended — before
+ * the oldest ended one is forgotten (then the oldest at all: its renewal stops and the Authority's
+ * clock ends its lease). One model works a few at a time; 64 is room for a queue of them.
+ */
+export const MAX_HELD_WORK = 64;
+
+/**
  * Commands one `OfflineBuffer` holds while the Group service is unreachable (§11.5): the grace
  * period bounds them in time, this in memory; a Worker that reaches it reports its progress
  * again, under a current lease, after it reconnects.
