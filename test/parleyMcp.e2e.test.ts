@@ -90,8 +90,14 @@ describe('missionweave mcp over stdio', () => {
   });
 
   it('reads Events and the view, and posts a Message in the main Conversation', async () => {
+    // The human makes ada a reviewer: a new Membership Epoch, which the MCP server learns from
+    // /v1/me after the Authority refuses the old one (MEMBERSHIP_STALE), and signs again under.
+    const before = (await ada('list_missions')).body['groups'] as { membershipEpoch: number }[];
+    expect((await world.humanSays('membership.change', { principal: { type: 'agent', id: world.agents['ada']?.id ?? '' }, roles: ['reviewer'] }, 1)).status).toBe(201);
     const posted = await ada('post_message', { text: 'Index agreed in Parley th_1.' });
-    expect(posted).toMatchObject({ isError: false, body: { kind: 'message.posted' } });
+    expect(posted, JSON.stringify(posted.body)).toMatchObject({ isError: false, body: { kind: 'message.posted' } });
+    const after = (await ada('list_missions')).body['groups'] as { membershipEpoch: number; role: string }[];
+    expect(after[0]).toMatchObject({ role: 'reviewer', membershipEpoch: (before[0]?.membershipEpoch ?? 0) + 1 });
     const view = await bob('group_view');
     expect(posted.body['conversationId']).toBe((view.body['group'] as JsonObject)['mainConversationId']);
     const events = await bob('read_events', { after: 0, limit: 500 });
