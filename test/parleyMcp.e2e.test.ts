@@ -11,6 +11,7 @@ import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_HTTP_MAX_BODY_BYTES, MCP_HTTP_MAX_SESSIONS } from '../src/client/mcp/mcpLimits.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { call, httpServer, startMcpNode, stdioClient, type McpNode } from './support/mcpNode.js';
 
@@ -26,6 +27,18 @@ afterAll(async () => {
   await Promise.all(Object.values(clients).map((c) => c.client.close()));
   await world?.close();
 });
+
+/** One raw POST to the MCP endpoint (the body read to its end); its status. */
+function post(target: string, body: string, headers: Record<string, string> = {}): Promise<number | undefined> {
+  const url = new URL(target);
+  return new Promise((resolve, reject) => {
+    const headersOut = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers };
+    request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: headersOut }, (response) => {
+      response.resume();
+      response.once('end', () => resolve(response.statusCode));
+    }).once('error', reject).end(body);
+  });
+}
 
 const humanSays = (kind: string, body: string, extra: JsonObject = {}) => world.humanSays('ext.missionweave.parley.post', { parley: '1', kind, body, from: { extension: 'console' }, ...extra }, 1);
 const ada = (name: string, args: Record<string, unknown> = {}) => call(clients.ada.client, name, { groupId: world.groupId, ...args });
@@ -112,7 +125,7 @@ describe('missionweave mcp over stdio', () => {
 });
 
 describe('missionweave mcp --http', () => {
-  it('serves get_manifest and a post over Streamable HTTP on 127.0.0.1 only', async () => {
+  it('serves get_manifest and a post over Streamable HTTP on 127.0.0.1 only, within its bounds', async () => {
     const server = await httpServer(world.dir, 'planner');
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = new Client({ name: 'test-http', version: '1.0.0' });
@@ -121,14 +134,12 @@ describe('missionweave mcp --http', () => {
     const asked = await call(client, 'parley_ask', { groupId: world.groupId, body: 'Should the old index be dropped?' });
     expect(asked.body).toMatchObject({ payload: { message: { thread: 2 } } });
     // A page on another host name (DNS rebinding) is refused before any session is made.
-    const rebound = await new Promise<number | undefined>((resolve, reject) => {
-      const url = new URL(server.url);
-      request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: `evil.example:${url.port}`, 'content-type': 'application/json' } }, (response) => {
-        response.resume();
-        resolve(response.statusCode);
-      }).once('error', reject).end('{}');
-    });
-    expect(rebound).toBe(403);
+    expect(await post(server.url, '{}', { host: `evil.example:${new URL(server.url).port}` })).toBe(403);
+    expect(await post(server.url, 'x'.repeat(MCP_HTTP_MAX_BODY_BYTES + 1))).toBe(413);
+    // The SDK client holds one session; the bound admits the rest, then refuses.
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    for (let i = 1; i < MCP_HTTP_MAX_SESSIONS; i++) expect(await post(server.url, initialize)).toBe(200);
+    expect(await post(server.url, initialize)).toBe(503);
     await client.close();
     expect(await server.stop()).toContain('stopping: SIGTERM');
   });

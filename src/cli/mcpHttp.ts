@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { MCP_HTTP_MAX_BODY_BYTES, MCP_HTTP_MAX_SESSIONS, MCP_HTTP_SESSION_IDLE_MS } from '../client/mcp/mcpLimits.js';
+import { MCP_HTTP_MAX_BODY_BYTES, MCP_HTTP_MAX_SESSIONS, MCP_HTTP_REQUEST_TIMEOUT_MS, MCP_HTTP_SESSION_IDLE_MS } from '../client/mcp/mcpLimits.js';
 
 export const MCP_HTTP_HOST = '127.0.0.1';
 export const MCP_HTTP_PATH = '/mcp';
@@ -38,14 +38,15 @@ function fail(response: ServerResponse, status: number, message: string): void {
 async function jsonBody(request: IncomingMessage, response: ServerResponse): Promise<{ value: unknown } | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // Past the bound the rest is read and dropped, not kept, so the client reads the 413 instead
+  // of a reset connection; the server's request timeout ends a body that never ends.
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MCP_HTTP_MAX_BODY_BYTES) {
-      fail(response, 413, `a request body is at most ${MCP_HTTP_MAX_BODY_BYTES} bytes`);
-      request.destroy();
-      return undefined;
-    }
-    chunks.push(chunk);
+    if (size <= MCP_HTTP_MAX_BODY_BYTES) chunks.push(chunk);
+  }
+  if (size > MCP_HTTP_MAX_BODY_BYTES) {
+    fail(response, 413, `a request body is at most ${MCP_HTTP_MAX_BODY_BYTES} bytes`);
+    return undefined;
   }
   try {
     return { value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
@@ -100,6 +101,7 @@ export async function serveMcpHttp(port: number, newServer: () => McpServer, log
       else response.destroy();
     });
   });
+  http.requestTimeout = MCP_HTTP_REQUEST_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(port, MCP_HTTP_HOST, () => resolve());

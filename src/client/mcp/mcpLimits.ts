@@ -31,3 +31,8 @@ export const MCP_HTTP_SESSION_IDLE_MS = 30 * 60_000;
  * a body of 500 characters and a few short members, far below this; a batch of them fits too.
  */
 export const MCP_HTTP_MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * A request body not received within this is cut off: a JSON-RPC call from a local client takes
+ * milliseconds, and a body that never ends must not hold its connection for Node's default 300 s.
+ */
+export const MCP_HTTP_REQUEST_TIMEOUT_MS = 30_000;
