@@ -28,16 +28,12 @@ export interface McpServerOptions {
   readonly log?: (message: string) => void;
 }
 
-/** The context a tool runs with: the caller's, plus the list of tools for `get_manifest`. */
-function withTools(context: ToolContext, tools: readonly ToolSummary[]): ToolContext {
-  return {
-    agent: context.agent,
-    agentId: context.agentId,
-    extension: context.extension,
-    command: (kind, payload, groupId, options) => context.command(kind, payload, groupId, options),
-    read: (path) => context.read(path),
-    tools,
-  };
+/**
+ * The context a tool runs with: the caller's, every member of it (a context another tool list
+ * extends keeps its own members), plus the list of tools for `get_manifest`.
+ */
+function withTools<C extends ToolContext>(context: C, tools: readonly ToolSummary[]): C {
+  return new Proxy(context, { get: (target, member) => (member === 'tools' ? tools : Reflect.get(target, member, target)) });
 }
 
 export function createMcpServer(context: ToolContext, tools: readonly McpToolSpec[], options: McpServerOptions = {}): McpServer {
