@@ -65,7 +65,7 @@ describe('a human with a Membership', () => {
     expect(me.headers['cache-control']).toBe('no-store');
     expect(me.body).toEqual({
       principal: owner.principal,
-      groups: [{ groupId: mission.groupId, missionId: mission.missionId, title: 'Migrate billing to the ledger', missionState: 'active', role: 'mission_owner', membershipState: 'active', parentMissionId: null }],
+      groups: [{ groupId: mission.groupId, missionId: mission.missionId, title: 'Migrate billing to the ledger', missionState: 'active', role: 'mission_owner', membershipState: 'active', membershipEpoch: 1, parentMissionId: null }],
       truncated: false,
     });
   });
@@ -212,7 +212,7 @@ describe('an Agent’s HELLO session', () => {
     const client = await RawClient.open(server.url, server.ca);
     await client.hello(coordinator);
     const me = await httpJson(server, 'GET', '/v1/me', { token: client.sessionToken });
-    expect(me.body.groups).toEqual([expect.objectContaining({ groupId: mission.groupId, role: 'coordinator', membershipState: 'active' })]);
+    expect(me.body.groups).toEqual([expect.objectContaining({ groupId: mission.groupId, role: 'coordinator', membershipState: 'active', membershipEpoch: 1 })]);
     const view = await httpJson(server, 'GET', groupPath('view'), { token: client.sessionToken });
     expect(view.body.viewer).toMatchObject({ principal: coordinator.principal, role: 'coordinator' });
     expect(view.body.presence).toEqual([expect.objectContaining({ agentId: coordinator.principal.id, connected: true })]);

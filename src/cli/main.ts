@@ -30,6 +30,9 @@ commands:
   tree <missionId> --dir DIR          the Mission tree below a Mission (§14) as JSON
   profile add FILE --dir DIR | profile list --dir DIR
                                       register an Organization-approved Extension Profile (§18); list them
+  mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]
+                                      an MCP server speaking for the Agent: Parley and Mission tools over
+                                      stdio (stdout is MCP only), or Streamable HTTP on 127.0.0.1:PORT
   conformance [--spec DIR] [--json]   run the official bundles against this implementation
   validate <object> <file|->          strictly parse and schema-validate one document
 `;
@@ -50,6 +53,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   audit: async () => (await import('./auditCommand.js')).auditCommand,
   tree: async () => (await import('./treeCommand.js')).treeCommand,
   profile: async () => (await import('./profileCommand.js')).profileCommand,
+  mcp: async () => (await import('./mcpCommand.js')).mcpCommand,
   conformance: async () => (await import('./conformanceCommand.js')).conformanceCommand,
   validate: async () => (await import('./validateCommand.js')).validateCommand,
 };

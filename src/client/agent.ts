@@ -156,6 +156,15 @@ export class MissionWeaveAgent {
     return this.current?.isOpen === true ? this.current.sessionEpoch : undefined;
   }
 
+  /**
+   * The live session's bearer token for the node's HTTPS reads (`/v1/me`, a Group's Events,
+   * Parley's reads), undefined while no session is open. It changes with every session, so read
+   * it for each request rather than keep it.
+   */
+  get sessionToken(): string | undefined {
+    return this.current?.isOpen === true ? this.current.sessionToken : undefined;
+  }
+
   /** Why the Agent stopped, once `state` is `failed`. */
   get failure(): AgentError | undefined {
     return this.failed;

@@ -27,9 +27,9 @@ export interface ServeProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `missionweave serve` and resolves once it prints its ready line. */
-export function serve(databaseUrl: string, dir: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--dir', dir, '--port', '0'], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `missionweave serve` (on `port`, any free one by default) and resolves once it prints its ready line. */
+export function serve(databaseUrl: string, dir: string, port = 0): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--dir', dir, '--port', String(port)], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('serve did not become ready')), 30_000);

@@ -32,6 +32,15 @@ export interface ToolContext {
    * the error document the node answered.
    */
   read(path: string): Promise<JsonObject>;
+  /** The tools this server offers, as `createMcpServer` registered them (`get_manifest` lists them). */
+  readonly tools?: readonly ToolSummary[];
+}
+
+/** A tool as `get_manifest` names it, so a model learns every operation from one call. */
+export interface ToolSummary {
+  readonly name: string;
+  readonly title: string;
+  readonly readOnly: boolean;
 }
 
 export interface McpToolSpec<S extends ZodRawShape = ZodRawShape> {

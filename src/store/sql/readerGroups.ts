@@ -13,6 +13,8 @@ export interface ReaderGroupRow {
   readonly missionState: string;
   readonly role: string;
   readonly membershipState: string;
+  /** What the reader's Commands in the Group must carry (§8): an MCP server learns it here. */
+  readonly membershipEpoch: number;
   readonly parentMissionId: string | null;
 }
 
@@ -26,6 +28,7 @@ export async function readReaderGroups(db: Queryable, type: string, id: string, 
                   ms.document #>> '{mission,state}' as "missionState",
                   m.document ->> 'role' as role,
                   m.document ->> 'state' as "membershipState",
+                  (m.document ->> 'membershipEpoch')::int as "membershipEpoch",
                   ms.document #>> '{mission,parent,missionId}' as "parentMissionId"
            from aggregates m
            join aggregates ms on ms.group_id = m.group_id and ms.aggregate_type = 'mission'

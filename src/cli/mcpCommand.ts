@@ -1,0 +1,101 @@
+/**
+ * `missionweave mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://…]`:
+ * an MCP server on the Agent's side (issue 14, part 3), so any MCP client — a desktop assistant,
+ * an IDE, an agent framework — takes part in Missions as this Agent. It reads the folder's
+ * configuration (the node's host and port, the development TLS certificate as the CA) and the
+ * Agent's key, connects a MissionWeaveAgent over wss (HELLO, reconnects), subscribes to the
+ * Agent's Groups from `GET /v1/me` so Events and work offers flow, and offers Parley's tools and
+ * the Mission tools.
+ *
+ * Over stdio (the default) stdout carries MCP frames and nothing else: every log line goes to
+ * stderr. `--http PORT` serves Streamable HTTP on 127.0.0.1 instead (`mcpHttp.ts`). Either ends
+ * cleanly on stdin's end (the client closed the pipe), SIGTERM or SIGINT: the MCP sessions close,
+ * then the Agent (its last Cursors ACKed).
+ */
+
+import { readFileSync } from 'node:fs';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { MissionWeaveAgent } from '../client/agent.js';
+import { AgentContext } from '../client/mcp/agentContext.js';
+import { createMcpServer } from '../client/mcp/mcpServer.js';
+import { missionTools } from '../client/mcp/missionTools.js';
+import { parleyTools } from '../client/mcp/parleyTools.js';
+import type { McpToolSpec } from '../client/mcp/toolSpec.js';
+import { parseArgs, stringOption, UsageError } from './args.js';
+import { Home } from './home.js';
+import { serveMcpHttp } from './mcpHttp.js';
+
+const USAGE = 'usage: missionweave mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]';
+/** Parley's `from.extension` when neither the call nor `--extension` names one. */
+export const DEFAULT_EXTENSION = 'main';
+
+function log(message: string): void {
+  process.stderr.write(`missionweave mcp: ${message}\n`);
+}
+
+/** A node bound to every address is reached on this machine's loopback. */
+function nodeUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `wss://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}/v1/ws`;
+}
+
+/** Resolves once the client is gone or the process is told to stop. */
+function stopped(watchStdin: boolean): Promise<string> {
+  return new Promise((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+    if (watchStdin) {
+      process.stdin.once('end', () => resolve('stdin ended'));
+      process.stdin.once('close', () => resolve('stdin closed'));
+    }
+  });
+}
+
+export async function mcpCommand(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, { as: 'value', dir: 'value', extension: 'value', http: 'value', url: 'value' });
+  const handle = stringOption(args, 'as');
+  if (handle === undefined || args.positionals.length > 0) throw new UsageError(USAGE);
+  const httpText = stringOption(args, 'http');
+  if (httpText !== undefined && (!/^\d{1,5}$/.test(httpText) || Number(httpText) > 65535)) throw new UsageError('--http must be a port, 0–65535');
+  const extension = stringOption(args, 'extension') ?? DEFAULT_EXTENSION;
+  if (extension.length === 0 || extension.length > 64) throw new UsageError('--extension is a label of 1 to 64 characters');
+  const home = new Home(stringOption(args, 'dir') ?? '.missionweave');
+  const config = home.config();
+  const principal = home.principal(handle);
+  if (principal.type !== 'agent') throw new UsageError(`${handle} is a ${principal.type}: the MCP server speaks for an Agent`);
+  if (principal.privateKeyFile === undefined) throw new UsageError(`${handle}'s private key is held elsewhere`);
+
+  const url = stringOption(args, 'url') ?? nodeUrl(config.server.host, config.server.port);
+  const ca = readFileSync(home.path(config.tls.certFile));
+  const agent = new MissionWeaveAgent({ url, ca, agentId: principal.id, keyId: principal.keyId, privateKey: home.privateKey(principal.privateKeyFile) });
+  agent.onError((error) => log(`${error.code}: ${error.message}`));
+  agent.onConnectionChange((change) => log(`session ${change.state}${change.sessionEpoch === undefined ? '' : ` (epoch ${change.sessionEpoch})`}`));
+  // Events are consumed so the Cursors move; tools read what they need over HTTPS.
+  agent.onEvent(() => {});
+  await agent.connect();
+  const context = new AgentContext({ agent, origin: new URL(url.replace(/^wss:/, 'https:')), ca, extension });
+  const me = await context.groups();
+  const groups = (me['groups'] as { groupId: string; membershipState: string }[]).filter((g) => g.membershipState === 'active');
+  for (const group of groups) await agent.subscribe(group.groupId);
+
+  const tools: McpToolSpec[] = [...parleyTools(), ...missionTools()];
+  const newServer = () => createMcpServer(context, tools, { log });
+  try {
+    if (httpText !== undefined) {
+      const http = await serveMcpHttp(Number(httpText), newServer, log);
+      log(JSON.stringify({ agentId: agent.agentId, groups: groups.length, tools: tools.length, mcp: http.url }));
+      log(`stopping: ${await stopped(false)}`);
+      await http.close();
+    } else {
+      const server = newServer();
+      const ending = stopped(true);
+      await server.connect(new StdioServerTransport());
+      log(JSON.stringify({ agentId: agent.agentId, groups: groups.length, tools: tools.length, mcp: 'stdio' }));
+      log(`stopping: ${await ending}`);
+      await server.close();
+    }
+  } finally {
+    await agent.close();
+  }
+  return 0;
+}
