@@ -1,6 +1,6 @@
 /**
  * The WorkItem tools of `missionweave mcp` (issue 14, part 3) driven as a model drives them:
- * through a real MCP `McpServer` and `Client` joined by the SDK's in-memory transport, each tool
+ * through `missionweave mcp`'s own server (`createMcpServer`) and a real MCP `Client` joined by the SDK's in-memory transport, each tool
  * registered as the MCP server registers them (a result as JSON text and structuredContent, a
  * throw as `isError` with `{code, reason, message}`), against a real node over wss and TLS. An
  * SDK Coordinator authorizes a WorkItem and offers it to two Worker Agents: both list it, one
@@ -16,12 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadArtifact, MissionWeaveAgent, MissionWeaveCoordinator, MissionWeaveWorker, type WorkItemDocument } from '../src/client/index.js';
-import { isAgentError } from '../src/client/errors.js';
 import { MAX_INLINE_ARTIFACT_BYTES } from '../src/client/limits.js';
-import { ToolRefusal, type McpToolSpec, type ToolContext } from '../src/client/mcp/toolSpec.js';
+import { createMcpServer } from '../src/client/mcp/mcpServer.js';
+import type { McpToolSpec, ToolContext } from '../src/client/mcp/toolSpec.js';
 import { workTools } from '../src/client/mcp/workTools.js';
 import type { WorkAuthorizePayload, WorkOfferPayload } from '../src/client/workDocuments.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
@@ -56,28 +55,9 @@ async function until<T>(check: () => Promise<T | undefined> | T | undefined, wha
   }
 }
 
-/** What the MCP server answers for a throw: the refusal's code, its reason, its message. */
-function refusalOf(error: unknown): JsonObject {
-  if (error instanceof ToolRefusal) return { code: error.code, reason: error.reason, message: error.message };
-  if (isAgentError(error)) return { code: error.code, reason: error.code.toLowerCase(), message: error.message };
-  return { code: 'INTERNAL_ERROR', reason: 'internal_error', message: String(error) };
-}
-
-/** Registers `specs` as `missionweave mcp` does, on a server joined to a client in memory. */
+/** `missionweave mcp`'s own server (mcpServer.ts) over `specs`, joined to a client in memory. */
 async function connectTools(specs: readonly McpToolSpec[], context: ToolContext): Promise<Client> {
-  const mcp = new McpServer({ name: 'missionweave-test', version: '0.0.0' });
-  for (const spec of specs) {
-    const config = { title: spec.title, description: spec.description, inputSchema: spec.input, annotations: { readOnlyHint: spec.readOnly === true } };
-    mcp.registerTool(spec.name, config, async (args: unknown) => {
-      try {
-        const result = await spec.run(args as never, context);
-        return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result };
-      } catch (error) {
-        const refusal = refusalOf(error);
-        return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(refusal) }], structuredContent: refusal };
-      }
-    });
-  }
+  const mcp = createMcpServer(context, specs);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'model', version: '0.0.0' });
   await mcp.connect(serverSide);

@@ -47,7 +47,7 @@ const bob = (name: string, args: Record<string, unknown> = {}) => call(clients.b
 describe('missionweave mcp over stdio', () => {
   it('tells a model everything it needs in get_manifest, and lists its Missions', async () => {
     const tools = (await clients.ada.client.listTools()).tools.map((t) => t.name);
-    expect(tools).toEqual(expect.arrayContaining(['get_manifest', 'parley_ask', 'parley_confirm', 'parley_refute', 'parley_inbox', 'list_missions', 'read_events', 'group_view', 'post_message']));
+    expect(tools).toEqual(expect.arrayContaining(['get_manifest', 'parley_ask', 'parley_confirm', 'parley_refute', 'parley_inbox', 'list_missions', 'read_events', 'group_view', 'post_message', 'work_offers', 'work_accept', 'work_start', 'work_submit', 'work_fail', 'work_status']));
     const manifest = await call(clients.ada.client, 'get_manifest');
     expect(manifest.isError).toBe(false);
     expect(manifest.body).toMatchObject({ agentId: world.agents['ada']?.id, extension: 'claude', parley: { parley: '1', commands: { post: 'ext.missionweave.parley.post' } } });

@@ -4,8 +4,8 @@
  * an IDE, an agent framework — takes part in Missions as this Agent. It reads the folder's
  * configuration (the node's host and port, the development TLS certificate as the CA) and the
  * Agent's key, connects a MissionWeaveAgent over wss (HELLO, reconnects), subscribes to the
- * Agent's Groups from `GET /v1/me` so Events and work offers flow, and offers Parley's tools and
- * the Mission tools.
+ * Agent's Groups from `GET /v1/me` so Events and work offers flow, and offers Parley's tools,
+ * the Mission tools and the WorkItem tools (a MissionWeaveWorker over the same Agent).
  *
  * Over stdio (the default) stdout carries MCP frames and nothing else: every log line goes to
  * stderr. `--http PORT` serves Streamable HTTP on 127.0.0.1 instead (`mcpHttp.ts`). Either ends
@@ -16,10 +16,12 @@
 import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { MissionWeaveAgent } from '../client/agent.js';
+import { MissionWeaveWorker } from '../client/worker.js';
 import { AgentContext } from '../client/mcp/agentContext.js';
 import { createMcpServer } from '../client/mcp/mcpServer.js';
 import { missionTools } from '../client/mcp/missionTools.js';
 import { parleyTools } from '../client/mcp/parleyTools.js';
+import { workTools } from '../client/mcp/workTools.js';
 import type { McpToolSpec } from '../client/mcp/toolSpec.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { Home } from './home.js';
@@ -70,15 +72,17 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   const agent = new MissionWeaveAgent({ url, ca, agentId: principal.id, keyId: principal.keyId, privateKey: home.privateKey(principal.privateKeyFile) });
   agent.onError((error) => log(`${error.code}: ${error.message}`));
   agent.onConnectionChange((change) => log(`session ${change.state}${change.sessionEpoch === undefined ? '' : ` (epoch ${change.sessionEpoch})`}`));
-  // Events are consumed so the Cursors move; tools read what they need over HTTPS.
+  // Events are consumed so the Cursors move; tools read what they need over HTTPS. The Worker
+  // listens before any subscription, so it sees every offer the Groups' replay delivers.
   agent.onEvent(() => {});
+  const worker = new MissionWeaveWorker(agent);
   await agent.connect();
   const context = new AgentContext({ agent, origin: new URL(url.replace(/^wss:/, 'https:')), ca, extension });
   const me = await context.groups();
   const groups = (me['groups'] as { groupId: string; membershipState: string }[]).filter((g) => g.membershipState === 'active');
   for (const group of groups) await agent.subscribe(group.groupId);
 
-  const tools: McpToolSpec[] = [...parleyTools(), ...missionTools()];
+  const tools: McpToolSpec[] = [...parleyTools(), ...missionTools(), ...workTools(worker)];
   const newServer = () => createMcpServer(context, tools, { log });
   try {
     if (httpText !== undefined) {
@@ -95,6 +99,7 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
       await server.close();
     }
   } finally {
+    worker.close();
     await agent.close();
   }
   return 0;
