@@ -15,29 +15,32 @@ import { OWNER, REVIEWER, T0, WORKER, WORKER2 } from '../fixtures.js';
 
 export const ACTORS: Readonly<Record<string, Principal>> = { claude: WORKER, vibe: WORKER2, codex: REVIEWER, user: OWNER };
 
-export const CONFIG = `# disput.toml of the tests
+/** The tests' `disput.toml`, its participants played by `actors` (claude, vibe, codex, user). */
+export function configFor(actors: Readonly<Record<string, Principal>>): string {
+  const id = (name: string): string => (actors[name] as Principal).id;
+  return `# disput.toml of the tests
 [[participants]]
 name = "claude"
 adapter = "claude"
 roles = ["implementer", "reviewer"]
-principal = { type = "agent", id = "${WORKER.id}" }
+principal = { type = "agent", id = "${id('claude')}" }
 
 [[participants]]
 name = "vibe"
 adapter = "vibe"
 roles = ["implementer", "reviewer"]
-principal = { type = "agent", id = "${WORKER2.id}" }
+principal = { type = "agent", id = "${id('vibe')}" }
 
 [[participants]]
 name = "codex"
 adapter = "codex"
 roles = ["reviewer"]
-principal = { type = "agent", id = "${REVIEWER.id}" }
+principal = { type = "agent", id = "${id('codex')}" }
 
 [[participants]]
 name = "user"
 roles = ["decider"]
-principal = { type = "human", id = "${OWNER.id}" }
+principal = { type = "human", id = "${id('user')}" }
 
 [[roles]]
 name = "implementer"
@@ -75,6 +78,9 @@ policy = "no_regression"
 env = { DRY_RUN = "true" }
 deny = ["git push", "git reset --hard"]
 `;
+}
+
+export const CONFIG = configFor(ACTORS);
 
 export const BACKLOG = '# Backlog\n\n- [ ] Ajouter la connexion\n- [ ] [USER] Choisir la licence\n- [ ] Écrire la doc\n';
 export const BACKLOG_EMPTY = '# Backlog\n\n- [x] Ajouter la connexion\n- [ ] [USER] Choisir la licence\n';
