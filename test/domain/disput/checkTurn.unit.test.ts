@@ -145,3 +145,25 @@ describe('the refusal table', () => {
     expect([...codes].sort()).toEqual(['AUTH_FORBIDDEN', 'INVALID_COMMAND', 'INVALID_STATE_TRANSITION', 'SCHEMA_VALIDATION_FAILED']);
   });
 });
+
+describe('disputLimits', () => {
+  it('are all positive, and NNNN\'s four digits hold every turn a dialogue may have', () => {
+    for (const value of Object.values(disputLimits)) expect(value).toBeGreaterThan(0);
+    expect(disputLimits.maxTurns).toBeLessThanOrEqual(9999);
+  });
+
+  it('bound the turns of a dialogue', () => {
+    const started = dialogue(T1);
+    const first = started.turns[0] as (typeof started.turns)[number];
+    const turns = Array.from({ length: disputLimits.maxTurns }, (_, i) => ({ ...first, number: i + 1, commit: commitOf(i + 1), codeChanged: false, triggered: [] }));
+    const full = { ...started, turns, backlog: null };
+    const n = disputLimits.maxTurns + 1;
+    expectRefused(full, { n, who: 'user', role: 'decider' }, 'disput_limit', 'INVALID_COMMAND');
+    expectAccepted({ ...full, turns: turns.slice(0, -1) }, { n: n - 1, who: 'user', role: 'decider' });
+  });
+
+  it('bound one line of Réponses or Items', () => {
+    const long = `- [I-0002-1] → @claude : ${'x'.repeat(disputLimits.lineMaxChars)}`;
+    expectRefused(dialogue(T1), { ...T2, items: [long] }, 'disput_limit');
+  });
+});
