@@ -66,7 +66,7 @@ export async function registerFolderContextGenerator(home: Home, authority: Grou
 }
 
 /**
- * Registers the node's code profiles (Parley v1, `app/nodeProfiles.ts`) approved by the folder's
+ * Registers the node's code profiles (Parley v1, disput v0, `app/nodeProfiles.ts`) approved by the folder's
  * Registry service, so that a Group can pin them; idempotent. `init` and a serving node's start
  * call it, as they do for the context generator.
  */

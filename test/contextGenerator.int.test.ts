@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CONTEXT_GENERATION_CAPABILITY, CONTEXT_GENERATOR_AGENT_ID } from '../src/app/context/contextGenerator.js';
 import { listProfiles } from '../src/app/extensionProfiles.js';
 import { DEFAULT_FRESHNESS } from '../src/app/limits.js';
+import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
 import { PARLEY_URI } from '../src/domain/parley/parleyProfile.js';
 import { CONTEXT_GENERATOR_KEY_FILE, Home, type HomeConfig } from '../src/cli/home.js';
 import { ensureHome } from '../src/cli/initCommand.js';
@@ -77,10 +78,10 @@ describe('serving on a folder without a context generator', () => {
       const card = JSON.parse(cards[0]!.document) as { owner: unknown; capabilities: { id: string; version: string }[] };
       expect(card.owner).toEqual({ type: 'service', id: 'urn:missionweave:service:registry' });
       expect(card.capabilities.map((c) => `${c.id}@${c.version}`)).toEqual([CONTEXT_GENERATION_CAPABILITY]);
-      // The node's code profile (Parley v1) is registered once too, approved by the Registry service.
+      // The node's code profiles (disput v0, Parley v1) are registered once too, approved by the Registry service.
       const profiles = await listProfiles(db.pool);
-      expect(profiles.map((p) => [p.profileUri, p.version])).toEqual([[PARLEY_URI, '1.0.0']]);
-      expect(JSON.parse(profiles[0]!.document).approvedBy).toEqual({ type: 'service', id: 'urn:missionweave:service:registry' });
+      expect(profiles.map((p) => [p.profileUri, p.version])).toEqual([[DISPUT_URI, '0.1.0'], [PARLEY_URI, '1.0.0']]);
+      for (const profile of profiles) expect(JSON.parse(profile.document).approvedBy).toEqual({ type: 'service', id: 'urn:missionweave:service:registry' });
     } finally {
       await Promise.all(nodes.map((node) => node.close()));
     }

@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_CODE_PROFILES, registerNodeProfiles } from '../src/app/nodeProfiles.js';
 import { MissionWeaveAgent, MissionWeaveError } from '../src/client/index.js';
+import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
 import { PARLEY_URI } from '../src/domain/parley/parleyProfile.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
@@ -38,7 +39,7 @@ beforeAll(async () => {
   const workers = { a: await server.harness.agent('worker-a'), b: await server.harness.agent('worker-b') };
   // What `init` and `serve` do, here approved by the human owner: the second run registers nothing.
   const registered = await registerNodeProfiles(server.harness.authority, server.db.pool, owner);
-  expect(registered.map((r) => r.ok && r.profile.profileUri)).toEqual([PARLEY_URI]);
+  expect(registered.map((r) => r.ok && r.profile.profileUri)).toEqual([PARLEY_URI, DISPUT_URI]);
   expect(await registerNodeProfiles(server.harness.authority, server.db.pool, owner)).toEqual([]);
   mission = await createMission(server.harness, owner, coordinator, { pinnedProfiles: [{ profileUri: PARLEY_URI, majorVersion: 1 }] });
   for (const worker of Object.values(workers)) {

@@ -12,6 +12,7 @@ import type { Actor } from './support/harness.js';
 import { operatorScratch, runCli } from './support/operatorCli.js';
 import { tallyProfileDocument } from './support/profileDocuments.js';
 import { TALLY_URI } from './support/tallyProfile.js';
+import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
 import { PARLEY_URI } from '../src/domain/parley/parleyProfile.js';
 
 const { scratch, dir } = operatorScratch('mw-profile-', 'org');
@@ -45,10 +46,11 @@ it('registers an approved profile once, lists it, and refuses a tampered one', (
 
   const listed = runCli('profile', 'list', '--dir', dir);
   expect(listed.code, listed.stderr).toBe(0);
-  // `init` registered the node's own Parley v1, approved by the Registry service, ready to pin.
+  // `init` registered the node's own Parley v1 and disput v0, approved by the Registry service, ready to pin.
   expect(lines(listed.stdout).map((p) => [p['profileUri'], p['version']]).sort()).toEqual([
     [TALLY_URI, '1.0.0'],
     [PARLEY_URI, '1.0.0'],
+    [DISPUT_URI, '0.1.0'],
   ].sort());
   expect(runCli('profile', 'add', '--dir', dir).code).toBe(2);
   expect(runCli('profile', 'remove', file, '--dir', dir).code).toBe(2);

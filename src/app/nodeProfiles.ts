@@ -1,5 +1,5 @@
 /**
- * The Extension Profiles this node's code implements (§18) — Parley v1 today — and their
+ * The Extension Profiles this node's code implements (§18) — Parley v1 and disput v0 — and their
  * profile documents. A Group may pin only a registered profile, and registration verifies an
  * Organization approval, so the node registers its own code profiles once, approved by the
  * Registry service (an Organization service may approve, `extensionProfiles.ts`): an operator
@@ -7,6 +7,7 @@
  * node or by `missionweave profile add`) is left as it is.
  */
 
+import { disputProfile } from '../domain/disput/disputProfile.js';
 import { parleyProfile } from '../domain/parley/parleyProfile.js';
 import type { AnyExtensionProfile } from '../domain/kinds/profile.js';
 import { sha256ContentHash } from '../protocol/contentHash.js';
@@ -32,7 +33,11 @@ export interface ProfileApprover {
 }
 
 /** What `serve` runs: the code profiles every Group of this node may pin. */
-export const NODE_PROFILES: readonly CodeProfile[] = [{ profile: parleyProfile, name: 'Parley v1', version: '1.0.0' }];
+export const NODE_PROFILES: readonly CodeProfile[] = [
+  { profile: parleyProfile, name: 'Parley v1', version: '1.0.0' },
+  // The seed is a v0 draft: major 0, which a Group pins as `majorVersion: 0`.
+  { profile: disputProfile, name: 'disput v0', version: '0.1.0' },
+];
 
 export const NODE_CODE_PROFILES: readonly AnyExtensionProfile[] = NODE_PROFILES.map((entry) => entry.profile);
 
