@@ -7,7 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { halfLoad, parseProcStat, readProcStats, treeTicks, unitCost, usPerUnit, USER_HZ, type ProcStat } from '../src/bench/cpuCost.js';
+import { halfLoad, parseProcStat, readProcStats, sampleCost, treeTicks, unitCost, usPerUnit, USER_HZ, type ProcStat } from '../src/bench/cpuCost.js';
 import { cryptoFloorUsPerCommand, floorFromRates } from '../src/bench/cryptoFloor.js';
 
 /** A stat line as proc(5) lays it out, with the fields the cost reads set. */
@@ -30,6 +30,14 @@ describe('parseProcStat', () => {
     expect(self.pid).toBe(process.pid);
     expect(self.ppid).toBe(process.ppid);
     expect((await readProcStats()).some((s) => s.pid === process.pid)).toBe(true);
+  });
+
+  it('samples a real tree with its instant on the monotonic clock of CPU profiles', async () => {
+    const own = parseProcStat(readFileSync('/proc/self/stat', 'utf8'));
+    const sample = await sampleCost({ serverPid: process.pid, postmasterPid: -1 });
+    expect(sample.server).toBeGreaterThanOrEqual(own.ticks + own.childTicks);
+    expect(sample.postgres).toBe(0);
+    expect(Math.abs((sample.atUs ?? 0) - Number(process.hrtime.bigint() / 1000n))).toBeLessThan(60_000_000);
   });
 });
 

@@ -2,7 +2,9 @@
  * `npm run bench [-- --json] [--quick]`: the Group Authority measured end to end, with
  * same-run baselines. A real `missionweave serve` node on an embedded PostgreSQL
  * (`synchronous_commit` on, fsync on), driven by real Agents over wss from separate processes.
- * Prints a table; with `--json` the last line is one JSON object of the figures.
+ * Prints a table; with `--json` the last line is one JSON object of the figures: rates, and
+ * per phase the CPU the server, PostgreSQL and the load spent per unit of work, against a
+ * same-run cryptographic floor (issue 16; BENCHMARKS.md says how each is measured).
  */
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -5,7 +5,7 @@
  * (cpuCost.ts): the server's, PostgreSQL's and the load processes' own.
  */
 
-import { sampleCost, unitCost, type CostProbe, type UnitCost } from './cpuCost.js';
+import { sampleCost, unitCost, type CostProbe, type CostSample, type UnitCost } from './cpuCost.js';
 import { type BenchAgent, type BenchMission, type BenchWorld } from './benchWorld.js';
 import { cpuByRole, cpuLine, residentBytes, startLoad, type ServeNode } from './loadDriver.js';
 
@@ -26,9 +26,10 @@ function loadCpuSeconds(results: readonly Record<string, unknown>[]): number {
   return results.reduce((n, r) => n + Number(r['cpuSeconds'] ?? 0), 0);
 }
 
-function costLine(cost: UnitCost, unit: string): string {
+/** The phase's cost, and its timed window for `profileTop --window` (cpuProfile.ts). */
+function costLine(cost: UnitCost, unit: string, before: CostSample, after: CostSample): string {
   const us = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(1));
-  return `per ${unit}: server ${us(cost.serverUs)} µs, PostgreSQL ${us(cost.postgresUs)} µs, load ${us(cost.loadUs)} µs`;
+  return `per ${unit}: server ${us(cost.serverUs)} µs, PostgreSQL ${us(cost.postgresUs)} µs, load ${us(cost.loadUs)} µs; window ${before.atUs ?? 0}-${after.atUs ?? 0}`;
 }
 
 export interface CommandRun {
@@ -58,7 +59,7 @@ export async function commandRun(t: BenchTarget, agents: BenchAgent[], groupsOf:
   const errors = results.reduce((n, r) => n + Object.values(r['errors'] as Record<string, number>).reduce((a, b) => a + b, 0), 0);
   const cost = unitCost(before, after, accepted, loadCpuSeconds(results));
   const serverCpuMs = (cost.serverUs ?? 0) / 1000;
-  log(`  ${accepted} accepted in ${Math.round(elapsed)} ms; ${results.reduce((n, r) => n + Number(r['received']), 0)} frames received; CPU: ${cpuLine(cpuBefore, cpuAfter)}, load ${loadCpuSeconds(results).toFixed(1)} s; ${costLine(cost, 'Command')}`);
+  log(`  ${accepted} accepted in ${Math.round(elapsed)} ms; ${results.reduce((n, r) => n + Number(r['received']), 0)} frames received; CPU: ${cpuLine(cpuBefore, cpuAfter)}, load ${loadCpuSeconds(results).toFixed(1)} s; ${costLine(cost, 'Command', before, after)}`);
   return { perSec: accepted / (elapsed / 1000), latencies: results.flatMap((r) => r['latencies'] as number[]).sort((a, b) => a - b), errors, serverCpuMs, cost };
 }
 
@@ -85,7 +86,7 @@ export async function deliveries(t: BenchTarget, writer: BenchAgent, mission: Be
   const cpuAfter = await cpuByRole();
   const delivered = Number(received['deliveries']);
   const cost = unitCost(before, after, delivered, loadCpuSeconds([received, written]));
-  log(`  ${delivered} deliveries in ${Number(received['lastAt']) - start} ms; CPU: ${cpuLine(cpuBefore, cpuAfter)}, load ${loadCpuSeconds([received, written]).toFixed(1)} s; ${costLine(cost, 'delivery')}`);
+  log(`  ${delivered} deliveries in ${Number(received['lastAt']) - start} ms; CPU: ${cpuLine(cpuBefore, cpuAfter)}, load ${loadCpuSeconds([received, written]).toFixed(1)} s; ${costLine(cost, 'delivery', before, after)}`);
   return { perSec: delivered / ((Number(received['lastAt']) - start) / 1000), cost };
 }
 
@@ -100,7 +101,7 @@ export async function replay(t: BenchTarget, reader: BenchAgent, mission: BenchM
   const after = await sampleCost(t.probe);
   const cpuAfter = await cpuByRole();
   const cost = unitCost(before, after, events, loadCpuSeconds([result]));
-  log(`  ${events} Events replayed in ${Number(result['lastAt']) - start} ms; CPU: ${cpuLine(cpuBefore, cpuAfter)}, load ${loadCpuSeconds([result]).toFixed(1)} s; ${costLine(cost, 'Event')}`);
+  log(`  ${events} Events replayed in ${Number(result['lastAt']) - start} ms; CPU: ${cpuLine(cpuBefore, cpuAfter)}, load ${loadCpuSeconds([result]).toFixed(1)} s; ${costLine(cost, 'Event', before, after)}`);
   return { perSec: events / ((Number(result['lastAt']) - start) / 1000), cost };
 }
 

@@ -89,6 +89,8 @@ export function postmasterPid(dataDirectory: string): number {
 export interface CostSample {
   readonly server: number;
   readonly postgres: number;
+  /** When, on the monotonic clock in µs (the clock of `--cpu-prof` profiles). */
+  readonly atUs?: number;
 }
 
 /** Where the bench's own server and PostgreSQL live, to sample their trees. */
@@ -99,7 +101,7 @@ export interface CostProbe {
 
 export async function sampleCost(probe: CostProbe): Promise<CostSample> {
   const stats = await readProcStats();
-  return { server: treeTicks(stats, probe.serverPid), postgres: treeTicks(stats, probe.postmasterPid) };
+  return { server: treeTicks(stats, probe.serverPid), postgres: treeTicks(stats, probe.postmasterPid), atUs: Number(process.hrtime.bigint() / 1000n) };
 }
 
 /** Server and PostgreSQL CPU per unit between two samples, and the load processes' own. */

@@ -42,19 +42,23 @@ export interface ProfileSummary {
 /** V8's pseudo-frames, which have no script: idle, program (native code), GC, root. */
 const isPseudo = (frame: CallFrame) => frame.url === '' && frame.functionName.startsWith('(');
 
-/** A script's URL, short: from `node_modules/` or `src/` on, or as Node names its internals. */
+/**
+ * A script's URL, short: from `node_modules/` or from our `dist/` (compiled, so line numbers are
+ * the JavaScript's), `src/` or `test/` on, or as Node names its internals.
+ */
 export function shortFile(url: string): string {
   if (url === '') return '(native)';
   const path = url.replace(/^file:\/\//, '');
   const modules = path.lastIndexOf('node_modules/');
   if (modules >= 0) return path.slice(modules);
-  const source = path.search(/\/(src|test)\//);
-  return source >= 0 ? path.slice(source + 1) : path;
+  const ours = path.search(/\/(dist|src|test)\//);
+  return ours >= 0 ? path.slice(ours + 1) : path;
 }
 
 function functionKey(frame: CallFrame): string {
   if (isPseudo(frame)) return frame.functionName;
-  return `${frame.functionName === '' ? '(anonymous)' : frame.functionName} ${shortFile(frame.url)}:${frame.lineNumber + 1}`;
+  const name = frame.functionName === '' ? '(anonymous)' : frame.functionName;
+  return frame.url === '' ? `${name} (native)` : `${name} ${shortFile(frame.url)}:${frame.lineNumber + 1}`;
 }
 
 function fileKey(frame: CallFrame): string {
@@ -69,7 +73,16 @@ function ranked(totals: Map<string, number>, busyMs: number, top: number): SelfT
     .map(([name, selfMs]) => ({ name, selfMs, share: busyMs > 0 ? selfMs / busyMs : 0 }));
 }
 
-export function summarizeProfile(profile: CpuProfile, top = 25): ProfileSummary {
+/**
+ * A span of the monotonic clock, in µs: V8 stamps profiles with the same CLOCK_MONOTONIC as
+ * `process.hrtime`, so the window a bench phase logs selects that phase in any thread's profile.
+ */
+export interface Window {
+  readonly fromUs: number;
+  readonly toUs: number;
+}
+
+export function summarizeProfile(profile: CpuProfile, top = 25, window?: Window): ProfileSummary {
   const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   const byFunction = new Map<string, number>();
   const byFile = new Map<string, number>();
@@ -78,8 +91,9 @@ export function summarizeProfile(profile: CpuProfile, top = 25): ProfileSummary 
   let totalMs = 0;
   profile.samples.forEach((id, i) => {
     const frame = frames.get(id);
-    if (frame === undefined) return;
-    const ms = ((times[i + 1] ?? profile.endTime) - (times[i] as number)) / 1000;
+    const stamp = times[i] as number;
+    if (frame === undefined || (window !== undefined && (stamp < window.fromUs || stamp >= window.toUs))) return;
+    const ms = ((times[i + 1] ?? profile.endTime) - stamp) / 1000;
     totalMs += ms;
     byFunction.set(functionKey(frame), (byFunction.get(functionKey(frame)) ?? 0) + ms);
     byFile.set(fileKey(frame), (byFile.get(fileKey(frame)) ?? 0) + ms);
