@@ -53,7 +53,12 @@ export async function naiveSqlPerSec(url: string, concurrency: number, groups: n
   return perSec;
 }
 
-export async function rawWsDeliveriesPerSec(tls: { cert: string; key: string }, caFile: string, sockets: number, frames: number, frameBytes: number): Promise<number> {
+/**
+ * The raw ws baseline's deliveries per second and its server's CPU per delivery: the server runs
+ * in this (the bench's) process, so its cost is this process's CPU from the first send until the
+ * last frame arrived — the bench's own idle setup Authority included, which is next to nothing.
+ */
+export async function rawWsDeliveries(tls: { cert: string; key: string }, caFile: string, sockets: number, frames: number, frameBytes: number): Promise<{ perSec: number; cpuUsPerDelivery: number }> {
   const server = createServer({ ...tls, minVersion: 'TLSv1.3', maxVersion: 'TLSv1.3' });
   const wss = new WebSocketServer({ server, perMessageDeflate: false });
   const connected: WebSocket[] = [];
@@ -65,12 +70,16 @@ export async function rawWsDeliveriesPerSec(tls: { cert: string; key: string }, 
   await load.ready;
   const frame = JSON.stringify({ event: { payload: 'x'.repeat(frameBytes) }, frameId: `urn:uuid:${randomUUID()}`, frameType: 'EVENT', protocolVersion: '0.1' });
   const start = Date.now();
+  const cpuBefore = process.cpuUsage();
   for (let i = 0; i < frames; i++) for (const ws of connected) ws.send(frame);
   const result = await load.result;
-  const perSec = Number(result['deliveries']) / ((Number(result['lastAt']) - start) / 1000);
+  const cpu = process.cpuUsage(cpuBefore);
+  const delivered = Number(result['deliveries']);
+  const perSec = delivered / ((Number(result['lastAt']) - start) / 1000);
+  const cpuUsPerDelivery = (cpu.user + cpu.system) / Math.max(1, delivered);
   for (const ws of connected) ws.terminate();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  return perSec;
+  return { perSec, cpuUsPerDelivery };
 }
 
 export function rawVerifyPerSec(millis = 1_500): number {

@@ -2,7 +2,9 @@
  * `npm run bench [-- --json] [--quick]`: the Group Authority measured end to end, with
  * same-run baselines. A real `missionweave serve` node on an embedded PostgreSQL
  * (`synchronous_commit` on, fsync on), driven by real Agents over wss from separate processes.
- * Prints a table; with `--json` the last line is one JSON object of the figures.
+ * Prints a table; with `--json` the last line is one JSON object of the figures: rates, and
+ * per phase the CPU the server, PostgreSQL and the load spent per unit of work, against a
+ * same-run cryptographic floor (issue 16; BENCHMARKS.md says how each is measured).
  */
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,12 +13,15 @@ import { join } from 'node:path';
 import { Home } from '../cli/home.js';
 import { ensureHome } from '../cli/initCommand.js';
 import { openEmbeddedPostgres, removeEmbeddedData } from '../store/embeddedPostgres.js';
-import { naiveSqlPerSec, rawVerifyPerSec, rawWsDeliveriesPerSec } from './baselines.js';
+import { naiveSqlPerSec, rawVerifyPerSec, rawWsDeliveries } from './baselines.js';
+import { commandRun, deliveries, idleSessions, log, percentile, replay, type BenchTarget } from './benchPhases.js';
 import { BenchWorld, type BenchAgent, type BenchMission } from './benchWorld.js';
-import { cpuByRole, cpuLine, processCpuSeconds, residentBytes, startLoad, startServe, type ServeNode } from './loadDriver.js';
+import { halfLoad, postmasterPid, type UnitCost } from './cpuCost.js';
+import { cryptoFloorUsPerCommand } from './cryptoFloor.js';
+import { startServe } from './loadDriver.js';
 
 const quick = process.argv.includes('--quick');
-/** `--only a,b`: run only these phases (cold, many, one, naive, latency, deliveries, replay, idle). */
+/** `--only a,b`: run only these phases (cold, many, one, naive, latency, halfload, deliveries, replay, idle). */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt < 0 ? undefined : new Set((process.argv[onlyAt + 1] ?? '').split(','));
 const want = (phase: string) => only === undefined || only.has(phase);
@@ -26,11 +31,6 @@ const rateAt = process.argv.indexOf('--latency-rate');
 const latencyRate = rateAt < 0 ? 1_000 : Number(process.argv[rateAt + 1]);
 const figures: Record<string, number> = {};
 const notes: string[] = [];
-const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
 async function coldStart(root: string): Promise<number> {
   const home = new Home(join(root, 'cold'));
@@ -45,83 +45,42 @@ async function coldStart(root: string): Promise<number> {
   return times.sort((a, b) => a - b)[1] as number;
 }
 
-function loadCpu(results: readonly Record<string, unknown>[]): string {
-  return `load ${results.reduce((n, r) => n + Number(r['cpuSeconds'] ?? 0), 0).toFixed(1)} s`;
+/** Records a phase's CPU per unit under `names` (server, PostgreSQL, load), skipping what is unknown. */
+function setCost(cost: UnitCost, names: readonly [server: string, postgres: string, load: string]): void {
+  [cost.serverUs, cost.postgresUs, cost.loadUs].forEach((value, i) => {
+    if (value !== undefined) figures[names[i] as string] = value;
+  });
 }
 
-async function commandRun(world: BenchWorld, node: ServeNode, agents: BenchAgent[], groupsOf: (i: number) => BenchMission[], perAgent: number, rate = 0): Promise<{ perSec: number; latencies: number[]; errors: number; serverCpuMs: number }> {
-  const ca = world.home.path('tls', 'cert.pem');
-  const halves = [agents.slice(0, agents.length / 2), agents.slice(agents.length / 2)];
-  const loads = halves.map((part, h) => startLoad({
-    mode: 'commands', url: node.url, caFile: ca, agentsFile: world.credentials(`writers-${h}.json`, part),
-    groups: part.map((_, i) => groupsOf(h * halves[0]!.length + i)), perAgent, contentBytes: 900, window: 32, rate: rate / 2,
-  }));
-  await Promise.all(loads.map((l) => l.ready));
-  const cpuBefore = await cpuByRole();
-  const serverBefore = await processCpuSeconds(node.child.pid as number);
-  for (const l of loads) l.go();
-  const results = await Promise.all(loads.map((l) => l.result));
-  const serverCpu = (await processCpuSeconds(node.child.pid as number)) - serverBefore;
-  const cpuAfter = await cpuByRole();
-  const accepted = results.reduce((n, r) => n + Number(r['accepted']), 0);
-  const elapsed = Math.max(...results.map((r) => Number(r['elapsedMs'])));
-  const errors = results.reduce((n, r) => n + Object.values(r['errors'] as Record<string, number>).reduce((a, b) => a + b, 0), 0);
-  const serverCpuMs = (serverCpu * 1000) / Math.max(1, accepted);
-  log(`  ${accepted} accepted in ${Math.round(elapsed)} ms; ${results.reduce((n, r) => n + Number(r['received']), 0)} frames received; CPU: ${cpuLine(cpuBefore, cpuAfter)}, ${loadCpu(results)}; this node ${serverCpuMs.toFixed(3)} ms per Command`);
-  return { perSec: accepted / (elapsed / 1000), latencies: results.flatMap((r) => r['latencies'] as number[]).sort((a, b) => a - b), errors, serverCpuMs };
-}
-
-async function deliveries(world: BenchWorld, node: ServeNode, writer: BenchAgent, mission: BenchMission, subscribers: BenchAgent[], events: number): Promise<number> {
-  const ca = world.home.path('tls', 'cert.pem');
-  const head = Number((await world.running.pool.query<{ s: string }>('select last_sequence as s from groups where group_id = $1', [mission.groupId])).rows[0]?.s ?? 0);
-  const subscribe = startLoad({ mode: 'subscribe', url: node.url, caFile: ca, agentsFile: world.credentials('subscribers.json', subscribers), groups: [[mission]], expect: events, afterSequence: head });
-  await subscribe.ready;
-  subscribe.go();
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const write = startLoad({ mode: 'commands', url: node.url, caFile: ca, agentsFile: world.credentials('delivery-writer.json', [writer]), groups: [[mission]], perAgent: events, contentBytes: 900, window: 256 });
-  await write.ready;
-  const cpuBefore = await cpuByRole();
-  const start = Date.now();
-  write.go();
-  const [received, written] = await Promise.all([subscribe.result, write.result]);
-  const cpuAfter = await cpuByRole();
-  log(`  ${Number(received['deliveries'])} deliveries in ${Number(received['lastAt']) - start} ms; CPU: ${cpuLine(cpuBefore, cpuAfter)}, ${loadCpu([received, written])}`);
-  return Number(received['deliveries']) / ((Number(received['lastAt']) - start) / 1000);
-}
-
-async function replay(world: BenchWorld, node: ServeNode, reader: BenchAgent, mission: BenchMission, events: number): Promise<number> {
-  const load = startLoad({ mode: 'subscribe', url: node.url, caFile: world.home.path('tls', 'cert.pem'), agentsFile: world.credentials('reader.json', [reader]), groups: [[mission]], expect: events, afterSequence: 0 });
-  await load.ready;
-  const cpuBefore = await cpuByRole();
-  const start = Date.now();
-  load.go();
-  const result = await load.result;
-  const cpuAfter = await cpuByRole();
-  log(`  ${events} Events replayed in ${Number(result['lastAt']) - start} ms; CPU: ${cpuLine(cpuBefore, cpuAfter)}, ${loadCpu([result])}`);
-  return events / ((Number(result['lastAt']) - start) / 1000);
-}
-
-async function idleSessions(world: BenchWorld, node: ServeNode, agents: BenchAgent[]): Promise<number> {
-  const pid = node.child.pid as number;
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
-  const before = await residentBytes(pid);
-  const parts = [agents.slice(0, agents.length / 2), agents.slice(agents.length / 2)];
-  const loads = parts.map((part, i) => startLoad({ mode: 'idle', url: node.url, caFile: world.home.path('tls', 'cert.pem'), agentsFile: world.credentials(`idle-${i}.json`, part), groups: [] }));
-  await Promise.all(loads.map((l) => l.ready));
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
-  const after = await residentBytes(pid);
-  for (const l of loads) l.kill();
-  return (after - before) / agents.length;
-}
-
-async function deliveryPhase(world: BenchWorld, node: ServeNode, writers: BenchAgent[]): Promise<void> {
+async function deliveryPhase(t: BenchTarget, writers: BenchAgent[]): Promise<void> {
   log('deliveries to 200 subscribers');
-  const subscribers = await world.agents('subscriber', 200);
-  const audience = await world.mission(writers[1] as BenchAgent, subscribers);
+  const subscribers = await t.world.agents('subscriber', 200);
+  const audience = await t.world.mission(writers[1] as BenchAgent, subscribers);
   const events = scale(1_000, 200);
-  figures['deliveriesPerSec'] = await deliveries(world, node, writers[1] as BenchAgent, audience, subscribers, events);
-  const tls = { cert: readFileSync(world.home.path('tls', 'cert.pem'), 'utf8'), key: readFileSync(world.home.path('tls', 'key.pem'), 'utf8') };
-  figures['rawWsDeliveriesPerSec'] = await rawWsDeliveriesPerSec(tls, world.home.path('tls', 'cert.pem'), 200, events, 1_800);
+  const ours = await deliveries(t, writers[1] as BenchAgent, audience, subscribers, events);
+  figures['deliveriesPerSec'] = ours.perSec;
+  setCost(ours.cost, ['serverCpuUsPerDelivery', 'postgresCpuUsPerDelivery', 'loadCpuUsPerDelivery']);
+  const tls = { cert: readFileSync(t.world.home.path('tls', 'cert.pem'), 'utf8'), key: readFileSync(t.world.home.path('tls', 'key.pem'), 'utf8') };
+  const raw = await rawWsDeliveries(tls, t.world.home.path('tls', 'cert.pem'), 200, events, 1_800);
+  figures['rawWsDeliveriesPerSec'] = raw.perSec;
+  figures['rawWsCpuUsPerDelivery'] = raw.cpuUsPerDelivery;
+  log(`  raw ws: ${raw.cpuUsPerDelivery.toFixed(1)} µs of CPU per delivery`);
+}
+
+/** p99 Command→Event at half of this run's many-Groups throughput (issue 16's latency target). */
+async function halfLoadPhase(t: BenchTarget, writers: BenchAgent[], spread: (i: number) => BenchMission[]): Promise<void> {
+  const many = figures['commandsPerSecManyGroups'];
+  if (many === undefined) {
+    notes.push('halfload needs the many-Groups phase of the same run; skipped');
+    return;
+  }
+  const { rate, perAgent } = halfLoad(many, writers.length, scale(10, 3));
+  log(`latency at half load, ${rate} Commands/s`);
+  const steady = await commandRun(t, writers, spread, perAgent, rate);
+  figures['halfLoadCommandsPerSec'] = rate;
+  figures['latencyAtHalfLoadP50Ms'] = percentile(steady.latencies, 50);
+  figures['latencyAtHalfLoadP99Ms'] = percentile(steady.latencies, 99);
+  setCost(steady.cost, ['serverCpuUsPerCommandAtHalfLoad', 'postgresCpuUsPerCommandAtHalfLoad', 'loadCpuUsPerCommandAtHalfLoad']);
 }
 
 async function main(): Promise<void> {
@@ -133,6 +92,9 @@ async function main(): Promise<void> {
       figures['coldStartMs'] = await coldStart(root);
     }
     figures['rawVerifyPerSec'] = rawVerifyPerSec();
+    const floor = cryptoFloorUsPerCommand();
+    figures['cryptoFloorUsPerCommand'] = floor.floorUs;
+    log(`crypto floor per Command: verify ${floor.verifyUs.toFixed(1)} µs + sign ${floor.signUs.toFixed(1)} µs = ${floor.floorUs.toFixed(1)} µs (node:crypto, one core)`);
     database = await openEmbeddedPostgres(join(root, 'db'), { temporary: true });
     const url = database.url;
     const world = await BenchWorld.create(join(root, 'org'), url);
@@ -142,17 +104,22 @@ async function main(): Promise<void> {
     for (let j = 0; j < 100; j++) many.push(await world.mission(writers[j % 50] as BenchAgent, []));
     const one = await world.mission(writers[0] as BenchAgent, writers);
     const node = await startServe(world.home.directory, { ...process.env, DATABASE_URL: url });
+    const t: BenchTarget = { world, node, probe: { serverPid: node.child.pid as number, postmasterPid: postmasterPid(database.dataDirectory) } };
     const spread = (i: number) => [many[i] as BenchMission, many[i + 50] as BenchMission];
     if (want('many')) {
       log('commands, many Groups');
-      const run = await commandRun(world, node, writers, spread, scale(300, 60));
+      const run = await commandRun(t, writers, spread, scale(300, 60));
       figures['commandsPerSecManyGroups'] = run.perSec;
       figures['serverCpuMsPerCommandManyGroups'] = run.serverCpuMs;
+      setCost(run.cost, ['serverCpuUsPerCommand', 'postgresCpuUsPerCommand', 'loadCpuUsPerCommand']);
+      if (run.cost.serverUs !== undefined) figures['serverCpuPerCommandOverFloor'] = run.cost.serverUs / floor.floorUs;
       if (run.errors > 0) notes.push(`${run.errors} Commands refused in the many-Groups run`);
     }
     if (want('one')) {
       log('commands, one Group');
-      figures['commandsPerSecOneGroup'] = (await commandRun(world, node, writers, () => [one], scale(160, 40))).perSec;
+      const run = await commandRun(t, writers, () => [one], scale(160, 40));
+      figures['commandsPerSecOneGroup'] = run.perSec;
+      setCost(run.cost, ['serverCpuUsPerCommandOneGroup', 'postgresCpuUsPerCommandOneGroup', 'loadCpuUsPerCommandOneGroup']);
     }
     if (want('naive')) {
       log('naive SQL baseline');
@@ -160,23 +127,27 @@ async function main(): Promise<void> {
     }
     if (want('latency')) {
       log(`latency at ${latencyRate} Commands/s`);
-      const steady = await commandRun(world, node, writers, spread, Math.round((scale(200, 60) * latencyRate) / 1_000), latencyRate);
+      const steady = await commandRun(t, writers, spread, Math.round((scale(200, 60) * latencyRate) / 1_000), latencyRate);
       figures['latencyP50Ms'] = percentile(steady.latencies, 50);
       figures['latencyP99Ms'] = percentile(steady.latencies, 99);
       figures['latencyMaxMs'] = steady.latencies.at(-1) ?? 0;
+      setCost(steady.cost, ['serverCpuUsPerCommandAtLatencyRate', 'postgresCpuUsPerCommandAtLatencyRate', 'loadCpuUsPerCommandAtLatencyRate']);
     }
-    if (want('deliveries')) await deliveryPhase(world, node, writers);
+    if (want('halfload')) await halfLoadPhase(t, writers, spread);
+    if (want('deliveries')) await deliveryPhase(t, writers);
     if (want('replay')) {
       log('replay');
       const history = await world.mission(writers[2] as BenchAgent, []);
       const replayed = scale(200_000, 20_000);
       await world.fill(history, replayed - 1, 'replayed message');
-      figures['replayEventsPerSec'] = await replay(world, node, writers[2] as BenchAgent, history, replayed);
+      const run = await replay(t, writers[2] as BenchAgent, history, replayed);
+      figures['replayEventsPerSec'] = run.perSec;
+      setCost(run.cost, ['serverCpuUsPerReplayedEvent', 'postgresCpuUsPerReplayedEvent', 'loadCpuUsPerReplayedEvent']);
     }
     if (want('idle')) {
       log('idle sessions');
       const idle = await world.agents('idle', scale(10_000, 1_000));
-      figures['bytesPerIdleSession'] = await idleSessions(world, node, idle);
+      figures['bytesPerIdleSession'] = await idleSessions(t, idle);
       figures['idleSessions'] = idle.length;
     }
     await node.stop();
@@ -194,8 +165,10 @@ try {
   process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 }
-const rows: [string, string][] = Object.entries(figures).map(([name, value]) => [name, value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(1)]);
-process.stdout.write(`${rows.map(([name, value]) => `${name.padEnd(28)} ${value.padStart(12)}`).join('\n')}\n`);
+/** Figures below 10 (the ratio to the floor, µs per delivery) keep two decimals; the rest one. */
+const rounded = (value: number) => (Math.abs(value) < 10 ? Math.round(value * 100) / 100 : Math.round(value * 10) / 10);
+const rows: [string, string][] = Object.entries(figures).map(([name, value]) => [name, value >= 100 ? Math.round(value).toLocaleString('en') : String(rounded(value))]);
+process.stdout.write(`${rows.map(([name, value]) => `${name.padEnd(36)} ${value.padStart(12)}`).join('\n')}\n`);
 for (const note of notes) process.stdout.write(`note: ${note}\n`);
-if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v * 10) / 10])))}\n`);
+if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, rounded(v)])))}\n`);
 process.exit(0);

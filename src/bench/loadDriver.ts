@@ -96,17 +96,6 @@ export async function residentBytes(pid: number): Promise<number> {
   return Number(kb ?? 0) * 1024;
 }
 
-/**
- * CPU seconds (user + system) used so far by one process, its worker threads included (Linux
- * /proc): the node's own cost, which other processes on a shared machine do not blur.
- */
-export async function processCpuSeconds(pid: number): Promise<number> {
-  const { readFile } = await import('node:fs/promises');
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ
-}
-
 /** CPU seconds used so far by every process on the machine, by role (Linux /proc). */
 export async function cpuByRole(): Promise<Map<string, number>> {
   const { readdir, readFile } = await import('node:fs/promises');
