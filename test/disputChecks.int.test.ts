@@ -67,6 +67,18 @@ describe('§8.7 [[checks]]', () => {
     expect([outcome?.ok, outcome?.before?.refused === false && outcome.before.code]).toEqual([true, 1]);
   });
 
+  it('each run sees its own tree: the old HEAD in the worktree, the new one in the repository, whatever GIT_DIR says', async () => {
+    const range = playTurn('good\n');
+    process.env.GIT_DIR = '/nonexistent/.git';
+    try {
+      const atNew: ToolCheck = { name: 'head', command: `test "$(git rev-parse HEAD)" = ${range.newHead}`, policy: 'no_regression' };
+      const [outcome] = await runChecks(repo.dir, range, [atNew], NO_GUARDS);
+      expect([outcome?.before?.refused === false && outcome.before.code, outcome?.after?.refused === false && outcome.after.code, outcome?.ok]).toEqual([1, 0, true]);
+    } finally {
+      delete process.env.GIT_DIR;
+    }
+  });
+
   it('refuses to check a tree that is not at the turn’s commit', async () => {
     const range = playTurn('good\n');
     await expect(runChecks(repo.dir, { ...range, newHead: range.oldHead }, [goodIsThere('must_pass')], NO_GUARDS)).rejects.toThrow(/not the turn's commit/);

@@ -19,6 +19,18 @@ export class GitError extends Error {
   }
 }
 
+/**
+ * Variables that point git at a repository other than the one named (a git hook sets them): the
+ * tool's calls, and the checks run in a temporary worktree, must each see their own folder.
+ */
+const REPO_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_PREFIX'] as const;
+
+export function withoutRepoEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of REPO_VARIABLES) delete copy[name];
+  return copy;
+}
+
 interface GitOutput {
   readonly code: number;
   readonly stdout: Buffer;
@@ -30,7 +42,7 @@ interface GitOutput {
  */
 export function git(repo: string, args: readonly string[], okCodes: readonly number[] = [0]): Promise<GitOutput> {
   // GIT_OPTIONAL_LOCKS=0: reading facts must not take index.lock while an agent works in the tree.
-  const env = { ...process.env, LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
+  const env = { ...withoutRepoEnv(process.env), LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
   return new Promise((resolve, reject) => {
     execFile('git', ['-C', repo, ...args], { encoding: 'buffer', timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_OUTPUT_BYTES, env }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
@@ -47,12 +59,6 @@ async function text(repo: string, args: readonly string[]): Promise<string> {
 /** The commit HEAD points at, full hex. */
 export function headCommit(repo: string): Promise<string> {
   return text(repo, ['rev-parse', '--verify', 'HEAD^{commit}']);
-}
-
-/** A commit-ish (`a1b2c3d`, a ref) resolved to its full id; null when it names no commit. */
-export async function resolveCommit(repo: string, rev: string): Promise<string | null> {
-  const out = await git(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], [0, 1]);
-  return out.code === 0 ? out.stdout.toString('utf8').trim() : null;
 }
 
 /**

@@ -15,6 +15,7 @@
  * `g''it push` gets through, and only the adapters' own hooks (§9) can see every command.
  */
 
+import { withoutRepoEnv } from './gitFacts.js';
 import { runBounded, type BoundedRun } from './runBounded.js';
 import { CHECK_OUTPUT_TAIL_BYTES, CHECK_TIMEOUT_MS } from './disputToolLimits.js';
 
@@ -46,9 +47,9 @@ export function deniedBy(command: string, deny: readonly string[]): string | nul
   return deny.find((pattern) => denyRegExp(pattern).test(line)) ?? null;
 }
 
-/** The environment a guarded command runs under. */
+/** The environment a guarded command runs under: git pointed at its own folder, the guards on top. */
 export function guardedEnv(guards: ToolGuards): NodeJS.ProcessEnv {
-  return { ...process.env, ...guards.env };
+  return { ...withoutRepoEnv(process.env), ...guards.env };
 }
 
 export type GuardedRun = ({ readonly refused: false } & BoundedRun) | { readonly refused: true; readonly pattern: string };
