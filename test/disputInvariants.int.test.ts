@@ -2,12 +2,13 @@
  * Seed §8 invariants 1–6 as `missionweave disput check` sees them, each positive and negative, on
  * real git repositories in temporary folders (test/support/gitRepo.ts). Every case starts after
  * turn 1 (claude, implementer) was committed and pushed, records the turn start, plays turn 2,
- * and reads the report.
+ * and reads the report. Last, the folder against the turns a Group recorded (issue 15 part 3).
  */
 
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants, type InvariantRules, type TurnStart } from '../src/client/disput/invariants.js';
 import { recordTurnStart } from '../src/client/disput/localFiles.js';
+import { compareRecordedTurns } from '../src/client/disput/recordedTurns.js';
 import { makeRepo, turnPath, turnText, useGitTestEnv, validateTurnFile, type TestRepo } from './support/gitRepo.js';
 
 const ROLES: Readonly<Record<string, boolean>> = { implementer: true, reviewer: false };
@@ -170,5 +171,22 @@ describe('§8 invariants on the last turn', () => {
     const report = await checkInvariants(repo.dir, start, strict);
     expect(seen).toEqual(['0002-vibe-reviewer.md']);
     expect(report.failures).toEqual([{ invariant: 6, reason: 'answer_missing', message: 'I-0001-1 is pending' }]);
+  });
+});
+
+describe('the folder and the Group agree', () => {
+  it('recorded turns match their files; a changed, removed or unrecorded file is reported', async () => {
+    await begin();
+    const one = { fileName: '0001-claude-implementer.md', text: turnText(1, 'claude', 'implementer') };
+    expect(await compareRecordedTurns(repo.dir, repo.head(), [one])).toEqual([]);
+
+    playReview();
+    expect(await compareRecordedTurns(repo.dir, repo.head(), [one])).toEqual([{ reason: 'turn_file_unrecorded', fileName: '0002-vibe-reviewer.md' }]);
+    const two = { fileName: '0002-vibe-reviewer.md', text: turnText(2, 'vibe', 'reviewer') };
+    expect(await compareRecordedTurns(repo.dir, repo.head(), [one, { ...two, text: `${two.text} ` }])).toEqual([{ reason: 'turn_file_differs', fileName: two.fileName }]);
+
+    repo.git('rm', '--quiet', turnPath(1, 'claude', 'implementer'));
+    repo.commit('drop turn 1');
+    expect(await compareRecordedTurns(repo.dir, repo.head(), [one, two])).toEqual([{ reason: 'turn_file_absent', fileName: one.fileName }]);
   });
 });
