@@ -1,0 +1,142 @@
+/**
+ * What the disput tool reads from git, one plumbing call each: HEAD, a clean tree, ancestry, the
+ * remote-tracking refs, the files a range changed, a file's bytes at a commit. git runs through
+ * `execFile` (no shell: a path or ref is one argv entry, never parsed) with a timeout and a
+ * bounded output (`disputToolLimits.ts`), and with a fixed locale-free, pager-free environment.
+ */
+
+import { execFile } from 'node:child_process';
+import { GIT_MAX_OUTPUT_BYTES, GIT_TIMEOUT_MS } from './disputToolLimits.js';
+
+export class GitError extends Error {
+  override readonly name = 'GitError';
+  constructor(
+    readonly args: readonly string[],
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args.join(' ')} failed (${exitCode ?? 'killed'}): ${stderr.trim().slice(0, 500)}`);
+  }
+}
+
+/**
+ * Variables that point git at a repository other than the one named (a git hook sets them): the
+ * tool's calls, and the checks run in a temporary worktree, must each see their own folder.
+ */
+const REPO_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_PREFIX'] as const;
+
+export function withoutRepoEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of REPO_VARIABLES) delete copy[name];
+  return copy;
+}
+
+interface GitOutput {
+  readonly code: number;
+  readonly stdout: Buffer;
+}
+
+/**
+ * Runs git in `repo`. `okCodes` lists the exit codes that answer a question rather than fail
+ * (`merge-base --is-ancestor` says "no" with 1).
+ */
+export function git(repo: string, args: readonly string[], okCodes: readonly number[] = [0]): Promise<GitOutput> {
+  // GIT_OPTIONAL_LOCKS=0: reading facts must not take index.lock while an agent works in the tree.
+  const env = { ...withoutRepoEnv(process.env), LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
+  return new Promise((resolve, reject) => {
+    execFile('git', ['-C', repo, ...args], { encoding: 'buffer', timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_OUTPUT_BYTES, env }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      if (code !== null && okCodes.includes(code)) resolve({ code, stdout });
+      else reject(new GitError(args, code, stderr.toString('utf8')));
+    });
+  });
+}
+
+async function text(repo: string, args: readonly string[]): Promise<string> {
+  return (await git(repo, args)).stdout.toString('utf8').trim();
+}
+
+/** The commit HEAD points at, full hex. */
+export function headCommit(repo: string): Promise<string> {
+  return text(repo, ['rev-parse', '--verify', 'HEAD^{commit}']);
+}
+
+/**
+ * The paths `git status` reports: staged, unstaged and untracked changes. Ignored files are not
+ * reported, which is how the local `.disput/logs/`, `run.lock` and `last-run.md` stay out of it.
+ */
+export async function dirtyPaths(repo: string): Promise<string[]> {
+  const out = await git(repo, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+  return out.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((entry) => entry.length > 3)
+    .map((entry) => entry.slice(3));
+}
+
+/** Whether `ancestor` is reachable from `descendant` (a commit is its own ancestor). */
+export async function isAncestor(repo: string, ancestor: string, descendant: string): Promise<boolean> {
+  const out = await git(repo, ['merge-base', '--is-ancestor', ancestor, descendant], [0, 1]);
+  return out.code === 0;
+}
+
+/** How many commits `to` has that `from` has not. */
+export async function commitsBetween(repo: string, from: string, to: string): Promise<number> {
+  return Number(await text(repo, ['rev-list', '--count', `${from}..${to}`]));
+}
+
+/**
+ * The local remote-tracking refs, `refs/remotes/<remote>/<branch>` → commit. The tool compares a
+ * snapshot taken before the turn with one taken after: a push through git updates the pushed
+ * branch's tracking ref, and the network is never asked (a check must not need it).
+ */
+export async function remoteRefs(repo: string): Promise<Map<string, string>> {
+  const out = await text(repo, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/remotes']);
+  const refs = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const space = line.lastIndexOf(' ');
+    if (space > 0) refs.set(line.slice(0, space), line.slice(space + 1));
+  }
+  return refs;
+}
+
+export type Change = 'added' | 'modified' | 'deleted';
+
+export interface ChangedFile {
+  readonly path: string;
+  readonly change: Change;
+}
+
+const CHANGES: Readonly<Record<string, Change>> = { A: 'added', M: 'modified', D: 'deleted', T: 'modified' };
+
+/**
+ * The files that differ between two commits. `--no-renames`: a renamed turn file is a deleted one
+ * plus an added one, and both must be seen (§3 rule 2, a turn file is never changed or removed).
+ */
+export async function changedFiles(repo: string, from: string, to: string): Promise<ChangedFile[]> {
+  const out = await git(repo, ['diff', '--name-status', '-z', '--no-renames', '--no-ext-diff', from, to, '--']);
+  const fields = out.stdout.toString('utf8').split('\0');
+  const files: ChangedFile[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const status = (fields[i] as string).charAt(0);
+    files.push({ path: fields[i + 1] as string, change: CHANGES[status] ?? 'modified' });
+  }
+  return files;
+}
+
+/** The names of the files directly inside `dir` at `commit` (none when the folder is absent). */
+export async function filesIn(repo: string, commit: string, dir: string): Promise<string[]> {
+  const out = await git(repo, ['ls-tree', '-z', '--name-only', `${commit}:${dir}`], [0, 128]);
+  if (out.code !== 0) return [];
+  return out.stdout.toString('utf8').split('\0').filter((name) => name.length > 0);
+}
+
+/** A file's bytes at a commit. */
+export async function fileAt(repo: string, commit: string, path: string): Promise<Buffer> {
+  return (await git(repo, ['cat-file', 'blob', `${commit}:${path}`])).stdout;
+}
+
+/** The `.git` path of `name` for this worktree (`info/exclude`, …), absolute. */
+export async function gitPath(repo: string, name: string): Promise<string> {
+  return text(repo, ['rev-parse', '--path-format=absolute', '--git-path', name]);
+}

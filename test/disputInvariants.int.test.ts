@@ -1,0 +1,192 @@
+/**
+ * Seed §8 invariants 1–6 as `missionweave disput check` sees them, each positive and negative, on
+ * real git repositories in temporary folders (test/support/gitRepo.ts). Every case starts after
+ * turn 1 (claude, implementer) was committed and pushed, records the turn start, plays turn 2,
+ * and reads the report. Last, the folder against the turns a Group recorded (issue 15 part 3).
+ */
+
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkInvariants, type InvariantRules, type TurnStart } from '../src/client/disput/invariants.js';
+import { recordTurnStart } from '../src/client/disput/localFiles.js';
+import { compareRecordedTurns } from '../src/client/disput/recordedTurns.js';
+import { makeRepo, turnPath, turnText, useGitTestEnv, validateTurnFile, type TestRepo } from './support/gitRepo.js';
+
+const ROLES: Readonly<Record<string, boolean>> = { implementer: true, reviewer: false };
+const rules: InvariantRules = { validateTurnFile, writesCode: (role) => ROLES[role] };
+
+let repo: TestRepo;
+let start: TurnStart;
+
+beforeAll(() => useGitTestEnv());
+afterEach(() => repo.cleanup());
+
+async function begin(): Promise<void> {
+  repo = makeRepo();
+  start = await recordTurnStart(repo.dir);
+}
+
+/** Turn 2 by vibe as reviewer: the turn file only. */
+function playReview(): void {
+  repo.write(turnPath(2, 'vibe', 'reviewer'), turnText(2, 'vibe', 'reviewer'));
+  repo.commit('turn 2');
+}
+
+async function reasons(custom: InvariantRules = rules): Promise<string[]> {
+  return (await checkInvariants(repo.dir, start, custom)).failures.map((f) => f.reason);
+}
+
+describe('§8 invariants on the last turn', () => {
+  it('a well-formed review turn passes, and names its turn file', async () => {
+    await begin();
+    playReview();
+    const report = await checkInvariants(repo.dir, start, rules);
+    expect(report.failures).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.turnFile).toEqual({ path: turnPath(2, 'vibe', 'reviewer'), number: 2, participant: 'vibe', role: 'reviewer' });
+    expect(report.head).toBe(repo.head());
+  });
+
+  it('§8.1: no new commit is refused (and so is the missing turn file)', async () => {
+    await begin();
+    expect(await reasons()).toEqual(['no_new_commit', 'turn_file_missing']);
+  });
+
+  it('§8.1: an uncommitted file leaves the tree dirty; the local files do not', async () => {
+    await begin();
+    playReview();
+    repo.write('.disput/logs/run.log', 'local');
+    repo.write('.disput/run.lock', '{}');
+    repo.write('.disput/last-run.md', 'local');
+    expect(await reasons()).toEqual([]);
+    repo.write('notes.txt', 'forgotten');
+    const report = await checkInvariants(repo.dir, start, rules);
+    expect(report.failures.map((f) => f.reason)).toEqual(['tree_dirty']);
+    expect(report.failures[0]?.message).toContain('notes.txt');
+  });
+
+  it('§8.2: an amended (rewritten) old HEAD is refused', async () => {
+    await begin();
+    repo.write(turnPath(2, 'vibe', 'reviewer'), turnText(2, 'vibe', 'reviewer'));
+    repo.git('add', '-A');
+    repo.git('commit', '--quiet', '--amend', '-m', 'turn 1 and 2 squashed');
+    expect(await reasons()).toContain('history_rewritten');
+  });
+
+  it('§8.3: a push during the turn moves a remote-tracking ref and is refused', async () => {
+    await begin();
+    playReview();
+    repo.git('push', '--quiet', 'origin', 'main');
+    const report = await checkInvariants(repo.dir, start, rules);
+    expect(report.failures.map((f) => f.reason)).toEqual(['remote_ref_moved']);
+    expect(report.failures[0]?.message).toContain('refs/remotes/origin/main');
+  });
+
+  it('§8.3: a new remote-tracking ref (a pushed new branch) counts as moved', async () => {
+    await begin();
+    playReview();
+    repo.git('push', '--quiet', 'origin', 'HEAD:refs/heads/side');
+    expect(await reasons()).toEqual(['remote_ref_moved']);
+  });
+
+  it('§8.4: two turn files added in one turn are refused', async () => {
+    await begin();
+    repo.write(turnPath(2, 'vibe', 'reviewer'), turnText(2, 'vibe', 'reviewer'));
+    repo.write(turnPath(3, 'claude', 'implementer'), turnText(3, 'claude', 'implementer'));
+    repo.commit('two turns');
+    expect(await reasons()).toEqual(['turn_file_extra']);
+  });
+
+  it('§8.4: a skipped number is refused', async () => {
+    await begin();
+    repo.write(turnPath(3, 'vibe', 'reviewer'), turnText(3, 'vibe', 'reviewer'));
+    repo.commit('turn 3 too early');
+    expect(await reasons()).toEqual(['turn_number_not_next']);
+  });
+
+  it('§8.4: a file name that is not NNNN-<participant>-<role>.md is refused', async () => {
+    await begin();
+    repo.write('.disput/turns/2-vibe-reviewer.md', turnText(2, 'vibe', 'reviewer'));
+    repo.commit('bad name');
+    expect(await reasons()).toEqual(['file_name_mismatch']);
+  });
+
+  it('§8.4: an invalid header is refused with the validator’s reason', async () => {
+    await begin();
+    repo.write(turnPath(2, 'vibe', 'reviewer'), '# Tour 2 with no header\n');
+    repo.commit('no header');
+    expect(await reasons()).toEqual(['turn_header_invalid']);
+  });
+
+  it('§8.4, rule 2: an existing turn file modified, or deleted, is refused', async () => {
+    await begin();
+    playReview();
+    repo.write(turnPath(1, 'claude', 'implementer'), `${turnText(1, 'claude', 'implementer')}\nAn afterthought.\n`);
+    repo.commit('edit turn 1');
+    expect(await reasons()).toEqual(['turn_file_changed']);
+
+    repo.cleanup();
+    await begin();
+    repo.git('rm', '--quiet', turnPath(1, 'claude', 'implementer'));
+    repo.write(turnPath(2, 'vibe', 'reviewer'), turnText(2, 'vibe', 'reviewer'));
+    repo.commit('drop turn 1');
+    const report = await checkInvariants(repo.dir, start, rules);
+    expect(report.failures.map((f) => f.reason)).toEqual(['turn_file_changed']);
+    expect(report.failures[0]?.message).toContain('deleted');
+  });
+
+  it('§8.5: a writes_code = false role that changes code is refused; one that writes code is not', async () => {
+    await begin();
+    repo.write('src/app.txt', 'changed by the reviewer\n');
+    playReview();
+    const report = await checkInvariants(repo.dir, start, rules);
+    expect(report.failures.map((f) => [f.invariant, f.reason])).toEqual([[5, 'role_writes_no_code']]);
+    expect(report.failures[0]?.message).toContain('src/app.txt');
+
+    repo.cleanup();
+    await begin();
+    repo.write('src/app.txt', 'changed by the implementer\n');
+    repo.write(turnPath(2, 'claude', 'implementer'), turnText(2, 'claude', 'implementer'));
+    repo.commit('turn 2, code');
+    expect(await reasons()).toEqual([]);
+  });
+
+  it('§8.5: a role disput.toml does not declare is refused', async () => {
+    await begin();
+    repo.write(turnPath(2, 'vibe', 'security'), turnText(2, 'vibe', 'security'));
+    repo.commit('turn 2, undeclared role');
+    expect(await reasons()).toEqual(['role_unknown']);
+  });
+
+  it('§8.6: the domain’s pending-items hook is consulted and its reason reported', async () => {
+    await begin();
+    playReview();
+    const seen: string[] = [];
+    const strict: InvariantRules = {
+      ...rules,
+      pendingItemsAnswered: (fileName, text) => {
+        seen.push(fileName);
+        return text.includes('[I-0001-1]') ? { ok: true } : { ok: false, reason: 'answer_missing', message: 'I-0001-1 is pending' };
+      },
+    };
+    const report = await checkInvariants(repo.dir, start, strict);
+    expect(seen).toEqual(['0002-vibe-reviewer.md']);
+    expect(report.failures).toEqual([{ invariant: 6, reason: 'answer_missing', message: 'I-0001-1 is pending' }]);
+  });
+});
+
+describe('the folder and the Group agree', () => {
+  it('recorded turns match their files; a changed, removed or unrecorded file is reported', async () => {
+    await begin();
+    const one = { fileName: '0001-claude-implementer.md', text: turnText(1, 'claude', 'implementer') };
+    expect(await compareRecordedTurns(repo.dir, repo.head(), [one])).toEqual([]);
+
+    playReview();
+    expect(await compareRecordedTurns(repo.dir, repo.head(), [one])).toEqual([{ reason: 'turn_file_unrecorded', fileName: '0002-vibe-reviewer.md' }]);
+    const two = { fileName: '0002-vibe-reviewer.md', text: turnText(2, 'vibe', 'reviewer') };
+    expect(await compareRecordedTurns(repo.dir, repo.head(), [one, { ...two, text: `${two.text} ` }])).toEqual([{ reason: 'turn_file_differs', fileName: two.fileName }]);
+
+    repo.git('rm', '--quiet', turnPath(1, 'claude', 'implementer'));
+    repo.commit('drop turn 1');
+    expect(await compareRecordedTurns(repo.dir, repo.head(), [one, two])).toEqual([{ reason: 'turn_file_absent', fileName: one.fileName }]);
+  });
+});
