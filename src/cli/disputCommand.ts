@@ -12,7 +12,7 @@ import { parseArgs, stringOption, UsageError } from './args.js';
 import { readDialogue, statusOf, whoPlays } from './disput/dialogue.js';
 import { connect, type NodeLink } from './disput/nodeLink.js';
 import { decide, playTurn, type PlayResult } from './disput/playTurn.js';
-import { basicRepoCheck, GitRepo, type RepoCheck } from './disput/repoChecks.js';
+import { BACKLOG_PATH, basicRepoCheck, CONFIG_PATH, GitRepo, type RepoCheck } from './disput/repoChecks.js';
 import { Home } from './home.js';
 
 const USAGE = `usage: missionweave disput <next|status|play|decide "TEXT"> --group G --as HANDLE [--dir DIR] [--repo PATH] [--url https://HOST:PORT]
@@ -54,7 +54,9 @@ export async function runDisput(argv: readonly string[], check: RepoCheck = basi
     if (sub === 'decide') return printPlayed(await decide(link, groupId, repo, check, { text: rest[0] as string, answers: args.lists.get('answer') ?? [], status }));
     const { state } = readDialogue(await link.events(groupId));
     if (sub === 'next') {
-      const { line, ...next } = whoPlays(state);
+      const head = repo.head();
+      const folder = { config: repo.fileAt(head, CONFIG_PATH), backlog: repo.fileAt(head, BACKLOG_PATH) };
+      const { line, ...next } = whoPlays(state, Object.fromEntries(Object.entries(folder).filter(([, v]) => v !== undefined)));
       print(line, { ...next, turn: (state.turns.at(-1)?.number ?? 0) + 1 } as unknown as JsonObject);
       return 0;
     }

@@ -7,6 +7,9 @@
 
 import { disputConfigPinned, disputTurnRecorded, type ConfigPinnedPayload, type TurnRecordedPayload } from '../../domain/disput/disputProfile.js';
 import { addresseeText, initialDisputState, type DisputState } from '../../domain/disput/disputTypes.js';
+import { summarizeBacklog } from '../../domain/disput/backlog.js';
+import { parseDisputConfig } from '../../domain/disput/disputConfig.js';
+import { isRefusal } from '../../domain/disput/disputRefusals.js';
 import { foldItems, isResolved } from '../../domain/disput/items.js';
 import { nextTurn, type Next } from '../../domain/disput/schedule.js';
 import type { EventMeta } from '../../domain/model.js';
@@ -35,12 +38,21 @@ export function readDialogue(events: readonly JsonObject[]): RecordedDialogue {
   return { state, texts };
 }
 
-/** §7 on the recorded dialogue; before turn 1 the backlog's implementer starts (seed §7.4). */
-export function whoPlays(state: DisputState): Next & { readonly line: string } {
-  if (state.config === null) {
-    return { step: 'backlog', roles: [], why: 'no turn recorded yet: turn 1 pins disput.toml and the backlog', line: 'turn 1: no turn recorded yet — the first turn pins disput.toml and the backlog' };
+/**
+ * §7 on the recorded dialogue. Before turn 1 nothing is pinned: the folder's `disput.toml` and
+ * backlog say who starts (§7.4, the backlog's implementer), as turn 1 will pin them.
+ */
+export function whoPlays(state: DisputState, folder: { readonly config?: string; readonly backlog?: string }): Next & { readonly line: string } {
+  let view = state.config === null ? undefined : { config: state.config, turns: state.turns, backlog: state.backlog };
+  if (view === undefined) {
+    const config = folder.config === undefined ? undefined : parseDisputConfig(folder.config);
+    if (config === undefined || isRefusal(config)) {
+      const why = config === undefined ? 'no disput.toml in the folder' : `disput.toml is refused: ${config.error.message}`;
+      return { step: 'done', roles: [], why, line: `no turn recorded and ${why}` };
+    }
+    view = { config, turns: [], backlog: folder.backlog === undefined ? null : summarizeBacklog(folder.backlog) };
   }
-  const next = nextTurn({ config: state.config, turns: state.turns, backlog: state.backlog });
+  const next = nextTurn(view);
   const turn = (state.turns.at(-1)?.number ?? 0) + 1;
   const line = next.participant === undefined ? `DONE — ${next.why}` : `turn ${turn}: ${next.participant} plays ${next.roles.join(' or ')} — ${next.why}`;
   return { ...next, line };
