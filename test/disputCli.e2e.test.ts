@@ -96,7 +96,10 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
 
   commitTurn({ n: 1, who: 'claude', role: 'implementer' }, { 'src/login.ts': 'export const login = (ok: boolean) => ok;\n' });
   const t1 = played('claude');
-  expect(t1.json['events']).toEqual([expect.objectContaining({ kind: 'ext.missionweave.disput.config_pinned' })]);
+  expect(t1.json['events']).toEqual([
+    { kind: 'ext.missionweave.disput.config_pinned', sequence: 5 },
+    { kind: 'ext.missionweave.disput.turn_recorded', sequence: 6 },
+  ]);
   expect(t1.line).toMatch(/^recorded 0001-claude-implementer\.md at [0-9a-f]{7}: /);
 
   // codex, a reviewer too, plays before vibe: the Authority refuses it, saying whose turn it is.

@@ -95,8 +95,12 @@ async function agentLink(home: Home, handle: string, origin: URL, ca: Buffer): P
     events: (groupId) => pagedEvents((path) => context.read(path), groupId),
     async submit(groupId, kind, payload) {
       try {
-        const event = await context.command(kind, payload, groupId);
-        return { ok: true, events: [event as unknown as JsonObject] };
+        const first = await context.command(kind, payload, groupId);
+        // The session answers with the Command's first Event; the log holds all it caused.
+        const after = (first.sequence ?? 1) - 1;
+        const page = await context.read(`/v1/groups/${encodeURIComponent(groupId)}/events?after=${after}&limit=${EVENTS_PAGE}`);
+        const caused = ((page['events'] ?? []) as JsonObject[]).filter((e) => (e['cause'] as JsonObject | undefined)?.['id'] === first.cause.id);
+        return { ok: true, events: caused.length > 0 ? caused : [first as unknown as JsonObject] };
       } catch (error) {
         if (!(error instanceof MissionWeaveError)) throw error;
         return { ok: false, error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } };
