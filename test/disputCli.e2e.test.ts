@@ -133,6 +133,13 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   const escalated = expectNext('user', ['decider'], 'item_pending');
   expect(escalated.json['item']).toBe('I-0002-2');
 
+  // A decision the Authority would refuse (no answer to the escalated item, rule 3) is neither written nor committed.
+  const before = git('rev-parse', 'HEAD');
+  const unanswered = disput('user', 'decide', 'Sans réponse.');
+  expect(unanswered.code).toBe(1);
+  expect(unanswered.json).toMatchObject({ ok: false, reason: 'answer_missing', details: { items: ['I-0002-2'] } });
+  expect([git('rev-parse', 'HEAD'), git('status', '--porcelain')]).toEqual([before, '']);
+
   const decided = disput('user', 'decide', 'La limite de tentatives reste au proxy.', '--answer', '[I-0002-2] CLOS : la limite reste au proxy', '--status', 'DONE');
   expect(decided.code, `${decided.line}\n${JSON.stringify(decided.json)}`).toBe(0);
   expect(decided.json).toMatchObject({ ok: true, fileName: '0005-user-decider.md', commit: git('rev-parse', 'HEAD') });

@@ -8,6 +8,9 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { timestampOf } from '../../app/issueDocuments.js';
+import { checkTurn } from '../../domain/disput/checkTurn.js';
+import { isRefusal } from '../../domain/disput/disputRefusals.js';
 import { DECIDER_ROLE, type DisputState } from '../../domain/disput/disputTypes.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import type { NodeLink } from './nodeLink.js';
@@ -15,6 +18,8 @@ import { readDialogue } from './dialogue.js';
 import { BACKLOG_PATH, CONFIG_PATH, TURNS_DIR, type GitRepo, type RepoCheck } from './repoChecks.js';
 
 export const TURN_KIND = 'ext.missionweave.disput.turn';
+/** A commit no turn can have recorded, for checking a turn before it is committed. */
+const PLACEHOLDER_COMMIT = 'f'.repeat(40);
 
 export interface PlayResult {
   readonly ok: boolean;
@@ -107,7 +112,12 @@ export function deciderTurn(state: DisputState, humanId: string, head: string, d
 export async function decide(link: NodeLink, groupId: string, repo: GitRepo, check: RepoCheck, decision: Decision): Promise<PlayResult> {
   const { state } = readDialogue(await link.events(groupId));
   if (state.config === null) return refused('config_missing', 'no disput.toml is pinned in the Group yet: turn 1 comes first');
-  const { fileName, text } = deciderTurn(state, link.principal.id, repo.head(), decision);
+  const head = repo.head();
+  const { fileName, text } = deciderTurn(state, link.principal.id, head, decision);
+  // The Authority's own rules, run here first on a placeholder commit: a turn it would refuse is
+  // never written nor committed, so a refused decision leaves the repository as it was.
+  const precheck = checkTurn(state, { fileName, text, commit: PLACEHOLDER_COMMIT, changedPaths: [`${TURNS_DIR}/${fileName}`] }, link.principal, timestampOf(Date.now()));
+  if (isRefusal(precheck)) return refused(precheck.error.reason ?? precheck.error.code, precheck.error.message, { code: precheck.error.code, fileName, details: (precheck.error.details ?? {}) as JsonObject });
   mkdirSync(join(repo.root, TURNS_DIR), { recursive: true });
   writeFileSync(join(repo.root, TURNS_DIR, fileName), text);
   repo.git('add', '--', `${TURNS_DIR}/${fileName}`);
