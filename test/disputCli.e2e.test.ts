@@ -114,7 +114,7 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   commitTurn(T2);
   played('vibe');
   const status = disput('claude', 'status');
-  expect(status.json).toMatchObject({ turns: 2, byState: { OUVERT: ['I-0002-1', 'I-0002-2'] }, backlog: { open: 3, next: 'Ajouter la connexion' } });
+  expect(status.json).toMatchObject({ differences: [], turns: 2, byState: { OUVERT: ['I-0002-1', 'I-0002-2'] }, backlog: { open: 3, next: 'Ajouter la connexion' } });
 
   expect(expectNext('claude', ['implementer', 'reviewer'], 'item_pending').json['item']).toBe('I-0002-1');
   // A dirty tree is refused by the §8 seam before anything is sent.
@@ -155,4 +155,7 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   const changed = disput('vibe', 'play');
   expect(changed.code).toBe(1);
   expect(changed.json['differences']).toEqual(['0002-vibe-reviewer.md: the folder\'s file differs from the recorded one']);
+  const reported = disput('codex', 'status');
+  expect(reported.json['differences']).toEqual(['0002-vibe-reviewer.md: the folder\'s file differs from the recorded one']);
+  expect(reported.line).toContain('the folder disagrees with the Group: 0002-vibe-reviewer.md');
 }, 90_000);

@@ -11,7 +11,7 @@ import type { JsonObject } from '../protocol/strictJson.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { readDialogue, statusOf, whoPlays } from './disput/dialogue.js';
 import { connect, type NodeLink } from './disput/nodeLink.js';
-import { decide, playTurn, type PlayResult } from './disput/playTurn.js';
+import { decide, folderDifferences, playTurn, type PlayResult } from './disput/playTurn.js';
 import { BACKLOG_PATH, basicRepoCheck, CONFIG_PATH, GitRepo, type RepoCheck } from './disput/repoChecks.js';
 import { Home } from './home.js';
 
@@ -52,7 +52,7 @@ export async function runDisput(argv: readonly string[], check: RepoCheck = basi
   try {
     if (sub === 'play') return printPlayed(await playTurn(link, groupId, repo, check));
     if (sub === 'decide') return printPlayed(await decide(link, groupId, repo, check, { text: rest[0] as string, answers: args.lists.get('answer') ?? [], status }));
-    const { state } = readDialogue(await link.events(groupId));
+    const { state, texts } = readDialogue(await link.events(groupId));
     if (sub === 'next') {
       const head = repo.head();
       const folder = { config: repo.fileAt(head, CONFIG_PATH), backlog: repo.fileAt(head, BACKLOG_PATH) };
@@ -60,10 +60,13 @@ export async function runDisput(argv: readonly string[], check: RepoCheck = basi
       print(line, { ...next, turn: (state.turns.at(-1)?.number ?? 0) + 1 } as unknown as JsonObject);
       return 0;
     }
-    const report = statusOf(state);
+    // §3.2: the folder must agree with the Group; a differing turn file is reported here too.
+    const differences = folderDifferences(repo, repo.head(), texts);
+    const report: JsonObject = { ...statusOf(state), differences };
     const open = (report['items'] as unknown as { id: string; status: string; resolved: boolean }[]).filter((i) => !i.resolved);
     const pending = open.length === 0 ? 'no pending item' : open.map((i) => `${i.id} ${i.status}`).join(', ');
-    print(`${state.turns.length} turns; ${pending}; backlog: ${state.backlog?.next ?? 'nothing open'}`, report);
+    const disagree = differences.length === 0 ? '' : `; the folder disagrees with the Group: ${differences.join('; ')}`;
+    print(`${state.turns.length} turns; ${pending}; backlog: ${state.backlog?.next ?? 'nothing open'}${disagree}`, report);
     return 0;
   } finally {
     await link.close();
