@@ -152,6 +152,9 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   // §3.2: a recorded turn file changed in the folder is reported against the Group's copy.
   write({ '.disput/turns/0002-vibe-reviewer.md': 'réécrit\n' });
   git('commit', '-q', '-am', 'rewrite history');
+  const unreachable = disput('user', 'status', '--url', 'https://127.0.0.1:1');
+  expect([unreachable.code, unreachable.stderr]).toEqual([1, expect.stringMatching(/^missionweave disput: cannot reach the node as alice: .*ECONNREFUSED/)]);
+
   const changed = disput('vibe', 'play');
   expect(changed.code).toBe(1);
   expect(changed.json['differences']).toEqual(['0002-vibe-reviewer.md: the folder\'s file differs from the recorded one']);

@@ -48,7 +48,14 @@ export async function runDisput(argv: readonly string[], check: RepoCheck = basi
   if (status !== 'CONTINUE' && status !== 'DONE') throw new UsageError('--status is CONTINUE or DONE');
   const home = new Home(stringOption(args, 'dir') ?? '.missionweave');
   const repo = new GitRepo(stringOption(args, 'repo') ?? process.cwd());
-  const link: NodeLink = await connect(home, handle, stringOption(args, 'url'));
+  let link: NodeLink;
+  try {
+    link = await connect(home, handle, stringOption(args, 'url'));
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    process.stderr.write(`missionweave disput: cannot reach the node as ${handle}: ${(error as Error).message}\n`);
+    return 1;
+  }
   try {
     if (sub === 'play') return printPlayed(await playTurn(link, groupId, repo, check));
     if (sub === 'decide') return printPlayed(await decide(link, groupId, repo, check, { text: rest[0] as string, answers: args.lists.get('answer') ?? [], status }));
