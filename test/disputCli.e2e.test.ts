@@ -135,6 +135,10 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
 
   // A decision the Authority would refuse (no answer to the escalated item, rule 3) is neither written nor committed.
   const before = git('rev-parse', 'HEAD');
+  write({ 'notes.txt': 'brouillon\n' });
+  const untidy = disput('user', 'decide', 'Tranché.', '--answer', '[I-0002-2] CLOS : tranché');
+  expect([untidy.code, untidy.json['reason'], String(untidy.json['problems'])]).toEqual([1, 'repo_check_failed', '§8.1 the working tree is not clean: ?? notes.txt']);
+  rmSync(join(repo, 'notes.txt'));
   const unanswered = disput('user', 'decide', 'Sans réponse.');
   expect(unanswered.code).toBe(1);
   expect(unanswered.json).toMatchObject({ ok: false, reason: 'answer_missing', details: { items: ['I-0002-2'] } });

@@ -112,6 +112,9 @@ export function deciderTurn(state: DisputState, humanId: string, head: string, d
 export async function decide(link: NodeLink, groupId: string, repo: GitRepo, check: RepoCheck, decision: Decision): Promise<PlayResult> {
   const { state } = readDialogue(await link.events(groupId));
   if (state.config === null) return refused('config_missing', 'no disput.toml is pinned in the Group yet: turn 1 comes first');
+  // §8.1 holds before the decision too: its commit must hold the turn file and nothing else.
+  const dirty = repo.dirty();
+  if (dirty.length > 0) return refused('repo_check_failed', 'the repository does not satisfy §8; nothing was written', { problems: [`§8.1 the working tree is not clean: ${dirty.join('; ')}`] });
   const head = repo.head();
   const { fileName, text } = deciderTurn(state, link.principal.id, head, decision);
   // The Authority's own rules, run here first on a placeholder commit: a turn it would refuse is
