@@ -54,8 +54,8 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The node, its Principals (`workers` join as workers, `planner` coordinates) and a Mission pinning Parley. */
-export async function startMcpNode(workers: readonly string[]): Promise<McpNode> {
+/** The node, its Principals (`workers` join as workers, `planner` coordinates) and a Mission pinning Parley (or `pinnedProfiles`). */
+export async function startMcpNode(workers: readonly string[], pinnedProfiles: readonly JsonObject[] = [{ profileUri: 'urn:missionweave:profile:parley:1', majorVersion: 1 }]): Promise<McpNode> {
   const scratch = mkdtempSync(join(tmpdir(), 'mw-mcp-'));
   const dir = join(scratch, 'node');
   const db = await createTestDatabase();
@@ -84,7 +84,7 @@ export async function startMcpNode(workers: readonly string[]): Promise<McpNode>
     coordinatorId: agents['planner']?.id ?? '', title: 'Choose an index', objective: 'Agree the index of the orders table.',
     definitionOfDone: [{ criterionId: 'index', description: 'An agreed index.', evidenceRequired: ['human_review'] }],
     budget: { currency: 'EUR', financialLimit: 10 }, deadline: new Date(Date.now() + 86_400_000).toISOString(),
-    pinnedProfiles: [{ profileUri: 'urn:missionweave:profile:parley:1', majorVersion: 1 }],
+    pinnedProfiles: [...pinnedProfiles],
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   for (const handle of workers) {

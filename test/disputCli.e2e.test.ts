@@ -1,0 +1,168 @@
+/**
+ * `missionweave disput` end to end (issue 15, part 3): a REAL git repository in a temporary
+ * folder, a real `serve` process, and every step driven through `node dist/cli/main.js disput …`.
+ * The issue's dialogue — implementer → reviewer with two items → answers → a REJETÉ escalated to
+ * the human → the decider's turn → DONE — with `next` naming each player and why, a turn out of
+ * order refused with its reason, a dirty tree refused by the §8 seam, and a changed turn file
+ * reported against the one the Group recorded.
+ */
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
+import { BACKLOG, BACKLOG_EMPTY, configFor, fileNameOf, T2, T3, T4, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
+import { CLI, startMcpNode, type McpNode } from './support/mcpNode.js';
+
+let node: McpNode;
+let repo: string;
+const HANDLES: Record<string, string> = { claude: 'claude', vibe: 'vibe', codex: 'codex', user: 'alice' };
+
+function git(...args: string[]): string {
+  return execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim();
+}
+
+function write(files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(repo, path)), { recursive: true });
+    writeFileSync(join(repo, path), text);
+  }
+}
+
+/** A turn as its participant makes it: work, the turn file with `base` = HEAD, one commit. */
+function commitTurn(spec: TurnSpec, files: Record<string, string> = {}): string {
+  const fileName = fileNameOf(spec);
+  write({ ...files, [`.disput/turns/${fileName}`]: turnText({ ...spec, base: git('rev-parse', '--short=7', 'HEAD') }) });
+  git('add', '-A');
+  git('commit', '-q', '-m', `disput: ${fileName}`);
+  return fileName;
+}
+
+interface Said {
+  readonly code: number | null;
+  readonly line: string;
+  readonly json: Record<string, unknown>;
+  readonly stderr: string;
+}
+
+function disput(who: string, ...args: string[]): Said {
+  const result = spawnSync(process.execPath, [CLI, 'disput', ...args, '--as', HANDLES[who] as string, '--dir', node.dir, '--repo', repo, '--group', node.groupId], { encoding: 'utf8', timeout: 30_000 });
+  const lines = result.stdout.trim().split('\n');
+  const json = lines.length > 0 && lines.at(-1)?.startsWith('{') === true ? (JSON.parse(lines.at(-1) as string) as Record<string, unknown>) : {};
+  return { code: result.status, line: lines[0] ?? '', json, stderr: result.stderr };
+}
+
+function played(who: string): Said {
+  const said = disput(who, 'play');
+  expect(said.code, `${said.line}\n${JSON.stringify(said.json)}\n${said.stderr}`).toBe(0);
+  return said;
+}
+
+function expectNext(participant: string | undefined, roles: readonly string[], step: string): Said {
+  const said = disput('claude', 'next');
+  expect(said.code, said.stderr).toBe(0);
+  expect(said.json).toMatchObject({ step, roles });
+  expect(said.json['participant']).toBe(participant);
+  return said;
+}
+
+beforeAll(async () => {
+  node = await startMcpNode(['claude', 'vibe', 'codex'], [{ profileUri: DISPUT_URI, majorVersion: 0 }]);
+  repo = mkdtempSync(join(tmpdir(), 'mw-disput-repo-'));
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.name', 'disput test');
+  git('config', 'user.email', 'disput@example.invalid');
+  const principals = Object.fromEntries(['claude', 'vibe', 'codex'].map((name) => [name, { type: 'agent' as const, id: node.agents[name]?.id ?? '' }]));
+  write({
+    'disput.toml': configFor({ ...principals, user: { type: 'human', id: node.human.id } }),
+    '.disput/backlog.md': BACKLOG,
+    '.gitignore': '.disput/logs/\n.disput/run.lock\n.disput/last-run.md\n',
+    'src/login.ts': 'export const login = () => false;\n',
+  });
+  git('add', '-A');
+  git('commit', '-q', '-m', 'disput: the project');
+}, 120_000);
+
+afterAll(async () => {
+  await node?.close();
+  if (repo !== undefined) rmSync(repo, { recursive: true, force: true });
+});
+
+it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of order with its reason', () => {
+  const first = expectNext('claude', ['implementer'], 'backlog');
+  expect(first.line).toBe('turn 1: claude plays implementer — the backlog\'s top task: Ajouter la connexion');
+
+  commitTurn({ n: 1, who: 'claude', role: 'implementer' }, { 'src/login.ts': 'export const login = (ok: boolean) => ok;\n' });
+  const t1 = played('claude');
+  expect(t1.json['events']).toEqual([
+    { kind: 'ext.missionweave.disput.config_pinned', sequence: 5 },
+    { kind: 'ext.missionweave.disput.turn_recorded', sequence: 6 },
+  ]);
+  expect(t1.line).toMatch(/^recorded 0001-claude-implementer\.md at [0-9a-f]{7}: /);
+
+  // codex, a reviewer too, plays before vibe: the Authority refuses it, saying whose turn it is.
+  commitTurn({ n: 2, who: 'codex', role: 'reviewer' });
+  const early = disput('codex', 'play');
+  expect(early.code).toBe(1);
+  expect(early.json).toMatchObject({ ok: false, code: 'INVALID_STATE_TRANSITION', reason: 'not_your_turn', details: { reason: 'not_your_turn', participant: 'vibe' } });
+  expect(early.line).toMatch(/^refused: INVALID_STATE_TRANSITION not_your_turn — /);
+  git('reset', '-q', '--hard', 'HEAD~1');
+
+  expectNext('vibe', ['reviewer'], 'triggered');
+  commitTurn(T2);
+  played('vibe');
+  const status = disput('claude', 'status');
+  expect(status.json).toMatchObject({ differences: [], turns: 2, byState: { OUVERT: ['I-0002-1', 'I-0002-2'] }, backlog: { open: 3, next: 'Ajouter la connexion' } });
+
+  expect(expectNext('claude', ['implementer', 'reviewer'], 'item_pending').json['item']).toBe('I-0002-1');
+  // A dirty tree is refused by the §8 seam before anything is sent.
+  commitTurn(T3, { 'src/login.ts': 'export const login = (ok: boolean) => ok === true;\n', '.disput/backlog.md': BACKLOG_EMPTY });
+  write({ 'src/stray.ts': 'x\n' });
+  const dirty = disput('claude', 'play');
+  expect(dirty.code).toBe(1);
+  expect(dirty.json).toMatchObject({ ok: false, reason: 'repo_check_failed' });
+  expect(String(dirty.json['problems'])).toContain('§8.1 the working tree is not clean');
+  rmSync(join(repo, 'src/stray.ts'));
+  played('claude');
+
+  expectNext('vibe', ['implementer', 'reviewer'], 'item_pending');
+  commitTurn(T4);
+  played('vibe');
+  const escalated = expectNext('user', ['decider'], 'item_pending');
+  expect(escalated.json['item']).toBe('I-0002-2');
+
+  // A decision the Authority would refuse (no answer to the escalated item, rule 3) is neither written nor committed.
+  const before = git('rev-parse', 'HEAD');
+  write({ 'notes.txt': 'brouillon\n' });
+  const untidy = disput('user', 'decide', 'Tranché.', '--answer', '[I-0002-2] CLOS : tranché');
+  expect([untidy.code, untidy.json['reason'], String(untidy.json['problems'])]).toEqual([1, 'repo_check_failed', '§8.1 the working tree is not clean: ?? notes.txt']);
+  rmSync(join(repo, 'notes.txt'));
+  const unanswered = disput('user', 'decide', 'Sans réponse.');
+  expect(unanswered.code).toBe(1);
+  expect(unanswered.json).toMatchObject({ ok: false, reason: 'answer_missing', details: { items: ['I-0002-2'] } });
+  expect([git('rev-parse', 'HEAD'), git('status', '--porcelain')]).toEqual([before, '']);
+
+  const decided = disput('user', 'decide', 'La limite de tentatives reste au proxy.', '--answer', '[I-0002-2] CLOS : la limite reste au proxy', '--status', 'DONE');
+  expect(decided.code, `${decided.line}\n${JSON.stringify(decided.json)}`).toBe(0);
+  expect(decided.json).toMatchObject({ ok: true, fileName: '0005-user-decider.md', commit: git('rev-parse', 'HEAD') });
+  expect(git('log', '-1', '--format=%s')).toBe('disput: 0005-user-decider');
+
+  const done = expectNext(undefined, [], 'done');
+  expect(done.line).toMatch(/^DONE — /);
+  expect(disput('vibe', 'status').json).toMatchObject({ turns: 5, byState: { CLOS: ['I-0002-1', 'I-0002-2'] }, backlog: { next: null } });
+
+  // §3.2: a recorded turn file changed in the folder is reported against the Group's copy.
+  write({ '.disput/turns/0002-vibe-reviewer.md': 'réécrit\n' });
+  git('commit', '-q', '-am', 'rewrite history');
+  const unreachable = disput('user', 'status', '--url', 'https://127.0.0.1:1');
+  expect([unreachable.code, unreachable.stderr]).toEqual([1, expect.stringMatching(/^missionweave disput: cannot reach the node as alice: .*ECONNREFUSED/)]);
+
+  const changed = disput('vibe', 'play');
+  expect(changed.code).toBe(1);
+  expect(changed.json['differences']).toEqual(['0002-vibe-reviewer.md: the folder\'s file differs from the recorded one']);
+  const reported = disput('codex', 'status');
+  expect(reported.json['differences']).toEqual(['0002-vibe-reviewer.md: the folder\'s file differs from the recorded one']);
+  expect(reported.line).toContain('the folder disagrees with the Group: 0002-vibe-reviewer.md');
+}, 90_000);
