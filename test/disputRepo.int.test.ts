@@ -1,20 +1,24 @@
 /**
  * The pieces of `missionweave disput` below the node, on a REAL git repository in a temporary
- * folder (no database): the git facts, the minimal §8 check behind the `RepoCheck` seam, positive
- * and negative, the folder compared with the recorded turn files (§3.2), the decider's turn file
+ * folder (no database): the git facts, the real §8 check behind the `RepoCheck` seam (the tool's
+ * `checkLastTurn` with the domain's rules), positive and negative, the turn start and its
+ * fallback, the folder compared with the recorded turn files (§3.2), the decider's turn file
  * (§10), and `next` before turn 1 (§7.4 from the folder's own config and backlog).
  */
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whoPlays } from '../src/cli/disput/dialogue.js';
-import { deciderTurn, folderDifferences } from '../src/cli/disput/playTurn.js';
-import { basicRepoCheck, GitRepo, TURNS_DIR } from '../src/cli/disput/repoChecks.js';
+import { deciderTurn, folderDifferences, freshTurnFiles } from '../src/cli/disput/playTurn.js';
+import { GitRepo, TURNS_DIR } from '../src/cli/disput/repoChecks.js';
+import { disputRepoCheck } from '../src/cli/disput/turnCheck.js';
+import { ensureLocalFilesIgnored, recordTurnStart } from '../src/client/disput/localFiles.js';
 import { parseTurnFile } from '../src/domain/disput/turnFile.js';
-import { initialDisputState } from '../src/domain/disput/disputTypes.js';
-import { ACTORS, BACKLOG, CONFIG, dialogue, T1 } from './domain/disput/disputFixtures.js';
+import { initialDisputState, type DisputConfig, type DisputState } from '../src/domain/disput/disputTypes.js';
+import { ACTORS, BACKLOG, CONFIG, dialogue, T1, T2, T3, turnText } from './domain/disput/disputFixtures.js';
 
 let root: string;
 let repo: GitRepo;
@@ -58,33 +62,12 @@ describe('the git facts and the §8 seam', () => {
     expect(repo.turnFiles(first)).toEqual(['0001-claude-implementer.md']);
   });
 
-  it('passes a clean tree with one new turn file on a descendant commit', () => {
+  it('names the turn files not recorded yet, past the last recorded turn', () => {
     second = commit({ [`${TURNS_DIR}/0002-vibe-reviewer.md`]: 'deux\n', 'src/a.ts': 'a\n' }, 'turn 2');
-    const changedPaths = repo.changedPaths(first, second);
-    expect(changedPaths.sort()).toEqual([`${TURNS_DIR}/0002-vibe-reviewer.md`, 'src/a.ts']);
-    expect(basicRepoCheck({ repo, previousCommit: first, head: second, fileName: '0002-vibe-reviewer.md', changedPaths })).toEqual([]);
-  });
-
-  it('refuses a dirty tree and no new commit (§8.1)', () => {
-    write({ 'src/stray.ts': 'x\n' });
-    const dirty = basicRepoCheck({ repo, previousCommit: first, head: second, fileName: '0002-vibe-reviewer.md', changedPaths: [`${TURNS_DIR}/0002-vibe-reviewer.md`] });
-    expect(dirty).toEqual([expect.stringContaining('§8.1 the working tree is not clean: ?? src/stray.ts')]);
-    rmSync(join(root, 'src/stray.ts'));
-    expect(basicRepoCheck({ repo, previousCommit: second, head: second, fileName: '0002-vibe-reviewer.md', changedPaths: [`${TURNS_DIR}/0002-vibe-reviewer.md`] })).toEqual(['§8.1 no new commit since the last recorded turn']);
-  });
-
-  it('refuses a last turn commit that is not an ancestor of HEAD (§8.2)', () => {
-    repo.git('checkout', '-q', '-b', 'other', first);
-    const elsewhere = commit({ 'src/b.ts': 'b\n' }, 'elsewhere');
-    repo.git('checkout', '-q', 'main');
-    const problems = basicRepoCheck({ repo, previousCommit: elsewhere, head: second, fileName: '0002-vibe-reviewer.md', changedPaths: [`${TURNS_DIR}/0002-vibe-reviewer.md`] });
-    expect(problems).toEqual([`§8.2 the last recorded turn's commit ${elsewhere} is not an ancestor of HEAD`]);
-  });
-
-  it('refuses two turn files, or an old one changed, or none (§8.4)', () => {
-    const two = [`${TURNS_DIR}/0001-claude-implementer.md`, `${TURNS_DIR}/0002-vibe-reviewer.md`];
-    expect(basicRepoCheck({ repo, previousCommit: first, head: second, fileName: '0002-vibe-reviewer.md', changedPaths: two })).toEqual([`§8.4 exactly one turn file changes, the new one: ${two.join(', ')}`]);
-    expect(basicRepoCheck({ repo, previousCommit: first, head: second, fileName: '0002-vibe-reviewer.md', changedPaths: ['src/a.ts'] })).toEqual(['§8.4 exactly one turn file changes, the new one: none']);
+    expect(repo.changedPaths(first, second).sort()).toEqual([`${TURNS_DIR}/0002-vibe-reviewer.md`, 'src/a.ts']);
+    expect(freshTurnFiles(repo, second, initialDisputState(), new Map())).toEqual(['0001-claude-implementer.md', '0002-vibe-reviewer.md']);
+    expect(freshTurnFiles(repo, second, withCommits(dialogue(T1), [first]), new Map([['0001-claude-implementer.md', 'un\n']]))).toEqual(['0002-vibe-reviewer.md']);
+    expect(repo.turnFiles(repo.resolve('HEAD~1') as string)).toEqual(['0001-claude-implementer.md']);
   });
 
   it('reports a recorded turn file that differs in the folder or is missing from it (§3.2)', () => {
@@ -119,5 +102,95 @@ describe('the decider\'s turn and who starts', () => {
     expect(whoPlays(initialDisputState(), {})).toMatchObject({ step: 'done', line: 'no turn recorded and no disput.toml in the folder' });
     expect(whoPlays(initialDisputState(), { config: 'roles = 3' }).line).toMatch(/^no turn recorded and disput\.toml is refused: /);
     expect(whoPlays(dialogue(T1), {}).line).toBe('turn 2: vibe plays reviewer — turn 1 changed code that reviewer reviews');
+  });
+});
+
+/** The recorded dialogue with the real commits of this repository in place of the fixtures' ones. */
+function withCommits(state: DisputState, commits: readonly string[]): DisputState {
+  return { ...state, turns: state.turns.map((turn, i) => ({ ...turn, commit: commits[i] ?? turn.commit })) };
+}
+
+describe('the §8 seam: the tool\'s check, with the Group\'s config and the domain\'s turn rules', () => {
+  let dir: string;
+  let git: GitRepo;
+  let c1: string;
+  let state: DisputState;
+  // The project's checks here: a must_pass that looks for a planted BUG, no npm in a temporary folder.
+  const checked = (s: DisputState): DisputState => ({ ...s, config: { ...(s.config as DisputConfig), checks: [{ name: 'no-bug', command: '! grep -rq BUG src', policy: 'must_pass' }] } });
+
+  function put(files: Record<string, string>, message: string): string {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    git.git('add', '-A');
+    git.git('commit', '-q', '-m', message);
+    return git.head();
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mw-disput-seam-'));
+    git = new GitRepo(dir);
+    git.git('init', '-q', '-b', 'main');
+    git.git('config', 'user.name', 'disput test');
+    git.git('config', 'user.email', 'disput@example.invalid');
+    put({ 'disput.toml': CONFIG, '.disput/backlog.md': BACKLOG, 'src/login.ts': 'a\n' }, 'the project');
+    c1 = put({ [`${TURNS_DIR}/0001-claude-implementer.md`]: turnText(T1), 'src/login.ts': 'b\n' }, 'turn 1');
+    state = checked(withCommits(dialogue(T1), [c1]));
+    // As `next` does: the local files ignored first, or the next `git add -A` would commit the start.
+    await ensureLocalFilesIgnored(dir);
+    await recordTurnStart(dir);
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('passes a good turn from the recorded turn start, and writes last-run.md', async () => {
+    const c2 = put({ [`${TURNS_DIR}/0002-vibe-reviewer.md`]: turnText(T2) }, 'turn 2');
+    const result = await disputRepoCheck({ repo: git, state, head: c2, fileName: '0002-vibe-reviewer.md' });
+    expect(result).toMatchObject({ ok: true, reasons: [], problems: [], notes: [], report: { oldHead: c1, checks: [{ name: 'no-bug', ok: true }] } });
+    expect(readFileSync(join(dir, '.disput/last-run.md'), 'utf8')).toMatch(/^# disput check — OK/);
+  });
+
+  it('without a usable turn start, checks from the last recorded turn\'s commit and says §8.3 is unchecked', async () => {
+    rmSync(join(dir, '.disput/logs/turn-start.json'));
+    const missing = await disputRepoCheck({ repo: git, state, head: git.head(), fileName: '0002-vibe-reviewer.md' });
+    expect(missing).toMatchObject({ ok: true, report: { oldHead: c1 } });
+    expect(missing.notes).toEqual([expect.stringMatching(/^§8\.3 unchecked: no turn start recorded .*the last recorded turn's commit/)]);
+    const before = git.resolve('HEAD~2') as string;
+    await writeFile(join(dir, '.disput/logs/turn-start.json'), JSON.stringify({ head: before, remoteRefs: {} }));
+    const stale = await disputRepoCheck({ repo: git, state, head: git.head(), fileName: '0002-vibe-reviewer.md' });
+    expect(stale.notes).toEqual([expect.stringContaining(`the recorded turn start ${before.slice(0, 7)} is not the last recorded turn's commit`)]);
+    rmSync(join(dir, '.disput/logs/turn-start.json'));
+    const none = await disputRepoCheck({ repo: git, state: initialDisputState(), head: git.head() });
+    expect(none).toMatchObject({ ok: false, reasons: ['turn_start_missing'] });
+  });
+
+  it('refuses a dirty tree (§8.1) and a turn that leaves a pending item unanswered (§8.6, the domain\'s rule 3)', async () => {
+    writeFileSync(join(dir, 'src/stray.ts'), 'x\n');
+    const dirty = await disputRepoCheck({ repo: git, state, head: git.head(), fileName: '0002-vibe-reviewer.md' });
+    expect(dirty).toMatchObject({ ok: false, reasons: ['tree_dirty'], problems: ['§8.1 tree_dirty: uncommitted: src/stray.ts'] });
+    expect(dirty.report['checks']).toBeNull();
+    rmSync(join(dir, 'src/stray.ts'));
+
+    const c2 = git.head();
+    const after2 = checked(withCommits(dialogue(T1, T2), [c1, c2]));
+    const c3 = put({ [`${TURNS_DIR}/0003-claude-implementer.md`]: turnText({ n: 3, who: 'claude', role: 'implementer' }), 'src/login.ts': 'c\n' }, 'turn 3');
+    const unanswered = await disputRepoCheck({ repo: git, state: after2, head: c3, fileName: '0003-claude-implementer.md', start: { head: c2, remoteRefs: new Map() } });
+    expect(unanswered).toMatchObject({ ok: false, reasons: ['answer_missing'] });
+  });
+
+  it('refuses a must_pass check that fails (§8.7) and a header that does not name its file (§4)', async () => {
+    const after2 = checked(withCommits(dialogue(T1, T2), [c1, git.resolve('HEAD~1') as string]));
+    git.git('reset', '-q', '--hard', 'HEAD~1');
+    const c2 = git.head();
+    const bad = put({ [`${TURNS_DIR}/0003-claude-implementer.md`]: turnText(T3), 'src/login.ts': 'BUG\n' }, 'turn 3, with a bug');
+    const failing = await disputRepoCheck({ repo: git, state: after2, head: bad, fileName: '0003-claude-implementer.md', start: { head: c2, remoteRefs: new Map() } });
+    expect(failing).toMatchObject({ ok: false, reasons: ['check_failed'], report: { checks: [{ name: 'no-bug', ok: false, reason: 'check_failed' }] } });
+    expect(failing.problems).toEqual(['§8.7 check_failed: no-bug (must_pass) exit 1; see .disput/last-run.md']);
+
+    git.git('reset', '-q', '--hard', 'HEAD~1');
+    const misnamed = put({ [`${TURNS_DIR}/0003-claude-reviewer.md`]: turnText(T3) }, 'turn 3, misnamed');
+    const named = await disputRepoCheck({ repo: git, state: after2, head: misnamed, fileName: '0003-claude-reviewer.md', start: { head: c2, remoteRefs: new Map() } });
+    expect(named.reasons).toContain('file_name_mismatch');
   });
 });

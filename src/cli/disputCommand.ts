@@ -1,24 +1,29 @@
 /**
- * `missionweave disput <next|status|play|decide> --group G --as HANDLE [--dir DIR] [--repo PATH]
+ * `missionweave disput <next|status|check|play|decide> --group G --as HANDLE [--dir DIR] [--repo PATH]
  * [--url https://HOST:PORT]`: disput v0 (seed `disput-v0.fr.txt`, docs/disput.md) in a real git
  * repository, speaking for a Principal of the operator folder DIR to the running node its
  * configuration names (or `--url`). The Group is authoritative: `next` and `status` read its
- * Events, `play` records the newly committed turn file there, `decide` writes, commits and records
- * the human decider's turn. Each prints a line for people, then one JSON line; a refusal exits 1.
+ * Events (`next` also records the turn's start, for §8.3), `check` runs the §8 check on the turn
+ * in the folder, `play` checks then records the newly committed turn file there, `decide` writes,
+ * commits and records the human decider's turn. Each prints a line for people, then one JSON line;
+ * a refusal or a failed check exits 1.
  */
 
 import type { JsonObject } from '../protocol/strictJson.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
+import { ensureLocalFilesIgnored, recordTurnStart } from '../client/disput/localFiles.js';
+import { checkRepo } from './disput/checkRepo.js';
 import { readDialogue, statusOf, whoPlays } from './disput/dialogue.js';
 import { connect, type NodeLink } from './disput/nodeLink.js';
-import { decide, folderDifferences, playTurn, type PlayResult } from './disput/playTurn.js';
-import { BACKLOG_PATH, basicRepoCheck, CONFIG_PATH, GitRepo, type RepoCheck } from './disput/repoChecks.js';
+import { decide, folderDifferences, freshTurnFiles, playTurn, type PlayResult } from './disput/playTurn.js';
+import { BACKLOG_PATH, CONFIG_PATH, GitRepo, type RepoCheck } from './disput/repoChecks.js';
+import { disputRepoCheck } from './disput/turnCheck.js';
 import { Home } from './home.js';
 
-const USAGE = `usage: missionweave disput <next|status|play|decide "TEXT"> --group G --as HANDLE [--dir DIR] [--repo PATH] [--url https://HOST:PORT]
+const USAGE = `usage: missionweave disput <next|status|check|play|decide "TEXT"> --group G --as HANDLE [--dir DIR] [--repo PATH] [--url https://HOST:PORT]
   decide: [--answer "[I-0002-2] CLOS : …" ...] [--status CONTINUE|DONE]`;
 
-const SUBCOMMANDS = new Set(['next', 'status', 'play', 'decide']);
+const SUBCOMMANDS = new Set(['next', 'status', 'check', 'play', 'decide']);
 
 function print(line: string, json: JsonObject): void {
   process.stdout.write(`${line}\n${JSON.stringify(json)}\n`);
@@ -37,7 +42,7 @@ function printPlayed(result: PlayResult): number {
 }
 
 /** `run` with the command's seam: `check` is the §8 check `play` and `decide` apply. */
-export async function runDisput(argv: readonly string[], check: RepoCheck = basicRepoCheck): Promise<number> {
+export async function runDisput(argv: readonly string[], check: RepoCheck = disputRepoCheck): Promise<number> {
   const args = parseArgs(argv, { group: 'value', as: 'value', dir: 'value', repo: 'value', url: 'value', answer: 'list', status: 'value' });
   const [sub, ...rest] = args.positionals;
   const groupId = stringOption(args, 'group');
@@ -58,13 +63,26 @@ export async function runDisput(argv: readonly string[], check: RepoCheck = basi
   }
   try {
     if (sub === 'play') return printPlayed(await playTurn(link, groupId, repo, check));
+    if (sub === 'check') {
+      const checked = await checkRepo(link, groupId, repo, check);
+      process.stdout.write(`${checked.line}\n${JSON.stringify(checked.report)}\n`);
+      return checked.ok ? 0 : 1;
+    }
     if (sub === 'decide') return printPlayed(await decide(link, groupId, repo, check, { text: rest[0] as string, answers: args.lists.get('answer') ?? [], status }));
     const { state, texts } = readDialogue(await link.events(groupId));
     if (sub === 'next') {
       const head = repo.head();
       const folder = { config: repo.fileAt(head, CONFIG_PATH), backlog: repo.fileAt(head, BACKLOG_PATH) };
       const { line, ...next } = whoPlays(state, Object.fromEntries(Object.entries(folder).filter(([, v]) => v !== undefined)));
-      print(line, { ...next, turn: (state.turns.at(-1)?.number ?? 0) + 1 } as unknown as JsonObject);
+      // §8.3: the turn starts here, from the last recorded turn's commit (before turn 1: a HEAD with
+      // no turn file yet); HEAD past it is a turn under way, whose start is not overwritten.
+      const last = state.turns.at(-1)?.commit;
+      const starts = next.participant !== undefined && (last === undefined ? freshTurnFiles(repo, head, state, texts).length === 0 : last === head);
+      if (starts) {
+        await ensureLocalFilesIgnored(repo.root);
+        await recordTurnStart(repo.root);
+      }
+      print(line, { ...next, turn: (state.turns.at(-1)?.number ?? 0) + 1, turnStart: starts ? head : null } as unknown as JsonObject);
       return 0;
     }
     // §3.2: the folder must agree with the Group; a differing turn file is reported here too.

@@ -13,6 +13,9 @@ import { checkTurn } from '../../domain/disput/checkTurn.js';
 import { isRefusal } from '../../domain/disput/disputRefusals.js';
 import { DECIDER_ROLE, type DisputState } from '../../domain/disput/disputTypes.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
+import { remoteRefs } from '../../client/disput/gitFacts.js';
+import type { TurnStart } from '../../client/disput/invariants.js';
+import { recordTurnStart } from '../../client/disput/localFiles.js';
 import type { NodeLink } from './nodeLink.js';
 import { readDialogue } from './dialogue.js';
 import { BACKLOG_PATH, CONFIG_PATH, TURNS_DIR, type GitRepo, type RepoCheck } from './repoChecks.js';
@@ -46,21 +49,33 @@ function refused(reason: string, message: string, extra: JsonObject = {}): PlayR
   return { ok: false, report: { ok: false, reason, message, ...extra } };
 }
 
-/** Records the one turn file HEAD adds since the last recorded turn. */
-export async function playTurn(link: NodeLink, groupId: string, repo: GitRepo, check: RepoCheck): Promise<PlayResult> {
+/** The one turn file HEAD holds that the Group has not recorded, numbered past the last recorded turn. */
+export function freshTurnFiles(repo: GitRepo, head: string, state: DisputState, texts: ReadonlyMap<string, string>): string[] {
+  const last = state.turns.at(-1)?.number ?? 0;
+  return repo.turnFiles(head).filter((name) => !texts.has(name) && numberOf(name) > last);
+}
+
+/**
+ * Records the one turn file HEAD adds since the last recorded turn, once the §8 check passes;
+ * then records the next turn's start (this turn's end is where the next one begins).
+ */
+export async function playTurn(link: NodeLink, groupId: string, repo: GitRepo, check: RepoCheck, start?: TurnStart): Promise<PlayResult> {
   const { state, texts } = readDialogue(await link.events(groupId));
   const head = repo.head();
   const differences = folderDifferences(repo, head, texts);
   const last = state.turns.at(-1);
-  const fresh = repo.turnFiles(head).filter((name) => !texts.has(name) && numberOf(name) > (last?.number ?? 0));
+  const fresh = freshTurnFiles(repo, head, state, texts);
   if (fresh.length !== 1) return refused('turn_file_not_found', `exactly one new turn file in ${TURNS_DIR}/ is played at a time; found ${fresh.length}`, { files: fresh, differences });
   const fileName = fresh[0] as string;
   const text = repo.fileAt(head, `${TURNS_DIR}/${fileName}`) as string;
   const base = /^base\s*=\s*"([0-9a-f]{4,64})"/m.exec(text)?.[1];
   const from = last?.commit ?? (base === undefined ? undefined : repo.resolve(base));
   const changedPaths = repo.changedPaths(from, head);
-  const problems = [...check({ repo, previousCommit: last?.commit, head, fileName, changedPaths }), ...differences];
-  if (problems.length > 0) return refused('repo_check_failed', 'the repository does not satisfy §8; nothing was recorded', { problems });
+  const checked = await check({ repo, state, head, fileName, ...(start === undefined ? {} : { start }) });
+  const problems = [...checked.problems, ...differences];
+  if (problems.length > 0) {
+    return refused('repo_check_failed', 'the repository does not satisfy §8; nothing was recorded', { reasons: [...checked.reasons, ...(differences.length > 0 ? ['turn_file_differs'] : [])], problems, notes: [...checked.notes] });
+  }
 
   const payload: JsonObject = { fileName, text, commit: head, changedPaths };
   const config = repo.fileAt(head, CONFIG_PATH);
@@ -71,7 +86,8 @@ export async function playTurn(link: NodeLink, groupId: string, repo: GitRepo, c
   if (!outcome.ok) {
     return refused(String(outcome.error.details?.['reason'] ?? outcome.error.code), outcome.error.message, { code: outcome.error.code, fileName, details: (outcome.error.details ?? {}) as JsonObject });
   }
-  return { ok: true, report: { ok: true, fileName, commit: head, events: outcome.events.map((e) => ({ kind: e['kind'], sequence: e['sequence'] }) as JsonObject) } };
+  await recordTurnStart(repo.root);
+  return { ok: true, report: { ok: true, fileName, commit: head, notes: [...checked.notes], events: outcome.events.map((e) => ({ kind: e['kind'], sequence: e['sequence'] }) as JsonObject) } };
 }
 
 export interface Decision {
@@ -124,6 +140,8 @@ export async function decide(link: NodeLink, groupId: string, repo: GitRepo, che
   mkdirSync(join(repo.root, TURNS_DIR), { recursive: true });
   writeFileSync(join(repo.root, TURNS_DIR, fileName), text);
   repo.git('add', '--', `${TURNS_DIR}/${fileName}`);
+  // The decider's turn is this command's own work: its start is exactly HEAD and the refs before it.
+  const start: TurnStart = { head, remoteRefs: await remoteRefs(repo.root) };
   repo.git('commit', '--quiet', '-m', `disput: ${fileName.replace(/\.md$/, '')}`, '--', `${TURNS_DIR}/${fileName}`);
-  return playTurn(link, groupId, repo, check);
+  return playTurn(link, groupId, repo, check, start);
 }

@@ -1,13 +1,15 @@
 /**
- * The git facts `missionweave disput` needs, and the ONE seam through which `play` checks the
- * seed's §8 invariants before recording a turn. `RepoCheck` is a plain function type: the minimal
- * `basicRepoCheck` below covers what this command needs itself (a clean tree, the previous turn's
- * commit an ancestor of HEAD, exactly one new turn file and no old one changed); the full §8
- * checks (remote refs, `[[checks]]`, guards) live in `src/client/disput/` and are passed in
- * instead once both are merged. Git is run with `execFileSync` (no shell), in the repository.
+ * The git facts `missionweave disput` needs, and the ONE seam through which `play`, `decide` and
+ * `check` check the seed's §8 before a turn is recorded. `RepoCheck` is a plain async function
+ * type; the real one, `turnCheck.ts`, runs the agent-side tool (`src/client/disput/`) with the
+ * Group's pinned config and the domain's turn-file rules. Git is run with `execFileSync` (no
+ * shell), in the repository.
  */
 
 import { execFileSync } from 'node:child_process';
+import type { TurnStart } from '../../client/disput/invariants.js';
+import type { DisputState } from '../../domain/disput/disputTypes.js';
+import type { JsonObject } from '../../protocol/strictJson.js';
 
 /** `.disput/turns/` holds the turn files (seed §2). */
 export const TURNS_DIR = '.disput/turns';
@@ -50,18 +52,10 @@ export class GitRepo {
     }
   }
 
-  /** The turn files' names at `commit`. */
+  /** The turn files' names at `commit` (none before the folder exists). */
   turnFiles(commit: string): string[] {
+    if (this.fileAt(commit, TURNS_DIR) === undefined) return [];
     return this.git('ls-tree', '--name-only', `${commit}:${TURNS_DIR}`).split('\n').filter((name) => name.endsWith('.md'));
-  }
-
-  isAncestor(older: string, newer: string): boolean {
-    try {
-      this.git('merge-base', '--is-ancestor', older, newer);
-      return true;
-    } catch {
-      return false;
-    }
   }
 
   /** Uncommitted changes, as `git status --porcelain` lines. */
@@ -72,25 +66,26 @@ export class GitRepo {
 
 export interface RepoCheckInput {
   readonly repo: GitRepo;
-  /** The commit of the last recorded turn; undefined before turn 1. */
-  readonly previousCommit: string | undefined;
+  /** The dialogue as the Group recorded it: the pinned config, the turns, their commits. */
+  readonly state: DisputState;
   readonly head: string;
-  /** The turn file `play` is about to record, and the changed paths it will report. */
-  readonly fileName: string;
-  readonly changedPaths: readonly string[];
+  /** The turn file being checked, when there is exactly one new one. */
+  readonly fileName?: string;
+  /** The repository as the turn began, when the caller knows it exactly (`decide` wrote the turn itself). */
+  readonly start?: TurnStart;
 }
 
-/** Each problem found, one line each; none means the turn may be recorded. */
-export type RepoCheck = (input: RepoCheckInput) => readonly string[];
+export interface RepoCheckResult {
+  readonly ok: boolean;
+  /** Stable reasons, one per failure (`tree_dirty`, `remote_ref_moved`, `check_failed`, …). */
+  readonly reasons: readonly string[];
+  /** One line per failure, for people: `§8.1 tree_dirty: uncommitted: src/stray.ts`. */
+  readonly problems: readonly string[];
+  /** What was not checked, and why (a turn start missing leaves §8.3 unchecked). */
+  readonly notes: readonly string[];
+  /** The whole account, for `check`'s JSON line. */
+  readonly report: JsonObject;
+}
 
-/** The part of §8 this command needs itself: §8.1 (clean tree), §8.2, §8.4. */
-export const basicRepoCheck: RepoCheck = ({ repo, previousCommit, head, fileName, changedPaths }) => {
-  const problems: string[] = [];
-  const dirty = repo.dirty();
-  if (dirty.length > 0) problems.push(`§8.1 the working tree is not clean: ${dirty.join('; ')}`);
-  if (previousCommit !== undefined && previousCommit === head) problems.push('§8.1 no new commit since the last recorded turn');
-  if (previousCommit !== undefined && !repo.isAncestor(previousCommit, head)) problems.push(`§8.2 the last recorded turn's commit ${previousCommit} is not an ancestor of HEAD`);
-  const turnPaths = changedPaths.filter((path) => path.startsWith(`${TURNS_DIR}/`));
-  if (turnPaths.length !== 1 || turnPaths[0] !== `${TURNS_DIR}/${fileName}`) problems.push(`§8.4 exactly one turn file changes, the new one: ${turnPaths.join(', ') || 'none'}`);
-  return problems;
-};
+/** The seam `play`, `decide` and `check` run the §8 check through (`turnCheck.ts` is the real one). */
+export type RepoCheck = (input: RepoCheckInput) => Promise<RepoCheckResult>;
