@@ -3,12 +3,14 @@
  * folder, a real `serve` process, and every step driven through `node dist/cli/main.js disput …`.
  * The issue's dialogue — implementer → reviewer with two items → answers → a REJETÉ escalated to
  * the human → the decider's turn → DONE — with `next` naming each player and why, a turn out of
- * order refused with its reason, a dirty tree refused by the §8 seam, and a changed turn file
- * reported against the one the Group recorded.
+ * order refused with its reason, and the full §8 check behind `play` and `check`: `check` passing
+ * on a good turn (and writing `last-run.md`), a turn refused for a failing `must_pass` check, for a
+ * remote ref moved during the turn (a push to the bare remote, then a fetch) and for a dirty tree,
+ * nothing sent each time; and a changed turn file reported against the one the Group recorded.
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -18,10 +20,22 @@ import { CLI, startMcpNode, type McpNode } from './support/mcpNode.js';
 
 let node: McpNode;
 let repo: string;
+/** The project's bare remote, and another clone that pushes to it. */
+let remote: string;
+let other: string;
 const HANDLES: Record<string, string> = { claude: 'claude', vibe: 'vibe', codex: 'codex', user: 'alice' };
 
 function git(...args: string[]): string {
   return execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim();
+}
+
+/** The project's `[[checks]]`, runnable in a bare temporary folder: no BUG in src/, and src/login.ts still there. */
+function withLocalChecks(config: string): string {
+  return config.replace('command = "npm test"', 'command = "! grep -rq BUG src"').replace('command = "npm run lint"', 'command = "test -f src/login.ts"');
+}
+
+function recordedTurns(): unknown {
+  return disput('codex', 'status').json['turns'];
 }
 
 function write(files: Record<string, string>): void {
@@ -76,25 +90,39 @@ beforeAll(async () => {
   git('config', 'user.email', 'disput@example.invalid');
   const principals = Object.fromEntries(['claude', 'vibe', 'codex'].map((name) => [name, { type: 'agent' as const, id: node.agents[name]?.id ?? '' }]));
   write({
-    'disput.toml': configFor({ ...principals, user: { type: 'human', id: node.human.id } }),
+    'disput.toml': withLocalChecks(configFor({ ...principals, user: { type: 'human', id: node.human.id } })),
     '.disput/backlog.md': BACKLOG,
     '.gitignore': '.disput/logs/\n.disput/run.lock\n.disput/last-run.md\n',
     'src/login.ts': 'export const login = () => false;\n',
   });
   git('add', '-A');
   git('commit', '-q', '-m', 'disput: the project');
+  remote = mkdtempSync(join(tmpdir(), 'mw-disput-remote-'));
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote]);
+  git('remote', 'add', 'origin', remote);
+  git('push', '-q', '-u', 'origin', 'main');
+  other = mkdtempSync(join(tmpdir(), 'mw-disput-other-'));
+  execFileSync('git', ['clone', '-q', remote, other]);
 }, 120_000);
 
 afterAll(async () => {
   await node?.close();
-  if (repo !== undefined) rmSync(repo, { recursive: true, force: true });
+  for (const dir of [repo, remote, other]) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
 it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of order with its reason', () => {
   const first = expectNext('claude', ['implementer'], 'backlog');
   expect(first.line).toBe('turn 1: claude plays implementer — the backlog\'s top task: Ajouter la connexion');
 
+  expect(first.json['turnStart']).toBe(git('rev-parse', 'HEAD'));
+
   commitTurn({ n: 1, who: 'claude', role: 'implementer' }, { 'src/login.ts': 'export const login = (ok: boolean) => ok;\n' });
+  // `check`: the same §8 check `play` applies, printed, with `last-run.md` written.
+  const checked = disput('claude', 'check');
+  expect(checked.code, `${checked.line}\n${JSON.stringify(checked.json)}`).toBe(0);
+  expect(checked.line).toMatch(/^check passed: 0001-claude-implementer\.md at [0-9a-f]{7}$/);
+  expect(checked.json).toMatchObject({ ok: true, fileName: '0001-claude-implementer.md', reasons: [], notes: [], disagreements: [], checks: [{ name: 'tests', ok: true }, { name: 'lint', ok: true }] });
+  expect(readFileSync(join(repo, '.disput/last-run.md'), 'utf8')).toMatch(/^# disput check — OK/);
   const t1 = played('claude');
   expect(t1.json['events']).toEqual([
     { kind: 'ext.missionweave.disput.config_pinned', sequence: 5 },
@@ -117,16 +145,40 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   expect(status.json).toMatchObject({ differences: [], turns: 2, byState: { OUVERT: ['I-0002-1', 'I-0002-2'] }, backlog: { open: 3, next: 'Ajouter la connexion' } });
 
   expect(expectNext('claude', ['implementer', 'reviewer'], 'item_pending').json['item']).toBe('I-0002-1');
-  // A dirty tree is refused by the §8 seam before anything is sent.
+  // §8.7: a `must_pass` check that fails refuses the turn before anything is sent.
+  commitTurn(T3, { 'src/login.ts': 'export const login = (ok: boolean) => ok; // BUG\n', '.disput/backlog.md': BACKLOG_EMPTY });
+  const failing = disput('claude', 'play');
+  expect(failing.code).toBe(1);
+  expect(failing.json).toMatchObject({ ok: false, reason: 'repo_check_failed', reasons: ['check_failed'] });
+  expect(failing.line).toMatch(/^refused: repo_check_failed — /);
+  expect(String(failing.json['problems'])).toContain('§8.7 check_failed: tests (must_pass) exit 1');
+  expect(recordedTurns()).toBe(2);
+  git('reset', '-q', '--hard', 'HEAD~1');
+
+  // §8.1: a dirty tree is refused by the same check.
   commitTurn(T3, { 'src/login.ts': 'export const login = (ok: boolean) => ok === true;\n', '.disput/backlog.md': BACKLOG_EMPTY });
   write({ 'src/stray.ts': 'x\n' });
   const dirty = disput('claude', 'play');
   expect(dirty.code).toBe(1);
-  expect(dirty.json).toMatchObject({ ok: false, reason: 'repo_check_failed' });
-  expect(String(dirty.json['problems'])).toContain('§8.1 the working tree is not clean');
+  expect(dirty.json).toMatchObject({ ok: false, reason: 'repo_check_failed', reasons: ['tree_dirty'], problems: ['§8.1 tree_dirty: uncommitted: src/stray.ts'] });
   rmSync(join(repo, 'src/stray.ts'));
   played('claude');
 
+  // §8.3, rule 6: a remote ref that moves during the turn (here another clone pushes, and the
+  // turn's repository fetches it) refuses the turn; the turn start `next` recorded is the witness.
+  expectNext('vibe', ['implementer', 'reviewer'], 'item_pending');
+  commitTurn(T4);
+  writeFileSync(join(other, 'elsewhere.txt'), 'poussé ailleurs\n');
+  execFileSync('git', ['add', 'elsewhere.txt'], { cwd: other });
+  execFileSync('git', ['-c', 'user.name=other', '-c', 'user.email=other@example.invalid', 'commit', '-q', '-m', 'elsewhere'], { cwd: other });
+  execFileSync('git', ['push', '-q', 'origin', 'HEAD:main'], { cwd: other });
+  git('fetch', '-q', 'origin');
+  const pushed = disput('vibe', 'play');
+  expect(pushed.code).toBe(1);
+  expect(pushed.json).toMatchObject({ ok: false, reason: 'repo_check_failed', reasons: ['remote_ref_moved'], problems: ['§8.3 remote_ref_moved: moved during the turn: refs/remotes/origin/main'] });
+  expect(recordedTurns()).toBe(3);
+  // The turn is played again from a fresh start, the moved ref now part of it.
+  git('reset', '-q', '--hard', 'HEAD~1');
   expectNext('vibe', ['implementer', 'reviewer'], 'item_pending');
   commitTurn(T4);
   played('vibe');
@@ -165,4 +217,8 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   const reported = disput('codex', 'status');
   expect(reported.json['differences']).toEqual(['0002-vibe-reviewer.md: the folder\'s file differs from the recorded one']);
   expect(reported.line).toContain('the folder disagrees with the Group: 0002-vibe-reviewer.md');
+  const disagrees = disput('codex', 'check');
+  expect(disagrees.code).toBe(1);
+  expect(disagrees.json['disagreements']).toEqual([{ reason: 'turn_file_differs', fileName: '0002-vibe-reviewer.md' }]);
+  expect(disagrees.line).toMatch(/^check failed: no new turn file at [0-9a-f]{7}: .*turn_file_differs/);
 }, 90_000);

@@ -20,7 +20,7 @@ import { RunLockedError } from '../../client/disput/runLock.js';
 import { checkItems } from '../../domain/disput/checkAnswers.js';
 import { parseDisputConfig } from '../../domain/disput/disputConfig.js';
 import { isRefusal } from '../../domain/disput/disputRefusals.js';
-import type { DisputConfig, DisputState } from '../../domain/disput/disputTypes.js';
+import { DECIDER_ROLE, type DisputConfig, type DisputState } from '../../domain/disput/disputTypes.js';
 import { foldItems } from '../../domain/disput/items.js';
 import { fileNameOf, parseTurnFile } from '../../domain/disput/turnFile.js';
 import type { Refusal } from '../../domain/model.js';
@@ -84,8 +84,11 @@ export const disputRepoCheck: RepoCheck = async (input) => {
   if (typeof config === 'string') return failed('config_missing', config, []);
   const { start, notes } = await turnStart(input);
   if (start === undefined) return failed('turn_start_missing', notes.join('; '), []);
-  // The domain's DisputConfig is the tool's config as it is: roles, checks, guards.
-  const toolConfig: DisputToolConfig = config;
+  // The domain's DisputConfig is the tool's config as it is (roles, checks, guards), plus the §10
+  // decider the domain knows without a [[roles]] entry: like the Authority (checkTurn's checkDiff),
+  // it writes no code unless disput.toml declares it otherwise.
+  const declared = config.roles.some((role) => role.name === DECIDER_ROLE);
+  const toolConfig: DisputToolConfig = declared ? config : { ...config, roles: [...config.roles, { name: DECIDER_ROLE, writesCode: false }] };
   let result;
   try {
     result = await checkLastTurn(input.repo.root, toolConfig, domainTurnRules(input.state, config), { start });
