@@ -33,9 +33,10 @@ commands:
   mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]
                                       an MCP server speaking for the Agent: Parley and Mission tools over
                                       stdio (stdout is MCP only), or Streamable HTTP on 127.0.0.1:PORT
-  disput <next|status|play|decide "TEXT"> --group G --as HANDLE [--dir DIR] [--repo PATH]
+  disput <next|status|check|play|decide "TEXT"> --group G --as HANDLE [--dir DIR] [--repo PATH]
                                       disput v0 in a git repository: who plays next, items and
-                                      backlog, record the committed turn, the human's decision
+                                      backlog, the §8 check, record the committed turn, the
+                                      human's decision
   conformance [--spec DIR] [--json]   run the official bundles against this implementation
   validate <object> <file|->          strictly parse and schema-validate one document
 `;

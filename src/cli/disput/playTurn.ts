@@ -18,7 +18,7 @@ import type { TurnStart } from '../../client/disput/invariants.js';
 import { recordTurnStart } from '../../client/disput/localFiles.js';
 import type { NodeLink } from './nodeLink.js';
 import { readDialogue } from './dialogue.js';
-import { BACKLOG_PATH, CONFIG_PATH, TURNS_DIR, type GitRepo, type RepoCheck } from './repoChecks.js';
+import { BACKLOG_PATH, CONFIG_PATH, headerBase, TURNS_DIR, type GitRepo, type RepoCheck } from './repoChecks.js';
 
 export const TURN_KIND = 'ext.missionweave.disput.turn';
 /** A commit no turn can have recorded, for checking a turn before it is committed. */
@@ -68,7 +68,7 @@ export async function playTurn(link: NodeLink, groupId: string, repo: GitRepo, c
   if (fresh.length !== 1) return refused('turn_file_not_found', `exactly one new turn file in ${TURNS_DIR}/ is played at a time; found ${fresh.length}`, { files: fresh, differences });
   const fileName = fresh[0] as string;
   const text = repo.fileAt(head, `${TURNS_DIR}/${fileName}`) as string;
-  const base = /^base\s*=\s*"([0-9a-f]{4,64})"/m.exec(text)?.[1];
+  const base = headerBase(text);
   const from = last?.commit ?? (base === undefined ? undefined : repo.resolve(base));
   const changedPaths = repo.changedPaths(from, head);
   const checked = await check({ repo, state, head, fileName, ...(start === undefined ? {} : { start }) });
