@@ -10,7 +10,7 @@
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -51,6 +51,8 @@ function commitTurn(spec: TurnSpec, files: Record<string, string> = {}): string 
   write({ ...files, [`.disput/turns/${fileName}`]: turnText({ ...spec, base: git('rev-parse', '--short=7', 'HEAD') }) });
   git('add', '-A');
   git('commit', '-q', '-m', `disput: ${fileName}`);
+  const transcript = process.env['MW_DISPUT_TRANSCRIPT'];
+  if (transcript !== undefined) appendFileSync(transcript, `# commit ${fileName} (${Object.keys(files).join(', ') || 'the turn file only'})\n\n`);
   return fileName;
 }
 
@@ -64,6 +66,9 @@ interface Said {
 function disput(who: string, ...args: string[]): Said {
   const result = spawnSync(process.execPath, [CLI, 'disput', ...args, '--as', HANDLES[who] as string, '--dir', node.dir, '--repo', repo, '--group', node.groupId], { encoding: 'utf8', timeout: 30_000 });
   const lines = result.stdout.trim().split('\n');
+  // MW_DISPUT_TRANSCRIPT=FILE keeps what each command printed: the README's session is cut from it.
+  const transcript = process.env['MW_DISPUT_TRANSCRIPT'];
+  if (transcript !== undefined) appendFileSync(transcript, `$ missionweave disput ${args.join(' ')} --as ${who}\n${result.stdout}${result.status === 0 ? '' : `(exit ${String(result.status)})\n`}\n`);
   const json = lines.length > 0 && lines.at(-1)?.startsWith('{') === true ? (JSON.parse(lines.at(-1) as string) as Record<string, unknown>) : {};
   return { code: result.status, line: lines[0] ?? '', json, stderr: result.stderr };
 }
