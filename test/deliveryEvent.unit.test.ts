@@ -31,6 +31,16 @@ describe('delivery events', () => {
     expect(JSON.stringify(frame['event'])).toBe(text);
   });
 
+  it('a replayed frame is the stored text byte for byte, multi-byte and escaped characters included', () => {
+    const eventId = 'urn:uuid:0b7e1a52-5bd0-4f6e-9a55-2a8f2d9f3f10';
+    for (const content of ['plain', 'déjà vu « » — 🧵', '\u2028\u2029 "quoted" \\ back']) {
+      const text = eventText('message.posted', { payload: { message: { content } } });
+      const { frame } = replayEventOf('urn:missionweave:group:g', { sequence: 7, eventId, kind: 'message.posted', document: text });
+      const expected = Buffer.concat([Buffer.from('{"event":'), Buffer.from(text, 'utf8'), Buffer.from(`,"frameId":"${eventId}","frameType":"EVENT","protocolVersion":"0.1"}`)]);
+      expect(frame.toString('hex')).toBe(expected.toString('hex'));
+    }
+  });
+
   it('attention filters read the live facts', () => {
     const text = eventText('message.posted', { conversationId: 'urn:c:1', payload: { message: { mentions: [{ id: 'urn:a:me' }] } } });
     const event = deliveryEventOf(text);
