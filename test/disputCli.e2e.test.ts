@@ -68,7 +68,7 @@ function disput(who: string, ...args: string[]): Said {
   const lines = result.stdout.trim().split('\n');
   // MW_DISPUT_TRANSCRIPT=FILE keeps what each command printed: the README's session is cut from it.
   const transcript = process.env['MW_DISPUT_TRANSCRIPT'];
-  if (transcript !== undefined) appendFileSync(transcript, `$ missionweave disput ${args.join(' ')} --as ${who}\n${result.stdout}${result.status === 0 ? '' : `(exit ${String(result.status)})\n`}\n`);
+  if (transcript !== undefined) appendFileSync(transcript, `$ missionweave disput ${args.join(' ')} --as ${HANDLES[who] ?? who}\n${result.stdout}${result.status === 0 ? '' : `(exit ${String(result.status)})\n`}\n`);
   const json = lines.length > 0 && lines.at(-1)?.startsWith('{') === true ? (JSON.parse(lines.at(-1) as string) as Record<string, unknown>) : {};
   return { code: result.status, line: lines[0] ?? '', json, stderr: result.stderr };
 }
