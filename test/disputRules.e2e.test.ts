@@ -1,0 +1,194 @@
+/**
+ * disput's §3 rules, §5 lifecycle edges and §7 scheduling steps on REAL git repositories (issue
+ * 15, part 4), positive and negative, against one real node started once for the file. Each case
+ * is a fresh dialogue: its own Mission (Group) pinning disput, its own repository in a temporary
+ * folder, turns committed with git and played with `missionweave disput play` — the CLI's
+ * `runDisput`, called in process so the table stays fast (spawning the CLI costs about a second a
+ * call; `disputCli.e2e.test.ts` covers the spawned binary).
+ *
+ * A refused turn is played twice: once as an agent runs it (the §8 check first, which judges the
+ * turn locally by the domain's own rules, then the Authority), and once with the check seam let
+ * through, so the Authority itself is seen refusing with its stable reason; nothing is recorded
+ * either time.
+ */
+
+import { execFileSync } from 'node:child_process';
+import { createPrivateKey, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { signCommand } from '../src/app/issueDocuments.js';
+import { runDisput } from '../src/cli/disputCommand.js';
+import type { RepoCheck } from '../src/cli/disput/repoChecks.js';
+import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
+import type { JsonObject } from '../src/protocol/strictJson.js';
+import { BACKLOG, BACKLOG_EMPTY, configFor, fileNameOf, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
+import { startMcpNode, type McpNode } from './support/mcpNode.js';
+import { postCommands } from './support/refusals.js';
+
+let node: McpNode;
+const scratch: string[] = [];
+const HANDLES: Record<string, string> = { claude: 'claude', vibe: 'vibe', codex: 'codex', user: 'alice' };
+
+/** The §8 check let through: what reaches the node is judged by the Authority alone. */
+const AUTHORITY_ONLY: RepoCheck = () => Promise.resolve({ ok: true, reasons: [], problems: [], notes: [], report: {} });
+
+interface Said {
+  readonly code: number;
+  readonly line: string;
+  readonly json: Record<string, unknown>;
+}
+
+/** A fresh Mission pinning disput, joined by the three agents: one dialogue per case. */
+async function newGroup(): Promise<string> {
+  const suffix = randomUUID();
+  const groupId = `urn:missionweave:group:${suffix}`;
+  const key = { keyId: node.human.keyId, privateKey: createPrivateKey(readFileSync(node.human.privateKeyFile)) };
+  const says = async (kind: string, payload: JsonObject, membershipEpoch?: number): Promise<void> => {
+    const command = signCommand({ actor: { type: 'human', id: node.human.id }, kind, groupId, issuedAt: new Date().toISOString(), payload, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) }, key);
+    const [answer] = await postCommands(node.node.https, node.ca, [JSON.stringify(command)], 1);
+    expect(answer?.status, answer?.body).toBe(201);
+  };
+  await says('mission.create', {
+    missionId: `urn:missionweave:mission:${suffix}`, groupId, mainConversationId: `urn:missionweave:conversation:${suffix}`,
+    coordinatorId: node.agents['planner']?.id ?? '', title: 'Review the login', objective: 'One disput dialogue of the rules table.',
+    definitionOfDone: [{ criterionId: 'done', description: 'The dialogue is DONE.', evidenceRequired: ['human_review'] }],
+    budget: { currency: 'EUR', financialLimit: 10 }, deadline: new Date(Date.now() + 86_400_000).toISOString(),
+    pinnedProfiles: [{ profileUri: DISPUT_URI, majorVersion: 0 }],
+  });
+  for (const handle of ['claude', 'vibe', 'codex']) await says('membership.change', { principal: { type: 'agent', id: node.agents[handle]?.id ?? '' }, roles: ['worker'] }, 1);
+  return groupId;
+}
+
+/** One case's dialogue: a repository with the project committed, and its own Group. */
+class Dialogue {
+  private constructor(readonly repo: string, readonly groupId: string) {}
+
+  static async start(backlog = BACKLOG): Promise<Dialogue> {
+    const repo = mkdtempSync(join(tmpdir(), 'mw-disput-rules-'));
+    scratch.push(repo);
+    const d = new Dialogue(repo, await newGroup());
+    d.git('init', '-q', '-b', 'main');
+    d.git('config', 'user.name', 'disput rules');
+    d.git('config', 'user.email', 'rules@example.invalid');
+    const principals = Object.fromEntries(['claude', 'vibe', 'codex'].map((name) => [name, { type: 'agent' as const, id: node.agents[name]?.id ?? '' }]));
+    // The [[checks]] as commands that pass at once: §8.7 is disputCli.e2e's and disputChecks.int's.
+    const config = configFor({ ...principals, user: { type: 'human', id: node.human.id } }).replace('command = "npm test"', 'command = "true"').replace('command = "npm run lint"', 'command = "true"');
+    d.write({ 'disput.toml': config, '.disput/backlog.md': backlog, '.gitignore': '.disput/logs/\n.disput/run.lock\n.disput/last-run.md\n', 'src/login.ts': 'export const login = () => false;\n' });
+    d.git('add', '-A');
+    d.git('commit', '-q', '-m', 'disput: the project');
+    return d;
+  }
+
+  git(...args: string[]): string {
+    return execFileSync('git', args, { cwd: this.repo, encoding: 'utf8' }).trim();
+  }
+
+  write(files: Record<string, string>): void {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(this.repo, path)), { recursive: true });
+      writeFileSync(join(this.repo, path), text);
+    }
+  }
+
+  /** A turn as its participant makes it: work, the turn file with `base` = HEAD, one commit. */
+  commit(spec: TurnSpec, files: Record<string, string> = {}): void {
+    const fileName = fileNameOf(spec);
+    this.write({ ...files, [`.disput/turns/${fileName}`]: turnText({ ...spec, base: this.git('rev-parse', '--short=7', 'HEAD') }) });
+    this.git('add', '-A');
+    this.git('commit', '-q', '-m', `disput: ${fileName}`);
+  }
+
+  async disput(who: string, args: readonly string[], check?: RepoCheck): Promise<Said> {
+    let out = '';
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      out += chunk.toString();
+      return true;
+    });
+    let code: number;
+    try {
+      code = await runDisput([...args, '--as', HANDLES[who] as string, '--dir', node.dir, '--repo', this.repo, '--group', this.groupId], check);
+    } finally {
+      spy.mockRestore();
+    }
+    const lines = out.trim().split('\n');
+    const last = lines.at(-1) ?? '';
+    return { code, line: lines[0] ?? '', json: last.startsWith('{') ? (JSON.parse(last) as Record<string, unknown>) : {} };
+  }
+
+  async next(): Promise<Record<string, unknown>> {
+    const said = await this.disput('claude', ['next']);
+    expect(said.code).toBe(0);
+    return said.json;
+  }
+
+  async turns(): Promise<number> {
+    return (await this.disput('codex', ['status'])).json['turns'] as number;
+  }
+
+  /** Commits and plays each turn; every one must be recorded. */
+  async play(...turns: readonly [TurnSpec, Record<string, string>?][]): Promise<void> {
+    for (const [spec, files] of turns) {
+      this.commit(spec, files);
+      const said = await this.disput(spec.who, ['play']);
+      expect(said.code, `turn ${spec.n}: ${said.line}`).toBe(0);
+    }
+  }
+
+  /**
+   * Commits `spec` and plays it, as an agent runs it and then with the Authority alone: refused
+   * both times, the Authority with `reason`, nothing recorded; the commit is then taken back.
+   */
+  async refused(spec: TurnSpec, reason: string, files: Record<string, string> = {}): Promise<Record<string, unknown>> {
+    const before = await this.turns();
+    this.commit(spec, files);
+    const local = await this.disput(spec.who, ['play']);
+    expect(local.code, local.line).toBe(1);
+    expect(local.json['ok']).toBe(false);
+    // The agent's own check judges by the Authority's rules: the same reason, found before sending.
+    expect(JSON.stringify(local.json)).toContain(reason);
+    const authority = await this.disput(spec.who, ['play'], AUTHORITY_ONLY);
+    expect(authority.code, authority.line).toBe(1);
+    expect(authority.json).toMatchObject({ ok: false, reason, details: { reason } });
+    expect(await this.turns()).toBe(before);
+    this.git('reset', '-q', '--hard', 'HEAD~1');
+    return authority.json;
+  }
+}
+
+const LOGIN = { 'src/login.ts': 'export const login = (ok: boolean) => ok;\n' };
+const T1: [TurnSpec, Record<string, string>] = [{ n: 1, who: 'claude', role: 'implementer' }, LOGIN];
+const ITEMS = ['- [I-0002-1] → @claude : le mot de passe est comparé sans temps constant', '- [I-0002-2] → @claude : pourquoi pas de limite de tentatives ?'];
+const T2: [TurnSpec] = [{ n: 2, who: 'vibe', role: 'reviewer', items: ITEMS }];
+const ANSWERS_3 = ['- [I-0002-1] CORRIGÉ (abcdef1) : comparaison en temps constant', '- [I-0002-2] REJETÉ : la limite est au proxy, pas ici'];
+const T3: [TurnSpec, Record<string, string>] = [{ n: 3, who: 'claude', role: 'implementer', answers: ANSWERS_3 }, { 'src/login.ts': 'export const login = (ok: boolean) => ok === true;\n' }];
+
+beforeAll(async () => {
+  node = await startMcpNode(['claude', 'vibe', 'codex'], [{ profileUri: DISPUT_URI, majorVersion: 0 }]);
+}, 120_000);
+
+afterAll(async () => {
+  await node?.close();
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('§3 rules', () => {
+  it('rule 7: the reviewer of a diff is not its author; another participant reviews it', async () => {
+    const d = await Dialogue.start();
+    await d.play(T1);
+    await d.refused({ n: 2, who: 'claude', role: 'reviewer' }, 'reviewer_is_author');
+    await d.play(T2);
+    expect(await d.turns()).toBe(2);
+  });
+
+  it('rule 3: every item addressed to the player gets one answer in the turn, not two, not none', async () => {
+    const d = await Dialogue.start();
+    await d.play(T1, T2);
+    const missing = await d.refused({ n: 3, who: 'claude', role: 'implementer', answers: [ANSWERS_3[0] as string] }, 'answer_missing');
+    expect(missing['details']).toMatchObject({ items: ['I-0002-2'] });
+    await d.refused({ n: 3, who: 'claude', role: 'implementer', answers: [...ANSWERS_3, '- [I-0002-1] ACCEPTÉ : encore'] }, 'answer_duplicate');
+    await d.play(T3);
+    expect((await d.disput('codex', ['status'])).json).toMatchObject({ turns: 3, byState: { CORRIGÉ: ['I-0002-1'], REJETÉ: ['I-0002-2'] } });
+  });
+});
