@@ -20,7 +20,10 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signCommand } from '../src/app/issueDocuments.js';
 import { runDisput } from '../src/cli/disputCommand.js';
+import { connect } from '../src/cli/disput/nodeLink.js';
+import { TURN_KIND } from '../src/cli/disput/playTurn.js';
 import type { RepoCheck } from '../src/cli/disput/repoChecks.js';
+import { Home } from '../src/cli/home.js';
 import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { BACKLOG, BACKLOG_EMPTY, configFor, fileNameOf, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
@@ -140,15 +143,17 @@ class Dialogue {
    * Commits `spec` and plays it, as an agent runs it and then with the Authority alone: refused
    * both times, the Authority with `reason`, nothing recorded; the commit is then taken back.
    */
-  async refused(spec: TurnSpec, reason: string, files: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  async refused(spec: TurnSpec, reason: string, options: { files?: Record<string, string>; as?: string; local?: string } = {}): Promise<Record<string, unknown>> {
     const before = await this.turns();
-    this.commit(spec, files);
-    const local = await this.disput(spec.who, ['play']);
+    this.commit(spec, options.files);
+    const player = options.as ?? spec.who;
+    const local = await this.disput(player, ['play']);
     expect(local.code, local.line).toBe(1);
     expect(local.json['ok']).toBe(false);
-    // The agent's own check judges by the Authority's rules: the same reason, found before sending.
-    expect(JSON.stringify(local.json)).toContain(reason);
-    const authority = await this.disput(spec.who, ['play'], AUTHORITY_ONLY);
+    // The agent's own check judges by the Authority's rules: the same reason, found before sending
+    // (or the §8 invariant that catches the same fault first, `local`).
+    expect(JSON.stringify(local.json)).toContain(options.local ?? reason);
+    const authority = await this.disput(player, ['play'], AUTHORITY_ONLY);
     expect(authority.code, authority.line).toBe(1);
     expect(authority.json).toMatchObject({ ok: false, reason, details: { reason } });
     expect(await this.turns()).toBe(before);
@@ -190,5 +195,135 @@ describe('§3 rules', () => {
     await d.refused({ n: 3, who: 'claude', role: 'implementer', answers: [...ANSWERS_3, '- [I-0002-1] ACCEPTÉ : encore'] }, 'answer_duplicate');
     await d.play(T3);
     expect((await d.disput('codex', ['status'])).json).toMatchObject({ turns: 3, byState: { CORRIGÉ: ['I-0002-1'], REJETÉ: ['I-0002-2'] } });
+  });
+});
+
+describe('§3 rules, the turn itself', () => {
+  it('§4: turns are numbered one after another, each by a participant who holds its role and is the actor', async () => {
+    const d = await Dialogue.start();
+    await d.refused({ n: 1, who: 'codex', role: 'implementer' }, 'role_not_held', { files: LOGIN });
+    await d.refused({ n: 1, who: 'claude', role: 'implementer' }, 'participant_not_actor', { files: LOGIN, as: 'vibe' });
+    await d.play(T1);
+    await d.refused({ n: 3, who: 'vibe', role: 'reviewer' }, 'turn_number_not_next', { local: 'repo_check_failed' });
+    await d.play(T2);
+    expect(await d.turns()).toBe(2);
+  });
+
+  it('one new turn at a time: a commit adding two turn files is not played', async () => {
+    const d = await Dialogue.start();
+    await d.play(T1);
+    d.write({ '.disput/turns/0003-claude-implementer.md': turnText({ n: 3, who: 'claude', role: 'implementer' }) });
+    d.commit(T2[0]);
+    const two = await d.disput('vibe', ['play']);
+    expect([two.code, two.json['reason'], two.json['files']]).toEqual([1, 'turn_file_not_found', ['0002-vibe-reviewer.md', '0003-claude-implementer.md']]);
+    expect(await d.turns()).toBe(1);
+  });
+
+  it('rule 2: a recorded turn is never modified — a second Command for its number is refused, and the folder changed is reported', async () => {
+    const d = await Dialogue.start();
+    await d.play(T1);
+    const home = new Home(node.dir);
+    const link = await connect(home, 'claude');
+    try {
+      const text = turnText({ ...T1[0], base: d.git('rev-parse', '--short=7', 'HEAD~1') }).replace('Ce qui a été fait, et pourquoi.', 'Réécrit après coup.');
+      const again = await link.submit(d.groupId, TURN_KIND, { fileName: '0001-claude-implementer.md', text, commit: d.git('rev-parse', 'HEAD'), changedPaths: ['.disput/turns/0001-claude-implementer.md'] });
+      expect(again.ok).toBe(false);
+      if (!again.ok) expect(again.error.details).toMatchObject({ reason: 'turn_recorded' });
+    } finally {
+      await link.close();
+    }
+    d.write({ '.disput/turns/0001-claude-implementer.md': 'réécrit\n' });
+    d.commit(T2[0]);
+    const changed = await d.disput('vibe', ['play']);
+    expect(changed.json).toMatchObject({ ok: false, reason: 'repo_check_failed', reasons: expect.arrayContaining(['turn_file_differs']) as unknown });
+    expect(await d.turns()).toBe(1);
+  });
+});
+
+describe('§5 lifecycle edges', () => {
+  it('ACCEPTÉ, REJETÉ, CORRIGÉ are the addressee\'s; CLOS, ROUVERT, ESCALADÉ the author\'s', async () => {
+    const d = await Dialogue.start();
+    await d.play(T1, T2);
+    await d.refused({ n: 3, who: 'claude', role: 'implementer', answers: ['- [I-0002-1] CLOS : fait', '- [I-0002-2] REJETÉ : au proxy'] }, 'answer_not_author');
+    await d.play(T3);
+    await d.refused({ n: 4, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] ACCEPTÉ : bien', '- [I-0002-2] CLOS : soit'] }, 'answer_not_addressee');
+    await d.refused({ n: 4, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] ESCALADÉ → @user : non', '- [I-0002-2] CLOS : soit'] }, 'item_transition_invalid');
+    await d.play([{ n: 4, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] CLOS : vérifié', '- [I-0002-2] CLOS : soit'] }]);
+    expect((await d.disput('codex', ['status'])).json).toMatchObject({ byState: { CLOS: ['I-0002-1', 'I-0002-2'] } });
+  });
+
+  it('ROUVERT follows CORRIGÉ (back to the addressee) instead of CLOS; a CLOS item is not reopened', async () => {
+    const d = await Dialogue.start();
+    await d.play(T1, T2, T3, [{ n: 4, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] ROUVERT : toujours pas en temps constant', '- [I-0002-2] CLOS : soit'] }]);
+    expect(await d.next()).toMatchObject({ step: 'item_pending', participant: 'claude', item: 'I-0002-1' });
+    await d.play([{ n: 5, who: 'claude', role: 'implementer', answers: ['- [I-0002-1] CORRIGÉ (abcdef2) : timingSafeEqual'] }, { 'src/login.ts': 'export const login = (ok: boolean) => ok !== false;\n' }]);
+    await d.refused({ n: 6, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] CLOS : vérifié', '- [I-0002-2] ROUVERT : finalement non'] }, 'item_transition_invalid');
+    expect((await d.disput('codex', ['status'])).json).toMatchObject({ turns: 5, byState: { CORRIGÉ: ['I-0002-1'], CLOS: ['I-0002-2'] } });
+  });
+
+  it('ESCALADÉ goes to the decider, who plays next and settles it', async () => {
+    const d = await Dialogue.start();
+    await d.play(T1, T2, T3);
+    await d.refused({ n: 4, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] CLOS : vérifié', '- [I-0002-2] ESCALADÉ → @nobody : à trancher'] }, 'addressee_unknown');
+    await d.play([{ n: 4, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] CLOS : vérifié', '- [I-0002-2] ESCALADÉ → @user : à trancher'] }]);
+    expect(await d.next()).toMatchObject({ step: 'item_pending', participant: 'user', roles: ['decider'], item: 'I-0002-2' });
+    const decided = await d.disput('user', ['decide', 'La limite reste au proxy.', '--answer', '[I-0002-2] CLOS : la limite reste au proxy']);
+    expect(decided.code, decided.line).toBe(0);
+    expect((await d.disput('codex', ['status'])).json).toMatchObject({ turns: 5, byState: { CLOS: ['I-0002-1', 'I-0002-2'] } });
+  });
+});
+
+describe('§7 scheduling steps', () => {
+  it('1. a turn with status USER stops everything until the decider plays', async () => {
+    const d = await Dialogue.start();
+    await d.play(T1, T2, [{ ...T3[0], status: 'USER', decision: 'Faut-il une limite de tentatives ici ?' }, T3[1]]);
+    expect(await d.next()).toMatchObject({ step: 'status_user', participant: 'user', roles: ['decider'] });
+    const stopped = await d.refused({ n: 4, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] CLOS : vérifié', '- [I-0002-2] CLOS : soit'] }, 'not_your_turn');
+    expect(stopped['details']).toMatchObject({ participant: 'user', step: 'status_user' });
+    const decided = await d.disput('user', ['decide', 'Pas de limite ici : le proxy la porte.']);
+    expect(decided.code, decided.line).toBe(0);
+    expect(await d.next()).toMatchObject({ step: 'item_pending', participant: 'vibe', item: 'I-0002-1' });
+  });
+
+  it('2. the oldest pending item first: its addressee answers before any review', async () => {
+    const d = await Dialogue.start();
+    await d.play(T1, T2);
+    expect(await d.next()).toMatchObject({ step: 'item_pending', participant: 'claude', item: 'I-0002-1' });
+    const early = await d.refused({ n: 3, who: 'codex', role: 'reviewer' }, 'not_your_turn');
+    expect(early['details']).toMatchObject({ participant: 'claude', step: 'item_pending' });
+  });
+
+  it('3. the roles a code change triggers, in disput.toml order, each held by someone other than its author', async () => {
+    const d = await Dialogue.start();
+    await d.play([{ n: 1, who: 'claude', role: 'implementer' }, { 'src/auth/token.ts': 'export const token = 1;\n' }]);
+    expect(await d.next()).toMatchObject({ step: 'triggered', participant: 'vibe', roles: ['reviewer'] });
+    const security = await d.refused({ n: 2, who: 'codex', role: 'security' }, 'not_your_turn');
+    expect(security['details']).toMatchObject({ participant: 'vibe', roles: ['reviewer'], step: 'triggered' });
+    await d.play([{ n: 2, who: 'vibe', role: 'reviewer' }]);
+    expect(await d.next()).toMatchObject({ step: 'triggered', participant: 'codex', roles: ['security'] });
+    await d.play([{ n: 3, who: 'codex', role: 'security' }]);
+    expect(await d.next()).toMatchObject({ step: 'backlog' });
+  });
+
+  it('4. the backlog\'s top open non-[USER] task goes to the implementer who implemented least recently', async () => {
+    const d = await Dialogue.start();
+    const ticked = '# Backlog\n\n- [x] Ajouter la connexion\n- [ ] [USER] Choisir la licence\n- [ ] Écrire la doc\n';
+    await d.play([T1[0], { ...LOGIN, '.disput/backlog.md': ticked }], [{ n: 2, who: 'vibe', role: 'reviewer' }]);
+    expect(await d.next()).toMatchObject({ step: 'backlog', participant: 'vibe', roles: ['implementer'], task: 'Écrire la doc' });
+    const again = await d.refused({ n: 3, who: 'claude', role: 'implementer' }, 'not_your_turn', { files: { 'src/doc.ts': 'export {};\n' } });
+    expect(again['details']).toMatchObject({ participant: 'vibe', step: 'backlog' });
+    await d.play([{ n: 3, who: 'vibe', role: 'implementer' }, { 'src/doc.ts': 'export {};\n' }]);
+    // Within the role too: codex, who never played, reviews before claude.
+    expect(await d.next()).toMatchObject({ step: 'triggered', participant: 'codex', roles: ['reviewer'] });
+  });
+
+  it('5. DONE: nothing pending, nothing triggered, no open task — only the decider may play', async () => {
+    const d = await Dialogue.start();
+    await d.play(T1, [{ n: 2, who: 'vibe', role: 'reviewer' }]);
+    await d.play([{ n: 3, who: 'vibe', role: 'implementer' }, { 'src/login.ts': 'export const login = (ok: boolean) => ok === true;\n', '.disput/backlog.md': BACKLOG_EMPTY }], [{ n: 4, who: 'codex', role: 'reviewer' }]);
+    expect(await d.next()).toMatchObject({ step: 'done', roles: [] });
+    await d.refused({ n: 5, who: 'claude', role: 'implementer' }, 'dialogue_done', { files: { 'src/more.ts': 'export {};\n' } });
+    const decided = await d.disput('user', ['decide', 'Terminé.', '--status', 'DONE']);
+    expect(decided.code, decided.line).toBe(0);
   });
 });
