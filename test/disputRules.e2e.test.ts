@@ -12,155 +12,18 @@
  * either time.
  */
 
-import { execFileSync } from 'node:child_process';
-import { createPrivateKey, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { signCommand } from '../src/app/issueDocuments.js';
-import { runDisput } from '../src/cli/disputCommand.js';
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../src/cli/disput/nodeLink.js';
 import { TURN_KIND } from '../src/cli/disput/playTurn.js';
-import type { RepoCheck } from '../src/cli/disput/repoChecks.js';
 import { Home } from '../src/cli/home.js';
 import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
-import type { JsonObject } from '../src/protocol/strictJson.js';
-import { BACKLOG, BACKLOG_EMPTY, configFor, fileNameOf, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
+import { BACKLOG_EMPTY, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
+import { Dialogue } from './support/disputDialogue.js';
 import { startMcpNode, type McpNode } from './support/mcpNode.js';
-import { postCommands } from './support/refusals.js';
 
 let node: McpNode;
 const scratch: string[] = [];
-const HANDLES: Record<string, string> = { claude: 'claude', vibe: 'vibe', codex: 'codex', user: 'alice' };
-
-/** The §8 check let through: what reaches the node is judged by the Authority alone. */
-const AUTHORITY_ONLY: RepoCheck = () => Promise.resolve({ ok: true, reasons: [], problems: [], notes: [], report: {} });
-
-interface Said {
-  readonly code: number;
-  readonly line: string;
-  readonly json: Record<string, unknown>;
-}
-
-/** A fresh Mission pinning disput, joined by the three agents: one dialogue per case. */
-async function newGroup(): Promise<string> {
-  const suffix = randomUUID();
-  const groupId = `urn:missionweave:group:${suffix}`;
-  const key = { keyId: node.human.keyId, privateKey: createPrivateKey(readFileSync(node.human.privateKeyFile)) };
-  const says = async (kind: string, payload: JsonObject, membershipEpoch?: number): Promise<void> => {
-    const command = signCommand({ actor: { type: 'human', id: node.human.id }, kind, groupId, issuedAt: new Date().toISOString(), payload, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) }, key);
-    const [answer] = await postCommands(node.node.https, node.ca, [JSON.stringify(command)], 1);
-    expect(answer?.status, answer?.body).toBe(201);
-  };
-  await says('mission.create', {
-    missionId: `urn:missionweave:mission:${suffix}`, groupId, mainConversationId: `urn:missionweave:conversation:${suffix}`,
-    coordinatorId: node.agents['planner']?.id ?? '', title: 'Review the login', objective: 'One disput dialogue of the rules table.',
-    definitionOfDone: [{ criterionId: 'done', description: 'The dialogue is DONE.', evidenceRequired: ['human_review'] }],
-    budget: { currency: 'EUR', financialLimit: 10 }, deadline: new Date(Date.now() + 86_400_000).toISOString(),
-    pinnedProfiles: [{ profileUri: DISPUT_URI, majorVersion: 0 }],
-  });
-  for (const handle of ['claude', 'vibe', 'codex']) await says('membership.change', { principal: { type: 'agent', id: node.agents[handle]?.id ?? '' }, roles: ['worker'] }, 1);
-  return groupId;
-}
-
-/** One case's dialogue: a repository with the project committed, and its own Group. */
-class Dialogue {
-  private constructor(readonly repo: string, readonly groupId: string) {}
-
-  static async start(backlog = BACKLOG): Promise<Dialogue> {
-    const repo = mkdtempSync(join(tmpdir(), 'mw-disput-rules-'));
-    scratch.push(repo);
-    const d = new Dialogue(repo, await newGroup());
-    d.git('init', '-q', '-b', 'main');
-    d.git('config', 'user.name', 'disput rules');
-    d.git('config', 'user.email', 'rules@example.invalid');
-    const principals = Object.fromEntries(['claude', 'vibe', 'codex'].map((name) => [name, { type: 'agent' as const, id: node.agents[name]?.id ?? '' }]));
-    // The [[checks]] as commands that pass at once: §8.7 is disputCli.e2e's and disputChecks.int's.
-    const config = configFor({ ...principals, user: { type: 'human', id: node.human.id } }).replace('command = "npm test"', 'command = "true"').replace('command = "npm run lint"', 'command = "true"');
-    d.write({ 'disput.toml': config, '.disput/backlog.md': backlog, '.gitignore': '.disput/logs/\n.disput/run.lock\n.disput/last-run.md\n', 'src/login.ts': 'export const login = () => false;\n' });
-    d.git('add', '-A');
-    d.git('commit', '-q', '-m', 'disput: the project');
-    return d;
-  }
-
-  git(...args: string[]): string {
-    return execFileSync('git', args, { cwd: this.repo, encoding: 'utf8' }).trim();
-  }
-
-  write(files: Record<string, string>): void {
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(this.repo, path)), { recursive: true });
-      writeFileSync(join(this.repo, path), text);
-    }
-  }
-
-  /** A turn as its participant makes it: work, the turn file with `base` = HEAD, one commit. */
-  commit(spec: TurnSpec, files: Record<string, string> = {}): void {
-    const fileName = fileNameOf(spec);
-    this.write({ ...files, [`.disput/turns/${fileName}`]: turnText({ ...spec, base: this.git('rev-parse', '--short=7', 'HEAD') }) });
-    this.git('add', '-A');
-    this.git('commit', '-q', '-m', `disput: ${fileName}`);
-  }
-
-  async disput(who: string, args: readonly string[], check?: RepoCheck): Promise<Said> {
-    let out = '';
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      out += chunk.toString();
-      return true;
-    });
-    let code: number;
-    try {
-      code = await runDisput([...args, '--as', HANDLES[who] as string, '--dir', node.dir, '--repo', this.repo, '--group', this.groupId], check);
-    } finally {
-      spy.mockRestore();
-    }
-    const lines = out.trim().split('\n');
-    const last = lines.at(-1) ?? '';
-    return { code, line: lines[0] ?? '', json: last.startsWith('{') ? (JSON.parse(last) as Record<string, unknown>) : {} };
-  }
-
-  async next(): Promise<Record<string, unknown>> {
-    const said = await this.disput('claude', ['next']);
-    expect(said.code).toBe(0);
-    return said.json;
-  }
-
-  async turns(): Promise<number> {
-    return (await this.disput('codex', ['status'])).json['turns'] as number;
-  }
-
-  /** Commits and plays each turn; every one must be recorded. */
-  async play(...turns: readonly [TurnSpec, Record<string, string>?][]): Promise<void> {
-    for (const [spec, files] of turns) {
-      this.commit(spec, files);
-      const said = await this.disput(spec.who, ['play']);
-      expect(said.code, `turn ${spec.n}: ${said.line}`).toBe(0);
-    }
-  }
-
-  /**
-   * Commits `spec` and plays it, as an agent runs it and then with the Authority alone: refused
-   * both times, the Authority with `reason`, nothing recorded; the commit is then taken back.
-   */
-  async refused(spec: TurnSpec, reason: string, options: { files?: Record<string, string>; as?: string; local?: string } = {}): Promise<Record<string, unknown>> {
-    const before = await this.turns();
-    this.commit(spec, options.files);
-    const player = options.as ?? spec.who;
-    const local = await this.disput(player, ['play']);
-    expect(local.code, local.line).toBe(1);
-    expect(local.json['ok']).toBe(false);
-    // The agent's own check judges by the Authority's rules: the same reason, found before sending
-    // (or the §8 invariant that catches the same fault first, `local`).
-    expect(JSON.stringify(local.json)).toContain(options.local ?? reason);
-    const authority = await this.disput(player, ['play'], AUTHORITY_ONLY);
-    expect(authority.code, authority.line).toBe(1);
-    expect(authority.json).toMatchObject({ ok: false, reason, details: { reason } });
-    expect(await this.turns()).toBe(before);
-    this.git('reset', '-q', '--hard', 'HEAD~1');
-    return authority.json;
-  }
-}
 
 const LOGIN = { 'src/login.ts': 'export const login = (ok: boolean) => ok;\n' };
 const T1: [TurnSpec, Record<string, string>] = [{ n: 1, who: 'claude', role: 'implementer' }, LOGIN];
@@ -180,7 +43,7 @@ afterAll(async () => {
 
 describe('§3 rules', () => {
   it('rule 7: the reviewer of a diff is not its author; another participant reviews it', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     await d.play(T1);
     await d.refused({ n: 2, who: 'claude', role: 'reviewer' }, 'reviewer_is_author');
     await d.play(T2);
@@ -188,7 +51,7 @@ describe('§3 rules', () => {
   });
 
   it('rule 3: every item addressed to the player gets one answer in the turn, not two, not none', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     await d.play(T1, T2);
     const missing = await d.refused({ n: 3, who: 'claude', role: 'implementer', answers: [ANSWERS_3[0] as string] }, 'answer_missing');
     expect(missing['details']).toMatchObject({ items: ['I-0002-2'] });
@@ -200,7 +63,7 @@ describe('§3 rules', () => {
 
 describe('§3 rules, the turn itself', () => {
   it('§4: turns are numbered one after another, each by a participant who holds its role and is the actor', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     await d.refused({ n: 1, who: 'codex', role: 'implementer' }, 'role_not_held', { files: LOGIN });
     await d.refused({ n: 1, who: 'claude', role: 'implementer' }, 'participant_not_actor', { files: LOGIN, as: 'vibe' });
     await d.play(T1);
@@ -210,7 +73,7 @@ describe('§3 rules, the turn itself', () => {
   });
 
   it('one new turn at a time: a commit adding two turn files is not played', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     await d.play(T1);
     d.write({ '.disput/turns/0003-claude-implementer.md': turnText({ n: 3, who: 'claude', role: 'implementer' }) });
     d.commit(T2[0]);
@@ -220,7 +83,7 @@ describe('§3 rules, the turn itself', () => {
   });
 
   it('rule 2: a recorded turn is never modified — a second Command for its number is refused, and the folder changed is reported', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     await d.play(T1);
     const home = new Home(node.dir);
     const link = await connect(home, 'claude');
@@ -242,7 +105,7 @@ describe('§3 rules, the turn itself', () => {
 
 describe('§5 lifecycle edges', () => {
   it('ACCEPTÉ, REJETÉ, CORRIGÉ are the addressee\'s; CLOS, ROUVERT, ESCALADÉ the author\'s', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     await d.play(T1, T2);
     await d.refused({ n: 3, who: 'claude', role: 'implementer', answers: ['- [I-0002-1] CLOS : fait', '- [I-0002-2] REJETÉ : au proxy'] }, 'answer_not_author');
     await d.play(T3);
@@ -253,7 +116,7 @@ describe('§5 lifecycle edges', () => {
   });
 
   it('ROUVERT follows CORRIGÉ (back to the addressee) instead of CLOS; a CLOS item is not reopened', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     await d.play(T1, T2, T3, [{ n: 4, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] ROUVERT : toujours pas en temps constant', '- [I-0002-2] CLOS : soit'] }]);
     expect(await d.next()).toMatchObject({ step: 'item_pending', participant: 'claude', item: 'I-0002-1' });
     await d.play([{ n: 5, who: 'claude', role: 'implementer', answers: ['- [I-0002-1] CORRIGÉ (abcdef2) : timingSafeEqual'] }, { 'src/login.ts': 'export const login = (ok: boolean) => ok !== false;\n' }]);
@@ -262,7 +125,7 @@ describe('§5 lifecycle edges', () => {
   });
 
   it('ESCALADÉ goes to the decider, who plays next and settles it', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     await d.play(T1, T2, T3);
     await d.refused({ n: 4, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] CLOS : vérifié', '- [I-0002-2] ESCALADÉ → @nobody : à trancher'] }, 'addressee_unknown');
     await d.play([{ n: 4, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] CLOS : vérifié', '- [I-0002-2] ESCALADÉ → @user : à trancher'] }]);
@@ -275,7 +138,7 @@ describe('§5 lifecycle edges', () => {
 
 describe('§7 scheduling steps', () => {
   it('1. a turn with status USER stops everything until the decider plays', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     await d.play(T1, T2, [{ ...T3[0], status: 'USER', decision: 'Faut-il une limite de tentatives ici ?' }, T3[1]]);
     expect(await d.next()).toMatchObject({ step: 'status_user', participant: 'user', roles: ['decider'] });
     const stopped = await d.refused({ n: 4, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] CLOS : vérifié', '- [I-0002-2] CLOS : soit'] }, 'not_your_turn');
@@ -286,7 +149,7 @@ describe('§7 scheduling steps', () => {
   });
 
   it('2. the oldest pending item first: its addressee answers before any review', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     await d.play(T1, T2);
     expect(await d.next()).toMatchObject({ step: 'item_pending', participant: 'claude', item: 'I-0002-1' });
     const early = await d.refused({ n: 3, who: 'codex', role: 'reviewer' }, 'not_your_turn');
@@ -294,7 +157,7 @@ describe('§7 scheduling steps', () => {
   });
 
   it('3. the roles a code change triggers, in disput.toml order, each held by someone other than its author', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     await d.play([{ n: 1, who: 'claude', role: 'implementer' }, { 'src/auth/token.ts': 'export const token = 1;\n' }]);
     expect(await d.next()).toMatchObject({ step: 'triggered', participant: 'vibe', roles: ['reviewer'] });
     const security = await d.refused({ n: 2, who: 'codex', role: 'security' }, 'not_your_turn');
@@ -306,7 +169,7 @@ describe('§7 scheduling steps', () => {
   });
 
   it('4. the backlog\'s top open non-[USER] task goes to the implementer who implemented least recently', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     const ticked = '# Backlog\n\n- [x] Ajouter la connexion\n- [ ] [USER] Choisir la licence\n- [ ] Écrire la doc\n';
     await d.play([T1[0], { ...LOGIN, '.disput/backlog.md': ticked }], [{ n: 2, who: 'vibe', role: 'reviewer' }]);
     expect(await d.next()).toMatchObject({ step: 'backlog', participant: 'vibe', roles: ['implementer'], task: 'Écrire la doc' });
@@ -318,7 +181,7 @@ describe('§7 scheduling steps', () => {
   });
 
   it('5. DONE: nothing pending, nothing triggered, no open task — only the decider may play', async () => {
-    const d = await Dialogue.start();
+    const d = await Dialogue.start(node, scratch);
     await d.play(T1, [{ n: 2, who: 'vibe', role: 'reviewer' }]);
     await d.play([{ n: 3, who: 'vibe', role: 'implementer' }, { 'src/login.ts': 'export const login = (ok: boolean) => ok === true;\n', '.disput/backlog.md': BACKLOG_EMPTY }], [{ n: 4, who: 'codex', role: 'reviewer' }]);
     expect(await d.next()).toMatchObject({ step: 'done', roles: [] });
