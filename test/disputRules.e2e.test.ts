@@ -56,8 +56,17 @@ describe('§3 rules', () => {
     const missing = await d.refused({ n: 3, who: 'claude', role: 'implementer', answers: [ANSWERS_3[0] as string] }, 'answer_missing');
     expect(missing['details']).toMatchObject({ items: ['I-0002-2'] });
     await d.refused({ n: 3, who: 'claude', role: 'implementer', answers: [...ANSWERS_3, '- [I-0002-1] ACCEPTÉ : encore'] }, 'answer_duplicate');
-    await d.play(T3);
+    await d.refused({ n: 3, who: 'claude', role: 'implementer', answers: ['- [I-0002-1, I-0002-2] CORRIGÉ (abcdef1) : les deux'] }, 'answer_grouped');
+    // §5: the keywords read with or without accents.
+    await d.play([{ ...T3[0], answers: ['- [I-0002-1] CORRIGE (abcdef1) : comparaison en temps constant', '- [I-0002-2] REJETE : la limite est au proxy'] }, T3[1]]);
     expect((await d.disput('codex', ['status'])).json).toMatchObject({ turns: 3, byState: { CORRIGÉ: ['I-0002-1'], REJETÉ: ['I-0002-2'] } });
+  });
+
+  it('§6, §8.5: a writes_code = false role changes .disput/ only', async () => {
+    const d = await Dialogue.start(node, scratch);
+    await d.play(T1);
+    await d.refused(T2[0], 'role_writes_no_code', { files: { 'src/login.ts': 'export const login = () => true;\n' } });
+    await d.play(T2);
   });
 });
 
@@ -156,7 +165,7 @@ describe('§7 scheduling steps', () => {
     expect(early['details']).toMatchObject({ participant: 'claude', step: 'item_pending' });
   });
 
-  it('3. the roles a code change triggers, in disput.toml order, each held by someone other than its author', async () => {
+  it('3. the roles a code change triggers, in disput.toml order, each held by someone other than its author; then anti ping-pong', async () => {
     const d = await Dialogue.start(node, scratch);
     await d.play([{ n: 1, who: 'claude', role: 'implementer' }, { 'src/auth/token.ts': 'export const token = 1;\n' }]);
     expect(await d.next()).toMatchObject({ step: 'triggered', participant: 'vibe', roles: ['reviewer'] });
@@ -166,6 +175,8 @@ describe('§7 scheduling steps', () => {
     expect(await d.next()).toMatchObject({ step: 'triggered', participant: 'codex', roles: ['security'] });
     await d.play([{ n: 3, who: 'codex', role: 'security' }]);
     expect(await d.next()).toMatchObject({ step: 'backlog' });
+    // Anti ping-pong: two review turns on this diff opened no item and set no REJETÉ; it is closed.
+    await d.refused({ n: 4, who: 'vibe', role: 'reviewer', items: ['- [I-0004-1] → @claude : encore un point'] }, 'review_closed');
   });
 
   it('4. the backlog\'s top open non-[USER] task goes to the implementer who implemented least recently', async () => {
