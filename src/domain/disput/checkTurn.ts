@@ -8,7 +8,7 @@
 
 import { principalKey, type Principal } from '../../protocol/principal.js';
 import type { Refusal } from '../model.js';
-import { summarizeBacklog } from './backlog.js';
+import { backlogBeforeFirstTurn, summarizeBacklog } from './backlog.js';
 import { checkItems } from './checkAnswers.js';
 import { parseDisputConfig } from './disputConfig.js';
 import { disputLimits } from './disputLimits.js';
@@ -95,7 +95,8 @@ function checkSchedule(state: DisputState, config: DisputConfig, file: TurnFile,
   const { participant, role } = file.header;
   // §10: the human decides whenever it chooses; its turn stops nothing and skips no rule here.
   if (role === DECIDER_ROLE) return undefined;
-  // Before any turn sent one, the first turn's own backlog says who starts (§7.4).
+  // Before any turn sent one, the first turn's own backlog says who starts (§7.4), read as it
+  // stood before that turn: the task the turn itself ticked was open when it began.
   const next = nextTurn({ config, turns: state.turns, backlog: state.backlog ?? sent ?? null });
   if (next.participant === undefined) return disputRefusal('dialogue_done', `the dialogue is DONE (${next.why}); only the ${DECIDER_ROLE} may play`);
   if (next.participant !== participant || !next.roles.includes(role)) {
@@ -117,11 +118,12 @@ export function checkTurn(state: DisputState, submission: TurnSubmission, actor:
   if (isRefusal(inForce)) return inForce;
   const { config } = inForce;
   const backlog = submission.backlog === undefined ? undefined : summarizeBacklog(submission.backlog);
+  const firstBacklog = state.turns.length === 0 && state.backlog === null && submission.backlog !== undefined ? backlogBeforeFirstTurn(submission.backlog) : backlog;
   const refusal =
     checkOrder(state, submission, file) ??
     checkPlayer(config, file, actor) ??
     checkDiff(state, config, file, submission.changedPaths) ??
-    checkSchedule(state, config, file, backlog) ??
+    checkSchedule(state, config, file, firstBacklog) ??
     checkStatus(file);
   if (refusal !== undefined) return refusal;
   const { header } = file;

@@ -11,7 +11,7 @@ import { disputLimits } from '../../../src/domain/disput/disputLimits.js';
 import { DISPUT_REASONS } from '../../../src/domain/disput/disputRefusals.js';
 import { initialDisputState } from '../../../src/domain/disput/disputTypes.js';
 import { REVIEWER, WORKER2 } from '../fixtures.js';
-import { CONFIG, commitOf, dialogue, expectAccepted, expectRefused, submission, T1, T2, T3, T4, T5, type Play } from './disputFixtures.js';
+import { BACKLOG_EMPTY, CONFIG, commitOf, dialogue, expectAccepted, expectRefused, submission, T1, T2, T3, T4, T5, type Play } from './disputFixtures.js';
 
 describe('the config in force', () => {
   it('the first turn pins disput.toml; without it the turn is refused', () => {
@@ -30,6 +30,17 @@ describe('the config in force', () => {
     const changed = CONFIG.replace('deny = ["git push", "git reset --hard"]', 'deny = ["git push"]');
     const checked = expectAccepted(state, { n: 2, who: 'user', role: 'decider', config: changed });
     expect(checked.config?.guards.deny).toEqual(['git push']);
+  });
+});
+
+describe('the first turn and its own backlog (§7.4)', () => {
+  it('a first turn that ticks the last open task is its implementer\'s turn, not DONE; the backlog recorded is the one sent', () => {
+    const checked = expectAccepted(initialDisputState(), { ...T1, backlog: BACKLOG_EMPTY });
+    expect(checked.backlog).toEqual({ open: 1, next: null });
+  });
+
+  it('still refuses a first turn by another participant than the backlog\'s implementer', () => {
+    expectRefused(initialDisputState(), { ...T1, who: 'codex', role: 'reviewer', paths: [], backlog: BACKLOG_EMPTY }, 'not_your_turn');
   });
 });
 
