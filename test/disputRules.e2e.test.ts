@@ -145,6 +145,30 @@ describe('§5 lifecycle edges', () => {
   });
 });
 
+describe('§3.5, §3.6 and DONE: what the turn file says of itself', () => {
+  it('§3.5: status USER asks its question under « Décision requise », and only USER does', async () => {
+    const d = await Dialogue.start(node, scratch);
+    await d.refused({ ...T1[0], status: 'USER' }, 'decision_missing', { files: T1[1] });
+    await d.refused({ ...T1[0], decision: 'Quelle licence ?' }, 'decision_unexpected', { files: T1[1] });
+    await d.play([{ ...T1[0], status: 'USER', decision: 'Quelle licence choisir ?' }, T1[1]]);
+    expect(await d.turns()).toBe(1);
+  });
+
+  it('§3.6: a turn\'s base is the previous turn\'s commit (HEAD at its start), not another', async () => {
+    const d = await Dialogue.start(node, scratch);
+    await d.play(T1);
+    await d.refused({ ...T2[0], base: 'abcdef1' }, 'base_not_previous', { local: 'base' });
+    await d.play(T2);
+  });
+
+  it('status DONE is refused while an item stays unresolved', async () => {
+    const d = await Dialogue.start(node, scratch);
+    await d.play(T1, T2);
+    await d.refused({ ...T3[0], status: 'DONE' }, 'done_with_pending_items', { files: T3[1] });
+    await d.play(T3);
+  });
+});
+
 describe('§7 scheduling steps', () => {
   it('1. a turn with status USER stops everything until the decider plays', async () => {
     const d = await Dialogue.start(node, scratch);

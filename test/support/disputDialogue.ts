@@ -86,7 +86,7 @@ export class Dialogue {
   /** A turn as its participant makes it: work, the turn file with `base` = HEAD, one commit. */
   commit(spec: TurnSpec, files: Record<string, string> = {}): void {
     const fileName = fileNameOf(spec);
-    this.write({ ...files, [`.disput/turns/${fileName}`]: turnText({ ...spec, base: this.git('rev-parse', '--short=7', 'HEAD') }) });
+    this.write({ ...files, [`.disput/turns/${fileName}`]: turnText({ ...spec, base: spec.base ?? this.git('rev-parse', '--short=7', 'HEAD') }) });
     this.git('add', '-A');
     this.git('commit', '-q', '-m', `disput: ${fileName}`);
   }
