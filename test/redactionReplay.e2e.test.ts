@@ -14,6 +14,7 @@ import type { Actor } from './support/harness.js';
 import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { until } from './support/until.js';
 
 const SECRET = 'the vault code is 4711';
 let server: TestServer;
@@ -28,14 +29,6 @@ beforeAll(async () => {
   mission = await createMission(server.harness, owner, await server.harness.agent('coordinator'));
   await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...member.principal }, roles: ['observer'], visibilityAfterSequence: 0 }, { groupId: mission.groupId, membershipEpoch: 1 }));
 });
-
-async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('a redacted Message on replay', () => {
   it('is served as its tombstone under the same Event ID and sequence, Authority-signed, and the chain still verifies', async () => {

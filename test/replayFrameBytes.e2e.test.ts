@@ -11,6 +11,7 @@ import type { Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { until } from './support/until.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -24,14 +25,6 @@ beforeAll(async () => {
   mission = await createMission(server.harness, owner, await server.harness.agent('coordinator'));
   await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...member.principal }, roles: ['observer'], visibilityAfterSequence: 0 }, { groupId: mission.groupId, membershipEpoch: 1 }));
 });
-
-async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('a replayed EVENT frame', () => {
   it('is the stored Event text byte for byte, in sequence order', async () => {
