@@ -70,17 +70,17 @@ describe('the git facts and the §8 seam', () => {
     expect(repo.turnFiles(repo.resolve('HEAD~1') as string)).toEqual(['0001-claude-implementer.md']);
   });
 
-  it('reports a recorded turn file that differs in the folder or is missing from it (§3.2)', () => {
+  it('reports a recorded turn file that differs in the folder or is missing from it (§3.2)', async () => {
     const recorded = new Map([
       ['0001-claude-implementer.md', 'un\n'],
       ['0002-vibe-reviewer.md', 'deux, autrement\n'],
       ['0003-claude-implementer.md', 'trois\n'],
     ]);
-    expect(folderDifferences(repo, second, recorded)).toEqual([
+    expect(await folderDifferences(repo, second, recorded)).toEqual([
       '0002-vibe-reviewer.md: the folder\'s file differs from the recorded one',
       '0003-claude-implementer.md: recorded in the Group, missing from the folder',
     ]);
-    expect(folderDifferences(repo, second, new Map([['0001-claude-implementer.md', 'un\n']]))).toEqual([]);
+    expect(await folderDifferences(repo, second, new Map([['0001-claude-implementer.md', 'un\n']]))).toEqual([]);
   });
 });
 

@@ -86,7 +86,7 @@ export async function runDisput(argv: readonly string[], check: RepoCheck = disp
       return 0;
     }
     // §3.2: the folder must agree with the Group; a differing turn file is reported here too.
-    const differences = folderDifferences(repo, repo.head(), texts);
+    const differences = await folderDifferences(repo, repo.head(), texts);
     const report: JsonObject = { ...statusOf(state), differences };
     const open = (report['items'] as unknown as { id: string; status: string; resolved: boolean }[]).filter((i) => !i.resolved);
     const pending = open.length === 0 ? 'no pending item' : open.map((i) => `${i.id} ${i.status}`).join(', ');

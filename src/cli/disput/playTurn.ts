@@ -6,6 +6,7 @@
  * sends them. The Authority then enforces the rules it can see (docs/disput.md).
  */
 
+import { compareRecordedTurns } from '../../client/disput/recordedTurns.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { timestampOf } from '../../app/issueDocuments.js';
@@ -34,15 +35,18 @@ function numberOf(fileName: string): number {
   return Number(/^(\d{4})-/.exec(fileName)?.[1] ?? Number.NaN);
 }
 
-/** §3.2: each recorded turn file as the folder holds it at HEAD, when it differs from the Group's. */
-export function folderDifferences(repo: GitRepo, head: string, texts: ReadonlyMap<string, string>): string[] {
-  const found: string[] = [];
-  for (const [fileName, text] of texts) {
-    const folder = repo.fileAt(head, `${TURNS_DIR}/${fileName}`);
-    if (folder === undefined) found.push(`${fileName}: recorded in the Group, missing from the folder`);
-    else if (folder !== text) found.push(`${fileName}: the folder's file differs from the recorded one`);
-  }
-  return found;
+/**
+ * §3.2: each recorded turn file as the folder holds it at HEAD, when it differs from the Group's
+ * (the tool's `compareRecordedTurns`, as `check` reads it; files the Group never recorded are
+ * `play`'s business, not a disagreement here).
+ */
+export async function folderDifferences(repo: GitRepo, head: string, texts: ReadonlyMap<string, string>): Promise<string[]> {
+  const recorded = [...texts].map(([fileName, text]) => ({ fileName, text }));
+  return (await compareRecordedTurns(repo.root, head, recorded)).flatMap((d) => {
+    if (d.reason === 'turn_file_absent') return [`${d.fileName}: recorded in the Group, missing from the folder`];
+    if (d.reason === 'turn_file_differs') return [`${d.fileName}: the folder's file differs from the recorded one`];
+    return [];
+  });
 }
 
 function refused(reason: string, message: string, extra: JsonObject = {}): PlayResult {
@@ -62,7 +66,7 @@ export function freshTurnFiles(repo: GitRepo, head: string, state: DisputState, 
 export async function playTurn(link: NodeLink, groupId: string, repo: GitRepo, check: RepoCheck, start?: TurnStart): Promise<PlayResult> {
   const { state, texts } = readDialogue(await link.events(groupId));
   const head = repo.head();
-  const differences = folderDifferences(repo, head, texts);
+  const differences = await folderDifferences(repo, head, texts);
   const last = state.turns.at(-1);
   const fresh = freshTurnFiles(repo, head, state, texts);
   if (fresh.length !== 1) return refused('turn_file_not_found', `exactly one new turn file in ${TURNS_DIR}/ is played at a time; found ${fresh.length}`, { files: fresh, differences });
