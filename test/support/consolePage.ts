@@ -1,6 +1,6 @@
 /**
- * The console's operation Panels in a real browser: bundles them with Vite's `build` API into a
- * temporary folder with a test page whose ConsoleContext serves a fixture view and records the
+ * The console's operation Panels and its timeline in a real browser: bundles them with Vite's
+ * `build` API into a temporary folder with a test page whose ConsoleContext serves a fixture view and records the
  * Commands submitted, serves that folder over HTTP on port 0, and opens it in headless Chromium
  * through playwright-core.
  */
@@ -15,14 +15,16 @@ import { build } from 'vite';
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** The page's ConsoleContext: each `show` renders one Panel over what the test hands it. */
-const PAGE_SCRIPT = (operations: string): string => `
+const PAGE_SCRIPT = (operations: string, timeline: string): string => `
 import { operationPanels } from ${JSON.stringify(operations)};
+import { timelinePanel } from ${JSON.stringify(timeline)};
+const allPanels = [...operationPanels, timelinePanel];
 const state = { submitted: [], refusals: [], gets: [], listeners: new Set(), nextRefusal: null, view: null, viewRefusal: null, events: null };
 window.__mw = state;
 let current;
 window.__mwShow = async (id, setup) => {
   Object.assign(state, { submitted: [], refusals: [], gets: [], nextRefusal: null, viewRefusal: null }, setup);
-  const panel = operationPanels.find((p) => p.id === id);
+  const panel = allPanels.find((p) => p.id === id);
   if (!panel) throw new Error('no panel ' + id);
   current?.dispose?.();
   const root = document.getElementById('root');
@@ -82,7 +84,7 @@ export async function openPanelsPage(): Promise<PanelsPage> {
   const source = mkdtempSync(join(tmpdir(), 'mw-panels-'));
   const out = join(source, 'dist');
   writeFileSync(join(source, 'index.html'), PAGE_HTML);
-  writeFileSync(join(source, 'page.js'), PAGE_SCRIPT(resolve('console/src/panels/operations.ts')));
+  writeFileSync(join(source, 'page.js'), PAGE_SCRIPT(resolve('console/src/panels/operations.ts'), resolve('console/src/panels/timeline.ts')));
   await build({ root: source, configFile: false, logLevel: 'silent', build: { outDir: out, emptyOutDir: true, minify: false } });
   const server = await serve(out);
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
