@@ -1,7 +1,8 @@
 /**
  * The issue's done-when, as processes: `missionweave serve` (the built CLI) on a real PostgreSQL,
- * one signed Command over HTTPS, then `GET /metrics` shows it; the same folder served with
- * `MW_METRICS=off` answers 404.
+ * one signed Command over HTTPS, then `GET /metrics` shows it; `missionweave command --node`
+ * submits through that node, which counts what it accepts and refuses; the same folder served
+ * with `MW_METRICS=off` answers 404.
  */
 
 import { createPrivateKey, randomUUID } from 'node:crypto';
@@ -19,6 +20,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'mw-metrics-'));
 const dir = join(scratch, 'node');
 let db: TestDatabase;
 let node: ServeProcess | undefined;
+let groupId: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -57,6 +59,7 @@ describe('missionweave serve', () => {
         budget: { currency: 'EUR', financialLimit: 1 }, deadline: new Date(Date.now() + 86_400_000).toISOString(),
       },
     }, { keyId: alice.keyId, privateKey: createPrivateKey(readFileSync(alice.privateKeyFile)) });
+    groupId = `urn:missionweave:group:${suffix}`;
     const [answer] = await postCommands(node.https, ca, [JSON.stringify(command)], 1);
     expect(answer?.status, answer?.body).toBe(201);
 
@@ -68,6 +71,22 @@ describe('missionweave serve', () => {
     expect(valueOf(result, 'missionweave_pg_pool_max_clients')).toBe(16);
     expect(valueOf(result, 'missionweave_sessions_open')).toBe(0);
   }, 60_000);
+
+  it('counts a Command the CLI sends with --node, accepted and refused', async () => {
+    const running = node as ServeProcess;
+    const ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
+    const posted = cli(db.url, 'command', 'message.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', '{"content":"Counted by the node."}', '--node', running.https);
+    expect(posted.code, posted.stderr).toBe(0);
+    expect(lastJson(posted.stdout)).toMatchObject({ kind: 'message.posted', groupId });
+    // alice holds no Membership in a Group that does not exist, so the CLI fills in no Membership
+    // Epoch and the node refuses the Command at its schema.
+    const refused = cli(db.url, 'command', 'message.post', '--as', 'alice', '--dir', dir, '--group', 'urn:missionweave:group:nowhere', '--payload', '{"content":"Nowhere."}', '--node', running.https);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^SCHEMA_VALIDATION_FAILED: /);
+    const result = await scrape(running.https, ca);
+    expect(valueOf(result, 'missionweave_commands_accepted_total', { kind: 'message.post' })).toBe(1);
+    expect(valueOf(result, 'missionweave_commands_refused_total', { kind: 'message.post', code: 'SCHEMA_VALIDATION_FAILED' })).toBe(1);
+  }, 120_000);
 
   it('with MW_METRICS=off answers 404 on /metrics', async () => {
     await node?.kill('SIGTERM');

@@ -1,14 +1,17 @@
 /**
  * `missionweave command <kind> --as HANDLE --dir DIR [--group G] [--payload JSON|@FILE]
- * [--expected-revision N]`: builds a Command for a Principal of the directory, fills in what a
- * careful client would (its current Membership, Session and Coordinator Epochs; fresh IDs for
- * a new Mission's Group or a new Message; the Mission's main Conversation), signs it with the
- * Principal's key and submits it through the Command pipeline. Prints the resulting Events as
- * JSON lines, or the §19 error on stderr (exit 1).
+ * [--expected-revision N] [--node HTTPS_ORIGIN]`: builds a Command for a Principal of the
+ * directory, fills in what a careful client would (its current Membership, Session and
+ * Coordinator Epochs; fresh IDs for a new Mission's Group or a new Message; the Mission's main
+ * Conversation), signs it with the Principal's key and submits it through the Command pipeline:
+ * in this process, or with `--node` to a running node's `POST /v1/commands` (trusting the
+ * folder's certificate), which then counts it in its own /metrics. Prints the resulting Events
+ * as JSON lines, or the §19 error on stderr (exit 1).
  */
 
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { signCommand, timestampOf, type CommandRequest } from '../app/issueDocuments.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import type { Pool } from '../store/pool.js';
@@ -43,13 +46,35 @@ async function groupFacts(pool: Pool, groupId: string, principal: PrincipalRecor
   return { membershipEpoch: membership.rows[0]?.epoch, mission: mission.rows[0], sessionEpoch: sessions.rows[0]?.session_epoch };
 }
 
+/** The answer of a node's `POST /v1/commands` to one signed Command. */
+function postCommand(origin: string, ca: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(new URL('/v1/commands', origin), { method: 'POST', ca, headers: { 'content-type': 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Submits through the running node at `origin`; the Event texts, or the §19 error. */
+async function submitToNode(home: Home, origin: string, command: JsonObject): Promise<{ ok: true; texts: string[] } | { ok: false; code: string; message: string }> {
+  const answer = await postCommand(origin, readFileSync(home.path(home.config().tls.certFile), 'utf8'), JSON.stringify(command));
+  const body = JSON.parse(answer.text) as { events?: JsonObject[]; error?: { code: string; message: string } };
+  if (body.events !== undefined) return { ok: true, texts: body.events.map((event) => JSON.stringify(event)) };
+  return { ok: false, code: body.error?.code ?? `HTTP ${answer.status}`, message: body.error?.message ?? answer.text };
+}
+
 export async function commandCommand(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { dir: 'value', as: 'value', group: 'value', payload: 'value', 'expected-revision': 'value' });
+  const args = parseArgs(argv, { dir: 'value', as: 'value', group: 'value', payload: 'value', 'expected-revision': 'value', node: 'value' });
   const [kind] = args.positionals;
   const handle = stringOption(args, 'as');
   if (kind === undefined || handle === undefined || args.positionals.length !== 1) {
-    throw new UsageError('usage: missionweave command <kind> --as HANDLE --dir DIR [--group G] [--payload JSON|@FILE]');
+    throw new UsageError('usage: missionweave command <kind> --as HANDLE --dir DIR [--group G] [--payload JSON|@FILE] [--node HTTPS_ORIGIN]');
   }
+  const node = stringOption(args, 'node');
   const home = new Home(stringOption(args, 'dir') ?? '.missionweave');
   const principal = home.principal(handle);
   const payload = readPayload(stringOption(args, 'payload'));
@@ -83,7 +108,17 @@ export async function commandCommand(argv: readonly string[]): Promise<number> {
     };
     if (principal.privateKeyFile === undefined) throw new UsageError(`${principal.handle}'s private key is held elsewhere (enrolled with --public-key): sign there`);
     const key = { keyId: principal.keyId, privateKey: home.privateKey(principal.privateKeyFile) };
-    const outcome = await running.authority.submit(signCommand(request, key));
+    const command = signCommand(request, key);
+    if (node !== undefined) {
+      const answer = await submitToNode(home, node, command);
+      if (!answer.ok) {
+        process.stderr.write(`${answer.code}: ${answer.message}\n`);
+        return 1;
+      }
+      process.stdout.write(answer.texts.map((text) => `${text}\n`).join(''));
+      return 0;
+    }
+    const outcome = await running.authority.submit(command);
     if (!outcome.ok) {
       process.stderr.write(`${outcome.error.code}: ${outcome.error.message}\n`);
       return 1;

@@ -18,8 +18,9 @@ commands:
                                       a key and a signed, registered Agent Card
   human add <name> --dir DIR [--public-key FILE|KEY]
                                       a key bound to a human Principal (--public-key: one made elsewhere, e.g. in a browser)
-  command <kind> --as HANDLE --dir DIR [--group G] [--payload JSON|@FILE]
-                                      sign a Command as a Principal and submit it
+  command <kind> --as HANDLE --dir DIR [--group G] [--payload JSON|@FILE] [--node HTTPS_ORIGIN]
+                                      sign a Command as a Principal and submit it (--node: through
+                                      a running node's POST /v1/commands)
   archive <groupId> --dir DIR         archive a terminal Mission's Group with its signed final snapshot
   replay <groupId> --dir DIR [--after N] [--verify]
                                       a Group's Events as JSON lines; --verify checks them

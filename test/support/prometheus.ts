@@ -33,9 +33,10 @@ export function parseExposition(text: string): Sample[] {
   return samples;
 }
 
+/** One scrape on a connection of its own: a kept-alive one may have been closed by the node's idle timeout. */
 export function scrape(httpsUrl: string, ca: string): Promise<Scrape> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL('/metrics', httpsUrl), { ca }, (res) => {
+    const req = request(new URL('/metrics', httpsUrl), { ca, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
