@@ -3,14 +3,15 @@
  * playwright-core, against a real `missionweave serve` on PostgreSQL. The human's key comes from
  * the PKCS#8 file `human add` wrote, imported through the page's file input; the Mission is
  * created, a directive posted, changes requested and the resubmitted revision approved, every
- * Command signed in the page. SDK Agents (a Coordinator and a Worker) do the work over wss. At
- * the end PostgreSQL must hold an Approval that verifies under the human's public key and names
- * exactly the resubmitted revision and its Artifacts.
+ * Command signed in the page; an Artifact altered in transit is caught by the page's hash check.
+ * SDK Agents (a Coordinator and a Worker) do the work over wss. At the end PostgreSQL must hold
+ * an Approval that verifies under the human's public key and names exactly the resubmitted
+ * revision and its Artifacts.
  *
  * With MW_WRITE_SCREENSHOTS=1 it also writes the README's screenshots into docs/console/.
  */
 
-import { createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,11 +161,18 @@ async function scenario(): Promise<void> {
     const first = await lead.agent.command('mission.submit_for_approval', { artifactHashes: hashes }, asCoordinator());
     const firstRevision = (first.payload as { missionRevision: number }).missionRevision;
 
-    // 6. The Approval Panel shows the exact revision and Artifacts, checks their hashes; the human requests changes.
+    // 6. The Approval Panel shows the exact revision and Artifacts and checks their hashes: content
+    // altered on the way (here by the test, between page and node) is shown as such and cannot be
+    // approved. The human requests changes.
+    const TAMPERED = '# Offsite\n\n09:00 Goals\n13:00 Karaoke\n';
+    await page.route('**/v1/artifacts/**', (route) => route.fulfill({ status: 200, contentType: 'text/markdown', body: TAMPERED }));
     await page.locator('nav[aria-label="Mission Panels"]').getByRole('link', { name: 'Approval' }).click();
     await page.getByText(`Revision ${firstRevision} was submitted`).waitFor({ timeout: WAIT });
     await page.locator('.artifacts', { hasText: hashes[0] as string }).waitFor();
-    await page.getByText('✓ hash verified').waitFor({ timeout: WAIT });
+    await page.getByText(`✗ content hashes to sha256:${createHash('sha256').update(TAMPERED).digest('hex')}`).waitFor({ timeout: WAIT });
+    expect(await page.getByRole('button', { name: 'Sign and approve' }).isDisabled()).toBe(true);
+    expect(await page.getByText('✓ hash verified').count()).toBe(0);
+    await page.unroute('**/v1/artifacts/**');
     await page.getByLabel('What must change').fill('Add a lunch break.');
     await page.getByRole('button', { name: 'Request changes' }).click();
     const changes = await until(() => seen.find((e) => e['kind'] === 'mission.changes_requested'), 'changes requested at the Agent');
@@ -176,6 +184,7 @@ async function scenario(): Promise<void> {
     const secondRevision = (second.payload as { missionRevision: number }).missionRevision;
     expect(secondRevision).toBeGreaterThan(firstRevision);
     await page.getByText(`Revision ${secondRevision} was submitted`).waitFor({ timeout: WAIT });
+    // Downloaded again, untouched this time: the real content matches its hash.
     await page.getByText('✓ hash verified').waitFor({ timeout: WAIT });
     await page.getByLabel('Comments').fill('Looks right. Ship it.');
     const approve = page.getByRole('button', { name: 'Sign and approve' });
