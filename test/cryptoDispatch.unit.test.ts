@@ -26,6 +26,13 @@ class FakePort implements WorkerPort {
     this.listener = listener;
   }
 
+  /** The worker's hold on the process, as `hold` last set it. */
+  held = false;
+
+  hold(held: boolean): void {
+    this.held = held;
+  }
+
   terminate(): Promise<unknown> {
     return Promise.resolve();
   }
@@ -150,5 +157,16 @@ describe('CryptoPool dispatch', () => {
     expect(ports.map((port) => port.requests.map((r) => r.type))).toEqual([['sign'], ['verify']]);
     for (const port of ports) port.answerAll();
     await Promise.all([signed, verified]);
+  });
+
+  it('holds the process alive only while a worker owes replies', async () => {
+    const { pool: p, ports } = pool(2);
+    const first = p.verify('a', false);
+    const second = p.verify('b', false);
+    expect(ports.map((port) => port.held)).toEqual([true, false]);
+    await turn();
+    ports[0]?.answerAll();
+    await Promise.all([first, second]);
+    expect(ports.map((port) => port.held)).toEqual([false, false]);
   });
 });

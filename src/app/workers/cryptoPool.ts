@@ -26,6 +26,8 @@ import { DEFAULT_DISPATCH_LIMITS, type DispatchLimits } from './workerLimits.js'
 export interface WorkerPort {
   postMessage(batch: WorkerBatch): void;
   onReplies(listener: (replies: WorkerReplies) => void): void;
+  /** Whether the worker keeps the process alive: only while it owes replies. */
+  hold(held: boolean): void;
   terminate(): Promise<unknown>;
 }
 
@@ -75,6 +77,7 @@ async function startWorker(data: unknown): Promise<WorkerPort> {
   return {
     postMessage: (batch) => worker.postMessage(batch),
     onReplies: (listener) => worker.on('message', listener),
+    hold: (held) => (held ? worker.ref() : worker.unref()),
     terminate: () => worker.terminate(),
   };
 }
@@ -127,10 +130,14 @@ export class CryptoPool {
       slot.load -= pending.weight;
       pending.resolve(reply);
     }
+    if (slot.pending.size === 0) slot.port.hold(false);
   }
 
   /** Queues a request for `slot`; it leaves with the others queued this turn, in order. */
   private send(slot: Slot, request: WorkerRequest, weight: number): Promise<WorkerReply> {
+    // An idle worker is unreferenced; one that owes a reply keeps the process up until it comes
+    // (a start-up with nothing else pending, e.g. the first Registry sync, must not exit 0).
+    if (slot.pending.size === 0) slot.port.hold(true);
     slot.load += weight;
     slot.outbox.push(request);
     if (!this.flushScheduled) {
