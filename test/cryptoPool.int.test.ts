@@ -55,6 +55,16 @@ describe('CryptoPool', () => {
     }
   });
 
+  it('answers many Commands queued in one turn, each with its own verdict, whichever worker took it', async () => {
+    const good = Array.from({ length: 12 }, () => command());
+    const texts = good.flatMap((text, i) => (i % 3 === 0 ? [text, '{"a":1,"a":2}'] : [text]));
+    const replies = await Promise.all(texts.map((text) => pool.verify(text, false)));
+    expect(replies.map((r) => r.type)).toEqual(texts.map((t) => (t.startsWith('{"a"') ? 'rejected' : 'verified')));
+    const hashes = replies.flatMap((r) => (r.type === 'verified' ? [r.signingHash] : []));
+    expect(new Set(hashes).size).toBe(12);
+    expect(pool.queueDepth).toBe(0);
+  });
+
   it('applies Registry deltas before later requests', async () => {
     expect((await pool.verify(command(late), false)).type).toBe('rejected');
     void pool.syncRegistry(2, [late.binding], false);
@@ -83,5 +93,8 @@ describe('CryptoPool', () => {
   it('signs Events byte-identically to the main thread, in order', async () => {
     const documents = Array.from({ length: 7 }, (_, i) => ({ protocolVersion: '0.1', eventId: `urn:x:e${i}`, groupId: 'urn:x:g', sequence: i + 1, aggregateRevision: 1, kind: 'message.posted', actor: writer.principal, cause: { type: 'command', id: `urn:x:a${i}` }, correlationId: 'urn:x:c', occurredAt: '2026-07-15T00:00:00Z', payload: {}, acceptedBy: authority.principal, commandHash: `sha256:${'0'.repeat(64)}` }));
     expect(await pool.sign(documents as unknown as JsonObject[])).toEqual(signEventDocuments(documents, authority.signingKey));
+    // Large enough to be split over both workers (workerLimits.ts), still in input order.
+    const many = Array.from({ length: 40 }, (_, i) => ({ ...documents[0], eventId: `urn:x:m${i}`, sequence: i + 1 }));
+    expect(await pool.sign(many as unknown as JsonObject[])).toEqual(signEventDocuments(many, authority.signingKey));
   });
 });

@@ -18,9 +18,11 @@ import { Home } from './home.js';
 import { ensureHome } from './initCommand.js';
 
 /**
- * `MW_CRYPTO_WORKERS`, else one crypto worker per core (at least two): the main thread mostly
- * waits on sockets and the database, and on 2 cores two workers beat one by about 12 %
- * (median of three `npm run bench -- --only many` runs each, BENCHMARKS.md).
+ * `MW_CRYPTO_WORKERS`, else one crypto worker per core (at least two). Dispatch is fill-first
+ * (`app/workers/dispatch.ts`): workers the load does not need get no messages, so sizing the
+ * pool for the machine no longer spreads every Command and every signing batch over all of them
+ * (16 workers cost 0.94 ms per Command against 0.62–0.67 ms at 2–6 on 16 cores, issue 16);
+ * the 2-core figures, and what is still unmeasured, in BENCHMARKS.md, "Crypto workers".
  */
 function cryptoWorkers(): number {
   const configured = Number(process.env['MW_CRYPTO_WORKERS']);

@@ -3,6 +3,12 @@
  * of outgoing Events spread over worker threads, so the thread that runs write transactions
  * spends its time on the database. Each worker receives Registry changes in order, before any
  * later request, so it never verifies against evidence older than what was sent before.
+ *
+ * Dispatch (issue 16, part 4: more workers must never cost more): a request goes to the
+ * lowest-numbered worker with little unanswered work (`dispatch.ts`), so idle workers stay
+ * asleep; requests for one worker wait in its outbox until the end of the current turn of the
+ * event loop and leave as one message (`protocol.ts`); a signing batch is split only into parts
+ * large enough to outweigh a hand-off (`workerLimits.ts`).
  */
 
 import { existsSync } from 'node:fs';
@@ -12,14 +18,32 @@ import type { KeyBindingEvidence } from '../../protocol/signing/keyRegistry.js';
 import type { SchemaDocument } from '../../protocol/schemas/registry.js';
 import type { SigningKey } from '../../protocol/signing/signDocument.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
-import type { WorkerReply, WorkerRequest } from './protocol.js';
+import { pickWorker, signParts } from './dispatch.js';
+import type { WorkerBatch, WorkerReplies, WorkerReply, WorkerRequest } from './protocol.js';
+import { DEFAULT_DISPATCH_LIMITS, type DispatchLimits } from './workerLimits.js';
 
-type Pending = (reply: WorkerReply) => void;
+/** A worker as the pool uses it: a real thread, or in tests anything that answers batches. */
+export interface WorkerPort {
+  postMessage(batch: WorkerBatch): void;
+  onReplies(listener: (replies: WorkerReplies) => void): void;
+  /** Whether the worker keeps the process alive: only while it owes replies. */
+  hold(held: boolean): void;
+  terminate(): Promise<unknown>;
+}
+
+interface Pending {
+  readonly resolve: (reply: WorkerReply) => void;
+  /** Work units this request added to its worker's load. */
+  readonly weight: number;
+}
 
 interface Slot {
-  readonly worker: Worker;
+  readonly port: WorkerPort;
   readonly pending: Map<number, Pending>;
+  /** Work units sent or queued and not yet answered: one per Command to verify, one per Event to sign. */
   load: number;
+  /** Requests queued this turn, not yet posted. */
+  outbox: WorkerRequest[];
 }
 
 /**
@@ -39,12 +63,41 @@ export interface CryptoPoolOptions {
   /** Payload schemas of the registered Extension Profiles' kinds, and the profiles' URIs. */
   readonly profileSchemas?: readonly SchemaDocument[];
   readonly extensionUris?: readonly string[];
+  readonly limits?: DispatchLimits;
+}
+
+/** Starts one worker thread and resolves once it has compiled its schemas and said so. */
+async function startWorker(data: unknown): Promise<WorkerPort> {
+  const worker = new Worker(workerScript(), { workerData: data });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', () => resolve());
+  });
+  worker.unref();
+  return {
+    postMessage: (batch) => worker.postMessage(batch),
+    onReplies: (listener) => worker.on('message', listener),
+    hold: (held) => (held ? worker.ref() : worker.unref()),
+    terminate: () => worker.terminate(),
+  };
 }
 
 export class CryptoPool {
   private nextId = 1;
+  private readonly slots: Slot[];
+  private flushScheduled = false;
 
-  private constructor(private readonly slots: Slot[]) {}
+  /** Over ports already started; `start` is the way to get real worker threads. */
+  constructor(
+    ports: readonly WorkerPort[],
+    private readonly limits: DispatchLimits = DEFAULT_DISPATCH_LIMITS,
+  ) {
+    this.slots = ports.map((port) => {
+      const slot: Slot = { port, pending: new Map(), load: 0, outbox: [] };
+      port.onReplies((replies) => this.settle(slot, replies));
+      return slot;
+    });
+  }
 
   static async start(options: CryptoPoolOptions): Promise<CryptoPool> {
     const data = {
@@ -54,25 +107,8 @@ export class CryptoPool {
       profileSchemas: options.profileSchemas ?? [],
       extensionUris: options.extensionUris ?? [],
     };
-    const slots = await Promise.all(
-      Array.from({ length: options.size }, async () => {
-        const worker = new Worker(workerScript(), { workerData: data });
-        const slot: Slot = { worker, pending: new Map(), load: 0 };
-        await new Promise<void>((resolve, reject) => {
-          worker.once('error', reject);
-          worker.once('message', () => resolve());
-        });
-        worker.on('message', (reply: WorkerReply) => {
-          const resolve = slot.pending.get(reply.id);
-          slot.pending.delete(reply.id);
-          slot.load--;
-          resolve?.(reply);
-        });
-        worker.unref();
-        return slot;
-      }),
-    );
-    return new CryptoPool(slots);
+    const ports = await Promise.all(Array.from({ length: options.size }, () => startWorker(data)));
+    return new CryptoPool(ports, options.limits);
   }
 
   get size(): number {
@@ -82,44 +118,70 @@ export class CryptoPool {
   /** Requests sent to the workers and not yet answered (the operator's crypto queue depth). */
   get queueDepth(): number {
     let depth = 0;
-    for (const slot of this.slots) depth += slot.load;
+    for (const slot of this.slots) depth += slot.pending.size;
     return depth;
   }
 
-  private send(slot: Slot, request: WorkerRequest): Promise<WorkerReply> {
-    slot.load++;
-    return new Promise((resolve) => {
-      slot.pending.set(request.id, resolve);
-      slot.worker.postMessage(request);
-    });
+  private settle(slot: Slot, replies: WorkerReplies): void {
+    for (const reply of replies) {
+      const pending = slot.pending.get(reply.id);
+      if (pending === undefined) continue;
+      slot.pending.delete(reply.id);
+      slot.load -= pending.weight;
+      pending.resolve(reply);
+    }
+    if (slot.pending.size === 0) slot.port.hold(false);
   }
 
-  private leastLoaded(): Slot {
-    return this.slots.reduce((best, slot) => (slot.load < best.load ? slot : best));
+  /** Queues a request for `slot`; it leaves with the others queued this turn, in order. */
+  private send(slot: Slot, request: WorkerRequest, weight: number): Promise<WorkerReply> {
+    // An idle worker is unreferenced; one that owes a reply keeps the process up until it comes
+    // (a start-up with nothing else pending, e.g. the first Registry sync, must not exit 0).
+    if (slot.pending.size === 0) slot.port.hold(true);
+    slot.load += weight;
+    slot.outbox.push(request);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      // After this turn's I/O callbacks (other connections' frames too) have queued theirs.
+      setImmediate(() => this.flush());
+    }
+    return new Promise((resolve) => slot.pending.set(request.id, { resolve, weight }));
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    for (const slot of this.slots) {
+      if (slot.outbox.length === 0) continue;
+      const batch = slot.outbox;
+      slot.outbox = [];
+      slot.port.postMessage(batch);
+    }
+  }
+
+  private pick(): Slot {
+    return this.slots[pickWorker(this.slots.map((slot) => slot.load), this.limits.fillThreshold)] as Slot;
   }
 
   /** Sends Registry changes to every worker (ordered before their later requests). */
   syncRegistry(revision: number, bindings: readonly KeyBindingEvidence[], full: boolean): Promise<void> {
-    return Promise.all(this.slots.map((slot) => this.send(slot, { type: 'registry', id: this.nextId++, revision, bindings, full }))).then(() => undefined);
+    return Promise.all(this.slots.map((slot) => this.send(slot, { type: 'registry', id: this.nextId++, revision, bindings, full }, 0))).then(() => undefined);
   }
 
   verify(text: string, frame: boolean): Promise<WorkerReply> {
-    return this.send(this.leastLoaded(), { type: 'verify', id: this.nextId++, text, frame });
+    return this.send(this.pick(), { type: 'verify', id: this.nextId++, text, frame }, 1);
   }
 
-  /** Signs Event documents, split evenly over the workers; results in input order. */
+  /** Signs Event documents, in parts of at least `signChunkMin`, each to a worker picked as for a verify; results in input order. */
   async sign(documents: readonly JsonObject[]): Promise<{ texts: string[]; hashes: string[] }> {
-    const chunk = Math.ceil(documents.length / this.slots.length);
-    const replies = await Promise.all(
-      this.slots.map((slot, i) => {
-        const part = documents.slice(i * chunk, (i + 1) * chunk);
-        return part.length === 0 ? Promise.resolve(undefined) : this.send(slot, { type: 'sign', id: this.nextId++, documents: part });
-      }),
-    );
+    let start = 0;
+    const replies = signParts(documents.length, this.slots.length, this.limits.signChunkMin).map((count) => {
+      const part = documents.slice(start, start + count);
+      start += count;
+      return this.send(this.pick(), { type: 'sign', id: this.nextId++, documents: part }, count);
+    });
     const texts: string[] = [];
     const hashes: string[] = [];
-    for (const reply of replies) {
-      if (reply === undefined) continue;
+    for (const reply of await Promise.all(replies)) {
       if (reply.type !== 'signed') throw new Error(`signing failed: ${JSON.stringify(reply)}`);
       texts.push(...reply.texts);
       hashes.push(...reply.hashes);
@@ -128,6 +190,6 @@ export class CryptoPool {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+    await Promise.all(this.slots.map((slot) => slot.port.terminate()));
   }
 }

@@ -14,7 +14,7 @@ import { KeyRegistry, type KeyBindingEvidence } from '../../protocol/signing/key
 import { signDocumentWithBytes } from '../../protocol/signing/signDocument.js';
 import type { JsonValue } from '../../protocol/strictJson.js';
 import { embeddedReports, verifyCommandBytes, verifyCommandValue } from '../verifyCommand.js';
-import type { WorkerReply, WorkerRequest } from './protocol.js';
+import type { WorkerBatch, WorkerReplies, WorkerReply, WorkerRequest } from './protocol.js';
 
 interface Setup {
   readonly organizationId: string;
@@ -81,11 +81,17 @@ function handle(request: WorkerRequest): WorkerReply {
   }
 }
 
-parentPort?.on('message', (request: WorkerRequest) => {
+/** One request's reply; a request that throws fails alone, the rest of its batch still runs. */
+function answer(request: WorkerRequest): WorkerReply {
   try {
-    parentPort?.postMessage(handle(request));
+    return handle(request);
   } catch (error) {
-    parentPort?.postMessage({ type: 'failed', id: request.id, message: (error as Error).message } satisfies WorkerReply);
+    return { type: 'failed', id: request.id, message: (error as Error).message };
   }
+}
+
+// A batch is answered whole, in one message, in its order (protocol.ts).
+parentPort?.on('message', (batch: WorkerBatch) => {
+  parentPort?.postMessage(batch.map(answer) satisfies WorkerReplies);
 });
-parentPort?.postMessage({ type: 'ready', id: 0 } satisfies WorkerReply);
+parentPort?.postMessage([{ type: 'ready', id: 0 }] satisfies WorkerReplies);

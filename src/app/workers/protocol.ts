@@ -1,5 +1,9 @@
 /**
- * Messages between the main thread and crypto workers.
+ * Messages between the main thread and crypto workers. One message carries every request the
+ * main thread queued for that worker in one turn of its event loop, in order; the worker answers
+ * it with one message holding the replies, in the same order (issue 16: a hand-off costs a
+ * structured clone and a thread wake-up on each side, so they are paid per batch, not per
+ * request).
  */
 
 import type { KeyBindingEvidence } from '../../protocol/signing/keyRegistry.js';
@@ -29,3 +33,9 @@ export type WorkerReply =
   | { readonly type: 'rejected'; readonly id: number; readonly error: WireError; readonly diagnostic: VerificationFailure | undefined }
   | { readonly type: 'signed'; readonly id: number; readonly texts: string[]; readonly hashes: string[] }
   | { readonly type: 'failed'; readonly id: number; readonly message: string };
+
+/** One message to a worker: its queued requests, in order. */
+export type WorkerBatch = readonly WorkerRequest[];
+
+/** One message from a worker: the replies to one batch, in its order (or `ready`, alone, at start). */
+export type WorkerReplies = readonly WorkerReply[];

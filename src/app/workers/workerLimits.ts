@@ -1,0 +1,25 @@
+/**
+ * The crypto workers' dispatch limits, in one place, with why each has its value (issue 16,
+ * parts 3–4: with one message per request and every signing batch split over every worker,
+ * sixteen workers spent 0.94 ms of server CPU per Command where two to six spent 0.62–0.67 ms).
+ */
+
+export interface DispatchLimits {
+  /**
+   * Work units (one per Command to verify, one per Event to sign) a worker may hold unanswered
+   * before the next request goes to the next worker. Below it the lowest-numbered workers take
+   * everything and the others stay asleep, so a pool larger than the load needs costs no
+   * wake-ups; at ~0.15–0.3 ms of CPU per unit it bounds a request's wait behind its worker's
+   * queue to ~1–3 ms (the p99 target Command→Event is 20 ms) before a second worker shares it.
+   */
+  readonly fillThreshold: number;
+  /**
+   * Fewest Event documents in one signing request: a batch smaller than twice this goes to one
+   * worker whole, a larger one is split in parts of at least this many, never more parts than
+   * workers. Signing one Event costs ~0.13 ms, so 16 of them (~2 ms) outweigh the message and
+   * wake-up that a part costs (~20–40 µs on both threads) by fifty times.
+   */
+  readonly signChunkMin: number;
+}
+
+export const DEFAULT_DISPATCH_LIMITS: DispatchLimits = { fillThreshold: 8, signChunkMin: 16 };
