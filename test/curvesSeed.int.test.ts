@@ -22,7 +22,7 @@ describe('curves setup', () => {
     db = await createTestDatabase();
     world = await BenchWorld.create(mkdtempSync(join(tmpdir(), 'mw-curves-test-')), db.url);
     writers = await world.agents('writer', 3);
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await world.close();
@@ -38,7 +38,7 @@ describe('curves setup', () => {
       "select group_id, count(*) as n from aggregates where aggregate_type = 'membership' and group_id = any($1) group by group_id", [groups.map((g) => g.groupId)]);
     const count = new Map(members.rows.map((r) => [r.group_id, Number(r.n)]));
     for (const [j, g] of groups.entries()) expect(count.get(g.groupId)).toBe(j < writers.length ? writers.length + 1 : 2); // the owner and the coordinator, and the other writers
-  }, 120_000);
+  }, 300_000);
 
   it('seeds a history across batches that verifies, and that fails once an Event is altered', async () => {
     const mission = await world.mission(writers[0] as BenchAgent, []);

@@ -23,8 +23,22 @@ export interface CurveWorld {
 const SEED_CONTENT = 'replayed message';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A `serve` node on the curves' database. On the loaded shared machine a node was seen to exit
+ * (status 0, nothing logged) before its ready line; one such start is retried, never hidden twice.
+ */
+async function startNode(cw: CurveWorld): Promise<ServeNode> {
+  const env = { ...process.env, DATABASE_URL: cw.world.databaseUrl };
+  try {
+    return await startServe(cw.world.home.directory, env);
+  } catch (error) {
+    log(`serve did not start (${error instanceof Error ? error.message : String(error)}); retrying once`);
+    return startServe(cw.world.home.directory, env);
+  }
+}
+
 async function serve(cw: CurveWorld): Promise<BenchTarget> {
-  const node = await startServe(cw.world.home.directory, { ...process.env, DATABASE_URL: cw.world.databaseUrl });
+  const node = await startNode(cw);
   return { world: cw.world, node, probe: { serverPid: node.child.pid as number, postmasterPid: postmasterPid(cw.dataDirectory) } };
 }
 
@@ -115,7 +129,7 @@ export async function restartCurve(cw: CurveWorld, sizes: readonly number[], his
     const http: number[] = [];
     for (let i = 0; i < CURVE_LIMITS.restarts; i++) {
       const started = performance.now();
-      const node = await startServe(cw.world.home.directory, { ...process.env, DATABASE_URL: cw.world.databaseUrl });
+      const node = await startNode(cw);
       line.push(node.readyMs);
       await readyOverHttps(node, ca);
       http.push(performance.now() - started);
