@@ -86,7 +86,9 @@ export type Histories = Map<number, BenchMission>;
 
 /** Events/s and CPU per replayed Event for one reader replaying each whole history. */
 export async function replayCurve(cw: CurveWorld, sizes: readonly number[], histories: Histories): Promise<CurvePoint[]> {
-  const [reader] = await cw.world.agents('reader', 1);
+  // One reader is enough, but with a single registered Agent `serve` was seen to exit (status 0,
+  // nothing logged) before its ready line, three times out of three; with 50 it starts.
+  const [reader] = await cw.world.agents('reader', CURVE_LIMITS.writers);
   const points: CurvePoint[] = [];
   for (const size of sizes) {
     const { mission, seedPerSec } = await history(cw, reader as BenchAgent, size);
@@ -120,7 +122,7 @@ async function readyOverHttps(node: ServeNode, ca: string): Promise<void> {
 /** Spawn-to-ready-line and spawn-to-`GET /ready` 200 with each history stored (median of restarts). */
 export async function restartCurve(cw: CurveWorld, sizes: readonly number[], histories: Histories): Promise<CurvePoint[]> {
   const ca = readFileSync(cw.world.home.path('tls', 'cert.pem'), 'utf8');
-  const [owner] = await cw.world.agents('restart', 1);
+  const [owner] = await cw.world.agents('restart', CURVE_LIMITS.writers); // as in replayCurve
   const points: CurvePoint[] = [];
   for (const size of sizes) {
     if (!histories.has(size)) histories.set(size, (await history(cw, owner as BenchAgent, size)).mission);
