@@ -32,6 +32,10 @@ interface Job {
   readonly rate?: number;
   readonly expect?: number;
   readonly afterSequence?: number;
+  /** Local address to connect from (127.0.0.N), to stay under the server's per-address cap. */
+  readonly localAddress?: string;
+  /** idle: send a PING frame this often per session, so the server's idle timeout keeps them. */
+  readonly pingMs?: number;
 }
 
 interface Session {
@@ -41,14 +45,16 @@ interface Session {
   epoch: number;
 }
 
-const job = JSON.parse(process.argv[2] ?? '{}') as Job;
+/** The job, inline or, when too long for one argument (many Groups), as `@file`. */
+const jobArgument = process.argv[2] ?? '{}';
+const job = JSON.parse(jobArgument.startsWith('@') ? readFileSync(jobArgument.slice(1), 'utf8') : jobArgument) as Job;
 const ca = readFileSync(job.caFile, 'utf8');
 const agents = job.mode === 'raw' ? [] : (JSON.parse(readFileSync(job.agentsFile, 'utf8')) as BenchAgent[]);
 const frameId = () => `urn:uuid:${randomUUID()}`;
 
 function connect(agent: BenchAgent): Promise<Session> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(job.url, { ca, perMessageDeflate: false });
+    const ws = new WebSocket(job.url, { ca, perMessageDeflate: false, ...(job.localAddress === undefined ? {} : { localAddress: job.localAddress }) });
     const key = createPrivateKey(agent.privateKeyPem);
     const clientNonce = randomBytes(16).toString('base64url');
     ws.once('error', reject);
@@ -215,6 +221,11 @@ if (job.mode === 'raw') {
 const sessions = await connectAll();
 if (job.mode === 'idle') {
   process.stdout.write(`${JSON.stringify({ ready: sessions.length })}\n`);
+  if ((job.pingMs ?? 0) > 0) {
+    setInterval(() => {
+      for (const s of sessions) s.ws.send(JSON.stringify({ protocolVersion: '0.1', frameId: frameId(), frameType: 'PING', nonce: randomBytes(18).toString('base64url'), sentAt: timestampOf(Date.now()) }));
+    }, job.pingMs).unref();
+  }
   await waitForGo();
 } else {
   const result = job.mode === 'commands' ? await commands(sessions) : await subscribe(sessions);

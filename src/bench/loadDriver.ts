@@ -4,6 +4,8 @@
  */
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -33,8 +35,17 @@ export interface LoadProcess {
   kill(): void;
 }
 
+/** Longest job passed inline: Linux caps one argument at 128 KiB (MAX_ARG_STRLEN). */
+const INLINE_JOB_CHARS = 100_000;
+
 export function startLoad(job: Record<string, unknown>): LoadProcess {
-  const child = track(spawn(process.execPath, [join(HERE, 'loadClient.js'), JSON.stringify(job)], { stdio: ['pipe', 'pipe', 'inherit'] }));
+  let argument = JSON.stringify(job);
+  if (argument.length > INLINE_JOB_CHARS) {
+    const file = join(mkdtempSync(join(tmpdir(), 'mw-load-')), 'job.json');
+    writeFileSync(file, argument);
+    argument = `@${file}`;
+  }
+  const child = track(spawn(process.execPath, [join(HERE, 'loadClient.js'), argument], { stdio: ['pipe', 'pipe', 'inherit'] }));
   let onReady: (value: unknown) => void = () => undefined;
   let onResult: (value: Record<string, unknown>) => void = () => undefined;
   let onFailure: (error: Error) => void = () => undefined;

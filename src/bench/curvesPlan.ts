@@ -1,0 +1,136 @@
+/**
+ * What `npm run bench:curves` measures (issue 16 part 5), as plain data: the curves, their
+ * sizes (full and `--quick`), the limits the runs keep to and why, and where a measured curve
+ * bends. No I/O here, so the command's own logic is unit-tested without a database.
+ */
+
+export const CURVES = ['groups', 'replay', 'restart', 'idle'] as const;
+export type CurveName = (typeof CURVES)[number];
+
+/** The sizes of each curve's points. `--quick` keeps the shape at a size a test can afford. */
+export interface CurveSizes {
+  /** Groups the many-Groups load is spread over. */
+  readonly groups: readonly number[];
+  /** Events stored in the one Group replayed (and restarted over). */
+  readonly replay: readonly number[];
+  /** Idle authenticated sessions held open at once. */
+  readonly idle: readonly number[];
+}
+
+export const FULL_SIZES: CurveSizes = { groups: [10, 1_000, 100_000], replay: [10_000, 1_000_000], idle: [1_000, 10_000, 30_000] };
+export const QUICK_SIZES: CurveSizes = { groups: [2, 20, 200], replay: [500, 3_000], idle: [50, 200, 400] };
+
+export const CURVE_LIMITS = {
+  /** Writer Agents of the Groups curve: the bench's many-Groups phase uses 50. */
+  writers: 50,
+  /** Commands each writer sends per point (the many-Groups phase's 300: 15,000 per point). */
+  commandsPerWriter: 300,
+  quickCommandsPerWriter: 10,
+  /**
+   * Setup Commands in flight at once when creating Groups: enough to fill the in-process
+   * Authority's batches (maxBatch 512), few enough to bound the pending promises.
+   */
+  setupWindow: 1_000,
+  /** Events signed and written per `appendBatch` statement when seeding a history (~6 MB of JSON). */
+  seedBatch: 2_000,
+  /**
+   * Histories up to this size are verified in full after seeding (six stages and the fold). The
+   * fold of `verifyGroupHistory` grows faster than the history (20,000 Events took 385 s on the
+   * loaded 2-core machine), so larger ones are left to the same seeder's verified small runs.
+   */
+  verifyUpTo: 5_000,
+  /** Sessions per idle load process, and per source address (the server caps one address at 16,384). */
+  sessionsPerProcess: 5_000,
+  /** Idle clients PING this often: the server closes a silent session after 120 s. */
+  idlePingMs: 30_000,
+  /** Restarts per point; the median is reported. */
+  restarts: 3,
+  /**
+   * Open files for this process and what it spawns: 30,000 sessions are 30,000 sockets in the
+   * server, more than the machine's default of 20,000.
+   */
+  openFiles: 100_000,
+} as const;
+
+export interface CurveOptions {
+  readonly curves: readonly CurveName[];
+  readonly quick: boolean;
+  readonly json: boolean;
+  readonly sizes: CurveSizes;
+}
+
+/**
+ * `--curve groups|replay|restart|idle` (comma-separated, or `all`), `--quick`, `--json`, and
+ * `--sizes a,b,…` to measure every chosen curve at those sizes instead (a test, one more point).
+ */
+export function parseCurveArgs(argv: readonly string[]): CurveOptions {
+  const at = argv.indexOf('--curve');
+  if (at < 0 || argv[at + 1] === undefined) throw new Error(`--curve ${CURVES.join('|')}[,…] or --curve all is required`);
+  const asked = String(argv[at + 1]).split(',').filter((c) => c !== '');
+  const curves = asked.includes('all') ? [...CURVES] : asked;
+  for (const curve of curves) if (!(CURVES as readonly string[]).includes(curve)) throw new Error(`unknown curve ${curve}; curves: ${CURVES.join(', ')}`);
+  // Replay before restart, so a run of both restarts over the histories replay seeded.
+  const ordered = CURVES.filter((c) => curves.includes(c));
+  const quick = argv.includes('--quick');
+  const sizesAt = argv.indexOf('--sizes');
+  let sizes = quick ? QUICK_SIZES : FULL_SIZES;
+  if (sizesAt >= 0) {
+    const given = String(argv[sizesAt + 1] ?? '').split(',').map(Number);
+    if (given.length === 0 || !given.every((n) => Number.isInteger(n) && n > 0)) throw new Error('--sizes takes positive integers, comma-separated');
+    sizes = { groups: given, replay: given, idle: given };
+  }
+  return { curves: ordered, quick, json: argv.includes('--json'), sizes };
+}
+
+/** One measured point of a curve: its size and named figures. */
+export interface CurvePoint {
+  readonly size: number;
+  readonly figures: Readonly<Record<string, number>>;
+}
+
+/** Where a figure moves by more than `threshold` (a fraction) between two neighbouring points. */
+export interface Bend {
+  readonly figure: string;
+  readonly from: number;
+  readonly to: number;
+  /** after ÷ before. */
+  readonly ratio: number;
+}
+
+/**
+ * The steps of a curve where a figure changes by more than `threshold` (default 25 %): the
+ * places the table's text has to explain. Figures missing or zero at either point are skipped.
+ */
+export function bends(points: readonly CurvePoint[], threshold = 0.25): Bend[] {
+  const found: Bend[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const before = points[i - 1] as CurvePoint;
+    const after = points[i] as CurvePoint;
+    for (const [figure, value] of Object.entries(after.figures)) {
+      const old = before.figures[figure];
+      if (old === undefined || old === 0 || !Number.isFinite(value)) continue;
+      const ratio = value / old;
+      if (Math.abs(ratio - 1) > threshold) found.push({ figure, from: before.size, to: after.size, ratio });
+    }
+  }
+  return found;
+}
+
+/**
+ * Which Groups writer `writer` (of `writers`) sends its `commands` to, among the first `size`
+ * Groups: with fewer Groups than writers, all write to Group `writer mod size` (every writer is
+ * a Member of the first `writers` Groups); otherwise the Groups it coordinates (index ≡ writer
+ * mod writers), evenly spaced over the whole range so the load reaches every part of it.
+ */
+export function writerGroups(writer: number, writers: number, size: number, commands: number): number[] {
+  if (size <= writers) return [writer % size];
+  const own = Math.floor((size - 1 - writer) / writers) + 1;
+  const count = Math.min(own, commands);
+  return Array.from({ length: count }, (_, k) => writer + writers * Math.floor((k * own) / count));
+}
+
+/** Median of a non-empty list. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] as number;
+}
