@@ -1,6 +1,7 @@
 /**
  * An Event as delivery handles it: routing facts read once from its signed text, and the EVENT
- * frame built and encoded once for all subscribers (each socket sends the same bytes).
+ * frame built and encoded once for all subscribers (each socket sends the same bytes). Replay
+ * frames stored Events from their bytes instead (`replayPage.ts`).
  */
 
 import { coreKinds } from '../domain/kinds/coreKinds.js';
@@ -30,7 +31,7 @@ export interface DeliveryEvent {
  * Whether an Event kind may change a Membership, as its Event type declares. Only core kinds do:
  * an Extension Profile's Events fold into its own slice and never touch Memberships (§18).
  */
-function changesMembership(kind: string): boolean {
+export function changesMembership(kind: string): boolean {
   return coreKinds.event(kind)?.changesMembership === true;
 }
 
@@ -62,26 +63,6 @@ export function deliveryEventOf(text: string): DeliveryEvent {
     announcement: event.payload?.announcement === true,
     changesMembership: changesMembership(event.kind),
     frame: Buffer.from(eventFrame(event.eventId, text), 'utf8'),
-  };
-}
-
-/**
- * An Event for replay, from its stored row without parsing its text: replay ignores attention
- * filters (§8), so only the frame, the order and whether Membership may have changed matter.
- */
-export function replayEventOf(groupId: string, row: { sequence: number; eventId: string; kind: string; document: string }): DeliveryEvent {
-  return {
-    groupId,
-    sequence: row.sequence,
-    eventId: row.eventId,
-    kind: row.kind,
-    conversationId: undefined,
-    workItemId: undefined,
-    mentions: [],
-    addressees: [],
-    announcement: false,
-    changesMembership: changesMembership(row.kind),
-    frame: Buffer.from(eventFrame(row.eventId, row.document), 'utf8'),
   };
 }
 
