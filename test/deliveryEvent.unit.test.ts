@@ -6,7 +6,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { attends, changesMembership, deliveryEventOf } from '../src/delivery/deliveryEvent.js';
+import { createRequire } from 'node:module';
 import { FrameAssembler, readReplayPage } from '../src/delivery/replayPage.js';
+import { payloadOf, wireFrameOf } from '../src/delivery/wireFrame.js';
 import type { StoredEventBytes } from '../src/store/sql/replayRows.js';
 
 /** A served Event as the store hands it: ranges of a message buffer, with bytes around them. */
@@ -19,9 +21,24 @@ function storedBytes(sequence: number, eventId: string, kind: string, document: 
   return { sequence, kind, bytes, eventIdStart, eventIdEnd: eventIdStart + id.length, documentStart, documentEnd: documentStart + text.length };
 }
 
-/** Frames one stored Event as replay does. */
+/** Frames one stored Event as replay does; the EVENT frame's bytes, without the WebSocket header. */
 function replayFrame(eventId: string, kind: string, document: string, assembler = new FrameAssembler()): Buffer {
-  return assembler.frame(storedBytes(7, eventId, kind, document));
+  return payloadOf(assembler.wire(storedBytes(7, eventId, kind, document)));
+}
+
+/** ws's own frame parser (not in its type declarations). */
+const { Receiver } = createRequire(import.meta.url)('ws') as {
+  Receiver: new (options: { isServer: boolean; maxPayload: number }) => { on(event: string, listener: (...args: never[]) => void): void; write(bytes: Buffer): void };
+};
+
+/** What a WebSocket client reads from these bytes: each text message, in order. */
+function received(bytes: Buffer): string[] {
+  const messages: string[] = [];
+  const receiver = new Receiver({ isServer: false, maxPayload: 0 });
+  receiver.on('message', (data: Buffer, isBinary: boolean) => messages.push(isBinary ? 'binary!' : data.toString('utf8')));
+  receiver.on('error', (error: Error) => messages.push(`error: ${error.message}`));
+  receiver.write(bytes);
+  return messages;
 }
 
 function eventText(kind: string, extra: Record<string, unknown> = {}): string {
@@ -107,6 +124,19 @@ describe('delivery events', () => {
     });
     expect(page.sequences).toEqual([8, 9]);
     expect(page.changesMembership).toEqual([false, true]);
-    expect(page.frames[1]?.toString('utf8')).toContain('"frameId":"urn:e:9"');
+    expect(payloadOf(page.wires[1] as Buffer).toString('utf8')).toContain('"frameId":"urn:e:9"');
+  });
+
+  it('wire frames are whole WebSocket text frames, whatever their length, and adjacent ones read as one stream', () => {
+    const texts = ['', 'x'.repeat(125), 'y'.repeat(126), 'é'.repeat(32_767), 'z'.repeat(65_535), '🧵'.repeat(20_000)];
+    const wires = texts.map((text) => wireFrameOf(text));
+    expect(wires.map((wire) => wire.length - Buffer.byteLength(texts[wires.indexOf(wire)] as string))).toEqual([2, 2, 4, 4, 4, 10]);
+    expect(received(Buffer.concat(wires))).toEqual(texts);
+    const assembler = new FrameAssembler();
+    const documents = [eventText('message.posted'), eventText('message.posted', { payload: { message: { content: 'é'.repeat(40_000) } } })];
+    const replayed = documents.map((document, i) => assembler.wire(storedBytes(i + 1, `urn:e:${i}`, 'message.posted', document)));
+    expect(replayed[1]?.byteOffset).toBe((replayed[0]?.byteOffset as number) + (replayed[0]?.length as number));
+    expect(received(Buffer.concat(replayed))).toEqual(documents.map((document, i) => `{"event":${document},"frameId":"urn:e:${i}","frameType":"EVENT","protocolVersion":"0.1"}`));
+    expect(received(deliveryEventOf(documents[0] as string).wire)).toEqual([deliveryEventOf(documents[0] as string).frame.toString('utf8')]);
   });
 });

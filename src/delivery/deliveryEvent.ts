@@ -6,6 +6,7 @@
 
 import { coreKinds } from '../domain/kinds/coreKinds.js';
 import { eventFrame } from '../protocol/frames.js';
+import { payloadOf, wireFrameOf } from './wireFrame.js';
 import { workAddressees } from './workAddressees.js';
 
 export interface DeliveryEvent {
@@ -23,8 +24,10 @@ export interface DeliveryEvent {
   readonly announcement: boolean;
   /** The Event may have changed someone's Membership: subscribers re-check theirs. */
   readonly changesMembership: boolean;
-  /** The UTF-8 bytes of the EVENT frame, sent as a text frame. */
+  /** The UTF-8 bytes of the EVENT frame, sent as a text frame (a view of `wire`). */
   readonly frame: Buffer;
+  /** The text frame on the wire, WebSocket header included (`wireFrame.ts`). */
+  readonly wire: Buffer;
 }
 
 /**
@@ -51,6 +54,7 @@ interface EventShape {
 /** Reads the routing facts of a stored, trusted Event text. */
 export function deliveryEventOf(text: string): DeliveryEvent {
   const event = JSON.parse(text) as EventShape;
+  const wire = wireFrameOf(eventFrame(event.eventId, text));
   return {
     groupId: event.groupId,
     sequence: event.sequence,
@@ -62,7 +66,8 @@ export function deliveryEventOf(text: string): DeliveryEvent {
     addressees: workAddressees(event.payload),
     announcement: event.payload?.announcement === true,
     changesMembership: changesMembership(event.kind),
-    frame: Buffer.from(eventFrame(event.eventId, text), 'utf8'),
+    frame: payloadOf(wire),
+    wire,
   };
 }
 

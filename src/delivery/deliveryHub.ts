@@ -161,7 +161,7 @@ export class DeliveryHub implements SubscriptionHost {
     let next: Promise<ReplayPage> | undefined = this.readPage(subscription.groupId, subscription.position);
     try {
       while (subscription.mode === 'replaying' && next !== undefined) {
-        const { sequences, frames, changesMembership } = await next;
+        const { sequences, wires, changesMembership } = await next;
         next = undefined;
         if (subscription.mode !== 'replaying') return;
         const count = sequences.length;
@@ -175,7 +175,7 @@ export class DeliveryHub implements SubscriptionHost {
         if (subscription.mode !== 'replaying') return;
         for (let i = 0; i < count; i++) {
           if (subscription.mode !== 'replaying') return;
-          subscription.queueFrame(sequences[i] as number, frames[i] as Buffer, changesMembership[i] as boolean);
+          subscription.queueFrame(sequences[i] as number, wires[i] as Buffer, changesMembership[i] as boolean);
           this.tally.delivered++;
           this.tally.replayed++;
         }

@@ -27,7 +27,7 @@ export class Subscription implements FrameSource {
   position: number;
   /** Last sequence actually taken for sending (or skipped with nothing pending). */
   sentPosition: number;
-  /** Queued frames and their sequences, as parallel arrays (no object per replayed Event). */
+  /** Queued wire frames (`wireFrame.ts`) and their sequences, as parallel arrays (no object per replayed Event). */
   private readonly queue: Buffer[] = [];
   private readonly queueSequences: number[] = [];
   /** Bytes of `queue`, drawn on the connection's budget (`Outbox.held`). */
@@ -77,7 +77,7 @@ export class Subscription implements FrameSource {
   deliver(event: DeliveryEvent): void {
     if (event.sequence !== this.position + 1) return;
     if (attends(this.attention, event, this.agentId)) {
-      this.queueFrame(event.sequence, event.frame, event.changesMembership);
+      this.queueFrame(event.sequence, event.wire, event.changesMembership);
       return;
     }
     this.position = event.sequence;
@@ -85,14 +85,14 @@ export class Subscription implements FrameSource {
     if (event.changesMembership) this.host.recheckMembership(this);
   }
 
-  /** Queues one Event's frame, in order: a replayed Event, or a live one that passed the filter. */
-  queueFrame(sequence: number, frame: Buffer, changesMembership: boolean): void {
+  /** Queues one Event's wire frame, in order: a replayed Event, or a live one that passed the filter. */
+  queueFrame(sequence: number, wire: Buffer, changesMembership: boolean): void {
     if (sequence !== this.position + 1) return;
     this.position = sequence;
-    this.queue.push(frame);
+    this.queue.push(wire);
     this.queueSequences.push(sequence);
-    this.queuedBytes += frame.length;
-    const withinBudget = this.outbox.held(frame.length);
+    this.queuedBytes += wire.length;
+    const withinBudget = this.outbox.held(wire.length);
     this.outbox.ready(this);
     if (changesMembership) this.host.recheckMembership(this);
     if (this.queue.length > this.limit || !withinBudget) this.pause();
