@@ -24,11 +24,18 @@ export interface StoredEventBytes {
 
 const TWO_TO_32 = 2 ** 32;
 
-/** Calls `onEvent` for each of up to `limit` served Events after `afterSequence`, in order; resolves to how many. */
+/**
+ * Calls `onEvent` for each of up to `limit` served Events after `afterSequence`, in order;
+ * resolves to how many. A Group's sequences have no gaps (one writer per Group), so the page is
+ * also bounded as a range: with its values spliced in, COPY's statement is planned for them, and
+ * `sequence > x` alone, early in a long Group, was planned as a bitmap scan of every later row and
+ * a sort — each page costing PostgreSQL the whole rest of the Group (measured: 85 µs per Event
+ * against 11 µs for the prepared statement). The range keeps it an index range scan.
+ */
 export async function readServedEventBytesAfter(pool: Pool, groupId: string, afterSequence: number, limit: number, onEvent: (event: StoredEventBytes) => void): Promise<number> {
   const text = `copy (select e.sequence, e.event_id, e.kind, coalesce(r.document, e.document)
                       from events e left join event_redactions r on r.group_id = e.group_id and r.sequence = e.sequence
-                      where e.group_id = ${literal(groupId)} and e.sequence > ${integer(afterSequence)}
+                      where e.group_id = ${literal(groupId)} and e.sequence > ${integer(afterSequence)} and e.sequence <= ${integer(afterSequence + limit)}
                       order by e.sequence limit ${integer(limit)}) to stdout (format binary)`;
   const event: StoredEventBytes = { sequence: 0, kind: '', bytes: Buffer.alloc(0), eventIdStart: 0, eventIdEnd: 0, documentStart: 0, documentEnd: 0 };
   const copy = new BinaryCopyOut(text, (bytes, starts, ends) => {
