@@ -1,11 +1,45 @@
 /**
  * Delivery's view of an Event: the live path reads routing facts from the signed text, the
- * replay path takes them from the stored row; both must send the same bytes in the same order
- * and agree on whether Membership may have changed.
+ * replay path frames the stored bytes (`replayPage.ts`); both must send the same bytes in the
+ * same order and agree on whether Membership may have changed.
  */
 
 import { describe, expect, it } from 'vitest';
-import { attends, deliveryEventOf, replayEventOf } from '../src/delivery/deliveryEvent.js';
+import { attends, changesMembership, deliveryEventOf } from '../src/delivery/deliveryEvent.js';
+import { createRequire } from 'node:module';
+import { FrameAssembler, readReplayPage } from '../src/delivery/replayPage.js';
+import { payloadOf, wireFrameOf } from '../src/delivery/wireFrame.js';
+import type { StoredEventBytes } from '../src/store/sql/replayRows.js';
+
+/** A served Event as the store hands it: ranges of a message buffer, with bytes around them. */
+function storedBytes(sequence: number, eventId: string, kind: string, document: string): StoredEventBytes {
+  const id = Buffer.from(eventId, 'utf8');
+  const text = Buffer.from(document, 'utf8');
+  const bytes = Buffer.concat([Buffer.from('\x00\x04junk'), id, Buffer.from([0xff, 0xff]), text, Buffer.from('tail')]);
+  const eventIdStart = 6;
+  const documentStart = eventIdStart + id.length + 2;
+  return { sequence, kind, bytes, eventIdStart, eventIdEnd: eventIdStart + id.length, documentStart, documentEnd: documentStart + text.length };
+}
+
+/** Frames one stored Event as replay does; the EVENT frame's bytes, without the WebSocket header. */
+function replayFrame(eventId: string, kind: string, document: string, assembler = new FrameAssembler()): Buffer {
+  return payloadOf(assembler.wire(storedBytes(7, eventId, kind, document)));
+}
+
+/** ws's own frame parser (not in its type declarations). */
+const { Receiver } = createRequire(import.meta.url)('ws') as {
+  Receiver: new (options: { isServer: boolean; maxPayload: number }) => { on(event: string, listener: (...args: never[]) => void): void; write(bytes: Buffer): void };
+};
+
+/** What a WebSocket client reads from these bytes: each text message, in order. */
+function received(bytes: Buffer): string[] {
+  const messages: string[] = [];
+  const receiver = new Receiver({ isServer: false, maxPayload: 0 });
+  receiver.on('message', (data: Buffer, isBinary: boolean) => messages.push(isBinary ? 'binary!' : data.toString('utf8')));
+  receiver.on('error', (error: Error) => messages.push(`error: ${error.message}`));
+  receiver.write(bytes);
+  return messages;
+}
 
 function eventText(kind: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ eventId: 'urn:uuid:0b7e1a52-5bd0-4f6e-9a55-2a8f2d9f3f10', groupId: 'urn:missionweave:group:g', sequence: 7, kind, payload: {}, ...extra });
@@ -16,9 +50,8 @@ describe('delivery events', () => {
     for (const kind of ['message.posted', 'membership.changed', 'mission.coordinator.assigned', 'membership.ended']) {
       const text = eventText(kind);
       const live = deliveryEventOf(text);
-      const replayed = replayEventOf('urn:missionweave:group:g', { sequence: 7, eventId: live.eventId, kind, document: text });
-      expect(replayed.frame.equals(live.frame)).toBe(true);
-      expect([replayed.sequence, replayed.eventId, replayed.kind, replayed.changesMembership]).toEqual([live.sequence, live.eventId, live.kind, live.changesMembership]);
+      expect(replayFrame(live.eventId, kind, text).equals(live.frame)).toBe(true);
+      expect(changesMembership(kind)).toBe(live.changesMembership);
     }
     expect(deliveryEventOf(eventText('membership.changed')).changesMembership).toBe(true);
     expect(deliveryEventOf(eventText('message.posted')).changesMembership).toBe(false);
@@ -35,7 +68,7 @@ describe('delivery events', () => {
     const eventId = 'urn:uuid:0b7e1a52-5bd0-4f6e-9a55-2a8f2d9f3f10';
     for (const content of ['plain', 'déjà vu « » — 🧵', '\u2028\u2029 "quoted" \\ back']) {
       const text = eventText('message.posted', { payload: { message: { content } } });
-      const { frame } = replayEventOf('urn:missionweave:group:g', { sequence: 7, eventId, kind: 'message.posted', document: text });
+      const frame = replayFrame(eventId, 'message.posted', text);
       const expected = Buffer.concat([Buffer.from('{"event":'), Buffer.from(text, 'utf8'), Buffer.from(`,"frameId":"${eventId}","frameType":"EVENT","protocolVersion":"0.1"}`)]);
       expect(frame.toString('hex')).toBe(expected.toString('hex'));
     }
@@ -73,6 +106,37 @@ describe('delivery events', () => {
     expect(deliveryEventOf(eventText('work.offer.created', { payload: { candidateAgentIds: many } })).addressees.length).toBe(512);
     const odd = deliveryEventOf(eventText('work.progressed', { payload: { candidateAgentIds: 'urn:a:x', assigneeId: 7, lease: { holderAgentId: 'urn:a:y' }, workItem: null } }));
     expect(odd.addressees).toEqual([]);
-    expect(replayEventOf('urn:missionweave:group:g', { sequence: 7, eventId: 'e', kind: 'work.offer.created', document: eventText('work.offer.created') }).addressees).toEqual([]);
+  });
+
+  it('a replay page frames each stored Event apart, across slabs, with an Event ID JSON.stringify would escape', async () => {
+    const assembler = new FrameAssembler();
+    const big = eventText('message.posted', { payload: { message: { content: 'é'.repeat(200_000) } } });
+    const odd = 'urn:x:"quoted"\\back\u0001é';
+    const frames = [replayFrame('urn:e:1', 'message.posted', big, assembler), replayFrame(odd, 'membership.changed', eventText('membership.changed'), assembler)];
+    frames.push(...Array.from({ length: 300 }, (_, i) => replayFrame(`urn:e:${i}`, 'message.posted', eventText('message.posted'), assembler)));
+    expect(frames[0]?.toString('utf8')).toBe(`{"event":${big},"frameId":"urn:e:1","frameType":"EVENT","protocolVersion":"0.1"}`);
+    expect(frames[1]?.toString('utf8')).toBe(`{"event":${eventText('membership.changed')},"frameId":${JSON.stringify(odd)},"frameType":"EVENT","protocolVersion":"0.1"}`);
+    frames.slice(2).forEach((frame, i) => expect(frame.toString('utf8')).toBe(`{"event":${eventText('message.posted')},"frameId":"urn:e:${i}","frameType":"EVENT","protocolVersion":"0.1"}`));
+    const page = await readReplayPage((onEvent) => {
+      onEvent(storedBytes(8, 'urn:e:8', 'message.posted', eventText('message.posted')));
+      onEvent(storedBytes(9, 'urn:e:9', 'membership.changed', eventText('membership.changed')));
+      return Promise.resolve(2);
+    });
+    expect(page.sequences).toEqual([8, 9]);
+    expect(page.changesMembership).toEqual([false, true]);
+    expect(payloadOf(page.wires[1] as Buffer).toString('utf8')).toContain('"frameId":"urn:e:9"');
+  });
+
+  it('wire frames are whole WebSocket text frames, whatever their length, and adjacent ones read as one stream', () => {
+    const texts = ['', 'x'.repeat(125), 'y'.repeat(126), 'é'.repeat(32_767), 'z'.repeat(65_535), '🧵'.repeat(20_000)];
+    const wires = texts.map((text) => wireFrameOf(text));
+    expect(wires.map((wire) => wire.length - Buffer.byteLength(texts[wires.indexOf(wire)] as string))).toEqual([2, 2, 4, 4, 4, 10]);
+    expect(received(Buffer.concat(wires))).toEqual(texts);
+    const assembler = new FrameAssembler();
+    const documents = [eventText('message.posted'), eventText('message.posted', { payload: { message: { content: 'é'.repeat(40_000) } } })];
+    const replayed = documents.map((document, i) => assembler.wire(storedBytes(i + 1, `urn:e:${i}`, 'message.posted', document)));
+    expect(replayed[1]?.byteOffset).toBe((replayed[0]?.byteOffset as number) + (replayed[0]?.length as number));
+    expect(received(Buffer.concat(replayed))).toEqual(documents.map((document, i) => `{"event":${document},"frameId":"urn:e:${i}","frameType":"EVENT","protocolVersion":"0.1"}`));
+    expect(received(deliveryEventOf(documents[0] as string).wire)).toEqual([deliveryEventOf(documents[0] as string).frame.toString('utf8')]);
   });
 });

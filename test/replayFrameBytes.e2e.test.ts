@@ -1,7 +1,7 @@
 /**
  * The bytes of a replayed EVENT frame over real wss (§17): each frame is the stored signed Event
  * text, byte for byte, inside the fixed frame members, in sequence order. Replay assembles the
- * frame from the stored text without parsing it (`eventFrameBytes`), so a Message with
+ * frame from the stored bytes without decoding them (`FrameAssembler`), so a Message with
  * multi-byte UTF-8 content pins that the text is encoded once and exactly where it lands.
  */
 

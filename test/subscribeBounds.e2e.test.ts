@@ -43,9 +43,9 @@ afterEach(() => vi.restoreAllMocks());
 /** Counts the replay reads of these Groups: how many started, and the most in flight at once. */
 function watchReads(...groupIds: string[]): { started: number; inFlight: number; most: number } {
   const reads = { started: 0, inFlight: 0, most: 0 };
-  const original = GroupAccess.prototype.eventsAfter;
-  vi.spyOn(GroupAccess.prototype, 'eventsAfter').mockImplementation(function (this: GroupAccess, id: string, after: number, limit: number) {
-    const read = original.call(this, id, after, limit);
+  const original = GroupAccess.prototype.replayEventsAfter;
+  vi.spyOn(GroupAccess.prototype, 'replayEventsAfter').mockImplementation(function (this: GroupAccess, id: string, after: number, limit: number, onEvent: Parameters<GroupAccess['replayEventsAfter']>[3]) {
+    const read = original.call(this, id, after, limit, onEvent);
     if (!groupIds.includes(id)) return read;
     reads.started++;
     reads.inFlight++;

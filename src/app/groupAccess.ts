@@ -10,6 +10,7 @@ import type { Pool } from '../store/pool.js';
 import { advanceCursors } from '../store/sql/cursors.js';
 import { readServedEventsAfter } from '../store/sql/eventRedactions.js';
 import type { StoredEventText } from '../store/sql/events.js';
+import { readServedEventBytesAfter, type StoredEventBytes } from '../store/sql/replayRows.js';
 import { readLastSequence, readLastSequences } from '../store/sql/groups.js';
 import { readMembership } from '../store/sql/memberships.js';
 import { readSnapshot } from '../store/sql/snapshots.js';
@@ -78,6 +79,14 @@ export class GroupAccess {
    */
   eventsAfter(groupId: string, afterSequence: number, limit: number): Promise<StoredEventText[]> {
     return readServedEventsAfter(this.pool, groupId, afterSequence, limit);
+  }
+
+  /**
+   * The same Events as `eventsAfter`, as bytes for replay: `onEvent` sees each in order, its
+   * bytes valid only during the call (`store/sql/replayRows.ts`); resolves to how many.
+   */
+  replayEventsAfter(groupId: string, afterSequence: number, limit: number, onEvent: (event: StoredEventBytes) => void): Promise<number> {
+    return readServedEventBytesAfter(this.pool, groupId, afterSequence, limit, onEvent);
   }
 
   /**

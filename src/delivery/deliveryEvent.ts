@@ -1,10 +1,12 @@
 /**
  * An Event as delivery handles it: routing facts read once from its signed text, and the EVENT
- * frame built and encoded once for all subscribers (each socket sends the same bytes).
+ * frame built and encoded once for all subscribers (each socket sends the same bytes). Replay
+ * frames stored Events from their bytes instead (`replayPage.ts`).
  */
 
 import { coreKinds } from '../domain/kinds/coreKinds.js';
 import { eventFrame } from '../protocol/frames.js';
+import { payloadOf, wireFrameOf } from './wireFrame.js';
 import { workAddressees } from './workAddressees.js';
 
 export interface DeliveryEvent {
@@ -22,15 +24,17 @@ export interface DeliveryEvent {
   readonly announcement: boolean;
   /** The Event may have changed someone's Membership: subscribers re-check theirs. */
   readonly changesMembership: boolean;
-  /** The UTF-8 bytes of the EVENT frame, sent as a text frame. */
+  /** The UTF-8 bytes of the EVENT frame, sent as a text frame (a view of `wire`). */
   readonly frame: Buffer;
+  /** The text frame on the wire, WebSocket header included (`wireFrame.ts`). */
+  readonly wire: Buffer;
 }
 
 /**
  * Whether an Event kind may change a Membership, as its Event type declares. Only core kinds do:
  * an Extension Profile's Events fold into its own slice and never touch Memberships (§18).
  */
-function changesMembership(kind: string): boolean {
+export function changesMembership(kind: string): boolean {
   return coreKinds.event(kind)?.changesMembership === true;
 }
 
@@ -50,6 +54,7 @@ interface EventShape {
 /** Reads the routing facts of a stored, trusted Event text. */
 export function deliveryEventOf(text: string): DeliveryEvent {
   const event = JSON.parse(text) as EventShape;
+  const wire = wireFrameOf(eventFrame(event.eventId, text));
   return {
     groupId: event.groupId,
     sequence: event.sequence,
@@ -61,27 +66,8 @@ export function deliveryEventOf(text: string): DeliveryEvent {
     addressees: workAddressees(event.payload),
     announcement: event.payload?.announcement === true,
     changesMembership: changesMembership(event.kind),
-    frame: Buffer.from(eventFrame(event.eventId, text), 'utf8'),
-  };
-}
-
-/**
- * An Event for replay, from its stored row without parsing its text: replay ignores attention
- * filters (§8), so only the frame, the order and whether Membership may have changed matter.
- */
-export function replayEventOf(groupId: string, row: { sequence: number; eventId: string; kind: string; document: string }): DeliveryEvent {
-  return {
-    groupId,
-    sequence: row.sequence,
-    eventId: row.eventId,
-    kind: row.kind,
-    conversationId: undefined,
-    workItemId: undefined,
-    mentions: [],
-    addressees: [],
-    announcement: false,
-    changesMembership: changesMembership(row.kind),
-    frame: Buffer.from(eventFrame(row.eventId, row.document), 'utf8'),
+    frame: payloadOf(wire),
+    wire,
   };
 }
 

@@ -13,8 +13,8 @@
 import type { Logger } from 'pino';
 import type { GroupAccess } from '../app/groupAccess.js';
 import type { WireError } from '../app/wireError.js';
-import type { StoredEventText } from '../store/sql/events.js';
-import { deliveryEventOf, replayEventOf, type DeliveryEvent } from './deliveryEvent.js';
+import { deliveryEventOf, type DeliveryEvent } from './deliveryEvent.js';
+import { readReplayPage, type ReplayPage } from './replayPage.js';
 import type { Subscription, SubscriptionHost } from './subscription.js';
 
 const FEED_PAGE = 1_000;
@@ -158,25 +158,24 @@ export class DeliveryHub implements SubscriptionHost {
     const feed = await this.join(subscription);
     if (feed === undefined) return;
     const pageSize = this.options.replayPageSize;
-    let next: Promise<StoredEventText[]> | undefined = this.readPage(subscription.groupId, subscription.position);
+    let next: Promise<ReplayPage> | undefined = this.readPage(subscription.groupId, subscription.position);
     try {
       while (subscription.mode === 'replaying' && next !== undefined) {
-        const rows = await next;
+        const { sequences, wires, changesMembership } = await next;
         next = undefined;
         if (subscription.mode !== 'replaying') return;
-        const first = rows[0];
-        if (first !== undefined && first.sequence !== subscription.position + 1) {
+        const count = sequences.length;
+        if (count > 0 && sequences[0] !== subscription.position + 1) {
           next = this.readPage(subscription.groupId, subscription.position);
           continue;
         }
-        const last = rows[rows.length - 1];
-        const full = rows.length === pageSize && last !== undefined;
-        if (full) next = this.readPage(subscription.groupId, last.sequence);
+        const full = count === pageSize;
+        if (full) next = this.readPage(subscription.groupId, sequences[count - 1] as number);
         await subscription.roomForMore();
         if (subscription.mode !== 'replaying') return;
-        for (const row of rows) {
+        for (let i = 0; i < count; i++) {
           if (subscription.mode !== 'replaying') return;
-          subscription.deliver(replayEventOf(subscription.groupId, row), false);
+          subscription.queueFrame(sequences[i] as number, wires[i] as Buffer, changesMembership[i] as boolean);
           this.tally.delivered++;
           this.tally.replayed++;
         }
@@ -197,8 +196,8 @@ export class DeliveryHub implements SubscriptionHost {
   }
 
   /** One replay page; a prefetched page nobody awaits any more must not reject unhandled. */
-  private readPage(groupId: string, after: number): Promise<StoredEventText[]> {
-    const page = this.options.groups.eventsAfter(groupId, after, this.options.replayPageSize);
+  private readPage(groupId: string, after: number): Promise<ReplayPage> {
+    const page = readReplayPage((onEvent) => this.options.groups.replayEventsAfter(groupId, after, this.options.replayPageSize, onEvent));
     page.catch(() => undefined);
     return page;
   }

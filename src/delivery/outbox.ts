@@ -2,7 +2,9 @@
  * One connection's sending side: frames that answer the client directly go first, then Group
  * Event frames taken round-robin from the subscriptions that have some queued, so a noisy
  * Group cannot starve another (§8). Draining stops while the socket holds more than its
- * high-water mark and resumes when the socket reports it has drained (`drained()`).
+ * high-water mark and resumes when the socket reports it has drained (`drained()`). Group frames
+ * are queued already framed for the wire (`wireFrame.ts`); those that lie end to end in memory
+ * (a replay page's, cut from one slab) are written as one.
  *
  * Everything queued here is bounded in bytes (§17.3): Group frames by a budget their
  * subscriptions draw on (a Group that crosses it is paused), direct answers by a bound past
@@ -13,13 +15,15 @@
 export interface FrameSink {
   /** Bytes accepted but not yet written to the network. */
   readonly bufferedAmount: number;
-  /** Sends one text frame (a Buffer holds its UTF-8 bytes, encoded once for many sockets). */
-  send(frame: string | Buffer): void;
+  /** Sends one text frame. */
+  send(frame: string): void;
+  /** Writes whole text frames already framed for the wire, after everything sent before. */
+  write(wires: Buffer): void;
 }
 
 /** A source of queued Group frames (a subscription). */
 export interface FrameSource {
-  /** The next frame to send, or undefined when empty. */
+  /** The next wire frame to send, or undefined when empty. */
   take(): Buffer | undefined;
   readonly queued: number;
 }
@@ -32,7 +36,7 @@ export interface OutboxBounds {
 }
 
 /** The size a queued frame is counted at: a JSON frame's characters are (at least) its bytes. */
-function sizeOf(frame: string | Buffer): number {
+function sizeOf(frame: string): number {
   return frame.length;
 }
 
@@ -104,18 +108,14 @@ export class Outbox {
     this.inRing.clear();
   }
 
-  private next(): string | Buffer | undefined {
-    const direct = this.direct.shift();
-    if (direct !== undefined) {
-      this.directBytes -= sizeOf(direct);
-      return direct;
-    }
+  /** The next Group frame, taken round-robin from the sources with frames queued. */
+  private nextWire(): Buffer | undefined {
     while (this.ring.length > 0) {
       const source = this.ring.shift() as FrameSource;
-      const frame = source.take();
+      const wire = source.take();
       if (source.queued > 0) this.ring.push(source);
       else this.inRing.delete(source);
-      if (frame !== undefined) return frame;
+      if (wire !== undefined) return wire;
     }
     return undefined;
   }
@@ -125,18 +125,49 @@ export class Outbox {
     this.drain();
   }
 
+  /**
+   * Sends direct answers first, then Group frames. Consecutive Group frames adjacent in memory
+   * are gathered into one `run` and written at once; the run counts against the high-water
+   * mark before it is written.
+   */
   private drain(): void {
     if (this.draining || this.closed) return;
     this.draining = true;
+    let run: Buffer | undefined;
+    let runEnd = 0;
+    const flush = (): void => {
+      if (run === undefined) return;
+      const bytes = runEnd === run.byteOffset + run.length ? run : Buffer.from(run.buffer, run.byteOffset, runEnd - run.byteOffset);
+      run = undefined;
+      this.sink.write(bytes);
+    };
     try {
       // Past the high-water mark the socket has refused a write, so it will report `drain`.
-      while (this.sink.bufferedAmount < this.bounds.socketHighWaterBytes) {
-        const frame = this.next();
-        if (frame === undefined) return;
-        this.sink.send(frame);
+      while (this.sink.bufferedAmount + (run === undefined ? 0 : runEnd - run.byteOffset) < this.bounds.socketHighWaterBytes) {
+        const direct = this.direct.shift();
+        if (direct !== undefined) {
+          flush();
+          this.directBytes -= sizeOf(direct);
+          this.sink.send(direct);
+          continue;
+        }
+        const wire = this.nextWire();
+        if (wire === undefined) break;
+        if (run !== undefined && wire.buffer === run.buffer && wire.byteOffset === runEnd) {
+          runEnd += wire.length;
+          continue;
+        }
+        flush();
+        run = wire;
+        runEnd = wire.byteOffset + wire.length;
       }
     } finally {
-      this.draining = false;
+      // Frames taken from their queues are written even if a send threw, so none is skipped.
+      try {
+        flush();
+      } finally {
+        this.draining = false;
+      }
     }
   }
 }

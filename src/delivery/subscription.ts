@@ -21,18 +21,15 @@ export interface SubscriptionHost {
   paused(subscription: Subscription): void;
 }
 
-interface Queued {
-  readonly sequence: number;
-  readonly frame: Buffer;
-}
-
 export class Subscription implements FrameSource {
   mode: SubscriptionMode = 'replaying';
   /** Last sequence queued or skipped. */
   position: number;
   /** Last sequence actually taken for sending (or skipped with nothing pending). */
   sentPosition: number;
-  private readonly queue: Queued[] = [];
+  /** Queued wire frames (`wireFrame.ts`) and their sequences, as parallel arrays (no object per replayed Event). */
+  private readonly queue: Buffer[] = [];
+  private readonly queueSequences: number[] = [];
   /** Bytes of `queue`, drawn on the connection's budget (`Outbox.held`). */
   private queuedBytes = 0;
   private drainedWaiters: (() => void)[] = [];
@@ -60,13 +57,14 @@ export class Subscription implements FrameSource {
   }
 
   take(): Buffer | undefined {
-    const next = this.queue.shift();
-    if (next === undefined) return undefined;
-    this.queuedBytes -= next.frame.length;
-    this.outbox.released(next.frame.length);
-    this.sentPosition = this.queue.length === 0 ? this.position : next.sequence;
+    const frame = this.queue.shift();
+    const sequence = this.queueSequences.shift();
+    if (frame === undefined || sequence === undefined) return undefined;
+    this.queuedBytes -= frame.length;
+    this.outbox.released(frame.length);
+    this.sentPosition = this.queue.length === 0 ? this.position : sequence;
     if (this.queue.length <= this.limit / 2) this.wakeWaiters();
-    return next.frame;
+    return frame;
   }
 
   /** Resolves once the queue has room for another replay page. */
@@ -75,20 +73,28 @@ export class Subscription implements FrameSource {
     return new Promise((resolve) => this.drainedWaiters.push(resolve));
   }
 
-  /** Delivers one Event in order; `live` Events also pass the attention filter. */
-  deliver(event: DeliveryEvent, live: boolean): void {
+  /** Delivers one live Event in order, if it passes the attention filter. */
+  deliver(event: DeliveryEvent): void {
     if (event.sequence !== this.position + 1) return;
-    this.position = event.sequence;
-    let withinBudget = true;
-    if (!live || attends(this.attention, event, this.agentId)) {
-      this.queue.push({ sequence: event.sequence, frame: event.frame });
-      this.queuedBytes += event.frame.length;
-      withinBudget = this.outbox.held(event.frame.length);
-      this.outbox.ready(this);
-    } else if (this.queue.length === 0) {
-      this.sentPosition = this.position;
+    if (attends(this.attention, event, this.agentId)) {
+      this.queueFrame(event.sequence, event.wire, event.changesMembership);
+      return;
     }
+    this.position = event.sequence;
+    if (this.queue.length === 0) this.sentPosition = this.position;
     if (event.changesMembership) this.host.recheckMembership(this);
+  }
+
+  /** Queues one Event's wire frame, in order: a replayed Event, or a live one that passed the filter. */
+  queueFrame(sequence: number, wire: Buffer, changesMembership: boolean): void {
+    if (sequence !== this.position + 1) return;
+    this.position = sequence;
+    this.queue.push(wire);
+    this.queueSequences.push(sequence);
+    this.queuedBytes += wire.length;
+    const withinBudget = this.outbox.held(wire.length);
+    this.outbox.ready(this);
+    if (changesMembership) this.host.recheckMembership(this);
     if (this.queue.length > this.limit || !withinBudget) this.pause();
   }
 
@@ -101,7 +107,7 @@ export class Subscription implements FrameSource {
       this.host.replay(this);
       return;
     }
-    this.deliver(event, true);
+    this.deliver(event);
   }
 
   private pause(): void {
@@ -120,6 +126,7 @@ export class Subscription implements FrameSource {
 
   private dropQueue(): void {
     this.queue.length = 0;
+    this.queueSequences.length = 0;
     this.outbox.released(this.queuedBytes);
     this.queuedBytes = 0;
   }

@@ -42,7 +42,7 @@ export class Connection implements FrameConnection {
     readonly context: TransportContext,
   ) {
     this.outbox = new Outbox(
-      { get bufferedAmount() { return ws.bufferedAmount; }, send: (frame) => this.corkedSend(frame) },
+      { get bufferedAmount() { return ws.bufferedAmount; }, send: (frame) => this.corkedSend(frame), write: (wires) => this.corkedWrite(wires) },
       context.limits,
       () => this.close(CLOSE.slowConsumer, 'BACKPRESSURE'),
     );
@@ -110,15 +110,14 @@ export class Connection implements FrameConnection {
     this.context.connectionClosed(this);
   }
 
-  private socket(): { cork(): void; uncork(): void; destroyed: boolean; on(event: 'drain', listener: () => void): void } | undefined {
+  private socket(): { cork(): void; uncork(): void; write(bytes: Buffer): boolean; destroyed: boolean; on(event: 'drain', listener: () => void): void } | undefined {
     return (this.ws as unknown as { _socket?: ReturnType<Connection['socket']> })._socket;
   }
 
   /** Frames sent in one tick leave in one write (one TLS pass, one system call). */
   private corked = false;
 
-  private corkedSend(frame: string | Buffer): void {
-    const socket = this.socket();
+  private cork(socket: ReturnType<Connection['socket']>): void {
     if (!this.corked && socket !== undefined && !socket.destroyed) {
       this.corked = true;
       socket.cork();
@@ -127,7 +126,24 @@ export class Connection implements FrameConnection {
         socket.uncork();
       });
     }
+  }
+
+  private corkedSend(frame: string): void {
+    this.cork(this.socket());
     this.ws.send(frame, { binary: false });
+  }
+
+  /**
+   * Group Event frames, already framed (`delivery/wireFrame.ts`), go to the socket directly:
+   * `ws` writes each frame it sends to the socket at once when permessage-deflate is off (as
+   * `listener.ts` configures it), so these bytes land between whole frames, in order. Once the
+   * close handshake has begun nothing more is written, as `ws.send` would refuse.
+   */
+  private corkedWrite(wires: Buffer): void {
+    const socket = this.socket();
+    if (this.ws.readyState !== this.ws.OPEN || socket === undefined || socket.destroyed) return;
+    this.cork(socket);
+    socket.write(wires);
   }
 
   startSessionExpiry(expiresAtMillis: number): void {
