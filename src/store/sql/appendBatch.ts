@@ -1,7 +1,15 @@
 /**
  * The write half of a Group transaction as one statement: Events, changed aggregates, receipts
- * and the Groups' counters, plus the one NOTIFY of the batch. Rows travel as JSON documents
- * (serialized natively, unpacked by `json_to_recordset`) instead of escaped text arrays.
+ * and the Groups' counters, plus the one NOTIFY of the batch.
+ *
+ * Short columns travel as typed arrays unpacked by `unnest`. The long texts — each Event's
+ * signed text, each receipt's Command text, each aggregate document — travel as one binary
+ * (`bytea`) parameter with a byte offset and length per row, cut by `substring` and decoded by
+ * `convert_from`: neither side escapes or parses them. This statement is most of PostgreSQL's
+ * CPU per Command, and `json_to_recordset` (the previous shape) spent a fifth of it re-parsing
+ * those texts from one JSON document, copying every field twice and hashing every row's keys,
+ * after this process had escaped every quote in them (BENCHMARKS.md, "PostgreSQL cost per
+ * Command").
  */
 
 import type { JsonValue } from '../../protocol/strictJson.js';
@@ -27,36 +35,35 @@ export interface BatchWrite {
   readonly notify: { readonly channel: string; readonly payload: string } | undefined;
 }
 
+/** The text at byte offset `o` (1-based) and length `l` of the packed parameter `$1`. */
+const cut = (o: string, l: string) => `convert_from(substring($1::bytea from ${o} for ${l}), 'UTF8')`;
+
 const SQL = `
 with new_events as (
   insert into events (group_id, sequence, event_id, kind, aggregate_type, aggregate_id, aggregate_revision,
                       document, signing_hash, admission_record_id, trusted_accepted_at)
-  select "groupId", "sequence", "eventId", "kind", "aggregateType", "aggregateId", "aggregateRevision",
-         "document", "signingHash", "admissionRecordId", "trustedAcceptedAt"
-  from json_to_recordset($1::json) as x("groupId" text, "sequence" bigint, "eventId" text, "kind" text,
-       "aggregateType" text, "aggregateId" text, "aggregateRevision" bigint, "document" text,
-       "signingHash" text, "admissionRecordId" text, "trustedAcceptedAt" text)
+  select g, s, e, k, t, i, r, ${cut('o', 'l')}, h, a, w
+  from unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[],
+              $9::int[], $10::int[], $11::text[], $12::text[], $13::text[]) as x(g, s, e, k, t, i, r, o, l, h, a, w)
   returning 1
 ), new_aggregates as (
   insert into aggregates (group_id, aggregate_type, aggregate_id, revision, document, updated_sequence)
-  select "groupId", "type", "id", "revision", "document", "sequence"
-  from json_to_recordset($2::json) as x("groupId" text, "type" text, "id" text, "revision" bigint, "document" jsonb, "sequence" bigint)
+  select g, t, i, r, ${cut('o', 'l')}::jsonb, s
+  from unnest($14::text[], $15::text[], $16::text[], $17::bigint[], $18::int[], $19::int[], $20::bigint[]) as x(g, t, i, r, o, l, s)
   on conflict (group_id, aggregate_type, aggregate_id)
   do update set revision = excluded.revision, document = excluded.document, updated_sequence = excluded.updated_sequence
   returning 1
 ), new_receipts as (
   insert into receipts (actor_type, actor_id, action_id, signing_hash, kind, group_id, command, event_ids,
                         key_id, admission_record_id, trusted_accepted_at)
-  select "actorType", "actorId", "actionId", "signingHash", "kind", "groupId", "command",
-         array(select json_array_elements_text("eventIds")), "keyId", "admissionRecordId", "trustedAcceptedAt"
-  from json_to_recordset($3::json) as x("actorType" text, "actorId" text, "actionId" text, "signingHash" text,
-       "kind" text, "groupId" text, "command" text, "eventIds" json, "keyId" text, "admissionRecordId" text,
-       "trustedAcceptedAt" text)
+  select at, ai, c, h, k, g, ${cut('o', 'l')}, string_to_array(e, ' '), ki, a, w
+  from unnest($21::text[], $22::text[], $23::text[], $24::text[], $25::text[], $26::text[], $27::int[], $28::int[],
+              $29::text[], $30::text[], $31::text[], $32::text[]) as x(at, ai, c, h, k, g, o, l, e, ki, a, w)
   on conflict do nothing
   returning 1
 ), advanced as (
   update groups g set last_sequence = x.last_sequence
-  from json_to_recordset($4::json) as x(group_id text, last_sequence bigint)
+  from unnest($33::text[], $34::bigint[]) as x(group_id, last_sequence)
   where g.group_id = x.group_id
   returning 1
 )
@@ -64,18 +71,64 @@ select (select count(*) from new_receipts)::int as receipts,
        (select count(*) from new_events)::int as events,
        (select count(*) from new_aggregates)::int as aggregates,
        (select count(*) from advanced)::int as groups,
-       case when $5::text is null then null else pg_notify($5, $6) end as notified`;
+       case when $35::text is null then null else pg_notify($35, $36) end as notified`;
+
+/** Long texts packed into one buffer, with each one's 1-based byte offset and byte length. */
+class Packed {
+  private readonly parts: Buffer[] = [];
+  private next = 1;
+
+  /** Appends `text`; returns its offset and length columns' values. */
+  add(text: string): [number, number] {
+    const bytes = Buffer.from(text, 'utf8');
+    this.parts.push(bytes);
+    const at = this.next;
+    this.next += bytes.length;
+    return [at, bytes.length];
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.parts);
+  }
+}
+
+/** The columns of `rows`, one array per key, with the long text of each row packed. */
+function columns<T>(rows: readonly T[], packed: Packed, text: (row: T) => string, keys: readonly ((row: T) => unknown)[]): unknown[][] {
+  const offsets: number[] = [];
+  const lengths: number[] = [];
+  for (const row of rows) {
+    const [at, length] = packed.add(text(row));
+    offsets.push(at);
+    lengths.push(length);
+  }
+  return [...keys.map((key) => rows.map(key)), offsets, lengths];
+}
 
 /** Appends a batch; returns how many receipts were inserted (fewer: a concurrent duplicate won). */
 export async function appendBatch(db: Queryable, batch: BatchWrite): Promise<number> {
+  const packed = new Packed();
+  const [eg, es, ee, ek, et, ei, er, eo, el] = columns(batch.events, packed, (e) => e.document, [
+    (e) => e.groupId, (e) => e.sequence, (e) => e.eventId, (e) => e.kind, (e) => e.aggregateType, (e) => e.aggregateId, (e) => e.aggregateRevision,
+  ]);
+  const [ag, at, ai, ar, ao, al] = columns(batch.aggregates, packed, (a) => JSON.stringify(a.document), [
+    (a) => a.groupId, (a) => a.type, (a) => a.id, (a) => a.revision,
+  ]);
+  const [rt, ra, rc, rh, rk, rg, ro, rl] = columns(batch.receipts, packed, (r) => r.command, [
+    (r) => r.actorType, (r) => r.actorId, (r) => r.actionId, (r) => r.signingHash, (r) => r.kind, (r) => r.groupId,
+  ]);
   const result = await db.query<{ receipts: number }>({
     name: 'append-batch',
     text: SQL,
     values: [
-      JSON.stringify(batch.events),
-      JSON.stringify(batch.aggregates),
-      JSON.stringify(batch.receipts),
-      JSON.stringify([...batch.sequences].map(([group_id, last_sequence]) => ({ group_id, last_sequence }))),
+      packed.bytes(),
+      eg, es, ee, ek, et, ei, er, eo, el,
+      batch.events.map((e) => e.signingHash), batch.events.map((e) => e.admissionRecordId), batch.events.map((e) => e.trustedAcceptedAt),
+      ag, at, ai, ar, ao, al, batch.aggregates.map((a) => a.sequence),
+      rt, ra, rc, rh, rk, rg, ro, rl,
+      // Event IDs are URNs, which hold no space (as in `insertReceipts`).
+      batch.receipts.map((r) => r.eventIds.join(' ')), batch.receipts.map((r) => r.keyId),
+      batch.receipts.map((r) => r.admissionRecordId), batch.receipts.map((r) => r.trustedAcceptedAt),
+      [...batch.sequences.keys()], [...batch.sequences.values()],
       batch.notify?.channel ?? null,
       batch.notify?.payload ?? null,
     ],
