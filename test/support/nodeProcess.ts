@@ -27,12 +27,13 @@ export interface ServeProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `missionweave serve` (on `port`, any free one by default) and resolves once it prints its ready line. */
-export function serve(databaseUrl: string, dir: string, port = 0): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--dir', dir, '--port', String(port)], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `missionweave serve` (on `port`, any free one by default, with `extra` arguments) and resolves once it prints its ready line. */
+export function serve(databaseUrl: string, dir: string, port = 0, extra: readonly string[] = []): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--dir', dir, '--port', String(port), ...extra], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('serve did not become ready')), 30_000);
+    // Several processes start one after the other (serveCluster.ts).
+    const timer = setTimeout(() => reject(new Error('serve did not become ready')), extra.includes('--processes') ? 90_000 : 30_000);
     child.once('exit', (code) => reject(new Error(`serve exited with ${String(code)}`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       const ready = JSON.parse(line) as { url?: string; https?: string };
