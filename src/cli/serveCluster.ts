@@ -18,6 +18,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import pino from 'pino';
+import { DEFAULT_VERIFICATION_LIMITS, shareOfVerificationLimits, type VerificationLimits } from '../app/verificationLimits.js';
 import { openDatabase } from '../server.js';
 import { DEFAULT_LIMITS } from '../transport/limits.js';
 import type { ToPrimary } from '../transport/clusterLink.js';
@@ -33,12 +34,15 @@ const RESTART_WINDOW_MS = 60_000;
 /** A process that has not exited this long after SIGTERM is killed (it drains its sockets first). */
 const DRAIN_TIMEOUT_MS = 30_000;
 /**
- * Database connections a process pools. One process uses 16; N processes share the embedded
- * PostgreSQL's `max_connections=200` (embeddedPostgres.ts) with their LISTEN connections and an
- * operator's commands, so each gets 128 / N, between 4 and 16.
+ * Database connections the node's processes may hold together, each pool plus its LISTEN
+ * connection: PostgreSQL's default `max_connections` (100) less a few for an operator's
+ * commands and a second node's start; the embedded one allows 200 (embeddedPostgres.ts).
  */
+const NODE_CONNECTIONS = 96;
+
+/** Database connections a process pools: 16, as one process does, or its share of `NODE_CONNECTIONS`. */
 export function poolSizeOf(processes: number): number {
-  return Math.min(16, Math.max(4, Math.floor(128 / processes)));
+  return Math.min(16, Math.max(1, Math.floor(NODE_CONNECTIONS / processes) - 1));
 }
 
 /** `--processes`, else `MW_SERVE_PROCESSES`, else 1. */
@@ -64,6 +68,8 @@ export interface ClusterWorkerSetup {
   readonly processes: number;
   readonly humanSecret: Buffer;
   readonly poolSize: number;
+  /** This process's share of the node's per-address verification limits. */
+  readonly settings: { readonly verificationLimits: VerificationLimits };
 }
 
 let workerSetup: ClusterWorkerSetup | undefined;
@@ -81,7 +87,7 @@ function readWorkerSetup(): ClusterWorkerSetup | undefined {
   if (!Number.isSafeInteger(processes) || humanSecret.length !== 32) throw new Error('a cluster process started without its setup');
   // Not left where a child of this process (git, a shell) would inherit it.
   delete process.env['MW_CLUSTER_SECRET'];
-  return { processes, humanSecret, poolSize: poolSizeOf(processes) };
+  return { processes, humanSecret, poolSize: poolSizeOf(processes), settings: { verificationLimits: shareOfVerificationLimits(DEFAULT_VERIFICATION_LIMITS, processes) } };
 }
 
 function isToPrimary(message: unknown): message is ToPrimary {

@@ -43,7 +43,7 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
   const link = worker === undefined ? undefined : ClusterLink.ofWorker();
   if (process.env['MW_FAILPOINTS'] === '1') installFailpoints(); // `npm run faults` only
   const config = home.config();
-  const running = await openAuthority(home, { poolSize: worker?.poolSize ?? 16, settings: { cryptoWorkers: cryptoWorkers(), metrics: metricsOn() }, reactor: true });
+  const running = await openAuthority(home, { poolSize: worker?.poolSize ?? 16, settings: { cryptoWorkers: cryptoWorkers(), metrics: metricsOn(), ...worker?.settings }, reactor: true });
   link?.shareMetrics(() => running.authority.metrics.asJson());
   const settings = running.authority.settings;
   const listener = await startListener({
