@@ -48,3 +48,20 @@ export const DEFAULT_VERIFICATION_LIMITS: VerificationLimits = {
   refusalWindowMs: 10_000,
   maxTrackedAddresses: 10_000,
 };
+
+/**
+ * One process's share when `missionweave serve --processes n` runs n processes behind one
+ * listener (src/cli/serveCluster.ts): an address's connections are spread over the processes,
+ * each with its own gate, so the per-address shares and budgets and the node's pending bound are
+ * split 1/n (at least one), and an address gets no more verification work from the node than
+ * from one process. A connection lives in one process: its own share stays whole.
+ */
+export function shareOfVerificationLimits(limits: VerificationLimits, processes: number): VerificationLimits {
+  const share = (cap: number): number => Math.max(1, Math.floor(cap / processes));
+  return {
+    ...limits,
+    inFlightPerAddress: share(limits.inFlightPerAddress),
+    refusalsPerAddress: share(limits.refusalsPerAddress),
+    maxPending: share(limits.maxPending),
+  };
+}

@@ -58,6 +58,8 @@ function connect(agent: BenchAgent): Promise<Session> {
     const key = createPrivateKey(agent.privateKeyPem);
     const clientNonce = randomBytes(16).toString('base64url');
     ws.once('error', reject);
+    // A close before the accept (a handshake timeout under load, say) fails the run with its code, not a silent exit 13.
+    ws.once('close', (code, reason) => reject(new Error(`closed during HELLO: ${code} ${reason.toString()}`)));
     ws.once('open', () => ws.send(JSON.stringify({ protocolVersion: '0.1', frameId: frameId(), frameType: 'HELLO', phase: 'client_init', agentId: agent.id, keyId: agent.keyId, clientNonce, supportedVersions: ['0.1'] })));
     const onHello = (data: WebSocket.RawData): void => {
       const frame = JSON.parse(data.toString()) as Record<string, string | number>;

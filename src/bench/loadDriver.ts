@@ -79,7 +79,9 @@ export interface ServeNode {
 export function startServe(dir: string, env: NodeJS.ProcessEnv): Promise<ServeNode> {
   const started = performance.now();
   const nodeArgs = (process.env['MW_BENCH_SERVE_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== ''); // e.g. --cpu-prof
-  const child = track(spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--dir', dir, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'inherit'] }));
+  // e.g. `--processes 2`; the server's CPU figures sum its whole process tree (cpuCost.ts treeTicks).
+  const serveArgs = (process.env['MW_BENCH_SERVE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
+  const child = track(spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--dir', dir, '--port', '0', ...serveArgs], { env, stdio: ['ignore', 'pipe', 'inherit'] }));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`serve exited with ${String(code)}`)));

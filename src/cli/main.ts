@@ -10,7 +10,7 @@ const USAGE = `usage: missionweave <command> [options]
 
 commands:
   start [--dir DIR]                   initialise DIR (default .missionweave) if new, then serve it
-  serve --dir DIR [--host H] [--port N]
+  serve --dir DIR [--host H] [--port N] [--processes P]
                                       run a Group Authority node; prints {"url":"wss://…/v1/ws"} when ready
   init --dir DIR [--organization ID] [--host H] [--port N]
                                       create the Organization's services, keys and configuration

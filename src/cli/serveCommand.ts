@@ -1,10 +1,11 @@
 /**
- * `missionweave serve --dir DIR [--host H] [--port N]`: runs one node of the Group Authority —
+ * `missionweave serve --dir DIR [--host H] [--port N] [--processes P]`: runs one node of the Group Authority —
  * the configured PostgreSQL, or the embedded one in DIR — and, once ready, prints one JSON line
  * with `"url":"wss://host:port/v1/ws"` — the WebSocket endpoint a client connects to, the real
  * port when N is 0 — and `"https":"https://host:port"`, the origin of the HTTPS endpoints.
  * `missionweave start [--dir DIR]` (what `npm start` runs) first initialises DIR when it is new.
- * SIGINT/SIGTERM stop it cleanly.
+ * SIGINT/SIGTERM stop it cleanly. With `--processes P` (or `MW_SERVE_PROCESSES`) above 1 the node
+ * is P processes behind the one listener (serveCluster.ts).
  */
 
 import { readFileSync } from 'node:fs';
@@ -15,6 +16,9 @@ import { openAuthority } from '../server.js';
 import { startListener } from '../transport/listener.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { Home } from './home.js';
+import { ClusterLink } from '../transport/clusterLink.js';
+import { shareOfLimits, DEFAULT_LIMITS } from '../transport/limits.js';
+import { clusterWorkerSetup, processCount, servePrimary } from './serveCluster.js';
 import { ensureHome } from './initCommand.js';
 
 /**
@@ -34,10 +38,15 @@ function metricsOn(): boolean {
   return process.env['MW_METRICS'] !== 'off';
 }
 
-async function serve(home: Home, host: string | undefined, port: number | undefined): Promise<number> {
+async function serve(home: Home, host: string | undefined, port: number | undefined, processes = 1): Promise<number> {
+  const worker = clusterWorkerSetup();
+  if (worker === undefined && processes > 1) return servePrimary(home, processes);
+  // Listening from the start: the primary's snapshot of the node's sessions comes first.
+  const link = worker === undefined ? undefined : ClusterLink.ofWorker();
   if (process.env['MW_FAILPOINTS'] === '1') installFailpoints(); // `npm run faults` only
   const config = home.config();
-  const running = await openAuthority(home, { poolSize: 16, settings: { cryptoWorkers: cryptoWorkers(), metrics: metricsOn() }, reactor: true });
+  const running = await openAuthority(home, { poolSize: worker?.poolSize ?? 16, settings: { cryptoWorkers: cryptoWorkers(), metrics: metricsOn(), ...worker?.settings }, reactor: true });
+  link?.shareMetrics(() => running.authority.metrics.asJson());
   const settings = running.authority.settings;
   const listener = await startListener({
     host: host ?? config.server.host,
@@ -49,10 +58,16 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
     logger: running.logger,
     clock: systemClock,
     service: { principal: settings.services.authority, key: settings.authorityKey },
+    ...(worker === undefined || link === undefined ? {} : { limits: shareOfLimits(DEFAULT_LIMITS, worker.processes), cluster: { link, humanSecret: worker.humanSecret } }),
   });
-  process.stdout.write(`${JSON.stringify({ status: 'ready', url: listener.url, https: listener.httpsUrl, organizationId: config.organizationId, pid: process.pid })}\n`);
+  if (link !== undefined) link.tell({ mw: 'ready', url: listener.url, https: listener.httpsUrl });
+  else process.stdout.write(`${JSON.stringify({ status: 'ready', url: listener.url, https: listener.httpsUrl, organizationId: config.organizationId, pid: process.pid })}\n`);
   return new Promise((resolve) => {
+    let stopping = false;
     const stop = (): void => {
+      // SIGINT from a terminal reaches every process of a node, then the primary's SIGTERM.
+      if (stopping) return;
+      stopping = true;
       void (async () => {
         await listener.close();
         await running.close();
@@ -71,16 +86,16 @@ function portOption(text: string | undefined): number | undefined {
 }
 
 export async function serveCommand(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { dir: 'value', host: 'value', port: 'value' });
-  return serve(new Home(stringOption(args, 'dir') ?? '.missionweave'), stringOption(args, 'host'), portOption(stringOption(args, 'port')));
+  const args = parseArgs(argv, { dir: 'value', host: 'value', port: 'value', processes: 'value' });
+  return serve(new Home(stringOption(args, 'dir') ?? '.missionweave'), stringOption(args, 'host'), portOption(stringOption(args, 'port')), processCount(stringOption(args, 'processes')));
 }
 
 export async function startCommand(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { dir: 'value', host: 'value', port: 'value' });
+  const args = parseArgs(argv, { dir: 'value', host: 'value', port: 'value', processes: 'value' });
   const home = new Home(stringOption(args, 'dir') ?? '.missionweave');
-  if (!home.exists()) {
+  if (!home.exists() && clusterWorkerSetup() === undefined) {
     await ensureHome(home);
     process.stderr.write(`initialised ${home.directory}\n`);
   }
-  return serve(home, stringOption(args, 'host'), portOption(stringOption(args, 'port')));
+  return serve(home, stringOption(args, 'host'), portOption(stringOption(args, 'port')), processCount(stringOption(args, 'processes')));
 }

@@ -113,7 +113,7 @@ async function openSession(connection: FrameConnection, pending: PendingChalleng
   connection.sessionEpoch = Number(opened.payload?.sessionEpoch);
   connection.sessionToken = newSessionToken();
   connection.state = 'open';
-  sessions.add(connection);
+  const published = sessions.add(connection);
   sessions.fence(connection.agentId, connection.sessionEpoch);
   // A session outlives neither its lifetime nor its key's validity; a revocation before either
   // closes it at once (sessions.ts).
@@ -121,5 +121,9 @@ async function openSession(connection: FrameConnection, pending: PendingChalleng
   const keyEnds = [key?.validUntil, key?.revokedAt].flatMap((end) => (end === undefined ? [] : [millisOf(end)]));
   const expiresAt = Math.min(clock.nowMillis() + limits.sessionTtlMs, ...keyEnds);
   connection.startSessionExpiry(expiresAt);
+  // Every process of the node knows the token before the client does (clusterLink.ts).
+  await published.catch((error: unknown) => connection.context.logger.warn({ err: error }, 'session token not published to the other processes'));
+  // The connection may have closed meanwhile (TypeScript does not see the await change it).
+  if ((connection.state as FrameConnection['state']) === 'closing') return;
   connection.outbox.send(acceptFrame(connection.sessionToken, connection.sessionEpoch, new Date(expiresAt).toISOString()));
 }

@@ -58,10 +58,10 @@ async function postSession(context: TransportContext, io: RouteIo): Promise<void
   if (body === undefined) return;
   // A key enrolled a moment ago, by `missionweave human add` or on another node, counts; revocations
   // reach this node's Registry through its NOTIFY and its poll.
-  if (context.humans.awaitsKey(body['challengeId'] as string)) {
+  if (await context.humans.awaitsKey(body['challengeId'] as string)) {
     await context.authority.refreshRegistry().catch((error: unknown) => context.logger.warn({ err: error }, 'Registry refresh failed'));
   }
-  const opened = context.humans.open(body['challengeId'] as string, body['signature'] as string);
+  const opened = await context.humans.open(body['challengeId'] as string, body['signature'] as string);
   if (!opened.ok) return io.fail(opened.error);
   io.send(201, JSON.stringify({ token: opened.token, humanId: opened.humanId, keyId: opened.keyId, expiresAt: opened.expiresAt }));
 }
@@ -133,7 +133,7 @@ export async function routeReaders(context: TransportContext, request: IncomingM
     return true;
   }
   if (current) {
-    if (reader.humanToken === undefined || !context.humans.end(reader.humanToken)) io.fail(wireError('AUTH_REQUIRED', 'the token is not a human session'));
+    if (reader.humanToken === undefined || !(await context.humans.end(reader.humanToken))) io.fail(wireError('AUTH_REQUIRED', 'the token is not a human session'));
     else {
       response.writeHead(204, { 'cache-control': 'no-store' });
       response.end();

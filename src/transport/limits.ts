@@ -138,3 +138,24 @@ export const CLOSE = {
   /** The Agent's card was revoked (or deprecated) or its session key revoked or expired: HELLO would fail too. */
   credentialsRevoked: 4503,
 } as const;
+
+/**
+ * One process's share of the per-address and per-node caps when `missionweave serve --processes
+ * n` runs n processes behind one listener (src/cli/serveCluster.ts). These caps count sockets,
+ * which only the process holding them can release, so each process gets 1/n of each (rounded
+ * down, at least one): an address or a reader never holds more than the node's cap in all. The
+ * primary hands connections round-robin, so the shares fill evenly; an address may be refused a
+ * little below the cap when they do not. Human sessions and answered challenges are not split:
+ * the primary keeps them whole (src/cli/clusterTables.ts).
+ */
+export function shareOfLimits(limits: TransportLimits, processes: number): TransportLimits {
+  const share = (cap: number): number => Math.max(1, Math.floor(cap / processes));
+  return {
+    ...limits,
+    maxConnectionsPerAddress: share(limits.maxConnectionsPerAddress),
+    maxHttpsConnectionsPerAddress: share(limits.maxHttpsConnectionsPerAddress),
+    maxConnections: share(limits.maxConnections),
+    maxStreamsPerReader: share(limits.maxStreamsPerReader),
+    maxStreams: share(limits.maxStreams),
+  };
+}

@@ -10,6 +10,7 @@ import { WebSocketServer } from 'ws';
 import { randomBytes } from 'node:crypto';
 import type { GroupAccess } from '../app/groupAccess.js';
 import type { GroupAuthority } from '../app/groupAuthority.js';
+import { ClusteredHumanSessions, type HumanSessionService } from '../app/humans/clusteredHumanSessions.js';
 import { HumanSessions } from '../app/humans/humanSessions.js';
 import type { Clock } from '../app/settings.js';
 import { wireError } from '../app/wireError.js';
@@ -19,6 +20,7 @@ import type { Principal } from '../protocol/principal.js';
 import type { SigningKey } from '../protocol/signing/signDocument.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { AddressSlots } from './addressSlots.js';
+import type { ClusterLink } from './clusterLink.js';
 import { StreamSlots } from './streamSlots.js';
 import { Connection } from './connection.js';
 import { handleHttp } from './httpApi.js';
@@ -39,6 +41,11 @@ export interface ListenerOptions {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly service: { readonly principal: Principal; readonly key: SigningKey };
+  /**
+   * This process's link to the others when the node runs several behind one listener
+   * (src/cli/serveCluster.ts), with the human-session challenge secret they share.
+   */
+  readonly cluster?: { readonly link: ClusterLink; readonly humanSecret: Buffer };
 }
 
 export interface RunningListener {
@@ -56,10 +63,17 @@ export interface RunningListener {
 
 const PATHS = new Set(['/v1/ws', '/ws']);
 
+/** One process's human sessions, or the node's when it runs several processes (clusteredHumanSessions.ts). */
+function humanSessions(limits: TransportLimits, options: ListenerOptions): HumanSessionService {
+  const deps = { nowMillis: () => options.clock.nowMillis(), randomBytes, registry: () => options.authority.registry.current };
+  if (options.cluster === undefined) return new HumanSessions(limits, deps);
+  return new ClusteredHumanSessions(limits, { ...deps, secret: options.cluster.humanSecret }, options.cluster.link.humanTable());
+}
+
 export async function startListener(options: ListenerOptions): Promise<RunningListener> {
   const limits: TransportLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const { groups, logger } = options;
-  const sessions = new SessionRegistry();
+  const sessions = new SessionRegistry(options.cluster?.link);
   const connections = new Set<FrameConnection>();
   const webSocketSlots = new AddressSlots(limits.maxConnectionsPerAddress);
   const httpsSlots = new AddressSlots(limits.maxHttpsConnectionsPerAddress);
@@ -88,7 +102,8 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     authority: options.authority,
     hub,
     sessions,
-    humans: new HumanSessions(limits, { nowMillis: () => options.clock.nowMillis(), randomBytes, registry: () => options.authority.registry.current }),
+    humans: humanSessions(limits, options),
+    ...(options.cluster === undefined ? {} : { cluster: options.cluster.link }),
     streams: new StreamSlots(limits.maxStreamsPerReader, limits.maxStreams),
     limits,
     logger,

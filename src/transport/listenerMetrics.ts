@@ -7,13 +7,13 @@
 
 import type { AuthorityMetrics } from '../app/metrics/authorityMetrics.js';
 import type { DeliveryHub } from '../delivery/deliveryHub.js';
-import type { HumanSessions } from '../app/humans/humanSessions.js';
+import type { HumanSessionService } from '../app/humans/clusteredHumanSessions.js';
 import type { SessionRegistry } from './sessions.js';
 import type { StreamSlots } from './streamSlots.js';
 import type { FrameConnection } from './transportContext.js';
 
 export interface Readers {
-  readonly humans: HumanSessions;
+  readonly humans: HumanSessionService;
   readonly streams: StreamSlots;
 }
 

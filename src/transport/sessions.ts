@@ -5,10 +5,15 @@
  * as long as its credentials: when the Registry changes (here, or on another node told through
  * a NOTIFY) so that the Agent's card is no longer active or its session key no longer valid,
  * its connections are closed too, and with them its subscriptions.
+ *
+ * On a node of several processes (clusterLink.ts) each process publishes its sessions, so a
+ * session token is accepted on HTTPS by every process and presence sees every process; fencing
+ * still travels by NOTIFY, as between nodes.
  */
 
 import type { RegistrySnapshot } from '../app/registryCache.js';
 import { wireError, type WireError } from '../app/wireError.js';
+import type { ClusterLink } from './clusterLink.js';
 import { credentialRefusal } from './hello.js';
 import { CLOSE } from './limits.js';
 
@@ -26,21 +31,35 @@ export interface FencedConnection {
   fail(error: WireError, relatedFrameId?: string, fatal?: boolean, closeCode?: number): void;
 }
 
+/** What an HTTPS route needs of a session, here or on another process of the node. */
+export interface AgentSession {
+  readonly agentId: string;
+  readonly keyId: string;
+  readonly sessionEpoch: number;
+  readonly state: string;
+}
+
 export class SessionRegistry {
   private readonly byAgent = new Map<string, Set<FencedConnection>>();
   private readonly byToken = new Map<string, FencedConnection>();
 
-  /** The live session a token belongs to, if any. */
-  session(token: string): FencedConnection | undefined {
-    return this.byToken.get(token);
+  constructor(private readonly cluster?: ClusterLink) {}
+
+  /** The live session a token belongs to, if any, on this process or another of the node. */
+  session(token: string): AgentSession | undefined {
+    return this.byToken.get(token) ?? this.cluster?.remoteSessions.get(token);
   }
 
   /** Whether the Agent has a live session on this node (the read API's presence). */
   connected(agentId: string): boolean {
-    return this.byAgent.has(agentId);
+    return this.byAgent.has(agentId) || this.cluster?.remoteAgentConnected(agentId) === true;
   }
 
-  add(connection: FencedConnection): void {
+  /**
+   * Registers an authenticated connection; resolves once every process of the node knows its
+   * token, so the token is handed to the client only after that (clusterLink.ts).
+   */
+  add(connection: FencedConnection): Promise<void> {
     this.byToken.set(connection.sessionToken, connection);
     let set = this.byAgent.get(connection.agentId);
     if (set === undefined) {
@@ -48,9 +67,13 @@ export class SessionRegistry {
       this.byAgent.set(connection.agentId, set);
     }
     set.add(connection);
+    if (this.cluster === undefined) return Promise.resolve();
+    const { agentId, keyId, sessionEpoch, sessionToken } = connection;
+    return this.cluster.ask<unknown>((id) => ({ mw: 'agent-add', id, session: { agentId, keyId, sessionEpoch, sessionToken, state: 'open' } })).then(() => undefined);
   }
 
   remove(connection: FencedConnection): void {
+    if (this.byToken.get(connection.sessionToken) === connection) this.cluster?.tell({ mw: 'agent-remove', token: connection.sessionToken });
     this.byToken.delete(connection.sessionToken);
     const set = this.byAgent.get(connection.agentId);
     set?.delete(connection);

@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { GroupAccess } from '../app/groupAccess.js';
 import type { GroupAuthority } from '../app/groupAuthority.js';
-import type { HumanSessions } from '../app/humans/humanSessions.js';
+import type { HumanSessionService } from '../app/humans/clusteredHumanSessions.js';
 import type { Clock } from '../app/settings.js';
 import type { WireError } from '../app/wireError.js';
 import type { DeliveryHub } from '../delivery/deliveryHub.js';
@@ -16,6 +16,7 @@ import type { Subscription } from '../delivery/subscription.js';
 import type { Principal } from '../protocol/principal.js';
 import type { SigningKey } from '../protocol/signing/signDocument.js';
 import type { JsonObject } from '../protocol/strictJson.js';
+import type { ClusterLink } from './clusterLink.js';
 import type { PendingChallenge } from './hello.js';
 import type { TransportLimits } from './limits.js';
 import type { SessionRegistry } from './sessions.js';
@@ -54,7 +55,7 @@ export interface TransportContext {
   readonly hub: DeliveryHub;
   readonly sessions: SessionRegistry;
   /** Human sessions: challenges and bearer tokens for the read API (docs/human-api.md). */
-  readonly humans: HumanSessions;
+  readonly humans: HumanSessionService;
   /** The read API's open event streams, bounded per reader and on the node. */
   readonly streams: StreamSlots;
   readonly limits: TransportLimits;
@@ -64,6 +65,8 @@ export interface TransportContext {
   readonly service: { readonly principal: Principal; readonly key: SigningKey };
   /** Latest Presence Record per Agent: ephemeral, never a lease renewal (§6.2). */
   readonly presence: Map<string, JsonObject>;
+  /** This process's link to the others of the node, when it is one of several (clusterLink.ts). */
+  readonly cluster?: ClusterLink;
   connectionClosed(connection: FrameConnection): void;
   /** Answers a SUBSCRIBE below the online replay window with CURSOR_TOO_OLD and a snapshot. */
   cursorTooOld(connection: FrameConnection, groupId: string, frameId: string | undefined): Promise<void>;

@@ -27,9 +27,9 @@ export interface ServeProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `missionweave serve` (on `port`, any free one by default) and resolves once it prints its ready line. */
-export function serve(databaseUrl: string, dir: string, port = 0): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--dir', dir, '--port', String(port)], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `missionweave serve` (on `port`, any free one by default, with `extra` arguments) and resolves once it prints its ready line. */
+export function serve(databaseUrl: string, dir: string, port = 0, extra: readonly string[] = []): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--dir', dir, '--port', String(port), ...extra], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     // A cold start is ~2 s, but a loaded 2-core machine has taken over 30 s; hooks allow 120 s.

@@ -68,4 +68,9 @@ export class ExpiringEntries<E extends Expiring> {
   get size(): number {
     return this.entries.size;
   }
+
+  /** Every entry held, in expiry order (call `prune` first for only the live ones). */
+  entriesNow(): IterableIterator<[string, E]> {
+    return this.entries.entries();
+  }
 }

@@ -44,6 +44,11 @@ export interface HumanSessionDeps {
   readonly randomBytes: (n: number) => Buffer;
   /** The Registry as this node knows it now. */
   readonly registry: () => RegistrySnapshot;
+  /**
+   * The challenge MAC secret, when the processes of one node share it (clusteredHumanSessions.ts);
+   * otherwise made here from `randomBytes`.
+   */
+  readonly secret?: Buffer;
 }
 
 export interface HumanSessionTranscript {
@@ -70,9 +75,9 @@ export type OpenResult =
   | { readonly ok: true; readonly token: string; readonly humanId: string; readonly keyId: string; readonly expiresAt: string }
   | { readonly ok: false; readonly error: WireError };
 
-const NOT_AUTHENTICATED = 'the challenge response does not authenticate a human session';
+export const NOT_AUTHENTICATED = 'the challenge response does not authenticate a human session';
 
-function transcriptOf(fields: ChallengeFields): HumanSessionTranscript {
+export function transcriptOf(fields: ChallengeFields): HumanSessionTranscript {
   const { humanId, keyId, nonce, audience, expiresAtMillis } = fields;
   return { type: HUMAN_SESSION_TRANSCRIPT_TYPE, humanId, keyId, challenge: nonce, audience, expiresAt: new Date(expiresAtMillis).toISOString() };
 }
@@ -92,7 +97,7 @@ export class HumanSessions {
     private readonly deps: HumanSessionDeps,
   ) {
     // Per node and per start, never stored: a restart or another node answers AUTH_REQUIRED.
-    this.secret = deps.randomBytes(32);
+    this.secret = deps.secret ?? deps.randomBytes(32);
     this.consumed = new ConsumedChallenges(limits.maxConsumedChallenges);
     this.sessions = new ExpiringEntries(limits.maxSessionsPerHuman, limits.maxHumanSessions);
   }
@@ -119,7 +124,7 @@ export class HumanSessions {
   }
 
   /** The fields of an authentic challengeId that has not expired at `now`. */
-  private live(challengeId: string, now: number): ChallengeFields | undefined {
+  live(challengeId: string, now: number): ChallengeFields | undefined {
     const fields = decodeChallengeId(this.secret, challengeId);
     return fields !== undefined && fields.expiresAtMillis > now ? fields : undefined;
   }
@@ -177,12 +182,14 @@ export class HumanSessions {
     return this.sessions.delete(token);
   }
 
-  private keyValid(humanId: string, keyId: string, now: number): boolean {
+  /** Whether the Registry binds `keyId` to human `humanId`, valid at `now`. */
+  keyValid(humanId: string, keyId: string, now: number): boolean {
     const key = this.deps.registry().registry.resolve(keyId);
     return key !== undefined && key.principal.type === 'human' && key.principal.id === humanId && keyValidAt(key, instantFromMillis(now));
   }
 
-  private verifies(transcript: HumanSessionTranscript, signature: string, now: number): boolean {
+  /** Whether `signature` signs the transcript with its human's key, valid at `now`. */
+  verifies(transcript: HumanSessionTranscript, signature: string, now: number): boolean {
     if (!this.keyValid(transcript.humanId, transcript.keyId, now)) return false;
     const key = this.deps.registry().registry.resolve(transcript.keyId);
     const bytes = decodeBase64url(signature);

@@ -40,6 +40,11 @@ export interface AuthorityMetrics {
   counter(name: string, help: string, collect: () => number): () => void;
   /** The text exposition of every metric. */
   scrape(): Promise<string>;
+  /**
+   * Every metric as prom-client's JSON, for the cluster primary to sum with the other processes'
+   * when the node runs several (src/cli/clusterTables.ts, prom-client's AggregatorRegistry).
+   */
+  asJson(): Promise<object[]>;
   readonly contentType: string;
 }
 
@@ -148,6 +153,10 @@ class PrometheusMetrics implements AuthorityMetrics {
   scrape(): Promise<string> {
     return this.registry.metrics();
   }
+
+  asJson(): Promise<object[]> {
+    return this.registry.getMetricsAsJSON();
+  }
 }
 
 /** Metrics off: hooks that do nothing. */
@@ -160,6 +169,7 @@ export const DISABLED_METRICS: AuthorityMetrics = {
   gauge: () => () => undefined,
   counter: () => () => undefined,
   scrape: () => Promise.resolve(''),
+  asJson: () => Promise.resolve([]),
 };
 
 /** A node's metrics on a Registry of its own; `isKnownKind` bounds the kind label. */
