@@ -55,9 +55,10 @@ function setCost(cost: UnitCost, names: readonly [server: string, postgres: stri
 async function deliveryPhase(t: BenchTarget, writers: BenchAgent[]): Promise<void> {
   log('deliveries to 200 subscribers');
   const subscribers = await t.world.agents('subscriber', 200);
-  const audience = await t.world.mission(writers[1] as BenchAgent, subscribers);
+  const deliveryWriters = [writers[1], writers[2]] as BenchAgent[];
+  const audience = await t.world.mission(writers[1] as BenchAgent, [...subscribers, writers[2] as BenchAgent]);
   const events = scale(1_000, 200);
-  const ours = await deliveries(t, writers[1] as BenchAgent, audience, subscribers, events);
+  const ours = await deliveries(t, deliveryWriters, audience, subscribers, events);
   figures['deliveriesPerSec'] = ours.perSec;
   setCost(ours.cost, ['serverCpuUsPerDelivery', 'postgresCpuUsPerDelivery', 'loadCpuUsPerDelivery']);
   const tls = { cert: readFileSync(t.world.home.path('tls', 'cert.pem'), 'utf8'), key: readFileSync(t.world.home.path('tls', 'key.pem'), 'utf8') };

@@ -68,20 +68,29 @@ export async function commandRun(t: BenchTarget, agents: BenchAgent[], groupsOf:
  * committing the Commands that produce those Events (one writer), which the raw ws baseline
  * does not do.
  */
-export async function deliveries(t: BenchTarget, writer: BenchAgent, mission: BenchMission, subscribers: BenchAgent[], events: number): Promise<{ perSec: number; cost: UnitCost }> {
+export async function deliveries(t: BenchTarget, writers: readonly BenchAgent[], mission: BenchMission, subscribers: BenchAgent[], events: number): Promise<{ perSec: number; cost: UnitCost }> {
   const ca = t.world.home.path('tls', 'cert.pem');
   const head = Number((await t.world.running.pool.query<{ s: string }>('select last_sequence as s from groups where group_id = $1', [mission.groupId])).rows[0]?.s ?? 0);
   const subscribe = startLoad({ mode: 'subscribe', url: t.node.url, caFile: ca, agentsFile: t.world.credentials('subscribers.json', subscribers), groups: [[mission]], expect: events, afterSequence: head });
   await subscribe.ready;
   subscribe.go();
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const write = startLoad({ mode: 'commands', url: t.node.url, caFile: ca, agentsFile: t.world.credentials('delivery-writer.json', [writer]), groups: [[mission]], perAgent: events, contentBytes: 900, window: 256 });
+  // The writers share the Events: each stays under the Cooperation Policy's message rate per
+  // Agent per Group (600 a minute), which refuses the rest with RATE_LIMITED.
+  if (events % writers.length !== 0) throw new Error(`${events} Events do not split over ${writers.length} writers`);
+  const write = startLoad({ mode: 'commands', url: t.node.url, caFile: ca, agentsFile: t.world.credentials('delivery-writer.json', writers), groups: writers.map(() => [mission]), perAgent: events / writers.length, contentBytes: 900, window: 256 });
   await write.ready;
   const cpuBefore = await cpuByRole();
   const before = await sampleCost(t.probe);
   const start = Date.now();
   write.go();
-  const [received, written] = await Promise.all([subscribe.result, write.result]);
+  // A refused Command never reaches the subscribers, who would wait for it forever.
+  const refused = write.result.then((result) => {
+    const errors = result['errors'] as Record<string, number> | undefined;
+    if (errors !== undefined && Object.keys(errors).length > 0) throw new Error(`delivery writers refused: ${JSON.stringify(errors)}`);
+    return result;
+  });
+  const [received, written] = await Promise.all([subscribe.result, refused]);
   const after = await sampleCost(t.probe);
   const cpuAfter = await cpuByRole();
   const delivered = Number(received['deliveries']);
