@@ -13,7 +13,7 @@ import { encodeBase64url } from '../../protocol/base64url.js';
 import type { Principal } from '../../protocol/principal.js';
 import { wireError } from '../wireError.js';
 import type { AddResult } from './expiringEntries.js';
-import { HumanSessions, NOT_AUTHENTICATED, transcriptOf, type ChallengeResult, type HumanSession, type HumanSessionDeps, type HumanSessionLimits, type OpenResult } from './humanSessions.js';
+import { HumanSessions, NOT_AUTHENTICATED, openResultOf, transcriptOf, type ChallengeResult, type HumanSession, type HumanSessionDeps, type HumanSessionLimits, type OpenResult } from './humanSessions.js';
 
 /** The node's human-session state, held once for all its processes. */
 export interface SharedHumanTable {
@@ -73,12 +73,8 @@ export class ClusteredHumanSessions implements HumanSessionService {
     const { humanId, keyId } = fields;
     const token = encodeBase64url(this.deps.randomBytes(32));
     const expiresAtMillis = this.deps.nowMillis() + this.limits.humanSessionTtlMs;
-    const added = await this.table.add(token, { owner: humanId, expiresAtMillis, humanId, keyId });
-    if (added !== 'added') {
-      const scope = added === 'owner-full' ? 'for this human' : 'on this node';
-      return { ok: false, error: wireError('RATE_LIMITED', `too many open sessions ${scope}`, { retryAfterMs: this.limits.humanSessionTtlMs }) };
-    }
-    return { ok: true, token, humanId, keyId, expiresAt: new Date(expiresAtMillis).toISOString() };
+    const session = { owner: humanId, expiresAtMillis, humanId, keyId };
+    return openResultOf(await this.table.add(token, session), session, token, this.limits);
   }
 
   principalOf(token: string): Principal | undefined {

@@ -26,7 +26,7 @@ import type { RegistrySnapshot } from '../registryCache.js';
 import { wireError, type WireError } from '../wireError.js';
 import { CHALLENGE_NONCE_BYTES, decodeChallengeId, encodeChallengeId, type ChallengeFields } from './challengeCodec.js';
 import { ConsumedChallenges } from './consumedChallenges.js';
-import { ExpiringEntries } from './expiringEntries.js';
+import { ExpiringEntries, type AddResult } from './expiringEntries.js';
 
 export const HUMAN_SESSION_TRANSCRIPT_TYPE = 'missionweave.human-session.v1';
 
@@ -85,6 +85,15 @@ export function transcriptOf(fields: ChallengeFields): HumanSessionTranscript {
 /** The string as its UTF-8 bytes give it back (a lone surrogate becomes U+FFFD), as the challengeId keeps it. */
 function asUtf8(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
+}
+
+/** The answer to a sign-in once its session was offered to the session table (local or node-wide). */
+export function openResultOf(added: AddResult, session: HumanSession, token: string, limits: HumanSessionLimits): OpenResult {
+  if (added !== 'added') {
+    const scope = added === 'owner-full' ? 'for this human' : 'on this node';
+    return { ok: false, error: wireError('RATE_LIMITED', `too many open sessions ${scope}`, { retryAfterMs: limits.humanSessionTtlMs }) };
+  }
+  return { ok: true, token, humanId: session.humanId, keyId: session.keyId, expiresAt: new Date(session.expiresAtMillis).toISOString() };
 }
 
 export class HumanSessions {
@@ -152,12 +161,8 @@ export class HumanSessions {
     const { humanId, keyId } = fields;
     const token = encodeBase64url(this.deps.randomBytes(32));
     const expiresAtMillis = now + this.limits.humanSessionTtlMs;
-    const added = this.sessions.add(token, { owner: humanId, expiresAtMillis, humanId, keyId }, now);
-    if (added !== 'added') {
-      const scope = added === 'owner-full' ? 'for this human' : 'on this node';
-      return { ok: false, error: wireError('RATE_LIMITED', `too many open sessions ${scope}`, { retryAfterMs: this.limits.humanSessionTtlMs }) };
-    }
-    return { ok: true, token, humanId, keyId, expiresAt: new Date(expiresAtMillis).toISOString() };
+    const session = { owner: humanId, expiresAtMillis, humanId, keyId };
+    return openResultOf(this.sessions.add(token, session, now), session, token, this.limits);
   }
 
   /** The human a token authenticates now, or undefined (unknown, expired, ended, key no longer valid). */
