@@ -23,22 +23,8 @@ export interface CurveWorld {
 const SEED_CONTENT = 'replayed message';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * A `serve` node on the curves' database. On the loaded shared machine a node was seen to exit
- * (status 0, nothing logged) before its ready line; one such start is retried, never hidden twice.
- */
-async function startNode(cw: CurveWorld): Promise<ServeNode> {
-  const env = { ...process.env, DATABASE_URL: cw.world.databaseUrl };
-  try {
-    return await startServe(cw.world.home.directory, env);
-  } catch (error) {
-    log(`serve did not start (${error instanceof Error ? error.message : String(error)}); retrying once`);
-    return startServe(cw.world.home.directory, env);
-  }
-}
-
 async function serve(cw: CurveWorld): Promise<BenchTarget> {
-  const node = await startNode(cw);
+  const node = await startServe(cw.world.home.directory, { ...process.env, DATABASE_URL: cw.world.databaseUrl });
   return { world: cw.world, node, probe: { serverPid: node.child.pid as number, postmasterPid: postmasterPid(cw.dataDirectory) } };
 }
 
@@ -86,9 +72,7 @@ export type Histories = Map<number, BenchMission>;
 
 /** Events/s and CPU per replayed Event for one reader replaying each whole history. */
 export async function replayCurve(cw: CurveWorld, sizes: readonly number[], histories: Histories): Promise<CurvePoint[]> {
-  // One reader is enough, but with a single registered Agent `serve` was seen to exit (status 0,
-  // nothing logged) before its ready line, three times out of three; with 50 it starts.
-  const [reader] = await cw.world.agents('reader', CURVE_LIMITS.writers);
+  const [reader] = await cw.world.agents('reader', 1);
   const points: CurvePoint[] = [];
   for (const size of sizes) {
     const { mission, seedPerSec } = await history(cw, reader as BenchAgent, size);
@@ -122,7 +106,7 @@ async function readyOverHttps(node: ServeNode, ca: string): Promise<void> {
 /** Spawn-to-ready-line and spawn-to-`GET /ready` 200 with each history stored (median of restarts). */
 export async function restartCurve(cw: CurveWorld, sizes: readonly number[], histories: Histories): Promise<CurvePoint[]> {
   const ca = readFileSync(cw.world.home.path('tls', 'cert.pem'), 'utf8');
-  const [owner] = await cw.world.agents('restart', CURVE_LIMITS.writers); // as in replayCurve
+  const [owner] = await cw.world.agents('restart', 1);
   const points: CurvePoint[] = [];
   for (const size of sizes) {
     if (!histories.has(size)) histories.set(size, (await history(cw, owner as BenchAgent, size)).mission);
@@ -131,7 +115,7 @@ export async function restartCurve(cw: CurveWorld, sizes: readonly number[], his
     const http: number[] = [];
     for (let i = 0; i < CURVE_LIMITS.restarts; i++) {
       const started = performance.now();
-      const node = await startNode(cw);
+      const node = await startServe(cw.world.home.directory, { ...process.env, DATABASE_URL: cw.world.databaseUrl });
       line.push(node.readyMs);
       await readyOverHttps(node, ca);
       http.push(performance.now() - started);
