@@ -9,6 +9,9 @@ import { pickWorker, signParts } from '../src/app/workers/dispatch.js';
 import { CryptoPool, type WorkerPort } from '../src/app/workers/cryptoPool.js';
 import type { WorkerBatch, WorkerReplies, WorkerReply, WorkerRequest } from '../src/app/workers/protocol.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
+import { signEventDocuments } from '../src/app/eventFactory.js';
+import { generatePrivateKey } from '../src/protocol/signing/signDocument.js';
+
 
 /** A worker the test drives: it records each message and answers a batch when told. */
 class FakePort implements WorkerPort {
@@ -61,7 +64,7 @@ function reply(request: WorkerRequest): WorkerReply {
 /** The end of this turn of the event loop, when the pool posts what it queued. */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function pool(workers: number, limits = { fillThreshold: 8, signChunkMin: 16 }): { pool: CryptoPool; ports: FakePort[] } {
+function pool(workers: number, limits = { fillThreshold: 8, signChunkMin: 16, inlineSignMax: 0 }): { pool: CryptoPool; ports: FakePort[] } {
   const ports = Array.from({ length: workers }, () => new FakePort());
   return { pool: new CryptoPool(ports, limits), ports };
 }
@@ -139,7 +142,7 @@ describe('CryptoPool dispatch', () => {
   });
 
   it('queues Registry changes to every worker ahead of the requests that follow them, in the same message', async () => {
-    const { pool: p, ports } = pool(2, { fillThreshold: 1, signChunkMin: 16 });
+    const { pool: p, ports } = pool(2, { fillThreshold: 1, signChunkMin: 16, inlineSignMax: 0 });
     const synced = p.syncRegistry(2, [], false);
     const answers = [p.verify('x', false), p.verify('y', false)];
     await turn();
@@ -157,6 +160,23 @@ describe('CryptoPool dispatch', () => {
     expect(ports.map((port) => port.requests.map((r) => r.type))).toEqual([['sign'], ['verify']]);
     for (const port of ports) port.answerAll();
     await Promise.all([signed, verified]);
+  });
+
+  it('signs up to inlineSignMax Events on the calling thread with the Authority key, and more on a worker', async () => {
+    const ports = [new FakePort()];
+    const key = { keyId: 'urn:missionweave:key:authority', privateKey: generatePrivateKey() };
+    const p = new CryptoPool(ports, { fillThreshold: 8, signChunkMin: 16, inlineSignMax: 2 }, key);
+    const event = (n: number): JsonObject => ({ eventId: `urn:uuid:${n}`, kind: 'message.posted', occurredAt: '2026-12-02T10:00:00Z', acceptedBy: { type: 'service', id: 'urn:a' }, payload: { n } });
+    const inline = await p.sign([event(1), event(2)]);
+    expect(ports[0]?.seen).toEqual([]);
+    // Ed25519 is deterministic: the same texts and hashes a worker's signEventDocuments gives.
+    expect(inline).toEqual(signEventDocuments([event(1), event(2)], key));
+    expect(inline.texts[0]).toContain('"signature"');
+    const three = p.sign([event(1), event(2), event(3)]);
+    await turn();
+    expect(ports[0]?.seen.map((r) => r.type)).toEqual(['sign']);
+    ports[0]?.answerAll();
+    await three;
   });
 
   it('holds the process alive only while a worker owes replies', async () => {

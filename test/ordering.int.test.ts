@@ -68,6 +68,24 @@ describe('one order per Group', () => {
     }
   });
 
+  it('stores a Command sent to two Group Authorities at once once, and answers both with its Event', async () => {
+    const otherPool = createPool(db.url, { max: 4 });
+    const other = await h.peer(otherPool);
+    try {
+      const before = await count(db.pool, 'events', 'group_id = $1', [mission.groupId]);
+      const commands = Array.from({ length: 20 }, (_, i) => post(writers[i % writers.length] as Actor, `twice ${i}`));
+      const outcomes = await Promise.all(commands.flatMap((c) => [h.authority.submit(c), other.submit(c)]));
+      expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+      const eventIds = outcomes.map((o) => (o.ok ? o.events.map((e) => e.eventId).join() : ''));
+      for (let i = 0; i < commands.length; i++) expect(eventIds[2 * i + 1]).toBe(eventIds[2 * i]);
+      expect(outcomes.filter((o) => o.ok && o.duplicate)).toHaveLength(commands.length);
+      expect(await count(db.pool, 'events', 'group_id = $1', [mission.groupId])).toBe(before + commands.length);
+      await expectContiguous(mission.groupId);
+    } finally {
+      await otherPool.end();
+    }
+  });
+
   it('leaves nothing behind when a write transaction fails half-way, and recovers', async () => {
     const events = await count(db.pool, 'events');
     const receipts = await count(db.pool, 'receipts');

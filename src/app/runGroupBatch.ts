@@ -12,12 +12,14 @@ import type { GroupHistory, MissionFacts } from '../domain/model.js';
 import { readGroupHistory } from './groupSnapshots.js';
 import type { Principal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
-import { inTransaction, type Pool, type PoolClient } from '../store/pool.js';
+import type pg from 'pg';
+import { inPipelinedTransaction, type Pool, type PoolClient } from '../store/pool.js';
+import type { PipelinedTransaction } from '../store/pipeline.js';
 import { EVENTS_CHANNEL, eventsHint } from '../store/channels.js';
 import { readMissionDocuments } from '../store/sql/aggregates.js';
-import { appendBatch, type AggregateWrite } from '../store/sql/appendBatch.js';
+import { appendBatchStatement, type AggregateWrite } from '../store/sql/appendBatch.js';
 import { readEventsById } from '../store/sql/events.js';
-import { lockGroupsReadingRevision, readReceiptsAndSessions } from '../store/sql/batchReads.js';
+import { lockGroupsStatement, lockedGroupsOf, receiptsAndSessionsOf, receiptsAndSessionsStatement, type ReceiptsAndSessions } from '../store/sql/batchReads.js';
 import { findTakenIds, insertGroups } from '../store/sql/groups.js';
 import { readStoredContents } from '../store/sql/artifactContents.js';
 import { insertEmbeddedAdmissions, readEmbeddedAdmissions } from '../store/sql/embeddedAdmissions.js';
@@ -25,7 +27,7 @@ import { insertPolicyLogRows } from '../store/sql/policyLog.js';
 import { cooperationPolicyLogRows } from './policy/cooperationPolicyLog.js';
 import { receiptKeyOf } from './admissionChecks.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome } from './outcomes.js';
-import { batchPreloads, lockedGroupsOf } from './batchPreloads.js';
+import { batchPreloads, lockedGroupsOf as groupsLockedBy, type BatchPreloads } from './batchPreloads.js';
 import { ancestriesOf, type AncestorGroupCache, type Ancestry } from './ancestorGroups.js';
 import { planGroupBatch, type BatchPlan } from './planGroupBatch.js';
 import type { RegistryCache } from './registryCache.js';
@@ -33,6 +35,7 @@ import type { AuthoritySettings, Clock } from './settings.js';
 import { verifyCommandValue, type VerifiedCommand } from './verifyCommand.js';
 import { signEventDocuments } from './eventFactory.js';
 import { renderRedactions } from './redactEvents.js';
+import { messageRedacted } from '../domain/conversation/messageRedact.js';
 import type { CryptoPool } from './workers/cryptoPool.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import { readRegisteredMajors } from '../store/sql/extensionProfiles.js';
@@ -86,6 +89,8 @@ async function plan(
   items: readonly VerifiedCommand[],
   locked: ReadonlyMap<string, number>,
   ancestries: ReadonlyMap<string, Ancestry>,
+  preloads: BatchPreloads,
+  { receipts, sessions }: ReceiptsAndSessions,
   deps: GroupBatchDependencies,
   nowMillis: number,
 ): Promise<BatchPlan> {
@@ -93,8 +98,7 @@ async function plan(
   const named = new Set([...items.map((c) => c.envelope.groupId as string), ...[...ancestries.values()].flatMap((a) => a.groupIds)]);
   const lastSequences = new Map([...locked].filter(([groupId]) => named.has(groupId)));
   // Actors' epochs are checked; appointed Coordinators' epochs go into their lease.
-  const { agents, created, missions: referenced, messagesByGroup, histories: historyRequests, contents: contentHashes, profiles } = batchPreloads(deps.kinds, items);
-  const { receipts, sessions } = await readReceiptsAndSessions(client, items.map(receiptKeyOf), agents);
+  const { created, missions: referenced, messagesByGroup, histories: historyRequests, contents: contentHashes, profiles } = preloads;
   const taken = created.length === 0 ? { groups: new Set<string>(), missions: new Set<string>() } : await findTakenIds(client, created.map((c) => c.groupId), created.map((c) => c.missionId));
   const missions = new Map<string, MissionFacts>();
   for (const row of await readMissionDocuments(client, referenced)) {
@@ -140,10 +144,18 @@ async function plan(
   }, deps.settings, deps.kinds);
 }
 
-async function write(client: PoolClient, batch: BatchPlan, organizationId: string): Promise<void> {
+/**
+ * Appends the batch and commits. In the common case — no Group created, no grant to log, no
+ * embedded document to admit, no redaction to render, no duplicate to answer — the append and
+ * COMMIT are one round trip: the statement's success is its whole check (`appendBatchStatement`).
+ * Otherwise each step runs and is checked in turn, and COMMIT follows on its own.
+ */
+async function writeAndCommit(tx: PipelinedTransaction, batch: BatchPlan, deps: GroupBatchDependencies): Promise<Map<string, string>> {
+  const client = tx.client;
   const created = await insertGroups(client, batch.newGroups);
   if (created.size !== batch.newGroups.length) throw new BatchConflict('a Group ID or Mission ID was taken concurrently');
-  if (batch.receipts.length === 0) return;
+  const stored = batch.outcomes.flatMap((o) => (o.ok === 'stored' ? o.eventIds : []));
+  if (batch.receipts.length === 0) return stored.length === 0 ? new Map() : readEventsById(client, stored);
   const aggregates: AggregateWrite[] = [];
   for (const [groupId, state] of batch.after) {
     const before = batch.before.get(groupId);
@@ -151,20 +163,28 @@ async function write(client: PoolClient, batch: BatchPlan, organizationId: strin
     for (const row of changedAggregates(before, state)) aggregates.push({ groupId, ...row, sequence: state.lastSequence });
   }
   const advanced = new Map([...batch.lastSequences].filter(([groupId]) => batch.before.has(groupId)));
-  const inserted = await appendBatch(client, {
+  const append = appendBatchStatement({
     events: batch.events,
     aggregates,
     receipts: batch.receipts,
     sequences: advanced,
     notify: advanced.size === 0 ? undefined : { channel: EVENTS_CHANNEL, payload: eventsHint(advanced) },
   });
-  if (inserted !== batch.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
   // Grant issuance and consumption go to the Policy Log with their Events, in this transaction (§20).
-  await insertPolicyLogRows(client, cooperationPolicyLogRows(batch.events));
+  const policyRows = cooperationPolicyLogRows(batch.events);
+  const redacts = batch.events.some((e) => e.kind === messageRedacted.kind);
+  if (policyRows.length === 0 && batch.admissions.length === 0 && !redacts && stored.length === 0) {
+    await tx.commitWith([append]);
+    return new Map();
+  }
+  await tx.run([append]);
+  await insertPolicyLogRows(client, policyRows);
   // Append-or-return-existing: a record another transaction appended first is found on the re-run.
-  if ((await insertEmbeddedAdmissions(client, organizationId, batch.admissions)) !== batch.admissions.length) {
+  if ((await insertEmbeddedAdmissions(client, deps.settings.services.organizationId, batch.admissions)) !== batch.admissions.length) {
     throw new BatchConflict('an embedded document was admitted concurrently');
   }
+  await renderRedactions(client, batch.events, deps.settings.authorityKey);
+  return stored.length === 0 ? new Map() : readEventsById(client, stored);
 }
 
 /** Signs the batch's Events (on the crypto workers when there are any) and fills them in. */
@@ -182,21 +202,23 @@ async function signPending(pending: BatchPlan['pending'], deps: GroupBatchDepend
 /** Runs one batch in one transaction; throws `BatchConflict` when it must be re-run. */
 export async function runGroupBatch(items: readonly VerifiedCommand[], deps: GroupBatchDependencies): Promise<CommandOutcome[]> {
   const nowMillis = deps.clock.nowMillis();
-  const { outcomes, states } = await inTransaction(deps.pool, async (client) => {
-    // Lock first (every Group any item names, and the ancestors of those that charge budgets, in
-    // one order), then read under the locks.
-    const ancestries = await ancestriesOf(client, deps.ancestry, deps.kinds, items);
-    const ancestors = [...ancestries.values()].flatMap((a) => a.groupIds);
-    const groupIds = [...new Set([...items.flatMap((c) => lockedGroupsOf(deps.kinds, c)), ...ancestors])].sort();
-    const locked = await lockGroupsReadingRevision(client, groupIds, deps.settings.services.organizationId);
-    await deps.registry.ensure(client, locked.registryRevision);
+  // Ancestries are fixed once a Group exists, so they are read before the transaction (ancestorGroups.ts).
+  const ancestries = await ancestriesOf(deps.pool, deps.ancestry, deps.kinds, items);
+  // What the decisions read is known from the Commands alone, so it is named before the locks.
+  const preloads = batchPreloads(deps.kinds, items);
+  const ancestors = [...ancestries.values()].flatMap((a) => a.groupIds);
+  const groupIds = [...new Set([...items.flatMap((c) => groupsLockedBy(deps.kinds, c)), ...ancestors])].sort();
+  const reads = receiptsAndSessionsStatement(items.map(receiptKeyOf), preloads.agents);
+  const { outcomes, states } = await inPipelinedTransaction(deps.pool, async (tx) => {
+    // BEGIN, the locks (every Group any item names, and the ancestors of those that charge
+    // budgets, in one order) and the reads under them, in one round trip.
+    const [lockedRows, readRows] = await tx.run([lockGroupsStatement(groupIds, deps.settings.services.organizationId), ...(reads === undefined ? [] : [reads])]);
+    const locked = lockedGroupsOf(lockedRows as pg.QueryResult);
+    await deps.registry.ensure(tx.client, locked.registryRevision);
     const checked = reverify(items, deps);
-    const batch = await plan(client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, ancestries, deps, nowMillis);
+    const batch = await plan(tx.client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, ancestries, preloads, receiptsAndSessionsOf(readRows), deps, nowMillis);
     await signPending(batch.pending, deps);
-    await write(client, batch, deps.settings.services.organizationId);
-    await renderRedactions(client, batch.events, deps.settings.authorityKey);
-    const stored = batch.outcomes.flatMap((o) => (o.ok === 'stored' ? o.eventIds : []));
-    const texts = stored.length === 0 ? new Map<string, string>() : await readEventsById(client, stored);
+    const texts = await writeAndCommit(tx, batch, deps);
     let next = 0;
     const all = checked.map((c): CommandOutcome => {
       if (!('envelope' in c)) return c;

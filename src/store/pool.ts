@@ -4,6 +4,7 @@
  */
 
 import pg from 'pg';
+import { PipelinedTransaction } from './pipeline.js';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (text: string) => {
   const value = Number(text);
@@ -72,6 +73,33 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
       await client.query('rollback');
     } catch {
       broken = true;
+    }
+    throw error;
+  } finally {
+    release(broken);
+  }
+}
+
+/**
+ * Runs `work` in one transaction whose BEGIN and COMMIT share round trips with its statements
+ * (`PipelinedTransaction`): `work` sends its first statements with `tx.run` and may end with
+ * `tx.commitWith`; otherwise COMMIT is sent on its own. Rolls back on any error.
+ */
+export async function inPipelinedTransaction<T>(pool: pg.Pool, work: (tx: PipelinedTransaction) => Promise<T>): Promise<T> {
+  const { client, release } = await checkOut(pool);
+  const tx = new PipelinedTransaction(client);
+  let broken = false;
+  try {
+    const result = await work(tx);
+    if (tx.started && !tx.committed) await tx.commitWith([]);
+    return result;
+  } catch (error) {
+    if (tx.started) {
+      try {
+        await client.query('rollback');
+      } catch {
+        broken = true;
+      }
     }
     throw error;
   } finally {

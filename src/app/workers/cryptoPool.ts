@@ -18,6 +18,7 @@ import type { KeyBindingEvidence } from '../../protocol/signing/keyRegistry.js';
 import type { SchemaDocument } from '../../protocol/schemas/registry.js';
 import type { SigningKey } from '../../protocol/signing/signDocument.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
+import { signEventDocuments } from '../eventFactory.js';
 import { pickWorker, signParts } from './dispatch.js';
 import type { WorkerBatch, WorkerReplies, WorkerReply, WorkerRequest } from './protocol.js';
 import { DEFAULT_DISPATCH_LIMITS, type DispatchLimits } from './workerLimits.js';
@@ -91,6 +92,8 @@ export class CryptoPool {
   constructor(
     ports: readonly WorkerPort[],
     private readonly limits: DispatchLimits = DEFAULT_DISPATCH_LIMITS,
+    /** The Authority's key, for the few Events signed on this thread (`inlineSignMax`); none: never. */
+    private readonly authorityKey?: SigningKey,
   ) {
     this.slots = ports.map((port) => {
       const slot: Slot = { port, pending: new Map(), load: 0, outbox: [] };
@@ -108,7 +111,7 @@ export class CryptoPool {
       extensionUris: options.extensionUris ?? [],
     };
     const ports = await Promise.all(Array.from({ length: options.size }, () => startWorker(data)));
-    return new CryptoPool(ports, options.limits);
+    return new CryptoPool(ports, options.limits, options.authorityKey);
   }
 
   get size(): number {
@@ -171,8 +174,12 @@ export class CryptoPool {
     return this.send(this.pick(), { type: 'verify', id: this.nextId++, text, frame }, 1);
   }
 
-  /** Signs Event documents, in parts of at least `signChunkMin`, each to a worker picked as for a verify; results in input order. */
+  /**
+   * Signs Event documents, in parts of at least `signChunkMin`, each to a worker picked as for a
+   * verify; up to `inlineSignMax` of them on this thread. Results in input order.
+   */
   async sign(documents: readonly JsonObject[]): Promise<{ texts: string[]; hashes: string[] }> {
+    if (this.authorityKey !== undefined && documents.length <= this.limits.inlineSignMax) return signEventDocuments(documents, this.authorityKey);
     let start = 0;
     const replies = signParts(documents.length, this.slots.length, this.limits.signChunkMin).map((count) => {
       const part = documents.slice(start, start + count);

@@ -20,6 +20,14 @@ export interface DispatchLimits {
    * wake-up that a part costs (~20–40 µs on both threads) by fifty times.
    */
   readonly signChunkMin: number;
+  /**
+   * Most Event documents signed on the calling (main) thread instead of a worker. At low load a
+   * batch holds one or two Commands, and a hand-off to a sleeping worker and back cost the main
+   * thread ~100 µs of `postMessage` per message in this VM (a wake-up of another core), more
+   * than signing an Event here (~40–60 µs: JCS, one Ed25519 signature, one SHA-256); under load
+   * batches are large and go to the workers as before (BENCHMARKS.md, "Latency at half load").
+   */
+  readonly inlineSignMax: number;
 }
 
-export const DEFAULT_DISPATCH_LIMITS: DispatchLimits = { fillThreshold: 8, signChunkMin: 16 };
+export const DEFAULT_DISPATCH_LIMITS: DispatchLimits = { fillThreshold: 8, signChunkMin: 16, inlineSignMax: 2 };

@@ -14,6 +14,7 @@
 
 import type { JsonValue } from '../../protocol/strictJson.js';
 import type { Queryable } from '../pool.js';
+import { queryConfig, type Statement } from '../pipeline.js';
 import type { EventRow } from './events.js';
 import type { ReceiptRow } from './receipts.js';
 
@@ -59,7 +60,6 @@ with new_events as (
   select at, ai, c, h, k, g, ${cut('o', 'l')}, string_to_array(e, ' '), ki, a, w
   from unnest($21::text[], $22::text[], $23::text[], $24::text[], $25::text[], $26::text[], $27::int[], $28::int[],
               $29::text[], $30::text[], $31::text[], $32::text[]) as x(at, ai, c, h, k, g, o, l, e, ki, a, w)
-  on conflict do nothing
   returning 1
 ), advanced as (
   update groups g set last_sequence = x.last_sequence
@@ -104,8 +104,13 @@ function columns<T>(rows: readonly T[], packed: Packed, text: (row: T) => string
   return [...keys.map((key) => rows.map(key)), offsets, lengths];
 }
 
-/** Appends a batch; returns how many receipts were inserted (fewer: a concurrent duplicate won). */
-export async function appendBatch(db: Queryable, batch: BatchWrite): Promise<number> {
+/**
+ * The batch's one statement. A receipt another transaction claimed first (the same Action ID or
+ * signed document, accepted by another node) fails it with a unique violation (23505), which the
+ * commit queue re-runs as a lost race: the re-run reads the winner's receipt and answers with it.
+ * That makes the statement's success the whole check, so COMMIT can travel with it.
+ */
+export function appendBatchStatement(batch: BatchWrite): Statement {
   const packed = new Packed();
   const [eg, es, ee, ek, et, ei, er, eo, el] = columns(batch.events, packed, (e) => e.document, [
     (e) => e.groupId, (e) => e.sequence, (e) => e.eventId, (e) => e.kind, (e) => e.aggregateType, (e) => e.aggregateId, (e) => e.aggregateRevision,
@@ -116,7 +121,7 @@ export async function appendBatch(db: Queryable, batch: BatchWrite): Promise<num
   const [rt, ra, rc, rh, rk, rg, ro, rl] = columns(batch.receipts, packed, (r) => r.command, [
     (r) => r.actorType, (r) => r.actorId, (r) => r.actionId, (r) => r.signingHash, (r) => r.kind, (r) => r.groupId,
   ]);
-  const result = await db.query<{ receipts: number }>({
+  return {
     name: 'append-batch',
     text: SQL,
     values: [
@@ -132,6 +137,11 @@ export async function appendBatch(db: Queryable, batch: BatchWrite): Promise<num
       batch.notify?.channel ?? null,
       batch.notify?.payload ?? null,
     ],
-  });
+  };
+}
+
+/** Appends a batch; returns how many receipts were inserted. */
+export async function appendBatch(db: Queryable, batch: BatchWrite): Promise<number> {
+  const result = await db.query<{ receipts: number }>(queryConfig(appendBatchStatement(batch)));
   return result.rows[0]?.receipts ?? 0;
 }

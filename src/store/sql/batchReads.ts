@@ -8,9 +8,14 @@
  * 2. After the locks are held, so that its snapshot sees every earlier writer of those Groups:
  *    the receipts of the batch's Action IDs and the actors' Session Epochs, the latter locked
  *    `for share` so a concurrent session activation waits for this transaction (one statement).
+ *
+ * Both go out with the BEGIN in one round trip (`PipelinedTransaction`): PostgreSQL still runs
+ * them one after the other, each with its own snapshot, so 2 still sees what 1 waited for.
  */
 
+import type pg from 'pg';
 import type { Queryable } from '../pool.js';
+import { queryConfig, type Statement } from '../pipeline.js';
 import { RECEIPTS_OF_KEYS, receiptKey, receiptKeyValues, type ReceiptKey, type ReceiptRow } from './receipts.js';
 
 export interface LockedGroups {
@@ -19,8 +24,8 @@ export interface LockedGroups {
 }
 
 /** Locks existing Groups' counter rows in a fixed order and reads the Registry revision. */
-export async function lockGroupsReadingRevision(db: Queryable, groupIds: readonly string[], organizationId: string): Promise<LockedGroups> {
-  const result = await db.query<{ registry_revision: number | null; group_id: string | null; last_sequence: number | null }>({
+export function lockGroupsStatement(groupIds: readonly string[], organizationId: string): Statement {
+  return {
     name: 'lock-groups-reading-revision',
     text: `select (select registry_revision from organization_state where organization_id = $2) as registry_revision,
                   g.group_id, g.last_sequence
@@ -28,10 +33,18 @@ export async function lockGroupsReadingRevision(db: Queryable, groupIds: readonl
            left join lateral (select group_id, last_sequence from groups
                               where group_id = any($1::text[]) order by group_id for update) as g on true`,
     values: [groupIds, organizationId],
-  });
+  };
+}
+
+export function lockedGroupsOf(result: pg.QueryResult): LockedGroups {
+  const rows = result.rows as { registry_revision: number | null; group_id: string | null; last_sequence: number | null }[];
   const lastSequences = new Map<string, number>();
-  for (const row of result.rows) if (row.group_id !== null) lastSequences.set(row.group_id, Number(row.last_sequence));
-  return { lastSequences, registryRevision: Number(result.rows[0]?.registry_revision ?? 0) };
+  for (const row of rows) if (row.group_id !== null) lastSequences.set(row.group_id, Number(row.last_sequence));
+  return { lastSequences, registryRevision: Number(rows[0]?.registry_revision ?? 0) };
+}
+
+export async function lockGroupsReadingRevision(db: Queryable, groupIds: readonly string[], organizationId: string): Promise<LockedGroups> {
+  return lockedGroupsOf(await db.query(queryConfig(lockGroupsStatement(groupIds, organizationId))));
 }
 
 export interface ReceiptsAndSessions {
@@ -39,10 +52,10 @@ export interface ReceiptsAndSessions {
   readonly sessions: Map<string, number>;
 }
 
-/** Receipts of these Action IDs and these Agents' Session Epochs (locked for share). */
-export async function readReceiptsAndSessions(db: Queryable, keys: readonly ReceiptKey[], agentIds: readonly string[]): Promise<ReceiptsAndSessions> {
-  if (keys.length === 0 && agentIds.length === 0) return { receipts: new Map(), sessions: new Map() };
-  const result = await db.query<{ receipts: ReceiptRow[] | null; sessions: { a: string; e: number }[] | null }>({
+/** Receipts of these Action IDs and these Agents' Session Epochs (locked for share); none when there is nothing to read. */
+export function receiptsAndSessionsStatement(keys: readonly ReceiptKey[], agentIds: readonly string[]): Statement | undefined {
+  if (keys.length === 0 && agentIds.length === 0) return undefined;
+  return {
     name: 'read-receipts-and-sessions',
     text: `select
              (select json_agg(receipt) from (${RECEIPTS_OF_KEYS}) as receipt) as receipts,
@@ -50,10 +63,18 @@ export async function readReceiptsAndSessions(db: Queryable, keys: readonly Rece
               from (select agent_id, session_epoch from agent_sessions
                     where agent_id = any($4::text[]) order by agent_id for share) as s) as sessions`,
     values: [...receiptKeyValues(keys), agentIds],
-  });
-  const row = result.rows[0];
+  };
+}
+
+export function receiptsAndSessionsOf(result: pg.QueryResult | undefined): ReceiptsAndSessions {
+  const row = result?.rows[0] as { receipts: ReceiptRow[] | null; sessions: { a: string; e: number }[] | null } | undefined;
   return {
     receipts: new Map((row?.receipts ?? []).map((r) => [receiptKey(r), r])),
     sessions: new Map((row?.sessions ?? []).map((s) => [s.a, Number(s.e)])),
   };
+}
+
+export async function readReceiptsAndSessions(db: Queryable, keys: readonly ReceiptKey[], agentIds: readonly string[]): Promise<ReceiptsAndSessions> {
+  const statement = receiptsAndSessionsStatement(keys, agentIds);
+  return receiptsAndSessionsOf(statement === undefined ? undefined : await db.query(queryConfig(statement)));
 }
