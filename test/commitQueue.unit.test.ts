@@ -23,7 +23,7 @@ class Gate {
   }
 }
 
-function queue(options: { maxBatch?: number; concurrency?: number; run?: (items: Item[]) => Promise<string[]> } = {}) {
+function queue(options: { maxBatch?: number; concurrency?: number; parallelMin?: number; run?: (items: Item[]) => Promise<string[]> } = {}) {
   const batches: number[][] = [];
   const gate = new Gate();
   let running = 0;
@@ -31,6 +31,7 @@ function queue(options: { maxBatch?: number; concurrency?: number; run?: (items:
   const q = new CommitQueue<Item, string>({
     maxBatch: options.maxBatch ?? 100,
     concurrency: options.concurrency ?? 4,
+    ...(options.parallelMin === undefined ? {} : { parallelMin: options.parallelMin }),
     keysOf: (item) => item.keys,
     run: options.run ?? (async (items) => {
       batches.push(items.map((i) => i.id));
@@ -76,6 +77,28 @@ describe('CommitQueue', () => {
     gate.open();
     await Promise.all(all);
     expect(maxRunning()).toBe(2);
+  });
+
+  it('starts a second transaction beside a running one only once parallelMin items wait', async () => {
+    const { q, batches, gate } = queue({ concurrency: 4, parallelMin: 3 });
+    const first = q.submit({ id: 0, keys: ['A'] });
+    await tick();
+    // Two items of other Groups: fewer than three wait, so they wait for the running one.
+    const next = [q.submit({ id: 1, keys: ['B'] }), q.submit({ id: 2, keys: ['C'] })];
+    await tick();
+    expect(batches).toEqual([[0]]);
+    // A third: now enough wait to run beside it, all three together.
+    next.push(q.submit({ id: 3, keys: ['D'] }));
+    await tick();
+    expect(batches).toEqual([[0], [1, 2, 3]]);
+    gate.open();
+    await Promise.all([first, ...next]);
+    // With nothing in flight, one item leaves at once.
+    const alone = q.submit({ id: 4, keys: ['E'] });
+    await tick();
+    expect(batches.at(-1)).toEqual([4]);
+    gate.open();
+    await alone;
   });
 
   it('never lets an item overtake an earlier one of its keys, multi-key items included', async () => {

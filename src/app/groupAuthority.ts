@@ -13,6 +13,7 @@ import type { KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
 import { inTransaction, type Pool } from '../store/pool.js';
 import { ensureOrganization, insertBinding, lockOrganization, updateOrganization } from '../store/sql/registry.js';
 import { CommitQueue } from './commitQueue.js';
+import { PARALLEL_BATCH_MIN } from './limits.js';
 import { GroupStateCache } from './groupStates.js';
 import { BatchConflict, type CommandOutcome, type DeliveredEvent } from './outcomes.js';
 import { lockedGroupsOf } from './batchPreloads.js';
@@ -28,6 +29,7 @@ import { notifyRegistryChanged, runOrganizationBatch, type OrganizationBatchDepe
 import { systemClock, type AuthoritySettings, type Clock } from './settings.js';
 import { commandFromWorker, verifyCommandBytes, verifyCommandValue, type FrontResult, type VerifiedCommand } from './verifyCommand.js';
 import { CryptoPool } from './workers/cryptoPool.js';
+import { InlineVerifyPolicy } from './workers/inlineVerify.js';
 import { VerificationGate } from './verificationGate.js';
 import { afterGroupCommit } from './failpoints.js';
 import { wireError } from './wireError.js';
@@ -93,6 +95,8 @@ export class GroupAuthority {
   private readonly groupQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
   private readonly organizationQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
   private readonly gate: VerificationGate;
+  /** Whether the main thread verifies a Command itself rather than handing it to a worker. */
+  private readonly inlineVerify = new InlineVerifyPolicy();
 
   private constructor(options: GroupAuthorityOptions, registry: RegistryCache, crypto: CryptoPool | undefined, kinds: KindRegistry) {
     this.logger = options.logger ?? pino({ level: 'info', redact: LOG_REDACTION }, pino.destination(2));
@@ -119,6 +123,7 @@ export class GroupAuthority {
     this.groupQueue = new CommitQueue({
       maxBatch: options.settings.maxBatch,
       concurrency: options.settings.writerConcurrency,
+      parallelMin: PARALLEL_BATCH_MIN,
       keysOf: (c) => lockedGroupsOf(kinds, c),
       run: async (items) => {
         const started = performance.now();
@@ -202,12 +207,12 @@ export class GroupAuthority {
     return this.deps.registry;
   }
 
-  /** The stateless checks, on a crypto worker when there are any and the input is text. */
+  /** The stateless checks: on a crypto worker when there are any, the input is text and the main thread is busy (`InlineVerifyPolicy`). */
   private async front(input: Uint8Array | JsonValue, raw: RawCommand | undefined): Promise<FrontResult> {
     const snapshot = this.deps.registry.current;
     const crypto = this.deps.crypto;
     const source = raw ?? (input instanceof Uint8Array ? { text: Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8'), frame: false } : undefined);
-    if (crypto !== undefined && source !== undefined) {
+    if (crypto !== undefined && source !== undefined && !this.inlineVerify.inline(source.text.length)) {
       const reply = await crypto.verify(source.text, source.frame);
       if (reply.type === 'rejected') return { ok: false, error: reply.error, ...(reply.diagnostic === undefined ? {} : { diagnostic: reply.diagnostic }) };
       if (reply.type === 'verified') {

@@ -23,6 +23,14 @@ export const DEFAULT_MAX_BATCH = 256;
  * `serve`'s 16 connections to replay and reads.
  */
 export const DEFAULT_WRITER_CONCURRENCY = 4;
+/**
+ * Commands waiting before a second write transaction starts beside a running one: fewer wait
+ * for it (a few ms) and join the next batch. Measured on the 2-core machine with
+ * `npm run bench:batch-cost` (BENCHMARKS.md): four Commands to four Groups at once cost
+ * ~1.4 ms of server CPU each as four transactions, about as much as one alone; sixteen in one
+ * batch ~0.8 ms each. Sixteen is a batch whose fixed cost is already shared thinly.
+ */
+export const PARALLEL_BATCH_MIN = 16;
 /** Re-runs after lost races are cheap but not free; past this many attempts a Command fails closed. */
 export const MAX_COMMIT_ATTEMPTS = 8;
 

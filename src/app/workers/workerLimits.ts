@@ -31,3 +31,21 @@ export interface DispatchLimits {
 }
 
 export const DEFAULT_DISPATCH_LIMITS: DispatchLimits = { fillThreshold: 8, signChunkMin: 16, inlineSignMax: 2 };
+
+/**
+ * When a Command is verified on the main thread rather than handed to a worker
+ * (`inlineVerify.ts`). A hand-off costs the main thread ~100–160 µs of `postMessage` at
+ * moderate load in this VM (the wake-up of a sleeping worker on another core, 20 % of the
+ * main thread at half load) against ~150 µs to verify a typical Command here, and adds two
+ * thread hops to its latency; the workers are for when the main thread is the bound.
+ */
+export interface InlineVerifyLimits {
+  /** Main-thread event-loop utilization under which Commands are verified inline. */
+  readonly maxUtilization: number;
+  /** How often that utilization is re-read: short enough to follow a burst, long enough to mean something. */
+  readonly windowMs: number;
+  /** Larger Commands always go to a worker: one with many embedded Evidence takes tens of ms. */
+  readonly maxBytes: number;
+}
+
+export const DEFAULT_INLINE_VERIFY_LIMITS: InlineVerifyLimits = { maxUtilization: 0.5, windowMs: 50, maxBytes: 4_096 };
