@@ -153,6 +153,20 @@ function messageRevision(facts: MessageFacts): number {
 }
 
 /** Every aggregate of `state`, with the document the store keeps for it. */
+/**
+ * The stored `{ mission, notes }` document, the same object while neither part changed: states
+ * are immutable, so `changedAggregates` compares rows by identity first and serializes only
+ * rows whose object changed (the other rows are the state's own objects already).
+ */
+const missionDocuments = new WeakMap<Mission, { readonly notes: MissionNotes; readonly document: JsonObject }>();
+function missionDocument(mission: Mission, notes: MissionNotes): JsonObject {
+  const known = missionDocuments.get(mission);
+  if (known !== undefined && known.notes === notes) return known.document;
+  const document = toJson({ mission, notes });
+  missionDocuments.set(mission, { notes, document });
+  return document;
+}
+
 export function toAggregates(state: GroupState): AggregateRow[] {
   const rows: AggregateRow[] = [
     { type: 'group', id: state.group.groupId, revision: groupRevision(state.group), document: toJson(state.group) },
@@ -160,7 +174,7 @@ export function toAggregates(state: GroupState): AggregateRow[] {
       type: 'mission',
       id: state.mission.missionId,
       revision: state.mission.revision,
-      document: toJson({ mission: state.mission, notes: state.missionNotes }),
+      document: missionDocument(state.mission, state.missionNotes),
     },
     {
       type: 'coordinator-lease',
