@@ -7,7 +7,7 @@
 
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendBatch, type BatchWrite } from '../src/store/sql/appendBatch.js';
+import { appendBatch, integerArray, type BatchWrite } from '../src/store/sql/appendBatch.js';
 import type { EventRow } from '../src/store/sql/events.js';
 import type { ReceiptRow } from '../src/store/sql/receipts.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -128,5 +128,12 @@ describe('appendBatch', () => {
     expect(row.rows).toEqual([{ revision: 2, document: { text: 'édité' } }]);
     const original = await db.pool.query<{ command: string }>(`select command from receipts where action_id = 'a1'`);
     expect(original.rows).toEqual([{ command: TEXTS[4] }]);
+  });
+
+  it('writes integer columns as array literals and refuses anything but safe integers', () => {
+    expect(integerArray([])).toBe('{}');
+    expect(integerArray([1, -2, 9007199254740991])).toBe('{1,-2,9007199254740991}');
+    expect(() => integerArray([1.5])).toThrow('not a safe integer');
+    expect(() => integerArray([Number.NaN])).toThrow('not a safe integer');
   });
 });

@@ -92,8 +92,18 @@ class Packed {
   }
 }
 
-/** The columns of `rows`, one array per key, with the long text of each row packed. */
-function columns<T>(rows: readonly T[], packed: Packed, text: (row: T) => string, keys: readonly ((row: T) => unknown)[]): unknown[][] {
+/**
+ * An integer column as PostgreSQL's array literal. `pg` turns a JS array into one element by
+ * element, quoting and escaping each with two regular expressions; integers need neither, and
+ * these columns are half of a batch's elements.
+ */
+export function integerArray(values: readonly number[]): string {
+  for (const v of values) if (!Number.isSafeInteger(v)) throw new Error(`not a safe integer: ${v}`);
+  return `{${values.join(',')}}`;
+}
+
+/** The columns of `rows`, one array per key, with the long text of each row packed (offsets and lengths as integer literals). */
+function columns<T>(rows: readonly T[], packed: Packed, text: (row: T) => string, keys: readonly ((row: T) => unknown)[]): unknown[] {
   const offsets: number[] = [];
   const lengths: number[] = [];
   for (const row of rows) {
@@ -101,7 +111,7 @@ function columns<T>(rows: readonly T[], packed: Packed, text: (row: T) => string
     offsets.push(at);
     lengths.push(length);
   }
-  return [...keys.map((key) => rows.map(key)), offsets, lengths];
+  return [...keys.map((key) => rows.map(key)), integerArray(offsets), integerArray(lengths)];
 }
 
 /**
@@ -115,6 +125,8 @@ export function appendBatchStatement(batch: BatchWrite): Statement {
   const [eg, es, ee, ek, et, ei, er, eo, el] = columns(batch.events, packed, (e) => e.document, [
     (e) => e.groupId, (e) => e.sequence, (e) => e.eventId, (e) => e.kind, (e) => e.aggregateType, (e) => e.aggregateId, (e) => e.aggregateRevision,
   ]);
+  // Integer columns as array literals (`integerArray`).
+  const integers = (column: unknown): string => integerArray(column as number[]);
   const [ag, at, ai, ar, ao, al] = columns(batch.aggregates, packed, (a) => JSON.stringify(a.document), [
     (a) => a.groupId, (a) => a.type, (a) => a.id, (a) => a.revision,
   ]);
@@ -126,14 +138,14 @@ export function appendBatchStatement(batch: BatchWrite): Statement {
     text: SQL,
     values: [
       packed.bytes(),
-      eg, es, ee, ek, et, ei, er, eo, el,
+      eg, integers(es), ee, ek, et, ei, integers(er), eo, el,
       batch.events.map((e) => e.signingHash), batch.events.map((e) => e.admissionRecordId), batch.events.map((e) => e.trustedAcceptedAt),
-      ag, at, ai, ar, ao, al, batch.aggregates.map((a) => a.sequence),
+      ag, at, ai, integers(ar), ao, al, integerArray(batch.aggregates.map((a) => a.sequence)),
       rt, ra, rc, rh, rk, rg, ro, rl,
       // Event IDs are URNs, which hold no space (as in `insertReceipts`).
       batch.receipts.map((r) => r.eventIds.join(' ')), batch.receipts.map((r) => r.keyId),
       batch.receipts.map((r) => r.admissionRecordId), batch.receipts.map((r) => r.trustedAcceptedAt),
-      [...batch.sequences.keys()], [...batch.sequences.values()],
+      [...batch.sequences.keys()], integerArray([...batch.sequences.values()]),
       batch.notify?.channel ?? null,
       batch.notify?.payload ?? null,
     ],
