@@ -105,4 +105,32 @@ describe('VerificationGate', () => {
     for (const settle of settles.splice(0)) settle(REFUSED);
     await Promise.all(held);
   });
+
+  it('tells verify a lone wss Command of a connection and address with no refusal is in good standing, and nothing else', async () => {
+    const g = gate({});
+    const standing: boolean[] = [];
+    const accept = (good: boolean): Promise<FrontResult> => {
+      standing.push(good);
+      return Promise.resolve(REFUSED);
+    };
+    const pass = (good: boolean): Promise<FrontResult> => {
+      standing.push(good);
+      return Promise.resolve({ ok: false, error: wireError('RATE_LIMITED', '') } as FrontResult);
+    };
+    const connection = {};
+    // HTTPS (no connection) never is.
+    await g.run({ address: 'h' }, pass);
+    expect(standing.pop()).toBe(false);
+    // A burst on one connection: every Command sees another of its own in progress.
+    standing.length = 0;
+    const burst = {};
+    await Promise.all([g.run({ connection: burst, address: 'b' }, pass), g.run({ connection: burst, address: 'b' }, pass)]);
+    expect(standing).toEqual([false, false]);
+    // Alone and clean: yes; after its first refusal, no more for that connection and address.
+    standing.length = 0;
+    await g.run({ connection, address: 'a' }, accept);
+    await g.run({ connection, address: 'a' }, accept);
+    await g.run({ connection: {}, address: 'a' }, accept);
+    expect(standing).toEqual([true, false, false]);
+  });
 });

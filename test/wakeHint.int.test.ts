@@ -54,7 +54,9 @@ describe('the mw_events hint', () => {
 
   it('stays valid JSON for a committed batch that advances many Groups with long IDs', async () => {
     const missions: MissionRefs[] = [];
-    for (let i = 0; i < 30; i++) missions.push(await createMission(h, owner, coordinator, { groupId: longId('group', 400), missionId: longId('mission', 100) }));
+    // 512-character Group IDs: a batch of 16 (the commit queue's PARALLEL_BATCH_MIN) names
+    // more than the hint's 7,900 bytes, however the 30 posts are split into transactions.
+    for (let i = 0; i < 30; i++) missions.push(await createMission(h, owner, coordinator, { groupId: longId('group', 512), missionId: longId('mission', 100) }));
     listener.payloads.length = 0;
     // One post per Group, submitted together so that they share write transactions.
     await Promise.all(

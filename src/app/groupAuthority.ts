@@ -207,12 +207,16 @@ export class GroupAuthority {
     return this.deps.registry;
   }
 
-  /** The stateless checks: on a crypto worker when there are any, the input is text and the main thread is busy (`InlineVerifyPolicy`). */
-  private async front(input: Uint8Array | JsonValue, raw: RawCommand | undefined): Promise<FrontResult> {
+  /**
+   * The stateless checks: on a crypto worker when there are any and the input is text, unless
+   * the origin may be verified here (`mayInline`: not an outsider in bad standing) and the main
+   * thread has room (`InlineVerifyPolicy`).
+   */
+  private async front(input: Uint8Array | JsonValue, raw: RawCommand | undefined, mayInline: boolean): Promise<FrontResult> {
     const snapshot = this.deps.registry.current;
     const crypto = this.deps.crypto;
     const source = raw ?? (input instanceof Uint8Array ? { text: Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8'), frame: false } : undefined);
-    if (crypto !== undefined && source !== undefined && !this.inlineVerify.inline(source.text.length)) {
+    if (crypto !== undefined && source !== undefined && !(mayInline && this.inlineVerify.inline(source.text.length))) {
       const reply = await crypto.verify(source.text, source.frame);
       if (reply.type === 'rejected') return { ok: false, error: reply.error, ...(reply.diagnostic === undefined ? {} : { diagnostic: reply.diagnostic }) };
       if (reply.type === 'verified') {
@@ -227,8 +231,8 @@ export class GroupAuthority {
   }
 
   /** The stateless checks, again on a Registry caught up with the database where a refusal calls for it. */
-  private async verify(input: Uint8Array | JsonValue, raw: RawCommand | undefined): Promise<FrontResult> {
-    const front = await this.front(input, raw);
+  private async verify(input: Uint8Array | JsonValue, raw: RawCommand | undefined, mayInline: boolean): Promise<FrontResult> {
+    const front = await this.front(input, raw, mayInline);
     if (front.ok || !refreshBeforeRefusing(front.diagnostic)) return front;
     let moved: boolean;
     try {
@@ -238,7 +242,7 @@ export class GroupAuthority {
       if (front.diagnostic?.stage === 'signature') return front;
       throw error;
     }
-    return moved ? this.front(input, raw) : front;
+    return moved ? this.front(input, raw, mayInline) : front;
   }
 
   /**
@@ -252,8 +256,8 @@ export class GroupAuthority {
     const submittedAt = performance.now();
     const source = typeof raw === 'string' ? { text: raw, frame: true } : raw;
     const front = GATED.has(origin.transport)
-      ? await this.gate.run({ ...(origin.address === undefined ? {} : { address: origin.address }), ...(connection === undefined ? {} : { connection }) }, () => this.verify(input, source))
-      : await this.verify(input, source);
+      ? await this.gate.run({ ...(origin.address === undefined ? {} : { address: origin.address }), ...(connection === undefined ? {} : { connection }) }, (goodStanding) => this.verify(input, source, goodStanding))
+      : await this.verify(input, source, true);
     if (!front.ok) {
       if (front.diagnostic !== undefined && front.diagnostic.code === 'AUTH_INVALID_SIGNATURE') {
         this.logger.info({ stage: front.diagnostic.stage, reason: front.diagnostic.reason }, 'signed Command rejected');

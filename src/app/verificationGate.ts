@@ -47,8 +47,15 @@ export class VerificationGate {
     private readonly limits: VerificationLimits = DEFAULT_VERIFICATION_LIMITS,
   ) {}
 
-  /** Runs `verify` within the origin's shares, or refuses at once; counts a refusal it returns. */
-  async run(origin: GateOrigin, verify: () => Promise<FrontResult>): Promise<FrontResult> {
+  /**
+   * Runs `verify` within the origin's shares, or refuses at once; counts a refusal it returns.
+   * `verify` is told whether the origin is in good standing: a wss connection with no other
+   * Command of its own in progress and no refusal this window, for itself or its address. Only
+   * such a Command may be verified on the main thread (`InlineVerifyPolicy`): a refusal's
+   * analysis of R costs ~2 ms of pure JavaScript, which a flooder must pay for on a worker, in
+   * its share, never on the thread everyone's transactions run on. HTTPS requests never are.
+   */
+  async run(origin: GateOrigin, verify: (goodStanding: boolean) => Promise<FrontResult>): Promise<FrontResult> {
     const shares = this.sharesOf(origin, this.nowMillis());
     const limited = this.overBudget(shares);
     if (limited !== undefined) return limited;
@@ -62,7 +69,9 @@ export class VerificationGate {
         // The budget may have run out while this Command waited behind the client's others.
         const refused = this.overBudget(shares);
         if (refused !== undefined) return refused;
-        const result = await verify();
+        const own = shares[0];
+        const goodStanding = origin.connection !== undefined && own !== undefined && own.share.running === 1 && shares.every(({ share }) => share.refusals === 0);
+        const result = await verify(goodStanding);
         if (!result.ok) for (const { share } of shares) share.refusals++;
         return result;
       } finally {
