@@ -40,6 +40,11 @@ export const CURVE_LIMITS = {
    * of the Group at once and that size was never run.
    */
   verifyUpTo: 100_000,
+  /**
+   * Agents registered per transaction by the idle curve's store-layer seed (curvesAgents.ts):
+   * 1,000 cards are ~3 MB of rows, and signing the next chunk overlaps writing this one.
+   */
+  agentSeedChunk: 1_000,
   /** Sessions per idle load process, and per source address (the server caps one address at 16,384). */
   sessionsPerProcess: 5_000,
   /** Idle clients PING this often: the server closes a silent session after 120 s. */
