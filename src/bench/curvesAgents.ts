@@ -18,12 +18,11 @@ import { admitEmbedded, receiptKeyOf } from '../app/admissionChecks.js';
 import { applyCardKeys } from '../app/agentCardKeys.js';
 import { newUrn, signEvent } from '../app/eventFactory.js';
 import { timestampOf } from '../app/issueDocuments.js';
-import { notifyRegistryChanged } from '../app/runOrganizationBatch.js';
 import { verifyCommandValue } from '../app/verifyCommand.js';
 import { decideOrganizationCommand, evolveOrganization, initialOrganizationState } from '../domain/organization/organization.js';
 import { samePrincipal } from '../protocol/principal.js';
-import type { KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
 import { verifyParsedDocument } from '../protocol/signing/verifySignedDocument.js';
+import type { KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { inTransaction } from '../store/pool.js';
 import type { OrganizationEventRow } from '../store/sql/organization.js';
@@ -56,14 +55,15 @@ function registerChunk(world: BenchWorld, commands: readonly JsonObject[]): Chun
     if (!front.ok) throw new Error(`seeded Agent Card Command refused: ${front.error.code} ${front.error.message}`);
     const command = front.command;
     const card = command.envelope.payload['card'] as JsonObject;
-    const verified = verifyParsedDocument('agent-card', card, snapshot.registry, authority.schemas);
-    if (!verified.ok) throw new Error(`seeded Agent Card refused: ${verified.failure.code}`);
-    const cardIssuerAuthorized = samePrincipal(verified.verified.principal, services.registry) && card['organizationId'] === services.organizationId;
+    // The card is verified in the write, against the Registry it changes, as `cardFacts` does.
+    const checked = verifyParsedDocument('agent-card', card, snapshot.registry, authority.schemas);
+    if (!checked.ok) throw new Error(`seeded Agent Card refused: ${checked.failure.code}`);
+    const verification = { document: 'agent-card' as const, signingHash: checked.verified.signingHash, keyId: checked.verified.keyId, key: checked.verified.key };
+    const cardIssuerAuthorized = samePrincipal(verification.key.principal, services.registry) && card['organizationId'] === services.organizationId;
     const changes = applyCardKeys(card, snapshot.registry, now);
     const context = { now, nowMillis, newId: newUrn, agent: () => undefined, mission: () => undefined, groupExists: () => false, services };
     const decision = decideOrganizationCommand(state, command.envelope, context, { card, cardIssuerAuthorized });
     if (!decision.ok) throw new Error(`seeded Agent Card refused: ${decision.error.code} ${decision.error.message}`);
-    const verification = { document: 'agent-card' as const, signingHash: verified.verified.signingHash, keyId: verified.verified.keyId, key: verified.verified.key };
     const admitted = admitEmbedded(command, verification, undefined, { nowMillis, now, acceptedBy: services.authority, admissionRecordId: newUrn() });
     if (!admitted.ok || admitted.record === undefined) throw new Error('seeded Agent Card not admitted');
     const eventIds: string[] = [];
@@ -73,7 +73,7 @@ function registerChunk(world: BenchWorld, commands: readonly JsonObject[]): Chun
       state = evolveOrganization(state, signed.recorded);
       eventIds.push(signed.eventId);
     });
-    rows.cards.push({ agentId: String(card['agentId']), document: JSON.stringify(card), signingHash: verified.verified.signingHash });
+    rows.cards.push({ agentId: String(card['agentId']), document: JSON.stringify(card), signingHash: verification.signingHash });
     rows.bindings.push(...changes.bindings);
     rows.receipts.push({ ...receiptKeyOf(command), signingHash: command.verified.signingHash, kind: command.envelope.kind, groupId: null, command: command.canonical, eventIds, keyId: command.verified.keyId, admissionRecordId: newUrn(), trustedAcceptedAt: now });
     rows.admissions.push(admitted.record);
@@ -109,7 +109,11 @@ async function writeChunk(world: BenchWorld, rows: ChunkRows): Promise<void> {
     if ((await insertEmbeddedAdmissions(client, services.organizationId, rows.admissions)) !== rows.admissions.length) throw new Error('a seeded card was already admitted');
     const registryRevision = org.registryRevision + rows.cards.length;
     await updateOrganization(client, services.organizationId, { registryRevision, lastPosition: org.lastPosition + rows.events.length });
-    await notifyRegistryChanged(client, registryRevision);
+    // No Registry notice (the Command path sends one per batch): no `serve` node runs during the
+    // seed — each reads the Registry whole when it starts — and the notice would make the
+    // in-process Authority send its crypto worker the seeded bindings as one delta, which the
+    // worker adds one `extend` (a copy of its Registry) at a time: 144 s of CPU after 30,000,
+    // during the curve. The in-process Authority reloads on its next write instead.
   });
 }
 

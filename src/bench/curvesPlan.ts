@@ -45,6 +45,12 @@ export const CURVE_LIMITS = {
    * 1,000 cards are ~3 MB of rows, and signing the next chunk overlaps writing this one.
    */
   agentSeedChunk: 1_000,
+  /**
+   * Processes of the idle curve's `serve` node (`serve --processes N`, every point): the server
+   * holds one descriptor per session, and 30,000 in one process exceed a hard open-file limit of
+   * 20,000 (this machine's, without CAP_SYS_RESOURCE); three hold at most ~10,000 each.
+   */
+  idleServeProcesses: 3,
   /** Sessions per idle load process, and per source address (the server caps one address at 16,384). */
   sessionsPerProcess: 5_000,
   /** Idle clients PING this often: the server closes a silent session after 120 s. */
