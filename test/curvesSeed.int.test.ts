@@ -43,9 +43,9 @@ describe('curves setup', () => {
     for (const [j, g] of groups.entries()) expect(count.get(g.groupId)).toBe(j < writers.length ? writers.length + 1 : 2); // the owner and the coordinator, and the other writers
   }, 300_000);
 
-  it('seeds a history across batches that verifies, and that fails once an Event is altered', async () => {
+  it('seeds a history across more batches than workers that verifies, and that fails once an Event is altered', async () => {
     const mission = await world.mission(writers[0] as BenchAgent, []);
-    const total = CURVE_LIMITS.seedBatch + 300;
+    const total = CURVE_LIMITS.seedWorkers * CURVE_LIMITS.seedBatch + 300; // more batches than signing workers
     await seedHistory(world, mission, total, 'seeded');
     const head = await db.pool.query<{ s: string }>('select last_sequence as s from groups where group_id = $1', [mission.groupId]);
     expect(Number(head.rows[0]?.s)).toBe(total);

@@ -34,6 +34,11 @@ export const CURVE_LIMITS = {
   /** Events signed and written per `appendBatch` statement when seeding a history (~6 MB of JSON). */
   seedBatch: 2_000,
   /**
+   * Worker threads signing a seeded history's rows (two signatures and two JCS texts per Event,
+   * ~70 % of the seed's own CPU) while the main thread writes: one per core of the 2-core machine.
+   */
+  seedWorkers: 2,
+  /**
    * Histories up to this size are verified in full after seeding (six stages and the fold). The
    * fold is linear (about 240 µs of CPU per Event at 5,000 and 20,000 Events); the full curve's
    * 1,000,000-Event point is left out, as the stored-state comparison reads every aggregate row
