@@ -44,7 +44,7 @@ export async function groupsCurve(cw: CurveWorld, sizes: readonly number[], perW
       log(`${size} Groups (${size - before} created, ${Math.round(setupPerSec)}/s through the Command path)`);
       const spread = (w: number) => writerGroups(w, writers.length, size, perWriter).map((j) => groups[j] as BenchMission);
       const run = await commandRun(t, writers, spread, perWriter);
-      if (run.errors > 0) throw new Error(`${run.errors} Commands refused at ${size} Groups`);
+      if (run.errors > 0) throw new Error(`${run.errors} Commands refused at ${size} Groups: ${JSON.stringify(run.errorsByCode)}`);
       points.push({ size, figures: { commandsPerSec: run.perSec, serverCpuUsPerCommand: run.cost.serverUs ?? Number.NaN, postgresCpuUsPerCommand: run.cost.postgresUs ?? Number.NaN, setupGroupsPerSec: setupPerSec } });
     }
   } finally {
