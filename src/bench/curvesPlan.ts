@@ -63,8 +63,8 @@ export const CURVE_LIMITS = {
   /** Restarts per point; the median is reported. */
   restarts: 3,
   /**
-   * Open files for this process and what it spawns: 30,000 sessions are 30,000 sockets in the
-   * server, more than the machine's default of 20,000.
+   * Open files asked for this process and what it spawns (granted only with privilege; else the
+   * soft limit is raised to the hard one, enough with `idleServeProcesses`).
    */
   openFiles: 100_000,
 } as const;
