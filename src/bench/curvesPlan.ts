@@ -51,11 +51,13 @@ export const CURVE_LIMITS = {
    */
   agentSeedChunk: 1_000,
   /**
-   * Processes of the idle curve's `serve` node (`serve --processes N`, every point): the server
-   * holds one descriptor per session, and 30,000 in one process exceed a hard open-file limit of
-   * 20,000 (this machine's, without CAP_SYS_RESOURCE); three hold at most ~10,000 each.
+   * Idle sessions one `serve` process of the idle curve holds at most: the server keeps one
+   * descriptor per session, and a hard open-file limit of 20,000 (this machine's, without
+   * CAP_SYS_RESOURCE) does not fit 30,000. More processes cost more than their share: at 6,000
+   * sessions, 3 processes opened 102 sessions/s and grew 92 KB of RSS per session, 1 process
+   * 187/s and 36 KB (each process reloads the whole Organization state after another's write).
    */
-  idleServeProcesses: 3,
+  idleSessionsPerServeProcess: 10_000,
   /** Sessions per idle load process, and per source address (the server caps one address at 16,384). */
   sessionsPerProcess: 5_000,
   /** Idle clients PING this often: the server closes a silent session after 120 s. */
@@ -64,7 +66,7 @@ export const CURVE_LIMITS = {
   restarts: 3,
   /**
    * Open files asked for this process and what it spawns (granted only with privilege; else the
-   * soft limit is raised to the hard one, enough with `idleServeProcesses`).
+   * soft limit is raised to the hard one, enough with `idleSessionsPerServeProcess`).
    */
   openFiles: 100_000,
 } as const;
@@ -144,6 +146,11 @@ export function writerGroups(writer: number, writers: number, size: number, comm
   const own = Math.floor((size - 1 - writer) / writers) + 1;
   const count = Math.min(own, commands);
   return Array.from({ length: count }, (_, k) => writer + writers * Math.floor((k * own) / count));
+}
+
+/** Processes of the idle curve's `serve --processes N` node for `size` sessions: as few as hold them. */
+export function idleServeProcesses(size: number): number {
+  return Math.max(1, Math.ceil(size / CURVE_LIMITS.idleSessionsPerServeProcess));
 }
 
 /** Median of a non-empty list. */

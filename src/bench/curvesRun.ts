@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { commandRun, log, replay, type BenchTarget } from './benchPhases.js';
 import type { BenchAgent, BenchMission, BenchWorld } from './benchWorld.js';
 import { postmasterPid } from './cpuCost.js';
-import { CURVE_LIMITS, median, writerGroups, type CurvePoint } from './curvesPlan.js';
+import { CURVE_LIMITS, idleServeProcesses, median, writerGroups, type CurvePoint } from './curvesPlan.js';
 import { createGroups, seedHistory, verifySeeded } from './curvesSeed.js';
 import { seedAgents } from './curvesAgents.js';
 import { startLoad, startServe, treeResidentBytes, type ServeNode } from './loadDriver.js';
@@ -143,11 +143,13 @@ async function heapUsedBytes(node: ServeNode, ca: string): Promise<number> {
 
 /**
  * RSS and heap of a fresh `serve --processes N` node holding `size` idle authenticated sessions:
- * one node per point, so memory a larger point leaves behind never counts for the next. RSS is
- * summed over the node's process tree (primary and N processes; `treeRssBytes`), heap is the
- * node's `/metrics` (the primary sums its processes'). Sessions come from load processes of
- * `sessionsPerProcess`, each from its own loopback address (127.0.0.2, …). The Agents are
- * registered through the store layer (curvesAgents.ts): the Command path is O(n²) in them.
+ * one node per point, so memory a larger point leaves behind never counts for the next; N is as
+ * small as holds the sessions (`idleServeProcesses`: 1 up to 10,000, 3 for 30,000; the figure
+ * `serveProcesses`). RSS is summed over the node's process tree (primary and N processes;
+ * `treeRssBytes`), heap is the node's `/metrics` (the primary sums its processes'). Sessions
+ * come from load processes of `sessionsPerProcess`, each from its own loopback address
+ * (127.0.0.2, …). The Agents are registered through the store layer (curvesAgents.ts): the
+ * Command path is O(n²) in them.
  */
 export async function idleCurve(cw: CurveWorld, sizes: readonly number[]): Promise<CurvePoint[]> {
   const registering = performance.now();
@@ -155,9 +157,9 @@ export async function idleCurve(cw: CurveWorld, sizes: readonly number[]): Promi
   const agents = await seedAgents(cw.world, 'idle', count);
   log(`registered ${count} idle Agents at ${Math.round(count / ((performance.now() - registering) / 1000))}/s (store-layer seed)`);
   const ca = readFileSync(cw.world.home.path('tls', 'cert.pem'), 'utf8');
-  const processes = CURVE_LIMITS.idleServeProcesses;
   const points: CurvePoint[] = [];
   for (const size of sizes) {
+    const processes = idleServeProcesses(size);
     const t = await serve(cw, ['--processes', String(processes)]);
     try {
       await pause(2_000);
@@ -175,7 +177,7 @@ export async function idleCurve(cw: CurveWorld, sizes: readonly number[]): Promi
       for (const l of loads) l.kill();
       const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
       log(`${size} idle sessions opened in ${Math.round(openMs)} ms: RSS summed over the node's ${tree.processes} processes (serve --processes ${processes}) ${mib(treeBefore.bytes)} → ${mib(tree.bytes)} MiB, heap of its processes ${mib(heapBefore)} → ${mib(heap)} MiB`);
-      points.push({ size, figures: { treeRssBytes: tree.bytes, heapUsedBytes: heap, treeRssBytesPerIdleSession: (tree.bytes - treeBefore.bytes) / size, heapBytesPerIdleSession: (heap - heapBefore) / size, sessionsOpenedPerSec: size / (openMs / 1000) } });
+      points.push({ size, figures: { serveProcesses: processes, treeRssBytes: tree.bytes, heapUsedBytes: heap, treeRssBytesPerIdleSession: (tree.bytes - treeBefore.bytes) / size, heapBytesPerIdleSession: (heap - heapBefore) / size, sessionsOpenedPerSec: size / (openMs / 1000) } });
     } finally {
       await t.node.stop();
     }
