@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { bends, FULL_SIZES, median, parseCurveArgs, QUICK_SIZES, writerGroups } from '../src/bench/curvesPlan.js';
+import { bends, CURVE_LIMITS, FULL_SIZES, idleServeProcesses, median, parseCurveArgs, QUICK_SIZES, writerGroups } from '../src/bench/curvesPlan.js';
 
 describe('parseCurveArgs', () => {
   it('runs the curves asked for in a fixed order, replay before restart', () => {
@@ -74,4 +74,14 @@ describe('bends', () => {
 it('median takes the lower middle of an even list', () => {
   expect(median([3, 1, 2])).toBe(2);
   expect(median([4, 1, 3, 2])).toBe(2);
+});
+
+describe('idleServeProcesses', () => {
+  it('runs one serve process up to 10,000 idle sessions and as few more as hold the rest', () => {
+    expect(FULL_SIZES.idle.map(idleServeProcesses)).toEqual([1, 1, 3]);
+    expect(idleServeProcesses(CURVE_LIMITS.idleSessionsPerServeProcess + 1)).toBe(2);
+    expect(idleServeProcesses(1)).toBe(1);
+    // Each process stays at half of a 20,000 open-file hard limit or less.
+    for (const size of [...FULL_SIZES.idle, 25_000]) expect(size / idleServeProcesses(size)).toBeLessThanOrEqual(10_000);
+  });
 });

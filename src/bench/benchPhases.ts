@@ -36,6 +36,8 @@ export interface CommandRun {
   readonly perSec: number;
   readonly latencies: number[];
   readonly errors: number;
+  /** Refused Commands by error code, summed over the load processes. */
+  readonly errorsByCode: Readonly<Record<string, number>>;
   readonly serverCpuMs: number;
   readonly cost: UnitCost;
 }
@@ -56,11 +58,13 @@ export async function commandRun(t: BenchTarget, agents: BenchAgent[], groupsOf:
   const cpuAfter = await cpuByRole();
   const accepted = results.reduce((n, r) => n + Number(r['accepted']), 0);
   const elapsed = Math.max(...results.map((r) => Number(r['elapsedMs'])));
-  const errors = results.reduce((n, r) => n + Object.values(r['errors'] as Record<string, number>).reduce((a, b) => a + b, 0), 0);
+  const errorsByCode: Record<string, number> = {};
+  for (const r of results) for (const [code, n] of Object.entries(r['errors'] as Record<string, number>)) errorsByCode[code] = (errorsByCode[code] ?? 0) + n;
+  const errors = Object.values(errorsByCode).reduce((a, b) => a + b, 0);
   const cost = unitCost(before, after, accepted, loadCpuSeconds(results));
   const serverCpuMs = (cost.serverUs ?? 0) / 1000;
   log(`  ${accepted} accepted in ${Math.round(elapsed)} ms; ${results.reduce((n, r) => n + Number(r['received']), 0)} frames received; CPU: ${cpuLine(cpuBefore, cpuAfter)}, load ${loadCpuSeconds(results).toFixed(1)} s; ${costLine(cost, 'Command', before, after)}`);
-  return { perSec: accepted / (elapsed / 1000), latencies: results.flatMap((r) => r['latencies'] as number[]).sort((a, b) => a - b), errors, serverCpuMs, cost };
+  return { perSec: accepted / (elapsed / 1000), latencies: results.flatMap((r) => r['latencies'] as number[]).sort((a, b) => a - b), errors, errorsByCode, serverCpuMs, cost };
 }
 
 /**

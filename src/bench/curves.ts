@@ -19,19 +19,28 @@ import { groupsCurve, idleCurve, replayCurve, restartCurve, type CurveWorld, typ
 
 /**
  * Raises this process's open-file limit (inherited by every `serve` node and load process it
- * spawns) to `CURVE_LIMITS.openFiles`, or as far as the hard limit allows when not privileged.
+ * spawns) to `CURVE_LIMITS.openFiles`, or, unprivileged, its soft limit to the hard one. The idle
+ * curve needs no more than 5,000 per load process and ~10,000 per `serve` process
+ * (`CURVE_LIMITS.idleSessionsPerServeProcess`), which a hard limit of 20,000 allows.
  */
 function raiseOpenFiles(): void {
+  const set = (limit: string) => execFileSync('prlimit', [`--pid=${process.pid}`, `--nofile=${limit}:${limit}`], { stdio: 'ignore' });
   try {
-    execFileSync('prlimit', [`--pid=${process.pid}`, `--nofile=${CURVE_LIMITS.openFiles}:${CURVE_LIMITS.openFiles}`], { stdio: 'ignore' });
+    set(String(CURVE_LIMITS.openFiles));
   } catch {
-    log(`could not raise the open-file limit to ${CURVE_LIMITS.openFiles}; the largest idle points may fail`);
+    try {
+      const hard = execFileSync('prlimit', [`--pid=${process.pid}`, '--nofile', '--raw', '--noheadings', '--output=HARD'], { encoding: 'utf8' }).trim();
+      set(hard);
+      log(`open-file limit ${hard} (the hard limit; ${CURVE_LIMITS.openFiles} needs privilege)`);
+    } catch {
+      log('could not raise the open-file limit; the largest idle points may fail');
+    }
   }
 }
 
 function table(curve: CurveName, points: readonly CurvePoint[]): string {
   const names = Object.keys(points[0]?.figures ?? {});
-  const cell = (v: number) => (Number.isNaN(v) ? '–' : Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en') : v.toFixed(1));
+  const cell = (v: number) => (Number.isNaN(v) ? '–' : Math.abs(v) >= 100 || Number.isInteger(v) ? Math.round(v).toLocaleString('en') : v.toFixed(1));
   const rows = points.map((p) => [p.size.toLocaleString('en'), ...names.map((n) => cell(p.figures[n] ?? Number.NaN))]);
   const widths = ['size', ...names].map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i] as number)).join('  ');

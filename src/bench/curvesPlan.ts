@@ -34,12 +34,30 @@ export const CURVE_LIMITS = {
   /** Events signed and written per `appendBatch` statement when seeding a history (~6 MB of JSON). */
   seedBatch: 2_000,
   /**
+   * Worker threads signing a seeded history's rows (two signatures and two JCS texts per Event,
+   * ~70 % of the seed's own CPU) while the main thread writes: one per core of the 2-core machine.
+   */
+  seedWorkers: 2,
+  /**
    * Histories up to this size are verified in full after seeding (six stages and the fold). The
    * fold is linear (about 240 µs of CPU per Event at 5,000 and 20,000 Events); the full curve's
    * 1,000,000-Event point is left out, as the stored-state comparison reads every aggregate row
    * of the Group at once and that size was never run.
    */
   verifyUpTo: 100_000,
+  /**
+   * Agents registered per transaction by the idle curve's store-layer seed (curvesAgents.ts):
+   * 1,000 cards are ~3 MB of rows, and signing the next chunk overlaps writing this one.
+   */
+  agentSeedChunk: 1_000,
+  /**
+   * Idle sessions one `serve` process of the idle curve holds at most: the server keeps one
+   * descriptor per session, and a hard open-file limit of 20,000 (this machine's, without
+   * CAP_SYS_RESOURCE) does not fit 30,000. More processes cost more than their share: at 6,000
+   * sessions, 3 processes opened 102 sessions/s and grew 92 KB of RSS per session, 1 process
+   * 187/s and 36 KB (each process reloads the whole Organization state after another's write).
+   */
+  idleSessionsPerServeProcess: 10_000,
   /** Sessions per idle load process, and per source address (the server caps one address at 16,384). */
   sessionsPerProcess: 5_000,
   /** Idle clients PING this often: the server closes a silent session after 120 s. */
@@ -47,8 +65,8 @@ export const CURVE_LIMITS = {
   /** Restarts per point; the median is reported. */
   restarts: 3,
   /**
-   * Open files for this process and what it spawns: 30,000 sessions are 30,000 sockets in the
-   * server, more than the machine's default of 20,000.
+   * Open files asked for this process and what it spawns (granted only with privilege; else the
+   * soft limit is raised to the hard one, enough with `idleSessionsPerServeProcess`).
    */
   openFiles: 100_000,
 } as const;
@@ -128,6 +146,11 @@ export function writerGroups(writer: number, writers: number, size: number, comm
   const own = Math.floor((size - 1 - writer) / writers) + 1;
   const count = Math.min(own, commands);
   return Array.from({ length: count }, (_, k) => writer + writers * Math.floor((k * own) / count));
+}
+
+/** Processes of the idle curve's `serve --processes N` node for `size` sessions: as few as hold them. */
+export function idleServeProcesses(size: number): number {
+  return Math.max(1, Math.ceil(size / CURVE_LIMITS.idleSessionsPerServeProcess));
 }
 
 /** Median of a non-empty list. */

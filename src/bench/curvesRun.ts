@@ -10,9 +10,10 @@ import { readFileSync } from 'node:fs';
 import { commandRun, log, replay, type BenchTarget } from './benchPhases.js';
 import type { BenchAgent, BenchMission, BenchWorld } from './benchWorld.js';
 import { postmasterPid } from './cpuCost.js';
-import { CURVE_LIMITS, median, writerGroups, type CurvePoint } from './curvesPlan.js';
+import { CURVE_LIMITS, idleServeProcesses, median, writerGroups, type CurvePoint } from './curvesPlan.js';
 import { createGroups, seedHistory, verifySeeded } from './curvesSeed.js';
-import { residentBytes, startLoad, startServe, type ServeNode } from './loadDriver.js';
+import { seedAgents } from './curvesAgents.js';
+import { startLoad, startServe, treeResidentBytes, type ServeNode } from './loadDriver.js';
 
 /** Where the curves run: the world, and the PostgreSQL cluster its `serve` nodes use. */
 export interface CurveWorld {
@@ -23,8 +24,8 @@ export interface CurveWorld {
 const SEED_CONTENT = 'replayed message';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function serve(cw: CurveWorld): Promise<BenchTarget> {
-  const node = await startServe(cw.world.home.directory, { ...process.env, DATABASE_URL: cw.world.databaseUrl });
+async function serve(cw: CurveWorld, extraArgs: readonly string[] = []): Promise<BenchTarget> {
+  const node = await startServe(cw.world.home.directory, { ...process.env, DATABASE_URL: cw.world.databaseUrl }, extraArgs);
   return { world: cw.world, node, probe: { serverPid: node.child.pid as number, postmasterPid: postmasterPid(cw.dataDirectory) } };
 }
 
@@ -43,7 +44,7 @@ export async function groupsCurve(cw: CurveWorld, sizes: readonly number[], perW
       log(`${size} Groups (${size - before} created, ${Math.round(setupPerSec)}/s through the Command path)`);
       const spread = (w: number) => writerGroups(w, writers.length, size, perWriter).map((j) => groups[j] as BenchMission);
       const run = await commandRun(t, writers, spread, perWriter);
-      if (run.errors > 0) throw new Error(`${run.errors} Commands refused at ${size} Groups`);
+      if (run.errors > 0) throw new Error(`${run.errors} Commands refused at ${size} Groups: ${JSON.stringify(run.errorsByCode)}`);
       points.push({ size, figures: { commandsPerSec: run.perSec, serverCpuUsPerCommand: run.cost.serverUs ?? Number.NaN, postgresCpuUsPerCommand: run.cost.postgresUs ?? Number.NaN, setupGroupsPerSec: setupPerSec } });
     }
   } finally {
@@ -141,19 +142,28 @@ async function heapUsedBytes(node: ServeNode, ca: string): Promise<number> {
 }
 
 /**
- * RSS and heap of a fresh `serve` node holding `size` idle authenticated sessions: one node per
- * point, so memory a larger point leaves behind never counts for the next. Sessions come from
- * load processes of `sessionsPerProcess`, each from its own loopback address (127.0.0.2, …).
+ * RSS and heap of a fresh `serve --processes N` node holding `size` idle authenticated sessions:
+ * one node per point, so memory a larger point leaves behind never counts for the next; N is as
+ * small as holds the sessions (`idleServeProcesses`: 1 up to 10,000, 3 for 30,000; the figure
+ * `serveProcesses`). RSS is summed over the node's process tree (primary and N processes;
+ * `treeRssBytes`), heap is the node's `/metrics` (the primary sums its processes'). Sessions
+ * come from load processes of `sessionsPerProcess`, each from its own loopback address
+ * (127.0.0.2, …). The Agents are registered through the store layer (curvesAgents.ts): the
+ * Command path is O(n²) in them.
  */
 export async function idleCurve(cw: CurveWorld, sizes: readonly number[]): Promise<CurvePoint[]> {
-  const agents = await cw.world.agents('idle', Math.max(...sizes));
+  const registering = performance.now();
+  const count = Math.max(...sizes);
+  const agents = await seedAgents(cw.world, 'idle', count);
+  log(`registered ${count} idle Agents at ${Math.round(count / ((performance.now() - registering) / 1000))}/s (store-layer seed)`);
   const ca = readFileSync(cw.world.home.path('tls', 'cert.pem'), 'utf8');
   const points: CurvePoint[] = [];
   for (const size of sizes) {
-    const t = await serve(cw);
+    const processes = idleServeProcesses(size);
+    const t = await serve(cw, ['--processes', String(processes)]);
     try {
       await pause(2_000);
-      const [rssBefore, heapBefore] = [await residentBytes(t.node.child.pid as number), await heapUsedBytes(t.node, ca)];
+      const [treeBefore, heapBefore] = [await treeResidentBytes(t.node.child.pid as number), await heapUsedBytes(t.node, ca)];
       const loads = [];
       for (let start = 0, k = 0; start < size; start += CURVE_LIMITS.sessionsPerProcess, k++) {
         const part = agents.slice(start, Math.min(size, start + CURVE_LIMITS.sessionsPerProcess));
@@ -163,10 +173,11 @@ export async function idleCurve(cw: CurveWorld, sizes: readonly number[]): Promi
       await Promise.all(loads.map((l) => l.ready));
       const openMs = performance.now() - opening;
       await pause(3_000);
-      const [rss, heap] = [await residentBytes(t.node.child.pid as number), await heapUsedBytes(t.node, ca)];
+      const [tree, heap] = [await treeResidentBytes(t.node.child.pid as number), await heapUsedBytes(t.node, ca)];
       for (const l of loads) l.kill();
-      log(`${size} idle sessions opened in ${Math.round(openMs)} ms: RSS ${Math.round(rssBefore / 2 ** 20)} → ${Math.round(rss / 2 ** 20)} MiB, heap ${Math.round(heapBefore / 2 ** 20)} → ${Math.round(heap / 2 ** 20)} MiB`);
-      points.push({ size, figures: { rssBytes: rss, heapUsedBytes: heap, bytesPerIdleSession: (rss - rssBefore) / size, heapBytesPerIdleSession: (heap - heapBefore) / size, sessionsOpenedPerSec: size / (openMs / 1000) } });
+      const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+      log(`${size} idle sessions opened in ${Math.round(openMs)} ms: RSS summed over the node's ${tree.processes} processes (serve --processes ${processes}) ${mib(treeBefore.bytes)} → ${mib(tree.bytes)} MiB, heap of its processes ${mib(heapBefore)} → ${mib(heap)} MiB`);
+      points.push({ size, figures: { serveProcesses: processes, treeRssBytes: tree.bytes, heapUsedBytes: heap, treeRssBytesPerIdleSession: (tree.bytes - treeBefore.bytes) / size, heapBytesPerIdleSession: (heap - heapBefore) / size, sessionsOpenedPerSec: size / (openMs / 1000) } });
     } finally {
       await t.node.stop();
     }

@@ -4,17 +4,14 @@
  * the store layer with real signatures, then verified as an operator's `replay --verify` would.
  */
 
-import { randomUUID } from 'node:crypto';
-import { newUrn } from '../app/eventFactory.js';
-import { signEventDocuments } from '../app/eventFactory.js';
-import { timestampOf } from '../app/issueDocuments.js';
+import type { KeyObject } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { verifyGroupHistory } from '../app/verifyGroupHistory.js';
-import { sha256ContentHash } from '../protocol/contentHash.js';
-import { signDocumentWithBytes } from '../protocol/signing/signDocument.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { appendBatch, type AggregateWrite } from '../store/sql/appendBatch.js';
-import type { EventRow } from '../store/sql/events.js';
-import type { ReceiptRow } from '../store/sql/receipts.js';
+import { type SeedJob, type SeedRows, type Template } from './curvesSeedRows.js';
 import type { BenchAgent, BenchMission, BenchWorld } from './benchWorld.js';
 import { CURVE_LIMITS } from './curvesPlan.js';
 
@@ -34,15 +31,6 @@ export async function createGroups(world: BenchWorld, writers: readonly BenchAge
   await Promise.all(Array.from({ length: Math.min(CURVE_LIMITS.setupWindow, size - next) }, worker));
 }
 
-interface Template {
-  readonly sequence: number;
-  readonly revision: number;
-  readonly row: { kind: string; aggregate_type: string; aggregate_id: string };
-  readonly event: Record<string, unknown> & { payload: { message: Record<string, unknown> } };
-  readonly message: Record<string, unknown> & { message: Record<string, unknown> };
-  readonly conversation: JsonObject;
-}
-
 /** The last Event of the Group (a real `message.posted`) and the aggregates it wrote. */
 async function readTemplate(world: BenchWorld, groupId: string): Promise<Template> {
   const pool = world.running.pool;
@@ -59,56 +47,67 @@ async function readTemplate(world: BenchWorld, groupId: string): Promise<Templat
   return { sequence: Number(last.sequence), revision: Number(last.aggregate_revision), row: last, event, message: message as Template['message'], conversation };
 }
 
+/** The compiled worker (under the test runner this module is TypeScript source: map to dist/, as cryptoPool.ts does). */
+function workerScript(): URL {
+  const here = new URL('./curvesSeedWorker.js', import.meta.url);
+  return existsSync(fileURLToPath(here)) ? here : new URL(here.href.replace('/src/', '/dist/'));
+}
+
 /**
  * Brings `mission`'s Group to `total` Events of `message.post` by its human owner. One Message
  * goes through the real Command path; the rest repeat it through the store layer's own batch
  * write (`appendBatch`): each a fresh Command signed by the owner and its Event signed by the
  * Authority's key — exactly the rows the Authority writes (Event, Message and Conversation
  * aggregates, receipt, counter), without the verification and decision a live Command costs.
- * Signing one batch overlaps writing the previous one. The Group must not be used by this
- * in-process Authority afterwards (its cached state would be stale); a `serve` node reads it
- * from the database.
+ * The rows are built and signed on `CURVE_LIMITS.seedWorkers` worker threads, a batch each,
+ * while this thread writes the batches in sequence order, one at a time (each moves the
+ * Group's counter and Conversation aggregate). The Group must not be used by this in-process
+ * Authority afterwards (its cached state would be stale); a `serve` node reads it from the
+ * database.
  */
 export async function seedHistory(world: BenchWorld, mission: BenchMission, total: number, content: string): Promise<void> {
   await world.fill(mission, 1, content);
   const template = await readTemplate(world, mission.groupId);
   const config = world.home.config();
-  const authorityKey = { keyId: config.services.authority.keyId, privateKey: world.home.privateKey(config.services.authority.privateKeyFile) };
-  const { principal: actor, key: ownerKey } = world.owner;
-  let pending: Promise<number> | undefined;
-  for (let first = template.sequence + 1; first <= total; first += CURVE_LIMITS.seedBatch) {
-    const last = Math.min(total, first + CURVE_LIMITS.seedBatch - 1);
-    const events: EventRow[] = [];
-    const aggregates: AggregateWrite[] = [];
-    const receipts: ReceiptRow[] = [];
-    const documents: Record<string, unknown>[] = [];
-    for (let sequence = first; sequence <= last; sequence++) {
-      const now = timestampOf(Date.now());
-      const messageId = `urn:uuid:${randomUUID()}`;
-      const command = signDocumentWithBytes('command', {
-        protocolVersion: '0.1', actionId: newUrn(), actor, kind: 'message.post', correlationId: newUrn(), issuedAt: now,
-        payload: { messageId, conversationId: mission.conversationId, content }, groupId: mission.groupId, membershipEpoch: 1,
-      }, ownerKey);
-      const commandHash = sha256ContentHash(command.signingBytes);
-      const eventId = newUrn();
-      const aggregateRevision = template.revision + (sequence - template.sequence);
-      documents.push({
-        ...template.event, eventId, sequence, aggregateRevision, cause: { type: 'command', id: command.document.actionId },
-        correlationId: command.document.correlationId, commandHash, occurredAt: now,
-        payload: { ...template.event.payload, message: { ...template.event.payload.message, messageId, committedAt: now } },
-      });
-      events.push({ groupId: mission.groupId, sequence, eventId, kind: template.row.kind, aggregateType: template.row.aggregate_type, aggregateId: template.row.aggregate_id, aggregateRevision, document: '', signingHash: '', admissionRecordId: newUrn(), trustedAcceptedAt: now });
-      aggregates.push({ groupId: mission.groupId, type: 'message', id: messageId, revision: 1, document: { ...template.message, message: { ...template.message.message, messageId, committedAt: now } } as JsonObject, sequence });
-      receipts.push({ actorType: actor.type, actorId: actor.id, actionId: command.document.actionId, signingHash: commandHash, kind: 'message.post', groupId: mission.groupId, command: command.text, eventIds: [eventId], keyId: ownerKey.keyId, admissionRecordId: newUrn(), trustedAcceptedAt: now });
+  const pem = (key: KeyObject) => key.export({ format: 'pem', type: 'pkcs8' }).toString();
+  const job: SeedJob = {
+    template, groupId: mission.groupId, conversationId: mission.conversationId, content, actor: world.owner.principal,
+    owner: { keyId: world.owner.key.keyId, pem: pem(world.owner.key.privateKey) },
+    authority: { keyId: config.services.authority.keyId, pem: pem(world.home.privateKey(config.services.authority.privateKeyFile)) },
+  };
+  const ranges: { first: number; last: number }[] = [];
+  for (let first = template.sequence + 1; first <= total; first += CURVE_LIMITS.seedBatch) ranges.push({ first, last: Math.min(total, first + CURVE_LIMITS.seedBatch - 1) });
+  const workers = Array.from({ length: Math.min(CURVE_LIMITS.seedWorkers, ranges.length) }, () => new Worker(workerScript(), { workerData: job }));
+  try {
+    // Worker k signs ranges k, k + n, k + 2n, …; each answers in the order it was asked.
+    const signed = new Map<number, Promise<SeedRows>>();
+    const ask = (i: number) => {
+      const worker = workers[i % workers.length] as Worker;
+      const range = ranges[i] as { first: number; last: number };
+      signed.set(i, new Promise<SeedRows>((resolve, reject) => {
+        const onMessage = (rows: SeedRows) => {
+          worker.off('error', reject);
+          resolve(rows);
+        };
+        worker.once('message', onMessage);
+        worker.once('error', reject);
+        worker.postMessage(range);
+      }));
+    };
+    // One range in hand per worker: it signs range i + n while this thread writes range i.
+    for (let i = 0; i < Math.min(ranges.length, workers.length); i++) ask(i);
+    for (let i = 0; i < ranges.length; i++) {
+      const rows = await (signed.get(i) as Promise<SeedRows>);
+      signed.delete(i);
+      if (i + workers.length < ranges.length) ask(i + workers.length);
+      const { last } = ranges[i] as { first: number; last: number };
+      const revision = template.revision + (last - template.sequence);
+      const aggregates: AggregateWrite[] = [...rows.aggregates, { groupId: mission.groupId, type: template.row.aggregate_type, id: template.row.aggregate_id, revision, document: { ...template.conversation, revision }, sequence: last }];
+      await appendBatch(world.running.pool, { events: rows.events, aggregates, receipts: rows.receipts, sequences: new Map([[mission.groupId, last]]), notify: undefined });
     }
-    const { texts, hashes } = signEventDocuments(documents, authorityKey);
-    const signed = events.map((row, i) => ({ ...row, document: texts[i] as string, signingHash: hashes[i] as string }));
-    const revision = template.revision + (last - template.sequence);
-    aggregates.push({ groupId: mission.groupId, type: template.row.aggregate_type, id: template.row.aggregate_id, revision, document: { ...template.conversation, revision }, sequence: last });
-    await pending;
-    pending = appendBatch(world.running.pool, { events: signed, aggregates, receipts, sequences: new Map([[mission.groupId, last]]), notify: undefined });
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
   }
-  await pending;
 }
 
 /**

@@ -76,11 +76,11 @@ export interface ServeNode {
 }
 
 /** Starts `missionweave serve` and resolves when it prints its ready line. */
-export function startServe(dir: string, env: NodeJS.ProcessEnv): Promise<ServeNode> {
+export function startServe(dir: string, env: NodeJS.ProcessEnv, extraArgs: readonly string[] = []): Promise<ServeNode> {
   const started = performance.now();
   const nodeArgs = (process.env['MW_BENCH_SERVE_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== ''); // e.g. --cpu-prof
   // e.g. `--processes 2`; the server's CPU figures sum its whole process tree (cpuCost.ts treeTicks).
-  const serveArgs = (process.env['MW_BENCH_SERVE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
+  const serveArgs = [...(process.env['MW_BENCH_SERVE_ARGS'] ?? '').split(' ').filter((a) => a !== ''), ...extraArgs];
   const child = track(spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--dir', dir, '--port', '0', ...serveArgs], { env, stdio: ['ignore', 'pipe', 'inherit'] }));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
@@ -99,6 +99,28 @@ export function startServe(dir: string, env: NodeJS.ProcessEnv): Promise<ServeNo
       });
     });
   });
+}
+
+/**
+ * Resident memory of `rootPid` and every process under it (a `serve --processes N` node's
+ * primary and its N processes), in bytes, and how many processes that is. Pages shared between
+ * processes (Node's own code) count once per process, as each process's RSS shows them.
+ */
+export async function treeResidentBytes(rootPid: number): Promise<{ bytes: number; processes: number }> {
+  const { readProcStats } = await import('./cpuCost.js');
+  const stats = await readProcStats();
+  const tree = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of stats) {
+      if (!tree.has(s.ppid) || tree.has(s.pid)) continue;
+      tree.add(s.pid);
+      grew = true;
+    }
+  }
+  let bytes = 0;
+  for (const pid of tree) bytes += await residentBytes(pid).catch(() => 0);
+  return { bytes, processes: tree.size };
 }
 
 /** The server process's resident memory, in bytes. */
