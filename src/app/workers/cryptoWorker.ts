@@ -15,6 +15,7 @@ import { signDocumentWithBytes } from '../../protocol/signing/signDocument.js';
 import type { JsonValue } from '../../protocol/strictJson.js';
 import { embeddedReports, verifyCommandBytes, verifyCommandValue } from '../verifyCommand.js';
 import type { WorkerBatch, WorkerReplies, WorkerReply, WorkerRequest } from './protocol.js';
+import { applyRegistryDelta } from './applyRegistryDelta.js';
 
 interface Setup {
   readonly organizationId: string;
@@ -32,19 +33,7 @@ let registry = KeyRegistry.fromEvidence({ organizationId: setup.organizationId, 
 let revision = -1;
 
 function applyRegistry(next: number, bindings: readonly KeyBindingEvidence[], full: boolean): void {
-  if (full) registry = KeyRegistry.fromEvidence({ organizationId: setup.organizationId, bindings }, { pointsAlreadyProven: true });
-  else {
-    for (const binding of bindings) {
-      const existing = registry.resolve(binding.keyId);
-      if (existing === undefined) registry = registry.extend([binding], { pointsAlreadyProven: true });
-      else {
-        for (const record of binding.validityHistory.slice(existing.binding.validityHistory.length)) {
-          const { sequence: _sequence, ...change } = record;
-          registry = registry.recordValidity(binding.keyId, change);
-        }
-      }
-    }
-  }
+  registry = full ? KeyRegistry.fromEvidence({ organizationId: setup.organizationId, bindings }, { pointsAlreadyProven: true }) : applyRegistryDelta(registry, bindings);
   revision = next;
 }
 
