@@ -5,7 +5,7 @@
  * transaction, so every node's next write transaction sees the new keys.
  */
 
-import { decideOrganizationCommand, evolveOrganization, type OrganizationState } from '../domain/organization/organization.js';
+import { decideOrganizationCommand, evolveOrganization, SESSION_OPENED, type OrganizationState } from '../domain/organization/organization.js';
 import type { DecisionContext } from '../domain/model.js';
 import { RegistryProblem } from '../protocol/signing/keyRegistry.js';
 import { verifyParsedDocument } from '../protocol/signing/verifySignedDocument.js';
@@ -137,8 +137,15 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
         agents.set(String(facts.card['agentId']), agentFactsOf(facts.card));
         snapshot = { revision: snapshot.revision + 1, registry: facts.changes.registry, agents };
       }
-      // An Agent's new Session Epoch is written, and announced, with the Event that opened it.
-      for (const [agentId, epoch] of state.sessions) if (sessionsBefore.get(agentId) !== epoch) writes.sessions.set(agentId, epoch);
+      // An Agent's new Session Epoch is written, and announced, with the Event that opened it:
+      // only SESSION_OPENED moves one, so only its Agent is compared (not every Agent's, which
+      // made each HELLO cost O(Agents) — minutes for 30,000, BENCHMARKS.md "Setup for the full sizes").
+      for (const draft of decision.events) {
+        if (draft.kind !== SESSION_OPENED) continue;
+        const agentId = String((draft.payload as { agentId?: unknown }).agentId);
+        const epoch = state.sessions.get(agentId);
+        if (epoch !== undefined && sessionsBefore.get(agentId) !== epoch) writes.sessions.set(agentId, epoch);
+      }
       writes.receipts.push({ ...receiptKeyOf(command), signingHash: command.verified.signingHash, kind: command.envelope.kind, groupId: null, command: command.canonical, eventIds: delivered.map((e) => e.eventId), keyId: command.verified.keyId, admissionRecordId: newUrn(), trustedAcceptedAt: now });
       if (admission !== undefined) writes.admissions.push(admission);
       results.push({ ok: true, events: delivered, duplicate: false });

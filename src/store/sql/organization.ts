@@ -56,3 +56,22 @@ export async function readAgentCardVersion(db: Queryable, agentId: string): Prom
   const result = await db.query<{ version: number | null }>('select max(card_version) as version from agent_cards where agent_id = $1', [agentId]);
   return Number(result.rows[0]?.version ?? 0);
 }
+
+/** The Organization Events at positions after `after` up to `upTo`, in order: kind and signed text. */
+export async function readOrganizationEventsBetween(db: Queryable, after: number, upTo: number): Promise<{ position: number; kind: string; document: string }[]> {
+  const result = await db.query<{ position: number; kind: string; document: string }>({
+    name: 'read-organization-events-between',
+    text: 'select position, kind, document from organization_events where position > $1 and position <= $2 order by position',
+    values: [after, upTo],
+  });
+  return result.rows;
+}
+
+/** Every Agent's latest card version and status: what the Organization decider reads of them. */
+export async function readLatestAgentCardFacts(db: Queryable): Promise<{ agentId: string; cardVersion: number; status: string }[]> {
+  const result = await db.query<{ agentId: string; cardVersion: number; status: string }>(
+    `select distinct on (agent_id) agent_id as "agentId", card_version as "cardVersion", status
+     from agent_cards order by agent_id, card_version desc`,
+  );
+  return result.rows;
+}
