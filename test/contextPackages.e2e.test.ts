@@ -229,6 +229,9 @@ describe('refusals', () => {
 
   it('nodes issuing the same package at once store one', async () => {
     const joiner = await server.harness.agent('joiner');
+    // The joiner's session opening hints the reactor; let that round end first, or its context
+    // sweep may issue the package while the three issuers below race for it.
+    await reactor.sweepNow();
     await byOwner('membership.change', { principal: { ...joiner.principal }, roles: ['reviewer'] });
     const due = (await findDueContextRecipients(server.db.pool, 100)).filter((d) => d.recipient.id === joiner.principal.id);
     expect(due).toHaveLength(1);
