@@ -25,10 +25,19 @@ function carriedMember(payload: JsonObject): 'message' | 'amendment' {
   return typeof payload['message'] === 'object' ? 'message' : 'amendment';
 }
 
+/** Whether any of these Events is a redaction `renderRedactions` must render. */
+export function rendersRedactions(events: readonly EventRow[]): boolean {
+  return events.some(isRedaction);
+}
+
+function isRedaction(row: EventRow): boolean {
+  return row.kind === messageRedacted.kind;
+}
+
 /** Renders the Events whose Messages the batch's `message.redacted` Events redact. */
 export async function renderRedactions(client: PoolClient, events: readonly EventRow[], key: SigningKey): Promise<void> {
   for (const row of events) {
-    if (row.kind !== messageRedacted.kind) continue;
+    if (!isRedaction(row)) continue;
     const tombstone = (JSON.parse(row.document) as { payload: { amendment: { targetMessageId: string; content: JsonObject[] } } }).payload.amendment;
     const original = await readMessageEvent(client, row.groupId, tombstone.targetMessageId);
     if (original === undefined) continue;

@@ -19,7 +19,7 @@ import { EVENTS_CHANNEL, eventsHint } from '../store/channels.js';
 import { readMissionDocuments } from '../store/sql/aggregates.js';
 import { appendBatchStatement, type AggregateWrite } from '../store/sql/appendBatch.js';
 import { readEventsById } from '../store/sql/events.js';
-import { lockGroupsStatement, lockedGroupsOf, receiptsAndSessionsOf, receiptsAndSessionsStatement, type ReceiptsAndSessions } from '../store/sql/batchReads.js';
+import { lockGroupsStatement, parseLockedGroups, parseReceiptsAndSessions, receiptsAndSessionsStatement, type ReceiptsAndSessions } from '../store/sql/batchReads.js';
 import { findTakenIds, insertGroups } from '../store/sql/groups.js';
 import { readStoredContents } from '../store/sql/artifactContents.js';
 import { insertEmbeddedAdmissions, readEmbeddedAdmissions } from '../store/sql/embeddedAdmissions.js';
@@ -27,15 +27,14 @@ import { insertPolicyLogRows } from '../store/sql/policyLog.js';
 import { cooperationPolicyLogRows } from './policy/cooperationPolicyLog.js';
 import { receiptKeyOf } from './admissionChecks.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome } from './outcomes.js';
-import { batchPreloads, lockedGroupsOf as groupsLockedBy, type BatchPreloads } from './batchPreloads.js';
+import { batchPreloads, lockedGroupsOf, type BatchPreloads } from './batchPreloads.js';
 import { ancestriesOf, type AncestorGroupCache, type Ancestry } from './ancestorGroups.js';
 import { planGroupBatch, type BatchPlan } from './planGroupBatch.js';
 import type { RegistryCache } from './registryCache.js';
 import type { AuthoritySettings, Clock } from './settings.js';
 import { verifyCommandValue, type VerifiedCommand } from './verifyCommand.js';
 import { signEventDocuments } from './eventFactory.js';
-import { renderRedactions } from './redactEvents.js';
-import { messageRedacted } from '../domain/conversation/messageRedact.js';
+import { rendersRedactions, renderRedactions } from './redactEvents.js';
 import type { CryptoPool } from './workers/cryptoPool.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import { readRegisteredMajors } from '../store/sql/extensionProfiles.js';
@@ -172,7 +171,7 @@ async function writeAndCommit(tx: PipelinedTransaction, batch: BatchPlan, deps: 
   });
   // Grant issuance and consumption go to the Policy Log with their Events, in this transaction (§20).
   const policyRows = cooperationPolicyLogRows(batch.events);
-  const redacts = batch.events.some((e) => e.kind === messageRedacted.kind);
+  const redacts = rendersRedactions(batch.events);
   if (policyRows.length === 0 && batch.admissions.length === 0 && !redacts && stored.length === 0) {
     await tx.commitWith([append]);
     return new Map();
@@ -207,16 +206,16 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
   // What the decisions read is known from the Commands alone, so it is named before the locks.
   const preloads = batchPreloads(deps.kinds, items);
   const ancestors = [...ancestries.values()].flatMap((a) => a.groupIds);
-  const groupIds = [...new Set([...items.flatMap((c) => groupsLockedBy(deps.kinds, c)), ...ancestors])].sort();
+  const groupIds = [...new Set([...items.flatMap((c) => lockedGroupsOf(deps.kinds, c)), ...ancestors])].sort();
   const reads = receiptsAndSessionsStatement(items.map(receiptKeyOf), preloads.agents);
   const { outcomes, states } = await inPipelinedTransaction(deps.pool, async (tx) => {
     // BEGIN, the locks (every Group any item names, and the ancestors of those that charge
     // budgets, in one order) and the reads under them, in one round trip.
     const [lockedRows, readRows] = await tx.run([lockGroupsStatement(groupIds, deps.settings.services.organizationId), ...(reads === undefined ? [] : [reads])]);
-    const locked = lockedGroupsOf(lockedRows as pg.QueryResult);
+    const locked = parseLockedGroups(lockedRows as pg.QueryResult);
     await deps.registry.ensure(tx.client, locked.registryRevision);
     const checked = reverify(items, deps);
-    const batch = await plan(tx.client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, ancestries, preloads, receiptsAndSessionsOf(readRows), deps, nowMillis);
+    const batch = await plan(tx.client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, ancestries, preloads, parseReceiptsAndSessions(readRows), deps, nowMillis);
     await signPending(batch.pending, deps);
     const texts = await writeAndCommit(tx, batch, deps);
     let next = 0;

@@ -61,23 +61,10 @@ export async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; 
 
 /** Runs `work` in one transaction on one client; rolls back on any error. */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const { client, release } = await checkOut(pool);
-  let broken = false;
-  try {
-    await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    try {
-      await client.query('rollback');
-    } catch {
-      broken = true;
-    }
-    throw error;
-  } finally {
-    release(broken);
-  }
+  return inPipelinedTransaction(pool, async (tx) => {
+    await tx.run([]);
+    return work(tx.client);
+  });
 }
 
 /**

@@ -14,8 +14,7 @@
  */
 
 import type pg from 'pg';
-import type { Queryable } from '../pool.js';
-import { queryConfig, type Statement } from '../pipeline.js';
+import type { Statement } from '../pipeline.js';
 import { RECEIPTS_OF_KEYS, receiptKey, receiptKeyValues, type ReceiptKey, type ReceiptRow } from './receipts.js';
 
 export interface LockedGroups {
@@ -36,15 +35,12 @@ export function lockGroupsStatement(groupIds: readonly string[], organizationId:
   };
 }
 
-export function lockedGroupsOf(result: pg.QueryResult): LockedGroups {
+/** The lock statement's rows: each locked Group's last sequence, and the Registry revision. */
+export function parseLockedGroups(result: pg.QueryResult): LockedGroups {
   const rows = result.rows as { registry_revision: number | null; group_id: string | null; last_sequence: number | null }[];
   const lastSequences = new Map<string, number>();
   for (const row of rows) if (row.group_id !== null) lastSequences.set(row.group_id, Number(row.last_sequence));
   return { lastSequences, registryRevision: Number(rows[0]?.registry_revision ?? 0) };
-}
-
-export async function lockGroupsReadingRevision(db: Queryable, groupIds: readonly string[], organizationId: string): Promise<LockedGroups> {
-  return lockedGroupsOf(await db.query(queryConfig(lockGroupsStatement(groupIds, organizationId))));
 }
 
 export interface ReceiptsAndSessions {
@@ -66,15 +62,11 @@ export function receiptsAndSessionsStatement(keys: readonly ReceiptKey[], agentI
   };
 }
 
-export function receiptsAndSessionsOf(result: pg.QueryResult | undefined): ReceiptsAndSessions {
+/** The read statement's row; empty maps when the statement was not sent. */
+export function parseReceiptsAndSessions(result: pg.QueryResult | undefined): ReceiptsAndSessions {
   const row = result?.rows[0] as { receipts: ReceiptRow[] | null; sessions: { a: string; e: number }[] | null } | undefined;
   return {
     receipts: new Map((row?.receipts ?? []).map((r) => [receiptKey(r), r])),
     sessions: new Map((row?.sessions ?? []).map((s) => [s.a, Number(s.e)])),
   };
-}
-
-export async function readReceiptsAndSessions(db: Queryable, keys: readonly ReceiptKey[], agentIds: readonly string[]): Promise<ReceiptsAndSessions> {
-  const statement = receiptsAndSessionsStatement(keys, agentIds);
-  return receiptsAndSessionsOf(statement === undefined ? undefined : await db.query(queryConfig(statement)));
 }
