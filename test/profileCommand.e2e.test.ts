@@ -27,7 +27,9 @@ it('registers an approved profile once, lists it, and refuses a tampered one', (
   expect(added.code, added.stderr).toBe(0);
   const human = JSON.parse(added.stdout.trim().split('\n').at(-1) as string) as { id: string; keyId: string; privateKeyFile: string };
   const alice: Actor = { principal: { type: 'human', id: human.id }, key: { keyId: human.keyId, privateKey: createPrivateKey(readFileSync(human.privateKeyFile, 'utf8')) } };
-  const approvedAt = new Date(Date.now() - 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  // Whole seconds, not earlier than now: alice's key is valid from the whole second \`human add\`
+  // ran in, and a second earlier fell before it whenever that command took under a second.
+  const approvedAt = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
   const document = tallyProfileDocument(alice, approvedAt);
   const file = join(scratch, 'tally-profile.json');
   writeFileSync(file, JSON.stringify(document, null, 2));
