@@ -35,8 +35,8 @@ describe('OrganizationStateCache', () => {
     expect(after - before).toBeGreaterThanOrEqual(3);
     const caughtUp = await cache.load(db.pool, after);
     const reloaded = await new OrganizationStateCache().load(db.pool, after);
-    expect(caughtUp.agents).toEqual(reloaded.agents);
-    expect(caughtUp.sessions).toEqual(reloaded.sessions);
+    expect(new Map(caughtUp.agents)).toEqual(new Map(reloaded.agents));
+    expect(new Map(caughtUp.sessions)).toEqual(new Map(reloaded.sessions));
     expect(caughtUp.sessions.get(first.principal.id)).toBe(2);
     expect(caughtUp.agents.get(later.principal.id)?.status).toBe('active');
   });

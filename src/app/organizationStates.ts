@@ -12,11 +12,12 @@
 
 import { evolveOrganization, initialOrganizationState, type OrganizationState } from '../domain/organization/organization.js';
 import type { AgentFacts, RecordedEvent } from '../domain/model.js';
+import { LayeredMap } from '../domain/layeredMap.js';
 import type { Queryable } from '../store/pool.js';
 import { readLatestAgentCardFacts, readOrganizationEventsBetween } from '../store/sql/organization.js';
 import { readAllSessionEpochs } from '../store/sql/sessions.js';
 
-/** Missed Events folded one by one at most; each fold copies a map of every Agent, so a long gap reloads instead. */
+/** Missed Events folded one by one at most (each O(√Agents), `LayeredMap`); a longer gap reloads instead. */
 export const MAX_CATCH_UP_EVENTS = 256;
 
 export class OrganizationStateCache {
@@ -38,7 +39,7 @@ export class OrganizationStateCache {
     for (const row of await readLatestAgentCardFacts(db)) {
       agents.set(row.agentId, { cardVersion: row.cardVersion, status: row.status as AgentFacts['status'] });
     }
-    return { ...initialOrganizationState(), agents, sessions: await readAllSessionEpochs(db) };
+    return { ...initialOrganizationState(), agents: LayeredMap.of(agents), sessions: LayeredMap.of(await readAllSessionEpochs(db)) };
   }
 
   commit(position: number, state: OrganizationState): void {

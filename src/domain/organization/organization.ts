@@ -10,7 +10,7 @@
 import { samePrincipal } from '../../protocol/principal.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import { fromJson, toJson } from '../documents.js';
-import { withEntry } from '../group/groupState.js';
+import { withLayeredEntry } from '../layeredMap.js';
 import type { OrganizationKindEntry } from '../kinds/kindRegistry.js';
 import { accept, refuse, type AgentFacts, type CommandEnvelope, type Decision, type DecisionContext, type RecordedEvent } from '../model.js';
 
@@ -30,6 +30,10 @@ export const ORGANIZATION_KINDS: readonly OrganizationKindEntry[] = [
   { scope: 'organization', kind: SESSION_OPEN },
 ];
 
+/**
+ * Both maps hold one entry per Agent and move on every registration and HELLO: evolve sets them
+ * with `withLayeredEntry` (O(√Agents) per Event, not a copy of every Agent's entry).
+ */
 export interface OrganizationState {
   /** The latest registered Agent Card of each Agent. */
   readonly agents: ReadonlyMap<string, { readonly cardVersion: number; readonly status: AgentFacts['status'] }>;
@@ -131,11 +135,11 @@ export function evolveOrganization(state: OrganizationState, event: RecordedEven
   switch (event.kind) {
     case CARD_REGISTERED: {
       const { agentId, version, card } = fromJson<{ agentId: string; version: number; card: CardMembers }>(event.payload);
-      return { ...state, agents: withEntry(state.agents, agentId, { cardVersion: version, status: card.status }) };
+      return { ...state, agents: withLayeredEntry(state.agents, agentId, { cardVersion: version, status: card.status }) };
     }
     case SESSION_OPENED: {
       const { agentId, sessionEpoch } = fromJson<{ agentId: string; sessionEpoch: number }>(event.payload);
-      return { ...state, sessions: withEntry(state.sessions, agentId, sessionEpoch) };
+      return { ...state, sessions: withLayeredEntry(state.sessions, agentId, sessionEpoch) };
     }
     default:
       throw new Error(`unknown Organization Event kind ${event.kind}`);
