@@ -80,7 +80,7 @@ export class AgentSeat {
       const answer = await this.send(op, command);
       if (settled(answer) || Date.now() > deadline) return answer;
       if (answer.type !== 'lost') await pause(100 + Math.random() * 200); // INTERNAL_ERROR, RATE_LIMITED …
-      this.stage.recorder.count('retries');
+      this.stage.recorder.retried(answer);
     }
   }
 

@@ -44,7 +44,7 @@ export class Owner {
     for (;;) {
       const answer = await this.send(op, command);
       if (settled(answer)) return answer;
-      this.stage.recorder.count('retries');
+      this.stage.recorder.retried(answer);
       await pause(150 + Math.random() * 250);
     }
   }

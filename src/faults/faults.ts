@@ -175,6 +175,7 @@ function report(recorder: Recorder, events: number, violations: Violation[], wor
     staleProbes: c('probes'),
     copiesSent: recorder.completions.length,
     retries: c('retries'),
+    retriesBy: recorder.retriesBy(),
     answersLost: c('answersLost'),
     unresolved: unresolved(recorder),
     deliveries: recorder.segments.reduce((n, s) => n + s.received.length, 0),

@@ -19,6 +19,19 @@ export class Recorder implements History {
     this.counters.set(name, (this.counters.get(name) ?? 0) + by);
   }
 
+  /** A copy was not settled and is sent again: counted in all and by why (its error code, or `lost`). */
+  retried(answer: Answer): void {
+    this.count('retries');
+    this.count(`retry:${answer.type === 'error' ? answer.code : answer.type}`);
+  }
+
+  /** The retries by why, for the report. */
+  retriesBy(): Record<string, number> {
+    const by: Record<string, number> = {};
+    for (const [name, n] of this.counters) if (name.startsWith('retry:')) by[name.slice('retry:'.length)] = n;
+    return by;
+  }
+
   invoke(command: Record<string, unknown>, probe?: ProbeKind): Operation {
     const op: Operation = {
       id: this.operations.length,
