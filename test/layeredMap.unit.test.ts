@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LayeredMap, withLayeredEntry } from '../src/domain/layeredMap.js';
+import { LayeredMap, withLayeredEntry } from '../src/protocol/layeredMap.js';
 
 /** A small deterministic generator, so a failure replays. */
 function lcg(seed: number): () => number {
@@ -61,5 +61,48 @@ describe('LayeredMap (the Organization state maps, O(√n) per set)', () => {
     const map = LayeredMap.of([['a', 1], ['b', 2]]).with('a', 5).with('a', 6);
     expect(map.size).toBe(2);
     expect(map.get('a')).toBe(6);
+  });
+});
+
+describe('LayeredMap.withAll and changedSince (the Registry, its deltas)', () => {
+  it('given many entries at once, when set with withAll, then it equals setting them one by one', () => {
+    const entries: [string, number][] = Array.from({ length: 5_000 }, (_, i) => [`k${i % 3_000}`, i]);
+    const bulk = LayeredMap.of<number>([['a', 0]]).withAll(entries);
+    let single = LayeredMap.of<number>([['a', 0]]);
+    for (const [k, v] of entries) single = single.with(k, v);
+    expect(new Map(bulk)).toEqual(new Map(single));
+    expect(bulk.size).toBe(3_001);
+  });
+
+  it('given a descendant sharing the base, when asked what changed, then it names exactly the entries set with a new value', () => {
+    const base = LayeredMap.of(Array.from({ length: 10_000 }, (_, i): [string, number] => [`k${i}`, i]));
+    const earlier = base.with('k1', 100);
+    const later = earlier.with('k2', 200).with('k1', 100).with('new', 1);
+    expect(later.changedSince(earlier)?.sort()).toEqual([['k2', 200], ['new', 1]]);
+    expect(later.changedSince(base)?.sort()).toEqual([['k1', 100], ['k2', 200], ['new', 1]]);
+    expect(earlier.changedSince(earlier)).toEqual([]);
+  });
+
+  it('given maps that do not share a base or are not descendants, when asked what changed, then it answers undefined (the caller compares in full)', () => {
+    const base = LayeredMap.of(Array.from({ length: 100 }, (_, i): [string, number] => [`k${i}`, i]));
+    const a = base.with('x', 1);
+    const b = base.with('y', 2);
+    expect(b.changedSince(a)).toBeUndefined();
+    expect(a.changedSince(new Map([['k1', 1]]))).toBeUndefined();
+    let merged = a;
+    for (let i = 0; i < 200; i++) merged = merged.with(`m${i}`, i);
+    expect(merged.changedSince(a)).toBeUndefined();
+  });
+});
+
+describe('LayeredMap iteration with an empty top layer (the base iterators themselves)', () => {
+  it('given a map just built or merged, when iterated, then keys, values and entries are the base', () => {
+    const map = LayeredMap.of([['a', 1], ['b', 2]]);
+    expect([...map.keys()]).toEqual(['a', 'b']);
+    expect([...map.values()]).toEqual([1, 2]);
+    expect([...map.entries()]).toEqual([['a', 1], ['b', 2]]);
+    const layered = map.with('a', 3);
+    expect([...layered.keys()].sort()).toEqual(['a', 'b']);
+    expect([...layered.values()].sort()).toEqual([2, 3]);
   });
 });

@@ -12,7 +12,7 @@
 
 import { evolveOrganization, initialOrganizationState, type OrganizationState } from '../domain/organization/organization.js';
 import type { AgentFacts, RecordedEvent } from '../domain/model.js';
-import { LayeredMap } from '../domain/layeredMap.js';
+import { LayeredMap } from '../protocol/layeredMap.js';
 import type { Queryable } from '../store/pool.js';
 import { readLatestAgentCardFacts, readOrganizationEventsBetween } from '../store/sql/organization.js';
 import { readAllSessionEpochs } from '../store/sql/sessions.js';

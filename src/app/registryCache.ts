@@ -5,6 +5,7 @@
  */
 
 import type { AgentFacts } from '../domain/model.js';
+import { LayeredMap } from '../protocol/layeredMap.js';
 import { KeyRegistry, type KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import type { Queryable } from '../store/pool.js';
@@ -40,7 +41,7 @@ export async function loadRegistrySnapshot(db: Queryable, organizationId: string
   for (const row of await readLatestAgentCards(db)) {
     agents.set(row.agentId, agentFactsOf(JSON.parse(row.document) as JsonObject));
   }
-  return { revision, registry, agents };
+  return { revision, registry, agents: LayeredMap.of(agents) };
 }
 
 /** Told when the snapshot changes, with the previous one (to send deltas to workers). */
@@ -109,9 +110,28 @@ export class RegistryCache {
   }
 }
 
-/** Bindings that are new in `next`, or whose validity history grew, since `previous`. */
+/**
+ * The Agents whose card facts or key bindings changed from `previous` to `next`, when both
+ * snapshots can tell (`changedSince`: `next` extended from `previous` in this process); undefined
+ * when only a full comparison could (a snapshot reloaded from the database).
+ */
+export function affectedAgents(previous: RegistrySnapshot, next: RegistrySnapshot): Set<string> | undefined {
+  const bindings = next.registry.changedSince(previous.registry);
+  const agents = next.agents instanceof LayeredMap ? next.agents.changedSince(previous.agents) : undefined;
+  if (bindings === undefined || agents === undefined) return undefined;
+  const ids = new Set(agents.map(([agentId]) => agentId));
+  for (const binding of bindings) if (binding.principal.type === 'agent') ids.add(binding.principal.id);
+  return ids;
+}
+
+/**
+ * Bindings that are new in `next`, or whose validity history grew, since `previous`. A snapshot
+ * this process extended names its changes (`changedSince`, O(changes)); one reloaded from the
+ * database is compared binding by binding.
+ */
 export function registryDelta(previous: RegistrySnapshot, next: RegistrySnapshot): KeyBindingEvidence[] {
-  return next.registry.evidence().bindings.filter((binding) => {
+  const candidates = next.registry.changedSince(previous.registry) ?? next.registry.evidence().bindings;
+  return candidates.filter((binding) => {
     const before = previous.registry.resolve(binding.keyId);
     return before === undefined || before.binding.validityHistory.length !== binding.validityHistory.length;
   });

@@ -11,6 +11,7 @@ import { RegistryProblem } from '../protocol/signing/keyRegistry.js';
 import { verifyParsedDocument } from '../protocol/signing/verifySignedDocument.js';
 import { samePrincipal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
+import { withLayeredEntry } from '../protocol/layeredMap.js';
 import { SESSIONS_CHANNEL } from '../store/channels.js';
 import { inTransaction, type Queryable } from '../store/pool.js';
 import { readEventsById } from '../store/sql/events.js';
@@ -133,8 +134,8 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
       if (facts?.changes !== undefined) {
         writes.keys.push(facts.changes);
         writes.cards.push({ agentId: String(facts.card['agentId']), cardVersion: Number(facts.card['cardVersion']), status: String(facts.card['status']), document: JSON.stringify(facts.card), signingHash: facts.signingHash ?? '', registeredAt: now });
-        const agents = new Map(snapshot.agents);
-        agents.set(String(facts.card['agentId']), agentFactsOf(facts.card));
+        // O(√Agents), not a copy of every Agent's facts (`LayeredMap`).
+        const agents = withLayeredEntry(snapshot.agents, String(facts.card['agentId']), agentFactsOf(facts.card));
         snapshot = { revision: snapshot.revision + 1, registry: facts.changes.registry, agents };
       }
       // An Agent's new Session Epoch is written, and announced, with the Event that opened it:

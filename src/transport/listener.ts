@@ -12,6 +12,7 @@ import type { GroupAccess } from '../app/groupAccess.js';
 import type { GroupAuthority } from '../app/groupAuthority.js';
 import { ClusteredHumanSessions, type HumanSessionService } from '../app/humans/clusteredHumanSessions.js';
 import { HumanSessions } from '../app/humans/humanSessions.js';
+import { affectedAgents } from '../app/registryCache.js';
 import type { Clock } from '../app/settings.js';
 import { wireError } from '../app/wireError.js';
 import { DeliveryHub } from '../delivery/deliveryHub.js';
@@ -126,7 +127,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   };
   options.authority.onCommitted((events) => hub.committed(events));
   const unwatch = watchListener(options.authority.metrics, sessions, connections, hub, context);
-  options.authority.registry.onChange((_previous, next) => sessions.closeRevoked(next, options.clock.nowMillis()));
+  options.authority.registry.onChange((previous, next) => sessions.closeRevoked(next, options.clock.nowMillis(), affectedAgents(previous, next)));
   const notifier = new Notifier(options.databaseUrl, groups, {
     groupAdvanced: (groupId, sequence) => hub.wake(groupId, sequence),
     sessionOpened: (agentId, epoch) => sessions.fence(agentId, epoch),

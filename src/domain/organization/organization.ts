@@ -10,7 +10,7 @@
 import { samePrincipal } from '../../protocol/principal.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import { fromJson, toJson } from '../documents.js';
-import { withLayeredEntry } from '../layeredMap.js';
+import { withLayeredEntry } from '../../protocol/layeredMap.js';
 import type { OrganizationKindEntry } from '../kinds/kindRegistry.js';
 import { accept, refuse, type AgentFacts, type CommandEnvelope, type Decision, type DecisionContext, type RecordedEvent } from '../model.js';
 

@@ -44,26 +44,66 @@ export class LayeredMap<V> implements ReadonlyMap<string, V> {
 
   /** A map with `key` set to `value`; this one is unchanged. */
   with(key: string, value: V): LayeredMap<V> {
-    const size = this.has(key) ? this.size : this.size + 1;
+    return this.withAll([[key, value]]);
+  }
+
+  /**
+   * A map with every entry of `entries` set, in order; this one is unchanged. Costs the size of
+   * the top layer plus the entries, or one merge into a new base when that outgrows √n.
+   */
+  withAll(entries: Iterable<readonly [string, V]>): LayeredMap<V> {
     const top = new Map(this.top);
-    top.set(key, value);
+    let size = this.size;
+    for (const [key, value] of entries) {
+      if (!top.has(key) && !this.base.has(key)) size++;
+      top.set(key, value);
+    }
     if (top.size < Math.max(MIN_TOP, Math.sqrt(size))) return new LayeredMap(this.base, top, size);
     const merged = new Map(this.base);
     for (const [k, v] of top) merged.set(k, v);
     return new LayeredMap(merged, new Map(), size);
   }
 
-  *entries(): MapIterator<[string, V]> {
+  /**
+   * The entries set in this map since `earlier` (an ancestor by `with`/`withAll`) whose value
+   * differs from `earlier`'s, when both still share one base: O(top layer). Undefined once a
+   * merge separated them (every √n sets), when the caller compares in full.
+   */
+  changedSince(earlier: ReadonlyMap<string, V>): [string, V][] | undefined {
+    if (!(earlier instanceof LayeredMap) || earlier.base !== this.base) return undefined;
+    // An ancestor's top layer is within this one's; anything else is not a descendant of it.
+    for (const key of earlier.top.keys()) if (!this.top.has(key)) return undefined;
+    const changed: [string, V][] = [];
+    for (const [key, value] of this.top) if (earlier.get(key) !== value || !earlier.has(key)) changed.push([key, value]);
+    return changed;
+  }
+
+  entries(): MapIterator<[string, V]> {
+    // After a merge the top is empty: the base's own iterator, no generator in between.
+    return this.top.size === 0 ? this.base.entries() : this.layeredEntries();
+  }
+
+  keys(): MapIterator<string> {
+    return this.top.size === 0 ? this.base.keys() : this.layeredKeys();
+  }
+
+  values(): MapIterator<V> {
+    return this.top.size === 0 ? this.base.values() : this.layeredValues();
+  }
+
+  private *layeredEntries(): MapIterator<[string, V]> {
     for (const [key, value] of this.base) if (!this.top.has(key)) yield [key, value];
     yield* this.top.entries();
   }
 
-  *keys(): MapIterator<string> {
-    for (const [key] of this.entries()) yield key;
+  private *layeredKeys(): MapIterator<string> {
+    for (const key of this.base.keys()) if (!this.top.has(key)) yield key;
+    yield* this.top.keys();
   }
 
-  *values(): MapIterator<V> {
-    for (const [, value] of this.entries()) yield value;
+  private *layeredValues(): MapIterator<V> {
+    for (const [key, value] of this.base) if (!this.top.has(key)) yield value;
+    yield* this.top.values();
   }
 
   forEach(callback: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
