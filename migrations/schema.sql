@@ -8,6 +8,7 @@ create table agent_cards (
   document text not null,
   signing_hash text not null,
   registered_at text not null,
+  registry_revision bigint,
   constraint agent_cards_pkey PRIMARY KEY (agent_id, card_version),
   constraint agent_cards_signing_hash_key UNIQUE (signing_hash)
 );
@@ -255,6 +256,8 @@ create table schema_migrations (
   constraint schema_migrations_pkey PRIMARY KEY (version)
 );
 
+create index agent_cards_registry_revision ON agent_cards USING btree (registry_revision) WHERE (registry_revision IS NOT NULL);
+
 create index aggregates_artifact_hash ON aggregates USING btree (aggregate_id) WHERE (aggregate_type = 'artifact'::text);
 
 create index aggregates_context_members ON aggregates USING btree (group_id) WHERE ((aggregate_type = 'membership'::text) AND ((document ->> 'state'::text) = ANY (ARRAY['provisional'::text, 'active'::text])) AND ((document ->> 'role'::text) <> ALL (ARRAY['mission_owner'::text, 'coordinator'::text])));
@@ -276,6 +279,10 @@ create index artifact_contents_incomplete ON artifact_contents USING btree (orga
 create index artifact_contents_uploader ON artifact_contents USING btree (organization_id, uploaded_by);
 
 create index group_snapshots_views ON group_snapshots USING btree (group_id, view_membership_id, through_sequence) WHERE (view_membership_id IS NOT NULL);
+
+create index key_bindings_registry_revision ON key_bindings USING btree (registry_revision);
+
+create index key_validity_records_registry_revision ON key_validity_records USING btree (registry_revision);
 
 create index policy_log_by_event ON policy_log USING btree (event_id) WHERE (event_id IS NOT NULL);
 

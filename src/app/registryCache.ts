@@ -11,6 +11,7 @@ import type { JsonObject } from '../protocol/strictJson.js';
 import type { Queryable } from '../store/pool.js';
 import { readLatestAgentCards } from '../store/sql/organization.js';
 import { readBindings, readRegistryRevision } from '../store/sql/registry.js';
+import { catchUpRegistry } from './registryCatchUp.js';
 
 export interface RegistrySnapshot {
   readonly revision: number;
@@ -79,8 +80,13 @@ export class RegistryCache {
 
   /** Reloads when `revision` (read in the caller's transaction) is newer than ours. */
   async ensure(db: Queryable, revision: number): Promise<RegistrySnapshot> {
-    if (revision !== this.snapshot.revision) this.replace(await loadRegistrySnapshot(db, this.organizationId));
-    return this.snapshot;
+    if (revision === this.snapshot.revision) return this.snapshot;
+    const from = this.snapshot;
+    const next = (await catchUpRegistry(db, from, revision)) ?? (await loadRegistrySnapshot(db, this.organizationId));
+    // Another caller may have moved it on meanwhile: install this one only over an older copy,
+    // and answer the caller with the revision it asked for.
+    if (this.snapshot === from || next.revision > this.snapshot.revision) this.replace(next);
+    return next;
   }
 
   /**

@@ -15,7 +15,7 @@ import { withLayeredEntry } from '../protocol/layeredMap.js';
 import { SESSIONS_CHANNEL } from '../store/channels.js';
 import { inTransaction, type Queryable } from '../store/pool.js';
 import { readEventsById } from '../store/sql/events.js';
-import { insertAgentCard, insertOrganizationEvents, type AgentCardRow, type OrganizationEventRow } from '../store/sql/organization.js';
+import { insertAgentCard, insertOrganizationEvents, type NewAgentCardRow, type OrganizationEventRow } from '../store/sql/organization.js';
 import { findReceipts, insertReceipts, receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
 import { insertBinding, insertValidityRecord, lockOrganization, updateOrganization } from '../store/sql/registry.js';
 import { upsertSessionEpochs } from '../store/sql/sessions.js';
@@ -32,7 +32,7 @@ import { wireError } from './wireError.js';
 
 interface Writes {
   events: OrganizationEventRow[];
-  cards: AgentCardRow[];
+  cards: NewAgentCardRow[];
   keys: CardKeyChanges[];
   sessions: Map<string, number>;
   receipts: ReceiptRow[];
@@ -133,7 +133,7 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
       });
       if (facts?.changes !== undefined) {
         writes.keys.push(facts.changes);
-        writes.cards.push({ agentId: String(facts.card['agentId']), cardVersion: Number(facts.card['cardVersion']), status: String(facts.card['status']), document: JSON.stringify(facts.card), signingHash: facts.signingHash ?? '', registeredAt: now });
+        writes.cards.push({ agentId: String(facts.card['agentId']), cardVersion: Number(facts.card['cardVersion']), status: String(facts.card['status']), document: JSON.stringify(facts.card), signingHash: facts.signingHash ?? '', registeredAt: now, registryRevision: snapshot.revision + 1 });
         // O(√Agents), not a copy of every Agent's facts (`LayeredMap`).
         const agents = withLayeredEntry(snapshot.agents, String(facts.card['agentId']), agentFactsOf(facts.card));
         snapshot = { revision: snapshot.revision + 1, registry: facts.changes.registry, agents };

@@ -94,9 +94,9 @@ async function writeChunk(world: BenchWorld, rows: ChunkRows): Promise<void> {
       [rows.events.map((_, i) => org.lastPosition + 1 + i), ...(['eventId', 'kind', 'document', 'signingHash', 'admissionRecordId', 'trustedAcceptedAt'] as const).map((k) => rows.events.map((e) => e[k]))],
     );
     await client.query(
-      `insert into agent_cards (agent_id, card_version, status, document, signing_hash, registered_at)
-       select a, 1, 'active', d, h, $4 from unnest($1::text[], $2::text[], $3::text[]) as x(a, d, h)`,
-      [rows.cards.map((c) => c.agentId), rows.cards.map((c) => c.document), rows.cards.map((c) => c.signingHash), now],
+      `insert into agent_cards (agent_id, card_version, status, document, signing_hash, registered_at, registry_revision)
+       select a, 1, 'active', d, h, $4, r from unnest($1::text[], $2::text[], $3::text[], $5::bigint[]) as x(a, d, h, r)`,
+      [rows.cards.map((c) => c.agentId), rows.cards.map((c) => c.document), rows.cards.map((c) => c.signingHash), now, rows.cards.map((_, i) => org.registryRevision + 1 + i)],
     );
     if (rows.bindings.some((b) => b.validityHistory.length > 0)) throw new Error('seeded Agent keys carry no validity records');
     await client.query(

@@ -33,12 +33,28 @@ export interface AgentCardRow {
   readonly registeredAt: string;
 }
 
-export async function insertAgentCard(db: Queryable, row: AgentCardRow): Promise<void> {
+/** A card as written: with the Registry revision its registration moved the Registry to. */
+export interface NewAgentCardRow extends AgentCardRow {
+  readonly registryRevision: number;
+}
+
+export async function insertAgentCard(db: Queryable, row: NewAgentCardRow): Promise<void> {
   await db.query(
-    `insert into agent_cards (agent_id, card_version, status, document, signing_hash, registered_at)
-     values ($1, $2, $3, $4, $5, $6)`,
-    [row.agentId, row.cardVersion, row.status, row.document, row.signingHash, row.registeredAt],
+    `insert into agent_cards (agent_id, card_version, status, document, signing_hash, registered_at, registry_revision)
+     values ($1, $2, $3, $4, $5, $6, $7)`,
+    [row.agentId, row.cardVersion, row.status, row.document, row.signingHash, row.registeredAt, row.registryRevision],
   );
+}
+
+/** The latest card of every Agent registered at a Registry revision in (`after`, `upTo`]. */
+export async function readAgentCardsBetween(db: Queryable, after: number, upTo: number): Promise<AgentCardRow[]> {
+  const result = await db.query<AgentCardRow>(
+    `select distinct on (agent_id) agent_id as "agentId", card_version as "cardVersion", status, document,
+            signing_hash as "signingHash", registered_at as "registeredAt"
+     from agent_cards where registry_revision > $1 and registry_revision <= $2 order by agent_id, card_version desc`,
+    [after, upTo],
+  );
+  return result.rows;
 }
 
 /** The latest card of every Agent. */

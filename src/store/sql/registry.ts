@@ -46,23 +46,63 @@ export async function updateOrganization(db: Queryable, organizationId: string, 
 
 /** Every binding with its full validity history. */
 export async function readBindings(db: Queryable): Promise<KeyBindingEvidence[]> {
-  const bindings = await db.query<{ key_id: string; principal_type: 'agent' | 'human' | 'service'; principal_id: string; algorithm: string; public_key: string; valid_from: string }>(
-    'select key_id, principal_type, principal_id, algorithm, public_key, valid_from from key_bindings order by key_id',
+  const bindings = await db.query<BindingRow>('select key_id, principal_type, principal_id, algorithm, public_key, valid_from from key_bindings order by key_id');
+  const records = await db.query<RecordRow>('select key_id, sequence, recorded_at, valid_until, revoked_at from key_validity_records order by key_id, sequence');
+  return evidenceOf(bindings.rows, records.rows);
+}
+
+/**
+ * The bindings bound or given a validity record at a Registry revision in (`after`, `upTo`],
+ * each with its validity history as of `upTo` — what a Registry copy at `after` lacks
+ * (`applyRegistryDelta` adds them; src/app/registryCatchUp.ts).
+ */
+export async function readBindingsChangedBetween(db: Queryable, after: number, upTo: number): Promise<KeyBindingEvidence[]> {
+  const changed = `select key_id from key_bindings where registry_revision > $1 and registry_revision <= $2
+                   union select key_id from key_validity_records where registry_revision > $1 and registry_revision <= $2`;
+  const bindings = await db.query<BindingRow>(
+    `select key_id, principal_type, principal_id, algorithm, public_key, valid_from from key_bindings
+     where key_id in (${changed}) order by key_id`,
+    [after, upTo],
   );
-  const records = await db.query<{ key_id: string; sequence: number; recorded_at: string; valid_until: string | null; revoked_at: string | null }>(
-    'select key_id, sequence, recorded_at, valid_until, revoked_at from key_validity_records order by key_id, sequence',
+  const records = await db.query<RecordRow>(
+    `select key_id, sequence, recorded_at, valid_until, revoked_at from key_validity_records
+     where key_id in (${changed}) and registry_revision <= $2 order by key_id, sequence`,
+    [after, upTo],
   );
+  return evidenceOf(bindings.rows, records.rows);
+}
+
+interface BindingRow {
+  key_id: string;
+  principal_type: 'agent' | 'human' | 'service';
+  principal_id: string;
+  algorithm: string;
+  public_key: string;
+  valid_from: string;
+}
+
+interface RecordRow {
+  key_id: string;
+  sequence: number;
+  recorded_at: string;
+  valid_until: string | null;
+  revoked_at: string | null;
+}
+
+function evidenceOf(bindings: readonly BindingRow[], records: readonly RecordRow[]): KeyBindingEvidence[] {
   const history = new Map<string, ValidityStatusRecord[]>();
-  for (const r of records.rows) {
+  for (const r of records) {
     const record: ValidityStatusRecord = {
       sequence: r.sequence,
       recordedAt: r.recorded_at,
       ...(r.valid_until === null ? {} : { validUntil: r.valid_until }),
       ...(r.revoked_at === null ? {} : { revokedAt: r.revoked_at }),
     };
-    history.set(r.key_id, [...(history.get(r.key_id) ?? []), record]);
+    const list = history.get(r.key_id);
+    if (list === undefined) history.set(r.key_id, [record]);
+    else list.push(record);
   }
-  return bindings.rows.map((b) => ({
+  return bindings.map((b) => ({
     keyId: b.key_id,
     principal: { type: b.principal_type, id: b.principal_id },
     algorithm: b.algorithm,
