@@ -15,9 +15,9 @@ describe('parseCurveArgs', () => {
   });
 
   it('takes all, --quick and --sizes', () => {
-    expect(parseCurveArgs(['--curve', 'all']).curves).toEqual(['groups', 'replay', 'restart', 'idle']);
+    expect(parseCurveArgs(['--curve', 'all']).curves).toEqual(['groups', 'replay', 'restart', 'idle', 'registry']);
     expect(parseCurveArgs(['--curve', 'idle', '--quick']).sizes).toBe(QUICK_SIZES);
-    expect(parseCurveArgs(['--curve', 'groups', '--sizes', '5,50']).sizes).toEqual({ groups: [5, 50], replay: [5, 50], idle: [5, 50] });
+    expect(parseCurveArgs(['--curve', 'groups', '--sizes', '5,50']).sizes).toEqual({ groups: [5, 50], replay: [5, 50], idle: [5, 50], registry: [5, 50] });
   });
 
   it('refuses a missing or unknown curve and bad sizes', () => {
@@ -28,7 +28,7 @@ describe('parseCurveArgs', () => {
   });
 
   it('keeps the issue\'s full sizes', () => {
-    expect(FULL_SIZES).toEqual({ groups: [10, 1_000, 100_000], replay: [10_000, 1_000_000], idle: [1_000, 10_000, 30_000] });
+    expect(FULL_SIZES).toEqual({ groups: [10, 1_000, 100_000], replay: [10_000, 1_000_000], idle: [1_000, 10_000, 30_000], registry: [1_000, 10_000, 30_000] });
   });
 });
 

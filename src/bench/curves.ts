@@ -1,5 +1,5 @@
 /**
- * `npm run bench:curves -- --curve groups|replay|restart|idle|all [--quick] [--json]`: the
+ * `npm run bench:curves -- --curve groups|replay|restart|idle|registry|all [--quick] [--json]`: the
  * scaling curves of issue 16 part 5, each from one command (BENCHMARKS.md, "Scaling curves").
  * One embedded PostgreSQL for the run (`synchronous_commit` and fsync on, as in `npm run bench`),
  * an in-process Authority for setup, real `serve` nodes and load processes for each point.
@@ -16,6 +16,7 @@ import { log } from './benchPhases.js';
 import { BenchWorld } from './benchWorld.js';
 import { bends, CURVE_LIMITS, parseCurveArgs, type CurveName, type CurvePoint } from './curvesPlan.js';
 import { groupsCurve, idleCurve, replayCurve, restartCurve, type CurveWorld, type Histories } from './curvesRun.js';
+import { registryCurve } from './curvesRegistry.js';
 
 /**
  * Raises this process's open-file limit (inherited by every `serve` node and load process it
@@ -65,6 +66,7 @@ async function main(): Promise<Partial<Record<CurveName, CurvePoint[]>>> {
         if (curve === 'replay') results.replay = await replayCurve(cw, options.sizes.replay, histories);
         if (curve === 'restart') results.restart = await restartCurve(cw, options.sizes.replay, histories);
         if (curve === 'idle') results.idle = await idleCurve(cw, options.sizes.idle);
+        if (curve === 'registry') results.registry = await registryCurve(cw, options.sizes.registry);
         process.stdout.write(`${table(curve, results[curve] ?? [])}\n`);
       }
     } finally {

@@ -4,7 +4,7 @@
  * bends. No I/O here, so the command's own logic is unit-tested without a database.
  */
 
-export const CURVES = ['groups', 'replay', 'restart', 'idle'] as const;
+export const CURVES = ['groups', 'replay', 'restart', 'idle', 'registry'] as const;
 export type CurveName = (typeof CURVES)[number];
 
 /** The sizes of each curve's points. `--quick` keeps the shape at a size a test can afford. */
@@ -15,10 +15,12 @@ export interface CurveSizes {
   readonly replay: readonly number[];
   /** Idle authenticated sessions held open at once. */
   readonly idle: readonly number[];
+  /** Agents registered (one card and key each) when a Registry copy is reloaded or caught up. */
+  readonly registry: readonly number[];
 }
 
-export const FULL_SIZES: CurveSizes = { groups: [10, 1_000, 100_000], replay: [10_000, 1_000_000], idle: [1_000, 10_000, 30_000] };
-export const QUICK_SIZES: CurveSizes = { groups: [2, 20, 200], replay: [500, 3_000], idle: [50, 200, 400] };
+export const FULL_SIZES: CurveSizes = { groups: [10, 1_000, 100_000], replay: [10_000, 1_000_000], idle: [1_000, 10_000, 30_000], registry: [1_000, 10_000, 30_000] };
+export const QUICK_SIZES: CurveSizes = { groups: [2, 20, 200], replay: [500, 3_000], idle: [50, 200, 400], registry: [50, 200, 400] };
 
 export const CURVE_LIMITS = {
   /** Writer Agents of the Groups curve: the bench's many-Groups phase uses 50. */
@@ -79,7 +81,7 @@ export interface CurveOptions {
 }
 
 /**
- * `--curve groups|replay|restart|idle` (comma-separated, or `all`), `--quick`, `--json`, and
+ * `--curve groups|replay|restart|idle|registry` (comma-separated, or `all`), `--quick`, `--json`, and
  * `--sizes a,b,…` to measure every chosen curve at those sizes instead (a test, one more point).
  */
 export function parseCurveArgs(argv: readonly string[]): CurveOptions {
@@ -96,7 +98,7 @@ export function parseCurveArgs(argv: readonly string[]): CurveOptions {
   if (sizesAt >= 0) {
     const given = String(argv[sizesAt + 1] ?? '').split(',').map(Number);
     if (given.length === 0 || !given.every((n) => Number.isInteger(n) && n > 0)) throw new Error('--sizes takes positive integers, comma-separated');
-    sizes = { groups: given, replay: given, idle: given };
+    sizes = { groups: given, replay: given, idle: given, registry: given };
   }
   return { curves: ordered, quick, json: argv.includes('--json'), sizes };
 }
