@@ -4,7 +4,7 @@
  */
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -75,6 +75,14 @@ export interface ServeNode {
   stop(): Promise<void>;
 }
 
+function readyLine(line: string): { url?: string } | undefined {
+  try {
+    return JSON.parse(line) as { url?: string };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Starts `missionweave serve` and resolves when it prints its ready line. */
 export function startServe(dir: string, env: NodeJS.ProcessEnv, extraArgs: readonly string[] = []): Promise<ServeNode> {
   const started = performance.now();
@@ -85,9 +93,15 @@ export function startServe(dir: string, env: NodeJS.ProcessEnv, extraArgs: reado
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`serve exited with ${String(code)}`)));
+    // Lines other than the ready line (say `--trace-gc` in MW_BENCH_SERVE_NODE_ARGS) go to the
+    // file MW_BENCH_SERVE_STDOUT names, or nowhere.
+    const other = process.env['MW_BENCH_SERVE_STDOUT'];
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      const ready = JSON.parse(line) as { url?: string };
-      if (ready.url === undefined) return;
+      const ready = readyLine(line);
+      if (ready?.url === undefined) {
+        if (other !== undefined) appendFileSync(other, `${line}\n`);
+        return;
+      }
       resolve({
         child,
         url: ready.url,
