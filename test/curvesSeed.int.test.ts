@@ -12,7 +12,7 @@ import { BenchWorld, type BenchAgent, type BenchMission } from '../src/bench/ben
 import { CURVE_LIMITS } from '../src/bench/curvesPlan.js';
 import { seedAgents } from '../src/bench/curvesAgents.js';
 import { createGroups, seedHistory, verifySeeded } from '../src/bench/curvesSeed.js';
-import { loadRegistrySnapshot } from '../src/app/registryCache.js';
+import { loadRegistrySnapshot } from '../src/app/registrySnapshot.js';
 import { verifyParsedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { HumanSessions, type HumanSessionLimits } from '../src/app/humans/humanSessions.js';
-import type { RegistrySnapshot } from '../src/app/registryCache.js';
+import type { RegistrySnapshot } from '../src/app/registrySnapshot.js';
 import { canonicalBytes } from '../src/protocol/jcs.js';
 import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import { signBytes } from '../src/protocol/signing/signDocument.js';

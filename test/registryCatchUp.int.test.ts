@@ -6,7 +6,8 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueAgentCard } from '../src/app/issueDocuments.js';
-import { loadRegistrySnapshot, RegistryCache } from '../src/app/registryCache.js';
+import { RegistryCache } from '../src/app/registryCache.js';
+import { loadRegistrySnapshot } from '../src/app/registrySnapshot.js';
 import { catchUpRegistry, MAX_CATCH_UP_REVISIONS } from '../src/app/registryCatchUp.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';

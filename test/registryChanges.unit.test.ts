@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { AgentFacts } from '../src/domain/model.js';
-import { affectedAgents, registryDelta, type RegistrySnapshot } from '../src/app/registryCache.js';
+import { affectedAgents, registryDelta, type RegistrySnapshot } from '../src/app/registrySnapshot.js';
 import { LayeredMap, withLayeredEntry } from '../src/protocol/layeredMap.js';
 import { KeyRegistry, type KeyBindingEvidence } from '../src/protocol/signing/keyRegistry.js';
 import { generatePrivateKey, publicKeyBase64url } from '../src/protocol/signing/signDocument.js';

@@ -16,7 +16,7 @@ import type { JsonObject } from '../protocol/strictJson.js';
 import type { Queryable } from '../store/pool.js';
 import { readAgentCardsBetween } from '../store/sql/organization.js';
 import { readBindingsChangedBetween } from '../store/sql/registry.js';
-import { agentFactsOf, type RegistrySnapshot } from './registryCache.js';
+import { agentFactsOf, type RegistrySnapshot } from './registrySnapshot.js';
 import { applyRegistryDelta } from './workers/applyRegistryDelta.js';
 
 /** Revisions caught up by rows at most; a longer gap (a node long away) reloads in full. */

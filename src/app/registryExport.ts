@@ -16,7 +16,8 @@
 import type { Principal } from '../protocol/principal.js';
 import type { KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
 import type { Queryable } from '../store/pool.js';
-import type { RegistryCache, RegistrySnapshot } from './registryCache.js';
+import type { RegistryCache } from './registryCache.js';
+import type { RegistrySnapshot } from './registrySnapshot.js';
 
 export interface RegistryExport {
   readonly organizationId: string;

@@ -24,7 +24,7 @@ import { admitEmbedded, checkAdmission, checkFoundReceipt, receiptKeyOf } from '
 import { insertEmbeddedAdmissions, readEmbeddedAdmissions, type EmbeddedAdmissionRow } from '../store/sql/embeddedAdmissions.js';
 import { newUrn, signEvent } from './eventFactory.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome, type DeliveredEvent } from './outcomes.js';
-import { agentFactsOf, type RegistrySnapshot } from './registryCache.js';
+import { agentFactsOf, type RegistrySnapshot } from './registrySnapshot.js';
 import type { OrganizationStateCache } from './organizationStates.js';
 import type { GroupBatchDependencies } from './runGroupBatch.js';
 import type { EmbeddedVerification, VerifiedCommand } from './verifyCommand.js';

@@ -9,7 +9,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { loadRegistrySnapshot } from '../app/registryCache.js';
+import { loadRegistrySnapshot } from '../app/registrySnapshot.js';
 import { catchUpRegistry } from '../app/registryCatchUp.js';
 import { generatePrivateKey, publicKeyBase64url } from '../protocol/signing/signDocument.js';
 import { timestampOf } from '../app/issueDocuments.js';

@@ -7,7 +7,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import type { RegistrySnapshot } from '../app/registryCache.js';
+import type { RegistrySnapshot } from '../app/registrySnapshot.js';
 import { decodeBase64url, encodeBase64url } from '../protocol/base64url.js';
 import { isCanonicalScalar, verifyEd25519 } from '../protocol/ed25519.js';
 import { canonicalBytes } from '../protocol/jcs.js';

@@ -12,7 +12,7 @@ import type { GroupAccess } from '../app/groupAccess.js';
 import type { GroupAuthority } from '../app/groupAuthority.js';
 import { ClusteredHumanSessions, type HumanSessionService } from '../app/humans/clusteredHumanSessions.js';
 import { HumanSessions } from '../app/humans/humanSessions.js';
-import { affectedAgents } from '../app/registryCache.js';
+import { affectedAgents } from '../app/registrySnapshot.js';
 import type { Clock } from '../app/settings.js';
 import { wireError } from '../app/wireError.js';
 import { DeliveryHub } from '../delivery/deliveryHub.js';

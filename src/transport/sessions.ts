@@ -11,7 +11,7 @@
  * still travels by NOTIFY, as between nodes.
  */
 
-import type { RegistrySnapshot } from '../app/registryCache.js';
+import type { RegistrySnapshot } from '../app/registrySnapshot.js';
 import { wireError, type WireError } from '../app/wireError.js';
 import type { ClusterLink } from './clusterLink.js';
 import { credentialRefusal } from './hello.js';

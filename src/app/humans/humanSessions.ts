@@ -22,7 +22,7 @@ import { canonicalBytes } from '../../protocol/jcs.js';
 import type { Principal } from '../../protocol/principal.js';
 import { keyValidAt } from '../../protocol/signing/keyRegistry.js';
 import { instantFromMillis } from '../../protocol/timestamp.js';
-import type { RegistrySnapshot } from '../registryCache.js';
+import type { RegistrySnapshot } from '../registrySnapshot.js';
 import { wireError, type WireError } from '../wireError.js';
 import { CHALLENGE_NONCE_BYTES, decodeChallengeId, encodeChallengeId, type ChallengeFields } from './challengeCodec.js';
 import { ConsumedChallenges } from './consumedChallenges.js';
