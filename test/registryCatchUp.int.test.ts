@@ -5,15 +5,14 @@
  */
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueAgentCard } from '../src/app/issueDocuments.js';
 import { RegistryCache } from '../src/app/registryCache.js';
 import { loadRegistrySnapshot } from '../src/app/registrySnapshot.js';
 import { catchUpRegistry, MAX_CATCH_UP_REVISIONS } from '../src/app/registryCatchUp.js';
-import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { readRegistryRevision } from '../src/store/sql/registry.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { Harness, ORGANIZATION_ID, type Actor } from './support/harness.js';
+import { revisedCard as revisedCardOf } from './support/revisedCards.js';
 
 let db: TestDatabase;
 let h: Harness;
@@ -25,26 +24,7 @@ beforeAll(async () => {
 
 /** The Agent's card again as version 2, `status` as given, its key revoked at `revokedAt` when given. */
 function revisedCard(agent: Actor, status: 'active' | 'revoked', revokedAt?: string): JsonObject {
-  const binding = h.authority.registry.current.registry.resolve(agent.key.keyId)?.binding;
-  if (binding === undefined) throw new Error('the Agent has no key binding');
-  const card = issueAgentCard(
-    {
-      agentId: agent.principal.id,
-      organizationId: ORGANIZATION_ID,
-      cardVersion: 2,
-      displayName: 'revised',
-      owner: h.registry.principal,
-      endpoint: 'wss://127.0.0.1:8443',
-      keys: [{ keyId: binding.keyId, publicKey: binding.publicKey, validFrom: binding.validFrom }],
-      capabilities: ['code.review@1.0.0'],
-      maxConcurrency: 2,
-      issuedAt: h.now(),
-    },
-    h.registry.key,
-  );
-  const { signature: _signature, publicKeys, ...unsigned } = card as JsonObject & { publicKeys: JsonObject[] };
-  const keys = publicKeys.map((key) => (revokedAt === undefined ? key : { ...key, revokedAt }));
-  return signDocument('agent-card', { ...unsigned, status, publicKeys: keys }, h.registry.key) as unknown as JsonObject;
+  return revisedCardOf(h, agent, status, revokedAt);
 }
 
 async function register(card: JsonObject): Promise<void> {

@@ -7,15 +7,14 @@
 
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueAgentCard } from '../src/app/issueDocuments.js';
-import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createPool } from '../src/store/pool.js';
 import { CLOSE } from '../src/transport/limits.js';
 import type { RunningListener } from '../src/transport/listener.js';
-import { ORGANIZATION_ID, type Actor } from './support/harness.js';
+import type { Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
+import { revisedCard as revisedCardOf } from './support/revisedCards.js';
 import { startNode, startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -44,28 +43,9 @@ async function subscribedReader(url: string): Promise<{ reader: Actor; client: R
   return { reader, client };
 }
 
-/** The Agent's card again, as version 2, with `status` and the key's `revokedAt` or `validUntil` as given. */
+/** The Agent's card again, as version 2 (`support/revisedCards.ts`). */
 function revisedCard(agent: Actor, status: 'active' | 'revoked', at?: string, boundary: 'revokedAt' | 'validUntil' = 'revokedAt'): JsonObject {
-  const binding = server.harness.authority.registry.current.registry.resolve(agent.key.keyId)?.binding;
-  if (binding === undefined) throw new Error('the Agent has no key binding');
-  const card = issueAgentCard(
-    {
-      agentId: agent.principal.id,
-      organizationId: ORGANIZATION_ID,
-      cardVersion: 2,
-      displayName: 'reader',
-      owner: server.harness.registry.principal,
-      endpoint: 'wss://127.0.0.1:8443',
-      keys: [{ keyId: binding.keyId, publicKey: binding.publicKey, validFrom: binding.validFrom }],
-      capabilities: ['code.review@1.0.0'],
-      maxConcurrency: 2,
-      issuedAt: server.harness.now(),
-    },
-    server.harness.registry.key,
-  );
-  const { signature: _signature, publicKeys, ...unsigned } = card as JsonObject & { publicKeys: JsonObject[] };
-  const keys = publicKeys.map((key) => (at === undefined ? key : { ...key, [boundary]: at }));
-  return signDocument('agent-card', { ...unsigned, status, publicKeys: keys }, server.harness.registry.key) as unknown as JsonObject;
+  return revisedCardOf(server.harness, agent, status, at, boundary);
 }
 
 async function register(card: JsonObject): Promise<void> {
