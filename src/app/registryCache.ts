@@ -42,7 +42,7 @@ export class RegistryCache {
     if (snapshot.revision >= this.snapshot.revision) this.replace(snapshot);
   }
 
-  /** Reloads when `revision` (read in the caller's transaction) is newer than ours. */
+  /** Moves to `revision` (read in the caller's transaction) when ours differs: by the rows missed (`registryCatchUp.ts`), else a full reload. */
   async ensure(db: Queryable, revision: number): Promise<RegistrySnapshot> {
     if (revision === this.snapshot.revision) return this.snapshot;
     const from = this.snapshot;
