@@ -13,7 +13,7 @@
  * await agent.close();
  * ```
  *
- * Connection: `connect()` opens the first session and rejects if it fails. After that, any
+ * Connection (connection.ts): `connect()` opens the first session and rejects if it fails. After that, any
  * close that invites it (a network failure, 1000/1001/1006/1011–1014, 4000–4499, or a 4500–4999
  * close whose ERROR is `retryable`) reconnects with exponential backoff and full jitter
  * (`reconnect.initialDelayMs`, `maxDelayMs`), with a fresh HELLO and so a new Session Epoch.
@@ -24,7 +24,7 @@
  * Commands: see commands.ts (same Action ID on every retry, byte-identical resend after a
  * reconnect, re-signed once under the new Session Epoch on AUTH_STALE_SESSION).
  *
- * Verification: every EVENT passes the six stages of §6.4 under a service key of the
+ * Verification (agentFrames.ts): every EVENT passes the six stages of §6.4 under a service key of the
  * Organization's Registry before anything else sees it (eventVerifier.ts): the Registry the
  * Agent pinned (`registry`), else `GET /v1/registry` read with the session and cached by
  * revision, read again once for a key it does not know. An Event that fails is never handed
@@ -45,22 +45,20 @@
  * through `onSnapshot` when a handler is set (snapshots.ts), else it is reported there too.
  */
 
-import { randomBytes } from 'node:crypto';
-import type { JsonObject } from '../protocol/strictJson.js';
-import { backoffDelay, endpoint, isFinalClose, isFinalFailure, signerOf, type AgentState, type ConnectionChange, type MissionWeaveAgentOptions } from './agentOptions.js';
+import { backoffDelay, endpoint, signerOf, type AgentState, type ConnectionChange, type MissionWeaveAgentOptions } from './agentOptions.js';
+import { FrameRouter } from './agentFrames.js';
+import { artifactEndpoint, capabilityClient, contextPackages, readRegistry, type SessionAccess } from './agentServices.js';
 import { CommandTracker, type CommandOptions } from './commands.js';
 import { MemoryCursorStore } from './cursorStore.js';
-import { eventProblem, isGroupEvent, type Attention, type ProtocolEvent } from './documents.js';
+import type { Attention, ProtocolEvent } from './documents.js';
 import type { ArtifactEndpoint } from './artifacts.js';
-import { AgentClientError, errorFromDocument, type AgentError } from './errors.js';
-import { ContextPackages } from './contextPackages.js';
-import { contextTrustOf } from './contextTrust.js';
-import { eventVerifierFor, type EventCheck, type EventVerifier } from './eventVerifier.js';
+import { AgentClientError, type AgentError } from './errors.js';
+import type { ContextPackages } from './contextPackages.js';
+import { eventVerifierFor } from './eventVerifier.js';
 import type { EventHandler } from './groupStream.js';
-import { FrameInbox } from './inbox.js';
-import { fetchRegistry } from './registryFetch.js';
-import { CapabilityClient } from './capabilities.js';
-import { AgentSession, type SessionClose } from './session.js';
+import { AgentConnection } from './connection.js';
+import type { CapabilityClient } from './capabilities.js';
+import { AgentSession, type SessionHandlers } from './session.js';
 import type { Signer } from './signer.js';
 import type { SnapshotHandler } from './snapshots.js';
 import { Subscriptions } from './subscriptions.js';
@@ -74,11 +72,7 @@ function remover<T>(list: T[], item: T): () => void {
 }
 
 export class MissionWeaveAgent {
-  private current: AgentSession | undefined;
-  private agentState: AgentState = 'idle';
-  private failed: AgentError | undefined;
-  private attempt = 0;
-  private reconnectTimer: NodeJS.Timeout | undefined;
+  private readonly connection: AgentConnection;
   private readonly eventHandlers: EventHandler[] = [];
   private readonly errorHandlers: ((error: AgentError) => void)[] = [];
   private readonly changeHandlers: ((change: ConnectionChange) => void)[] = [];
@@ -87,19 +81,13 @@ export class MissionWeaveAgent {
   private readonly subscriptions: Subscriptions;
   private readonly endpoint: { ws: string; origin: URL };
   readonly signer: Signer;
-  private readonly verifier: EventVerifier | undefined;
-  private inbox: FrameInbox<Record<string, unknown>> | undefined;
-  private readonly reconnectDelays: { initialDelayMs: number; maxDelayMs: number };
+  private readonly access: SessionAccess;
 
   constructor(private readonly options: MissionWeaveAgentOptions) {
     this.endpoint = endpoint(options.url);
     this.signer = signerOf(options);
-    this.verifier = eventVerifierFor(options, () => {
-      const token = this.current?.sessionToken;
-      if (token === undefined) return Promise.reject(new Error('no session to read the Registry with'));
-      return fetchRegistry(this.endpoint.origin, options.ca, token, options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS);
-    });
-    this.reconnectDelays = { initialDelayMs: options.reconnect?.initialDelayMs ?? RECONNECT_INITIAL_DELAY_MS, maxDelayMs: options.reconnect?.maxDelayMs ?? RECONNECT_MAX_DELAY_MS };
+    this.access = { origin: this.endpoint.origin, options, token: () => this.sessionToken };
+    const verifier = eventVerifierFor(options, () => readRegistry(this.access));
     this.commands = new CommandTracker({
       agentId: options.agentId,
       signer: this.signer,
@@ -121,6 +109,24 @@ export class MissionWeaveAgent {
       ackDelayMs: options.ackDelayMs ?? ACK_DELAY_MS,
       retryDelayMs: (attempt) => backoffDelay(attempt, HANDLER_RETRY_INITIAL_DELAY_MS, HANDLER_RETRY_MAX_DELAY_MS),
     });
+    const router = new FrameRouter({ commands: this.commands, subscriptions: this.subscriptions, verifier, current: () => this.current, report: (error) => this.report(error) });
+    this.connection = new AgentConnection({
+      open: (handlers) => this.open(handlers),
+      route: (session, frame) => router.route(session, frame),
+      opened: () => {
+        this.subscriptions.sessionOpened();
+        this.commands.sessionOpened();
+      },
+      ended: () => this.subscriptions.sessionClosed(),
+      failAll: (error) => this.commands.failAll(error),
+      report: (error) => this.report(error),
+      changed: (change) => this.changed(change),
+      delays: { initialDelayMs: options.reconnect?.initialDelayMs ?? RECONNECT_INITIAL_DELAY_MS, maxDelayMs: options.reconnect?.maxDelayMs ?? RECONNECT_MAX_DELAY_MS },
+    });
+  }
+
+  private get current(): AgentSession | undefined {
+    return this.connection.current;
   }
 
   /**
@@ -128,8 +134,7 @@ export class MissionWeaveAgent {
    * capability tokens (`capabilities.ts`).
    */
   capabilities(): CapabilityClient {
-    const endpoint = { origin: this.endpoint.origin, timeoutMs: this.options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS, ...(this.options.ca === undefined ? {} : { ca: this.options.ca }) };
-    return new CapabilityClient(endpoint, () => (this.current?.isOpen === true ? this.current.sessionToken : undefined));
+    return capabilityClient(this.access);
   }
 
   /**
@@ -137,10 +142,7 @@ export class MissionWeaveAgent {
    * `downloadArtifact`: the token is the Session's, so a reconnect needs a fresh endpoint.
    */
   artifactEndpoint(): ArtifactEndpoint {
-    const session = this.current;
-    if (session?.isOpen !== true) throw new AgentClientError('CONNECTION_CLOSED', 'no live Session to reach the Artifact store with');
-    const timeoutMs = this.options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
-    return { origin: this.endpoint.origin, sessionToken: session.sessionToken, timeoutMs, ...(this.options.ca === undefined ? {} : { ca: this.options.ca }) };
+    return artifactEndpoint(this.access);
   }
 
   get agentId(): string {
@@ -148,7 +150,7 @@ export class MissionWeaveAgent {
   }
 
   get state(): AgentState {
-    return this.agentState;
+    return this.connection.state;
   }
 
   /** The current session's epoch; undefined while no session is open. */
@@ -167,32 +169,18 @@ export class MissionWeaveAgent {
 
   /** Why the Agent stopped, once `state` is `failed`. */
   get failure(): AgentError | undefined {
-    return this.failed;
+    return this.connection.failure;
   }
 
   /** Opens the first session (HELLO). Rejects with the reason if it cannot; call again to retry. */
-  async connect(): Promise<void> {
-    if (this.agentState !== 'idle' && this.agentState !== 'failed') throw new AgentClientError('INVALID_ARGUMENT', `connect() while ${this.agentState}`);
-    this.failed = undefined;
-    this.change('connecting');
-    try {
-      await this.open();
-    } catch (error) {
-      if ((this.agentState as AgentState) === 'connecting') {
-        // The caller holds the rejection; onError is for what no caller is waiting on.
-        this.failed = error as AgentError;
-        this.change('failed');
-        this.commands.failAll(this.failed);
-      }
-      throw error;
-    }
+  connect(): Promise<void> {
+    return this.connection.connect();
   }
 
   /** Sends a signed Command; resolves with its primary Event. */
   command(kind: string, payload: Readonly<Record<string, unknown>>, options: CommandOptions = {}): Promise<ProtocolEvent> {
-    if (this.agentState === 'failed' || this.agentState === 'closed') {
-      return Promise.reject(this.failed ?? new AgentClientError('CONNECTION_CLOSED', `the Agent is ${this.agentState}`));
-    }
+    const stopped = this.stopped();
+    if (stopped !== undefined) return Promise.reject(stopped);
     return this.commands.submit(kind, payload, options);
   }
 
@@ -203,9 +191,8 @@ export class MissionWeaveAgent {
    * `sessionEpoch` must be this session's (`agent.sessionEpoch`), its `actor` this Agent.
    */
   sendSigned(command: string | Readonly<Record<string, unknown>>): Promise<ProtocolEvent> {
-    if (this.agentState === 'failed' || this.agentState === 'closed') {
-      return Promise.reject(this.failed ?? new AgentClientError('CONNECTION_CLOSED', `the Agent is ${this.agentState}`));
-    }
+    const stopped = this.stopped();
+    if (stopped !== undefined) return Promise.reject(stopped);
     return this.commands.submitSigned(typeof command === 'string' ? command : JSON.stringify(command));
   }
 
@@ -245,36 +232,22 @@ export class MissionWeaveAgent {
 
   /** The Agent's own Context Packages (§13.3), read with its session and verified over the Registry and the context generator it names. */
   contextPackages(): ContextPackages {
-    const { options } = this;
-    const timeoutMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
-    const token = (): string | undefined => this.current?.sessionToken;
-    return new ContextPackages({
-      origin: this.endpoint.origin,
-      ca: options.ca,
-      timeoutMs,
-      token,
-      trust: async () => {
-        if (options.registry !== undefined) return contextTrustOf(options.registry);
-        const session = token();
-        if (session === undefined) throw new Error('no session to read the Registry with');
-        return contextTrustOf((await fetchRegistry(this.endpoint.origin, options.ca, session, timeoutMs)).evidence);
-      },
-    });
+    return contextPackages(this.access);
   }
 
   /** Stops: Commands in flight reject, handlers in progress finish, last Cursors are ACKed. */
-  async close(): Promise<void> {
-    if (this.agentState === 'closed') return;
-    if (this.reconnectTimer !== undefined) clearTimeout(this.reconnectTimer);
-    const session = this.current;
-    this.change('closed');
-    this.commands.failAll(new AgentClientError('CONNECTION_CLOSED', 'the Agent was closed'));
-    await this.subscriptions.stop();
-    this.current = undefined;
-    if (session?.isOpen === true) session.close(1000, 'agent closing');
+  close(): Promise<void> {
+    return this.connection.close(() => this.subscriptions.stop());
   }
 
-  private open(): Promise<AgentSession> {
+  /** Why a Command cannot be sent now: the Agent failed or was closed. */
+  private stopped(): AgentError | undefined {
+    const { state } = this.connection;
+    if (state !== 'failed' && state !== 'closed') return undefined;
+    return this.connection.failure ?? new AgentClientError('CONNECTION_CLOSED', `the Agent is ${state}`);
+  }
+
+  private open(handlers: SessionHandlers): Promise<AgentSession> {
     return AgentSession.open(
       {
         url: this.endpoint.ws,
@@ -285,118 +258,11 @@ export class MissionWeaveAgent {
         pingIntervalMs: this.options.pingIntervalMs ?? PING_INTERVAL_MS,
         maxPayloadBytes: MAX_FRAME_BYTES,
       },
-      {
-        accepted: (session) => this.accepted(session),
-        frame: (session, frame) => this.frame(session, frame),
-        closed: (session, close) => this.closed(session, close),
-      },
+      handlers,
     );
   }
 
-  private accepted(session: AgentSession): void {
-    if (this.agentState !== 'connecting' && this.agentState !== 'reconnecting') {
-      session.close(1000, 'agent closing');
-      return;
-    }
-    this.current = session;
-    this.inbox = new FrameInbox(
-      (frame) => this.frameInOrder(session, frame),
-      () => session.terminate(),
-      (cause) => this.report(new AgentClientError('PROTOCOL_VIOLATION_BY_SERVER', `a frame could not be handled: ${(cause as Error).message}`, { cause })),
-    );
-    this.attempt = 0;
-    this.change('open');
-    this.subscriptions.sessionOpened();
-    this.commands.sessionOpened();
-  }
-
-  private frame(session: AgentSession, frame: Record<string, unknown>): void {
-    if (session === this.current) this.inbox?.push(frame);
-  }
-
-  /** One frame, after every frame before it was handled (inbox.ts). */
-  private frameInOrder(session: AgentSession, frame: Record<string, unknown>): void | Promise<void> {
-    if (session !== this.current) return;
-    switch (frame['frameType']) {
-      case 'EVENT': {
-        const problem = eventProblem(frame['event']);
-        if (problem !== null) return this.report(new AgentClientError('PROTOCOL_VIOLATION_BY_SERVER', `EVENT ignored: ${problem}`));
-        const event = frame['event'] as JsonObject;
-        const check = this.verifier?.verify(event) ?? { ok: true };
-        if (check instanceof Promise) return check.then((outcome) => this.deliver(session, event, outcome));
-        return this.deliver(session, event, check);
-      }
-      case 'ERROR': {
-        const error = errorFromDocument(frame['error']);
-        // A fatal ERROR no Command or Group claims is reported with the close that follows it.
-        if (!this.commands.refused(error) && !this.subscriptions.refused(error) && error.fatal !== true) this.report(error);
-        return;
-      }
-      case 'PING':
-        if (frame['replyToNonce'] === undefined && typeof frame['nonce'] === 'string') {
-          session.send({ frameType: 'PING', nonce: randomBytes(12).toString('base64url'), replyToNonce: frame['nonce'], sentAt: new Date().toISOString() });
-        }
-        return;
-      default:
-        this.report(new AgentClientError('PROTOCOL_VIOLATION_BY_SERVER', `unexpected ${String(frame['frameType'])} frame ignored`));
-    }
-  }
-
-  /** Hands a verified Event over; an unverified one is reported and never delivered. */
-  private deliver(session: AgentSession, document: JsonObject, check: EventCheck): void {
-    // A session that ended meanwhile: its Groups are subscribed again from their Cursors.
-    if (session !== this.current) return;
-    const event = document as unknown as ProtocolEvent;
-    if (!check.ok) {
-      this.commands.unverifiedAnswer(event, check.error);
-      if (!isGroupEvent(event) || !this.subscriptions.unverified(event, check.error)) this.report(check.error);
-      return;
-    }
-    this.commands.answer(event);
-    if (isGroupEvent(event)) this.subscriptions.event(event);
-  }
-
-  private closed(session: AgentSession, close: SessionClose): void {
-    if (session !== this.current) return;
-    this.current = undefined;
-    this.inbox = undefined;
-    this.subscriptions.sessionClosed();
-    if (this.agentState === 'closed' || this.agentState === 'failed') return;
-    if (isFinalClose(close)) {
-      this.fail(close.error ?? new AgentClientError('CONNECTION_CLOSED', `closed for good: ${close.code} ${close.reason}`, { closeCode: close.code }), close);
-      return;
-    }
-    if (close.error !== undefined) this.report(close.error);
-    this.change('reconnecting', close);
-    this.scheduleReconnect();
-  }
-
-  private scheduleReconnect(): void {
-    const delay = backoffDelay(this.attempt++, this.reconnectDelays.initialDelayMs, this.reconnectDelays.maxDelayMs);
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      if (this.agentState !== 'reconnecting') return;
-      this.open().catch((error: AgentError) => {
-        if (this.agentState !== 'reconnecting') return;
-        if (isFinalFailure(error)) this.fail(error);
-        else {
-          this.report(error);
-          this.scheduleReconnect();
-        }
-      });
-    }, delay);
-  }
-
-  private fail(error: AgentError, close?: SessionClose): void {
-    this.failed = error;
-    this.change('failed', close);
-    this.commands.failAll(error);
-    this.report(error);
-  }
-
-  private change(state: AgentState, close?: SessionClose): void {
-    this.agentState = state;
-    const change: ConnectionChange = { state, sessionEpoch: this.sessionEpoch, ...(close === undefined ? {} : { close }) };
+  private changed(change: ConnectionChange): void {
     for (const handler of [...this.changeHandlers]) this.safely(() => handler(change));
   }
 
