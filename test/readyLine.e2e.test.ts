@@ -1,7 +1,8 @@
 /**
  * The ready line of `missionweave serve` names the URL a client connects to: a plain WebSocket
  * client given exactly that string, path included, reaches the binding (§17) and gets the HELLO
- * challenge; the `https` member is the origin of the HTTPS endpoints.
+ * challenge; the `https` member is the origin of the HTTPS endpoints; `heapGrowingPercent` the
+ * V8 heap growth the process runs with.
  */
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { DEFAULT_HEAP_GROWING_PERCENT, heapGrowingPercent } from '../src/cli/heapTuning.js';
 import { createTestDatabase } from './support/database.js';
 import { cli, serve, type ServeProcess } from './support/nodeProcess.js';
 
@@ -42,4 +44,7 @@ it('prints the WebSocket endpoint, and a client connecting to exactly it gets th
     resolve(response.statusCode);
   }).once('error', reject));
   expect(status).toBe(200);
+  // The heap growth it runs with (cli/heapTuning.ts): the default unless the environment sets one.
+  expect(node.ready['heapGrowingPercent']).toBe(heapGrowingPercent(process.env, []) ?? null);
+  if (process.env['MW_HEAP_GROWING_PERCENT'] === undefined) expect(node.ready['heapGrowingPercent']).toBe(DEFAULT_HEAP_GROWING_PERCENT);
 });

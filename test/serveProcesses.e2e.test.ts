@@ -18,6 +18,7 @@ import { signCommand, timestampOf } from '../src/app/issueDocuments.js';
 import { canonicalBytes } from '../src/protocol/jcs.js';
 import { signBytes } from '../src/protocol/signing/signDocument.js';
 import { CLOSE } from '../src/transport/limits.js';
+import { heapGrowingPercent } from '../src/cli/heapTuning.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import type { Actor } from './support/harness.js';
 import { httpJson, signIn } from './support/humanReader.js';
@@ -92,7 +93,8 @@ async function caughtUp(client: RawClient, minimum: number): Promise<void> {
 }
 
 describe('missionweave serve --processes 2', () => {
-  it('runs two serving processes behind one port', () => {
+  it('runs two serving processes behind one port, with the heap growth its processes report (cli/heapTuning.ts)', () => {
+    expect(node.ready['heapGrowingPercent']).toBe(heapGrowingPercent(process.env, []) ?? null);
     expect(servingPids()).toHaveLength(2);
   });
 

@@ -20,6 +20,7 @@ import { ClusterLink } from '../transport/clusterLink.js';
 import { shareOfLimits, DEFAULT_LIMITS } from '../transport/limits.js';
 import { clusterWorkerSetup, processCount, servePrimary } from './serveCluster.js';
 import { ensureHome } from './initCommand.js';
+import { tuneHeap } from './heapTuning.js';
 
 /**
  * `MW_CRYPTO_WORKERS`, else one crypto worker per core (at least two). Dispatch is fill-first
@@ -39,6 +40,7 @@ function metricsOn(): boolean {
 }
 
 async function serve(home: Home, host: string | undefined, port: number | undefined, processes = 1): Promise<number> {
+  const heapGrowingPercent = tuneHeap() ?? null;
   const worker = clusterWorkerSetup();
   if (worker === undefined && processes > 1) return servePrimary(home, processes);
   // Listening from the start: the primary's snapshot of the node's sessions comes first.
@@ -60,8 +62,8 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
     service: { principal: settings.services.authority, key: settings.authorityKey },
     ...(worker === undefined || link === undefined ? {} : { limits: shareOfLimits(DEFAULT_LIMITS, worker.processes), cluster: { link, humanSecret: worker.humanSecret } }),
   });
-  if (link !== undefined) link.tell({ mw: 'ready', url: listener.url, https: listener.httpsUrl });
-  else process.stdout.write(`${JSON.stringify({ status: 'ready', url: listener.url, https: listener.httpsUrl, organizationId: config.organizationId, pid: process.pid })}\n`);
+  if (link !== undefined) link.tell({ mw: 'ready', url: listener.url, https: listener.httpsUrl, heapGrowingPercent });
+  else process.stdout.write(`${JSON.stringify({ status: 'ready', url: listener.url, https: listener.httpsUrl, organizationId: config.organizationId, pid: process.pid, heapGrowingPercent })}\n`);
   return new Promise((resolve) => {
     let stopping = false;
     const stop = (): void => {

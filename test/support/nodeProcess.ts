@@ -24,6 +24,8 @@ export interface ServeProcess {
   readonly url: string;
   /** The ready line's `https`: the origin of the HTTPS endpoints. */
   readonly https: string;
+  /** The whole ready line. */
+  readonly ready: Readonly<Record<string, unknown>>;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -36,13 +38,14 @@ export function serve(databaseUrl: string, dir: string, port = 0, extra: readonl
     const timer = setTimeout(() => reject(new Error('serve did not become ready')), 90_000);
     child.once('exit', (code) => reject(new Error(`serve exited with ${String(code)}`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      const ready = JSON.parse(line) as { url?: string; https?: string };
+      const ready = JSON.parse(line) as { url?: string; https?: string } & Record<string, unknown>;
       if (ready.url === undefined) return;
       clearTimeout(timer);
       resolve({
         child,
         url: ready.url,
         https: ready.https ?? '',
+        ready,
         kill: async (signal = 'SIGKILL') => {
           child.kill(signal);
           await exited;
