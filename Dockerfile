@@ -32,5 +32,6 @@ EXPOSE 8443
 # image); MW_HEALTHCHECK_URL names another port, as docker-compose.yml does for node-b.
 HEALTHCHECK --interval=10s --timeout=10s --start-period=30s --retries=3 \
   CMD ["node", "dist/cli/healthcheck.js"]
-ENTRYPOINT ["node", "dist/cli/main.js"]
+# The node flags of a serving process (SERVE_NODE_FLAGS in src/cli/heapTuning.ts).
+ENTRYPOINT ["node", "--max-semi-space-size=64", "dist/cli/main.js"]
 CMD ["start", "--dir", "/deploy", "--host", "0.0.0.0"]

@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { SERVE_NODE_FLAGS } from '../src/cli/heapTuning.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
@@ -154,7 +155,8 @@ describe('Dockerfile', () => {
     expect(users).toEqual(['USER node']);
     expect(final.lines.indexOf('USER node')).toBeLessThan(final.lines.findIndex((line) => line.startsWith('ENTRYPOINT')));
     expect(final.lines.find((line) => line.startsWith('HEALTHCHECK'))).toMatch(/CMD \["node", "dist\/cli\/healthcheck\.js"\]$/);
-    expect(final.lines).toContain('ENTRYPOINT ["node", "dist/cli/main.js"]');
+    // The node flags of a serving process (src/cli/heapTuning.ts), as `npm start` and the bench use them.
+    expect(final.lines).toContain(`ENTRYPOINT [${['node', ...SERVE_NODE_FLAGS, 'dist/cli/main.js'].map((part) => JSON.stringify(part)).join(', ')}]`);
     expect(final.lines.join('\n')).not.toMatch(/curl|wget/);
   });
 

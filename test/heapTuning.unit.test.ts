@@ -1,12 +1,14 @@
 /**
  * The V8 heap growth `serve` sets (cli/heapTuning.ts): the default factor 4, an operator's
  * `MW_HEAP_GROWING_PERCENT`, `0` for V8's own choice, and node's own flag winning over both; and
- * that setting it changes how often V8 runs full collections, in a process of its own.
+ * that setting it changes how often V8 runs full collections, in a process of its own. The node
+ * flags of a serving process are those `npm start` passes, and they size the young generation.
  */
 
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HEAP_GROWING_PERCENT, heapGrowingPercent } from '../src/cli/heapTuning.js';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_HEAP_GROWING_PERCENT, heapGrowingPercent, SERVE_NODE_FLAGS } from '../src/cli/heapTuning.js';
 
 describe('heapGrowingPercent', () => {
   it('is 300 (factor 4) unless configured', () => {
@@ -61,3 +63,19 @@ it('changes how often V8 collects the old generation when set at run time', () =
   expect(large).toBeGreaterThan(0);
   expect(small).toBeGreaterThan(large * 1.5);
 }, 120_000);
+
+describe('SERVE_NODE_FLAGS', () => {
+  it('are the flags `npm start` runs the node with', () => {
+    const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts['start'] ?? '';
+    expect(start).toContain(`node ${SERVE_NODE_FLAGS.join(' ')} dist/cli/main.js start`);
+  });
+
+  it('give the young generation 64 MB semi-spaces, against V8\'s 16 MB', () => {
+    // Two semi-spaces once the new space has grown under allocation.
+    const script = `const v8 = require('node:v8'); const a = []; for (let i = 0; i < 3e6; i++) { a.push({ i }); if (a.length > 1e6) a.length = 0; }
+      process.stdout.write(String(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size))`;
+    const size = (flags: readonly string[]): number => Number(spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }).stdout);
+    expect(size(SERVE_NODE_FLAGS)).toBe(2 * 64 * 2 ** 20);
+    expect(size([])).toBe(2 * 16 * 2 ** 20);
+  });
+});

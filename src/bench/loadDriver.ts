@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { SERVE_NODE_FLAGS } from '../cli/heapTuning.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, '..', 'cli', 'main.js');
@@ -86,7 +87,8 @@ function readyLine(line: string): { url?: string } | undefined {
 /** Starts `missionweave serve` and resolves when it prints its ready line. */
 export function startServe(dir: string, env: NodeJS.ProcessEnv, extraArgs: readonly string[] = []): Promise<ServeNode> {
   const started = performance.now();
-  const nodeArgs = (process.env['MW_BENCH_SERVE_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== ''); // e.g. --cpu-prof
+  // The flags `npm start` runs serve with, then MW_BENCH_SERVE_NODE_ARGS (e.g. --cpu-prof; a repeated V8 flag: the last wins).
+  const nodeArgs = [...SERVE_NODE_FLAGS, ...(process.env['MW_BENCH_SERVE_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '')];
   // e.g. `--processes 2`; the server's CPU figures sum its whole process tree (cpuCost.ts treeTicks).
   const serveArgs = [...(process.env['MW_BENCH_SERVE_ARGS'] ?? '').split(' ').filter((a) => a !== ''), ...extraArgs];
   const child = track(spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--dir', dir, '--port', '0', ...serveArgs], { env, stdio: ['ignore', 'pipe', 'inherit'] }));
