@@ -15,6 +15,7 @@ import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import { signCommand, timestampOf } from '../app/issueDocuments.js';
 import type { BenchAgent } from './benchWorld.js';
+import { failOnClose, watchStall } from './stallWatch.js';
 
 interface Job {
   readonly mode: 'commands' | 'subscribe' | 'idle' | 'raw';
@@ -119,9 +120,15 @@ async function commands(sessions: Session[]): Promise<Record<string, unknown>> {
   const window = job.window ?? 32;
   const inFlight = sessions.map(() => 0);
   const t0 = performance.now();
+  let received = 0;
+  const unwatch = watchStall(() => done, () => `${done} of ${total} Commands answered, ${started.size} waiting (oldest: ${[...started.keys()].slice(0, 3).join(', ')}), ${received} frames received`);
+  const unclose = failOnClose(sessions.map((s) => s.ws), (i) => `writer ${sessions[i]?.agent.id ?? i}`);
   return new Promise((resolve) => {
-    let received = 0;
-    const finish = () => resolve({ done: total, accepted: latencies.length, errors, elapsedMs: performance.now() - t0, latencies, received });
+    const finish = () => {
+      unwatch();
+      unclose();
+      resolve({ done: total, accepted: latencies.length, errors, elapsedMs: performance.now() - t0, latencies, received });
+    };
     const pump = (i: number): void => {
       const queue = queues[i] as { actionId: string; text: string }[];
       while (inFlight[i]! < window && queue.length > 0 && (job.rate ?? 0) === 0) {
@@ -175,14 +182,22 @@ async function subscribe(sessions: Session[]): Promise<Record<string, unknown>> 
   const expected = job.expect ?? 0;
   process.stdout.write(`${JSON.stringify({ ready: sessions.length })}\n`);
   await waitForGo();
+  let seen = 0;
+  const unwatch = watchStall(() => seen, () => `${complete} of ${sessions.length} readers complete, ${seen} of ${expected * sessions.length} Events received`);
+  const unclose = failOnClose(sessions.map((s) => s.ws), (i) => `reader ${sessions[i]?.agent.id ?? i}`);
   return new Promise((resolve) => {
     sessions.forEach((s, i) => {
       s.ws.on('message', (data) => {
         if (data.toString('utf8', 0, 32).includes('"event"')) {
+          seen++;
           if (first === 0) first = Date.now();
           if (++counts[i]! === expected) {
             last = Date.now();
-            if (++complete === sessions.length) resolve({ deliveries: expected * sessions.length, firstAt: first, lastAt: last });
+            if (++complete === sessions.length) {
+              unwatch();
+              unclose();
+              resolve({ deliveries: expected * sessions.length, firstAt: first, lastAt: last });
+            }
           }
         }
       });
