@@ -62,7 +62,7 @@ describe('HTTPS Commands', () => {
       const m = message(owner, 'unknown key');
       return JSON.stringify(withUnknownKey(server.harness, owner, m.kind, m.payload, m.extra));
     };
-    const count = 150;
+    const count = 300;
     const validR = Array.from({ length: count }, unknown);
     const malformedR = validR.map((text) => {
       const command = JSON.parse(text) as JsonObject;
@@ -70,10 +70,21 @@ describe('HTTPS Commands', () => {
       return JSON.stringify(withSignature(command, NONCANONICAL_R, s));
     });
     await mainThreadBusy(malformedR.slice(0, 20)); // warm-up: connections, JIT
-    const cheap = await mainThreadBusy(malformedR);
-    const dear = await mainThreadBusy(validR);
-    // Before: every valid R was analysed in pure JavaScript on this thread (3× here, 14× in the issue).
-    expect(dear / cheap, `main-thread CPU: ${dear} ms with a valid R, ${cheap} ms with a malformed one`).toBeLessThan(2);
+    // The least of three alternating rounds each: the thread's CPU is read in 10 ms ticks and
+    // also carries this process's collector and test runner, which once made one round of ~100 ms
+    // read 200 in a loaded CI run.
+    const cheapRounds: number[] = [];
+    const dearRounds: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      cheapRounds.push(await mainThreadBusy(malformedR));
+      dearRounds.push(await mainThreadBusy(validR));
+    }
+    const cheap = Math.max(10, Math.min(...cheapRounds));
+    const dear = Math.min(...dearRounds);
+    // Before: every valid R was analysed in pure JavaScript on this thread (3× here, 14× in the
+    // issue). Now a valid R costs its hand-off to a worker and back: 1.2–2.1× on this 2-core host
+    // under CI's load (2026-12-03, 150 Commands a round: 140–180 against 60–120 ms), hence 2.5.
+    expect(dear / cheap, `main-thread CPU: ${dearRounds.join('/')} ms with a valid R, ${cheapRounds.join('/')} ms with a malformed one`).toBeLessThan(2.5);
   });
 });
 
