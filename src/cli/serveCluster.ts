@@ -114,7 +114,7 @@ export async function servePrimary(home: Home, processes: number): Promise<numbe
     MW_CLUSTER_SECRET: randomBytes(32).toString('hex'),
     MW_CRYPTO_WORKERS: String(cryptoWorkersPerProcess(processes)),
   };
-  let readyLine: { url: string; https: string; heapGrowingPercent: number | null } | undefined;
+  let readyLine: Extract<ToPrimary, { mw: 'ready' }> | undefined;
   let stopping = false;
   let restarts: number[] = [];
   let settle: (code: number) => void = () => undefined;
@@ -126,7 +126,7 @@ export async function servePrimary(home: Home, processes: number): Promise<numbe
     tables.receive(worker, message);
     if (message.mw !== 'ready') return;
     ready.add(worker.id);
-    readyLine ??= { url: message.url, https: message.https, heapGrowingPercent: message.heapGrowingPercent };
+    readyLine ??= message;
     waiters.splice(0).forEach((wake) => wake());
   });
   const stop = (code: number): void => {
