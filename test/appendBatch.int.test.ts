@@ -7,7 +7,7 @@
 
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendBatch, integerArray, type BatchWrite } from '../src/store/sql/appendBatch.js';
+import { appendBatch, integerArray, textArray, type BatchWrite } from '../src/store/sql/appendBatch.js';
 import type { EventRow } from '../src/store/sql/events.js';
 import type { ReceiptRow } from '../src/store/sql/receipts.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -128,6 +128,27 @@ describe('appendBatch', () => {
     expect(row.rows).toEqual([{ revision: 2, document: { text: 'édité' } }]);
     const original = await db.pool.query<{ command: string }>(`select command from receipts where action_id = 'a1'`);
     expect(original.rows).toEqual([{ command: TEXTS[4] }]);
+  });
+
+  it('writes short text columns as quoted array literals that PostgreSQL reads back exactly', async () => {
+    // Each would be misread unquoted or unescaped: a quote, a backslash, a separator, braces, a
+    // space, the word NULL, an empty text, multi-byte characters.
+    const ids = ['q"uote', 'back\\slash\\', 'a,b', '{braces}', ' spaced ', 'NULL', '', 'déjà 日本 🚀', '\\"'];
+    expect(textArray(['a', null, 'b"c\\'])).toBe('{"a",NULL,"b\\"c\\\\"}');
+    expect(textArray([])).toBe('{}');
+    const client = await db.pool.connect();
+    try {
+      await client.query('begin');
+      const receipts = ids.map((id) => ({ ...receipt(`hostile-${id}`, 'text', [], null), signingHash: `h-${id}`, admissionRecordId: `r-${id}` }));
+      expect(await appendBatch(client, { events: [], aggregates: [], receipts, sequences: new Map(), notify: undefined })).toBe(ids.length);
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    const stored = await db.pool.query<{ action_id: string; signing_hash: string; admission_record_id: string }>(
+      `select action_id, signing_hash, admission_record_id from receipts where action_id like 'hostile-%'`);
+    expect(new Set(stored.rows.map((r) => JSON.stringify([r.action_id, r.signing_hash, r.admission_record_id]))))
+      .toEqual(new Set(ids.map((id) => JSON.stringify([`hostile-${id}`, `h-${id}`, `r-${id}`]))));
   });
 
   it('writes integer columns as array literals and refuses anything but safe integers', () => {

@@ -2,10 +2,10 @@
  * The write half of a Group transaction as one statement: Events, changed aggregates, receipts
  * and the Groups' counters, plus the one NOTIFY of the batch.
  *
- * Short columns travel as typed arrays unpacked by `unnest`. The long texts — each Event's
- * signed text, each receipt's Command text, each aggregate document — travel as one binary
- * (`bytea`) parameter with a byte offset and length per row, cut by `substring` and decoded by
- * `convert_from`: neither side escapes or parses them. This statement is most of PostgreSQL's
+ * Short columns travel as array literals, written here (`textArray`, `integerArray`), unpacked
+ * by `unnest`. The long texts — each Event's signed text, each receipt's Command text, each
+ * aggregate document — travel as one binary (`bytea`) parameter with a byte offset and length
+ * per row, cut by `substring` and decoded by `convert_from`: neither side escapes or parses them. This statement is most of PostgreSQL's
  * CPU per Command, and `json_to_recordset` (the previous shape) spent a fifth of it re-parsing
  * those texts from one JSON document, copying every field twice and hashing every row's keys,
  * after this process had escaped every quote in them (BENCHMARKS.md, "PostgreSQL cost per
@@ -102,16 +102,40 @@ export function integerArray(values: readonly number[]): string {
   return `{${values.join(',')}}`;
 }
 
-/** The columns of `rows`, one array per key, with the long text of each row packed (offsets and lengths as integer literals). */
-function columns<T>(rows: readonly T[], packed: Packed, text: (row: T) => string, keys: readonly ((row: T) => unknown)[]): unknown[] {
+/** Whether a text must be escaped inside a quoted array element: it holds `"` or `\\`. */
+const NEEDS_ESCAPE = /["\\]/;
+
+/**
+ * A text column as PostgreSQL's array literal, every element quoted (`null` as NULL). `pg` runs
+ * two regular-expression replacements on every element; the IDs, hashes and timestamps that fill
+ * these columns hold neither character, so one test decides.
+ */
+export function textArray(values: readonly (string | null)[]): string {
+  let literal = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) literal += ',';
+    const v = values[i];
+    if (v === null || v === undefined) literal += 'NULL';
+    else if (NEEDS_ESCAPE.test(v)) literal += `"${v.replace(/[\\"]/g, '\\$&')}"`;
+    else literal += `"${v}"`;
+  }
+  return literal + '}';
+}
+
+/** One column of `rows` as an array literal: text or integer. */
+type Column<T> = { readonly text: (row: T) => string | null } | { readonly integer: (row: T) => number };
+
+/** The columns of `rows` as array literals, then the offsets and lengths of each row's long text, packed. */
+function columns<T>(rows: readonly T[], packed: Packed, long: (row: T) => string, keys: readonly Column<T>[]): string[] {
   const offsets: number[] = [];
   const lengths: number[] = [];
   for (const row of rows) {
-    const [at, length] = packed.add(text(row));
+    const [at, length] = packed.add(long(row));
     offsets.push(at);
     lengths.push(length);
   }
-  return [...keys.map((key) => rows.map(key)), integerArray(offsets), integerArray(lengths)];
+  const literal = (key: Column<T>): string => ('text' in key ? textArray(rows.map(key.text)) : integerArray(rows.map(key.integer)));
+  return [...keys.map(literal), integerArray(offsets), integerArray(lengths)];
 }
 
 /**
@@ -122,30 +146,31 @@ function columns<T>(rows: readonly T[], packed: Packed, text: (row: T) => string
  */
 export function appendBatchStatement(batch: BatchWrite): Statement {
   const packed = new Packed();
-  const [eg, es, ee, ek, et, ei, er, eo, el] = columns(batch.events, packed, (e) => e.document, [
-    (e) => e.groupId, (e) => e.sequence, (e) => e.eventId, (e) => e.kind, (e) => e.aggregateType, (e) => e.aggregateId, (e) => e.aggregateRevision,
+  const events = columns(batch.events, packed, (e) => e.document, [
+    { text: (e) => e.groupId }, { integer: (e) => e.sequence }, { text: (e) => e.eventId }, { text: (e) => e.kind },
+    { text: (e) => e.aggregateType }, { text: (e) => e.aggregateId }, { integer: (e) => e.aggregateRevision },
   ]);
-  // Integer columns as array literals (`integerArray`).
-  const integers = (column: unknown): string => integerArray(column as number[]);
-  const [ag, at, ai, ar, ao, al] = columns(batch.aggregates, packed, (a) => JSON.stringify(a.document), [
-    (a) => a.groupId, (a) => a.type, (a) => a.id, (a) => a.revision,
+  const aggregates = columns(batch.aggregates, packed, (a) => JSON.stringify(a.document), [
+    { text: (a) => a.groupId }, { text: (a) => a.type }, { text: (a) => a.id }, { integer: (a) => a.revision },
   ]);
-  const [rt, ra, rc, rh, rk, rg, ro, rl] = columns(batch.receipts, packed, (r) => r.command, [
-    (r) => r.actorType, (r) => r.actorId, (r) => r.actionId, (r) => r.signingHash, (r) => r.kind, (r) => r.groupId,
+  const receipts = columns(batch.receipts, packed, (r) => r.command, [
+    { text: (r) => r.actorType }, { text: (r) => r.actorId }, { text: (r) => r.actionId }, { text: (r) => r.signingHash },
+    { text: (r) => r.kind }, { text: (r) => r.groupId },
   ]);
   return {
     name: 'append-batch',
     text: SQL,
     values: [
       packed.bytes(),
-      eg, integers(es), ee, ek, et, ei, integers(er), eo, el,
-      batch.events.map((e) => e.signingHash), batch.events.map((e) => e.admissionRecordId), batch.events.map((e) => e.trustedAcceptedAt),
-      ag, at, ai, integers(ar), ao, al, integerArray(batch.aggregates.map((a) => a.sequence)),
-      rt, ra, rc, rh, rk, rg, ro, rl,
+      ...events,
+      textArray(batch.events.map((e) => e.signingHash)), textArray(batch.events.map((e) => e.admissionRecordId)),
+      textArray(batch.events.map((e) => e.trustedAcceptedAt)),
+      ...aggregates, integerArray(batch.aggregates.map((a) => a.sequence)),
+      ...receipts,
       // Event IDs are URNs, which hold no space (as in `insertReceipts`).
-      batch.receipts.map((r) => r.eventIds.join(' ')), batch.receipts.map((r) => r.keyId),
-      batch.receipts.map((r) => r.admissionRecordId), batch.receipts.map((r) => r.trustedAcceptedAt),
-      [...batch.sequences.keys()], integerArray([...batch.sequences.values()]),
+      textArray(batch.receipts.map((r) => r.eventIds.join(' '))), textArray(batch.receipts.map((r) => r.keyId)),
+      textArray(batch.receipts.map((r) => r.admissionRecordId)), textArray(batch.receipts.map((r) => r.trustedAcceptedAt)),
+      textArray([...batch.sequences.keys()]), integerArray([...batch.sequences.values()]),
       batch.notify?.channel ?? null,
       batch.notify?.payload ?? null,
     ],
