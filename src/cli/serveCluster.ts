@@ -17,6 +17,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { cryptoWorkersPerProcess } from '../app/workers/workerLimits.js';
 import pino from 'pino';
 import { DEFAULT_VERIFICATION_LIMITS, shareOfVerificationLimits, type VerificationLimits } from '../app/verificationLimits.js';
 import { openDatabase } from '../server.js';
@@ -51,16 +52,6 @@ export function processCount(option: string | undefined): number {
   if (text === undefined || text === '') return 1;
   if (!/^\d{1,2}$/.test(text) || Number(text) < 1 || Number(text) > MAX_PROCESSES) throw new UsageError(`--processes must be 1–${MAX_PROCESSES}`);
   return Number(text);
-}
-
-/**
- * Crypto worker threads per process: the node's total (`MW_CRYPTO_WORKERS`, else one per core)
- * shared among the processes, so N processes do not start N × cores threads.
- */
-function cryptoWorkersPerProcess(processes: number): number {
-  const configured = Number(process.env['MW_CRYPTO_WORKERS']);
-  const total = Number.isSafeInteger(configured) && configured >= 1 ? configured : availableParallelism();
-  return Math.max(1, Math.round(total / processes));
 }
 
 /** What a process of the node learns from the primary at its start (its environment). */
@@ -112,7 +103,7 @@ export async function servePrimary(home: Home, processes: number): Promise<numbe
     MW_CLUSTER_WORKER: '1',
     MW_CLUSTER_PROCESSES: String(processes),
     MW_CLUSTER_SECRET: randomBytes(32).toString('hex'),
-    MW_CRYPTO_WORKERS: String(cryptoWorkersPerProcess(processes)),
+    MW_CRYPTO_WORKERS: String(cryptoWorkersPerProcess(availableParallelism(), processes, process.env['MW_CRYPTO_WORKERS'])),
   };
   let readyLine: Extract<ToPrimary, { mw: 'ready' }> | undefined;
   let stopping = false;

@@ -21,17 +21,11 @@ import { shareOfLimits, DEFAULT_LIMITS } from '../transport/limits.js';
 import { clusterWorkerSetup, processCount, servePrimary } from './serveCluster.js';
 import { ensureHome } from './initCommand.js';
 import { tuneHeap } from './heapTuning.js';
+import { cryptoWorkersPerProcess } from '../app/workers/workerLimits.js';
 
-/**
- * `MW_CRYPTO_WORKERS`, else one crypto worker per core (at least two). Dispatch is fill-first
- * (`app/workers/dispatch.ts`): workers the load does not need get no messages, so sizing the
- * pool for the machine no longer spreads every Command and every signing batch over all of them
- * (16 workers cost 0.94 ms per Command against 0.62–0.67 ms at 2–6 on 16 cores, issue 16);
- * the 2-core figures, and what is still unmeasured, in BENCHMARKS.md, "Crypto workers".
- */
+/** Crypto workers of a one-process node, or of one process of a node (its share, set by the primary). */
 function cryptoWorkers(): number {
-  const configured = Number(process.env['MW_CRYPTO_WORKERS']);
-  return Number.isSafeInteger(configured) && configured >= 1 && configured <= 64 ? configured : Math.max(2, availableParallelism());
+  return cryptoWorkersPerProcess(availableParallelism(), 1, process.env['MW_CRYPTO_WORKERS']);
 }
 
 /** `MW_METRICS=off` turns the operator metrics and `GET /metrics` off; anything else leaves them on. */

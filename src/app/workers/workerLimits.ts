@@ -49,3 +49,30 @@ export interface InlineVerifyLimits {
 }
 
 export const DEFAULT_INLINE_VERIFY_LIMITS: InlineVerifyLimits = { maxUtilization: 0.5, windowMs: 50, maxBytes: 4_096 };
+
+/**
+ * Most crypto workers a process starts by default. One main thread drives TLS, PostgreSQL and
+ * the hand-offs, and it is the bound before the workers are: on 16 cores, six workers carried
+ * 5,345 Commands/s where sixteen carried 3,229/s at 0.94 ms of server CPU per Command against
+ * 0.62–0.67 (issue 16); more cores are used by more processes (`serve --processes`), not by more
+ * workers behind one main thread.
+ */
+export const MAX_DEFAULT_CRYPTO_WORKERS = 6;
+
+/** Largest `MW_CRYPTO_WORKERS` taken: a typo must not start thousands of threads. */
+export const MAX_CRYPTO_WORKERS = 64;
+
+/**
+ * Crypto workers for each of `processes` processes on `cores` cores. `configured`
+ * (`MW_CRYPTO_WORKERS`) is the node's total, shared among the processes (at least one each).
+ * Otherwise each process gets the cores left after the main threads, its share of them, at least
+ * one and at most `MAX_DEFAULT_CRYPTO_WORKERS`: on 2 cores one worker spent 8 % less server CPU
+ * per Command than two, and each more worker more again (BENCHMARKS.md, "Crypto workers").
+ */
+export function cryptoWorkersPerProcess(cores: number, processes: number, configured: string | undefined): number {
+  const total = Number(configured);
+  if (configured !== undefined && configured !== '' && Number.isSafeInteger(total) && total >= 1 && total <= MAX_CRYPTO_WORKERS) {
+    return Math.max(1, Math.round(total / processes));
+  }
+  return Math.min(MAX_DEFAULT_CRYPTO_WORKERS, Math.max(1, Math.floor((cores - processes) / processes)));
+}
