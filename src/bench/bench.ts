@@ -148,8 +148,11 @@ async function main(): Promise<void> {
     if (want('idle')) {
       log('idle sessions');
       const idle = await world.agents('idle', scale(10_000, 1_000));
-      figures['bytesPerIdleSession'] = await idleSessions(t, idle);
+      const opened = await idleSessions(t, idle);
+      figures['bytesPerIdleSession'] = opened.bytesPerSession;
       figures['idleSessions'] = idle.length;
+      figures['sessionsOpenedPerSec'] = opened.openedPerSec;
+      setCost(opened.openCost, ['serverCpuUsPerSessionOpened', 'postgresCpuUsPerSessionOpened', 'loadCpuUsPerSessionOpened']);
     }
     await node.stop();
     await world.close();

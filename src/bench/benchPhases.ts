@@ -118,15 +118,27 @@ export async function replay(t: BenchTarget, reader: BenchAgent, mission: BenchM
   return { perSec: events / ((Number(result['lastAt']) - start) / 1000), cost };
 }
 
-export async function idleSessions(t: BenchTarget, agents: BenchAgent[]): Promise<number> {
+/**
+ * Idle sessions: the server's resident bytes per open session, and what opening them cost —
+ * the TLS handshake, HELLO's challenge and signature, the Session Epoch's transaction — per
+ * session, while the load processes open them as fast as the server answers.
+ */
+export async function idleSessions(t: BenchTarget, agents: BenchAgent[]): Promise<{ bytesPerSession: number; openedPerSec: number; openCost: UnitCost }> {
   const pid = t.node.child.pid as number;
   await new Promise((resolve) => setTimeout(resolve, 2_000));
-  const before = await residentBytes(pid);
+  const resident = await residentBytes(pid);
   const parts = [agents.slice(0, agents.length / 2), agents.slice(agents.length / 2)];
   const loads = parts.map((part, i) => startLoad({ mode: 'idle', url: t.node.url, caFile: t.world.home.path('tls', 'cert.pem'), agentsFile: t.world.credentials(`idle-${i}.json`, part), groups: [] }));
+  const before = await sampleCost(t.probe);
+  const start = Date.now();
   await Promise.all(loads.map((l) => l.ready));
+  const elapsed = Date.now() - start;
+  const after = await sampleCost(t.probe);
+  // The load processes report their CPU only when they end; an idle one never does.
+  const openCost: UnitCost = { ...unitCost(before, after, agents.length, 0), loadUs: undefined };
+  log(`  ${agents.length} sessions opened in ${elapsed} ms; ${costLine(openCost, 'session', before, after)}`);
   await new Promise((resolve) => setTimeout(resolve, 3_000));
-  const after = await residentBytes(pid);
+  const afterBytes = await residentBytes(pid);
   for (const l of loads) l.kill();
-  return (after - before) / agents.length;
+  return { bytesPerSession: (afterBytes - resident) / agents.length, openedPerSec: agents.length / (elapsed / 1000), openCost };
 }
