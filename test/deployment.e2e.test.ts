@@ -7,6 +7,7 @@
  */
 
 import { spawn } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,12 @@ describe('the compose deployment’s commands', () => {
     const config = readFileSync(join(dir, 'config.json'), 'utf8');
     cert = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
     expect(Object.keys(keys).sort()).toEqual(['authority.pem', 'context-generator.pem', 'registry.pem']);
+    // ECDSA P-256, not RSA: the server signs once per full TLS handshake (initCommand.ts).
+    const x509 = new X509Certificate(cert);
+    expect(x509.publicKey.asymmetricKeyType).toBe('ec');
+    expect(x509.publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+    expect(x509.checkHost('localhost')).toBe('localhost');
+    expect(x509.checkIP('127.0.0.1')).toBe('127.0.0.1');
     const second = cli(db.url, 'init', '--dir', dir, '--host', '0.0.0.0');
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toBe(first.stdout);

@@ -9,6 +9,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { request } from 'node:https';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readPolicyLog, type PolicyLogRow } from '../src/store/sql/policyLog.js';
+import { insertValidityRecord } from '../src/store/sql/registry.js';
 import type { Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
@@ -90,6 +91,26 @@ describe('refusals from the network', () => {
     const written = await newRecords(before);
     expect(written).toHaveLength(1);
     expect(written[0]).toMatchObject({ stage: 'key-resolution', code: 'AUTH_INVALID_SIGNATURE', transport: 'https', claimedKeyId: impostor.key.keyId, claimedActorId: owner.principal.id });
+  });
+
+  it('refuses a HELLO whose key was revoked while its session opened, once the open brought the Registry up to date', async () => {
+    const late = await server.harness.agent('revoked-during-hello');
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the key's first valid second
+    // Revoked in the database without the NOTIFY a node would send: this node's Registry copy is
+    // stale until the session's own transaction brings it up to the database's revision.
+    const revokedAt = `${new Date().toISOString().slice(0, 19)}Z`;
+    const db = server.db.pool;
+    const { rows } = await db.query<{ registry_revision: number }>('update organization_state set registry_revision = registry_revision + 1 returning registry_revision');
+    const last = await db.query<{ sequence: number }>('select max(sequence)::int as sequence from key_validity_records where key_id = $1', [late.key.keyId]);
+    await insertValidityRecord(db, late.key.keyId, { sequence: (last.rows[0]?.sequence ?? 0) + 1, recordedAt: revokedAt, revokedAt }, rows[0]?.registry_revision as number);
+    const before = await records();
+    const client = await RawClient.open(server.url, server.ca);
+    expect(await client.hello(late)).toBe(0);
+    expect(client.lastError()?.['error']).toMatchObject({ code: 'AUTH_INVALID_SIGNATURE' });
+    const written = await newRecords(before);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({ stage: 'key-resolution', reason: 'after-session-open-key-not-valid-now', transport: 'hello', claimedActorId: late.principal.id, claimedKeyId: late.key.keyId });
+    client.close();
   });
 
   it('records a forged HELLO response once, at stage signature', async () => {

@@ -28,8 +28,11 @@ async function developmentCertificate(home: Home, host: string): Promise<HomeCon
   const tls = { certFile: 'tls/cert.pem', keyFile: 'tls/key.pem' };
   if (existsSync(home.path(tls.certFile))) return tls;
   const names = [...new Set(['localhost', host])];
+  // ECDSA P-256: the server signs once per full TLS handshake, 22 µs here against 288 µs for
+  // RSA-2048 (`openssl speed`), and every session opened, reconnect storms included, pays it.
   const pems = await selfsigned.generate([{ name: 'commonName', value: 'missionweave development' }], {
-    keySize: 2048,
+    keyType: 'ec',
+    curve: 'P-256',
     notAfterDate: new Date(Date.now() + 825 * 86_400_000),
     algorithm: 'sha256',
     extensions: [

@@ -10,7 +10,7 @@ import { wireError } from '../app/wireError.js';
 import { acceptFrame, challengeFrame } from '../protocol/frames.js';
 import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
 import type { Instant } from '../protocol/timestamp.js';
-import { HELLO_REFUSAL_STAGES, issueChallenge, newSessionToken, rejectResponse, type ClientResponse, type PendingChallenge } from './hello.js';
+import { credentialRefusal, HELLO_REFUSAL_STAGES, issueChallenge, newSessionToken, rejectResponse, type ClientResponse, type PendingChallenge } from './hello.js';
 import { CLOSE } from './limits.js';
 import type { FrameConnection } from './transportContext.js';
 
@@ -69,7 +69,7 @@ export async function handleHello(connection: FrameConnection, frame: JsonObject
     refuseAuthentication(connection, frameId, reason, pending);
     return;
   }
-  await openSession(connection, pending, response, frameId);
+  await openSession(connection, pending, frameId);
 }
 
 /** An Instant as milliseconds, rounded down (a key is invalid from its boundary on). */
@@ -88,7 +88,7 @@ async function refreshed(connection: FrameConnection): Promise<boolean> {
   }
 }
 
-async function openSession(connection: FrameConnection, pending: PendingChallenge, response: ClientResponse, frameId: string | undefined): Promise<void> {
+async function openSession(connection: FrameConnection, pending: PendingChallenge, frameId: string | undefined): Promise<void> {
   const { authority, clock, limits, service, sessions } = connection.context;
   const command = signSessionOpen(service.principal, pending.agentId, connection.now(), service.key);
   const outcome = await authority.submit(command, undefined, { transport: 'hello', address: connection.address });
@@ -101,8 +101,10 @@ async function openSession(connection: FrameConnection, pending: PendingChalleng
   }
   if (connection.state === 'closing') return;
   // Opening the session brought this node's Registry up to the database's: a key revoked on
-  // another node since the first check is refused now.
-  const revoked = rejectResponse({ ...pending, expiresAtMillis: Number.MAX_SAFE_INTEGER }, response, authority.registry.current, clock.nowMillis());
+  // another node since the first check is refused now. Only the key's standing can have changed:
+  // the signature was verified against it above, and a key ID is bound to one key for good
+  // (`key-id-reused`), so verifying again would cost a signature check per HELLO for nothing.
+  const revoked = credentialRefusal(authority.registry.current, pending.agentId, pending.keyId, clock.nowMillis());
   if (revoked !== null) {
     refuseAuthentication(connection, frameId, `after-session-open-${revoked}`, pending);
     return;
