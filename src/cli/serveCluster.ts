@@ -17,9 +17,9 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { cryptoWorkersPerProcess } from '../app/workers/workerLimits.js';
 import pino from 'pino';
 import { DEFAULT_VERIFICATION_LIMITS, shareOfVerificationLimits, type VerificationLimits } from '../app/verificationLimits.js';
+import { cryptoWorkersPerProcess } from '../app/workers/workerLimits.js';
 import { openDatabase } from '../server.js';
 import { DEFAULT_LIMITS } from '../transport/limits.js';
 import type { ToPrimary } from '../transport/clusterLink.js';

@@ -5,11 +5,11 @@
  * Short columns travel as array literals, written here (`textArray`, `integerArray`), unpacked
  * by `unnest`. The long texts — each Event's signed text, each receipt's Command text, each
  * aggregate document — travel as one binary (`bytea`) parameter with a byte offset and length
- * per row, cut by `substring` and decoded by `convert_from`: neither side escapes or parses them. This statement is most of PostgreSQL's
- * CPU per Command, and `json_to_recordset` (the previous shape) spent a fifth of it re-parsing
- * those texts from one JSON document, copying every field twice and hashing every row's keys,
- * after this process had escaped every quote in them (BENCHMARKS.md, "PostgreSQL cost per
- * Command").
+ * per row, cut by `substring` and decoded by `convert_from`: neither side escapes or parses them.
+ * This statement is most of PostgreSQL's CPU per Command, and `json_to_recordset` (the previous
+ * shape) spent a fifth of it re-parsing those texts from one JSON document, copying every field
+ * twice and hashing every row's keys, after this process had escaped every quote in them
+ * (BENCHMARKS.md, "PostgreSQL cost per Command").
  */
 
 import type { JsonValue } from '../../protocol/strictJson.js';
