@@ -38,6 +38,8 @@ import { PolicyLogRecorder, type SubmissionOrigin } from './recordPolicyLog.js';
 import { createAuthorityMetrics, DISABLED_METRICS, type AuthorityMetrics } from './metrics/authorityMetrics.js';
 import { watchAuthority } from './metrics/authorityGauges.js';
 import { claimedKind } from './metrics/commandTally.js';
+import type { PipelineEvidence } from './evidence/pipelineEvidence.js';
+import { evidenceFromEnvironment } from './evidence/evidenceFile.js';
 
 /**
  * Failures after which the Registry is caught up with the database before refusing: those
@@ -69,6 +71,11 @@ export interface GroupAuthorityOptions {
   readonly logger?: Logger;
   /** Extension Profiles whose kinds this Group Authority accepts (§18). */
   readonly profiles?: readonly AnyExtensionProfile[];
+  /**
+   * Told what each Command's rules decided (conformance evidence, §22). By default the recorder
+   * `npm test` asks for through `MW_CONFORMANCE_EVIDENCE`, and none elsewhere.
+   */
+  readonly evidence?: PipelineEvidence;
 }
 
 /** A submission's outcome, with the verified Command when it got that far. */
@@ -101,6 +108,7 @@ export class GroupAuthority {
 
   private constructor(options: GroupAuthorityOptions, registry: RegistryCache, crypto: CryptoPool | undefined, kinds: KindRegistry) {
     this.logger = options.logger ?? pino({ level: 'info', redact: LOG_REDACTION }, pino.destination(2));
+    const evidence = options.evidence ?? evidenceFromEnvironment();
     this.deps = {
       crypto,
       pool: options.pool,
@@ -112,6 +120,7 @@ export class GroupAuthority {
       schemas: options.schemas ?? schemaRegistryWith(profileSchemaDocuments(options.profiles ?? [])),
       organization: new OrganizationStateCache(),
       kinds,
+      ...(evidence === undefined ? {} : { evidence }),
     };
     this.policyLog = new PolicyLogRecorder(options.pool, this.deps.clock, this.logger);
     this.metrics = options.settings.metrics === false ? DISABLED_METRICS : createAuthorityMetrics((kind) => kinds.kind(kind) !== undefined);

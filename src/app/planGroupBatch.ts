@@ -21,6 +21,8 @@ import type { AuthoritySettings } from './settings.js';
 import type { VerifiedCommand } from './verifyCommand.js';
 import { wireError } from './wireError.js';
 import { MAX_LEDGER_ANCESTRY } from '../domain/budget/budgetLimits.js';
+import { acceptedFacts, refusalTarget, type EvidenceFact } from './evidence/pipelineEvidence.js';
+import type { WireError } from './wireError.js';
 
 export interface BatchFacts {
   readonly nowMillis: number;
@@ -65,9 +67,23 @@ export interface BatchPlan {
   readonly before: Map<string, GroupState | null>;
   readonly after: Map<string, GroupState>;
   readonly lastSequences: Map<string, number>;
+  /** What each Command's rules decided, when asked for (conformance evidence, §22). */
+  readonly evidence?: EvidenceFact[];
 }
 
-export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFacts, settings: AuthoritySettings, kinds: KindRegistry): BatchPlan {
+/** Notes in `evidence` (when it is kept) what a Command's rules refused, and about what. */
+function recordRefusal(evidence: EvidenceFact[] | undefined, kinds: KindRegistry, state: GroupState | null, command: VerifiedCommand, error: WireError, reason?: string): void {
+  if (evidence === undefined) return;
+  const details = error.details as { reason?: unknown } | undefined;
+  const why = reason ?? (typeof details?.reason === 'string' ? details.reason : error.code);
+  evidence.push({ fact: 'refused', kind: command.envelope.kind, code: error.code, reason: why, ...refusalTarget(kinds, state, command.envelope) });
+}
+
+/**
+ * With `keepEvidence`, the plan also says what each Command's rules decided (`plan.evidence`),
+ * for the conformance report; the caller records it once the batch commits.
+ */
+export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFacts, settings: AuthoritySettings, kinds: KindRegistry, keepEvidence = false): BatchPlan {
   const now = new Date(facts.nowMillis).toISOString();
   const plan: BatchPlan = {
     outcomes: [],
@@ -79,7 +95,9 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     before: new Map(),
     after: new Map(facts.states),
     lastSequences: new Map(facts.lastSequences),
+    ...(keepEvidence ? { evidence: [] } : {}),
   };
+  const evidence = plan.evidence;
   const accepted = new Map<string, { signingHash: string; keyId: string; events: DeliveredEvent[] }>();
   const taken = new Set(facts.takenGroups);
   const admitted = new Map(facts.embeddedRecords);
@@ -94,7 +112,10 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     const found = stored ?? earlier;
     if (found !== undefined) {
       const mismatch = checkFoundReceipt(found, command);
-      if (mismatch !== null) plan.outcomes.push({ ok: false, error: mismatch });
+      if (mismatch !== null) {
+        plan.outcomes.push({ ok: false, error: mismatch });
+        recordRefusal(evidence, kinds, plan.after.get(command.envelope.groupId as string) ?? null, command, mismatch);
+      }
       else if (stored !== undefined) plan.outcomes.push({ ok: 'stored', eventIds: stored.eventIds });
       else plan.outcomes.push({ ok: true, events: earlier?.events ?? [], duplicate: true });
       continue;
@@ -102,6 +123,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     const refused = checkAdmission(command, facts.nowMillis, settings.freshness) ?? checkSession(command, facts.sessions);
     if (refused !== null) {
       plan.outcomes.push({ ok: false, error: refused });
+      recordRefusal(evidence, kinds, plan.after.get(command.envelope.groupId as string) ?? null, command, refused);
       continue;
     }
     const embedded = admitAllEmbedded(command, (signingHash) => admitted.get(signingHash), {
@@ -112,13 +134,16 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     });
     if (!embedded.ok) {
       plan.outcomes.push({ ok: false, error: embedded.error });
+      recordRefusal(evidence, kinds, plan.after.get(command.envelope.groupId as string) ?? null, command, embedded.error);
       continue;
     }
     const groupId = command.envelope.groupId as string;
     const state = plan.after.get(groupId) ?? null;
     const ancestry = facts.ancestries.get(groupId);
     if (ancestry?.tooDeep === true) {
-      plan.outcomes.push({ ok: false, error: wireError('INVALID_COMMAND', 'the Mission ancestry is deeper than the budget ledger charges', { ...related, groupId, details: { reason: 'ancestry-too-deep', maxAncestry: MAX_LEDGER_ANCESTRY } }) });
+      const error = wireError('INVALID_COMMAND', 'the Mission ancestry is deeper than the budget ledger charges', { ...related, groupId, details: { reason: 'ancestry-too-deep', maxAncestry: MAX_LEDGER_ANCESTRY } });
+      plan.outcomes.push({ ok: false, error });
+      recordRefusal(evidence, kinds, state, command, error);
       continue;
     }
     const context: DecisionContext = {
@@ -138,16 +163,21 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     const decision = decideWithKinds(kinds, state, command.envelope, context);
     if (!decision.ok) {
       const { code, message, details } = decision.error;
-      plan.outcomes.push({ ok: false, error: wireError(code, message, { ...related, groupId, ...(details === undefined ? {} : { details }) }) });
+      const error = wireError(code, message, { ...related, groupId, ...(details === undefined ? {} : { details }) });
+      plan.outcomes.push({ ok: false, error });
+      recordRefusal(evidence, kinds, state, command, error, decision.error.reason);
       continue;
     }
     const delivered: DeliveredEvent[] = [];
+    // The states this decision starts from, per Group it appends to: only kept for the evidence.
+    const prior = evidence === undefined ? undefined : new Map<string, GroupState | null>();
     decision.events.forEach((draft, index) => {
       const target = draft.groupId ?? groupId;
       // An existing Group is appended to only when it was locked and loaded (the Command's own or
       // an ancestor); any other is a Group this decision founds, at sequence 1.
       if (!plan.lastSequences.has(target) && taken.has(target)) throw new Error(`a draft names the Group ${target}, which the batch did not load`);
       if (!plan.before.has(target)) plan.before.set(target, plan.after.get(target) ?? null);
+      if (prior !== undefined && !prior.has(target)) prior.set(target, plan.after.get(target) ?? null);
       const sequence = (plan.lastSequences.get(target) ?? 0) + 1;
       plan.lastSequences.set(target, sequence);
       const unsigned = eventDocument(draft, { command, now, authority: settings.services.authority, key: settings.authorityKey, primary: index === 0 }, { groupId: target, sequence });
@@ -170,6 +200,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       plan.pending.push({ document: unsigned.document, row, delivered: event });
       delivered.push(event);
     });
+    if (prior !== undefined) evidence?.push(...acceptedFacts(command.envelope, decision.events, prior, (id) => plan.after.get(id)));
     const created = createdGroupOf(kinds, command);
     if (created !== undefined) {
       plan.newGroups.push(created);

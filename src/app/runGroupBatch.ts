@@ -38,6 +38,7 @@ import { rendersRedactions, renderRedactions } from './redactEvents.js';
 import type { CryptoPool } from './workers/cryptoPool.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import { readRegisteredMajors } from '../store/sql/extensionProfiles.js';
+import type { PipelineEvidence } from './evidence/pipelineEvidence.js';
 
 export interface GroupBatchDependencies {
   readonly crypto: CryptoPool | undefined;
@@ -51,6 +52,8 @@ export interface GroupBatchDependencies {
   readonly schemas: SchemaRegistry;
   /** The Command and Event kinds accepted: the core ones and the registered profiles'. */
   readonly kinds: KindRegistry;
+  /** Told what each committed batch's Commands decided, under `npm test` only (conformance evidence, §22). */
+  readonly evidence?: PipelineEvidence;
 }
 
 /** What a decision may know of another Group's Mission, from its stored `{ mission, notes }` row. */
@@ -140,7 +143,7 @@ async function plan(
       const sessionEpoch = sessions.get(agentId);
       return facts === undefined || sessionEpoch === undefined ? facts : { ...facts, sessionEpoch };
     },
-  }, deps.settings, deps.kinds);
+  }, deps.settings, deps.kinds, deps.evidence !== undefined);
 }
 
 /**
@@ -208,7 +211,7 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
   const ancestors = [...ancestries.values()].flatMap((a) => a.groupIds);
   const groupIds = [...new Set([...items.flatMap((c) => lockedGroupsOf(deps.kinds, c)), ...ancestors])].sort();
   const reads = receiptsAndSessionsStatement(items.map(receiptKeyOf), preloads.agents);
-  const { outcomes, states } = await inPipelinedTransaction(deps.pool, async (tx) => {
+  const { outcomes, states, evidence } = await inPipelinedTransaction(deps.pool, async (tx) => {
     // BEGIN, the locks (every Group any item names, and the ancestors of those that charge
     // budgets, in one order) and the reads under them, in one round trip.
     const [lockedRows, readRows] = await tx.run([lockGroupsStatement(groupIds, deps.settings.services.organizationId), ...(reads === undefined ? [] : [reads])]);
@@ -225,8 +228,9 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
       if (outcome.ok !== 'stored') return outcome;
       return { ok: true, duplicate: true, events: outcome.eventIds.map((id) => deliveredFromText(texts.get(id) ?? '{}')) };
     });
-    return { outcomes: all, states: batch.after };
+    return { outcomes: all, states: batch.after, evidence: batch.evidence };
   });
   deps.states.commit(states);
+  for (const fact of evidence ?? []) deps.evidence?.record(fact);
   return outcomes;
 }

@@ -29,6 +29,7 @@ import type { OrganizationStateCache } from './organizationStates.js';
 import type { GroupBatchDependencies } from './runGroupBatch.js';
 import type { EmbeddedVerification, VerifiedCommand } from './verifyCommand.js';
 import { wireError } from './wireError.js';
+import type { EvidenceFact } from './evidence/pipelineEvidence.js';
 
 interface Writes {
   events: OrganizationEventRow[];
@@ -74,12 +75,15 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
   const services = deps.settings.services;
   let installed: RegistrySnapshot | undefined;
   let committed: { position: number; state: OrganizationState } | undefined;
+  // What the Commands' rules decided, recorded once the transaction commits (conformance evidence).
+  let evidence: EvidenceFact[] = [];
   const outcomes = await inTransaction(deps.pool, async (client) => {
     const org = await lockOrganization(client, services.organizationId);
     let snapshot = await deps.registry.ensure(client, org.registryRevision);
     const receipts = await findReceipts(client, items.map(receiptKeyOf));
     let state = await deps.organization.load(client, org.lastPosition);
     let position = org.lastPosition;
+    evidence = [];
     const writes: Writes = { events: [], cards: [], keys: [], sessions: new Map(), receipts: [], admissions: [] };
     const results: (CommandOutcome | string[])[] = [];
     for (const command of items) {
@@ -121,8 +125,10 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
       const decision = decideOrganizationCommand(state, command.envelope, context, facts);
       if (!decision.ok) {
         results.push({ ok: false, error: wireError(decision.error.code, decision.error.message, related) });
+        evidence.push({ fact: 'refused', kind: command.envelope.kind, code: decision.error.code, reason: decision.error.reason, target: 'organization', state: 'none' });
         continue;
       }
+      evidence.push({ fact: 'accepted', kind: command.envelope.kind }, ...decision.events.map((d) => ({ fact: 'appended' as const, kind: command.envelope.kind, event: d.kind })));
       const delivered: DeliveredEvent[] = [];
       decision.events.forEach((draft, index) => {
         const signed = signEvent(draft, { command, now, authority: services.authority, key: deps.settings.authorityKey, primary: index === 0 });
@@ -176,5 +182,6 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
   });
   if (installed !== undefined) deps.registry.install(installed);
   if (committed !== undefined) deps.organization.commit(committed.position, committed.state);
+  for (const fact of evidence) deps.evidence?.record(fact);
   return outcomes;
 }
