@@ -114,8 +114,9 @@ export function decidePost(state: ParleyState, speaker: Speaker, envelope: Envel
   if (locked !== undefined) return locked;
   const unauthorized = authorize(thread, envelope, speaker);
   if (unauthorized !== undefined) return unauthorized;
-  // Seed « Identité et extensions »: the loop guard is per (identity, extension).
-  if (ACT_RULES[envelope.kind].reply && parent !== undefined && parent.from.identity === speaker.identity && parent.from.extension === speaker.extension) {
+  // Seed « Identité et extensions »: the loop guard is per (identity, extension), and a message
+  // with a parent replies to it, whatever its act (an ask, a mark): none may reply to its own.
+  if (parent !== undefined && parent.from.identity === speaker.identity && parent.from.extension === speaker.extension) {
     return refuse('INVALID_COMMAND', 'self_reply', 'the same (identity, extension) cannot answer its own message');
   }
   if (thread.messages.length >= parleyLimits.maxMessagesPerThread) return limit(`a thread holds at most ${parleyLimits.maxMessagesPerThread} messages`);

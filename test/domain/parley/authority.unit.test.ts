@@ -104,6 +104,16 @@ describe('the loop guard self_reply', () => {
     expect(sliceOf(after).messages['2']?.from).toEqual({ identity: W1, extension: 'reviewer', authorKind: 'agent' });
   });
 
+  // Seed: « ne peut pas répondre à son propre message » — any message whose parent is its own.
+  it.each([
+    ['an ask inside the thread', say('ask', 'And also the partial index?', { thread: 1, parent: 'msg_1' })],
+    ['a decide', say('decide', 'No index needed.', { thread: 1, parent: 'msg_1' })],
+    ['a shelve', say('shelve', 'Later.', { thread: 1, parent: 'msg_1', end: 'deferred' })],
+  ])('covers every act with a parent: %s on its own message is self_reply', (_what, payload) => {
+    when(ASKED, WORKER, payload).thenFails('INVALID_COMMAND', 'self_reply');
+    expect(thread(talk(ASKED, [WORKER, { ...payload, from: { extension: 'helper' } }]))?.lastMessage).toBe(2);
+  });
+
   it('holds for the human too, by extension', () => {
     const asked = talk(ASKED, [OWNER, say('ask', 'Human question', {}, 'console')]);
     when(asked, OWNER, say('answer', 'x', { parent: 'msg_2' }, 'console')).thenFails('INVALID_COMMAND', 'self_reply');
