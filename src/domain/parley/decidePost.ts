@@ -112,6 +112,10 @@ export function decidePost(state: ParleyState, speaker: Speaker, envelope: Envel
   if (ACT_RULES[envelope.kind].reply && parent === undefined) return invalidBody(`${envelope.kind} names the message it answers (parent)`);
   const locked = lockRefusal(thread, envelope.kind);
   if (locked !== undefined) return locked;
+  // What the thread's state forbids to everyone is said before what this speaker may not do:
+  // the same situation gets the same answer (a reopen of an open thread is not_ended for all).
+  const marked = markedState(thread, envelope);
+  if (typeof marked === 'object') return marked;
   const unauthorized = authorize(thread, envelope, speaker);
   if (unauthorized !== undefined) return unauthorized;
   // Seed « Identité et extensions »: the loop guard is per (identity, extension), and a message
@@ -122,8 +126,6 @@ export function decidePost(state: ParleyState, speaker: Speaker, envelope: Envel
   if (thread.messages.length >= parleyLimits.maxMessagesPerThread) return limit(`a thread holds at most ${parleyLimits.maxMessagesPerThread} messages`);
   const depth = parent === undefined ? 1 : parent.depth + 1;
   if (depth > parleyLimits.maxDepth) return limit(`replies nest at most ${parleyLimits.maxDepth} deep`);
-  const marked = markedState(thread, envelope);
-  if (typeof marked === 'object') return marked;
   return { ok: true, payload: afterMark(state, thread, envelope, speaker, now, parent, depth, marked) };
 }
 
