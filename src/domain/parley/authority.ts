@@ -5,7 +5,8 @@
  */
 
 import type { Membership } from '../documents.js';
-import { refuse, type Refusal } from '../model.js';
+import type { Refusal } from '../model.js';
+import { parleyRefusal } from './parleyRefusals.js';
 import type { ParleyThread, Rights, Speaker, StateOrigin } from './parleyTypes.js';
 
 /**
@@ -24,11 +25,11 @@ export function rightsOf(membership: Pick<Membership, 'member' | 'role' | 'state
 export const NO_RIGHTS: Rights = { write: false, lock: false, human: false, verify: false };
 
 export function tokenRightMissing(message: string): Refusal {
-  return refuse('AUTH_FORBIDDEN', 'token_right_missing', message);
+  return parleyRefusal('token_right_missing', message);
 }
 
 export function threadAuthorityMissing(message: string): Refusal {
-  return refuse('AUTH_FORBIDDEN', 'thread_authority_missing', message);
+  return parleyRefusal('thread_authority_missing', message);
 }
 
 /** Seed « Autorité » 1: the creator, by identity (any of its extensions: rights are the line's). */

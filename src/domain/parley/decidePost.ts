@@ -4,7 +4,8 @@
  * the time and the slice are given; the result is the `posted` Event's payload or a refusal.
  */
 
-import { refuse, type Refusal } from '../model.js';
+import type { Refusal } from '../model.js';
+import { parleyRefusal } from './parleyRefusals.js';
 import { confirms, hasThreadAuthority, mayReopen, originOf, threadAuthorityMissing, tokenRightMissing } from './authority.js';
 import { invalidBody, type Envelope } from './envelope.js';
 import { parleyLimits } from './parleyLimits.js';
@@ -30,7 +31,7 @@ export interface PostedPayload {
 export type PostDecision = { readonly ok: true; readonly payload: PostedPayload } | Refusal;
 
 function limit(message: string): Refusal {
-  return refuse('INVALID_COMMAND', 'parley_limit', message);
+  return parleyRefusal('parley_limit', message);
 }
 
 function authorOf(speaker: Speaker): Author {
@@ -103,12 +104,12 @@ export function decidePost(state: ParleyState, speaker: Speaker, envelope: Envel
   if (!speaker.rights.write) return tokenRightMissing('this Membership may read Parley, not write');
   if (envelope.kind === 'ask' && envelope.thread === undefined) return openThread(state, envelope, speaker, now);
   const parent = envelope.parent === undefined ? undefined : state.messages[envelope.parent];
-  if (envelope.parent !== undefined && parent === undefined) return refuse('INVALID_COMMAND', 'unknown_parent', `msg_${envelope.parent} does not exist`);
+  if (envelope.parent !== undefined && parent === undefined) return parleyRefusal('unknown_parent', `msg_${envelope.parent} does not exist`);
   const threadNumber = envelope.thread ?? parent?.thread;
   if (threadNumber === undefined) return invalidBody(`${envelope.kind} names its thread or its parent`);
   const thread = state.threads[threadNumber];
-  if (thread === undefined) return refuse('INVALID_COMMAND', 'unknown_thread', `th_${threadNumber} does not exist`);
-  if (parent !== undefined && parent.thread !== thread.number) return refuse('INVALID_COMMAND', 'unknown_parent', `msg_${parent.number} is not in th_${thread.number}`);
+  if (thread === undefined) return parleyRefusal('unknown_thread', `th_${threadNumber} does not exist`);
+  if (parent !== undefined && parent.thread !== thread.number) return parleyRefusal('unknown_parent', `msg_${parent.number} is not in th_${thread.number}`);
   if (ACT_RULES[envelope.kind].reply && parent === undefined) return invalidBody(`${envelope.kind} names the message it answers (parent)`);
   const locked = lockRefusal(thread, envelope.kind);
   if (locked !== undefined) return locked;
@@ -121,7 +122,7 @@ export function decidePost(state: ParleyState, speaker: Speaker, envelope: Envel
   // Seed « Identité et extensions »: the loop guard is per (identity, extension), and a message
   // with a parent replies to it, whatever its act (an ask, a mark): none may reply to its own.
   if (parent !== undefined && parent.from.identity === speaker.identity && parent.from.extension === speaker.extension) {
-    return refuse('INVALID_COMMAND', 'self_reply', 'the same (identity, extension) cannot answer its own message');
+    return parleyRefusal('self_reply', 'the same (identity, extension) cannot answer its own message');
   }
   if (thread.messages.length >= parleyLimits.maxMessagesPerThread) return limit(`a thread holds at most ${parleyLimits.maxMessagesPerThread} messages`);
   const depth = parent === undefined ? 1 : parent.depth + 1;

@@ -5,7 +5,8 @@
  * unknown member, a missing kind or an empty body is `invalid_body`.
  */
 
-import { refuse, type Refusal } from '../model.js';
+import type { Refusal } from '../model.js';
+import { parleyRefusal } from './parleyRefusals.js';
 import { isSpeechAct, type SpeechAct } from './speechActs.js';
 import { parleyLimits } from './parleyLimits.js';
 import type { ThreadState } from './parleyTypes.js';
@@ -28,9 +29,9 @@ const SERVER_SET = new Set(['id', 'author_kind', 'created_at']);
 const CLIENT_MEMBERS = new Set(['parley', 'kind', 'thread', 'parent', 'from', 'body', 'provenance', 'to', 'end']);
 const SIDE_ENDS = new Set(['deferred', 'obsolete', 'rejected']);
 
+/** A malformed envelope: the seed's `400 invalid_body`. */
 export function invalidBody(message: string): Refusal {
-  // A malformed envelope is the seed's `400 invalid_body`: the §19 code of a 400 body error.
-  return refuse('SCHEMA_VALIDATION_FAILED', 'invalid_body', message);
+  return parleyRefusal('invalid_body', message);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

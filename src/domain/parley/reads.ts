@@ -5,7 +5,8 @@
  */
 
 import { compareInstants, parseTimestamp } from '../../protocol/timestamp.js';
-import { refuse, type Refusal } from '../model.js';
+import type { Refusal } from '../model.js';
+import { parleyRefusal } from './parleyRefusals.js';
 import { parleyLimits } from './parleyLimits.js';
 import type { ParleyMessage, ParleyState, ParleyThread, Rights, StateChange } from './parleyTypes.js';
 
@@ -92,9 +93,9 @@ function awaitsReader(thread: ParleyThread, last: ParleyMessage | undefined, rea
 
 export function inbox(state: ParleyState, reader: InboxReader, query: InboxQuery = {}): InboxPage | Refusal {
   const after = query.cursor === undefined ? 0 : decodeCursor(query.cursor);
-  if (after === undefined) return refuse('INVALID_COMMAND', 'invalid_cursor', 'the cursor is not one this inbox returned');
+  if (after === undefined) return parleyRefusal('invalid_cursor', 'the cursor is not one this inbox returned');
   const since = query.since === undefined ? undefined : parseTimestamp(query.since);
-  if (since === null) return refuse('INVALID_COMMAND', 'invalid_since', 'since is a UTC instant');
+  if (since === null) return parleyRefusal('invalid_since', 'since is a UTC instant');
   const limit = Math.min(Math.max(query.limit ?? parleyLimits.inboxDefaultPage, 1), parleyLimits.inboxMaxPage);
   const waiting = Object.values(state.threads)
     .filter((t) => t.lastMessage > after && (since === undefined || compareInstants(parseTimestamp(t.lastMessageAt) ?? since, since) > 0))
