@@ -7,7 +7,7 @@
 import type { Membership } from '../documents.js';
 import type { Refusal } from '../model.js';
 import { parleyRefusal } from './parleyRefusals.js';
-import type { ParleyThread, Rights, Speaker, StateOrigin } from './parleyTypes.js';
+import type { Author, ParleyThread, Rights, Speaker, StateOrigin } from './parleyTypes.js';
 
 /**
  * Rights by Membership role. An observer reads only; a writer speaks; the MissionOwner and the
@@ -45,6 +45,20 @@ export function hasThreadAuthority(thread: ParleyThread, speaker: Speaker): bool
 /** Seed: only a lock holder or the human sets a confirmed state; a model's mark is a proposal. */
 export function confirms(speaker: Speaker): boolean {
   return speaker.rights.human || speaker.rights.lock;
+}
+
+/** The manifest's description of a `label` (seed « Autorité » 2: the lock right is visible). */
+export const LABELS = { member: '<identity> · <extension>', lockHolder: 'KI · <identity> · <extension>' } as const;
+
+/** The speaker as its records show it; « KI » marks a model that holds the lock right, never the human. */
+export function authorOf(speaker: Speaker): Author {
+  const label = `${speaker.identity} · ${speaker.extension}`;
+  return {
+    identity: speaker.identity,
+    extension: speaker.extension,
+    authorKind: speaker.rights.human ? 'human' : 'agent',
+    label: speaker.rights.lock && !speaker.rights.human ? `KI · ${label}` : label,
+  };
 }
 
 export function originOf(speaker: Speaker): StateOrigin {

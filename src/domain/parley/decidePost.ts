@@ -6,10 +6,10 @@
 
 import type { Refusal } from '../model.js';
 import { parleyRefusal } from './parleyRefusals.js';
-import { confirms, hasThreadAuthority, mayReopen, originOf, threadAuthorityMissing, tokenRightMissing } from './authority.js';
+import { authorOf, confirms, hasThreadAuthority, mayReopen, originOf, threadAuthorityMissing, tokenRightMissing } from './authority.js';
 import { invalidBody, type Envelope } from './envelope.js';
 import { parleyLimits } from './parleyLimits.js';
-import { labelOf, type Author, type ParleyMessage, type ParleyState, type ParleyThread, type Speaker, type StateChange, type ThreadState, type Turn } from './parleyTypes.js';
+import type { Author, ParleyMessage, ParleyState, ParleyThread, Speaker, StateChange, ThreadState, Turn } from './parleyTypes.js';
 import { ACT_RULES } from './speechActs.js';
 import { lockRefusal, markedState } from './transitions.js';
 
@@ -32,10 +32,6 @@ export type PostDecision = { readonly ok: true; readonly payload: PostedPayload 
 
 function limit(message: string): Refusal {
   return parleyRefusal('parley_limit', message);
-}
-
-function authorOf(speaker: Speaker): Author {
-  return { identity: speaker.identity, extension: speaker.extension, authorKind: speaker.rights.human ? 'human' : 'agent' };
 }
 
 function party(author: { identity: string; extension?: string }): Turn {
@@ -140,7 +136,7 @@ function afterMark(state: ParleyState, thread: ParleyThread, envelope: Envelope,
   const turn = turnAfter(thread, envelope, parent, next, confirmedAt !== null);
   const msg = message(state, thread.number, envelope, speaker, now, depth, turn);
   const change: StateChange | undefined = changes
-    ? { message: msg.number, from: thread.state, to: next, origin: originOf(speaker), label: labelOf(msg.from), at: now, confirmedAt }
+    ? { message: msg.number, from: thread.state, to: next, origin: originOf(speaker), label: msg.from.label, at: now, confirmedAt }
     : undefined;
   return {
     message: msg,

@@ -8,11 +8,11 @@
 import { compareInstants, parseTimestamp } from '../../protocol/timestamp.js';
 import type { Refusal } from '../model.js';
 import { parleyRefusal } from './parleyRefusals.js';
-import { confirms, threadAuthorityMissing, tokenRightMissing } from './authority.js';
+import { authorOf, confirms, threadAuthorityMissing, tokenRightMissing } from './authority.js';
 import { invalidBody } from './envelope.js';
 import type { ClaimEnvelope } from './claimEnvelope.js';
 import { parleyLimits } from './parleyLimits.js';
-import type { Author, Claim, ParleyState, Speaker } from './parleyTypes.js';
+import type { Claim, ParleyState, Speaker } from './parleyTypes.js';
 
 /** The `claimed` Event: every claim record the act created or changed. */
 export interface ClaimedPayload {
@@ -20,10 +20,6 @@ export interface ClaimedPayload {
 }
 
 export type ClaimDecision = { readonly ok: true; readonly payload: ClaimedPayload } | Refusal;
-
-function authorOf(speaker: Speaker): Author {
-  return { identity: speaker.identity, extension: speaker.extension, authorKind: speaker.rights.human ? 'human' : 'agent' };
-}
 
 function settled(claim: Claim): Refusal | undefined {
   if (claim.status === 'refuted' || claim.status === 'superseded') {

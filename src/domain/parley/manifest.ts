@@ -4,6 +4,7 @@
  * documentation). Pure data, built from the same tables the deciders use.
  */
 
+import { LABELS } from './authority.js';
 import { CLAIM_ACTS, PROOF_KINDS } from './claimEnvelope.js';
 import { PARLEY_NAMESPACE, PARLEY_URI } from './parleyProfile.js';
 import { parleyLimits } from './parleyLimits.js';
@@ -18,6 +19,8 @@ export function parleyManifest() {
     commands: { post: `${PARLEY_NAMESPACE}post`, claim: `${PARLEY_NAMESPACE}claim` },
     acts: SPEECH_ACTS.map((name) => ({ name, ...ACT_RULES[name] })),
     states: { forward: FORWARD_STATES, sideEnds: SIDE_ENDS },
+    /** How an author is shown: the lock right is visible as « KI · <label> ». */
+    labels: LABELS,
     limits: parleyLimits,
     /** Every reason a refusal carries (`details.reason`), with its §19 code. */
     refusals: PARLEY_REFUSALS,

@@ -18,6 +18,12 @@ export interface Author {
   readonly identity: string;
   readonly extension: string;
   readonly authorKind: 'human' | 'agent';
+  /**
+   * How the author is shown: `identity · extension`, and `KI · identity · extension` for a model
+   * that held the lock right when it spoke (seed « Autorité » 2: « Visible sous la forme KI ·
+   * <label> »). Set by the server at the decision, from the Membership, never by the client.
+   */
+  readonly label: string;
 }
 
 /**
@@ -49,7 +55,7 @@ export interface StateChange {
   readonly from: ThreadState;
   readonly to: ThreadState;
   readonly origin: StateOrigin;
-  /** The label of who set it: `identity · extension`. */
+  /** The label of who set it (its author's `label`). */
   readonly label: string;
   readonly at: string;
   readonly confirmedAt: string | null;
@@ -123,8 +129,4 @@ export interface Rights {
   readonly human: boolean;
   /** Dialectic: may seal a supported claim as verified. */
   readonly verify: boolean;
-}
-
-export function labelOf(author: Author): string {
-  return `${author.identity} · ${author.extension}`;
 }

@@ -27,7 +27,7 @@ describe('the dialectic profile', () => {
         kind: CLAIMED,
         payload: {
           claims: [
-            { number: 1, author: { identity: W1, extension: 'main', authorKind: 'agent' }, body: 'The btree halves p99 latency.', status: 'unverified', assertedAt: T0, proofs: [PROOF], attestations: [], supersedes: [] },
+            { number: 1, author: { identity: W1, extension: 'main', authorKind: 'agent', label: `${W1} · main` }, body: 'The btree halves p99 latency.', status: 'unverified', assertedAt: T0, proofs: [PROOF], attestations: [], supersedes: [] },
           ],
         },
       },
