@@ -38,7 +38,7 @@ export function stateLog(state: ParleyState, thread: number): readonly StateChan
 
 export interface InboxReader {
   readonly identity: string;
-  /** When given, this extension's own questions are masked (seed). */
+  /** When given, this extension's own questions are masked (seed); it hides nothing else. */
   readonly extension?: string;
   readonly rights: Rights;
 }
@@ -87,8 +87,9 @@ function awaitsReader(thread: ParleyThread, last: ParleyMessage | undefined, rea
   if (reader.extension !== undefined && last?.from.identity === reader.identity && last.from.extension === reader.extension) return false;
   if (turn.to === 'anyone') return true;
   if (turn.to === 'authority') return reader.rights.lock || reader.rights.human;
-  if (turn.identity !== reader.identity) return false;
-  return turn.extension === undefined || reader.extension === undefined || turn.extension === reader.extension;
+  // A turn is the line's, whichever extension it names: a model that comes back under another
+  // label (`--extension`) still sees what awaits it; the entry's `awaiting` says which label.
+  return turn.identity === reader.identity;
 }
 
 export function inbox(state: ParleyState, reader: InboxReader, query: InboxQuery = {}): InboxPage | Refusal {
