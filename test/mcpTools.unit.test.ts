@@ -96,8 +96,8 @@ describe('createMcpServer', () => {
     expect(result.structuredContent).toEqual({ kind: 'ext.missionweave.parley.posted', sequence: 7, eventId: 'urn:uuid:e', payload: { ok: true } });
     expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? '')).toEqual(result.structuredContent);
     expect(sent).toEqual([{ kind: 'ext.missionweave.parley.post', groupId: 'g', payload: { parley: '1', kind: 'shelve', body: 'Moot now.', from: { extension: 'main' }, provenance: { model: 'm' }, thread: 'th_3', end: 'obsolete' } }]);
-    await client.callTool({ name: 'parley_refute', arguments: { groupId: 'g', claim: 2, body: 'No.', extension: 'critic', proofs: [{ kind: 'commit', ref: 'abc123' }] } });
-    expect(sent[1]).toEqual({ kind: 'ext.missionweave.parley.claim', groupId: 'g', payload: { parley: '1', act: 'refute', body: 'No.', from: { extension: 'critic' }, claim: 2, proofs: [{ kind: 'commit', ref: 'abc123' }] } });
+    await client.callTool({ name: 'parley_refute', arguments: { groupId: 'g', claim: 'cl_2', body: 'No.', extension: 'critic', proofs: [{ kind: 'commit', ref: 'abc123' }] } });
+    expect(sent[1]).toEqual({ kind: 'ext.missionweave.parley.claim', groupId: 'g', payload: { parley: '1', act: 'refute', body: 'No.', from: { extension: 'critic' }, claim: 'cl_2', proofs: [{ kind: 'commit', ref: 'abc123' }] } });
   });
 
   it("answers the Authority's refusal as a result with isError and Parley's reason", async () => {

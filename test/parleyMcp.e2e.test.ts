@@ -92,12 +92,14 @@ describe('missionweave mcp over stdio', () => {
     const status = (answer: { body: { payload?: Record<string, unknown> } }) => (answer.body.payload?.['claims'] as { status: string }[] | undefined)?.[0]?.status;
     const asserted = await ada('parley_assert', { body: 'The btree halves the p99 latency of the orders page.', proofs: [{ kind: 'log', ref: 'bench/orders-2026-12-01.txt' }] });
     expect(status(asserted)).toBe('unverified');
+    // A claim comes back by the name the tools take: cl_<n>.
+    expect((asserted.body.payload?.['claims'] as { id: string }[] | undefined)?.[0]?.id).toBe('cl_1');
     expect(status(await bob('parley_attest', { claim: 'cl_1', body: 'Same on my replica.' }))).toBe('supported');
     const sealed = await world.humanSays('ext.missionweave.parley.claim', { parley: '1', act: 'verify', claim: 'cl_1', body: 'Checked the bench.', from: { extension: 'console' } }, 1);
     expect(sealed.status, JSON.stringify(sealed.body)).toBe(201);
     const unproven = await bob('parley_refute', { claim: 'cl_1', body: 'I do not believe it.' });
     expect(unproven).toMatchObject({ isError: true, body: { code: 'SCHEMA_VALIDATION_FAILED', reason: 'invalid_body' } });
-    const refuted = await bob('parley_refute', { claim: 1, body: 'The bench ran with a warm cache.', proofs: [{ kind: 'reproducer', ref: 'scripts/cold-cache.sh', note: 'p99 unchanged when cold' }] });
+    const refuted = await bob('parley_refute', { claim: 'cl_1', body: 'The bench ran with a warm cache.', proofs: [{ kind: 'reproducer', ref: 'scripts/cold-cache.sh', note: 'p99 unchanged when cold' }] });
     expect(refuted.isError, JSON.stringify(refuted.body)).toBe(false);
     expect(status(refuted)).toBe('refuted');
   });

@@ -73,7 +73,8 @@ const ACTS: readonly ActTool[] = [
   { act: 'confirm', title: 'Parley: confirm', description: "Confirms the thread's proposed state (lock holder or human only).", input: { ...common, thread, parent: parent.optional() } },
 ];
 
-const claim = reference('cl_', 'the claim');
+// A claim has one name, `cl_<n>`, never a bare number (unlike a thread or a message).
+const claim = z.string().regex(/^cl_[1-9][0-9]*$/).describe('the claim: "cl_<n>"');
 const proofs = z
   .array(z.object({ kind: z.enum(['url', 'hash', 'artifact', 'commit', 'log', 'reproducer', 'note', 'other']), ref: z.string().min(1), note: z.string().optional() }))
   .optional()

@@ -12,7 +12,7 @@ import { authorOf, confirms, threadAuthorityMissing, tokenRightMissing } from '.
 import { invalidBody } from './envelope.js';
 import type { ClaimEnvelope } from './claimEnvelope.js';
 import { parleyLimits } from './parleyLimits.js';
-import type { Claim, ParleyState, Speaker } from './parleyTypes.js';
+import { claimId, type Claim, type ParleyState, type Speaker } from './parleyTypes.js';
 
 /** The `claimed` Event: every claim record the act created or changed. */
 export interface ClaimedPayload {
@@ -23,7 +23,7 @@ export type ClaimDecision = { readonly ok: true; readonly payload: ClaimedPayloa
 
 function settled(claim: Claim): Refusal | undefined {
   if (claim.status === 'refuted' || claim.status === 'superseded') {
-    return parleyRefusal('claim_settled', `cl_${claim.number} is ${claim.status}`);
+    return parleyRefusal('claim_settled', `${claim.id} is ${claim.status}`);
   }
   return undefined;
 }
@@ -42,19 +42,19 @@ function expired(claim: Claim, now: string): boolean {
 function assertClaim(state: ParleyState, speaker: Speaker, envelope: ClaimEnvelope, now: string): ClaimDecision {
   if (Object.keys(state.claims).length >= parleyLimits.maxClaims) return parleyRefusal('parley_limit', `a Group keeps at most ${parleyLimits.maxClaims} claims`);
   if (envelope.validUntil !== undefined && atOrBefore(envelope.validUntil, now)) return invalidBody('valid_until is in the future');
-  const number = state.nextClaim;
+  const id = claimId(state.nextClaim);
   const replaced: Claim[] = [];
-  for (const n of envelope.supersedes) {
-    const old = state.claims[n];
-    if (old === undefined) return parleyRefusal('unknown_claim', `cl_${n} does not exist`);
+  for (const replacedId of envelope.supersedes) {
+    const old = state.claims[replacedId];
+    if (old === undefined) return parleyRefusal('unknown_claim', `${replacedId} does not exist`);
     const done = settled(old);
     if (done !== undefined) return done;
     // Replacing someone else's claim is moderation, as marking someone else's thread is.
-    if (old.author.identity !== speaker.identity && !confirms(speaker)) return threadAuthorityMissing(`only its author, a lock holder or the human supersedes cl_${n}`);
-    replaced.push({ ...old, status: 'superseded', supersededBy: number });
+    if (old.author.identity !== speaker.identity && !confirms(speaker)) return threadAuthorityMissing(`only its author, a lock holder or the human supersedes ${replacedId}`);
+    replaced.push({ ...old, status: 'superseded', supersededBy: id });
   }
   const claim: Claim = {
-    number,
+    id,
     author: authorOf(speaker),
     body: envelope.body,
     status: 'unverified',
@@ -79,7 +79,7 @@ function attest(claim: Claim, speaker: Speaker, envelope: ClaimEnvelope, now: st
 function verify(claim: Claim, speaker: Speaker): ClaimDecision {
   if (!speaker.rights.verify) return tokenRightMissing('only a verifier seals a claim');
   if (claim.author.identity === speaker.identity) return parleyRefusal('self_verify', 'a verifier does not seal its own claim');
-  if (claim.status !== 'supported') return parleyRefusal('claim_unsupported', `cl_${claim.number} is ${claim.status}, not supported`);
+  if (claim.status !== 'supported') return parleyRefusal('claim_unsupported', `${claim.id} is ${claim.status}, not supported`);
   return { ok: true, payload: { claims: [{ ...claim, status: 'verified', verifiedBy: authorOf(speaker) }] } };
 }
 
@@ -94,10 +94,10 @@ export function decideClaim(state: ParleyState, speaker: Speaker, envelope: Clai
   if (!speaker.rights.write) return tokenRightMissing('this Membership may read claims, not make them');
   if (envelope.act === 'assert') return assertClaim(state, speaker, envelope, now);
   const claim = envelope.claim === undefined ? undefined : state.claims[envelope.claim];
-  if (claim === undefined) return parleyRefusal('unknown_claim', `cl_${envelope.claim ?? 0} does not exist`);
+  if (claim === undefined) return parleyRefusal('unknown_claim', `${envelope.claim ?? 'the claim'} does not exist`);
   const done = settled(claim);
   if (done !== undefined) return done;
-  if (envelope.act !== 'refute' && expired(claim, now)) return parleyRefusal('claim_expired', `cl_${claim.number} was valid until ${claim.validUntil ?? ''}`);
+  if (envelope.act !== 'refute' && expired(claim, now)) return parleyRefusal('claim_expired', `${claim.id} was valid until ${claim.validUntil ?? ''}`);
   if (envelope.act === 'attest') return attest(claim, speaker, envelope, now);
   if (envelope.act === 'verify') return verify(claim, speaker);
   return refute(claim, speaker, envelope, now);
@@ -107,8 +107,8 @@ export function evolveClaimed(state: ParleyState, payload: ClaimedPayload): Parl
   const claims = { ...state.claims };
   let nextClaim = state.nextClaim;
   for (const claim of payload.claims) {
-    claims[claim.number] = claim;
-    nextClaim = Math.max(nextClaim, claim.number + 1);
+    claims[claim.id] = claim;
+    nextClaim = Math.max(nextClaim, Number(claim.id.slice('cl_'.length)) + 1);
   }
   return { ...state, claims, nextClaim };
 }

@@ -39,7 +39,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** A thread or message reference: the opaque key (`th_12`, `msg_88`) or the plain number. */
-export function referenceNumber(value: unknown, prefix: 'th_' | 'msg_' | 'cl_'): number | undefined {
+export function referenceNumber(value: unknown, prefix: 'th_' | 'msg_'): number | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 1 ? value : undefined;
   if (typeof value !== 'string' || !value.startsWith(prefix)) return undefined;
   const digits = value.slice(prefix.length);

@@ -85,8 +85,18 @@ export interface Proof {
   readonly note?: string;
 }
 
+/**
+ * A claim's one name, `cl_<n>`, in its records, its Events and the envelopes that point at it
+ * (seed « Dialectique »: `supersedes: ["cl_…"]`); unlike a thread or a message, never a bare number.
+ */
+export type ClaimId = `cl_${number}`;
+
+export function claimId(n: number): ClaimId {
+  return `cl_${n}`;
+}
+
 export interface Claim {
-  readonly number: number;
+  readonly id: ClaimId;
   readonly author: Author;
   readonly body: string;
   readonly status: ClaimStatus;
@@ -95,8 +105,8 @@ export interface Claim {
   readonly attestations: readonly { readonly by: Author; readonly at: string; readonly proofs: readonly Proof[] }[];
   readonly verifiedBy?: Author;
   readonly refutation?: { readonly by: Author; readonly at: string; readonly proofs: readonly Proof[]; readonly body: string };
-  readonly supersedes: readonly number[];
-  readonly supersededBy?: number;
+  readonly supersedes: readonly ClaimId[];
+  readonly supersededBy?: ClaimId;
   readonly validUntil?: string;
 }
 
@@ -104,7 +114,8 @@ export interface ParleyState {
   // Records, not Maps: the slice is stored as JSON with the Group's state (groupState rows).
   readonly threads: Readonly<Record<string, ParleyThread>>;
   readonly messages: Readonly<Record<string, ParleyMessage>>;
-  readonly claims: Readonly<Record<string, Claim>>;
+  /** By `cl_<n>`. */
+  readonly claims: Readonly<Record<ClaimId, Claim>>;
   /** Messages are numbered across the Group, in creation order (the inbox cursor relies on it). */
   readonly nextMessage: number;
   readonly nextThread: number;
