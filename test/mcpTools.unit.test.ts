@@ -2,8 +2,10 @@
  * The MCP tools' contract, without a node (issue 14, part 3): a refusal — the Authority's
  * MissionWeaveError, a tool's ToolRefusal, the SDK's own error, a read's error document — is a
  * tool result with `isError` and `{code, reason, message}`, never a JSON-RPC error; an unexpected
- * failure is INTERNAL_ERROR with its cause logged, not sent; and Parley's acts become the
- * envelope the node reads, under the Command kind its manifest names.
+ * failure is INTERNAL_ERROR with its cause logged, not sent; Parley's acts become the envelope
+ * the node reads, under the Command kind its manifest names; arguments are read by the server,
+ * an unknown member or a wrong type refused with a reason (issue 29); and the whole tool list
+ * stays within its size budget.
  */
 
 import { generateKeyPairSync } from 'node:crypto';
