@@ -52,6 +52,8 @@ describe('missionweave mcp over stdio', () => {
     expect(manifest.isError).toBe(false);
     expect(manifest.body).toMatchObject({ agentId: world.agents['ada']?.id, extension: 'claude', parley: { parley: '1', commands: { post: 'ext.missionweave.parley.post' } } });
     expect((manifest.body['tools'] as { name: string }[]).map((t) => t.name)).toEqual(tools);
+    // What a model's context pays for the tools, as the server sends them.
+    expect(Buffer.byteLength(JSON.stringify(await clients.ada.client.listTools()))).toBeLessThanOrEqual(16 * 1024);
     const missions = await call(clients.ada.client, 'list_missions');
     expect(missions.body['groups']).toEqual([expect.objectContaining({ groupId: world.groupId, role: 'worker', membershipEpoch: expect.any(Number) })]);
   });
@@ -61,10 +63,15 @@ describe('missionweave mcp over stdio', () => {
     expect(asked.isError, JSON.stringify(asked.body)).toBe(false);
     expect(asked.body).toMatchObject({ kind: 'ext.missionweave.parley.posted', payload: { message: { number: 1, thread: 1 } } });
     expect((await ada('parley_inbox')).body['threads']).toEqual([expect.objectContaining({ key: 'th_1', state: 'open' })]);
+    // A mistyped member is refused as over HTTPS, and opens no thread.
+    const typo = await bob('parley_ask', { thred: 'th_1', body: 'And the partial index?' });
+    expect(typo).toMatchObject({ isError: true, body: { code: 'SCHEMA_VALIDATION_FAILED', reason: 'invalid_body', message: 'unknown member thred' } });
 
     expect((await ada('parley_answer', { parent: 'msg_1', body: 'A btree on (customer, created_at).' })).isError).toBe(false);
     const selfReply = await ada('parley_answer', { parent: 'msg_2', body: 'And I agree with myself.' });
     expect(selfReply).toMatchObject({ isError: true, body: { code: 'INVALID_COMMAND', reason: 'self_reply' } });
+    // The answer awaits bob's line, whatever label bob reads under next.
+    expect((await bob('parley_inbox', { extension: 'restarted' })).body['threads']).toEqual([expect.objectContaining({ key: 'th_1', awaiting: { to: 'party', identity: world.agents['bob']?.id, extension: 'main' } })]);
 
     // The creator's decision is a model's proposal: unconfirmed until the human confirms it.
     const proposed = await bob('parley_decide', { thread: 'th_1', parent: 'msg_2', body: 'The btree it is.' });
@@ -92,12 +99,14 @@ describe('missionweave mcp over stdio', () => {
     const status = (answer: { body: { payload?: Record<string, unknown> } }) => (answer.body.payload?.['claims'] as { status: string }[] | undefined)?.[0]?.status;
     const asserted = await ada('parley_assert', { body: 'The btree halves the p99 latency of the orders page.', proofs: [{ kind: 'log', ref: 'bench/orders-2026-12-01.txt' }] });
     expect(status(asserted)).toBe('unverified');
+    // A claim comes back by the name the tools take: cl_<n>.
+    expect((asserted.body.payload?.['claims'] as { id: string }[] | undefined)?.[0]?.id).toBe('cl_1');
     expect(status(await bob('parley_attest', { claim: 'cl_1', body: 'Same on my replica.' }))).toBe('supported');
     const sealed = await world.humanSays('ext.missionweave.parley.claim', { parley: '1', act: 'verify', claim: 'cl_1', body: 'Checked the bench.', from: { extension: 'console' } }, 1);
     expect(sealed.status, JSON.stringify(sealed.body)).toBe(201);
     const unproven = await bob('parley_refute', { claim: 'cl_1', body: 'I do not believe it.' });
     expect(unproven).toMatchObject({ isError: true, body: { code: 'SCHEMA_VALIDATION_FAILED', reason: 'invalid_body' } });
-    const refuted = await bob('parley_refute', { claim: 1, body: 'The bench ran with a warm cache.', proofs: [{ kind: 'reproducer', ref: 'scripts/cold-cache.sh', note: 'p99 unchanged when cold' }] });
+    const refuted = await bob('parley_refute', { claim: 'cl_1', body: 'The bench ran with a warm cache.', proofs: [{ kind: 'reproducer', ref: 'scripts/cold-cache.sh', note: 'p99 unchanged when cold' }] });
     expect(refuted.isError, JSON.stringify(refuted.body)).toBe(false);
     expect(status(refuted)).toBe('refuted');
   });
@@ -105,11 +114,11 @@ describe('missionweave mcp over stdio', () => {
   it('reads Events and the view, and posts a Message in the main Conversation', async () => {
     // The human makes ada a reviewer: a new Membership Epoch, which the MCP server learns from
     // /v1/me after the Authority refuses the old one (MEMBERSHIP_STALE), and signs again under.
-    const before = (await ada('list_missions')).body['groups'] as { membershipEpoch: number }[];
+    const before = (await call(clients.ada.client, 'list_missions')).body['groups'] as { membershipEpoch: number }[];
     expect((await world.humanSays('membership.change', { principal: { type: 'agent', id: world.agents['ada']?.id ?? '' }, roles: ['reviewer'] }, 1)).status).toBe(201);
-    const posted = await ada('post_message', { text: 'Index agreed in Parley th_1.' });
+    const posted = await ada('post_message', { content: 'Index agreed in Parley th_1.' });
     expect(posted, JSON.stringify(posted.body)).toMatchObject({ isError: false, body: { kind: 'message.posted' } });
-    const after = (await ada('list_missions')).body['groups'] as { membershipEpoch: number; role: string }[];
+    const after = (await call(clients.ada.client, 'list_missions')).body['groups'] as { membershipEpoch: number; role: string }[];
     expect(after[0]).toMatchObject({ role: 'reviewer', membershipEpoch: (before[0]?.membershipEpoch ?? 0) + 1 });
     const view = await bob('group_view');
     expect(posted.body['conversationId']).toBe((view.body['group'] as JsonObject)['mainConversationId']);

@@ -12,8 +12,10 @@ import { fromAggregates, type GroupState } from '../domain/group/groupState.js';
 import { membershipOf } from '../domain/group/stateQueries.js';
 import { parleyManifest } from '../domain/parley/manifest.js';
 import { PARLEY_URI, speakerOf } from '../domain/parley/parleyProfile.js';
+import { parleyRefusal } from '../domain/parley/parleyRefusals.js';
 import { initialParleyState, type ParleyState, type ParleyThread } from '../domain/parley/parleyTypes.js';
 import { inbox, stateLog, threadTree, type InboxQuery } from '../domain/parley/reads.js';
+import type { Refusal } from '../domain/model.js';
 import { decideRead } from '../domain/readAccess.js';
 import type { Principal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
@@ -30,7 +32,9 @@ interface ReaderSlice {
   readonly slice: ParleyState;
 }
 
-function refused(code: WireError['code'], reason: string, message: string, groupId: string): ParleyRead {
+/** A Parley refusal as the wire carries it: its §19 code, and its reason in `details`. */
+function refused(refusal: Refusal, groupId: string): ParleyRead {
+  const { code, reason, message } = refusal.error;
   return { ok: false, error: wireError(code, message, { groupId, details: { reason } }) };
 }
 
@@ -77,7 +81,7 @@ export class ParleyReads {
     if (!read.ok) return read;
     const record = read.value.slice.threads[thread];
     const tree = threadTree(read.value.slice, thread);
-    if (record === undefined || tree === undefined) return refused('INVALID_COMMAND', 'unknown_thread', `no thread th_${thread} in this Group`, groupId);
+    if (record === undefined || tree === undefined) return refused(parleyRefusal('unknown_thread', `no thread th_${thread} in this Group`), groupId);
     const { messages: _messages, log: _log, ...summary } = record;
     return { ok: true, body: { thread: summary, messages: tree } as unknown as JsonObject };
   }
@@ -87,7 +91,7 @@ export class ParleyReads {
     const read = await this.readSlice(groupId, reader);
     if (!read.ok) return read;
     const log = stateLog(read.value.slice, thread);
-    if (log === undefined) return refused('INVALID_COMMAND', 'unknown_thread', `no thread th_${thread} in this Group`, groupId);
+    if (log === undefined) return refused(parleyRefusal('unknown_thread', `no thread th_${thread} in this Group`), groupId);
     return { ok: true, body: { thread, log } as unknown as JsonObject };
   }
 
@@ -97,7 +101,7 @@ export class ParleyReads {
     if (!read.ok) return read;
     const { rights } = speakerOf(read.value.group, reader, extension ?? '');
     const page = inbox(read.value.slice, { identity: reader.id, rights, ...(extension === undefined ? {} : { extension }) }, query);
-    if ('ok' in page) return refused(page.error.code, page.error.reason, page.error.message, groupId);
+    if ('ok' in page) return refused(page, groupId);
     return { ok: true, body: page as unknown as JsonObject };
   }
 }

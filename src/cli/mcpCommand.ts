@@ -19,10 +19,7 @@ import { MissionWeaveAgent } from '../client/agent.js';
 import { MissionWeaveWorker } from '../client/worker.js';
 import { AgentContext } from '../client/mcp/agentContext.js';
 import { createMcpServer } from '../client/mcp/mcpServer.js';
-import { missionTools } from '../client/mcp/missionTools.js';
-import { parleyTools } from '../client/mcp/parleyTools.js';
-import { workTools } from '../client/mcp/workTools.js';
-import type { McpToolSpec } from '../client/mcp/toolSpec.js';
+import { mcpTools } from '../client/mcp/mcpTools.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { Home } from './home.js';
 import { serveMcpHttp } from './mcpHttp.js';
@@ -82,7 +79,7 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   const groups = (me['groups'] as { groupId: string; membershipState: string }[]).filter((g) => g.membershipState === 'active');
   for (const group of groups) await agent.subscribe(group.groupId);
 
-  const tools: McpToolSpec[] = [...parleyTools(), ...missionTools(), ...workTools(worker)];
+  const tools = mcpTools(worker);
   const newServer = () => createMcpServer(context, tools, { log });
   try {
     if (httpText !== undefined) {

@@ -4,13 +4,13 @@
  * it is never exposed beyond this machine — with the Host header checked against the bound
  * address (a DNS-rebinding page in a browser names its own host, and is refused before any
  * session is made), a ceiling on the request body and on the sessions held at once, and idle
- * sessions closed (`src/client/mcp/mcpLimits.ts`). Each session has its own McpServer over the
+ * sessions closed (`src/client/mcp/mcpLimits.ts`). Each session has its own MCP server over the
  * one Agent.
  */
 
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server as McpSdkServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_HTTP_MAX_BODY_BYTES, MCP_HTTP_MAX_SESSIONS, MCP_HTTP_REQUEST_TIMEOUT_MS, MCP_HTTP_SESSION_IDLE_MS } from '../client/mcp/mcpLimits.js';
@@ -20,7 +20,7 @@ export const MCP_HTTP_PATH = '/mcp';
 
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
-  readonly server: McpServer;
+  readonly server: McpSdkServer;
   lastUsed: number;
 }
 
@@ -56,7 +56,7 @@ async function jsonBody(request: IncomingMessage, response: ServerResponse): Pro
   }
 }
 
-export async function serveMcpHttp(port: number, newServer: () => McpServer, log: (message: string) => void): Promise<McpHttp> {
+export async function serveMcpHttp(port: number, newServer: () => McpSdkServer, log: (message: string) => void): Promise<McpHttp> {
   const sessions = new Map<string, Session>();
   let allowedHosts: string[] = [];
 

@@ -21,7 +21,7 @@ export const MCP_EVENTS_DEFAULT_LIMIT = 50;
 
 /**
  * Streamable HTTP sessions held at once (`--http`): each is one MCP client on this machine, with
- * its own McpServer. A handful of local clients is the use; more is a loop or a leak.
+ * its own MCP server. A handful of local clients is the use; more is a loop or a leak.
  */
 export const MCP_HTTP_MAX_SESSIONS = 16;
 /** An HTTP session unused for this long is closed, so a client that vanished frees its slot. */

@@ -12,7 +12,7 @@ import type { JsonObject } from '../documents.js';
 import { MCP_EVENTS_DEFAULT_LIMIT, MCP_EVENTS_MAX_LIMIT } from './mcpLimits.js';
 import { tool, ToolRefusal, type McpToolSpec, type ToolContext } from './toolSpec.js';
 
-const groupId = z.string().min(1).describe("the Mission's Group (list_missions names yours)");
+const groupId = z.string().min(1);
 const groupPath = (group: string, rest: string) => `/v1/groups/${encodeURIComponent(group)}/${rest}`;
 
 /** The Mission's main Conversation, from the Group's view (`group.mainConversationId`). */
@@ -27,19 +27,17 @@ export function missionTools(): McpToolSpec[] {
   return [
     tool({
       name: 'list_missions',
-      title: 'List your Missions',
-      description: 'Every Group you hold a Membership in: groupId, missionId, title, Mission state, your role and Membership state, parent Mission.',
+      description: 'Your Groups: Mission, state, your role and Membership.',
       input: {},
       readOnly: true,
       run: (_args, context) => context.read('/v1/me'),
     }),
     tool({
       name: 'read_events',
-      title: "Read a Group's Events",
-      description: `A Group's signed Events after sequence \`after\` (default 0), in order, at most \`limit\` (default ${MCP_EVENTS_DEFAULT_LIMIT}, at most ${MCP_EVENTS_MAX_LIMIT}); \`lastSequence\` says how far the Group is.`,
+      description: `A Group's Events after sequence \`after\`, in order (\`limit\` default ${MCP_EVENTS_DEFAULT_LIMIT}).`,
       input: {
         groupId,
-        after: z.number().int().min(0).optional().describe('the last sequence you have read'),
+        after: z.number().int().min(0).optional(),
         limit: z.number().int().min(1).max(MCP_EVENTS_MAX_LIMIT).optional(),
       },
       readOnly: true,
@@ -47,25 +45,24 @@ export function missionTools(): McpToolSpec[] {
     }),
     tool({
       name: 'group_view',
-      title: "A Group's current state",
-      description: 'The Mission, its Definition of Done and budget, the Memberships, Conversations, WorkItems, Artifacts and presence, as you may see them.',
+      description: "A Group's current state: Mission, Memberships, WorkItems, Artifacts.",
       input: { groupId },
       readOnly: true,
       run: (args, context) => context.read(groupPath(args.groupId, 'view')),
     }),
     tool({
       name: 'post_message',
-      title: 'Post a Message',
-      description: "Posts a Message (context only: it never authorizes work) in a Conversation, by default the Mission's main one.",
+      description: "Posts a Message in `conversationId`, else the Mission's main Conversation.",
       input: {
         groupId,
-        text: z.string().min(1).max(100_000).describe('the Message, plain text'),
-        conversationId: z.string().min(1).optional().describe("the Conversation; the Mission's main Conversation when absent"),
+        // The message.post payload's own name (and the CLI's): one name everywhere, no alias.
+        content: z.string().min(1).max(100_000),
+        conversationId: z.string().min(1).optional(),
       },
       async run(args, context) {
         const conversationId = args.conversationId ?? (await mainConversation(context, args.groupId));
         const messageId = `urn:uuid:${randomUUID()}`;
-        const event = await context.command('message.post', { messageId, conversationId, content: args.text }, args.groupId);
+        const event = await context.command('message.post', { messageId, conversationId, content: args.content }, args.groupId);
         return { messageId, conversationId, kind: event.kind, sequence: event.sequence ?? null, eventId: event.eventId } satisfies JsonObject;
       },
     }),

@@ -8,7 +8,9 @@
  * A refusal is a result, not a protocol error (issue 14): a tool throws `ToolRefusal` (or lets a
  * `MissionWeaveError` from the Authority through) and the server answers `isError: true` with a
  * stable machine-readable `{code, reason, message}`, `reason` being the profile's own (Parley's
- * `self_reply`, say) or, for core refusals, the §19 code in lower case.
+ * `self_reply`, say) or, for core refusals, the §19 code in lower case. Arguments are read by
+ * the server before `run` (`toolArguments.ts`): an unknown member or a wrong type is refused
+ * the same way, with `malformedReason`.
  */
 
 import type { ZodRawShape, z } from 'zod';
@@ -39,17 +41,20 @@ export interface ToolContext {
 /** A tool as `get_manifest` names it, so a model learns every operation from one call. */
 export interface ToolSummary {
   readonly name: string;
-  readonly title: string;
   readonly readOnly: boolean;
 }
 
 export interface McpToolSpec<S extends ZodRawShape = ZodRawShape> {
   readonly name: string;
-  readonly title: string;
   readonly description: string;
   readonly input: S;
   /** True for tools that change nothing (reads): published as the MCP `readOnlyHint`. */
   readonly readOnly?: boolean;
+  /**
+   * The reason of a refusal (code SCHEMA_VALIDATION_FAILED) when the arguments do not match
+   * `input`: a profile's own (Parley's `invalid_body`), else `schema_validation_failed`.
+   */
+  readonly malformedReason?: string;
   run(args: z.infer<z.ZodObject<S>>, context: ToolContext): Promise<JsonObject>;
 }
 

@@ -28,7 +28,8 @@ function toJson(value: object): JsonObject {
   return JSON.parse(JSON.stringify(value)) as JsonObject;
 }
 
-const id = z.string().min(1).max(500);
+// The node bounds and judges identifiers; an unknown one is its refusal, or not_running here.
+const id = z.string().min(1);
 const seconds = z.number().int().positive().max(31_536_000);
 
 /** What a model needs to decide on an offer: the contract's substance, not its bookkeeping. */
@@ -75,20 +76,20 @@ function statusOf(entry: HeldEntry): JsonObject {
   });
 }
 
-const evidenceDraft = z.object({
+const evidenceDraft = z.strictObject({
   type: z.enum(['artifact_integrity', 'schema_validation', 'deterministic_test', 'business_rule', 'reviewer_assessment', 'human_review', 'policy_check']),
-  criterionIds: z.array(z.string().min(1).max(128)).min(1).max(256).describe('Acceptance criteria of the Work Contract this Evidence covers.'),
-  method: z.string().min(1).max(4000).describe('How the result was checked, so a reviewer can repeat it.'),
+  criterionIds: z.array(z.string().min(1).max(128)).min(1).max(256),
+  method: z.string().min(1).max(4000).describe('how it was checked, so a reviewer can repeat it'),
   result: z.enum(['passed', 'failed', 'inconclusive']),
   details: z.record(z.string(), z.unknown()).optional(),
   modelVersion: z.string().max(500).optional(),
 });
 
-const inlineArtifact = z.object({
-  text: z.string().describe('The Artifact content, as text (UTF-8).'),
-  deliverableId: z.string().min(1).max(500).optional().describe('The Work Contract deliverable this is: its media type and schema apply unless given.'),
+const inlineArtifact = z.strictObject({
+  text: z.string(),
+  deliverableId: z.string().min(1).max(500).optional().describe("its deliverable: the type and schema unless given"),
   mediaType: z.string().regex(/^[-!#$&^_.+0-9A-Za-z]+\/[-!#$&^_.+0-9A-Za-z]+$/).optional(),
-  schemaUri: z.string().min(1).max(2000).optional().describe('The schema or format the content follows (a URI).'),
+  schemaUri: z.string().min(1).max(2000).optional(),
   classification: z.enum(['public', 'internal', 'confidential', 'restricted']).optional(),
 });
 
@@ -105,17 +106,15 @@ export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldW
   return [
     tool({
       name: 'work_offers',
-      title: 'Open work offers',
-      description: 'Lists the WorkItems offered to this Agent and still open: each with its Group, goal, deliverables, acceptance criteria, deadline, budget, risk and when the offer expires. Accept one with work_accept only if you can commit to it.',
-      input: { groupId: id.optional().describe('Only the offers of this Group.') },
+      description: 'Open offers to you: goal, deliverables, criteria, deadline, budget, risk, expiry.',
+      input: { groupId: id.optional() },
       readOnly: true,
       run: async ({ groupId }) => ({ offers: worker.offers().filter((offer) => groupId === undefined || offer.groupId === groupId).map(offerSummary) }),
     }),
     tool({
       name: 'work_accept',
-      title: 'Accept a work offer',
-      description: 'Accepts an offer: this Agent owns the WorkItem under a new Ownership Epoch and must start it (work_start) before the start-by deadline. Refused as WORK_ALREADY_OWNED when another candidate accepted first, WORK_OFFER_EXPIRED when the offer ran out.',
-      input: { groupId: id, workItemId: id, ownershipLeaseSeconds: seconds.optional().describe('How long to keep ownership before starting (the start-by window).') },
+      description: 'Accepts an offer: you own the WorkItem and must work_start it within `ownershipLeaseSeconds`.',
+      input: { groupId: id, workItemId: id, ownershipLeaseSeconds: seconds.optional() },
       run: async ({ groupId, workItemId, ownershipLeaseSeconds }) => {
         const owned = await worker.accept({ groupId, workItemId }, ownershipLeaseSeconds === undefined ? {} : { ownershipLeaseSeconds });
         held.owned(owned);
@@ -124,9 +123,8 @@ export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldW
     }),
     tool({
       name: 'work_start',
-      title: 'Start owned work',
-      description: 'Starts a WorkItem this Agent accepted (or checkpointed) under an Execution Lease, which is renewed in the background until you checkpoint, submit or fail it. Returns the full Work Contract to work from.',
-      input: { workItemId: id, executionLeaseSeconds: seconds.optional().describe('The lease asked for on start and each renewal.') },
+      description: 'Starts owned work under an Execution Lease kept renewed; returns the Work Contract.',
+      input: { workItemId: id, executionLeaseSeconds: seconds.optional() },
       run: async ({ workItemId, executionLeaseSeconds }) => {
         const entry = held.get(workItemId);
         if (entry === undefined) throw new ToolRefusal('INVALID_ARGUMENT', 'not_owned', `WorkItem ${workItemId} was not accepted here: accept it with work_accept first`);
@@ -139,14 +137,13 @@ export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldW
     }),
     tool({
       name: 'work_checkpoint',
-      title: 'Checkpoint running work',
-      description: 'Records durable progress (phase, completed milestones, next step) and releases the Execution Lease: the WorkItem waits, still owned, until work_start resumes it.',
+      description: 'Records progress and releases the lease; the work stays yours until work_start.',
       input: {
         workItemId: id,
         phase: z.string().min(1).max(500),
         completedMilestones: z.array(z.string().min(1).max(500)).max(256).optional(),
         nextStep: z.string().min(1).max(500).optional(),
-        resumeWithinSeconds: seconds.optional().describe('How long ownership is kept for the resumption.'),
+        resumeWithinSeconds: seconds.optional(),
       },
       run: async ({ workItemId, phase, completedMilestones, nextStep, resumeWithinSeconds }) => {
         const execution = running(workItemId);
@@ -157,8 +154,7 @@ export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldW
     }),
     tool({
       name: 'work_submit',
-      title: 'Submit the result',
-      description: `Submits a running WorkItem's result: its Artifacts given inline as text (at most ${MAX_INLINE_ARTIFACTS}), each published under the lease, and Evidence drafts mapped to the acceptance criteria, which the Agent signs; each Evidence cites the Artifacts of this call.`,
+      description: 'Submits the result: Artifacts as text, and Evidence per acceptance criterion citing them.',
       input: {
         workItemId: id,
         artifacts: z.array(inlineArtifact).min(1).max(MAX_INLINE_ARTIFACTS),
@@ -176,8 +172,7 @@ export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldW
     }),
     tool({
       name: 'work_fail',
-      title: 'Report failure',
-      description: 'Reports that a running WorkItem failed, saying why: the Agent signs a failure_report and the WorkItem goes back to its Coordinator.',
+      description: 'Reports that running work failed, and why.',
       input: { workItemId: id, reason: z.string().min(1).max(4000) },
       run: async ({ workItemId, reason }) => {
         const execution = running(workItemId);
@@ -187,8 +182,7 @@ export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldW
     }),
     tool({
       name: 'work_status',
-      title: 'Work held by this Agent',
-      description: 'What this Agent owns and runs through these tools: each WorkItem with its state and Ownership Epoch, and for a started one its Execution Lease (kept, lost or ended), renewals and published Artifacts.',
+      description: 'Work held through these tools: state, epochs, lease, published Artifacts.',
       input: {},
       readOnly: true,
       run: async () => ({ work: held.list().map(statusOf) }),

@@ -5,8 +5,9 @@
  */
 
 import type { Membership } from '../documents.js';
-import { refuse, type Refusal } from '../model.js';
-import type { ParleyThread, Rights, Speaker, StateOrigin } from './parleyTypes.js';
+import type { Refusal } from '../model.js';
+import { parleyRefusal } from './parleyRefusals.js';
+import type { Author, ParleyThread, Rights, Speaker, StateOrigin } from './parleyTypes.js';
 
 /**
  * Rights by Membership role. An observer reads only; a writer speaks; the MissionOwner and the
@@ -24,11 +25,11 @@ export function rightsOf(membership: Pick<Membership, 'member' | 'role' | 'state
 export const NO_RIGHTS: Rights = { write: false, lock: false, human: false, verify: false };
 
 export function tokenRightMissing(message: string): Refusal {
-  return refuse('AUTH_FORBIDDEN', 'token_right_missing', message);
+  return parleyRefusal('token_right_missing', message);
 }
 
 export function threadAuthorityMissing(message: string): Refusal {
-  return refuse('AUTH_FORBIDDEN', 'thread_authority_missing', message);
+  return parleyRefusal('thread_authority_missing', message);
 }
 
 /** Seed « Autorité » 1: the creator, by identity (any of its extensions: rights are the line's). */
@@ -44,6 +45,20 @@ export function hasThreadAuthority(thread: ParleyThread, speaker: Speaker): bool
 /** Seed: only a lock holder or the human sets a confirmed state; a model's mark is a proposal. */
 export function confirms(speaker: Speaker): boolean {
   return speaker.rights.human || speaker.rights.lock;
+}
+
+/** The manifest's description of a `label` (seed « Autorité » 2: the lock right is visible). */
+export const LABELS = { member: '<identity> · <extension>', lockHolder: 'KI · <identity> · <extension>' } as const;
+
+/** The speaker as its records show it; « KI » marks a model that holds the lock right, never the human. */
+export function authorOf(speaker: Speaker): Author {
+  const label = `${speaker.identity} · ${speaker.extension}`;
+  return {
+    identity: speaker.identity,
+    extension: speaker.extension,
+    authorKind: speaker.rights.human ? 'human' : 'agent',
+    label: speaker.rights.lock && !speaker.rights.human ? `KI · ${label}` : label,
+  };
 }
 
 export function originOf(speaker: Speaker): StateOrigin {

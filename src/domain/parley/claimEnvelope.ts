@@ -6,9 +6,9 @@
  */
 
 import type { Refusal } from '../model.js';
-import { invalidBody, referenceNumber } from './envelope.js';
+import { invalidBody } from './envelope.js';
 import { parleyLimits } from './parleyLimits.js';
-import type { Proof } from './parleyTypes.js';
+import type { ClaimId, Proof } from './parleyTypes.js';
 
 export const CLAIM_ACTS = ['assert', 'attest', 'verify', 'refute'] as const;
 export type ClaimAct = (typeof CLAIM_ACTS)[number];
@@ -17,17 +17,22 @@ export const PROOF_KINDS: readonly Proof['kind'][] = ['url', 'hash', 'artifact',
 
 export interface ClaimEnvelope {
   readonly act: ClaimAct;
-  readonly claim?: number;
+  readonly claim?: ClaimId;
   readonly extension: string;
   readonly body: string;
   readonly proofs: readonly Proof[];
-  readonly supersedes: readonly number[];
+  readonly supersedes: readonly ClaimId[];
   readonly validUntil?: string;
 }
 
 const SERVER_SET = new Set(['id', 'author_kind', 'created_at']);
 const MEMBERS = new Set(['parley', 'act', 'claim', 'from', 'body', 'proofs', 'supersedes', 'valid_until']);
 const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+/** `cl_<n>`, the one form of a claim's name: a bare number is not one (no silent alias). */
+function claimKey(value: unknown): ClaimId | undefined {
+  return typeof value === 'string' && /^cl_[1-9][0-9]{0,14}$/.test(value) ? (value as ClaimId) : undefined;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -59,8 +64,8 @@ export function parseClaimEnvelope(payload: unknown): ClaimEnvelope | Refusal {
   const from = payload.from;
   if (!isObject(from) || Object.keys(from).some((k) => k !== 'extension' && k !== 'identity')) return invalidBody('from is {extension}');
   if (typeof from.extension !== 'string' || from.extension.length === 0 || from.extension.length > parleyLimits.extensionMaxChars) return invalidBody('from.extension is a short label');
-  const claim = payload.claim === undefined ? undefined : referenceNumber(payload.claim, 'cl_');
-  if (payload.claim !== undefined && claim === undefined) return invalidBody('claim is cl_<n> or a number');
+  const claim = payload.claim === undefined ? undefined : claimKey(payload.claim);
+  if (payload.claim !== undefined && claim === undefined) return invalidBody('claim is cl_<n>');
   if (act === 'assert' ? claim !== undefined : claim === undefined) return invalidBody(act === 'assert' ? 'assert makes a new claim' : `${act} names its claim`);
   const rawProofs = payload.proofs ?? [];
   if (!Array.isArray(rawProofs) || rawProofs.length > parleyLimits.maxProofs) return invalidBody(`proofs is a list of at most ${parleyLimits.maxProofs}`);
@@ -73,11 +78,11 @@ export function parseClaimEnvelope(payload: unknown): ClaimEnvelope | Refusal {
   const rawSupersedes = payload.supersedes ?? [];
   if (!Array.isArray(rawSupersedes) || rawSupersedes.length > parleyLimits.maxSupersedes) return invalidBody(`supersedes lists at most ${parleyLimits.maxSupersedes} claims`);
   if (act !== 'assert' && rawSupersedes.length > 0) return invalidBody('only assert supersedes');
-  const supersedes: number[] = [];
+  const supersedes: ClaimId[] = [];
   for (const raw of rawSupersedes) {
-    const n = referenceNumber(raw, 'cl_');
-    if (n === undefined) return invalidBody('supersedes lists cl_<n> or numbers');
-    supersedes.push(n);
+    const id = claimKey(raw);
+    if (id === undefined) return invalidBody('supersedes lists cl_<n>');
+    supersedes.push(id);
   }
   if (payload.valid_until !== undefined && (act !== 'assert' || typeof payload.valid_until !== 'string' || !UTC.test(payload.valid_until))) {
     return invalidBody('valid_until is a UTC instant on an assert');

@@ -4,11 +4,12 @@
  * the time and the slice are given; the result is the `posted` Event's payload or a refusal.
  */
 
-import { refuse, type Refusal } from '../model.js';
-import { confirms, hasThreadAuthority, mayReopen, originOf, threadAuthorityMissing, tokenRightMissing } from './authority.js';
+import type { Refusal } from '../model.js';
+import { parleyRefusal } from './parleyRefusals.js';
+import { authorOf, confirms, hasThreadAuthority, mayReopen, originOf, threadAuthorityMissing, tokenRightMissing } from './authority.js';
 import { invalidBody, type Envelope } from './envelope.js';
 import { parleyLimits } from './parleyLimits.js';
-import { labelOf, type Author, type ParleyMessage, type ParleyState, type ParleyThread, type Speaker, type StateChange, type ThreadState, type Turn } from './parleyTypes.js';
+import type { Author, ParleyMessage, ParleyState, ParleyThread, Speaker, StateChange, ThreadState, Turn } from './parleyTypes.js';
 import { ACT_RULES } from './speechActs.js';
 import { lockRefusal, markedState } from './transitions.js';
 
@@ -30,11 +31,7 @@ export interface PostedPayload {
 export type PostDecision = { readonly ok: true; readonly payload: PostedPayload } | Refusal;
 
 function limit(message: string): Refusal {
-  return refuse('INVALID_COMMAND', 'parley_limit', message);
-}
-
-function authorOf(speaker: Speaker): Author {
-  return { identity: speaker.identity, extension: speaker.extension, authorKind: speaker.rights.human ? 'human' : 'agent' };
+  return parleyRefusal('parley_limit', message);
 }
 
 function party(author: { identity: string; extension?: string }): Turn {
@@ -103,26 +100,29 @@ export function decidePost(state: ParleyState, speaker: Speaker, envelope: Envel
   if (!speaker.rights.write) return tokenRightMissing('this Membership may read Parley, not write');
   if (envelope.kind === 'ask' && envelope.thread === undefined) return openThread(state, envelope, speaker, now);
   const parent = envelope.parent === undefined ? undefined : state.messages[envelope.parent];
-  if (envelope.parent !== undefined && parent === undefined) return refuse('INVALID_COMMAND', 'unknown_parent', `msg_${envelope.parent} does not exist`);
+  if (envelope.parent !== undefined && parent === undefined) return parleyRefusal('unknown_parent', `msg_${envelope.parent} does not exist`);
   const threadNumber = envelope.thread ?? parent?.thread;
   if (threadNumber === undefined) return invalidBody(`${envelope.kind} names its thread or its parent`);
   const thread = state.threads[threadNumber];
-  if (thread === undefined) return refuse('INVALID_COMMAND', 'unknown_thread', `th_${threadNumber} does not exist`);
-  if (parent !== undefined && parent.thread !== thread.number) return refuse('INVALID_COMMAND', 'unknown_parent', `msg_${parent.number} is not in th_${thread.number}`);
+  if (thread === undefined) return parleyRefusal('unknown_thread', `th_${threadNumber} does not exist`);
+  if (parent !== undefined && parent.thread !== thread.number) return parleyRefusal('unknown_parent', `msg_${parent.number} is not in th_${thread.number}`);
   if (ACT_RULES[envelope.kind].reply && parent === undefined) return invalidBody(`${envelope.kind} names the message it answers (parent)`);
   const locked = lockRefusal(thread, envelope.kind);
   if (locked !== undefined) return locked;
+  // What the thread's state forbids to everyone is said before what this speaker may not do:
+  // the same situation gets the same answer (a reopen of an open thread is not_ended for all).
+  const marked = markedState(thread, envelope);
+  if (typeof marked === 'object') return marked;
   const unauthorized = authorize(thread, envelope, speaker);
   if (unauthorized !== undefined) return unauthorized;
-  // Seed « Identité et extensions »: the loop guard is per (identity, extension).
-  if (ACT_RULES[envelope.kind].reply && parent !== undefined && parent.from.identity === speaker.identity && parent.from.extension === speaker.extension) {
-    return refuse('INVALID_COMMAND', 'self_reply', 'the same (identity, extension) cannot answer its own message');
+  // Seed « Identité et extensions »: the loop guard is per (identity, extension), and a message
+  // with a parent replies to it, whatever its act (an ask, a mark): none may reply to its own.
+  if (parent !== undefined && parent.from.identity === speaker.identity && parent.from.extension === speaker.extension) {
+    return parleyRefusal('self_reply', 'the same (identity, extension) cannot answer its own message');
   }
   if (thread.messages.length >= parleyLimits.maxMessagesPerThread) return limit(`a thread holds at most ${parleyLimits.maxMessagesPerThread} messages`);
   const depth = parent === undefined ? 1 : parent.depth + 1;
   if (depth > parleyLimits.maxDepth) return limit(`replies nest at most ${parleyLimits.maxDepth} deep`);
-  const marked = markedState(thread, envelope);
-  if (typeof marked === 'object') return marked;
   return { ok: true, payload: afterMark(state, thread, envelope, speaker, now, parent, depth, marked) };
 }
 
@@ -136,7 +136,7 @@ function afterMark(state: ParleyState, thread: ParleyThread, envelope: Envelope,
   const turn = turnAfter(thread, envelope, parent, next, confirmedAt !== null);
   const msg = message(state, thread.number, envelope, speaker, now, depth, turn);
   const change: StateChange | undefined = changes
-    ? { message: msg.number, from: thread.state, to: next, origin: originOf(speaker), label: labelOf(msg.from), at: now, confirmedAt }
+    ? { message: msg.number, from: thread.state, to: next, origin: originOf(speaker), label: msg.from.label, at: now, confirmedAt }
     : undefined;
   return {
     message: msg,

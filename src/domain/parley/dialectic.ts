@@ -6,12 +6,13 @@
  */
 
 import { compareInstants, parseTimestamp } from '../../protocol/timestamp.js';
-import { refuse, type Refusal } from '../model.js';
-import { confirms, threadAuthorityMissing, tokenRightMissing } from './authority.js';
+import type { Refusal } from '../model.js';
+import { parleyRefusal } from './parleyRefusals.js';
+import { authorOf, confirms, threadAuthorityMissing, tokenRightMissing } from './authority.js';
 import { invalidBody } from './envelope.js';
 import type { ClaimEnvelope } from './claimEnvelope.js';
 import { parleyLimits } from './parleyLimits.js';
-import type { Author, Claim, ParleyState, Speaker } from './parleyTypes.js';
+import { claimId, type Claim, type ParleyState, type Speaker } from './parleyTypes.js';
 
 /** The `claimed` Event: every claim record the act created or changed. */
 export interface ClaimedPayload {
@@ -20,13 +21,9 @@ export interface ClaimedPayload {
 
 export type ClaimDecision = { readonly ok: true; readonly payload: ClaimedPayload } | Refusal;
 
-function authorOf(speaker: Speaker): Author {
-  return { identity: speaker.identity, extension: speaker.extension, authorKind: speaker.rights.human ? 'human' : 'agent' };
-}
-
 function settled(claim: Claim): Refusal | undefined {
   if (claim.status === 'refuted' || claim.status === 'superseded') {
-    return refuse('INVALID_STATE_TRANSITION', 'claim_settled', `cl_${claim.number} is ${claim.status}`);
+    return parleyRefusal('claim_settled', `${claim.id} is ${claim.status}`);
   }
   return undefined;
 }
@@ -43,21 +40,21 @@ function expired(claim: Claim, now: string): boolean {
 }
 
 function assertClaim(state: ParleyState, speaker: Speaker, envelope: ClaimEnvelope, now: string): ClaimDecision {
-  if (Object.keys(state.claims).length >= parleyLimits.maxClaims) return refuse('INVALID_COMMAND', 'parley_limit', `a Group keeps at most ${parleyLimits.maxClaims} claims`);
+  if (Object.keys(state.claims).length >= parleyLimits.maxClaims) return parleyRefusal('parley_limit', `a Group keeps at most ${parleyLimits.maxClaims} claims`);
   if (envelope.validUntil !== undefined && atOrBefore(envelope.validUntil, now)) return invalidBody('valid_until is in the future');
-  const number = state.nextClaim;
+  const id = claimId(state.nextClaim);
   const replaced: Claim[] = [];
-  for (const n of envelope.supersedes) {
-    const old = state.claims[n];
-    if (old === undefined) return refuse('INVALID_COMMAND', 'unknown_claim', `cl_${n} does not exist`);
+  for (const replacedId of envelope.supersedes) {
+    const old = state.claims[replacedId];
+    if (old === undefined) return parleyRefusal('unknown_claim', `${replacedId} does not exist`);
     const done = settled(old);
     if (done !== undefined) return done;
     // Replacing someone else's claim is moderation, as marking someone else's thread is.
-    if (old.author.identity !== speaker.identity && !confirms(speaker)) return threadAuthorityMissing(`only its author, a lock holder or the human supersedes cl_${n}`);
-    replaced.push({ ...old, status: 'superseded', supersededBy: number });
+    if (old.author.identity !== speaker.identity && !confirms(speaker)) return threadAuthorityMissing(`only its author, a lock holder or the human supersedes ${replacedId}`);
+    replaced.push({ ...old, status: 'superseded', supersededBy: id });
   }
   const claim: Claim = {
-    number,
+    id,
     author: authorOf(speaker),
     body: envelope.body,
     status: 'unverified',
@@ -72,17 +69,17 @@ function assertClaim(state: ParleyState, speaker: Speaker, envelope: ClaimEnvelo
 
 function attest(claim: Claim, speaker: Speaker, envelope: ClaimEnvelope, now: string): ClaimDecision {
   // Support from one's own line is circular (seed: votes are « circulaires »): by identity.
-  if (claim.author.identity === speaker.identity) return refuse('INVALID_COMMAND', 'self_attest', 'a claim is not supported by its own author');
-  if (claim.attestations.some((a) => a.by.identity === speaker.identity)) return refuse('INVALID_COMMAND', 'already_attested', 'one attestation per identity: support is not a vote count');
-  if (claim.attestations.length >= parleyLimits.maxAttestations) return refuse('INVALID_COMMAND', 'parley_limit', `a claim keeps at most ${parleyLimits.maxAttestations} attestations`);
+  if (claim.author.identity === speaker.identity) return parleyRefusal('self_attest', 'a claim is not supported by its own author');
+  if (claim.attestations.some((a) => a.by.identity === speaker.identity)) return parleyRefusal('already_attested', 'one attestation per identity: support is not a vote count');
+  if (claim.attestations.length >= parleyLimits.maxAttestations) return parleyRefusal('parley_limit', `a claim keeps at most ${parleyLimits.maxAttestations} attestations`);
   const attestations = [...claim.attestations, { by: authorOf(speaker), at: now, proofs: envelope.proofs }];
   return { ok: true, payload: { claims: [{ ...claim, attestations, status: claim.status === 'unverified' ? 'supported' : claim.status }] } };
 }
 
 function verify(claim: Claim, speaker: Speaker): ClaimDecision {
   if (!speaker.rights.verify) return tokenRightMissing('only a verifier seals a claim');
-  if (claim.author.identity === speaker.identity) return refuse('INVALID_COMMAND', 'self_verify', 'a verifier does not seal its own claim');
-  if (claim.status !== 'supported') return refuse('INVALID_STATE_TRANSITION', 'claim_unsupported', `cl_${claim.number} is ${claim.status}, not supported`);
+  if (claim.author.identity === speaker.identity) return parleyRefusal('self_verify', 'a verifier does not seal its own claim');
+  if (claim.status !== 'supported') return parleyRefusal('claim_unsupported', `${claim.id} is ${claim.status}, not supported`);
   return { ok: true, payload: { claims: [{ ...claim, status: 'verified', verifiedBy: authorOf(speaker) }] } };
 }
 
@@ -97,10 +94,10 @@ export function decideClaim(state: ParleyState, speaker: Speaker, envelope: Clai
   if (!speaker.rights.write) return tokenRightMissing('this Membership may read claims, not make them');
   if (envelope.act === 'assert') return assertClaim(state, speaker, envelope, now);
   const claim = envelope.claim === undefined ? undefined : state.claims[envelope.claim];
-  if (claim === undefined) return refuse('INVALID_COMMAND', 'unknown_claim', `cl_${envelope.claim ?? 0} does not exist`);
+  if (claim === undefined) return parleyRefusal('unknown_claim', `${envelope.claim ?? 'the claim'} does not exist`);
   const done = settled(claim);
   if (done !== undefined) return done;
-  if (envelope.act !== 'refute' && expired(claim, now)) return refuse('INVALID_STATE_TRANSITION', 'claim_expired', `cl_${claim.number} was valid until ${claim.validUntil ?? ''}`);
+  if (envelope.act !== 'refute' && expired(claim, now)) return parleyRefusal('claim_expired', `${claim.id} was valid until ${claim.validUntil ?? ''}`);
   if (envelope.act === 'attest') return attest(claim, speaker, envelope, now);
   if (envelope.act === 'verify') return verify(claim, speaker);
   return refute(claim, speaker, envelope, now);
@@ -110,8 +107,8 @@ export function evolveClaimed(state: ParleyState, payload: ClaimedPayload): Parl
   const claims = { ...state.claims };
   let nextClaim = state.nextClaim;
   for (const claim of payload.claims) {
-    claims[claim.number] = claim;
-    nextClaim = Math.max(nextClaim, claim.number + 1);
+    claims[claim.id] = claim;
+    nextClaim = Math.max(nextClaim, Number(claim.id.slice('cl_'.length)) + 1);
   }
   return { ...state, claims, nextClaim };
 }

@@ -5,7 +5,8 @@
  * unknown member, a missing kind or an empty body is `invalid_body`.
  */
 
-import { refuse, type Refusal } from '../model.js';
+import type { Refusal } from '../model.js';
+import { parleyRefusal } from './parleyRefusals.js';
 import { isSpeechAct, type SpeechAct } from './speechActs.js';
 import { parleyLimits } from './parleyLimits.js';
 import type { ThreadState } from './parleyTypes.js';
@@ -28,9 +29,9 @@ const SERVER_SET = new Set(['id', 'author_kind', 'created_at']);
 const CLIENT_MEMBERS = new Set(['parley', 'kind', 'thread', 'parent', 'from', 'body', 'provenance', 'to', 'end']);
 const SIDE_ENDS = new Set(['deferred', 'obsolete', 'rejected']);
 
+/** A malformed envelope: the seed's `400 invalid_body`. */
 export function invalidBody(message: string): Refusal {
-  // A malformed envelope is the seed's `400 invalid_body`: the §19 code of a 400 body error.
-  return refuse('SCHEMA_VALIDATION_FAILED', 'invalid_body', message);
+  return parleyRefusal('invalid_body', message);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -38,7 +39,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** A thread or message reference: the opaque key (`th_12`, `msg_88`) or the plain number. */
-export function referenceNumber(value: unknown, prefix: 'th_' | 'msg_' | 'cl_'): number | undefined {
+export function referenceNumber(value: unknown, prefix: 'th_' | 'msg_'): number | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 1 ? value : undefined;
   if (typeof value !== 'string' || !value.startsWith(prefix)) return undefined;
   const digits = value.slice(prefix.length);

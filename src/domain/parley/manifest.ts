@@ -4,9 +4,11 @@
  * documentation). Pure data, built from the same tables the deciders use.
  */
 
+import { LABELS } from './authority.js';
 import { CLAIM_ACTS, PROOF_KINDS } from './claimEnvelope.js';
 import { PARLEY_NAMESPACE, PARLEY_URI } from './parleyProfile.js';
 import { parleyLimits } from './parleyLimits.js';
+import { DIALECTIC_REFUSALS, PARLEY_REFUSALS } from './parleyRefusals.js';
 import { FORWARD_STATES, SIDE_ENDS } from './parleyTypes.js';
 import { ACT_RULES, SPEECH_ACTS } from './speechActs.js';
 
@@ -17,14 +19,17 @@ export function parleyManifest() {
     commands: { post: `${PARLEY_NAMESPACE}post`, claim: `${PARLEY_NAMESPACE}claim` },
     acts: SPEECH_ACTS.map((name) => ({ name, ...ACT_RULES[name] })),
     states: { forward: FORWARD_STATES, sideEnds: SIDE_ENDS },
+    /** How an author is shown: the lock right is visible as « KI · <label> ». */
+    labels: LABELS,
     limits: parleyLimits,
-    refusals: ['invalid_body', 'thread_authority_missing', 'token_right_missing', 'self_reply', 'thread_closed', 'thread_ended', 'not_forward', 'too_many_steps', 'not_ended', 'nothing_to_confirm', 'unknown_thread', 'unknown_parent', 'parley_limit'],
+    /** Every reason a refusal carries (`details.reason`), with its §19 code. */
+    refusals: PARLEY_REFUSALS,
     profiles: {
       dialectic: {
         acts: CLAIM_ACTS,
         statuses: ['unverified', 'supported', 'verified', 'refuted', 'superseded'],
         proofKinds: PROOF_KINDS,
-        refusals: ['claim_settled', 'claim_expired', 'claim_unsupported', 'self_attest', 'already_attested', 'self_verify', 'unknown_claim'],
+        refusals: DIALECTIC_REFUSALS,
       },
     },
   } as const;

@@ -18,6 +18,12 @@ export interface Author {
   readonly identity: string;
   readonly extension: string;
   readonly authorKind: 'human' | 'agent';
+  /**
+   * How the author is shown: `identity · extension`, and `KI · identity · extension` for a model
+   * that held the lock right when it spoke (seed « Autorité » 2: « Visible sous la forme KI ·
+   * <label> »). Set by the server at the decision, from the Membership, never by the client.
+   */
+  readonly label: string;
 }
 
 /**
@@ -49,7 +55,7 @@ export interface StateChange {
   readonly from: ThreadState;
   readonly to: ThreadState;
   readonly origin: StateOrigin;
-  /** The label of who set it: `identity · extension`. */
+  /** The label of who set it (its author's `label`). */
   readonly label: string;
   readonly at: string;
   readonly confirmedAt: string | null;
@@ -79,8 +85,18 @@ export interface Proof {
   readonly note?: string;
 }
 
+/**
+ * A claim's one name, `cl_<n>`, in its records, its Events and the envelopes that point at it
+ * (seed « Dialectique »: `supersedes: ["cl_…"]`); unlike a thread or a message, never a bare number.
+ */
+export type ClaimId = `cl_${number}`;
+
+export function claimId(n: number): ClaimId {
+  return `cl_${n}`;
+}
+
 export interface Claim {
-  readonly number: number;
+  readonly id: ClaimId;
   readonly author: Author;
   readonly body: string;
   readonly status: ClaimStatus;
@@ -89,8 +105,8 @@ export interface Claim {
   readonly attestations: readonly { readonly by: Author; readonly at: string; readonly proofs: readonly Proof[] }[];
   readonly verifiedBy?: Author;
   readonly refutation?: { readonly by: Author; readonly at: string; readonly proofs: readonly Proof[]; readonly body: string };
-  readonly supersedes: readonly number[];
-  readonly supersededBy?: number;
+  readonly supersedes: readonly ClaimId[];
+  readonly supersededBy?: ClaimId;
   readonly validUntil?: string;
 }
 
@@ -98,7 +114,8 @@ export interface ParleyState {
   // Records, not Maps: the slice is stored as JSON with the Group's state (groupState rows).
   readonly threads: Readonly<Record<string, ParleyThread>>;
   readonly messages: Readonly<Record<string, ParleyMessage>>;
-  readonly claims: Readonly<Record<string, Claim>>;
+  /** By `cl_<n>`. */
+  readonly claims: Readonly<Record<ClaimId, Claim>>;
   /** Messages are numbered across the Group, in creation order (the inbox cursor relies on it). */
   readonly nextMessage: number;
   readonly nextThread: number;
@@ -123,8 +140,4 @@ export interface Rights {
   readonly human: boolean;
   /** Dialectic: may seal a supported claim as verified. */
   readonly verify: boolean;
-}
-
-export function labelOf(author: Author): string {
-  return `${author.identity} · ${author.extension}`;
 }

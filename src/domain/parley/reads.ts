@@ -5,7 +5,8 @@
  */
 
 import { compareInstants, parseTimestamp } from '../../protocol/timestamp.js';
-import { refuse, type Refusal } from '../model.js';
+import type { Refusal } from '../model.js';
+import { parleyRefusal } from './parleyRefusals.js';
 import { parleyLimits } from './parleyLimits.js';
 import type { ParleyMessage, ParleyState, ParleyThread, Rights, StateChange } from './parleyTypes.js';
 
@@ -37,7 +38,7 @@ export function stateLog(state: ParleyState, thread: number): readonly StateChan
 
 export interface InboxReader {
   readonly identity: string;
-  /** When given, this extension's own questions are masked (seed). */
+  /** When given, this extension's own questions are masked (seed); it hides nothing else. */
   readonly extension?: string;
   readonly rights: Rights;
 }
@@ -86,15 +87,16 @@ function awaitsReader(thread: ParleyThread, last: ParleyMessage | undefined, rea
   if (reader.extension !== undefined && last?.from.identity === reader.identity && last.from.extension === reader.extension) return false;
   if (turn.to === 'anyone') return true;
   if (turn.to === 'authority') return reader.rights.lock || reader.rights.human;
-  if (turn.identity !== reader.identity) return false;
-  return turn.extension === undefined || reader.extension === undefined || turn.extension === reader.extension;
+  // A turn is the line's, whichever extension it names: a model that comes back under another
+  // label (`--extension`) still sees what awaits it; the entry's `awaiting` says which label.
+  return turn.identity === reader.identity;
 }
 
 export function inbox(state: ParleyState, reader: InboxReader, query: InboxQuery = {}): InboxPage | Refusal {
   const after = query.cursor === undefined ? 0 : decodeCursor(query.cursor);
-  if (after === undefined) return refuse('INVALID_COMMAND', 'invalid_cursor', 'the cursor is not one this inbox returned');
+  if (after === undefined) return parleyRefusal('invalid_cursor', 'the cursor is not one this inbox returned');
   const since = query.since === undefined ? undefined : parseTimestamp(query.since);
-  if (since === null) return refuse('INVALID_COMMAND', 'invalid_since', 'since is a UTC instant');
+  if (since === null) return parleyRefusal('invalid_since', 'since is a UTC instant');
   const limit = Math.min(Math.max(query.limit ?? parleyLimits.inboxDefaultPage, 1), parleyLimits.inboxMaxPage);
   const waiting = Object.values(state.threads)
     .filter((t) => t.lastMessage > after && (since === undefined || compareInstants(parseTimestamp(t.lastMessageAt) ?? since, since) > 0))

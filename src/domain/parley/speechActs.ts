@@ -19,7 +19,7 @@ export function isSpeechAct(value: unknown): value is SpeechAct {
 export interface ActRule {
   /** What the act does, as the manifest publishes it. */
   readonly says: string;
-  /** A reply names the message it answers (`parent`); the loop guard applies to it. */
+  /** A reply must name the message it answers (`parent`); any act may name one, and the loop guard covers them all. */
   readonly reply: boolean;
   /** The act expects a reply: it sets `awaiting` (seed: the last message names who must answer). */
   readonly expectsReply: boolean;

@@ -5,7 +5,8 @@
  * are side ends; a confirmed end accepts nothing but `reopen`.
  */
 
-import { refuse, type Refusal } from '../model.js';
+import type { Refusal } from '../model.js';
+import { parleyRefusal } from './parleyRefusals.js';
 import { invalidBody, type Envelope } from './envelope.js';
 import { FORWARD_RANK, MAX_FORWARD_STEPS } from './speechActs.js';
 import { SIDE_ENDS, type ParleyThread, type ThreadState } from './parleyTypes.js';
@@ -18,12 +19,12 @@ export function isEnd(state: ThreadState): boolean {
 export function lockRefusal(thread: ParleyThread, kind: Envelope['kind']): Refusal | undefined {
   if (kind === 'reopen' || !isEnd(thread.state) || thread.stateConfirmedAt === null) return undefined;
   return thread.state === 'closed'
-    ? refuse('INVALID_STATE_TRANSITION', 'thread_closed', 'a confirmed closed thread accepts no message until it is reopened')
-    : refuse('INVALID_STATE_TRANSITION', 'thread_ended', `a confirmed ${thread.state} thread accepts no message until moderation reopens it`);
+    ? parleyRefusal('thread_closed', 'a confirmed closed thread accepts no message until it is reopened')
+    : parleyRefusal('thread_ended', `a confirmed ${thread.state} thread accepts no message until moderation reopens it`);
 }
 
 function notForward(from: ThreadState, to: ThreadState): Refusal {
-  return refuse('INVALID_STATE_TRANSITION', 'not_forward', `a ${from} thread cannot be marked ${to}`);
+  return parleyRefusal('not_forward', `a ${from} thread cannot be marked ${to}`);
 }
 
 function forward(from: ThreadState, to: ThreadState): ThreadState | Refusal {
@@ -31,7 +32,7 @@ function forward(from: ThreadState, to: ThreadState): ThreadState | Refusal {
   const b = FORWARD_RANK[to];
   if (a === undefined || b === undefined || b < a) return notForward(from, to);
   if (b - a > MAX_FORWARD_STEPS) {
-    return refuse('INVALID_STATE_TRANSITION', 'too_many_steps', `${from} → ${to} skips more than the act carries`);
+    return parleyRefusal('too_many_steps', `${from} → ${to} skips more than the act carries`);
   }
   return to;
 }
@@ -58,8 +59,8 @@ export function markedState(thread: ParleyThread, envelope: Envelope): ThreadSta
       if (envelope.end === undefined) return invalidBody('shelve names its end: deferred, obsolete or rejected');
       return envelope.end;
     case 'reopen':
-      return isEnd(from) ? 'open' : refuse('INVALID_STATE_TRANSITION', 'not_ended', `a ${from} thread is not closed nor ended`);
+      return isEnd(from) ? 'open' : parleyRefusal('not_ended', `a ${from} thread is not closed nor ended`);
     case 'confirm':
-      return thread.stateConfirmedAt === null ? from : refuse('INVALID_STATE_TRANSITION', 'nothing_to_confirm', 'the thread\'s state is already confirmed');
+      return thread.stateConfirmedAt === null ? from : parleyRefusal('nothing_to_confirm', 'the thread\'s state is already confirmed');
   }
 }

@@ -7,7 +7,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { rightsOf } from '../../../src/domain/parley/authority.js';
-import { ANSWERED, ASKED, COORD, OWNER, REVIEWER, STRANGER, T0, W1, WORKER, WORKER2, say, sliceOf, talk, when } from './parleyFixtures.js';
+import { parleyManifest } from '../../../src/domain/parley/manifest.js';
+import { ANSWERED, ASKED, COORD, OWNER, REVIEWER, STRANGER, T0, W1, W2, WORKER, WORKER2, say, sliceOf, talk, when } from './parleyFixtures.js';
 
 const thread = (events: Parameters<typeof sliceOf>[0]) => sliceOf(events).threads['1'];
 const human = { type: 'human', id: 'urn:missionweave:human:h' } as const;
@@ -78,6 +79,16 @@ describe('authority over threads', () => {
     expect(thread(after)?.state).toBe('decided');
   });
 
+  it('the lock right is visible as « KI · <label> » on a lock holder\'s messages and marks, never on a model without it nor on the human', () => {
+    const slice = sliceOf(talk(ANSWERED, [COORD, say('decide', 'btree.', { thread: 1 })]));
+    expect(slice.messages['3']?.from.label).toBe(`KI · ${COORD.id} · main`);
+    expect(slice.threads['1']?.log.at(-1)?.label).toBe(`KI · ${COORD.id} · main`);
+    expect([slice.messages['2']?.from.label, slice.threads['1']?.log[0]?.label]).toEqual([`${W2} · main`, `${W2} · main`]);
+    const human = sliceOf(talk(ASKED, [OWNER, say('answer', 'Use btree.', { parent: 'msg_1' }, 'console')]));
+    expect(human.messages['2']?.from.label).toBe(`${OWNER.id} · console`);
+    expect(parleyManifest().labels).toEqual({ member: '<identity> · <extension>', lockHolder: 'KI · <identity> · <extension>' });
+  });
+
   it('reopening a closed thread: the creator yes, another model no, the human always', () => {
     const closed = talk(ANSWERED, [OWNER, say('close', 'Done.', { thread: 1 })]);
     expect(thread(talk(closed, [WORKER, say('reopen', 'Mine.', { thread: 1 })]))?.state).toBe('open');
@@ -101,7 +112,17 @@ describe('the loop guard self_reply', () => {
 
   it('lets extension B of the same identity answer extension A', () => {
     const after = talk(ASKED, [WORKER, say('answer', 'From my reviewer sub-agent.', { parent: 'msg_1' }, 'reviewer')]);
-    expect(sliceOf(after).messages['2']?.from).toEqual({ identity: W1, extension: 'reviewer', authorKind: 'agent' });
+    expect(sliceOf(after).messages['2']?.from).toEqual({ identity: W1, extension: 'reviewer', authorKind: 'agent', label: `${W1} · reviewer` });
+  });
+
+  // Seed: « ne peut pas répondre à son propre message » — any message whose parent is its own.
+  it.each([
+    ['an ask inside the thread', say('ask', 'And also the partial index?', { thread: 1, parent: 'msg_1' })],
+    ['a decide', say('decide', 'No index needed.', { thread: 1, parent: 'msg_1' })],
+    ['a shelve', say('shelve', 'Later.', { thread: 1, parent: 'msg_1', end: 'deferred' })],
+  ])('covers every act with a parent: %s on its own message is self_reply', (_what, payload) => {
+    when(ASKED, WORKER, payload).thenFails('INVALID_COMMAND', 'self_reply');
+    expect(thread(talk(ASKED, [WORKER, { ...payload, from: { extension: 'helper' } }]))?.lastMessage).toBe(2);
   });
 
   it('holds for the human too, by extension', () => {

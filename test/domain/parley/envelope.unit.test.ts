@@ -18,14 +18,14 @@ describe('the Parley envelope', () => {
             number: 1,
             thread: 1,
             kind: 'ask',
-            from: { identity: W1, extension: 'main', authorKind: 'agent' },
+            from: { identity: W1, extension: 'main', authorKind: 'agent', label: `${W1} · main` },
             body: 'Which index?',
             provenance: { model: 'm-1', client: 'c-1' },
             createdAt: T0,
             awaiting: { to: 'anyone' },
             depth: 0,
           },
-          thread: { number: 1, creator: { identity: W1, extension: 'main', authorKind: 'agent' }, state: 'open', stateOrigin: 'llm', stateConfirmedAt: null, turn: { to: 'anyone' } },
+          thread: { number: 1, creator: { identity: W1, extension: 'main', authorKind: 'agent', label: `${W1} · main` }, state: 'open', stateOrigin: 'llm', stateConfirmedAt: null, turn: { to: 'anyone' } },
         },
         aggregate: { type: 'extension', id: 'urn:missionweave:profile:parley:1', revision: 1 },
       },
@@ -35,7 +35,7 @@ describe('the Parley envelope', () => {
   it('ignores the members the server sets: id, from.identity, author_kind, created_at', () => {
     const spoofed = say('ask', 'Spoof?', { id: 'msg_999', author_kind: 'human', created_at: '2001-01-01T00:00:00Z', from: { extension: 'main', identity: 'human:boss' } });
     const message = sliceOf(talk(GROUP_EVENTS, [WORKER, spoofed])).messages['1'];
-    expect(message?.from).toEqual({ identity: W1, extension: 'main', authorKind: 'agent' });
+    expect(message?.from).toEqual({ identity: W1, extension: 'main', authorKind: 'agent', label: `${W1} · main` });
     expect(message?.createdAt).toBe(T0);
     expect(message?.number).toBe(1);
   });

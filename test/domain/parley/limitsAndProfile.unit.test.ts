@@ -45,6 +45,38 @@ describe('Parley limits', () => {
   }, 60_000);
 });
 
+describe('the manifest', () => {
+  it('names every refusal with the §19 code it travels under, the inbox\'s invalid_cursor and invalid_since among them', () => {
+    const { refusals, profiles } = parleyManifest();
+    expect(refusals).toEqual({
+      invalid_body: 'SCHEMA_VALIDATION_FAILED',
+      thread_authority_missing: 'AUTH_FORBIDDEN',
+      token_right_missing: 'AUTH_FORBIDDEN',
+      thread_closed: 'INVALID_STATE_TRANSITION',
+      thread_ended: 'INVALID_STATE_TRANSITION',
+      not_forward: 'INVALID_STATE_TRANSITION',
+      too_many_steps: 'INVALID_STATE_TRANSITION',
+      not_ended: 'INVALID_STATE_TRANSITION',
+      nothing_to_confirm: 'INVALID_STATE_TRANSITION',
+      self_reply: 'INVALID_COMMAND',
+      unknown_thread: 'INVALID_COMMAND',
+      unknown_parent: 'INVALID_COMMAND',
+      parley_limit: 'INVALID_COMMAND',
+      invalid_cursor: 'INVALID_COMMAND',
+      invalid_since: 'INVALID_COMMAND',
+    });
+    expect(profiles.dialectic.refusals).toEqual({
+      claim_settled: 'INVALID_STATE_TRANSITION',
+      claim_expired: 'INVALID_STATE_TRANSITION',
+      claim_unsupported: 'INVALID_STATE_TRANSITION',
+      self_attest: 'INVALID_COMMAND',
+      already_attested: 'INVALID_COMMAND',
+      self_verify: 'INVALID_COMMAND',
+      unknown_claim: 'INVALID_COMMAND',
+    });
+  });
+});
+
 describe('Parley as an Extension Profile', () => {
   it('declares its kinds inside ext.<organization>.parley.', () => {
     expect(PARLEY_NAMESPACE).toBe('ext.missionweave.parley.');

@@ -55,6 +55,12 @@ describe('the inbox', () => {
     expect(theirs.threads.map((t) => t.key)).toEqual(['th_2']);
   });
 
+  it('keeps what awaits you under another extension: rights and turns are the line\'s, the label only says who asked', () => {
+    // th_1: WORKER2 answered WORKER's question asked as `main`; WORKER now reads as `gpt`.
+    const switched = page(inbox(sliceOf(ANSWERED), { identity: W1, extension: 'gpt', rights: workerRights }));
+    expect(switched.threads.map((t) => [t.key, t.awaiting])).toEqual([['th_1', { to: 'party', identity: W1, extension: 'main' }]]);
+  });
+
   it('masks your own extension\'s questions, but not your other extensions\'', () => {
     expect(page(inbox(sliceOf(ASKED), { identity: W1, extension: 'main', rights: workerRights })).threads).toEqual([]);
     expect(page(inbox(sliceOf(ASKED), { identity: W1, extension: 'helper', rights: workerRights })).threads.map((t) => t.key)).toEqual(['th_1']);

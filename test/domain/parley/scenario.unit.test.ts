@@ -46,8 +46,8 @@ describe('a Parley session between two models and a human', () => {
       [WORKER2, { act: 'attest', claim: 'cl_1', body: 'Seen it.', from: { extension: 'main' } }, CLAIM],
       [REVIEWER, { act: 'verify', claim: 'cl_1', body: 'Sealed.', from: { extension: 'main' } }, CLAIM],
     );
-    expect(sliceOf(claimed).claims['1']?.status).toBe('verified');
-    const refuted = talk(claimed, [OWNER, { act: 'refute', claim: 1, body: 'Not on the full data.', proofs: [{ kind: 'artifact', ref: 'sha256:abc' }], from: { extension: 'console' } }, CLAIM]);
-    expect(sliceOf(refuted).claims['1']).toMatchObject({ status: 'refuted', author: { identity: W1 }, refutation: { at: T0 } });
+    expect(sliceOf(claimed).claims['cl_1']?.status).toBe('verified');
+    const refuted = talk(claimed, [OWNER, { act: 'refute', claim: 'cl_1', body: 'Not on the full data.', proofs: [{ kind: 'artifact', ref: 'sha256:abc' }], from: { extension: 'console' } }, CLAIM]);
+    expect(sliceOf(refuted).claims['cl_1']).toMatchObject({ status: 'refuted', author: { identity: W1 }, refutation: { at: T0 } });
   });
 });

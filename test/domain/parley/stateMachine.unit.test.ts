@@ -30,6 +30,22 @@ describe('the thread state machine', () => {
     expect(sliceOf(after).threads['1']?.log).toHaveLength(2);
   });
 
+  // The same situation gets the same answer: what the state forbids to everyone is said first,
+  // before whether this speaker could have done it.
+  it.each([
+    ['its creator', WORKER],
+    ['a lock holder', COORD],
+    ['the human', OWNER],
+    ['another model', WORKER2],
+  ])('answers not_ended to %s reopening a thread that has not ended', (_who, actor) => {
+    when(ANSWERED, actor, say('reopen', 'Again?', { thread: 1 })).thenFails('INVALID_STATE_TRANSITION', 'not_ended');
+  });
+
+  it('answers too_many_steps to anyone closing an open thread, with authority or without', () => {
+    when(ASKED, WORKER, say('close', 'x', { thread: 1 })).thenFails('INVALID_STATE_TRANSITION', 'too_many_steps');
+    when(ASKED, WORKER2, say('close', 'x', { thread: 1 })).thenFails('INVALID_STATE_TRANSITION', 'too_many_steps');
+  });
+
   it('refuses decide on a proposed closed thread (closed is past decided)', () => {
     const proposed = talk(ANSWERED, [WORKER, say('close', 'I think we are done.', { thread: 1 })]);
     when(proposed, WORKER, say('decide', 'x', { thread: 1 })).thenFails('INVALID_STATE_TRANSITION', 'not_forward');
