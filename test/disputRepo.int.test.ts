@@ -194,3 +194,44 @@ describe('the §8 seam: the tool\'s check, with the Group\'s config and the doma
     expect(named.reasons).toContain('file_name_mismatch');
   });
 });
+
+describe('before turn 1, the folder as the seed lays it out', () => {
+  const scratch: string[] = [];
+  afterAll(() => {
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A repository with `files` committed as the project, its checks commands that pass at once. */
+  function project(files: Record<string, string>): GitRepo {
+    const dir = mkdtempSync(join(tmpdir(), 'mw-disput-first-'));
+    scratch.push(dir);
+    const git = new GitRepo(dir);
+    git.git('init', '-q', '-b', 'main');
+    git.git('config', 'user.name', 'disput test');
+    git.git('config', 'user.email', 'disput@example.invalid');
+    commitIn(git, { '.disput/.gitignore': 'logs/\nrun.lock\nlast-run.md\n', 'src/login.ts': 'a\n', ...files }, 'the project');
+    return git;
+  }
+
+  function commitIn(git: GitRepo, files: Record<string, string>, message: string): string {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(git.root, path)), { recursive: true });
+      writeFileSync(join(git.root, path), text);
+    }
+    git.git('add', '-A');
+    git.git('commit', '-q', '-m', message);
+    return git.head();
+  }
+
+  const PASSING = CONFIG.replace('command = "npm test"', 'command = "true"').replace('command = "npm run lint"', 'command = "true"');
+
+  it('reads the header as TOML: a base in single quotes is the commit the first turn starts from (§4)', async () => {
+    const git = project({ 'disput.toml': PASSING, '.disput/backlog.md': BACKLOG });
+    const base = git.head();
+    const literal = turnText(T1).replace(/"/g, "'").replace(/'0000000'/, `'${base.slice(0, 7)}'`);
+    const head = commitIn(git, { [`${TURNS_DIR}/0001-claude-implementer.md`]: literal, 'src/login.ts': 'b\n' }, 'turn 1');
+    const checked = await disputRepoCheck({ repo: git, state: initialDisputState(), head, fileName: '0001-claude-implementer.md' });
+    expect(checked).toMatchObject({ ok: true, reasons: [], report: { oldHead: base } });
+    expect(checked.notes).toEqual([expect.stringContaining(`§8.3 unchecked: no turn start recorded`)]);
+  });
+});

@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { timestampOf } from '../../app/issueDocuments.js';
 import { checkTurn } from '../../domain/disput/checkTurn.js';
+import { headerBaseOf } from '../../domain/disput/turnFile.js';
 import { isRefusal } from '../../domain/disput/disputRefusals.js';
 import { DECIDER_ROLE, type DisputState } from '../../domain/disput/disputTypes.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
@@ -19,7 +20,7 @@ import type { TurnStart } from '../../client/disput/invariants.js';
 import { recordTurnStart } from '../../client/disput/localFiles.js';
 import type { NodeLink } from './nodeLink.js';
 import { readDialogue } from './dialogue.js';
-import { BACKLOG_PATH, CONFIG_PATH, headerBase, TURNS_DIR, type GitRepo, type RepoCheck } from './repoChecks.js';
+import { BACKLOG_PATH, CONFIG_PATH, TURNS_DIR, type GitRepo, type RepoCheck } from './repoChecks.js';
 
 export const TURN_KIND = 'ext.missionweave.disput.turn';
 /** A commit no turn can have recorded, for checking a turn before it is committed. */
@@ -72,7 +73,7 @@ export async function playTurn(link: NodeLink, groupId: string, repo: GitRepo, c
   if (fresh.length !== 1) return refused('turn_file_not_found', `exactly one new turn file in ${TURNS_DIR}/ is played at a time; found ${fresh.length}`, { files: fresh, differences });
   const fileName = fresh[0] as string;
   const text = repo.fileAt(head, `${TURNS_DIR}/${fileName}`) as string;
-  const base = headerBase(text);
+  const base = headerBaseOf(text);
   const from = last?.commit ?? (base === undefined ? undefined : repo.resolve(base));
   const changedPaths = repo.changedPaths(from, head);
   const checked = await check({ repo, state, head, fileName, ...(start === undefined ? {} : { start }) });

@@ -15,13 +15,6 @@ import type { JsonObject } from '../../protocol/strictJson.js';
 export const TURNS_DIR = '.disput/turns';
 export const CONFIG_PATH = 'disput.toml';
 export const BACKLOG_PATH = '.disput/backlog.md';
-/**
- * The `base` a turn file's header names, read without parsing the whole file: the commit the turn
- * started from when no turn is recorded yet (turn 1's changed paths, and the check's fallback).
- */
-export function headerBase(text: string): string | undefined {
-  return /^base\s*=\s*"([0-9a-f]{4,64})"/m.exec(text)?.[1];
-}
 
 /** The empty tree's object name (SHA-1 repositories): the base of a first turn with no parent. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';

@@ -22,10 +22,10 @@ import { parseDisputConfig } from '../../domain/disput/disputConfig.js';
 import { isRefusal } from '../../domain/disput/disputRefusals.js';
 import { DECIDER_ROLE, type DisputConfig, type DisputState } from '../../domain/disput/disputTypes.js';
 import { foldItems } from '../../domain/disput/items.js';
-import { fileNameOf, parseTurnFile } from '../../domain/disput/turnFile.js';
+import { fileNameOf, headerBaseOf, parseTurnFile } from '../../domain/disput/turnFile.js';
 import type { Refusal } from '../../domain/model.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
-import { CONFIG_PATH, headerBase, TURNS_DIR, type GitRepo, type RepoCheck, type RepoCheckInput, type RepoCheckResult } from './repoChecks.js';
+import { CONFIG_PATH, TURNS_DIR, type GitRepo, type RepoCheck, type RepoCheckInput, type RepoCheckResult } from './repoChecks.js';
 
 function refusedVerdict(refusal: Refusal): Verdict {
   return { ok: false, reason: refusal.error.reason ?? refusal.error.code, message: refusal.error.message };
@@ -68,7 +68,7 @@ async function turnStart(input: RepoCheckInput): Promise<{ start?: TurnStart; no
   if (recorded !== null && (previous === undefined || recorded.head === previous)) return { start: recorded, notes: [] };
   const why = recorded === null ? 'no turn start recorded (`disput next` records it)' : `the recorded turn start ${recorded.head.slice(0, 7)} is not the last recorded turn's commit`;
   const text = fileName === undefined ? undefined : repo.fileAt(head, `${TURNS_DIR}/${fileName}`);
-  const base = text === undefined ? undefined : headerBase(text);
+  const base = text === undefined ? undefined : headerBaseOf(text);
   const oldHead = previous ?? (base === undefined ? undefined : repo.resolve(base));
   if (oldHead === undefined) return { notes: [`${why}, and no recorded turn or base commit to start from`] };
   const from = previous === undefined ? `the turn file's base ${oldHead.slice(0, 7)}` : `the last recorded turn's commit ${oldHead.slice(0, 7)}`;
