@@ -95,7 +95,7 @@ beforeAll(async () => {
   git('config', 'user.email', 'disput@example.invalid');
   const principals = Object.fromEntries(['claude', 'vibe', 'codex'].map((name) => [name, { type: 'agent' as const, id: node.agents[name]?.id ?? '' }]));
   write({
-    'disput.toml': withLocalChecks(configFor({ ...principals, user: { type: 'human', id: node.human.id } })),
+    '.disput/disput.toml': withLocalChecks(configFor({ ...principals, user: { type: 'human', id: node.human.id } })),
     '.disput/backlog.md': BACKLOG,
     '.gitignore': '.disput/logs/\n.disput/run.lock\n.disput/last-run.md\n',
     'src/login.ts': 'export const login = () => false;\n',

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whoPlays } from '../src/cli/disput/dialogue.js';
 import { deciderTurn, folderDifferences, freshTurnFiles } from '../src/cli/disput/playTurn.js';
-import { GitRepo, TURNS_DIR } from '../src/cli/disput/repoChecks.js';
+import { GitRepo, TURNS_DIR, type RepoCheckResult } from '../src/cli/disput/repoChecks.js';
 import { disputRepoCheck } from '../src/cli/disput/turnCheck.js';
 import { ensureLocalFilesIgnored, recordTurnStart } from '../src/client/disput/localFiles.js';
 import { parseTurnFile } from '../src/domain/disput/turnFile.js';
@@ -99,7 +99,7 @@ describe('the decider\'s turn and who starts', () => {
 
   it('names the backlog\'s implementer before turn 1 from the folder, and says why when there is no config', () => {
     expect(whoPlays(initialDisputState(), { config: CONFIG, backlog: BACKLOG })).toMatchObject({ step: 'backlog', participant: 'claude', roles: ['implementer'], line: 'turn 1: claude plays implementer — the backlog\'s top task: Ajouter la connexion' });
-    expect(whoPlays(initialDisputState(), {})).toMatchObject({ step: 'done', line: 'no turn recorded and no disput.toml in the folder' });
+    expect(whoPlays(initialDisputState(), {})).toMatchObject({ step: 'done', line: 'no turn recorded and no .disput/disput.toml in the folder' });
     expect(whoPlays(initialDisputState(), { config: 'roles = 3' }).line).toMatch(/^no turn recorded and disput\.toml is refused: /);
     expect(whoPlays(dialogue(T1), {}).line).toBe('turn 2: vibe plays reviewer — turn 1 changed code that reviewer reviews');
   });
@@ -233,5 +233,19 @@ describe('before turn 1, the folder as the seed lays it out', () => {
     const checked = await disputRepoCheck({ repo: git, state: initialDisputState(), head, fileName: '0001-claude-implementer.md' });
     expect(checked).toMatchObject({ ok: true, reasons: [], report: { oldHead: base } });
     expect(checked.notes).toEqual([expect.stringContaining(`§8.3 unchecked: no turn start recorded`)]);
+  });
+
+  it('§2: the config is .disput/disput.toml, where the seed puts it; a root disput.toml is read only without it', async () => {
+    const playFirst = async (files: Record<string, string>): Promise<RepoCheckResult> => {
+      const git = project({ ...files, '.disput/backlog.md': BACKLOG });
+      const base = git.head();
+      const head = commitIn(git, { [`${TURNS_DIR}/0001-claude-implementer.md`]: turnText({ ...T1, base: base.slice(0, 7) }), 'src/login.ts': 'b\n' }, 'turn 1');
+      return disputRepoCheck({ repo: git, state: initialDisputState(), head, fileName: '0001-claude-implementer.md' });
+    };
+    expect(await playFirst({ '.disput/disput.toml': PASSING })).toMatchObject({ ok: true, reasons: [] });
+    // Both: the seed's wins (the root one here is not even a config).
+    expect(await playFirst({ '.disput/disput.toml': PASSING, 'disput.toml': 'roles = 3\n' })).toMatchObject({ ok: true, reasons: [] });
+    expect(await playFirst({ 'disput.toml': PASSING })).toMatchObject({ ok: true, reasons: [] });
+    expect(await playFirst({})).toMatchObject({ ok: false, reasons: ['config_missing'], problems: ['no .disput/disput.toml (nor disput.toml) at HEAD and none pinned in the Group'] });
   });
 });

@@ -44,6 +44,8 @@ afterAll(async () => {
 describe('§3 rules', () => {
   it('rule 7: the reviewer of a diff is not its author; another participant reviews it', async () => {
     const d = await Dialogue.start(node, scratch);
+    // §2: the repository keeps its config in .disput/disput.toml, as the seed lays it out.
+    expect(await d.next()).toMatchObject({ step: 'backlog', participant: 'claude', roles: ['implementer'], turn: 1 });
     await d.play(T1);
     await d.refused({ n: 2, who: 'claude', role: 'reviewer' }, 'reviewer_is_author');
     await d.play(T2);

@@ -16,7 +16,7 @@ import { checkRepo } from './disput/checkRepo.js';
 import { readDialogue, statusOf, whoPlays } from './disput/dialogue.js';
 import { connect, type NodeLink } from './disput/nodeLink.js';
 import { decide, folderDifferences, freshTurnFiles, playTurn, type PlayResult } from './disput/playTurn.js';
-import { BACKLOG_PATH, CONFIG_PATH, GitRepo, type RepoCheck } from './disput/repoChecks.js';
+import { BACKLOG_PATH, GitRepo, type RepoCheck } from './disput/repoChecks.js';
 import { disputRepoCheck } from './disput/turnCheck.js';
 import { Home } from './home.js';
 
@@ -72,7 +72,7 @@ export async function runDisput(argv: readonly string[], check: RepoCheck = disp
     const { state, texts } = readDialogue(await link.events(groupId));
     if (sub === 'next') {
       const head = repo.head();
-      const folder = { config: repo.fileAt(head, CONFIG_PATH), backlog: repo.fileAt(head, BACKLOG_PATH) };
+      const folder = { config: repo.configAt(head)?.text, backlog: repo.fileAt(head, BACKLOG_PATH) };
       const { line, ...next } = whoPlays(state, Object.fromEntries(Object.entries(folder).filter(([, v]) => v !== undefined)));
       // §8.3: the turn starts here, from the last recorded turn's commit (before turn 1: a HEAD with
       // no turn file yet); HEAD past it is a turn under way, whose start is not overwritten.

@@ -20,7 +20,7 @@ import type { TurnStart } from '../../client/disput/invariants.js';
 import { recordTurnStart } from '../../client/disput/localFiles.js';
 import type { NodeLink } from './nodeLink.js';
 import { readDialogue } from './dialogue.js';
-import { BACKLOG_PATH, CONFIG_PATH, TURNS_DIR, type GitRepo, type RepoCheck } from './repoChecks.js';
+import { BACKLOG_PATH, CONFIG_PATH, ROOT_CONFIG_PATH, TURNS_DIR, type GitRepo, type RepoCheck } from './repoChecks.js';
 
 export const TURN_KIND = 'ext.missionweave.disput.turn';
 /** A commit no turn can have recorded, for checking a turn before it is committed. */
@@ -83,8 +83,8 @@ export async function playTurn(link: NodeLink, groupId: string, repo: GitRepo, c
   }
 
   const payload: JsonObject = { fileName, text, commit: head, changedPaths };
-  const config = repo.fileAt(head, CONFIG_PATH);
-  if (config !== undefined && (state.config === null || changedPaths.includes(CONFIG_PATH))) payload['config'] = config;
+  const config = repo.configAt(head);
+  if (config !== undefined && (state.config === null || changedPaths.includes(CONFIG_PATH) || changedPaths.includes(ROOT_CONFIG_PATH))) payload['config'] = config.text;
   const backlog = repo.fileAt(head, BACKLOG_PATH);
   if (backlog !== undefined && (state.config === null || changedPaths.includes(BACKLOG_PATH))) payload['backlog'] = backlog;
   const outcome = await link.submit(groupId, TURN_KIND, payload);

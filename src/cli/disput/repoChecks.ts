@@ -13,7 +13,10 @@ import type { JsonObject } from '../../protocol/strictJson.js';
 
 /** `.disput/turns/` holds the turn files (seed §2). */
 export const TURNS_DIR = '.disput/turns';
-export const CONFIG_PATH = 'disput.toml';
+/** Seed §2: `.disput/disput.toml`. It wins over `ROOT_CONFIG_PATH`, read only when it is absent. */
+export const CONFIG_PATH = '.disput/disput.toml';
+/** Where this tool read the config before it followed the seed: a fallback for such repositories. */
+export const ROOT_CONFIG_PATH = 'disput.toml';
 export const BACKLOG_PATH = '.disput/backlog.md';
 
 /** The empty tree's object name (SHA-1 repositories): the base of a first turn with no parent. */
@@ -51,6 +54,15 @@ export class GitRepo {
     } catch {
       return undefined;
     }
+  }
+
+  /** `disput.toml` at `commit`: the seed's `.disput/disput.toml`, else the root one, else none. */
+  configAt(commit: string): { readonly path: string; readonly text: string } | undefined {
+    for (const path of [CONFIG_PATH, ROOT_CONFIG_PATH]) {
+      const text = this.fileAt(commit, path);
+      if (text !== undefined) return { path, text };
+    }
+    return undefined;
   }
 
   /** The turn files' names at `commit` (none before the folder exists). */

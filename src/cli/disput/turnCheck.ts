@@ -25,7 +25,7 @@ import { foldItems } from '../../domain/disput/items.js';
 import { fileNameOf, headerBaseOf, parseTurnFile } from '../../domain/disput/turnFile.js';
 import type { Refusal } from '../../domain/model.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
-import { CONFIG_PATH, TURNS_DIR, type GitRepo, type RepoCheck, type RepoCheckInput, type RepoCheckResult } from './repoChecks.js';
+import { CONFIG_PATH, ROOT_CONFIG_PATH, TURNS_DIR, type GitRepo, type RepoCheck, type RepoCheckInput, type RepoCheckResult } from './repoChecks.js';
 
 function refusedVerdict(refusal: Refusal): Verdict {
   return { ok: false, reason: refusal.error.reason ?? refusal.error.code, message: refusal.error.message };
@@ -53,10 +53,10 @@ export function domainTurnRules(state: DisputState, config: DisputConfig): TurnR
 /** The config in force: the Group's pinned one; before turn 1, the folder's, which that turn pins. */
 function configInForce(repo: GitRepo, state: DisputState, head: string): DisputConfig | string {
   if (state.config !== null) return state.config;
-  const text = repo.fileAt(head, CONFIG_PATH);
-  if (text === undefined) return `no ${CONFIG_PATH} at HEAD and none pinned in the Group`;
-  const parsed = parseDisputConfig(text);
-  return isRefusal(parsed) ? `${CONFIG_PATH} is refused: ${parsed.error.message}` : parsed;
+  const file = repo.configAt(head);
+  if (file === undefined) return `no ${CONFIG_PATH} (nor ${ROOT_CONFIG_PATH}) at HEAD and none pinned in the Group`;
+  const parsed = parseDisputConfig(file.text);
+  return isRefusal(parsed) ? `${file.path} is refused: ${parsed.error.message}` : parsed;
 }
 
 /** Where the turn began: see the module comment. */
