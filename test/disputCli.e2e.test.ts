@@ -5,8 +5,9 @@
  * the human → the decider's turn → DONE — with `next` naming each player and why, a turn out of
  * order refused with its reason, and the full §8 check behind `play` and `check`: `check` passing
  * on a good turn (and writing `last-run.md`), a turn refused for a failing `must_pass` check, for a
- * remote ref moved during the turn (a push to the bare remote, then a fetch) and for a dirty tree,
- * nothing sent each time; and a changed turn file reported against the one the Group recorded.
+ * remote ref moved during the turn (another clone's push to the bare remote, not fetched) and for a
+ * dirty tree, nothing sent each time; and a changed turn file reported against the one the Group
+ * recorded.
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -169,18 +170,18 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   rmSync(join(repo, 'src/stray.ts'));
   played('claude');
 
-  // §8.3, rule 6: a remote ref that moves during the turn (here another clone pushes, and the
-  // turn's repository fetches it) refuses the turn; the turn start `next` recorded is the witness.
+  // §8.3, rule 6: a remote ref that moves during the turn (here another clone pushes; this one
+  // never fetches, the remote itself is asked) refuses the turn; the turn start `next` recorded is
+  // the witness.
   expectNext('vibe', ['implementer', 'reviewer'], 'item_pending');
   commitTurn(T4);
   writeFileSync(join(other, 'elsewhere.txt'), 'poussé ailleurs\n');
   execFileSync('git', ['add', 'elsewhere.txt'], { cwd: other });
   execFileSync('git', ['-c', 'user.name=other', '-c', 'user.email=other@example.invalid', 'commit', '-q', '-m', 'elsewhere'], { cwd: other });
   execFileSync('git', ['push', '-q', 'origin', 'HEAD:main'], { cwd: other });
-  git('fetch', '-q', 'origin');
   const pushed = disput('vibe', 'play');
   expect(pushed.code).toBe(1);
-  expect(pushed.json).toMatchObject({ ok: false, reason: 'repo_check_failed', reasons: ['remote_ref_moved'], problems: ['§8.3 remote_ref_moved: moved during the turn: refs/remotes/origin/main'] });
+  expect(pushed.json).toMatchObject({ ok: false, reason: 'repo_check_failed', reasons: ['remote_ref_moved'], problems: ['§8.3 remote_ref_moved: moved during the turn: origin refs/heads/main'] });
   expect(recordedTurns()).toBe(3);
   // The turn is played again from a fresh start, the moved ref now part of it.
   git('reset', '-q', '--hard', 'HEAD~1');

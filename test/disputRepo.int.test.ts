@@ -157,7 +157,7 @@ describe('the §8 seam: the tool\'s check, with the Group\'s config and the doma
     expect(missing).toMatchObject({ ok: true, report: { oldHead: c1 } });
     expect(missing.notes).toEqual([expect.stringMatching(/^§8\.3 unchecked: no turn start recorded .*the last recorded turn's commit/)]);
     const before = git.resolve('HEAD~2') as string;
-    await writeFile(join(dir, '.disput/logs/turn-start.json'), JSON.stringify({ head: before, remoteRefs: {} }));
+    await writeFile(join(dir, '.disput/logs/turn-start.json'), JSON.stringify({ head: before, remoteRefs: {}, unreachableRemotes: [] }));
     const stale = await disputRepoCheck({ repo: git, state, head: git.head(), fileName: '0002-vibe-reviewer.md' });
     expect(stale.notes).toEqual([expect.stringContaining(`the recorded turn start ${before.slice(0, 7)} is not the last recorded turn's commit`)]);
     rmSync(join(dir, '.disput/logs/turn-start.json'));

@@ -16,7 +16,7 @@ import { isRefusal } from '../../domain/disput/disputRefusals.js';
 import { DECIDER_ROLE, type DisputState } from '../../domain/disput/disputTypes.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import { remoteRefs } from '../../client/disput/gitFacts.js';
-import type { TurnStart } from '../../client/disput/invariants.js';
+import { turnStartOf, type TurnStart } from '../../client/disput/invariants.js';
 import { recordTurnStart } from '../../client/disput/localFiles.js';
 import type { NodeLink } from './nodeLink.js';
 import { readDialogue } from './dialogue.js';
@@ -146,7 +146,7 @@ export async function decide(link: NodeLink, groupId: string, repo: GitRepo, che
   writeFileSync(join(repo.root, TURNS_DIR, fileName), text);
   repo.git('add', '--', `${TURNS_DIR}/${fileName}`);
   // The decider's turn is this command's own work: its start is exactly HEAD and the refs before it.
-  const start: TurnStart = { head, remoteRefs: await remoteRefs(repo.root) };
+  const start = turnStartOf(head, await remoteRefs(repo.root));
   repo.git('commit', '--quiet', '-m', `disput: ${fileName.replace(/\.md$/, '')}`, '--', `${TURNS_DIR}/${fileName}`);
   return playTurn(link, groupId, repo, check, start);
 }

@@ -7,14 +7,14 @@
  * The old HEAD: the `TurnStart` `next` recorded when it named the player, when it starts from the
  * last recorded turn's commit. Otherwise (no `next` before the turn, or a start left from an
  * earlier turn) the check falls back to the last recorded turn's commit — or, before turn 1, the
- * commit the new turn file's `base` names — with the remote-tracking refs as they are now: §8.1,
+ * commit the new turn file's `base` names — with the remotes' refs as they are now: §8.1,
  * §8.2 and §8.4–8.7 are checked the same, but a push made during the turn cannot be seen, so
  * §8.3 is reported unchecked in `notes`, never passed in silence.
  */
 
 import { checkLastTurn, type DisputToolConfig, type TurnRules } from '../../client/disput/checkLastTurn.js';
 import { remoteRefs } from '../../client/disput/gitFacts.js';
-import type { TurnStart, Verdict } from '../../client/disput/invariants.js';
+import { turnStartOf, type TurnStart, type Verdict } from '../../client/disput/invariants.js';
 import { readTurnStart } from '../../client/disput/localFiles.js';
 import { RunLockedError } from '../../client/disput/runLock.js';
 import { checkItems } from '../../domain/disput/checkAnswers.js';
@@ -72,7 +72,7 @@ async function turnStart(input: RepoCheckInput): Promise<{ start?: TurnStart; no
   const oldHead = previous ?? (base === undefined ? undefined : repo.resolve(base));
   if (oldHead === undefined) return { notes: [`${why}, and no recorded turn or base commit to start from`] };
   const from = previous === undefined ? `the turn file's base ${oldHead.slice(0, 7)}` : `the last recorded turn's commit ${oldHead.slice(0, 7)}`;
-  return { start: { head: oldHead, remoteRefs: await remoteRefs(repo.root) }, notes: [`§8.3 unchecked: ${why}; checked from ${from}, and a push during the turn cannot be seen`] };
+  return { start: turnStartOf(oldHead, await remoteRefs(repo.root)), notes: [`§8.3 unchecked: ${why}; checked from ${from}, and a push during the turn cannot be seen`] };
 }
 
 function failed(reason: string, problem: string, notes: readonly string[]): RepoCheckResult {
