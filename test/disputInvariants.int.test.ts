@@ -164,6 +164,28 @@ describe('§8 invariants on the last turn', () => {
     expect(report.failures[0]?.message).toContain('deleted');
   });
 
+  it('§8.4, rule 2: the turn\'s history counts, not only its net change — a turn file edited, then restored, is refused', async () => {
+    await begin();
+    const original = turnText(1, 'claude', 'implementer');
+    repo.write(turnPath(1, 'claude', 'implementer'), `${original}\nAn afterthought.\n`);
+    const edited = repo.commit('edit turn 1');
+    repo.write(turnPath(1, 'claude', 'implementer'), original);
+    repo.write(turnPath(2, 'vibe', 'reviewer'), turnText(2, 'vibe', 'reviewer'));
+    repo.commit('restore turn 1, turn 2');
+    const report = await checkInvariants(repo.dir, start, rules);
+    expect(report.failures.map((f) => [f.invariant, f.reason, f.message])).toEqual([
+      [4, 'turn_file_changed', `${turnPath(1, 'claude', 'implementer')} was modified in commit ${edited.slice(0, 12)}: a committed turn file is never changed (rule 2)`],
+    ]);
+
+    // The turn's own file may be written over several of its commits: it is not committed as a turn until the turn ends.
+    repo.cleanup();
+    await begin();
+    repo.write(turnPath(2, 'vibe', 'reviewer'), 'draft\n');
+    repo.commit('turn 2, a draft');
+    playReview();
+    expect(await reasons()).toEqual([]);
+  });
+
   it('§8.5: a writes_code = false role that changes code is refused; one that writes code is not', async () => {
     await begin();
     repo.write('src/app.txt', 'changed by the reviewer\n');

@@ -144,6 +144,29 @@ export async function changedFiles(repo: string, from: string, to: string): Prom
   return files;
 }
 
+export interface CommitChange extends ChangedFile {
+  /** The commit that made the change, full hex. */
+  readonly commit: string;
+}
+
+/**
+ * Every change each commit of `from..to` made under `dir`, against its first parent, oldest
+ * commit last: the turn's history, not only its net change, so a file edited in one commit and
+ * restored in the next is seen (§3 rule 2). `--no-renames` as in `changedFiles`.
+ */
+export async function commitChanges(repo: string, from: string, to: string, dir: string): Promise<CommitChange[]> {
+  const out = await git(repo, ['log', '--format=commit %H', '--name-status', '-z', '--no-renames', '--diff-merges=first-parent', `${from}..${to}`, '--', dir]);
+  const fields = out.stdout.toString('utf8').split('\0');
+  const changes: CommitChange[] = [];
+  let commit = '';
+  for (let i = 0; i < fields.length; i++) {
+    const field = (fields[i] as string).replace(/^\n/, '');
+    if (field.startsWith('commit ')) commit = field.slice('commit '.length);
+    else if (field.length > 0 && i + 1 < fields.length) changes.push({ commit, path: fields[++i] as string, change: CHANGES[field.charAt(0)] ?? 'modified' });
+  }
+  return changes;
+}
+
 /** The names of the files directly inside `dir` at `commit` (none when the folder is absent). */
 export async function filesIn(repo: string, commit: string, dir: string): Promise<string[]> {
   const out = await git(repo, ['ls-tree', '-z', '--name-only', `${commit}:${dir}`], [0, 128]);

@@ -9,7 +9,7 @@
  * `writes_code` is the config's. The tool only knows where the turn files are and what git says.
  */
 
-import { changedFiles, commitsBetween, dirtyPaths, fileAt, filesIn, headCommit, isAncestor, remoteRefs, type ChangedFile, type RemoteRefs } from './gitFacts.js';
+import { changedFiles, commitChanges, commitsBetween, dirtyPaths, fileAt, filesIn, headCommit, isAncestor, remoteRefs, type ChangedFile, type RemoteRefs } from './gitFacts.js';
 
 /** Seed §2: the turn files' folder. */
 export const TURNS_DIR = '.disput/turns';
@@ -122,6 +122,16 @@ export async function checkInvariants(repo: string, start: TurnStart, rules: Inv
     fail(4, 'turn_file_changed', `${file.path} was ${file.change}: a committed turn file is never changed (rule 2)`);
   }
   const added = turnChanges.filter((file) => file.change === 'added');
+  // Each commit of the turn, too: an edit restored by a later commit leaves no net change. The
+  // turn's own new file may be rewritten before the turn ends; it is recorded only then.
+  const own = new Set(added.map((file) => file.path));
+  const reported = new Set(turnChanges.filter((f) => f.change !== 'added').map((f) => f.path));
+  const history = fresh === 0 ? [] : await commitChanges(repo, start.head, head, TURNS_DIR);
+  for (const change of history.reverse()) {
+    if (change.change === 'added' || own.has(change.path) || reported.has(change.path) || !inTurnsDir(change.path)) continue;
+    reported.add(change.path);
+    fail(4, 'turn_file_changed', `${change.path} was ${change.change} in commit ${change.commit.slice(0, 12)}: a committed turn file is never changed (rule 2)`);
+  }
   let turnFile: InvariantReport['turnFile'];
   if (added.length === 0) fail(4, 'turn_file_missing', `no file added under ${TURNS_DIR}/`);
   if (added.length > 1) fail(4, 'turn_file_extra', `${added.length} turn files added: ${added.map((f) => f.path).join(', ')}`);
