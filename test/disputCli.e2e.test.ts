@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
-import { BACKLOG, BACKLOG_EMPTY, configFor, fileNameOf, T2, T3, T4, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
+import { BACKLOG, BACKLOG_EMPTY, configFor, fileNameOf, T2, T3, T4, T5, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
 import { CLI, startMcpNode, type McpNode } from './support/mcpNode.js';
 
 let node: McpNode;
@@ -169,12 +169,16 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   expect(dirty.json).toMatchObject({ ok: false, reason: 'repo_check_failed', reasons: ['tree_dirty'], problems: ['§8.1 tree_dirty: uncommitted: src/stray.ts'] });
   rmSync(join(repo, 'src/stray.ts'));
   played('claude');
+  // §5: I-0002-1 was ACCEPTÉ (fixed in that turn's code); its addressee keeps the hand and names the fix.
+  expect(expectNext('claude', ['implementer', 'reviewer'], 'item_pending').json['item']).toBe('I-0002-1');
+  commitTurn(T4);
+  played('claude');
 
   // §8.3, rule 6: a remote ref that moves during the turn (here another clone pushes; this one
   // never fetches, the remote itself is asked) refuses the turn; the turn start `next` recorded is
   // the witness.
   expectNext('vibe', ['implementer', 'reviewer'], 'item_pending');
-  commitTurn(T4);
+  commitTurn(T5);
   writeFileSync(join(other, 'elsewhere.txt'), 'poussé ailleurs\n');
   execFileSync('git', ['add', 'elsewhere.txt'], { cwd: other });
   execFileSync('git', ['-c', 'user.name=other', '-c', 'user.email=other@example.invalid', 'commit', '-q', '-m', 'elsewhere'], { cwd: other });
@@ -182,11 +186,11 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   const pushed = disput('vibe', 'play');
   expect(pushed.code).toBe(1);
   expect(pushed.json).toMatchObject({ ok: false, reason: 'repo_check_failed', reasons: ['remote_ref_moved'], problems: ['§8.3 remote_ref_moved: moved during the turn: origin refs/heads/main'] });
-  expect(recordedTurns()).toBe(3);
+  expect(recordedTurns()).toBe(4);
   // The turn is played again from a fresh start, the moved ref now part of it.
   git('reset', '-q', '--hard', 'HEAD~1');
   expectNext('vibe', ['implementer', 'reviewer'], 'item_pending');
-  commitTurn(T4);
+  commitTurn(T5);
   played('vibe');
   const escalated = expectNext('user', ['decider'], 'item_pending');
   expect(escalated.json['item']).toBe('I-0002-2');
@@ -204,12 +208,12 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
 
   const decided = disput('user', 'decide', 'La limite de tentatives reste au proxy.', '--answer', '[I-0002-2] CLOS : la limite reste au proxy', '--status', 'DONE');
   expect(decided.code, `${decided.line}\n${JSON.stringify(decided.json)}`).toBe(0);
-  expect(decided.json).toMatchObject({ ok: true, fileName: '0005-user-decider.md', commit: git('rev-parse', 'HEAD') });
-  expect(git('log', '-1', '--format=%s')).toBe('disput: 0005-user-decider');
+  expect(decided.json).toMatchObject({ ok: true, fileName: '0006-user-decider.md', commit: git('rev-parse', 'HEAD') });
+  expect(git('log', '-1', '--format=%s')).toBe('disput: 0006-user-decider');
 
   const done = expectNext(undefined, [], 'done');
   expect(done.line).toMatch(/^DONE — /);
-  expect(disput('vibe', 'status').json).toMatchObject({ turns: 5, byState: { CLOS: ['I-0002-1', 'I-0002-2'] }, backlog: { next: null } });
+  expect(disput('vibe', 'status').json).toMatchObject({ turns: 6, byState: { CLOS: ['I-0002-1', 'I-0002-2'] }, backlog: { next: null } });
 
   // §3.2: a recorded turn file changed in the folder is reported against the Group's copy.
   write({ '.disput/turns/0002-vibe-reviewer.md': 'réécrit\n' });
@@ -227,4 +231,4 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   expect(disagrees.code).toBe(1);
   expect(disagrees.json['disagreements']).toEqual([{ reason: 'turn_file_differs', fileName: '0002-vibe-reviewer.md' }]);
   expect(disagrees.line).toMatch(/^check failed: no new turn file at [0-9a-f]{7}: .*turn_file_differs/);
-}, 90_000);
+}, 150_000);
