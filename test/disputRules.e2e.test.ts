@@ -216,6 +216,9 @@ describe('§7 scheduling steps', () => {
     const ticked = '# Backlog\n\n- [x] Ajouter la connexion\n- [ ] [USER] Choisir la licence\n- [ ] Écrire la doc\n';
     await d.play([T1[0], { ...LOGIN, '.disput/backlog.md': ticked }], [{ n: 2, who: 'vibe', role: 'reviewer' }]);
     expect(await d.next()).toMatchObject({ step: 'backlog', participant: 'vibe', roles: ['implementer'], task: 'Écrire la doc' });
+    // DONE means done: not while the backlog holds an open task (§7.4); it would be recorded and then ignored.
+    const notDone = await d.refused({ n: 3, who: 'vibe', role: 'implementer', status: 'DONE' }, 'done_with_pending_work');
+    expect(notDone['details']).toMatchObject({ step: 'backlog', task: 'Écrire la doc' });
     const again = await d.refused({ n: 3, who: 'claude', role: 'implementer' }, 'not_your_turn', { files: { 'src/doc.ts': 'export {};\n' } });
     expect(again['details']).toMatchObject({ participant: 'vibe', step: 'backlog' });
     await d.play([{ n: 3, who: 'vibe', role: 'implementer' }, { 'src/doc.ts': 'export {};\n' }]);

@@ -130,6 +130,17 @@ describe('status DONE', () => {
     expectRefused(dialogue(T1, T2), { ...done, n: 3, answers: [] }, 'done_with_pending_items', 'INVALID_COMMAND');
     expectAccepted(dialogue(T1, T2, T3, T4, T5, T6), done);
   });
+
+  it('is refused while §7 still names a player — a review due, an open backlog task: DONE means done', () => {
+    // vibe reviews turn 1's diff and opens nothing, but the backlog's top task is still open (§7.4).
+    const open = expectRefused(dialogue(T1), { ...T2, items: [], status: 'DONE' }, 'done_with_pending_work', 'INVALID_COMMAND');
+    expect(open.error.details).toMatchObject({ step: 'backlog', task: 'Ajouter la connexion' });
+    // The last task done with code: its review is due (§7.3), whatever the implementer says.
+    const lastTask: Play = { ...T1, backlog: BACKLOG_EMPTY };
+    const review = expectRefused(dialogue(), { ...lastTask, status: 'DONE' }, 'done_with_pending_work');
+    expect(review.error.details).toMatchObject({ step: 'triggered', participant: 'vibe', roles: ['reviewer'] });
+    expect(expectAccepted(dialogue(lastTask), { n: 2, who: 'vibe', role: 'reviewer', status: 'DONE' }).turn.status).toBe('DONE');
+  });
 });
 
 describe('the Command payload', () => {
