@@ -227,6 +227,9 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   const reported = disput('codex', 'status');
   expect(reported.json['differences']).toEqual(['0002-vibe-reviewer.md: the folder\'s file differs from the recorded one']);
   expect(reported.line).toContain('the folder disagrees with the Group: 0002-vibe-reviewer.md');
+  // A refusal is one line with its reason and exit 1, never a stack trace: decide is the human's (§10).
+  const agentDecides = disput('claude', 'decide', 'Je décide.');
+  expect([agentDecides.code, agentDecides.json['reason'], agentDecides.stderr]).toEqual([1, 'participant_not_actor', '']);
   const disagrees = disput('codex', 'check');
   expect(disagrees.code).toBe(1);
   expect(disagrees.json['disagreements']).toEqual([{ reason: 'turn_file_differs', fileName: '0002-vibe-reviewer.md' }]);

@@ -13,8 +13,10 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whoPlays } from '../src/cli/disput/dialogue.js';
 import { deciderTurn, folderDifferences, freshTurnFiles } from '../src/cli/disput/playTurn.js';
+import { refusedBy } from '../src/cli/disput/refusedBy.js';
 import { GitRepo, TURNS_DIR, type RepoCheckResult } from '../src/cli/disput/repoChecks.js';
 import { disputRepoCheck } from '../src/cli/disput/turnCheck.js';
+import { GitError } from '../src/client/disput/gitFacts.js';
 import { ensureLocalFilesIgnored, recordTurnStart } from '../src/client/disput/localFiles.js';
 import { parseTurnFile } from '../src/domain/disput/turnFile.js';
 import { initialDisputState, type DisputConfig, type DisputState } from '../src/domain/disput/disputTypes.js';
@@ -60,6 +62,24 @@ describe('the git facts and the §8 seam', () => {
     expect(repo.resolve(first.slice(0, 7))).toBe(first);
     expect(repo.resolve('0000000')).toBeUndefined();
     expect(repo.turnFiles(first)).toEqual(['0001-claude-implementer.md']);
+  });
+
+  it('a git failure is a GitError, which disput answers as git_failed, not a crash', () => {
+    const notARepo = mkdtempSync(join(tmpdir(), 'mw-disput-nogit-'));
+    try {
+      const failure = (() => {
+        try {
+          return new GitRepo(notARepo).head();
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(failure).toBeInstanceOf(GitError);
+      expect(refusedBy(failure)).toMatchObject({ reason: 'git_failed', message: expect.stringMatching(/^git rev-parse HEAD failed \(128\): fatal: not a git repository/) as unknown });
+      expect(refusedBy(new Error('a bug'))).toBeUndefined();
+    } finally {
+      rmSync(notARepo, { recursive: true, force: true });
+    }
   });
 
   it('names the turn files not recorded yet, past the last recorded turn', () => {

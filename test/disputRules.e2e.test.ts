@@ -6,21 +6,31 @@
  * `runDisput`, called in process so the table stays fast (spawning the CLI costs about a second a
  * call; `disputCli.e2e.test.ts` covers the spawned binary).
  *
+ * Last, races and refusals outside the rules: two clones playing one turn as one Agent, and
+ * `decide` run by an Agent, each answered with its stable reason instead of a crash.
+ *
  * A refused turn is played twice: once as an agent runs it (the §8 check first, which judges the
  * turn locally by the domain's own rules, then the Authority), and once with the check seam let
  * through, so the Authority itself is seen refusing with its stable reason; nothing is recorded
  * either time.
  */
 
-import { rmSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../src/cli/disput/nodeLink.js';
 import { TURN_KIND } from '../src/cli/disput/playTurn.js';
+import type { RepoCheck } from '../src/cli/disput/repoChecks.js';
 import { Home } from '../src/cli/home.js';
 import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
 import { BACKLOG_EMPTY, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
-import { Dialogue } from './support/disputDialogue.js';
-import { startMcpNode, type McpNode } from './support/mcpNode.js';
+import { AUTHORITY_ONLY, Dialogue } from './support/disputDialogue.js';
+import { CLI, startMcpNode, type McpNode } from './support/mcpNode.js';
+
+const runFile = promisify(execFile);
 
 let node: McpNode;
 const scratch: string[] = [];
@@ -232,8 +242,36 @@ describe('§7 scheduling steps', () => {
     await d.play([{ n: 3, who: 'vibe', role: 'implementer' }, { 'src/login.ts': 'export const login = (ok: boolean) => ok === true;\n', '.disput/backlog.md': BACKLOG_EMPTY }], [{ n: 4, who: 'codex', role: 'reviewer' }]);
     expect(await d.next()).toMatchObject({ step: 'done', roles: [] });
     await d.refused({ n: 5, who: 'claude', role: 'implementer' }, 'dialogue_done', { files: { 'src/more.ts': 'export {};\n' } });
+    // decide is the human decider's (§10): an Agent is answered with the reason, not failed.
+    const agentDecides = await d.disput('claude', ['decide', 'Terminé.']);
+    expect([agentDecides.code, agentDecides.json['reason'], agentDecides.json['code']]).toEqual([1, 'participant_not_actor', 'AUTH_FORBIDDEN']);
+    expect(agentDecides.line).toMatch(/^refused: AUTH_FORBIDDEN participant_not_actor — decide writes the decider's turn/);
+    expect(d.git('status', '--porcelain')).toBe('');
     const decided = await d.disput('user', ['decide', 'Terminé.', '--status', 'DONE']);
     expect(decided.code, decided.line).toBe(0);
   }, CASE_TIMEOUT_MS);
 });
 
+describe('races and refusals are answers, not crashes', () => {
+  it('two plays of one turn from two clones as one Agent: one records it, the other answers session_replaced', async () => {
+    const d = await Dialogue.start(node, scratch);
+    d.commit(T1[0], T1[1]);
+    const clone = mkdtempSync(join(tmpdir(), 'mw-disput-clone-'));
+    scratch.push(clone);
+    execFileSync('git', ['clone', '-q', d.repo, clone]);
+    let rival: { code: number | null; stdout: string } | undefined;
+    const whileChecking: RepoCheck = async (input) => {
+      // The other clone plays the same turn while this run checks it: its session replaces this one's.
+      rival = await runFile(process.execPath, [CLI, 'disput', 'play', '--as', 'claude', '--dir', node.dir, '--repo', clone, '--group', d.groupId]).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (error: { code?: number; stdout?: string }) => ({ code: error.code ?? null, stdout: error.stdout ?? '' }),
+      );
+      return AUTHORITY_ONLY(input);
+    };
+    const said = await d.disput('claude', ['play'], whileChecking);
+    expect(rival?.code, rival?.stdout).toBe(0);
+    expect([said.code, said.json['reason']]).toEqual([1, 'session_replaced']);
+    expect(said.line).toMatch(/^refused: \S+ session_replaced — another run opened a session as this Agent/);
+    expect(await d.turns()).toBe(1);
+  }, CASE_TIMEOUT_MS);
+});

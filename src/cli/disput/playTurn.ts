@@ -133,6 +133,11 @@ export function deciderTurn(state: DisputState, humanId: string, head: string, d
 export async function decide(link: NodeLink, groupId: string, repo: GitRepo, check: RepoCheck, decision: Decision): Promise<PlayResult> {
   const { state } = readDialogue(await link.events(groupId));
   if (state.config === null) return refused('config_missing', 'no disput.toml is pinned in the Group yet: turn 1 comes first');
+  // §10: the decider's turn is the human's; an Agent (or another human) is answered, not failed.
+  const { type, id } = link.principal;
+  if (!state.config.participants.some((p) => p.principal?.type === type && p.principal.id === id && p.roles.includes(DECIDER_ROLE))) {
+    return refused('participant_not_actor', `decide writes the ${DECIDER_ROLE}'s turn (§10): no participant of the pinned disput.toml holding ${DECIDER_ROLE} is played by ${type} ${id}`, { code: 'AUTH_FORBIDDEN' });
+  }
   // §8.1 holds before the decision too: its commit must hold the turn file and nothing else.
   const dirty = repo.dirty();
   if (dirty.length > 0) return refused('repo_check_failed', 'the repository does not satisfy §8; nothing was written', { problems: [`§8.1 the working tree is not clean: ${dirty.join('; ')}`] });

@@ -7,6 +7,7 @@
  */
 
 import { execFileSync } from 'node:child_process';
+import { GitError } from '../../client/disput/gitFacts.js';
 import type { TurnStart } from '../../client/disput/invariants.js';
 import type { DisputState } from '../../domain/disput/disputTypes.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
@@ -25,8 +26,14 @@ const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 export class GitRepo {
   constructor(readonly root: string) {}
 
+  /** Runs git in the repository; a failure is a `GitError` (`missionweave disput` answers it as `git_failed`). */
   git(...args: string[]): string {
-    return execFileSync('git', args, { cwd: this.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      return execFileSync('git', args, { cwd: this.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+      const failed = error as { status?: number | null; stderr?: string };
+      throw new GitError(args, failed.status ?? null, failed.stderr ?? (error as Error).message);
+    }
   }
 
   head(): string {
