@@ -67,6 +67,31 @@ describe('§8.7 [[checks]]', () => {
     expect([outcome?.ok, outcome?.before?.refused === false && outcome.before.code]).toEqual([true, 1]);
   });
 
+  it('no_regression: npm test needing an installed dependency runs under the same conditions before and after — a regression is refused', async () => {
+    repo = makeRepo();
+    // A tiny Node project: its test needs `checker`, a local dependency installed in node_modules/ (ignored by git).
+    const checker = 'module.exports = (text) => text.includes(\'good\');\n';
+    repo.write('.gitignore', 'node_modules/\n');
+    repo.write('package.json', JSON.stringify({ name: 'app', private: true, scripts: { test: 'node test.js' }, dependencies: { checker: 'file:./checker' } }));
+    repo.write('checker/package.json', JSON.stringify({ name: 'checker', version: '1.0.0', main: 'index.js' }));
+    repo.write('checker/index.js', checker);
+    repo.write('test.js', "process.exit(require('checker')(require('node:fs').readFileSync('src/app.txt', 'utf8')) ? 0 : 1);\n");
+    const oldHead = repo.commit('a node project');
+    repo.write('node_modules/checker/package.json', JSON.stringify({ name: 'checker', version: '1.0.0', main: 'index.js' }));
+    repo.write('node_modules/checker/index.js', checker);
+    const npmTest: ToolCheck = { name: 'tests', command: 'npm test', policy: 'no_regression' };
+    const offline: ToolGuards = { env: { npm_config_update_notifier: 'false', npm_config_offline: 'true' }, deny: [] };
+    repo.write('src/app.txt', 'broken\n');
+    repo.write(turnPath(2, 'claude', 'implementer'), turnText(2, 'claude', 'implementer'));
+    const [regressed] = await runChecks(repo.dir, { oldHead, newHead: repo.commit('turn 2, broken') }, [npmTest], offline);
+    // Passing before (with the dependencies, as after), failing after: a regression.
+    expect([regressed?.reason, regressed?.before?.refused === false && regressed.before.code, regressed?.after?.refused === false && regressed.after.code]).toEqual(['check_regressed', 0, 1]);
+    // The dependencies were lent to the old HEAD's worktree, not copied into the repository nor left behind.
+    expect(await dirtyPaths(repo.dir)).toEqual([]);
+    expect(repo.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    expect(existsSync(join(repo.dir, 'node_modules/checker/index.js'))).toBe(true);
+  });
+
   it('each run sees its own tree: the old HEAD in the worktree, the new one in the repository, whatever GIT_DIR says', async () => {
     const range = playTurn('good\n');
     process.env.GIT_DIR = '/nonexistent/.git';

@@ -5,8 +5,9 @@
  * the human → the decider's turn → DONE — with `next` naming each player and why, a turn out of
  * order refused with its reason, and the full §8 check behind `play` and `check`: `check` passing
  * on a good turn (and writing `last-run.md`), a turn refused for a failing `must_pass` check, for a
- * remote ref moved during the turn (a push to the bare remote, then a fetch) and for a dirty tree,
- * nothing sent each time; and a changed turn file reported against the one the Group recorded.
+ * remote ref moved during the turn (another clone's push to the bare remote, not fetched) and for a
+ * dirty tree, nothing sent each time; and a changed turn file reported against the one the Group
+ * recorded.
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -15,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
-import { BACKLOG, BACKLOG_EMPTY, configFor, fileNameOf, T2, T3, T4, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
+import { BACKLOG, BACKLOG_EMPTY, configFor, fileNameOf, T2, T3, T4, T5, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
 import { CLI, startMcpNode, type McpNode } from './support/mcpNode.js';
 
 let node: McpNode;
@@ -95,7 +96,7 @@ beforeAll(async () => {
   git('config', 'user.email', 'disput@example.invalid');
   const principals = Object.fromEntries(['claude', 'vibe', 'codex'].map((name) => [name, { type: 'agent' as const, id: node.agents[name]?.id ?? '' }]));
   write({
-    'disput.toml': withLocalChecks(configFor({ ...principals, user: { type: 'human', id: node.human.id } })),
+    '.disput/disput.toml': withLocalChecks(configFor({ ...principals, user: { type: 'human', id: node.human.id } })),
     '.disput/backlog.md': BACKLOG,
     '.gitignore': '.disput/logs/\n.disput/run.lock\n.disput/last-run.md\n',
     'src/login.ts': 'export const login = () => false;\n',
@@ -168,24 +169,28 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   expect(dirty.json).toMatchObject({ ok: false, reason: 'repo_check_failed', reasons: ['tree_dirty'], problems: ['§8.1 tree_dirty: uncommitted: src/stray.ts'] });
   rmSync(join(repo, 'src/stray.ts'));
   played('claude');
-
-  // §8.3, rule 6: a remote ref that moves during the turn (here another clone pushes, and the
-  // turn's repository fetches it) refuses the turn; the turn start `next` recorded is the witness.
-  expectNext('vibe', ['implementer', 'reviewer'], 'item_pending');
+  // §5: I-0002-1 was ACCEPTÉ (fixed in that turn's code); its addressee keeps the hand and names the fix.
+  expect(expectNext('claude', ['implementer', 'reviewer'], 'item_pending').json['item']).toBe('I-0002-1');
   commitTurn(T4);
+  played('claude');
+
+  // §8.3, rule 6: a remote ref that moves during the turn (here another clone pushes; this one
+  // never fetches, the remote itself is asked) refuses the turn; the turn start `next` recorded is
+  // the witness.
+  expectNext('vibe', ['implementer', 'reviewer'], 'item_pending');
+  commitTurn(T5);
   writeFileSync(join(other, 'elsewhere.txt'), 'poussé ailleurs\n');
   execFileSync('git', ['add', 'elsewhere.txt'], { cwd: other });
   execFileSync('git', ['-c', 'user.name=other', '-c', 'user.email=other@example.invalid', 'commit', '-q', '-m', 'elsewhere'], { cwd: other });
   execFileSync('git', ['push', '-q', 'origin', 'HEAD:main'], { cwd: other });
-  git('fetch', '-q', 'origin');
   const pushed = disput('vibe', 'play');
   expect(pushed.code).toBe(1);
-  expect(pushed.json).toMatchObject({ ok: false, reason: 'repo_check_failed', reasons: ['remote_ref_moved'], problems: ['§8.3 remote_ref_moved: moved during the turn: refs/remotes/origin/main'] });
-  expect(recordedTurns()).toBe(3);
+  expect(pushed.json).toMatchObject({ ok: false, reason: 'repo_check_failed', reasons: ['remote_ref_moved'], problems: ['§8.3 remote_ref_moved: moved during the turn: origin refs/heads/main'] });
+  expect(recordedTurns()).toBe(4);
   // The turn is played again from a fresh start, the moved ref now part of it.
   git('reset', '-q', '--hard', 'HEAD~1');
   expectNext('vibe', ['implementer', 'reviewer'], 'item_pending');
-  commitTurn(T4);
+  commitTurn(T5);
   played('vibe');
   const escalated = expectNext('user', ['decider'], 'item_pending');
   expect(escalated.json['item']).toBe('I-0002-2');
@@ -203,12 +208,12 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
 
   const decided = disput('user', 'decide', 'La limite de tentatives reste au proxy.', '--answer', '[I-0002-2] CLOS : la limite reste au proxy', '--status', 'DONE');
   expect(decided.code, `${decided.line}\n${JSON.stringify(decided.json)}`).toBe(0);
-  expect(decided.json).toMatchObject({ ok: true, fileName: '0005-user-decider.md', commit: git('rev-parse', 'HEAD') });
-  expect(git('log', '-1', '--format=%s')).toBe('disput: 0005-user-decider');
+  expect(decided.json).toMatchObject({ ok: true, fileName: '0006-user-decider.md', commit: git('rev-parse', 'HEAD') });
+  expect(git('log', '-1', '--format=%s')).toBe('disput: 0006-user-decider');
 
   const done = expectNext(undefined, [], 'done');
   expect(done.line).toMatch(/^DONE — /);
-  expect(disput('vibe', 'status').json).toMatchObject({ turns: 5, byState: { CLOS: ['I-0002-1', 'I-0002-2'] }, backlog: { next: null } });
+  expect(disput('vibe', 'status').json).toMatchObject({ turns: 6, byState: { CLOS: ['I-0002-1', 'I-0002-2'] }, backlog: { next: null } });
 
   // §3.2: a recorded turn file changed in the folder is reported against the Group's copy.
   write({ '.disput/turns/0002-vibe-reviewer.md': 'réécrit\n' });
@@ -222,8 +227,11 @@ it('plays the issue\'s dialogue to DONE through the CLI, refusing a turn out of 
   const reported = disput('codex', 'status');
   expect(reported.json['differences']).toEqual(['0002-vibe-reviewer.md: the folder\'s file differs from the recorded one']);
   expect(reported.line).toContain('the folder disagrees with the Group: 0002-vibe-reviewer.md');
+  // A refusal is one line with its reason and exit 1, never a stack trace: decide is the human's (§10).
+  const agentDecides = disput('claude', 'decide', 'Je décide.');
+  expect([agentDecides.code, agentDecides.json['reason'], agentDecides.stderr]).toEqual([1, 'participant_not_actor', '']);
   const disagrees = disput('codex', 'check');
   expect(disagrees.code).toBe(1);
   expect(disagrees.json['disagreements']).toEqual([{ reason: 'turn_file_differs', fileName: '0002-vibe-reviewer.md' }]);
   expect(disagrees.line).toMatch(/^check failed: no new turn file at [0-9a-f]{7}: .*turn_file_differs/);
-}, 90_000);
+}, 150_000);

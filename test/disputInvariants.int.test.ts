@@ -5,11 +5,12 @@
  * and reads the report. Last, the folder against the turns a Group recorded (issue 15 part 3).
  */
 
+import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants, type InvariantRules, type TurnStart } from '../src/client/disput/invariants.js';
 import { recordTurnStart } from '../src/client/disput/localFiles.js';
 import { compareRecordedTurns } from '../src/client/disput/recordedTurns.js';
-import { makeRepo, turnPath, turnText, useGitTestEnv, validateTurnFile, type TestRepo } from './support/gitRepo.js';
+import { GIT_TEST_ENV, makeRepo, turnPath, turnText, useGitTestEnv, validateTurnFile, type TestRepo } from './support/gitRepo.js';
 
 const ROLES: Readonly<Record<string, boolean>> = { implementer: true, reviewer: false };
 const rules: InvariantRules = { validateTurnFile, writesCode: (role) => ROLES[role] };
@@ -72,20 +73,49 @@ describe('§8 invariants on the last turn', () => {
     expect(await reasons()).toContain('history_rewritten');
   });
 
-  it('§8.3: a push during the turn moves a remote-tracking ref and is refused', async () => {
+  it('§8.3: a push during the turn moves the remote\'s branch and is refused', async () => {
     await begin();
     playReview();
     repo.git('push', '--quiet', 'origin', 'main');
     const report = await checkInvariants(repo.dir, start, rules);
     expect(report.failures.map((f) => f.reason)).toEqual(['remote_ref_moved']);
-    expect(report.failures[0]?.message).toContain('refs/remotes/origin/main');
+    expect(report.failures[0]?.message).toBe('moved during the turn: origin refs/heads/main');
   });
 
-  it('§8.3: a new remote-tracking ref (a pushed new branch) counts as moved', async () => {
+  it('§8.3: a new remote ref (a pushed new branch) counts as moved', async () => {
     await begin();
     playReview();
     repo.git('push', '--quiet', 'origin', 'HEAD:refs/heads/side');
     expect(await reasons()).toEqual(['remote_ref_moved']);
+  });
+
+  it('§8.3: every ref the remote has counts, branches and tags, whoever moved it and fetched or not', async () => {
+    await begin();
+    playReview();
+    repo.git('tag', 'v1');
+    repo.git('push', '--quiet', 'origin', 'v1');
+    const tagged = await checkInvariants(repo.dir, start, rules);
+    expect(tagged.failures.map((f) => f.reason)).toEqual(['remote_ref_moved']);
+    expect(tagged.failures[0]?.message).toBe('moved during the turn: origin refs/tags/v1');
+
+    // Another clone pushes to the remote's main; this clone never fetches it.
+    repo.cleanup();
+    await begin();
+    playReview();
+    const other = `${repo.dir}-other`;
+    execFileSync('git', ['clone', '--quiet', repo.git('remote', 'get-url', 'origin'), other], { env: { ...process.env, ...GIT_TEST_ENV } });
+    execFileSync('git', ['commit', '--quiet', '--allow-empty', '-m', 'elsewhere'], { cwd: other, env: { ...process.env, ...GIT_TEST_ENV } });
+    execFileSync('git', ['push', '--quiet', 'origin', 'HEAD:main'], { cwd: other, env: { ...process.env, ...GIT_TEST_ENV } });
+    expect((await checkInvariants(repo.dir, start, rules)).failures.map((f) => f.message)).toEqual(['moved during the turn: origin refs/heads/main']);
+  });
+
+  it('§8.3: a remote that cannot be read is not a pass', async () => {
+    await begin();
+    playReview();
+    repo.git('remote', 'set-url', 'origin', `${repo.dir}/nowhere.git`);
+    const report = await checkInvariants(repo.dir, start, rules);
+    expect(report.failures.map((f) => [f.invariant, f.reason])).toEqual([[3, 'remote_unreachable']]);
+    expect(report.failures[0]?.message).toMatch(/^origin cannot be read: /);
   });
 
   it('§8.4: two turn files added in one turn are refused', async () => {
@@ -132,6 +162,28 @@ describe('§8 invariants on the last turn', () => {
     const report = await checkInvariants(repo.dir, start, rules);
     expect(report.failures.map((f) => f.reason)).toEqual(['turn_file_changed']);
     expect(report.failures[0]?.message).toContain('deleted');
+  });
+
+  it('§8.4, rule 2: the turn\'s history counts, not only its net change — a turn file edited, then restored, is refused', async () => {
+    await begin();
+    const original = turnText(1, 'claude', 'implementer');
+    repo.write(turnPath(1, 'claude', 'implementer'), `${original}\nAn afterthought.\n`);
+    const edited = repo.commit('edit turn 1');
+    repo.write(turnPath(1, 'claude', 'implementer'), original);
+    repo.write(turnPath(2, 'vibe', 'reviewer'), turnText(2, 'vibe', 'reviewer'));
+    repo.commit('restore turn 1, turn 2');
+    const report = await checkInvariants(repo.dir, start, rules);
+    expect(report.failures.map((f) => [f.invariant, f.reason, f.message])).toEqual([
+      [4, 'turn_file_changed', `${turnPath(1, 'claude', 'implementer')} was modified in commit ${edited.slice(0, 12)}: a committed turn file is never changed (rule 2)`],
+    ]);
+
+    // The turn's own file may be written over several of its commits: it is not committed as a turn until the turn ends.
+    repo.cleanup();
+    await begin();
+    repo.write(turnPath(2, 'vibe', 'reviewer'), 'draft\n');
+    repo.commit('turn 2, a draft');
+    playReview();
+    expect(await reasons()).toEqual([]);
   });
 
   it('§8.5: a writes_code = false role that changes code is refused; one that writes code is not', async () => {

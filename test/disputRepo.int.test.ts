@@ -13,8 +13,10 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whoPlays } from '../src/cli/disput/dialogue.js';
 import { deciderTurn, folderDifferences, freshTurnFiles } from '../src/cli/disput/playTurn.js';
-import { GitRepo, TURNS_DIR } from '../src/cli/disput/repoChecks.js';
+import { refusedBy } from '../src/cli/disput/refusedBy.js';
+import { GitRepo, TURNS_DIR, type RepoCheckResult } from '../src/cli/disput/repoChecks.js';
 import { disputRepoCheck } from '../src/cli/disput/turnCheck.js';
+import { GitError } from '../src/client/disput/gitFacts.js';
 import { ensureLocalFilesIgnored, recordTurnStart } from '../src/client/disput/localFiles.js';
 import { parseTurnFile } from '../src/domain/disput/turnFile.js';
 import { initialDisputState, type DisputConfig, type DisputState } from '../src/domain/disput/disputTypes.js';
@@ -62,6 +64,24 @@ describe('the git facts and the §8 seam', () => {
     expect(repo.turnFiles(first)).toEqual(['0001-claude-implementer.md']);
   });
 
+  it('a git failure is a GitError, which disput answers as git_failed, not a crash', () => {
+    const notARepo = mkdtempSync(join(tmpdir(), 'mw-disput-nogit-'));
+    try {
+      const failure = (() => {
+        try {
+          return new GitRepo(notARepo).head();
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(failure).toBeInstanceOf(GitError);
+      expect(refusedBy(failure)).toMatchObject({ reason: 'git_failed', message: expect.stringMatching(/^git rev-parse HEAD failed \(128\): fatal: not a git repository/) as unknown });
+      expect(refusedBy(new Error('a bug'))).toBeUndefined();
+    } finally {
+      rmSync(notARepo, { recursive: true, force: true });
+    }
+  });
+
   it('names the turn files not recorded yet, past the last recorded turn', () => {
     second = commit({ [`${TURNS_DIR}/0002-vibe-reviewer.md`]: 'deux\n', 'src/a.ts': 'a\n' }, 'turn 2');
     expect(repo.changedPaths(first, second).sort()).toEqual([`${TURNS_DIR}/0002-vibe-reviewer.md`, 'src/a.ts']);
@@ -99,7 +119,7 @@ describe('the decider\'s turn and who starts', () => {
 
   it('names the backlog\'s implementer before turn 1 from the folder, and says why when there is no config', () => {
     expect(whoPlays(initialDisputState(), { config: CONFIG, backlog: BACKLOG })).toMatchObject({ step: 'backlog', participant: 'claude', roles: ['implementer'], line: 'turn 1: claude plays implementer — the backlog\'s top task: Ajouter la connexion' });
-    expect(whoPlays(initialDisputState(), {})).toMatchObject({ step: 'done', line: 'no turn recorded and no disput.toml in the folder' });
+    expect(whoPlays(initialDisputState(), {})).toMatchObject({ step: 'done', line: 'no turn recorded and no .disput/disput.toml in the folder' });
     expect(whoPlays(initialDisputState(), { config: 'roles = 3' }).line).toMatch(/^no turn recorded and disput\.toml is refused: /);
     expect(whoPlays(dialogue(T1), {}).line).toBe('turn 2: vibe plays reviewer — turn 1 changed code that reviewer reviews');
   });
@@ -157,7 +177,7 @@ describe('the §8 seam: the tool\'s check, with the Group\'s config and the doma
     expect(missing).toMatchObject({ ok: true, report: { oldHead: c1 } });
     expect(missing.notes).toEqual([expect.stringMatching(/^§8\.3 unchecked: no turn start recorded .*the last recorded turn's commit/)]);
     const before = git.resolve('HEAD~2') as string;
-    await writeFile(join(dir, '.disput/logs/turn-start.json'), JSON.stringify({ head: before, remoteRefs: {} }));
+    await writeFile(join(dir, '.disput/logs/turn-start.json'), JSON.stringify({ head: before, remoteRefs: {}, unreachableRemotes: [] }));
     const stale = await disputRepoCheck({ repo: git, state, head: git.head(), fileName: '0002-vibe-reviewer.md' });
     expect(stale.notes).toEqual([expect.stringContaining(`the recorded turn start ${before.slice(0, 7)} is not the last recorded turn's commit`)]);
     rmSync(join(dir, '.disput/logs/turn-start.json'));
@@ -192,5 +212,60 @@ describe('the §8 seam: the tool\'s check, with the Group\'s config and the doma
     const misnamed = put({ [`${TURNS_DIR}/0003-claude-reviewer.md`]: turnText(T3) }, 'turn 3, misnamed');
     const named = await disputRepoCheck({ repo: git, state: after2, head: misnamed, fileName: '0003-claude-reviewer.md', start: { head: c2, remoteRefs: new Map() } });
     expect(named.reasons).toContain('file_name_mismatch');
+  });
+});
+
+describe('before turn 1, the folder as the seed lays it out', () => {
+  const scratch: string[] = [];
+  afterAll(() => {
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A repository with `files` committed as the project, its checks commands that pass at once. */
+  function project(files: Record<string, string>): GitRepo {
+    const dir = mkdtempSync(join(tmpdir(), 'mw-disput-first-'));
+    scratch.push(dir);
+    const git = new GitRepo(dir);
+    git.git('init', '-q', '-b', 'main');
+    git.git('config', 'user.name', 'disput test');
+    git.git('config', 'user.email', 'disput@example.invalid');
+    commitIn(git, { '.disput/.gitignore': 'logs/\nrun.lock\nlast-run.md\n', 'src/login.ts': 'a\n', ...files }, 'the project');
+    return git;
+  }
+
+  function commitIn(git: GitRepo, files: Record<string, string>, message: string): string {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(git.root, path)), { recursive: true });
+      writeFileSync(join(git.root, path), text);
+    }
+    git.git('add', '-A');
+    git.git('commit', '-q', '-m', message);
+    return git.head();
+  }
+
+  const PASSING = CONFIG.replace('command = "npm test"', 'command = "true"').replace('command = "npm run lint"', 'command = "true"');
+
+  it('reads the header as TOML: a base in single quotes is the commit the first turn starts from (§4)', async () => {
+    const git = project({ 'disput.toml': PASSING, '.disput/backlog.md': BACKLOG });
+    const base = git.head();
+    const literal = turnText(T1).replace(/"/g, "'").replace(/'0000000'/, `'${base.slice(0, 7)}'`);
+    const head = commitIn(git, { [`${TURNS_DIR}/0001-claude-implementer.md`]: literal, 'src/login.ts': 'b\n' }, 'turn 1');
+    const checked = await disputRepoCheck({ repo: git, state: initialDisputState(), head, fileName: '0001-claude-implementer.md' });
+    expect(checked).toMatchObject({ ok: true, reasons: [], report: { oldHead: base } });
+    expect(checked.notes).toEqual([expect.stringContaining(`§8.3 unchecked: no turn start recorded`)]);
+  });
+
+  it('§2: the config is .disput/disput.toml, where the seed puts it; a root disput.toml is read only without it', async () => {
+    const playFirst = async (files: Record<string, string>): Promise<RepoCheckResult> => {
+      const git = project({ ...files, '.disput/backlog.md': BACKLOG });
+      const base = git.head();
+      const head = commitIn(git, { [`${TURNS_DIR}/0001-claude-implementer.md`]: turnText({ ...T1, base: base.slice(0, 7) }), 'src/login.ts': 'b\n' }, 'turn 1');
+      return disputRepoCheck({ repo: git, state: initialDisputState(), head, fileName: '0001-claude-implementer.md' });
+    };
+    expect(await playFirst({ '.disput/disput.toml': PASSING })).toMatchObject({ ok: true, reasons: [] });
+    // Both: the seed's wins (the root one here is not even a config).
+    expect(await playFirst({ '.disput/disput.toml': PASSING, 'disput.toml': 'roles = 3\n' })).toMatchObject({ ok: true, reasons: [] });
+    expect(await playFirst({ 'disput.toml': PASSING })).toMatchObject({ ok: true, reasons: [] });
+    expect(await playFirst({})).toMatchObject({ ok: false, reasons: ['config_missing'], problems: ['no .disput/disput.toml (nor disput.toml) at HEAD and none pinned in the Group'] });
   });
 });

@@ -15,8 +15,9 @@ import { ensureLocalFilesIgnored, recordTurnStart } from '../client/disput/local
 import { checkRepo } from './disput/checkRepo.js';
 import { readDialogue, statusOf, whoPlays } from './disput/dialogue.js';
 import { connect, type NodeLink } from './disput/nodeLink.js';
-import { decide, folderDifferences, freshTurnFiles, playTurn, type PlayResult } from './disput/playTurn.js';
-import { BACKLOG_PATH, CONFIG_PATH, GitRepo, type RepoCheck } from './disput/repoChecks.js';
+import { decide, folderDifferences, freshTurnFiles, playTurn, type Decision, type PlayResult } from './disput/playTurn.js';
+import { refusedBy } from './disput/refusedBy.js';
+import { BACKLOG_PATH, GitRepo, type RepoCheck } from './disput/repoChecks.js';
 import { disputRepoCheck } from './disput/turnCheck.js';
 import { Home } from './home.js';
 
@@ -61,41 +62,60 @@ export async function runDisput(argv: readonly string[], check: RepoCheck = disp
     process.stderr.write(`missionweave disput: cannot reach the node as ${handle}: ${(error as Error).message}\n`);
     return 1;
   }
+  const decision: Decision = { text: rest[0] ?? '', answers: args.lists.get('answer') ?? [], status };
   try {
-    if (sub === 'play') return printPlayed(await playTurn(link, groupId, repo, check));
-    if (sub === 'check') {
-      const checked = await checkRepo(link, groupId, repo, check);
-      process.stdout.write(`${checked.line}\n${JSON.stringify(checked.report)}\n`);
-      return checked.ok ? 0 : 1;
-    }
-    if (sub === 'decide') return printPlayed(await decide(link, groupId, repo, check, { text: rest[0] as string, answers: args.lists.get('answer') ?? [], status }));
-    const { state, texts } = readDialogue(await link.events(groupId));
-    if (sub === 'next') {
-      const head = repo.head();
-      const folder = { config: repo.fileAt(head, CONFIG_PATH), backlog: repo.fileAt(head, BACKLOG_PATH) };
-      const { line, ...next } = whoPlays(state, Object.fromEntries(Object.entries(folder).filter(([, v]) => v !== undefined)));
-      // §8.3: the turn starts here, from the last recorded turn's commit (before turn 1: a HEAD with
-      // no turn file yet); HEAD past it is a turn under way, whose start is not overwritten.
-      const last = state.turns.at(-1)?.commit;
-      const starts = next.participant !== undefined && (last === undefined ? freshTurnFiles(repo, head, state, texts).length === 0 : last === head);
-      if (starts) {
-        await ensureLocalFilesIgnored(repo.root);
-        await recordTurnStart(repo.root);
-      }
-      print(line, { ...next, turn: (state.turns.at(-1)?.number ?? 0) + 1, turnStart: starts ? head : null } as unknown as JsonObject);
-      return 0;
-    }
-    // §3.2: the folder must agree with the Group; a differing turn file is reported here too.
-    const differences = await folderDifferences(repo, repo.head(), texts);
-    const report: JsonObject = { ...statusOf(state), differences };
-    const open = (report['items'] as unknown as { id: string; status: string; resolved: boolean }[]).filter((i) => !i.resolved);
-    const pending = open.length === 0 ? 'no pending item' : open.map((i) => `${i.id} ${i.status}`).join(', ');
-    const disagree = differences.length === 0 ? '' : `; the folder disagrees with the Group: ${differences.join('; ')}`;
-    print(`${state.turns.length} turns; ${pending}; backlog: ${state.backlog?.next ?? 'nothing open'}${disagree}`, report);
-    return 0;
+    return await run(sub, { link, groupId, repo, check, decision });
+  } catch (error) {
+    // A refusal from the node, the session, git or the run lock is an answer: one line, its reason, exit 1.
+    const refused = refusedBy(error);
+    if (refused === undefined) throw error;
+    print(`refused: ${refused.code === undefined ? '' : `${refused.code} `}${refused.reason} — ${refused.message}`, { ok: false, ...refused });
+    return 1;
   } finally {
     await link.close();
   }
+}
+
+interface Context {
+  readonly link: NodeLink;
+  readonly groupId: string;
+  readonly repo: GitRepo;
+  readonly check: RepoCheck;
+  readonly decision: Decision;
+}
+
+async function run(sub: string, { link, groupId, repo, check, decision }: Context): Promise<number> {
+  if (sub === 'play') return printPlayed(await playTurn(link, groupId, repo, check));
+  if (sub === 'check') {
+    const checked = await checkRepo(link, groupId, repo, check);
+    process.stdout.write(`${checked.line}\n${JSON.stringify(checked.report)}\n`);
+    return checked.ok ? 0 : 1;
+  }
+  if (sub === 'decide') return printPlayed(await decide(link, groupId, repo, check, decision));
+  const { state, texts } = readDialogue(await link.events(groupId));
+  if (sub === 'next') {
+    const head = repo.head();
+    const folder = { config: repo.configAt(head)?.text, backlog: repo.fileAt(head, BACKLOG_PATH) };
+    const { line, ...next } = whoPlays(state, Object.fromEntries(Object.entries(folder).filter(([, v]) => v !== undefined)));
+    // §8.3: the turn starts here, from the last recorded turn's commit (before turn 1: a HEAD with
+    // no turn file yet); HEAD past it is a turn under way, whose start is not overwritten.
+    const last = state.turns.at(-1)?.commit;
+    const starts = next.participant !== undefined && (last === undefined ? freshTurnFiles(repo, head, state, texts).length === 0 : last === head);
+    if (starts) {
+      await ensureLocalFilesIgnored(repo.root);
+      await recordTurnStart(repo.root);
+    }
+    print(line, { ...next, turn: (state.turns.at(-1)?.number ?? 0) + 1, turnStart: starts ? head : null } as unknown as JsonObject);
+    return 0;
+  }
+  // §3.2: the folder must agree with the Group; a differing turn file is reported here too.
+  const differences = await folderDifferences(repo, repo.head(), texts);
+  const report: JsonObject = { ...statusOf(state), differences };
+  const open = (report['items'] as unknown as { id: string; status: string; resolved: boolean }[]).filter((i) => !i.resolved);
+  const pending = open.length === 0 ? 'no pending item' : open.map((i) => `${i.id} ${i.status}`).join(', ');
+  const disagree = differences.length === 0 ? '' : `; the folder disagrees with the Group: ${differences.join('; ')}`;
+  print(`${state.turns.length} turns; ${pending}; backlog: ${state.backlog?.next ?? 'nothing open'}${disagree}`, report);
+  return 0;
 }
 
 export const disputCommand = (argv: readonly string[]): Promise<number> => runDisput(argv);

@@ -66,7 +66,8 @@ export class Dialogue {
     const principals = Object.fromEntries(['claude', 'vibe', 'codex'].map((name) => [name, { type: 'agent' as const, id: node.agents[name]?.id ?? '' }]));
     // The [[checks]] as commands that pass at once: §8.7 is disputCli.e2e's and disputChecks.int's.
     const config = configFor({ ...principals, user: { type: 'human', id: node.human.id } }).replace('command = "npm test"', 'command = "true"').replace('command = "npm run lint"', 'command = "true"');
-    d.write({ 'disput.toml': config, '.disput/backlog.md': backlog, '.gitignore': '.disput/logs/\n.disput/run.lock\n.disput/last-run.md\n', 'src/login.ts': 'export const login = () => false;\n' });
+    // Seed §2: the config lives in .disput/ (a root disput.toml is only the tool's fallback).
+    d.write({ '.disput/disput.toml': config, '.disput/backlog.md': backlog, '.gitignore': '.disput/logs/\n.disput/run.lock\n.disput/last-run.md\n', 'src/login.ts': 'export const login = () => false;\n' });
     d.git('add', '-A');
     d.git('commit', '-q', '-m', 'disput: the project');
     return d;

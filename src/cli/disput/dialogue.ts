@@ -47,7 +47,7 @@ export function whoPlays(state: DisputState, folder: { readonly config?: string;
   if (view === undefined) {
     const config = folder.config === undefined ? undefined : parseDisputConfig(folder.config);
     if (config === undefined || isRefusal(config)) {
-      const why = config === undefined ? 'no disput.toml in the folder' : `disput.toml is refused: ${config.error.message}`;
+      const why = config === undefined ? 'no .disput/disput.toml in the folder' : `disput.toml is refused: ${config.error.message}`;
       return { step: 'done', roles: [], why, line: `no turn recorded and ${why}` };
     }
     view = { config, turns: [], backlog: folder.backlog === undefined ? null : summarizeBacklog(folder.backlog) };

@@ -90,9 +90,18 @@ async function agentLink(home: Home, handle: string, origin: URL, ca: Buffer): P
   agent.onEvent(() => {});
   await agent.connect();
   const context = new AgentContext({ agent, origin, ca, extension: 'disput' });
+  // A session replaced by another run of this Agent fails it for good (4501): what it failed with
+  // says why better than the read or Command that found it gone.
+  const cause = (error: unknown): unknown => agent.failure ?? error;
   return {
     principal: { type: 'agent', id: principal.id },
-    events: (groupId) => pagedEvents((path) => context.read(path), groupId),
+    async events(groupId) {
+      try {
+        return await pagedEvents((path) => context.read(path), groupId);
+      } catch (error) {
+        throw cause(error);
+      }
+    },
     async submit(groupId, kind, payload) {
       try {
         const first = await context.command(kind, payload, groupId);
@@ -102,7 +111,8 @@ async function agentLink(home: Home, handle: string, origin: URL, ca: Buffer): P
         const caused = ((page['events'] ?? []) as JsonObject[]).filter((e) => (e['cause'] as JsonObject | undefined)?.['id'] === first.cause.id);
         return { ok: true, events: caused.length > 0 ? caused : [first as unknown as JsonObject] };
       } catch (error) {
-        if (!(error instanceof MissionWeaveError)) throw error;
+        // The Authority's refusal of the Command is an answer; a lost session is not about the turn.
+        if (!(error instanceof MissionWeaveError) || error.code === 'AUTH_STALE_SESSION') throw cause(error);
         return { ok: false, error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } };
       }
     },

@@ -11,15 +11,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { timestampOf } from '../../app/issueDocuments.js';
 import { checkTurn } from '../../domain/disput/checkTurn.js';
+import { headerBaseOf } from '../../domain/disput/turnFile.js';
 import { isRefusal } from '../../domain/disput/disputRefusals.js';
 import { DECIDER_ROLE, type DisputState } from '../../domain/disput/disputTypes.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import { remoteRefs } from '../../client/disput/gitFacts.js';
-import type { TurnStart } from '../../client/disput/invariants.js';
+import { turnStartOf, type TurnStart } from '../../client/disput/invariants.js';
 import { recordTurnStart } from '../../client/disput/localFiles.js';
 import type { NodeLink } from './nodeLink.js';
 import { readDialogue } from './dialogue.js';
-import { BACKLOG_PATH, CONFIG_PATH, headerBase, TURNS_DIR, type GitRepo, type RepoCheck } from './repoChecks.js';
+import { BACKLOG_PATH, CONFIG_PATH, ROOT_CONFIG_PATH, TURNS_DIR, type GitRepo, type RepoCheck } from './repoChecks.js';
 
 export const TURN_KIND = 'ext.missionweave.disput.turn';
 /** A commit no turn can have recorded, for checking a turn before it is committed. */
@@ -72,7 +73,7 @@ export async function playTurn(link: NodeLink, groupId: string, repo: GitRepo, c
   if (fresh.length !== 1) return refused('turn_file_not_found', `exactly one new turn file in ${TURNS_DIR}/ is played at a time; found ${fresh.length}`, { files: fresh, differences });
   const fileName = fresh[0] as string;
   const text = repo.fileAt(head, `${TURNS_DIR}/${fileName}`) as string;
-  const base = headerBase(text);
+  const base = headerBaseOf(text);
   const from = last?.commit ?? (base === undefined ? undefined : repo.resolve(base));
   const changedPaths = repo.changedPaths(from, head);
   const checked = await check({ repo, state, head, fileName, ...(start === undefined ? {} : { start }) });
@@ -82,8 +83,8 @@ export async function playTurn(link: NodeLink, groupId: string, repo: GitRepo, c
   }
 
   const payload: JsonObject = { fileName, text, commit: head, changedPaths };
-  const config = repo.fileAt(head, CONFIG_PATH);
-  if (config !== undefined && (state.config === null || changedPaths.includes(CONFIG_PATH))) payload['config'] = config;
+  const config = repo.configAt(head);
+  if (config !== undefined && (state.config === null || changedPaths.includes(CONFIG_PATH) || changedPaths.includes(ROOT_CONFIG_PATH))) payload['config'] = config.text;
   const backlog = repo.fileAt(head, BACKLOG_PATH);
   if (backlog !== undefined && (state.config === null || changedPaths.includes(BACKLOG_PATH))) payload['backlog'] = backlog;
   const outcome = await link.submit(groupId, TURN_KIND, payload);
@@ -132,6 +133,11 @@ export function deciderTurn(state: DisputState, humanId: string, head: string, d
 export async function decide(link: NodeLink, groupId: string, repo: GitRepo, check: RepoCheck, decision: Decision): Promise<PlayResult> {
   const { state } = readDialogue(await link.events(groupId));
   if (state.config === null) return refused('config_missing', 'no disput.toml is pinned in the Group yet: turn 1 comes first');
+  // §10: the decider's turn is the human's; an Agent (or another human) is answered, not failed.
+  const { type, id } = link.principal;
+  if (!state.config.participants.some((p) => p.principal?.type === type && p.principal.id === id && p.roles.includes(DECIDER_ROLE))) {
+    return refused('participant_not_actor', `decide writes the ${DECIDER_ROLE}'s turn (§10): no participant of the pinned disput.toml holding ${DECIDER_ROLE} is played by ${type} ${id}`, { code: 'AUTH_FORBIDDEN' });
+  }
   // §8.1 holds before the decision too: its commit must hold the turn file and nothing else.
   const dirty = repo.dirty();
   if (dirty.length > 0) return refused('repo_check_failed', 'the repository does not satisfy §8; nothing was written', { problems: [`§8.1 the working tree is not clean: ${dirty.join('; ')}`] });
@@ -145,7 +151,7 @@ export async function decide(link: NodeLink, groupId: string, repo: GitRepo, che
   writeFileSync(join(repo.root, TURNS_DIR, fileName), text);
   repo.git('add', '--', `${TURNS_DIR}/${fileName}`);
   // The decider's turn is this command's own work: its start is exactly HEAD and the refs before it.
-  const start: TurnStart = { head, remoteRefs: await remoteRefs(repo.root) };
+  const start = turnStartOf(head, await remoteRefs(repo.root));
   repo.git('commit', '--quiet', '-m', `disput: ${fileName.replace(/\.md$/, '')}`, '--', `${TURNS_DIR}/${fileName}`);
   return playTurn(link, groupId, repo, check, start);
 }

@@ -7,21 +7,18 @@
  */
 
 import { execFileSync } from 'node:child_process';
+import { GitError } from '../../client/disput/gitFacts.js';
 import type { TurnStart } from '../../client/disput/invariants.js';
 import type { DisputState } from '../../domain/disput/disputTypes.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 
 /** `.disput/turns/` holds the turn files (seed §2). */
 export const TURNS_DIR = '.disput/turns';
-export const CONFIG_PATH = 'disput.toml';
+/** Seed §2: `.disput/disput.toml`. It wins over `ROOT_CONFIG_PATH`, read only when it is absent. */
+export const CONFIG_PATH = '.disput/disput.toml';
+/** Where this tool read the config before it followed the seed: a fallback for such repositories. */
+export const ROOT_CONFIG_PATH = 'disput.toml';
 export const BACKLOG_PATH = '.disput/backlog.md';
-/**
- * The `base` a turn file's header names, read without parsing the whole file: the commit the turn
- * started from when no turn is recorded yet (turn 1's changed paths, and the check's fallback).
- */
-export function headerBase(text: string): string | undefined {
-  return /^base\s*=\s*"([0-9a-f]{4,64})"/m.exec(text)?.[1];
-}
 
 /** The empty tree's object name (SHA-1 repositories): the base of a first turn with no parent. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -29,8 +26,14 @@ const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 export class GitRepo {
   constructor(readonly root: string) {}
 
+  /** Runs git in the repository; a failure is a `GitError` (`missionweave disput` answers it as `git_failed`). */
   git(...args: string[]): string {
-    return execFileSync('git', args, { cwd: this.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      return execFileSync('git', args, { cwd: this.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+      const failed = error as { status?: number | null; stderr?: string };
+      throw new GitError(args, failed.status ?? null, failed.stderr ?? (error as Error).message);
+    }
   }
 
   head(): string {
@@ -58,6 +61,15 @@ export class GitRepo {
     } catch {
       return undefined;
     }
+  }
+
+  /** `disput.toml` at `commit`: the seed's `.disput/disput.toml`, else the root one, else none. */
+  configAt(commit: string): { readonly path: string; readonly text: string } | undefined {
+    for (const path of [CONFIG_PATH, ROOT_CONFIG_PATH]) {
+      const text = this.fileAt(commit, path);
+      if (text !== undefined) return { path, text };
+    }
+    return undefined;
   }
 
   /** The turn files' names at `commit` (none before the folder exists). */

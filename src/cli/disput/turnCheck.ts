@@ -7,14 +7,14 @@
  * The old HEAD: the `TurnStart` `next` recorded when it named the player, when it starts from the
  * last recorded turn's commit. Otherwise (no `next` before the turn, or a start left from an
  * earlier turn) the check falls back to the last recorded turn's commit — or, before turn 1, the
- * commit the new turn file's `base` names — with the remote-tracking refs as they are now: §8.1,
+ * commit the new turn file's `base` names — with the remotes' refs as they are now: §8.1,
  * §8.2 and §8.4–8.7 are checked the same, but a push made during the turn cannot be seen, so
  * §8.3 is reported unchecked in `notes`, never passed in silence.
  */
 
 import { checkLastTurn, type DisputToolConfig, type TurnRules } from '../../client/disput/checkLastTurn.js';
 import { remoteRefs } from '../../client/disput/gitFacts.js';
-import type { TurnStart, Verdict } from '../../client/disput/invariants.js';
+import { turnStartOf, type TurnStart, type Verdict } from '../../client/disput/invariants.js';
 import { readTurnStart } from '../../client/disput/localFiles.js';
 import { RunLockedError } from '../../client/disput/runLock.js';
 import { checkItems } from '../../domain/disput/checkAnswers.js';
@@ -22,10 +22,10 @@ import { parseDisputConfig } from '../../domain/disput/disputConfig.js';
 import { isRefusal } from '../../domain/disput/disputRefusals.js';
 import { DECIDER_ROLE, type DisputConfig, type DisputState } from '../../domain/disput/disputTypes.js';
 import { foldItems } from '../../domain/disput/items.js';
-import { fileNameOf, parseTurnFile } from '../../domain/disput/turnFile.js';
+import { fileNameOf, headerBaseOf, parseTurnFile } from '../../domain/disput/turnFile.js';
 import type { Refusal } from '../../domain/model.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
-import { CONFIG_PATH, headerBase, TURNS_DIR, type GitRepo, type RepoCheck, type RepoCheckInput, type RepoCheckResult } from './repoChecks.js';
+import { CONFIG_PATH, ROOT_CONFIG_PATH, TURNS_DIR, type GitRepo, type RepoCheck, type RepoCheckInput, type RepoCheckResult } from './repoChecks.js';
 
 function refusedVerdict(refusal: Refusal): Verdict {
   return { ok: false, reason: refusal.error.reason ?? refusal.error.code, message: refusal.error.message };
@@ -53,10 +53,10 @@ export function domainTurnRules(state: DisputState, config: DisputConfig): TurnR
 /** The config in force: the Group's pinned one; before turn 1, the folder's, which that turn pins. */
 function configInForce(repo: GitRepo, state: DisputState, head: string): DisputConfig | string {
   if (state.config !== null) return state.config;
-  const text = repo.fileAt(head, CONFIG_PATH);
-  if (text === undefined) return `no ${CONFIG_PATH} at HEAD and none pinned in the Group`;
-  const parsed = parseDisputConfig(text);
-  return isRefusal(parsed) ? `${CONFIG_PATH} is refused: ${parsed.error.message}` : parsed;
+  const file = repo.configAt(head);
+  if (file === undefined) return `no ${CONFIG_PATH} (nor ${ROOT_CONFIG_PATH}) at HEAD and none pinned in the Group`;
+  const parsed = parseDisputConfig(file.text);
+  return isRefusal(parsed) ? `${file.path} is refused: ${parsed.error.message}` : parsed;
 }
 
 /** Where the turn began: see the module comment. */
@@ -68,11 +68,11 @@ async function turnStart(input: RepoCheckInput): Promise<{ start?: TurnStart; no
   if (recorded !== null && (previous === undefined || recorded.head === previous)) return { start: recorded, notes: [] };
   const why = recorded === null ? 'no turn start recorded (`disput next` records it)' : `the recorded turn start ${recorded.head.slice(0, 7)} is not the last recorded turn's commit`;
   const text = fileName === undefined ? undefined : repo.fileAt(head, `${TURNS_DIR}/${fileName}`);
-  const base = text === undefined ? undefined : headerBase(text);
+  const base = text === undefined ? undefined : headerBaseOf(text);
   const oldHead = previous ?? (base === undefined ? undefined : repo.resolve(base));
   if (oldHead === undefined) return { notes: [`${why}, and no recorded turn or base commit to start from`] };
   const from = previous === undefined ? `the turn file's base ${oldHead.slice(0, 7)}` : `the last recorded turn's commit ${oldHead.slice(0, 7)}`;
-  return { start: { head: oldHead, remoteRefs: await remoteRefs(repo.root) }, notes: [`§8.3 unchecked: ${why}; checked from ${from}, and a push during the turn cannot be seen`] };
+  return { start: turnStartOf(oldHead, await remoteRefs(repo.root)), notes: [`§8.3 unchecked: ${why}; checked from ${from}, and a push during the turn cannot be seen`] };
 }
 
 function failed(reason: string, problem: string, notes: readonly string[]): RepoCheckResult {

@@ -4,12 +4,14 @@
  * succeeded before and fails after: a suite already red before the turn is not this turn's doing.
  * The old HEAD is checked out in a temporary detached `git worktree`, so the agent's tree is never
  * switched and the check sees exactly the committed state; it is removed afterwards, pass or fail.
+ * Both runs have the same dependencies: the repository's ignored dependency folders
+ * (`node_modules/`, …) are lent to that worktree by symbolic links, removed before it is.
  * Every command runs under the §9 guards (`guards.ts`): a denied check is refused, not run.
  */
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, rm, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { git, headCommit } from './gitFacts.js';
 import { runGuarded, type CommandOptions, type GuardedRun, type ToolGuards } from './guards.js';
 
@@ -44,14 +46,48 @@ function passed(run: GuardedRun): boolean {
   return !run.refused && run.code === 0;
 }
 
+/**
+ * Dependency folders a project installs rather than commits (npm, Bower, Python virtualenvs,
+ * Composer and Bundler): the old HEAD's checkout has none of them, so `npm test` would fail there
+ * for want of `node_modules/`, never for the code, and a real regression would pass as "already
+ * failing before".
+ */
+const DEPENDENCY_FOLDERS = ['node_modules', 'bower_components', '.venv', 'venv', 'vendor'] as const;
+
+/**
+ * Lends the repository's ignored dependency folders to the worktree at `dir`, each by a symbolic
+ * link at the same path (where its parent folder exists at the old HEAD), so the old HEAD's run
+ * has what the new HEAD's run has. Returns the links made, for removal.
+ */
+async function lendDependencies(repo: string, dir: string): Promise<string[]> {
+  const pathspecs = DEPENDENCY_FOLDERS.map((name) => `:(glob)**/${name}`);
+  const out = await git(repo, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z', '--', ...pathspecs]);
+  const links: string[] = [];
+  for (const entry of out.stdout.toString('utf8').split('\0')) {
+    const path = entry.replace(/\/$/, '');
+    if (path.length === 0) continue;
+    const link = join(dir, path);
+    const parentThere = await lstat(dirname(link)).then((stats) => stats.isDirectory(), () => false);
+    const taken = await lstat(link).then(() => true, () => false);
+    if (!parentThere || taken) continue;
+    await symlink(join(repo, path), link, 'dir');
+    links.push(link);
+  }
+  return links;
+}
+
 /** Calls `run` with a throwaway detached worktree at `commit`, removed afterwards. */
 async function atCommit(repo: string, commit: string, run: (dir: string) => Promise<void>): Promise<void> {
   const parent = await mkdtemp(join(tmpdir(), 'disput-before-'));
   const dir = join(parent, 'tree');
   await git(repo, ['worktree', 'add', '--detach', '--quiet', dir, commit]);
+  let links: string[] = [];
   try {
+    links = await lendDependencies(repo, dir);
     await run(dir);
   } finally {
+    // The links go first, by themselves: removing the worktree must never reach what they point at.
+    for (const link of links) await unlink(link).catch(() => undefined);
     await git(repo, ['worktree', 'remove', '--force', dir], [0, 128]);
     await rm(parent, { recursive: true, force: true });
     await git(repo, ['worktree', 'prune']);

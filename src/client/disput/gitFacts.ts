@@ -1,6 +1,6 @@
 /**
  * What the disput tool reads from git, one plumbing call each: HEAD, a clean tree, ancestry, the
- * remote-tracking refs, the files a range changed, a file's bytes at a commit. git runs through
+ * remotes' refs, the files a range changed, a file's bytes at a commit. git runs through
  * `execFile` (no shell: a path or ref is one argv entry, never parsed) with a timeout and a
  * bounded output (`disputToolLimits.ts`), and with a fixed locale-free, pager-free environment.
  */
@@ -85,19 +85,39 @@ export async function commitsBetween(repo: string, from: string, to: string): Pr
   return Number(await text(repo, ['rev-list', '--count', `${from}..${to}`]));
 }
 
+/** Every ref every remote has, as `git ls-remote` reads them from the remotes themselves. */
+export interface RemoteRefs {
+  /** `<remote> <ref>` (`origin refs/tags/v1`) → object name: branches, tags, and whatever else the remote holds. */
+  readonly refs: Map<string, string>;
+  /** Each remote that could not be read, with git's first line of why. */
+  readonly unreachable: Map<string, string>;
+}
+
 /**
- * The local remote-tracking refs, `refs/remotes/<remote>/<branch>` → commit. The tool compares a
- * snapshot taken before the turn with one taken after: a push through git updates the pushed
- * branch's tracking ref, and the network is never asked (a check must not need it).
+ * The refs of every configured remote, asked of the remote itself (`git ls-remote`): a tag pushed
+ * moves no remote-tracking branch, and a push from another clone is not in this one's tracking refs
+ * until it fetches, so only the remote can say that none of its refs moved (§8.3). A remote that
+ * cannot be read is reported as such, never taken for one whose refs did not move.
  */
-export async function remoteRefs(repo: string): Promise<Map<string, string>> {
-  const out = await text(repo, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/remotes']);
+export async function remoteRefs(repo: string): Promise<RemoteRefs> {
   const refs = new Map<string, string>();
-  for (const line of out.split('\n')) {
-    const space = line.lastIndexOf(' ');
-    if (space > 0) refs.set(line.slice(0, space), line.slice(space + 1));
+  const unreachable = new Map<string, string>();
+  for (const remote of (await text(repo, ['remote'])).split('\n').filter((name) => name.length > 0)) {
+    let listed: string;
+    try {
+      // --refs: the refs themselves, not HEAD (it follows a branch) nor peeled tags (they follow their tag).
+      listed = await text(repo, ['ls-remote', '--refs', '--', remote]);
+    } catch (error) {
+      if (!(error instanceof GitError)) throw error;
+      unreachable.set(remote, error.stderr.trim().split('\n')[0] || `git ls-remote exited ${String(error.exitCode ?? 'killed')}`);
+      continue;
+    }
+    for (const line of listed.split('\n')) {
+      const tab = line.indexOf('\t');
+      if (tab > 0) refs.set(`${remote} ${line.slice(tab + 1)}`, line.slice(0, tab));
+    }
   }
-  return refs;
+  return { refs, unreachable };
 }
 
 export type Change = 'added' | 'modified' | 'deleted';
@@ -122,6 +142,29 @@ export async function changedFiles(repo: string, from: string, to: string): Prom
     files.push({ path: fields[i + 1] as string, change: CHANGES[status] ?? 'modified' });
   }
   return files;
+}
+
+export interface CommitChange extends ChangedFile {
+  /** The commit that made the change, full hex. */
+  readonly commit: string;
+}
+
+/**
+ * Every change each commit of `from..to` made under `dir`, against its first parent, oldest
+ * commit last: the turn's history, not only its net change, so a file edited in one commit and
+ * restored in the next is seen (§3 rule 2). `--no-renames` as in `changedFiles`.
+ */
+export async function commitChanges(repo: string, from: string, to: string, dir: string): Promise<CommitChange[]> {
+  const out = await git(repo, ['log', '--format=commit %H', '--name-status', '-z', '--no-renames', '--diff-merges=first-parent', `${from}..${to}`, '--', dir]);
+  const fields = out.stdout.toString('utf8').split('\0');
+  const changes: CommitChange[] = [];
+  let commit = '';
+  for (let i = 0; i < fields.length; i++) {
+    const field = (fields[i] as string).replace(/^\n/, '');
+    if (field.startsWith('commit ')) commit = field.slice('commit '.length);
+    else if (field.length > 0 && i + 1 < fields.length) changes.push({ commit, path: fields[++i] as string, change: CHANGES[field.charAt(0)] ?? 'modified' });
+  }
+  return changes;
 }
 
 /** The names of the files directly inside `dir` at `commit` (none when the folder is absent). */

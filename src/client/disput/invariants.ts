@@ -9,7 +9,7 @@
  * `writes_code` is the config's. The tool only knows where the turn files are and what git says.
  */
 
-import { changedFiles, commitsBetween, dirtyPaths, fileAt, filesIn, headCommit, isAncestor, remoteRefs, type ChangedFile } from './gitFacts.js';
+import { changedFiles, commitChanges, commitsBetween, dirtyPaths, fileAt, filesIn, headCommit, isAncestor, remoteRefs, type ChangedFile, type RemoteRefs } from './gitFacts.js';
 
 /** Seed §2: the turn files' folder. */
 export const TURNS_DIR = '.disput/turns';
@@ -21,8 +21,15 @@ const TURN_FILE_NAME = /^(\d{4})-([a-z][a-z0-9_]*)-([a-z][a-z0-9_]*)\.md$/;
 /** What was true when the turn began: recorded by the tool before the agent plays. */
 export interface TurnStart {
   readonly head: string;
-  /** `refs/remotes/…` → commit (`gitFacts.remoteRefs`). */
+  /** `<remote> <ref>` → object, every ref of every remote (`gitFacts.remoteRefs`). */
   readonly remoteRefs: ReadonlyMap<string, string>;
+  /** The remotes that could not be read then: their refs are unknown, so §8.3 cannot pass for them. */
+  readonly unreachableRemotes?: readonly string[];
+}
+
+/** A turn start at `head`, with the remotes as `remotes` read them. */
+export function turnStartOf(head: string, remotes: RemoteRefs): TurnStart {
+  return { head, remoteRefs: remotes.refs, unreachableRemotes: [...remotes.unreachable.keys()] };
 }
 
 export type Verdict = { readonly ok: true } | { readonly ok: false; readonly reason: string; readonly message?: string };
@@ -41,6 +48,7 @@ export type InvariantReason =
   | 'tree_dirty'
   | 'history_rewritten'
   | 'remote_ref_moved'
+  | 'remote_unreachable'
   | 'turn_file_missing'
   | 'turn_file_extra'
   | 'file_name_mismatch'
@@ -96,9 +104,15 @@ export async function checkInvariants(repo: string, start: TurnStart, rules: Inv
   // §8.2, rule 6: no rewriting; the old HEAD is still in the new history.
   if (!(await isAncestor(repo, start.head, head))) fail(2, 'history_rewritten', `${start.head.slice(0, 12)} is not an ancestor of HEAD ${head.slice(0, 12)}`);
 
-  // §8.3, rule 6: no push during a turn; a push moves the pushed branch's remote-tracking ref.
-  const refsNow = await remoteRefs(repo);
-  const moved = [...new Set([...start.remoteRefs.keys(), ...refsNow.keys()])].filter((ref) => start.remoteRefs.get(ref) !== refsNow.get(ref));
+  // §8.3, rule 6: no push during a turn: no ref of any remote, branch or tag, moved, appeared or went.
+  const now = await remoteRefs(repo);
+  const unreadable = new Set([...(start.unreachableRemotes ?? []), ...now.unreachable.keys()]);
+  for (const remote of unreadable) {
+    const why = now.unreachable.get(remote);
+    fail(3, 'remote_unreachable', why === undefined ? `${remote} could not be read when the turn began` : `${remote} cannot be read: ${why}`);
+  }
+  const readable = (key: string): boolean => !unreadable.has(key.slice(0, key.indexOf(' ')));
+  const moved = [...new Set([...start.remoteRefs.keys(), ...now.refs.keys()])].filter((ref) => readable(ref) && start.remoteRefs.get(ref) !== now.refs.get(ref));
   if (moved.length > 0) fail(3, 'remote_ref_moved', `moved during the turn: ${moved.join(', ')}`);
 
   // §8.4, rule 2: exactly one turn file added, numbered next; no recorded one touched.
@@ -108,6 +122,16 @@ export async function checkInvariants(repo: string, start: TurnStart, rules: Inv
     fail(4, 'turn_file_changed', `${file.path} was ${file.change}: a committed turn file is never changed (rule 2)`);
   }
   const added = turnChanges.filter((file) => file.change === 'added');
+  // Each commit of the turn, too: an edit restored by a later commit leaves no net change. The
+  // turn's own new file may be rewritten before the turn ends; it is recorded only then.
+  const own = new Set(added.map((file) => file.path));
+  const reported = new Set(turnChanges.filter((f) => f.change !== 'added').map((f) => f.path));
+  const history = fresh === 0 ? [] : await commitChanges(repo, start.head, head, TURNS_DIR);
+  for (const change of history.reverse()) {
+    if (change.change === 'added' || own.has(change.path) || reported.has(change.path) || !inTurnsDir(change.path)) continue;
+    reported.add(change.path);
+    fail(4, 'turn_file_changed', `${change.path} was ${change.change} in commit ${change.commit.slice(0, 12)}: a committed turn file is never changed (rule 2)`);
+  }
   let turnFile: InvariantReport['turnFile'];
   if (added.length === 0) fail(4, 'turn_file_missing', `no file added under ${TURNS_DIR}/`);
   if (added.length > 1) fail(4, 'turn_file_extra', `${added.length} turn files added: ${added.map((f) => f.path).join(', ')}`);

@@ -9,14 +9,15 @@
  * `.disput/.gitignore` would itself dirty the tree it is about to check; it appends them to this
  * clone's `info/exclude` instead, which git never shows as a change.
  *
- * Also here: the `TurnStart` the tool records when a turn begins (`logs/turn-start.json`), which
+ * Also here: the `TurnStart` the tool records when a turn begins (`logs/turn-start.json`: HEAD and
+ * every remote's refs), which
  * §8 compares the turn's end against, and `last-run.md`, what the last check saw.
  */
 
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { git, gitPath, headCommit, remoteRefs } from './gitFacts.js';
-import type { TurnStart } from './invariants.js';
+import { turnStartOf, type TurnStart } from './invariants.js';
 
 export const LOGS_DIR = '.disput/logs';
 export const LAST_RUN = '.disput/last-run.md';
@@ -49,25 +50,30 @@ export async function ensureLocalFilesIgnored(repo: string): Promise<string[]> {
   return missing;
 }
 
-/** Records HEAD and the remote-tracking refs as the turn begins. */
+/** Records HEAD and every remote's refs as the turn begins. */
 export async function recordTurnStart(repo: string): Promise<TurnStart> {
-  const start: TurnStart = { head: await headCommit(repo), remoteRefs: await remoteRefs(repo) };
+  const start = turnStartOf(await headCommit(repo), await remoteRefs(repo));
   await mkdir(join(repo, LOGS_DIR), { recursive: true });
-  await writeFile(join(repo, TURN_START), `${JSON.stringify({ head: start.head, remoteRefs: Object.fromEntries(start.remoteRefs) }, null, 2)}\n`);
+  const json = { head: start.head, remoteRefs: Object.fromEntries(start.remoteRefs), unreachableRemotes: start.unreachableRemotes ?? [] };
+  await writeFile(join(repo, TURN_START), `${JSON.stringify(json, null, 2)}\n`);
   return start;
 }
 
-/** The `TurnStart` recorded for the turn in progress, or null when none was. */
+/**
+ * The `TurnStart` recorded for the turn in progress, or null when none was. A start written before
+ * the remotes were read with `ls-remote` (no `unreachableRemotes`) holds tracking refs, not the
+ * remotes' own: it is not used.
+ */
 export async function readTurnStart(repo: string): Promise<TurnStart | null> {
-  let raw: { head?: unknown; remoteRefs?: unknown };
+  let raw: { head?: unknown; remoteRefs?: unknown; unreachableRemotes?: unknown };
   try {
     raw = JSON.parse(await readFile(join(repo, TURN_START), 'utf8')) as typeof raw;
   } catch {
     return null;
   }
-  if (typeof raw.head !== 'string' || typeof raw.remoteRefs !== 'object' || raw.remoteRefs === null) return null;
+  if (typeof raw.head !== 'string' || typeof raw.remoteRefs !== 'object' || raw.remoteRefs === null || !Array.isArray(raw.unreachableRemotes)) return null;
   const refs = Object.entries(raw.remoteRefs).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
-  return { head: raw.head, remoteRefs: new Map(refs) };
+  return { head: raw.head, remoteRefs: new Map(refs), unreachableRemotes: raw.unreachableRemotes.filter((name): name is string => typeof name === 'string') };
 }
 
 /** Writes `last-run.md`, a human-readable account of what the last check saw. */

@@ -111,6 +111,21 @@ function checkStatus(file: TurnFile): Refusal | undefined {
   return undefined;
 }
 
+/**
+ * Status DONE says what §7.5 says: nothing is left. The seed's statuses mirror its schedule (USER
+ * is §7.1's stop, DONE its last step), so a DONE turn is refused while §7, with this turn
+ * recorded, would still name a player — a review its code change triggers (§7.3), the backlog's
+ * open task (§7.4) — instead of being recorded and then ignored by `next`. Unresolved items are
+ * `checkItems`' `done_with_pending_items`, found first.
+ */
+function checkDone(config: DisputConfig, state: DisputState, turn: RecordedTurn, sent: BacklogSummary | undefined): Refusal | undefined {
+  if (turn.status !== 'DONE') return undefined;
+  const after = nextTurn({ config, turns: [...state.turns, turn], backlog: sent ?? state.backlog });
+  if (after.participant === undefined) return undefined;
+  const where = { step: after.step, participant: after.participant, roles: [...after.roles], ...(after.task === undefined ? {} : { task: after.task }) };
+  return disputRefusal('done_with_pending_work', `status DONE, but @${after.participant} plays next as ${after.roles.join(' or ')}: ${after.why} (§7)`, where);
+}
+
 export function checkTurn(state: DisputState, submission: TurnSubmission, actor: Principal, now: string): CheckedTurn | Refusal {
   const file = parseTurnFile(submission.text);
   if (isRefusal(file)) return file;
@@ -143,6 +158,8 @@ export function checkTurn(state: DisputState, submission: TurnSubmission, actor:
   };
   const items = checkItems(config, new Map(foldItems(state.turns).map((item) => [item.id, item])), file, turn);
   if (isRefusal(items)) return items;
+  const unfinished = checkDone(config, state, turn, backlog);
+  if (unfinished !== undefined) return unfinished;
   return {
     turn,
     file,

@@ -73,6 +73,8 @@ export const DISPUT_REASONS = {
   decision_unexpected: 'INVALID_COMMAND',
   /** Status DONE while items stay unresolved. */
   done_with_pending_items: 'INVALID_COMMAND',
+  /** Status DONE while §7 still names a player after the turn: a review due (§7.3), an open backlog task (§7.4). */
+  done_with_pending_work: 'INVALID_COMMAND',
   /** disputLimits.ts. */
   disput_limit: 'INVALID_COMMAND',
 } as const satisfies Record<string, ErrorCode>;

@@ -7,9 +7,13 @@
  *          └ REJETÉ ───────────┬─ CLOS
  *                              └─ ESCALADÉ → role:decider, role:arbiter or @user
  *
- * Choices where the seed is silent: an addressee may fix at once (OUVERT → CORRIGÉ: accepted and
- * fixed in one turn); the escalation's target settles an ESCALADÉ item with CLOS (the rejection
- * stands) or ROUVERT (it goes back to the addressee).
+ * CORRIGÉ follows ACCEPTÉ only, as the seed draws it: a fix made in the turn that accepts the item
+ * is told under ACCEPTÉ (§4's example: « ACCEPTÉ : <ce qui est fait, ou va l'être> »), one line per
+ * item (§4), and CORRIGÉ (<sha>) names the fixing commit in the addressee's next turn, which §7.2
+ * gives it (« le destinataire pour répondre ou corriger »).
+ *
+ * Where the seed is silent: the escalation's target settles an ESCALADÉ item with CLOS (the
+ * rejection stands) or ROUVERT (it goes back to the addressee).
  */
 
 import type { Addressee, DisputConfig, RecordedTurn, Verdict } from './disputTypes.js';
@@ -40,7 +44,7 @@ interface Transition {
 export const TRANSITIONS: Readonly<Record<Verdict, Transition>> = {
   ACCEPTÉ: { from: ['OUVERT'], to: 'ACCEPTÉ' },
   REJETÉ: { from: ['OUVERT'], to: 'REJETÉ' },
-  CORRIGÉ: { from: ['OUVERT', 'ACCEPTÉ'], to: 'CORRIGÉ' },
+  CORRIGÉ: { from: ['ACCEPTÉ'], to: 'CORRIGÉ' },
   CLOS: { from: ['REJETÉ', 'CORRIGÉ', 'ESCALADÉ'], to: 'CLOS' },
   ROUVERT: { from: ['CORRIGÉ', 'ESCALADÉ'], to: 'OUVERT' },
   ESCALADÉ: { from: ['REJETÉ'], to: 'ESCALADÉ' },

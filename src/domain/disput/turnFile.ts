@@ -51,13 +51,16 @@ function isName(value: unknown): value is string {
 export function parseHeader(toml: string): TurnHeader | Refusal {
   let raw: Record<string, unknown>;
   try {
-    raw = parseToml(toml) as Record<string, unknown>;
+    // Integers as bigint: TOML tells `turn = 2` (an integer) from `turn = 2.0` (a float), and only
+    // the integer is a turn number; JavaScript's numbers would read both as 2.
+    raw = parseToml(toml, { integersAsBigInt: true }) as Record<string, unknown>;
   } catch (error) {
     return headerInvalid(`not TOML (${error instanceof Error ? error.message.split('\n')[0] : 'parse error'})`);
   }
   for (const key of Object.keys(raw)) if (!(HEADER_KEYS as readonly string[]).includes(key)) return headerInvalid(`unknown field ${key}`);
-  const { turn, participant, role, base, status } = raw;
-  if (typeof turn !== 'number' || !Number.isInteger(turn) || turn < 1 || turn > 9999) return headerInvalid('turn is an integer from 1 to 9999');
+  const { turn: rawTurn, participant, role, base, status } = raw;
+  if (typeof rawTurn !== 'bigint' || rawTurn < 1n || rawTurn > 9999n) return headerInvalid('turn is a TOML integer from 1 to 9999');
+  const turn = Number(rawTurn);
   if (!isName(participant)) return headerInvalid('participant is a short lower-case name');
   if (!isName(role)) return headerInvalid('role is a short lower-case name');
   if (typeof base !== 'string' || !SHA.test(base)) return headerInvalid('base is the commit at the turn\'s start (hex)');
@@ -128,16 +131,40 @@ function readItems(lines: readonly string[], turn: number): NewItem[] | Refusal 
   return items;
 }
 
-/** Parses a turn file as committed; the first refusal found, with its stable reason. */
-export function parseTurnFile(text: string): TurnFile | Refusal {
-  if (text.length > disputLimits.turnTextMaxChars) return disputRefusal('disput_limit', `a turn file holds at most ${disputLimits.turnTextMaxChars} characters`);
+/** The file's lines split at its `+++` header: the header's TOML and the body's lines. */
+function splitHeader(text: string): { toml: string; body: string[] } | Refusal {
   const lines = text.split(/\r?\n/);
   if (lines[0] !== '+++') return headerInvalid('the file starts with a +++ line');
   const close = lines.indexOf('+++', 1);
   if (close < 0) return headerInvalid('no closing +++ line');
-  const header = parseHeader(lines.slice(1, close).join('\n'));
+  return { toml: lines.slice(1, close).join('\n'), body: lines.slice(close + 1) };
+}
+
+/**
+ * The `base` the header names, read as TOML (any string spelling) even when another field is
+ * wrong: the commit a first turn started from, which the tool checks it from before the parser's
+ * own refusal is reported.
+ */
+export function headerBaseOf(text: string): string | undefined {
+  if (text.length > disputLimits.turnTextMaxChars) return undefined;
+  const split = splitHeader(text);
+  if (isRefusal(split)) return undefined;
+  try {
+    const { base } = parseToml(split.toml);
+    return typeof base === 'string' && SHA.test(base) ? base : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses a turn file as committed; the first refusal found, with its stable reason. */
+export function parseTurnFile(text: string): TurnFile | Refusal {
+  if (text.length > disputLimits.turnTextMaxChars) return disputRefusal('disput_limit', `a turn file holds at most ${disputLimits.turnTextMaxChars} characters`);
+  const split = splitHeader(text);
+  if (isRefusal(split)) return split;
+  const header = parseHeader(split.toml);
   if (isRefusal(header)) return header;
-  const body = splitBody(lines.slice(close + 1), header.turn);
+  const body = splitBody(split.body, header.turn);
   if (isRefusal(body)) return body;
   const answers = readAnswers(body.sections.get('reponses') ?? []);
   if (isRefusal(answers)) return answers;

@@ -11,7 +11,7 @@ import { disputLimits } from '../../../src/domain/disput/disputLimits.js';
 import { DISPUT_REASONS } from '../../../src/domain/disput/disputRefusals.js';
 import { initialDisputState } from '../../../src/domain/disput/disputTypes.js';
 import { REVIEWER, WORKER2 } from '../fixtures.js';
-import { BACKLOG_EMPTY, CONFIG, commitOf, dialogue, expectAccepted, expectRefused, submission, T1, T2, T3, T4, T5, type Play } from './disputFixtures.js';
+import { BACKLOG_EMPTY, CONFIG, commitOf, dialogue, expectAccepted, expectRefused, submission, T1, T2, T3, T4, T5, T6, type Play } from './disputFixtures.js';
 
 describe('the config in force', () => {
   it('the first turn pins disput.toml; without it the turn is refused', () => {
@@ -91,19 +91,19 @@ describe('rule 3: every item waiting for the participant gets an explicit answer
   const state = dialogue(T1, T2);
 
   it('one missing answer refuses the turn, naming the items', () => {
-    const refusal = expectRefused(state, { ...T3, answers: ['- [I-0002-1] CORRIGÉ (0003ccc) : fait'] }, 'answer_missing', 'INVALID_COMMAND');
+    const refusal = expectRefused(state, { ...T3, answers: ['- [I-0002-1] ACCEPTÉ : fait'] }, 'answer_missing', 'INVALID_COMMAND');
     expect(refusal.error.details?.items).toEqual(['I-0002-2']);
   });
 
   it('one answer per item is enough', () => {
     expect(expectAccepted(state, T3).turn.answers.map((a) => [a.item, a.verdict])).toEqual([
-      ['I-0002-1', 'CORRIGÉ'],
+      ['I-0002-1', 'ACCEPTÉ'],
       ['I-0002-2', 'REJETÉ'],
     ]);
   });
 
   it('the author must act on its REJETÉ and CORRIGÉ items when it plays', () => {
-    expectRefused(dialogue(T1, T2, T3), { ...T4, answers: ['- [I-0002-1] CLOS : vérifié'] }, 'answer_missing');
+    expectRefused(dialogue(T1, T2, T3, T4), { ...T5, answers: ['- [I-0002-1] CLOS : vérifié'] }, 'answer_missing');
   });
 });
 
@@ -125,10 +125,21 @@ describe('new items reach someone', () => {
 
 describe('status DONE', () => {
   it('is refused while items stay unresolved', () => {
-    const done: Play = { n: 6, who: 'user', role: 'decider', status: 'DONE' };
-    expectRefused(dialogue(T1, T2, T3, T4), { ...done, n: 5 }, 'answer_missing');
+    const done: Play = { n: 7, who: 'user', role: 'decider', status: 'DONE' };
+    expectRefused(dialogue(T1, T2, T3, T4, T5), { ...done, n: 6 }, 'answer_missing');
     expectRefused(dialogue(T1, T2), { ...done, n: 3, answers: [] }, 'done_with_pending_items', 'INVALID_COMMAND');
-    expectAccepted(dialogue(T1, T2, T3, T4, T5), done);
+    expectAccepted(dialogue(T1, T2, T3, T4, T5, T6), done);
+  });
+
+  it('is refused while §7 still names a player — a review due, an open backlog task: DONE means done', () => {
+    // vibe reviews turn 1's diff and opens nothing, but the backlog's top task is still open (§7.4).
+    const open = expectRefused(dialogue(T1), { ...T2, items: [], status: 'DONE' }, 'done_with_pending_work', 'INVALID_COMMAND');
+    expect(open.error.details).toMatchObject({ step: 'backlog', task: 'Ajouter la connexion' });
+    // The last task done with code: its review is due (§7.3), whatever the implementer says.
+    const lastTask: Play = { ...T1, backlog: BACKLOG_EMPTY };
+    const review = expectRefused(dialogue(), { ...lastTask, status: 'DONE' }, 'done_with_pending_work');
+    expect(review.error.details).toMatchObject({ step: 'triggered', participant: 'vibe', roles: ['reviewer'] });
+    expect(expectAccepted(dialogue(lastTask), { n: 2, who: 'vibe', role: 'reviewer', status: 'DONE' }).turn.status).toBe('DONE');
   });
 });
 

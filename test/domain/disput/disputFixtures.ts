@@ -219,16 +219,18 @@ export const T2: Play = {
   items: ['- [I-0002-1] → @claude : le mot de passe est comparé sans temps constant', '- [I-0002-2] → @claude : pourquoi pas de limite de tentatives ?'],
 };
 
-/** Turn 3: claude fixes I-0002-1 and rejects I-0002-2, changing code and ticking its task. */
+/** Turn 3: claude accepts I-0002-1 (and fixes it in this turn's code) and rejects I-0002-2, ticking its task. */
 export const T3: Play = {
   n: 3,
   who: 'claude',
   role: 'implementer',
-  answers: ['- [I-0002-1] CORRIGÉ (0003ccc) : comparaison en temps constant', '- [I-0002-2] REJETÉ : la limite est au proxy, pas ici'],
+  answers: ['- [I-0002-1] ACCEPTÉ : comparaison en temps constant, faite dans ce tour', '- [I-0002-2] REJETÉ : la limite est au proxy, pas ici'],
   paths: ['src/login.ts'],
   backlog: BACKLOG_EMPTY,
 };
-/** Turn 4: vibe, the items' author, closes the fix and escalates the rejection to the human. */
-export const T4: Play = { n: 4, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] CLOS : vérifié, le test passe', '- [I-0002-2] ESCALADÉ → @user : je maintiens, à trancher'] };
-/** Turn 5: the human decides the escalated item. */
-export const T5: Play = { n: 5, who: 'user', role: 'decider', answers: ['- [I-0002-2] CLOS : la limite reste au proxy'] };
+/** Turn 4: claude, who keeps the hand on its ACCEPTÉ item (§7.2), names the fixing commit: CORRIGÉ follows ACCEPTÉ (§5). */
+export const T4: Play = { n: 4, who: 'claude', role: 'implementer', answers: ['- [I-0002-1] CORRIGÉ (0003ccc) : comparaison en temps constant'] };
+/** Turn 5: vibe, the items' author, closes the fix and escalates the rejection to the human. */
+export const T5: Play = { n: 5, who: 'vibe', role: 'reviewer', answers: ['- [I-0002-1] CLOS : vérifié, le test passe', '- [I-0002-2] ESCALADÉ → @user : je maintiens, à trancher'] };
+/** Turn 6: the human decides the escalated item. */
+export const T6: Play = { n: 6, who: 'user', role: 'decider', answers: ['- [I-0002-2] CLOS : la limite reste au proxy'] };

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyTurn, foldItems, maySet, setterOf, TRANSITIONS, type ItemState } from '../../../src/domain/disput/items.js';
 import type { DisputConfig, DisputState } from '../../../src/domain/disput/disputTypes.js';
-import { dialogue, continueDialogue, expectRefused, T1, T2, T3, T4, T5, type Play } from './disputFixtures.js';
+import { dialogue, continueDialogue, expectRefused, T1, T2, T3, T4, T5, T6, type Play } from './disputFixtures.js';
 
 function statusOf(state: DisputState, id: string): string | undefined {
   return foldItems(state.turns).find((item) => item.id === id)?.status;
@@ -16,13 +16,13 @@ const OPENED = dialogue(T1, T2);
 
 describe('item state is folded from the turns (§5)', () => {
   it('is stored nowhere: the slice holds turns and config, no item state', () => {
-    const state = dialogue(T1, T2, T3, T4, T5);
+    const state = dialogue(T1, T2, T3, T4, T5, T6);
     expect(Object.keys(state).sort()).toEqual(['backlog', 'config', 'configTurn', 'turns']);
     expect(JSON.stringify(state)).not.toContain('"status":"CLOS"');
   });
 
   it('a rebuild from scratch agrees with the state after every turn', () => {
-    const plays = [T1, T2, T3, T4, T5];
+    const plays = [T1, T2, T3, T4, T5, T6];
     let incremental = new Map<string, ItemState>();
     for (let i = 1; i <= plays.length; i++) {
       const state = dialogue(...plays.slice(0, i));
@@ -31,8 +31,8 @@ describe('item state is folded from the turns (§5)', () => {
     }
     const final = foldItems(dialogue(...plays).turns);
     expect(final.map((item) => [item.id, item.status, item.author, item.history.map((h) => `${h.turn}:${h.participant}:${h.verdict}`)])).toEqual([
-      ['I-0002-1', 'CLOS', 'vibe', ['3:claude:CORRIGÉ', '4:vibe:CLOS']],
-      ['I-0002-2', 'CLOS', 'vibe', ['3:claude:REJETÉ', '4:vibe:ESCALADÉ', '5:user:CLOS']],
+      ['I-0002-1', 'CLOS', 'vibe', ['3:claude:ACCEPTÉ', '4:claude:CORRIGÉ', '5:vibe:CLOS']],
+      ['I-0002-2', 'CLOS', 'vibe', ['3:claude:REJETÉ', '5:vibe:ESCALADÉ', '6:user:CLOS']],
     ]);
     expect(final[0]?.fixedBy).toBe('0003ccc');
   });
@@ -56,11 +56,12 @@ describe('the lifecycle (§5), edge by edge', () => {
   });
 
   it('CORRIGÉ → ROUVERT goes back to OUVERT, and the addressee must answer again', () => {
-    const fixed = continueDialogue(OPENED, answer(3, 'claude', 'implementer', ['- [I-0002-1] CORRIGÉ (abcdef1) : fait', '- [I-0002-2] CORRIGÉ (abcdef1) : fait'], { paths: ['src/login.ts'] }));
-    const reopened = continueDialogue(fixed, answer(4, 'vibe', 'reviewer', ['- [I-0002-1] ROUVERT : le test échoue encore', '- [I-0002-2] CLOS : ok']));
+    const fixed = dialogue(T1, T2, T3, T4);
+    const reopened = continueDialogue(fixed, answer(5, 'vibe', 'reviewer', ['- [I-0002-1] ROUVERT : le test échoue encore', '- [I-0002-2] CLOS : soit']));
     expect(statusOf(reopened, 'I-0002-1')).toBe('OUVERT');
-    expectRefused(reopened, answer(5, 'claude', 'implementer', []), 'answer_missing', 'INVALID_COMMAND');
-    expect(statusOf(continueDialogue(reopened, answer(5, 'claude', 'implementer', ['- [I-0002-1] CORRIGÉ (abcdef2) : vraiment'], { paths: ['src/login.ts'] })), 'I-0002-1')).toBe('CORRIGÉ');
+    expectRefused(reopened, answer(6, 'claude', 'implementer', []), 'answer_missing', 'INVALID_COMMAND');
+    expectRefused(reopened, answer(6, 'claude', 'implementer', ['- [I-0002-1] CORRIGÉ (abcdef2) : vraiment'], { paths: ['src/login.ts'] }), 'item_transition_invalid');
+    expect(statusOf(continueDialogue(reopened, answer(6, 'claude', 'implementer', ['- [I-0002-1] ACCEPTÉ : vraiment, cette fois'], { paths: ['src/login.ts'] })), 'I-0002-1')).toBe('ACCEPTÉ');
   });
 
   it('REJETÉ → CLOS by the author', () => {
@@ -70,18 +71,22 @@ describe('the lifecycle (§5), edge by edge', () => {
   });
 
   it('REJETÉ → ESCALADÉ → settled by its target: CLOS, or ROUVERT back to the addressee', () => {
-    const escalated = dialogue(T1, T2, T3, T4);
+    const escalated = dialogue(T1, T2, T3, T4, T5);
     expect(statusOf(escalated, 'I-0002-2')).toBe('ESCALADÉ');
-    expect(statusOf(continueDialogue(escalated, T5), 'I-0002-2')).toBe('CLOS');
-    expect(statusOf(continueDialogue(escalated, { ...T5, answers: ['- [I-0002-2] ROUVERT : ajoutez la limite'] }), 'I-0002-2')).toBe('OUVERT');
+    expect(statusOf(continueDialogue(escalated, T6), 'I-0002-2')).toBe('CLOS');
+    expect(statusOf(continueDialogue(escalated, { ...T6, answers: ['- [I-0002-2] ROUVERT : ajoutez la limite'] }), 'I-0002-2')).toBe('OUVERT');
   });
 
   it('refuses ESCALADÉ on a CORRIGÉ item (item_transition_invalid)', () => {
-    // After T3, I-0002-1 is CORRIGÉ and I-0002-2 REJETÉ; their author plays turn 4.
-    expectRefused(dialogue(T1, T2, T3), answer(4, 'vibe', 'reviewer', ['- [I-0002-1] ESCALADÉ : non', '- [I-0002-2] CLOS : soit']), 'item_transition_invalid', 'INVALID_STATE_TRANSITION');
+    // After T4, I-0002-1 is CORRIGÉ and I-0002-2 REJETÉ; their author plays turn 5.
+    expectRefused(dialogue(T1, T2, T3, T4), answer(5, 'vibe', 'reviewer', ['- [I-0002-1] ESCALADÉ : non', '- [I-0002-2] CLOS : soit']), 'item_transition_invalid', 'INVALID_STATE_TRANSITION');
   });
 
-  it('the table has exactly the seed\'s edges (plus OUVERT → CORRIGÉ, accepted and fixed at once)', () => {
+  it('CORRIGÉ follows ACCEPTÉ, never OUVERT: an item is accepted first, fixed after (§5, « ACCEPTÉ ── CORRIGÉ »)', () => {
+    expectRefused(OPENED, answer(3, 'claude', 'implementer', ['- [I-0002-1] CORRIGÉ (abcdef1) : fait', '- [I-0002-2] REJETÉ : non'], { paths: ['src/login.ts'] }), 'item_transition_invalid', 'INVALID_STATE_TRANSITION');
+  });
+
+  it('the table has exactly the seed\'s edges', () => {
     const edges = Object.entries(TRANSITIONS).flatMap(([verdict, t]) => t.from.map((from) => `${from} -${verdict}-> ${t.to}`));
     expect(edges.sort()).toEqual([
       'ACCEPTÉ -CORRIGÉ-> CORRIGÉ',
@@ -90,7 +95,6 @@ describe('the lifecycle (§5), edge by edge', () => {
       'ESCALADÉ -CLOS-> CLOS',
       'ESCALADÉ -ROUVERT-> OUVERT',
       'OUVERT -ACCEPTÉ-> ACCEPTÉ',
-      'OUVERT -CORRIGÉ-> CORRIGÉ',
       'OUVERT -REJETÉ-> REJETÉ',
       'REJETÉ -CLOS-> CLOS',
       'REJETÉ -ESCALADÉ-> ESCALADÉ',
@@ -111,19 +115,18 @@ describe('who sets a verdict (§5)', () => {
   });
 
   it('CLOS, ROUVERT and ESCALADÉ are the author\'s: the addressee may not close', () => {
-    const fixed = continueDialogue(OPENED, answer(3, 'claude', 'implementer', ['- [I-0002-1] CORRIGÉ (abcdef1) : fait', '- [I-0002-2] REJETÉ : non'], { paths: ['src/login.ts'] }));
-    expectRefused(fixed, answer(4, 'user', 'decider', ['- [I-0002-1] CLOS : je ferme']), 'answer_not_author', 'AUTH_FORBIDDEN');
+    expectRefused(dialogue(T1, T2, T3, T4), answer(5, 'user', 'decider', ['- [I-0002-1] CLOS : je ferme']), 'answer_not_author', 'AUTH_FORBIDDEN');
   });
 
   it('an ESCALADÉ item is settled by its target, not by its author', () => {
-    const escalated = dialogue(T1, T2, T3, T4);
+    const escalated = dialogue(T1, T2, T3, T4, T5);
     const item = foldItems(escalated.turns).find((i) => i.id === 'I-0002-2') as ItemState;
     const config = escalated.config as DisputConfig;
     expect(setterOf('CLOS', item.status)).toBe('escalation');
     expect(maySet(config, item, 'CLOS', 'user', 'decider')).toBe(true);
     expect(maySet(config, item, 'CLOS', 'vibe', 'reviewer')).toBe(false);
     // In a turn, the author is told it is not its turn first: the hand is the human's (§7.2).
-    expectRefused(escalated, answer(5, 'vibe', 'reviewer', ['- [I-0002-2] CLOS : tant pis']), 'not_your_turn');
+    expectRefused(escalated, answer(6, 'vibe', 'reviewer', ['- [I-0002-2] CLOS : tant pis']), 'not_your_turn');
   });
 
   it('an answer names an item some earlier turn opened', () => {

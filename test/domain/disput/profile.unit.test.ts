@@ -21,7 +21,7 @@ import type { RecordedEvent } from '../../../src/domain/model.js';
 import type { Principal } from '../../../src/protocol/principal.js';
 import { recordDrafts, specification, testContext, type Decider } from '../../support/specification.js';
 import { COORD2, T0, command, createCommand, CREATE_PAYLOAD, envelope, history, OWNER, REVIEWER, steps, WORKER, WORKER2, WORLD } from '../fixtures.js';
-import { ACTORS, BACKLOG, CONFIG, commitOf, submission, T1, T2, T3, T4, T5, type Play } from './disputFixtures.js';
+import { ACTORS, BACKLOG, CONFIG, commitOf, submission, T1, T2, T3, T4, T5, T6, type Play } from './disputFixtures.js';
 
 const TURN = 'ext.missionweave.disput.turn';
 const kinds = coreKinds.withProfiles([disputProfile]);
@@ -142,18 +142,19 @@ describe('disput as an Extension Profile', () => {
 });
 
 describe('the issue\'s dialogue, as Commands of the Group', () => {
-  it('implementer → reviewer with two items → answers → a REJETÉ escalated to the human → decider → DONE', () => {
-    const events = play(GROUP_EVENTS, T1, T2, T3, T4, T5, { n: 6, who: 'user', role: 'decider', status: 'DONE' });
+  it('implementer → reviewer with two items → accepted and rejected → fixed → a REJETÉ escalated to the human → decider → DONE', () => {
+    const events = play(GROUP_EVENTS, T1, T2, T3, T4, T5, T6, { n: 7, who: 'user', role: 'decider', status: 'DONE' });
     const turns = events.filter((e) => e.kind === 'ext.missionweave.disput.turn_recorded');
     expect(turns.map((e) => (e.payload as { fileName: string }).fileName)).toEqual([
       '0001-claude-implementer.md',
       '0002-vibe-reviewer.md',
       '0003-claude-implementer.md',
-      '0004-vibe-reviewer.md',
-      '0005-user-decider.md',
+      '0004-claude-implementer.md',
+      '0005-vibe-reviewer.md',
       '0006-user-decider.md',
+      '0007-user-decider.md',
     ]);
-    expect(turns.map((e) => e.actor)).toEqual([WORKER, WORKER2, WORKER, WORKER2, OWNER, OWNER]);
+    expect(turns.map((e) => e.actor)).toEqual([WORKER, WORKER2, WORKER, WORKER, WORKER2, OWNER, OWNER]);
     // The log keeps each file whole: a changed file in the folder is found by comparing texts.
     expect((turns[1]?.payload as { text: string }).text).toBe(submission(T2).text);
     // Item state from the recorded Events alone, folded from scratch.

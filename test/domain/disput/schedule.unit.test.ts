@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { nextTurn, leastRecent } from '../../../src/domain/disput/schedule.js';
 import type { DisputConfig, DisputState } from '../../../src/domain/disput/disputTypes.js';
 import { summarizeBacklog } from '../../../src/domain/disput/backlog.js';
-import { BACKLOG, BACKLOG_EMPTY, CONFIG, continueDialogue, dialogue, expectAccepted, expectRefused, T1, T2, T3, T4, T5, type Play } from './disputFixtures.js';
+import { BACKLOG, BACKLOG_EMPTY, CONFIG, continueDialogue, dialogue, expectAccepted, expectRefused, T1, T2, T3, T4, T5, T6, type Play } from './disputFixtures.js';
 
 function next(state: DisputState) {
   return nextTurn({ config: state.config as DisputConfig, turns: state.turns, backlog: state.backlog });
@@ -37,12 +37,16 @@ describe('§7.2 the oldest pending item gives the hand', () => {
     expect(next(dialogue(T1, T2))).toMatchObject({ step: 'item_pending', participant: 'claude', roles: ['implementer', 'reviewer'], item: 'I-0002-1' });
   });
 
+  it('to its addressee again once ACCEPTÉ, to fix it (« le destinataire pour répondre ou corriger »)', () => {
+    expect(next(dialogue(T1, T2, T3))).toMatchObject({ step: 'item_pending', participant: 'claude', item: 'I-0002-1' });
+  });
+
   it('to its author, to close, reopen or escalate', () => {
-    expect(next(dialogue(T1, T2, T3))).toMatchObject({ step: 'item_pending', participant: 'vibe', item: 'I-0002-1' });
+    expect(next(dialogue(T1, T2, T3, T4))).toMatchObject({ step: 'item_pending', participant: 'vibe', item: 'I-0002-1' });
   });
 
   it('to the escalation\'s target', () => {
-    expect(next(dialogue(T1, T2, T3, T4))).toMatchObject({ step: 'item_pending', participant: 'user', roles: ['decider'], item: 'I-0002-2' });
+    expect(next(dialogue(T1, T2, T3, T4, T5))).toMatchObject({ step: 'item_pending', participant: 'user', roles: ['decider'], item: 'I-0002-2' });
   });
 
   it('to a holder of the role other than the item\'s author, in that role, for role:<rôle>', () => {
@@ -123,10 +127,10 @@ describe('§7.4 the backlog', () => {
 
 describe('§7.5 DONE', () => {
   it('nothing pending, no review due, no open non-[USER] task: only the decider may play', () => {
-    const done = dialogue(T1, T2, T3, T4, T5);
+    const done = dialogue(T1, T2, T3, T4, T5, T6);
     expect(next(done)).toMatchObject({ step: 'done', roles: [] });
     expect(next(done).participant).toBeUndefined();
-    expectRefused(done, { n: 6, who: 'claude', role: 'implementer', paths: ['src/c.ts'] }, 'dialogue_done', 'INVALID_STATE_TRANSITION');
-    expectAccepted(done, { n: 6, who: 'user', role: 'decider', status: 'DONE' });
+    expectRefused(done, { n: 7, who: 'claude', role: 'implementer', paths: ['src/c.ts'] }, 'dialogue_done', 'INVALID_STATE_TRANSITION');
+    expectAccepted(done, { n: 7, who: 'user', role: 'decider', status: 'DONE' });
   });
 });

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { disputLimits } from '../../../src/domain/disput/disputLimits.js';
-import { fileNameOf, parseFileName, parseTurnFile } from '../../../src/domain/disput/turnFile.js';
+import { fileNameOf, headerBaseOf, parseFileName, parseTurnFile } from '../../../src/domain/disput/turnFile.js';
 import { parseAnswerLine, parseItemLine } from '../../../src/domain/disput/turnLines.js';
 import type { TurnFile } from '../../../src/domain/disput/disputTypes.js';
 import type { Refusal } from '../../../src/domain/model.js';
@@ -73,6 +73,8 @@ describe('the turn file header (§4)', () => {
     ['not TOML', SEED_EXAMPLE.replace('turn = 17', 'turn = = 17')],
     ['an unknown field', SEED_EXAMPLE.replace('turn = 17', 'turn = 17\nauthor = "me"')],
     ['a turn that is text', SEED_EXAMPLE.replace('turn = 17', 'turn = "17"')],
+    ['a turn that is a TOML float (17.0)', SEED_EXAMPLE.replace('turn = 17', 'turn = 17.0')],
+    ['a turn that is a TOML float in exponent form (1.7e1)', SEED_EXAMPLE.replace('turn = 17', 'turn = 1.7e1')],
     ['turn 0', SEED_EXAMPLE.replace('turn = 17', 'turn = 0')],
     ['turn 10000 (four digits)', SEED_EXAMPLE.replace('turn = 17', 'turn = 10000')],
     ['a participant with a dash', SEED_EXAMPLE.replace('"vibe"', '"vi-be"')],
@@ -83,6 +85,14 @@ describe('the turn file header (§4)', () => {
     ['a missing field', SEED_EXAMPLE.replace('base = "a1b2c3d"          # HEAD au début du tour\n', '')],
   ])('refuses %s with turn_header_invalid', (_case, text) => {
     refusedWith(parseTurnFile(text), 'turn_header_invalid');
+  });
+
+  it('reads the header as TOML: literal strings in single quotes, and an integer in another TOML spelling', () => {
+    const literal = SEED_EXAMPLE.replace('"vibe"', "'vibe'").replace('"implementer"', "'implementer'").replace('"a1b2c3d"', "'a1b2c3d'").replace('"USER"', "'USER'");
+    expect(parsed(literal).header).toEqual({ turn: 17, participant: 'vibe', role: 'implementer', base: 'a1b2c3d', status: 'USER' });
+    expect(parsed(SEED_EXAMPLE.replace('turn = 17', 'turn = 0x11')).header.turn).toBe(17);
+    // The tool's fallback start reads base alone, as TOML, whatever else the header gets wrong.
+    expect([headerBaseOf(literal.replace("'USER'", "'WAIT'")), headerBaseOf(SEED_EXAMPLE.replace('"a1b2c3d"', 'a1b2c3d'))]).toEqual(['a1b2c3d', undefined]);
   });
 
   it('accepts CRLF line ends and a header without comments', () => {
