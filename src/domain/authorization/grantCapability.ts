@@ -6,8 +6,9 @@
  *
  * 1. the WorkItem is `active`, the Agent its current owner under the cited Ownership Epoch and a
  *    live ownership lease (`WORK_STALE_OWNERSHIP`, `AUTH_FORBIDDEN`, `WORK_LEASE_EXPIRED`);
- * 2. the Session is the Agent's current one (`AUTH_STALE_SESSION`) and the cited Execution Lease
- *    the current live one of that Session (`WORK_LEASE_EXPIRED`);
+ * 2. the Session is the Agent's current one (`AUTH_STALE_SESSION`), the cited Execution Lease
+ *    the current live one of that Session, and the Agent's Card still meets the contract
+ *    (`WORK_LEASE_EXPIRED`, §6.1);
  * 3. the approval gate: work that policy or the contract gates (`executionPolicy.ts`) gets no
  *    token until a live `approval.grant_execution` of this Ownership Epoch (`APPROVAL_REQUIRED`);
  * 4. least privilege: tools among the contract's required capabilities, resources and operations
@@ -30,7 +31,7 @@ import { isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';
 import { exhaustedDimension, limitsOf, minLimits, remainingOf, USAGE_DIMENSIONS, type BudgetLimits } from '../budget/budgetMath.js';
 import type { CapabilityGrantClaims, CapabilityResource } from '../../protocol/capabilityToken.js';
 import { liveApproval, type ExecutionApproval } from '../workItem/executionApprovals.js';
-import { checkExecutionLease, checkOwner, checkWorkState, isRefusal, workItemNamed, type FencedCommand } from '../workItem/fencing.js';
+import { checkExecutionLease, checkOwner, checkOwnerCard, checkWorkState, isRefusal, workItemNamed, type FencedCommand } from '../workItem/fencing.js';
 import { missionUsageOf, usageOf } from '../workItem/resourceUsage.js';
 import type { WorkItemEventPayload } from '../workItem/workEvents.js';
 import { CAPABILITY_GRANTS_PER_LEASE, DEFAULT_CAPABILITY_SECONDS } from './authorizationLimits.js';
@@ -60,7 +61,8 @@ function checkBinding(workItem: WorkItem, payload: Grant['payload'], ctx: Decisi
   if (current !== payload.sessionEpoch) {
     return refuse('AUTH_STALE_SESSION', 'session-not-current', 'the Session is not the Agent’s current one', { workItemId: workItem.workItemId });
   }
-  return checkExecutionLease(workItem, holder, payload.executionLeaseId, ctx);
+  const lease = checkExecutionLease(workItem, holder, payload.executionLeaseId, ctx);
+  return isRefusal(lease) ? lease : (checkOwnerCard(workItem, ctx) ?? lease);
 }
 
 /** Step 3: the approval that applies, `null` when none is needed, or the refusal. */

@@ -1,0 +1,184 @@
+/**
+ * Authority where Missions meet (issue 28), on the real pipeline and PostgreSQL:
+ * - an owner whose Agent Card changes incompatibly is fenced until renewed acceptance (§6.1);
+ */
+
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GroupAuthority, Submission } from '../src/app/groupAuthority.js';
+import { issueAgentCard } from '../src/app/issueDocuments.js';
+import { AuthorityReactor } from '../src/app/reactor/authorityReactor.js';
+import { LEASE_SWEEPS } from '../src/app/reactor/leaseSweeps.js';
+import type { WorkItem } from '../src/domain/documents.js';
+import { CARD_REGISTER } from '../src/domain/organization/organization.js';
+import { leasesOf } from '../src/domain/workItem/workLeases.js';
+import type { JsonObject } from '../src/protocol/strictJson.js';
+import { createTestDatabase } from './support/database.js';
+import { Harness, ORGANIZATION_ID, type Actor } from './support/harness.js';
+import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
+
+const GRANT = 'ext.missionweave.core.capability_grant';
+const RENEW = 'ext.missionweaveprotocol.core.work_execution_lease_renew';
+const CLOSED = 'ext.missionweave.core.work_lease_closed';
+const STAGING = 'urn:missionweave:resource:billing-db-staging';
+const SELECTION = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
+/** Only `sweepNow` starts a round in these tests (the reactor's node commits nothing else). */
+const NEVER = 3_600_000;
+
+let h: Harness;
+let owner: Actor;
+let coordinator: Actor;
+let worker: Actor;
+let node: GroupAuthority;
+let reactor: AuthorityReactor;
+
+beforeAll(async () => {
+  const db = await createTestDatabase();
+  h = await Harness.start(db.pool);
+  owner = await h.human('dana');
+  coordinator = await h.agent('coordinator');
+  worker = await h.agent('worker', ['acme.sql-migration@1.5.0']);
+  // On another node, so that this node's commits never hint it: only `sweepNow` sweeps.
+  node = await h.peer(h.pool);
+  reactor = AuthorityReactor.start({ authority: node, pool: h.pool, logger: pino({ level: 'silent' }), periodMs: NEVER, sweeps: LEASE_SWEEPS });
+  await reactor.sweepNow();
+});
+
+afterAll(async () => {
+  await reactor.close();
+  await node.close();
+});
+
+const newId = (kind: string) => `urn:missionweave:${kind}:${randomUUID()}`;
+const inHours = (hours: number) => new Date(h.clock.millis + hours * 3_600_000).toISOString();
+const asMember = (m: MissionRefs) => ({ groupId: m.groupId, membershipEpoch: 1 });
+const asCoordinator = (m: MissionRefs) => ({ groupId: m.groupId, membershipEpoch: 1, coordinatorEpoch: 1 });
+
+function contract(extra: JsonObject = {}): JsonObject {
+  return {
+    ...EXAMPLE_WORK_CONTRACT,
+    // Each WorkItem its own goal: alike ones under one parent are duplicate decomposition (§20).
+    goal: `Port the billing schema, part ${randomUUID()}.`,
+    dependencyWorkItemIds: [],
+    executionApproval: 'not_required',
+    deadline: inHours(24),
+    budget: { currency: 'EUR', financialLimit: 10 },
+    allowedResources: [{ resource: STAGING, operations: ['db.read'] }],
+    ...extra,
+  };
+}
+
+/** A refusal as the wire says it (the protected reason goes to the Policy Log only). */
+function refusal(outcome: Submission): { code: string; message: string; details?: unknown } | 'accepted' {
+  return outcome.ok ? 'accepted' : { code: outcome.error.code, message: outcome.error.message, details: outcome.error.details };
+}
+
+function payloadOf(outcome: Submission): JsonObject {
+  if (!outcome.ok) throw new Error(`refused: ${outcome.error.code} ${outcome.error.message}`);
+  return (JSON.parse(outcome.events[0]?.text ?? '{}') as { payload: JsonObject }).payload;
+}
+
+async function authorize(m: MissionRefs, actor: Actor, extra: JsonObject = {}, payload: JsonObject = {}): Promise<{ workItemId: string; outcome: Submission }> {
+  const workItemId = newId('work-item');
+  const envelope = payload['delegationGrantId'] === undefined ? asCoordinator(m) : asMember(m);
+  const outcome = await h.send(actor, 'work.authorize', { workItemId, contract: contract(extra), ...payload }, envelope);
+  return { workItemId, outcome };
+}
+
+async function authorized(m: MissionRefs, actor: Actor, extra: JsonObject = {}, payload: JsonObject = {}): Promise<string> {
+  const { workItemId, outcome } = await authorize(m, actor, extra, payload);
+  payloadOf(outcome);
+  return workItemId;
+}
+
+/** `agent` joins `m` as a Worker (added by `missionOwner`). */
+async function join(m: MissionRefs, missionOwner: Actor, agent: Actor): Promise<void> {
+  await h.expectOk(h.send(missionOwner, 'membership.change', { principal: { ...agent.principal }, roles: ['worker'] }, asMember(m)));
+}
+
+/** The WorkItem offered to `agent` by `by` and accepted by it (`queued`). */
+async function accepted(m: MissionRefs, by: Actor, agent: Actor, workItemId: string): Promise<void> {
+  await h.expectOk(h.send(by, 'work.offer', { workItemId, candidateAgentIds: [agent.principal.id], selectionBasis: SELECTION }, asCoordinator(m)));
+  await h.expectOk(h.send(agent, 'work.accept_offer', { workItemId }, asMember(m)));
+}
+
+/** The same, started: its Execution Lease ID. */
+async function started(m: MissionRefs, by: Actor, agent: Actor, workItemId: string): Promise<string> {
+  await accepted(m, by, agent, workItemId);
+  const start = payloadOf(await h.send(agent, 'work.start', { workItemId, ownershipEpoch: 1 }, asMember(m)));
+  return (start['executionLease'] as { leaseId: string }).leaseId;
+}
+
+function grant(m: MissionRefs, workItemId: string, agent: Actor, executionLeaseId: string, extra: JsonObject = {}): Promise<Submission> {
+  const payload = { workItemId, agentId: agent.principal.id, sessionEpoch: agent.sessionEpoch ?? 1, ownershipEpoch: 1, executionLeaseId, ...extra };
+  return h.send(h.authorityActor, GRANT, payload, { groupId: m.groupId, workItemId });
+}
+
+async function workItemRow(m: MissionRefs, workItemId: string): Promise<WorkItem> {
+  const result = await h.pool.query<{ document: WorkItem }>(`select document from aggregates where group_id = $1 and aggregate_type = 'work-item' and aggregate_id = $2`, [m.groupId, workItemId]);
+  return result.rows[0]!.document;
+}
+
+/** `agent`'s Agent Card registered again as `cardVersion`, with the same key and `capabilities`. */
+async function registerCard(agent: Actor, cardVersion: number, capabilities: string[]): Promise<void> {
+  const binding = h.authority.registry.current.registry.resolve(agent.key.keyId)?.binding;
+  if (binding === undefined) throw new Error('the Agent has no key binding');
+  const card = issueAgentCard(
+    {
+      agentId: agent.principal.id,
+      organizationId: ORGANIZATION_ID,
+      cardVersion,
+      displayName: 'upgraded',
+      owner: h.registry.principal,
+      endpoint: 'wss://127.0.0.1:8443',
+      keys: [{ keyId: binding.keyId, publicKey: binding.publicKey, validFrom: binding.validFrom }],
+      capabilities,
+      maxConcurrency: 2,
+      issuedAt: h.now(),
+    },
+    h.registry.key,
+  );
+  await h.expectOk(h.send(h.registry, CARD_REGISTER, { card }));
+}
+
+describe('an incompatible Agent Card upgrade needs renewed acceptance (§6.1)', () => {
+  it('fences the owner on the Card change: no renewal, no start, no token, and the Coordinator re-offers', async () => {
+    const upgraded = await h.agent('upgraded-worker', ['acme.sql-migration@1.5.0']);
+    const m = await createMission(h, owner, coordinator);
+    await join(m, owner, upgraded);
+    await join(m, owner, worker);
+    const [running, waiting] = [await authorized(m, coordinator), await authorized(m, coordinator)];
+    const lease = await started(m, coordinator, upgraded, running);
+    await accepted(m, coordinator, upgraded, waiting);
+
+    // A compatible in-place upgrade (same major) continues.
+    await registerCard(upgraded, 2, ['acme.sql-migration@1.6.0']);
+    payloadOf(await h.send(upgraded, RENEW, { workItemId: running, ownershipEpoch: 1, executionLeaseId: lease }, asMember(m)));
+    expect((await reactor.sweepNow()).issued).toBe(0);
+
+    // The capability's major version moves: the assignment no longer holds.
+    await registerCard(upgraded, 3, ['acme.sql-migration@2.0.0']);
+    const renew = await h.send(upgraded, RENEW, { workItemId: running, ownershipEpoch: 1, executionLeaseId: lease }, asMember(m));
+    expect(refusal(renew)).toMatchObject({ code: 'WORK_LEASE_EXPIRED', details: { agentCardVersion: 3 } });
+    expect(refusal(await grant(m, running, upgraded, lease))).toMatchObject({ code: 'WORK_LEASE_EXPIRED', details: { agentCardVersion: 3 } });
+    const start = await h.send(upgraded, 'work.start', { workItemId: waiting, ownershipEpoch: 1 }, asMember(m));
+    expect(refusal(start)).toMatchObject({ code: 'WORK_LEASE_EXPIRED', details: { agentCardVersion: 3 } });
+
+    // The Authority fences it through the pipeline, once.
+    expect((await reactor.sweepNow()).accepted).toBe(2);
+    expect((await reactor.sweepNow()).issued).toBe(0);
+    const closed = (await eventsOf(h.pool, m.groupId)).filter((e) => e['kind'] === CLOSED);
+    expect(closed.map((e) => (e['payload'] as JsonObject)['cause'])).toEqual(['card_incompatible', 'card_incompatible']);
+    for (const workItemId of [running, waiting]) {
+      const row = await workItemRow(m, workItemId);
+      expect([row.state, leasesOf(row).ownership, leasesOf(row).execution]).toEqual(['queued', undefined, undefined]);
+    }
+    expect(refusal(await h.send(upgraded, 'work.start', { workItemId: waiting, ownershipEpoch: 1 }, asMember(m)))).toMatchObject({ code: 'WORK_LEASE_EXPIRED' });
+    // Renewed acceptance: the Coordinator re-offers, and a Worker whose Card meets the contract accepts a new epoch.
+    await accepted(m, coordinator, worker, running);
+    expect((await workItemRow(m, running)).owner).toMatchObject({ agentId: worker.principal.id, ownershipEpoch: 2 });
+  });
+});
+
