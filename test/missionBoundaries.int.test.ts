@@ -1,6 +1,7 @@
 /**
  * Authority where Missions meet (issue 28), on the real pipeline and PostgreSQL:
  * - an owner whose Agent Card changes incompatibly is fenced until renewed acceptance (§6.1);
+ * - `work_dependency_add` follows §10.2: it moves no WorkItem to `open`.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -21,6 +22,7 @@ import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExampl
 
 const GRANT = 'ext.missionweave.core.capability_grant';
 const RENEW = 'ext.missionweaveprotocol.core.work_execution_lease_renew';
+const DEPENDENCY_ADD = 'ext.missionweaveprotocol.core.work_dependency_add';
 const CLOSED = 'ext.missionweave.core.work_lease_closed';
 const STAGING = 'urn:missionweave:resource:billing-db-staging';
 const SELECTION = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
@@ -182,3 +184,29 @@ describe('an incompatible Agent Card upgrade needs renewed acceptance (§6.1)', 
   });
 });
 
+describe('work_dependency_add follows §10.2', () => {
+  it('revises an owned or offered WorkItem in place, fencing its acceptance, and refuses an active one', async () => {
+    const m = await createMission(h, owner, coordinator);
+    await join(m, owner, worker);
+    const [dependency, queued, offered, active] = [await authorized(m, coordinator), await authorized(m, coordinator), await authorized(m, coordinator), await authorized(m, coordinator)];
+    await accepted(m, coordinator, worker, queued);
+    await h.expectOk(h.send(coordinator, 'work.offer', { workItemId: offered, candidateAgentIds: [worker.principal.id], selectionBasis: SELECTION }, asCoordinator(m)));
+    await started(m, coordinator, worker, active);
+    const add = (workItemId: string) => h.send(coordinator, DEPENDENCY_ADD, { workItemId, dependencyId: dependency }, asCoordinator(m));
+
+    const revised = payloadOf(await add(queued));
+    expect(revised['workItem']).toMatchObject({ state: 'queued', contract: { contractVersion: 2 }, owner: { agentId: worker.principal.id, ownershipEpoch: 1 } });
+    expect(revised['revokedLeases']).toMatchObject([{ leaseType: 'ownership', state: 'revoked' }]);
+    expect(refusal(await h.send(worker, 'work.start', { workItemId: queued, ownershipEpoch: 1 }, asMember(m)))).toMatchObject({ code: 'WORK_LEASE_EXPIRED' });
+    // Renewed acceptance of the revised contract goes through a new offer (§10.2 `work.offer` from `queued`, no live owner).
+    await accepted(m, coordinator, worker, queued);
+    expect((await workItemRow(m, queued)).owner).toMatchObject({ ownershipEpoch: 2 });
+
+    const withdrawn = payloadOf(await add(offered));
+    expect(withdrawn['workItem']).toMatchObject({ state: 'offered', offers: [{ status: 'withdrawn' }] });
+    expect(refusal(await h.send(worker, 'work.accept_offer', { workItemId: offered }, asMember(m)))).not.toBe('accepted');
+
+    expect(refusal(await add(active))).toMatchObject({ code: 'INVALID_STATE_TRANSITION', details: { workItemId: active, state: 'active' } });
+    expect((await workItemRow(m, active)).state).toBe('active');
+  });
+});
