@@ -1,6 +1,7 @@
 /**
  * Authority where Missions meet (issue 28), on the real pipeline and PostgreSQL:
  * - an owner whose Agent Card changes incompatibly is fenced until renewed acceptance (§6.1);
+ * - delegated WorkItem depth and a Grant's `maxDescendantDepth` meet the Organization's bound (§9.1, §20);
  * - `work_dependency_add` follows §10.2: it moves no WorkItem to `open`.
  */
 
@@ -13,6 +14,7 @@ import { AuthorityReactor } from '../src/app/reactor/authorityReactor.js';
 import { LEASE_SWEEPS } from '../src/app/reactor/leaseSweeps.js';
 import type { WorkItem } from '../src/domain/documents.js';
 import { CARD_REGISTER } from '../src/domain/organization/organization.js';
+import { DEFAULT_COOPERATION_LIMITS } from '../src/domain/policy/cooperationLimits.js';
 import { leasesOf } from '../src/domain/workItem/workLeases.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase } from './support/database.js';
@@ -28,20 +30,24 @@ const STAGING = 'urn:missionweave:resource:billing-db-staging';
 const SELECTION = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
 /** Only `sweepNow` starts a round in these tests (the reactor's node commits nothing else). */
 const NEVER = 3_600_000;
+/** The Organization's bound on delegated WorkItem depth in this file. */
+const DELEGATION_DEPTH = 2;
 
 let h: Harness;
 let owner: Actor;
 let coordinator: Actor;
 let worker: Actor;
+let delegate: Actor;
 let node: GroupAuthority;
 let reactor: AuthorityReactor;
 
 beforeAll(async () => {
   const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
+  h = await Harness.start(db.pool, { cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, maxDelegatedWorkDepth: DELEGATION_DEPTH } });
   owner = await h.human('dana');
   coordinator = await h.agent('coordinator');
   worker = await h.agent('worker', ['acme.sql-migration@1.5.0']);
+  delegate = await h.agent('delegate');
   // On another node, so that this node's commits never hint it: only `sweepNow` sweeps.
   node = await h.peer(h.pool);
   reactor = AuthorityReactor.start({ authority: node, pool: h.pool, logger: pino({ level: 'silent' }), periodMs: NEVER, sweeps: LEASE_SWEEPS });
@@ -181,6 +187,39 @@ describe('an incompatible Agent Card upgrade needs renewed acceptance (§6.1)', 
     // Renewed acceptance: the Coordinator re-offers, and a Worker whose Card meets the contract accepts a new epoch.
     await accepted(m, coordinator, worker, running);
     expect((await workItemRow(m, running)).owner).toMatchObject({ agentId: worker.principal.id, ownershipEpoch: 2 });
+  });
+});
+
+describe('delegation depth has an Organization bound (§9.1, §20)', () => {
+  it('refuses a Grant deeper than the policy and a delegated WorkItem beyond it, each escalable once', async () => {
+    const m = await createMission(h, owner, coordinator);
+    await h.expectOk(h.send(owner, 'membership.change', { principal: { ...delegate.principal }, roles: ['work_delegate'] }, asMember(m)));
+    const target = await authorized(m, coordinator, { budget: { currency: 'EUR', financialLimit: 40 } });
+    const grantId = newId('delegation-grant');
+    const ceilings = { currency: 'EUR', financialLimit: 40, modelTokenLimit: 0, toolCallLimit: 0, computeSecondsLimit: 0, wallClockSecondsLimit: 0, externalSideEffectLimit: 0 };
+    const deep = { grantId, granteeAgentId: delegate.principal.id, targetWorkItemId: target, allowedCapabilities: [{ id: 'acme.sql-migration', version: '1.0.0' }], budget: ceilings, maxDescendantDepth: DELEGATION_DEPTH + 1, expiresAt: inHours(1) };
+    const refused = await h.send(coordinator, 'membership.grant_delegation', deep, asCoordinator(m));
+    expect(refusal(refused)).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'delegation_depth', limit: DELEGATION_DEPTH, observed: DELEGATION_DEPTH + 1 } });
+
+    // The MissionOwner approves the deeper Grant, once.
+    const override = async (beneficiary: Actor, kind: string): Promise<{ actionId: string; cooperationOverrideGrantId: string }> => {
+      const overrideId = newId('grant');
+      const actionId = `urn:uuid:${randomUUID()}`;
+      const payload = { grantId: overrideId, policyName: 'delegation_depth', beneficiary: { ...beneficiary.principal }, targetCommandKind: kind, targetActionId: actionId, reason: 'the migration splits deeper', expiresAt: inHours(1) };
+      await h.expectOk(h.send(owner, 'policy.grant_cooperation_override', payload, asMember(m)));
+      return { actionId, cooperationOverrideGrantId: overrideId };
+    };
+    await h.expectOk(h.send(coordinator, 'membership.grant_delegation', deep, { ...asCoordinator(m), ...(await override(coordinator, 'membership.grant_delegation')) }));
+
+    // Within the policy the Grant is used freely; one level deeper needs its own escalation.
+    let parent = target;
+    for (let depth = 1; depth <= DELEGATION_DEPTH; depth++) {
+      parent = await authorized(m, delegate, { budget: { currency: 'EUR', financialLimit: 10 } }, { parentWorkItemId: parent, delegationGrantId: grantId });
+    }
+    const sub = { workItemId: newId('work-item'), contract: contract({ budget: { currency: 'EUR', financialLimit: 10 } }), parentWorkItemId: parent, delegationGrantId: grantId };
+    const beyond = await h.send(delegate, 'work.authorize', sub, asMember(m));
+    expect(refusal(beyond)).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'delegation_depth', limit: DELEGATION_DEPTH, observed: DELEGATION_DEPTH + 1 } });
+    await h.expectOk(h.send(delegate, 'work.authorize', sub, { ...asMember(m), ...(await override(delegate, 'work.authorize')) }));
   });
 });
 
