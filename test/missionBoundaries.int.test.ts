@@ -1,5 +1,6 @@
 /**
  * Authority where Missions meet (issue 28), on the real pipeline and PostgreSQL:
+ * - a capability token's ceilings are capped by what the whole budget ancestry has left (§12);
  * - an owner whose Agent Card changes incompatibly is fenced until renewed acceptance (§6.1);
  * - delegated WorkItem depth and a Grant's `maxDescendantDepth` meet the Organization's bound (§9.1, §20);
  * - `work_dependency_add` follows §10.2: it moves no WorkItem to `open`.
@@ -23,6 +24,7 @@ import { createMission, eventsOf, type MissionRefs } from './support/missions.js
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
 
 const GRANT = 'ext.missionweave.core.capability_grant';
+const RECORD = 'ext.missionweaveprotocol.core.resource_usage_record';
 const RENEW = 'ext.missionweaveprotocol.core.work_execution_lease_renew';
 const DEPENDENCY_ADD = 'ext.missionweaveprotocol.core.work_dependency_add';
 const CLOSED = 'ext.missionweave.core.work_lease_closed';
@@ -36,6 +38,7 @@ const DELEGATION_DEPTH = 2;
 let h: Harness;
 let owner: Actor;
 let coordinator: Actor;
+let childCoordinator: Actor;
 let worker: Actor;
 let delegate: Actor;
 let node: GroupAuthority;
@@ -46,6 +49,7 @@ beforeAll(async () => {
   h = await Harness.start(db.pool, { cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, maxDelegatedWorkDepth: DELEGATION_DEPTH } });
   owner = await h.human('dana');
   coordinator = await h.agent('coordinator');
+  childCoordinator = await h.agent('child-coordinator');
   worker = await h.agent('worker', ['acme.sql-migration@1.5.0']);
   delegate = await h.agent('delegate');
   // On another node, so that this node's commits never hint it: only `sweepNow` sweeps.
@@ -101,6 +105,29 @@ async function authorized(m: MissionRefs, actor: Actor, extra: JsonObject = {}, 
   return workItemId;
 }
 
+async function promote(parent: MissionRefs, workItemId: string, actor: Actor, childActor: Actor, extra: JsonObject = {}): Promise<{ child: MissionRefs; outcome: Submission }> {
+  const suffix = randomUUID();
+  const child = { missionId: `urn:missionweave:mission:${suffix}`, groupId: `urn:missionweave:group:${suffix}`, mainConversationId: `urn:missionweave:conversation:${suffix}` };
+  const payload = {
+    ...child,
+    parentWorkItemId: workItemId,
+    coordinatorId: childActor.principal.id,
+    title: 'Port the schema',
+    objective: `Port the billing schema, part ${suffix}.`,
+    definitionOfDone: [{ criterionId: 'ported', description: 'Schema ported.', evidenceRequired: ['deterministic_test'] }],
+    budget: { currency: 'EUR', financialLimit: 10 },
+    deadline: inHours(20),
+    ...extra,
+  };
+  return { child, outcome: await h.send(actor, 'mission.create_child', payload, asCoordinator(parent)) };
+}
+
+async function promoted(parent: MissionRefs, workItemId: string, actor: Actor, childActor: Actor, extra: JsonObject = {}): Promise<MissionRefs> {
+  const { child, outcome } = await promote(parent, workItemId, actor, childActor, extra);
+  payloadOf(outcome);
+  return child;
+}
+
 /** `agent` joins `m` as a Worker (added by `missionOwner`). */
 async function join(m: MissionRefs, missionOwner: Actor, agent: Actor): Promise<void> {
   await h.expectOk(h.send(missionOwner, 'membership.change', { principal: { ...agent.principal }, roles: ['worker'] }, asMember(m)));
@@ -128,6 +155,26 @@ async function workItemRow(m: MissionRefs, workItemId: string): Promise<WorkItem
   const result = await h.pool.query<{ document: WorkItem }>(`select document from aggregates where group_id = $1 and aggregate_type = 'work-item' and aggregate_id = $2`, [m.groupId, workItemId]);
   return result.rows[0]!.document;
 }
+
+describe('a capability token respects the whole budget ancestry (§12)', () => {
+  it('caps a child WorkItem’s token at what its ancestry has left: 20 EUR asked, 10 left', async () => {
+    const root = await createMission(h, owner, coordinator);
+    const w1 = await authorized(root, coordinator, { budget: { currency: 'EUR', financialLimit: 30 } });
+    await join(root, owner, worker);
+    const rootLease = await started(root, coordinator, worker, w1);
+    // w1 spends 20 of its 30 EUR before it is promoted to a child Mission of 30 EUR.
+    payloadOf(await h.send(worker, RECORD, { workItemId: w1, ownershipEpoch: 1, executionLeaseId: rootLease, usageDelta: { financialMicrounits: 20_000_000 } }, asMember(root)));
+    const child = await promoted(root, w1, coordinator, childCoordinator, { budget: { currency: 'EUR', financialLimit: 30 } });
+    const cw1 = await authorized(child, childCoordinator, { deadline: inHours(16), budget: { currency: 'EUR', financialLimit: 25 } });
+    await join(child, coordinator, worker);
+    const lease = await started(child, childCoordinator, worker, cw1);
+
+    const asked = await grant(child, cw1, worker, lease, { limits: { financialMicrounits: 20_000_000 } });
+    expect(refusal(asked)).toMatchObject({ code: 'BUDGET_EXCEEDED', details: { dimension: 'financialMicrounits', limit: 10_000_000 } });
+    const capped = payloadOf(await grant(child, cw1, worker, lease));
+    expect((capped['grant'] as JsonObject)['limits']).toEqual({ financialMicrounits: 10_000_000 });
+  });
+});
 
 /** `agent`'s Agent Card registered again as `cardVersion`, with the same key and `capabilities`. */
 async function registerCard(agent: Actor, cardVersion: number, capabilities: string[]): Promise<void> {

@@ -14,9 +14,10 @@
  * 4. least privilege: tools among the contract's required capabilities, resources and operations
  *    among its allowed ones and, under an approval, the approved ones (`AUTH_FORBIDDEN`);
  * 5. budget: ceilings capped by the contract and the authoritative remaining budget of the
- *    WorkItem and its Mission (and a live approval's budget); a granted dimension with nothing
- *    left pauses the work (§12 exhaustion), and a ceiling asked beyond the cap or in a dimension
- *    nobody granted is refused (`BUDGET_EXCEEDED`);
+ *    WorkItem's whole ancestry — its parent WorkItems, its Mission, every ancestor Mission and the
+ *    parent WorkItems there (and a live approval's budget); a granted dimension with nothing left
+ *    pauses the work (§12 exhaustion), and a ceiling asked beyond the cap or in a dimension nobody
+ *    granted is refused (`BUDGET_EXCEEDED`);
  * 6. expiry no later than the Execution Lease (and the approval), §12;
  * 7. at most `CAPABILITY_GRANTS_PER_LEASE` grants under one Execution Lease (`RATE_LIMITED`).
  *
@@ -29,10 +30,11 @@ import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';
 import { exhaustedDimension, limitsOf, minLimits, remainingOf, USAGE_DIMENSIONS, type BudgetLimits } from '../budget/budgetMath.js';
+import { remainingOverAncestry } from '../budget/ledger.js';
 import type { CapabilityGrantClaims, CapabilityResource } from '../../protocol/capabilityToken.js';
 import { liveApproval, type ExecutionApproval } from '../workItem/executionApprovals.js';
 import { checkExecutionLease, checkOwner, checkOwnerCard, checkWorkState, isRefusal, workItemNamed, type FencedCommand } from '../workItem/fencing.js';
-import { missionUsageOf, usageOf } from '../workItem/resourceUsage.js';
+import { usageOf } from '../workItem/resourceUsage.js';
 import type { WorkItemEventPayload } from '../workItem/workEvents.js';
 import { CAPABILITY_GRANTS_PER_LEASE, DEFAULT_CAPABILITY_SECONDS } from './authorizationLimits.js';
 import { grantsUnderLease, withGrant } from './capabilityGrants.js';
@@ -103,10 +105,11 @@ function scopeOf(workItem: WorkItem, payload: Grant['payload'], approval: Execut
 }
 
 /** Step 5: the token's ceilings. */
-function limitsFor(state: GroupState, workItem: WorkItem, payload: Grant['payload'], approval: ExecutionApproval | null): BudgetLimits | Refusal {
-  const used = usageOf(workItem);
-  let cap = minLimits(remainingOf(used, limitsOf(workItem.contract.budget)), remainingOf(missionUsageOf(state), limitsOf(state.mission.budget)));
-  if (approval?.budget !== undefined) cap = minLimits(cap, remainingOf(used, limitsOf(approval.budget)));
+function limitsFor(state: GroupState, workItem: WorkItem, payload: Grant['payload'], approval: ExecutionApproval | null, ctx: DecisionContext): BudgetLimits | Refusal {
+  // What the WorkItem, its parents, its Mission and every ancestor Mission and parent WorkItem leave.
+  let cap = remainingOverAncestry(state, workItem.workItemId, ctx);
+  if (isRefusal(cap)) return cap;
+  if (approval?.budget !== undefined) cap = minLimits(cap, remainingOf(usageOf(workItem), limitsOf(approval.budget)));
   const details = { workItemId: workItem.workItemId };
   const exhausted = exhaustedDimension(cap);
   if (exhausted !== undefined) {
@@ -147,7 +150,7 @@ export function decideCapabilityGrant(state: GroupState, command: Grant, ctx: De
   if (isRefusal(approval)) return approval;
   const scope = scopeOf(workItem, payload, approval);
   if (isRefusal(scope)) return scope;
-  const limits = limitsFor(state, workItem, payload, approval);
+  const limits = limitsFor(state, workItem, payload, approval, ctx);
   if (isRefusal(limits)) return limits;
 
   const grant: CapabilityGrantClaims = {
