@@ -1,5 +1,8 @@
 /**
  * Authority where Missions meet (issue 28), on the real pipeline and PostgreSQL:
+ * - a child Mission never widens authority (§4.11, §14): resources, operations and data
+ *   classification stay within the parent WorkItem's and every ancestor's, at
+ *   `mission.create_child`, `work.authorize` (delegated or not) and token issuance;
  * - a capability token's ceilings are capped by what the whole budget ancestry has left (§12);
  * - an owner whose Agent Card changes incompatibly is fenced until renewed acceptance (§6.1);
  * - delegated WorkItem depth and a Grant's `maxDescendantDepth` meet the Organization's bound (§9.1, §20);
@@ -20,7 +23,7 @@ import { leasesOf } from '../src/domain/workItem/workLeases.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase } from './support/database.js';
 import { Harness, ORGANIZATION_ID, type Actor } from './support/harness.js';
-import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
 
 const GRANT = 'ext.missionweave.core.capability_grant';
@@ -29,6 +32,7 @@ const RENEW = 'ext.missionweaveprotocol.core.work_execution_lease_renew';
 const DEPENDENCY_ADD = 'ext.missionweaveprotocol.core.work_dependency_add';
 const CLOSED = 'ext.missionweave.core.work_lease_closed';
 const STAGING = 'urn:missionweave:resource:billing-db-staging';
+const PRODUCTION = 'urn:missionweave:resource:billing-db-production';
 const SELECTION = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
 /** Only `sweepNow` starts a round in these tests (the reactor's node commits nothing else). */
 const NEVER = 3_600_000;
@@ -39,6 +43,7 @@ let h: Harness;
 let owner: Actor;
 let coordinator: Actor;
 let childCoordinator: Actor;
+let grandchildCoordinator: Actor;
 let worker: Actor;
 let delegate: Actor;
 let node: GroupAuthority;
@@ -50,6 +55,7 @@ beforeAll(async () => {
   owner = await h.human('dana');
   coordinator = await h.agent('coordinator');
   childCoordinator = await h.agent('child-coordinator');
+  grandchildCoordinator = await h.agent('grandchild-coordinator');
   worker = await h.agent('worker', ['acme.sql-migration@1.5.0']);
   delegate = await h.agent('delegate');
   // On another node, so that this node's commits never hint it: only `sweepNow` sweeps.
@@ -155,6 +161,65 @@ async function workItemRow(m: MissionRefs, workItemId: string): Promise<WorkItem
   const result = await h.pool.query<{ document: WorkItem }>(`select document from aggregates where group_id = $1 and aggregate_type = 'work-item' and aggregate_id = $2`, [m.groupId, workItemId]);
   return result.rows[0]!.document;
 }
+
+describe('a child Mission never widens authority (§4.11, §14)', () => {
+  it('authorizes child WorkItems only within the resources, operations and data classification of every ancestor WorkItem', async () => {
+    const root = await createMission(h, owner, coordinator);
+    // The root WorkItem may only read staging, and see no more than internal data.
+    const w1 = await authorized(root, coordinator, { constraints: { maxDataClassification: 'internal' } });
+    const child = await promoted(root, w1, coordinator, childCoordinator);
+    const inChild = (extra: JsonObject = {}): JsonObject => ({ deadline: inHours(16), ...extra });
+    const before = await count(h.pool, 'events', 'group_id = $1', [child.groupId]);
+
+    const production = await authorize(child, childCoordinator, inChild({ allowedResources: [{ resource: PRODUCTION, operations: ['db.write'] }] }));
+    expect(refusal(production.outcome)).toMatchObject({ code: 'INVALID_COMMAND', details: { resource: PRODUCTION, parentWorkItemId: w1, parentGroupId: root.groupId } });
+    const migrate = await authorize(child, childCoordinator, inChild({ allowedResources: [{ resource: STAGING, operations: ['db.read', 'db.migrate'] }] }));
+    expect(refusal(migrate.outcome)).toMatchObject({ code: 'INVALID_COMMAND', details: { resource: STAGING, operation: 'db.migrate' } });
+    const confidential = await authorize(child, childCoordinator, inChild({ constraints: { maxDataClassification: 'confidential' } }));
+    expect(refusal(confidential.outcome)).toMatchObject({ code: 'INVALID_COMMAND', details: { maxDataClassification: 'confidential', parentMaxDataClassification: 'internal' } });
+    const unknown = await authorize(child, childCoordinator, inChild({ constraints: { maxDataClassification: 'secret' } }));
+    expect(refusal(unknown.outcome)).toMatchObject({ code: 'INVALID_COMMAND', details: { maxDataClassification: 'secret' } });
+    expect(await count(h.pool, 'events', 'group_id = $1', [child.groupId]), 'a refusal appends nothing').toBe(before);
+
+    // Within the parent: accepted; the WorkItem states no classification and inherits the root's.
+    const cw1 = await authorized(child, childCoordinator, inChild());
+    // A grandchild is held to the root too, though its nearest ancestor WorkItem states no bound.
+    const grandchild = await promoted(child, cw1, childCoordinator, grandchildCoordinator, { deadline: inHours(14) });
+    const inGrandchild = (extra: JsonObject = {}): JsonObject => ({ deadline: inHours(12), ...extra });
+    const restricted = await authorize(grandchild, grandchildCoordinator, inGrandchild({ allowedResources: [{ resource: STAGING, operations: ['db.read'], constraints: { maxDataClassification: 'restricted' } }] }));
+    expect(refusal(restricted.outcome)).toMatchObject({ code: 'INVALID_COMMAND', details: { maxDataClassification: 'restricted', parentMaxDataClassification: 'internal', parentWorkItemId: w1, parentGroupId: root.groupId } });
+    const gw1 = await authorized(grandchild, grandchildCoordinator, inGrandchild());
+
+    // Its token allows what every ancestor allows, under the classification the root set.
+    await join(grandchild, childCoordinator, worker);
+    const lease = await started(grandchild, grandchildCoordinator, worker, gw1);
+    const token = payloadOf(await grant(grandchild, gw1, worker, lease));
+    expect((token['grant'] as JsonObject)['resources']).toEqual([{ resource: STAGING, operations: ['db.read'], constraints: { maxDataClassification: 'internal' } }]);
+    expect(refusal(await grant(grandchild, gw1, worker, lease, { resources: [{ resource: PRODUCTION, operations: ['db.write'] }] }))).toMatchObject({ code: 'AUTH_FORBIDDEN', details: { resource: PRODUCTION } });
+  });
+
+  it('creates a child Mission only with permissions every ancestor WorkItem grants', async () => {
+    const root = await createMission(h, owner, coordinator, { permissions: ['db.read', 'db.write'] });
+    const w1 = await authorized(root, coordinator);
+    const { outcome } = await promote(root, w1, coordinator, childCoordinator, { permissions: ['db.read', 'db.write'] });
+    expect(refusal(outcome)).toMatchObject({ code: 'INVALID_COMMAND', details: { permission: 'db.write', parentWorkItemId: w1 } });
+    await promoted(root, w1, coordinator, childCoordinator, { permissions: ['db.read'] });
+  });
+
+  it('lets a delegate authorize a sub-WorkItem only within its parent WorkItem', async () => {
+    const m = await createMission(h, owner, coordinator);
+    await h.expectOk(h.send(owner, 'membership.change', { principal: { ...delegate.principal }, roles: ['work_delegate'] }, asMember(m)));
+    const target = await authorized(m, coordinator, { budget: { currency: 'EUR', financialLimit: 40 } });
+    const grantId = newId('delegation-grant');
+    const ceilings = { currency: 'EUR', financialLimit: 40, modelTokenLimit: 0, toolCallLimit: 0, computeSecondsLimit: 0, wallClockSecondsLimit: 0, externalSideEffectLimit: 0 };
+    const grantPayload = { grantId, granteeAgentId: delegate.principal.id, targetWorkItemId: target, allowedCapabilities: [{ id: 'acme.sql-migration', version: '1.0.0' }], budget: ceilings, maxDescendantDepth: 1, expiresAt: inHours(1) };
+    await h.expectOk(h.send(coordinator, 'membership.grant_delegation', grantPayload, asCoordinator(m)));
+    const delegated = { parentWorkItemId: target, delegationGrantId: grantId };
+    const wider = await authorize(m, delegate, { budget: { currency: 'EUR', financialLimit: 10 }, allowedResources: [{ resource: PRODUCTION, operations: ['db.write'] }] }, delegated);
+    expect(refusal(wider.outcome)).toMatchObject({ code: 'INVALID_COMMAND', details: { resource: PRODUCTION, parentWorkItemId: target } });
+    await authorized(m, delegate, { budget: { currency: 'EUR', financialLimit: 10 } }, delegated);
+  });
+});
 
 describe('a capability token respects the whole budget ancestry (§12)', () => {
   it('caps a child WorkItem’s token at what its ancestry has left: 20 EUR asked, 10 left', async () => {

@@ -19,7 +19,7 @@ export const capabilityGrant = defineKind({
   events: [capabilityGranted],
   // The Agent's current Session Epoch decides whether the requesting Session is still current.
   preload: { agents: (command) => [command.payload.agentId] },
-  // The token's ceilings are capped by the whole WorkItem/Mission ancestry's remaining budget (§12).
+  // The token is capped by the whole WorkItem/Mission ancestry: its scope (§4.11, §14) and budget (§12).
   ancestry: true,
   target: (state, command) => state.workItems.get(command.payload.workItemId)?.revision,
   workItemOf: (_state, command) => command.payload.workItemId,

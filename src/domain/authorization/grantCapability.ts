@@ -12,7 +12,9 @@
  * 3. the approval gate: work that policy or the contract gates (`executionPolicy.ts`) gets no
  *    token until a live `approval.grant_execution` of this Ownership Epoch (`APPROVAL_REQUIRED`);
  * 4. least privilege: tools among the contract's required capabilities, resources and operations
- *    among its allowed ones and, under an approval, the approved ones (`AUTH_FORBIDDEN`);
+ *    among its allowed ones that every ancestor WorkItem allows too (§4.11, §14: a child Mission
+ *    never widens authority) and, under an approval, the approved ones (`AUTH_FORBIDDEN`); each
+ *    resource under the tightest data classification the ancestry states;
  * 5. budget: ceilings capped by the contract and the authoritative remaining budget of the
  *    WorkItem's whole ancestry — its parent WorkItems, its Mission, every ancestor Mission and the
  *    parent WorkItems there (and a live approval's budget); a granted dimension with nothing left
@@ -30,11 +32,14 @@ import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';
 import { exhaustedDimension, limitsOf, minLimits, remainingOf, USAGE_DIMENSIONS, type BudgetLimits } from '../budget/budgetMath.js';
-import { remainingOverAncestry } from '../budget/ledger.js';
+import { ancestorsOf, remainingOverAncestry } from '../budget/ledger.js';
 import type { CapabilityGrantClaims, CapabilityResource } from '../../protocol/capabilityToken.js';
 import { liveApproval, type ExecutionApproval } from '../workItem/executionApprovals.js';
 import { checkExecutionLease, checkOwner, checkOwnerCard, checkWorkState, isRefusal, workItemNamed, type FencedCommand } from '../workItem/fencing.js';
+import { scopeWithinAncestors, type ResourceScope } from '../workItem/authorityScope.js';
 import { usageOf } from '../workItem/resourceUsage.js';
+import { ancestorWorkItems } from '../workItem/workAncestry.js';
+import { linksOf } from '../workItem/workItemDocuments.js';
 import type { WorkItemEventPayload } from '../workItem/workEvents.js';
 import { CAPABILITY_GRANTS_PER_LEASE, DEFAULT_CAPABILITY_SECONDS } from './authorizationLimits.js';
 import { grantsUnderLease, withGrant } from './capabilityGrants.js';
@@ -79,26 +84,30 @@ function checkGate(workItem: WorkItem, ctx: DecisionContext): ExecutionApproval 
   });
 }
 
-/** Step 4: the tools and resources the token allows. */
-function scopeOf(workItem: WorkItem, payload: Grant['payload'], approval: ExecutionApproval | null): { tools: string[]; resources: CapabilityResource[] } | Refusal {
-  const contractTools = workItem.contract.requiredCapabilities.map((c) => c.id);
+/**
+ * Step 4: the tools and resources the token allows: what the contract allows within the whole
+ * ancestry of the WorkItem (`authorityScope.ts`), each resource under the tightest data
+ * classification any of it states.
+ */
+function scopeOf(allowedScope: ReadonlyMap<string, ResourceScope>, contractTools: readonly string[], payload: Grant['payload'], approval: ExecutionApproval | null): { tools: string[]; resources: CapabilityResource[] } | Refusal {
   const tool = (payload.tools ?? []).find((t) => !contractTools.includes(t));
   if (tool !== undefined) return forbidden('tool-not-allowed', 'the Work Contract does not require that tool', { tool });
-  const allowed = new Map<string, readonly string[]>();
-  for (const grant of workItem.contract.allowedResources) {
+  const allowed = new Map<string, ResourceScope>();
+  for (const [resource, scope] of allowedScope) {
     // Under an approval only what it approved: its resources (when it names any) and operations.
-    if (approval !== null && approval.resources.length > 0 && !approval.resources.includes(grant.resource)) continue;
-    const operations = approval === null ? grant.operations : grant.operations.filter((o) => approval.operations.includes(o));
-    if (operations.length > 0) allowed.set(grant.resource, operations);
+    if (approval !== null && approval.resources.length > 0 && !approval.resources.includes(resource)) continue;
+    const operations = approval === null ? scope.operations : scope.operations.filter((o) => approval.operations.includes(o));
+    if (operations.length > 0) allowed.set(resource, { ...scope, operations });
   }
-  const asked = payload.resources ?? [...allowed].map(([resource, operations]) => ({ resource, operations }));
+  const asked = payload.resources ?? [...allowed].map(([resource, { operations }]) => ({ resource, operations }));
   const resources: CapabilityResource[] = [];
   for (const { resource, operations } of asked) {
     const permitted = allowed.get(resource);
     if (permitted === undefined) return forbidden('resource-not-allowed', 'the resource is not allowed to this WorkItem', { resource });
-    const operation = operations.find((o) => !permitted.includes(o));
+    const operation = operations.find((o) => !permitted.operations.includes(o));
     if (operation !== undefined) return forbidden('operation-not-allowed', 'the operation is not allowed on the resource', { resource, operation });
-    resources.push({ resource, operations: sortedSet(operations) });
+    const bound = permitted.maxDataClassification;
+    resources.push({ resource, operations: sortedSet(operations), ...(bound === undefined ? {} : { constraints: { maxDataClassification: bound } }) });
   }
   resources.sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   return { tools: sortedSet(payload.tools ?? contractTools), resources };
@@ -148,7 +157,9 @@ export function decideCapabilityGrant(state: GroupState, command: Grant, ctx: De
   }
   const approval = checkGate(workItem, ctx);
   if (isRefusal(approval)) return approval;
-  const scope = scopeOf(workItem, payload, approval);
+  const ancestors = ancestorWorkItems(state, linksOf(workItem).parentWorkItemId, ancestorsOf(ctx));
+  if (isRefusal(ancestors)) return ancestors;
+  const scope = scopeOf(scopeWithinAncestors(workItem.contract, ancestors), workItem.contract.requiredCapabilities.map((c) => c.id), payload, approval);
   if (isRefusal(scope)) return scope;
   const limits = limitsFor(state, workItem, payload, approval, ctx);
   if (isRefusal(limits)) return limits;
