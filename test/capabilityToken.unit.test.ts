@@ -75,6 +75,21 @@ describe('the capability token', () => {
   });
 });
 
+describe('the token’s data classification bound (§12 "allowed … data")', () => {
+  const bounded = encodeCapabilityToken({ ...claims, resources: [{ resource: 'urn:missionweave:resource:db', operations: ['db.read'], constraints: { maxDataClassification: 'internal' } }] }, authorityKey);
+
+  it('allows data at or below the bound its resource carries, and refuses more sensitive data', () => {
+    for (const level of ['public', 'internal'] as const) {
+      expect(verifyCapabilityOffline(bounded, registry, { resource: 'urn:missionweave:resource:db', operation: 'db.read', dataClassification: level }, NOW)).toMatchObject({ ok: true });
+    }
+    for (const level of ['confidential', 'restricted'] as const) {
+      expect(verifyCapabilityOffline(bounded, registry, { resource: 'urn:missionweave:resource:db', operation: 'db.read', dataClassification: level }, NOW)).toMatchObject({ ok: false, reason: 'mismatch' });
+    }
+    // A resource without a bound states none: its ancestry left the classification open.
+    expect(verifyCapabilityOffline(token, registry, { resource: 'urn:missionweave:resource:db', dataClassification: 'restricted' }, NOW)).toMatchObject({ ok: true });
+  });
+});
+
 describe('the §16 idempotency key', () => {
   it('is stable for one Mission, WorkItem, Ownership Epoch and operation, and differs when any of them does', () => {
     const key = idempotencyKeyOf(claims, 'send-invoice-1');

@@ -87,5 +87,6 @@ export type { CapabilityEndpoint } from './capabilityHttp.js';
 export { chargeCapability, verifyCapabilityOffline, verifyCapabilityOnline } from './toolVerifier.js';
 export type { ToolCheck, ToolExpectation } from './toolVerifier.js';
 export type { CapabilityClaims, CapabilityLimits, CapabilityResource } from '../protocol/capabilityToken.js';
+export type { DataClassification } from '../protocol/dataClassification.js';
 export { ERROR_CODES } from '../protocol/errorCodes.js';
 export type { ErrorCode } from '../protocol/errorCodes.js';

@@ -6,7 +6,8 @@
  * Registry binds to a service (the Group Authority's Event-signing key; the snapshot is the one
  * `GET /v1/registry` serves, or a pinned export), the key valid at the check; the token has not
  * expired; and it binds what the caller expects — the Agent presenting it, the WorkItem, the
- * tool and the operation on the resource it is about to perform.
+ * tool and the operation on the resource it is about to perform, on data no more sensitive than
+ * the token's bound for that resource.
  *
  * Online, for revocation: `POST /v1/capabilities/status` asks the Authorization Service whether
  * the grant is still the WorkItem's newest and its Execution Lease still live (rotation, lease
@@ -19,6 +20,7 @@
  */
 
 import { decodeCapabilityToken, verifyCapabilitySignature, type CapabilityClaims } from '../protocol/capabilityToken.js';
+import { isDataClassification, withinClassification, type DataClassification } from '../protocol/dataClassification.js';
 import type { KeyRegistry } from '../protocol/signing/keyRegistry.js';
 import { keyValidAt } from '../protocol/signing/keyRegistry.js';
 import { instantFromMillis } from '../protocol/timestamp.js';
@@ -33,6 +35,11 @@ export interface ToolExpectation {
   readonly tool?: string;
   readonly resource?: string;
   readonly operation?: string;
+  /**
+   * The classification of the data the operation touches: within the bound the token carries on
+   * that resource (`constraints.maxDataClassification`), when it carries one.
+   */
+  readonly dataClassification?: DataClassification;
 }
 
 export type ToolCheck =
@@ -41,6 +48,12 @@ export type ToolCheck =
 
 function refused(reason: Extract<ToolCheck, { ok: false }>['reason'], message: string): ToolCheck {
   return { ok: false, reason, message };
+}
+
+/** Data at `level` lies within a resource's bound; a bound that is none of the four levels allows nothing. */
+function withinBound(level: DataClassification, bound: string | undefined): boolean {
+  if (bound === undefined) return true;
+  return isDataClassification(bound) && withinClassification(level, bound);
 }
 
 /** Offline check of `token` at `nowMillis` against the Registry snapshot `registry`. */
@@ -57,9 +70,15 @@ export function verifyCapabilityOffline(token: string, registry: KeyRegistry, ex
   if (expect.agentId !== undefined && expect.agentId !== claims.agentId) return refused('mismatch', 'the token is bound to another Agent');
   if (expect.workItemId !== undefined && expect.workItemId !== claims.workItemId) return refused('mismatch', 'the token is bound to another WorkItem');
   if (expect.tool !== undefined && !claims.tools.includes(expect.tool)) return refused('mismatch', 'the token does not allow this tool');
-  if (expect.resource !== undefined || expect.operation !== undefined) {
-    const allowed = claims.resources.some((r) => (expect.resource === undefined || r.resource === expect.resource) && (expect.operation === undefined || r.operations.includes(expect.operation)));
-    if (!allowed) return refused('mismatch', 'the token does not allow this operation on this resource');
+  if (expect.resource !== undefined || expect.operation !== undefined || expect.dataClassification !== undefined) {
+    const level = expect.dataClassification;
+    const allowed = claims.resources.some(
+      (r) =>
+        (expect.resource === undefined || r.resource === expect.resource) &&
+        (expect.operation === undefined || r.operations.includes(expect.operation)) &&
+        (level === undefined || withinBound(level, r.constraints?.maxDataClassification)),
+    );
+    if (!allowed) return refused('mismatch', 'the token does not allow this operation on this resource, or data this sensitive');
   }
   return { ok: true, claims };
 }

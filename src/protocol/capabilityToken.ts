@@ -31,10 +31,14 @@ export const CAPABILITY_TOKEN_PREFIX = 'mwcap1';
  */
 export const MAX_CAPABILITY_TOKEN_CHARS = 256 * 1024;
 
-/** One resource and the operations the token allows on it (`common#/$defs/resourceGrant`). */
+/**
+ * One resource and the operations the token allows on it (`common#/$defs/resourceGrant`), with the
+ * highest data classification it may see there when its WorkItem's ancestry states one.
+ */
 export interface CapabilityResource {
   readonly resource: string;
   readonly operations: readonly string[];
+  readonly constraints?: { readonly maxDataClassification?: string };
 }
 
 /** Ceilings in the ledger's usage units; an absent dimension allows nothing (`budgetMath.ts`). */

@@ -86,6 +86,7 @@ export function family(childBudget: object, workBudget: object) {
       steps.startWork(WORKER, 1, CW),
     ],
     [recorded(inChild!, 1)],
+    { ancestors: [parent] },
   );
   return { parent, child: stateOf(childEvents) };
 }

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
+import { DEFAULT_COOPERATION_LIMITS } from '../../src/domain/policy/cooperationLimits.js';
 import { checkDelegatedUse } from '../../src/domain/workItem/delegation.js';
 import { linksOf } from '../../src/domain/workItem/workItemDocuments.js';
 import { MAX_WORK_ITEMS_PER_GRANT } from '../../src/domain/workItem/workLimits.js';
@@ -189,6 +190,21 @@ describe('work.authorize under a Delegation Grant', () => {
     const two = history([() => delegated(granted), (s) => command(s!, DELEGATE_AGENT, 'work.authorize', { workItemId: W3, contract: { ...SUB_CONTRACT, budget: { currency: 'EUR', financialLimit: 5 } }, parentWorkItemId: W2, delegationGrantId: GRANT })], granted);
     expect(stateOf(two).delegationGrants.get(GRANT)?.usedBy).toEqual([W2, W3]);
     groupSpec.given(two).when(delegated(two, { workItemId: 'urn:x:w4', parentWorkItemId: W3, contract: { ...SUB_CONTRACT, budget: { currency: 'EUR', financialLimit: 1 } } })).thenFails('AUTH_FORBIDDEN', 'grant-depth-exceeded');
+  });
+
+  it('meets the Organization’s delegation depth at issuance and at every use, authorize and offer alike (RATE_LIMITED)', () => {
+    const bound = (maxDelegatedWorkDepth: number) => ({ cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, maxDelegatedWorkDepth } });
+    groupSpec.given(withDelegate).when(grant(withDelegate), bound(1)).thenFails('RATE_LIMITED', 'delegation_depth-exceeded');
+    expect(groupSpec.given(withDelegate).when(grant(withDelegate), bound(2)).decision.ok).toBe(true);
+    // Under a Grant of depth 2 issued before the policy tightened to 1: W2 (depth 1) may be used, W3 (depth 2) may not.
+    const one = history([() => delegated(granted)], granted);
+    const deeper = delegated(one, { workItemId: W3, parentWorkItemId: W2, contract: { ...SUB_CONTRACT, budget: { currency: 'EUR', financialLimit: 5 } } });
+    groupSpec.given(one).when(deeper, bound(1)).thenFails('RATE_LIMITED', 'delegation_depth-exceeded');
+    const offer = command(stateOf(one), DELEGATE_AGENT, 'work.offer', { workItemId: W2, candidateAgentIds: [WORKER.id], selectionBasis: SELECTION, delegationGrantId: GRANT });
+    expect(groupSpec.given(one).when(offer, bound(1)).decision.ok).toBe(true);
+    groupSpec.given(one).when(offer, bound(0)).thenFails('RATE_LIMITED', 'delegation_depth-exceeded');
+    // Someone else citing the Grant is refused by the Grant's own rules, not measured.
+    groupSpec.given(one).when(delegated(one, { workItemId: W3, parentWorkItemId: W2 }, WORKER), bound(0)).thenFails('AUTH_FORBIDDEN', 'not-the-grantee');
   });
 
   it('stays inside the target subtree (AUTH_FORBIDDEN)', () => {

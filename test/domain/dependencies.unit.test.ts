@@ -84,43 +84,45 @@ describe('ext.missionweaveprotocol.core.work_dependency_add', () => {
     expectStateValid(after);
   });
 
-  it('returns an owned WorkItem to open with its owner fenced: renewed acceptance (§10.1)', () => {
-    const active = rewritten(two, WORK, { state: 'active', ...OWNED, extensions: { [LEASES]: { version: '0.1.0', critical: false, data: { ownership: OWNERSHIP, execution: EXECUTION } } } });
-    const item = stateOf(active).workItems.get(WORK)!;
-    const reason = 'Work Contract revised to version 2';
-    const revoked = (l: object) => ({ ...l, state: 'revoked', closedAt: T0, closureReason: reason });
-    const { owner: _owner, ...unowned } = item;
+  it('keeps an owned WorkItem in its state with its owner fenced: renewed acceptance through a new offer (§10.1, §10.2)', () => {
+    const queued = rewritten(two, WORK, { state: 'queued', ...OWNED, extensions: { [LEASES]: { version: '0.1.0', critical: false, data: { ownership: OWNERSHIP } } } });
+    const item = stateOf(queued).workItems.get(WORK)!;
+    const revoked = { ...OWNERSHIP, state: 'revoked', closedAt: T0, closureReason: 'Work Contract revised to version 2' };
     const after = groupSpec
-      .given(active)
-      .when(add(active))
+      .given(queued)
+      .when(add(queued))
       .then([
         {
           kind: 'work.contract.revised',
           payload: {
             workItemId: WORK,
             workItem: {
-              ...unowned,
-              state: 'open',
+              ...item,
               contract: { ...CONTRACT, contractVersion: 2, dependencyWorkItemIds: [W2] },
               revision: 2,
               updatedAt: T0,
-              extensions: { [LEASES]: { version: '0.1.0', critical: false, data: { closed: [revoked(EXECUTION)] } } },
+              extensions: { [LEASES]: { version: '0.1.0', critical: false, data: {} } },
             },
             contractVersion: 2,
             dependencyId: W2,
-            revokedLeases: [revoked(OWNERSHIP), revoked(EXECUTION)],
+            revokedLeases: [revoked],
           },
         },
       ]) as GroupState;
-    expect(after.workItems.get(WORK)?.owner).toBeUndefined();
+    expect(after.workItems.get(WORK)).toMatchObject({ state: 'queued', owner: { agentId: WORKER.id, ownershipEpoch: 1 } });
     expectStateValid(after);
   });
 
-  it('withdraws the pending offers of an offered WorkItem', () => {
+  it('refuses an active WorkItem: its Worker is not interrupted (§10.2, §11.3; INVALID_STATE_TRANSITION)', () => {
+    const active = rewritten(two, WORK, { state: 'active', ...OWNED, extensions: { [LEASES]: { version: '0.1.0', critical: false, data: { ownership: OWNERSHIP, execution: EXECUTION } } } });
+    groupSpec.given(active).when(add(active)).thenFails('INVALID_STATE_TRANSITION', 'work-item-active');
+  });
+
+  it('withdraws the pending offers of an offered WorkItem, which stays offered', () => {
     const offers = [{ offerId: 'urn:x:offer', agentId: WORKER.id, agentCardVersion: 3, expiresAt: at(300), status: 'pending' }];
     const offered = rewritten(two, WORK, { state: 'offered', offers });
     const decision = groupSpec.given(offered).when(add(offered)).decision;
-    expect(decision.ok && decision.events[0]?.payload).toMatchObject({ workItem: { state: 'open', offers: [{ status: 'withdrawn' }] } });
+    expect(decision.ok && decision.events[0]?.payload).toMatchObject({ workItem: { state: 'offered', offers: [{ status: 'withdrawn' }] } });
   });
 
   it('refuses an edge that would close a cycle (INVALID_COMMAND)', () => {

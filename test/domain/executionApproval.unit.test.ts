@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
-import type { RecordedEvent } from '../../src/domain/model.js';
+import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
+import type { EventDraft, RecordedEvent } from '../../src/domain/model.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { testContext, type ExpectedEvent } from '../support/specification.js';
 import type { Principal } from '../../src/protocol/principal.js';
@@ -219,7 +220,7 @@ function childGroupWithQueuedWork(): RecordedEvent[] {
     deadline: '2026-09-10T00:00:00Z',
     permissions: ['db.migrate'],
   };
-  const founding = childFounding(parent, childPayload);
+  const { founding, ancestors } = childFounding(parent, childPayload);
   const contract = { ...CONTRACT, deadline: '2026-09-05T00:00:00Z', budget: { currency: 'EUR', financialLimit: 5 } };
   return history(
     [
@@ -229,14 +230,17 @@ function childGroupWithQueuedWork(): RecordedEvent[] {
       steps.acceptOffer(WORKER),
     ],
     founding,
+    { ancestors },
   );
 }
 
-/** The child Group's founding Event, as `mission.create_child` in the parent drafts it. */
-function childFounding(parent: RecordedEvent[], payload: object): RecordedEvent[] {
+/** The child Group's founding Event, as `mission.create_child` in the parent drafts it, and the parent Group after it (the child's ancestry). */
+function childFounding(parent: RecordedEvent[], payload: object): { founding: RecordedEvent[]; ancestors: GroupState[] } {
   const state = stateOf(parent);
   const decision = decideGroupCommand(state, command(state, COORD, 'mission.create_child', payload), testContext({ ...WORLD, idPrefix: 'urn:test:id:c-' }));
   if (!decision.ok) throw new Error(decision.error.reason);
+  const recorded = (draft: EventDraft, sequence: number, eventId: string): RecordedEvent => ({ kind: draft.kind, payload: JSON.parse(JSON.stringify(draft.payload)) as JsonObject, actor: COORD, occurredAt: T0, sequence, eventId });
+  const inParent = decision.events.find((e) => e.groupId !== CHILD_GROUP)!;
   const draft = decision.events.find((e) => e.groupId === CHILD_GROUP)!;
-  return [{ kind: draft.kind, payload: JSON.parse(JSON.stringify(draft.payload)) as JsonObject, actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:c1' }];
+  return { founding: [recorded(draft, 1, 'urn:test:event:c1')], ancestors: [evolveGroup(state, recorded(inParent, state.lastSequence + 1, 'urn:test:event:p1'))] };
 }

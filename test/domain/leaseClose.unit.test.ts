@@ -1,7 +1,8 @@
 /**
  * `ext.missionweave.core.work_lease_close` (docs/transitions.md, §11.3): the Group Authority
- * closes an expired lease or the Execution Lease of a replaced Session, and refuses whatever no
- * longer applies, so that every node may send it at once and twice over.
+ * closes an expired lease, the Execution Lease of a replaced Session, or the ownership of an owner
+ * whose Agent Card changed incompatibly (§6.1), and refuses whatever no longer applies, so that
+ * every node may send it at once and twice over.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import type { RecordedEvent } from '../../src/domain/model.js';
 import { liveOwnerOf } from '../../src/domain/workItem/fencing.js';
 import { leasesOf, WORK_LEASES_EXTENSION } from '../../src/domain/workItem/workLeases.js';
 import { testContext } from '../support/specification.js';
-import { AUTHORITY, COORD, GROUP, MISSION, REGISTRY, T0, WORK, WORKER, WORLD, at, command, expectStateValid, groupSpec, history, stateOf, steps } from './fixtures.js';
+import { AUTHORITY, COORD, GROUP, MISSION, REGISTRY, T0, WORK, WORKER, WORLD, agent, at, command, expectStateValid, groupSpec, history, stateOf, steps } from './fixtures.js';
 
 const KIND = 'ext.missionweave.core.work_lease_close';
 const OWN = 'urn:missionweave:lease:own-1';
@@ -150,6 +151,33 @@ describe('ext.missionweave.core.work_lease_close: a replaced Session', () => {
     groupSpec.given(active).when(close({ cause: 'session_replaced' }), { now: at(10) }).thenFails('INVALID_STATE_TRANSITION', 'session-not-replaced');
     groupSpec.given(active).when(close({ cause: 'session_replaced' }), { now: at(10), agents: [] }).thenFails('INVALID_STATE_TRANSITION', 'session-not-replaced');
     groupSpec.given(active).when(close({ cause: 'session_replaced', leaseId: OWN }), { ...replaced, now: at(10) }).thenFails('INVALID_STATE_TRANSITION', 'ownership-survives-session');
+  });
+});
+
+describe('ext.missionweave.core.work_lease_close: an Agent Card that no longer meets the contract (§6.1)', () => {
+  const upgraded = (versions: readonly string[]) => ({ agents: WORLD.agents.map((a) => (a.agentId === WORKER.id ? agent(WORKER, 'active', new Map([['acme.sql-migration', versions]])) : a)) });
+
+  it('fences the owner through its ownership lease, every lease revoked, an active WorkItem queued', () => {
+    const own = closedLease(OWNERSHIP, 'revoked', at(10), 'card_incompatible');
+    const exe = closedLease(EXECUTION, 'revoked', at(10), 'card_incompatible');
+    const after = groupSpec
+      .given(active)
+      .when(close({ leaseId: OWN, cause: 'card_incompatible' }), { ...upgraded(['2.0.0']), now: at(10) })
+      .then([{ kind: 'ext.missionweave.core.work_lease_closed', payload: { workItemId: WORK, workItem: closedItem(active, 'queued', at(10), { closed: [exe] }), ownershipEpoch: 1, cause: 'card_incompatible', closedLease: own, closedLeases: [own, exe] } }]) as GroupState;
+    expect(after.workItems.get(WORK)?.owner).toEqual(OWNER_OF);
+    expectStateValid(after);
+  });
+
+  it('is refused while the Card still meets the contract, for the Execution Lease, and for a child Mission’s holder', () => {
+    // The contract requires acme.sql-migration ≥ 1.4.0: 1.9.1 is a compatible in-place upgrade.
+    groupSpec.given(active).when(close({ leaseId: OWN, cause: 'card_incompatible' }), { ...upgraded(['1.9.1']), now: at(10) }).thenFails('INVALID_STATE_TRANSITION', 'card-compatible');
+    groupSpec.given(active).when(close({ cause: 'card_incompatible' }), { ...upgraded(['2.0.0']), now: at(10) }).thenFails('INVALID_STATE_TRANSITION', 'card-fences-ownership');
+    const link = { version: '0.1.0', critical: false, data: { childMission: { missionId: 'urn:x:child', groupId: 'urn:x:child-group', failurePolicy: 'block_parent_work_item' } } };
+    const held = seeded('blocked', { ownership: { ...OWNERSHIP, leaseType: 'blocked' } }).map((e) => {
+      const w = e.payload['workItem'] as WorkItem | undefined;
+      return e.kind === 'work.authorized' && w !== undefined ? ({ ...e, payload: { ...e.payload, workItem: { ...w, extensions: { ...w.extensions, 'urn:missionweave:extension:work-item-links': link } } } } as unknown as RecordedEvent) : e;
+    });
+    groupSpec.given(held).when(close({ leaseId: OWN, cause: 'card_incompatible' }, stateOf(held)), { ...upgraded([]), now: at(10) }).thenFails('INVALID_STATE_TRANSITION', 'card-compatible');
   });
 });
 

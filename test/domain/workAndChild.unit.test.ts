@@ -232,10 +232,12 @@ describe('mission.create_child', () => {
   it('makes the child of a child one level deeper', () => {
     const decision = decideGroupCommand(state, createChild(), testContext({ ...WORLD, idPrefix: 'urn:test:id:nest-' }));
     if (!decision.ok) throw new Error(decision.error.reason);
-    const draft = decision.events[1]!;
+    const [inParent, draft] = decision.events as [NonNullable<(typeof decision.events)[0]>, NonNullable<(typeof decision.events)[1]>];
     const childEvents: RecordedEvent[] = [{ kind: draft.kind, payload: JSON.parse(JSON.stringify(draft.payload)) as JsonObject, actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:c1' }];
+    // The child Group's Commands see the parent Group as their ancestry (§14).
+    const ancestors = [evolveGroup(state, { kind: inParent.kind, payload: JSON.parse(JSON.stringify(inParent.payload)) as JsonObject, actor: COORD, occurredAt: T0, sequence: state.lastSequence + 1, eventId: 'urn:test:event:p1' })];
     const small = { ...CONTRACT, deadline: '2026-09-10T00:00:00Z', budget: { currency: 'EUR', financialLimit: 10 } };
-    const childWork = history([(s) => command(s!, COORD2, 'work.authorize', { workItemId: 'urn:missionweave:work-item:cw', contract: small })], childEvents);
+    const childWork = history([(s) => command(s!, COORD2, 'work.authorize', { workItemId: 'urn:missionweave:work-item:cw', contract: small })], childEvents, { ancestors });
     const grandChildPayload = {
       ...CHILD,
       // A grandchild repeating its parent's objective would be duplicate decomposition (§20).
@@ -251,7 +253,7 @@ describe('mission.create_child', () => {
     expect(childState.mission.parent?.depth).toBe(1);
     const expected = expectedPromotion(childState, grandChildPayload, {}, COORD2, WORKER);
     expect(expected[1]?.payload['mission']).toMatchObject({ parent: { missionId: CHILD_MISSION, workItemId: 'urn:missionweave:work-item:cw', depth: 2 } });
-    groupSpec.given(childWork).when(command(childState, COORD2, 'mission.create_child', grandChildPayload)).then(expected);
+    groupSpec.given(childWork).when(command(childState, COORD2, 'mission.create_child', grandChildPayload), { ancestors }).then(expected);
   });
 
   it('needs Coordinator authority (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {

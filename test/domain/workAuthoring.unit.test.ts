@@ -163,6 +163,26 @@ function withState(events: readonly RecordedEvent[], id: string, state: string):
 const chain = (id: string, deps: string[]) => (s: GroupState | null) =>
   command(s!, COORD, 'work.authorize', { workItemId: id, contract: { ...CONTRACT, goal: `${CONTRACT.goal} (${id})`, dependencyWorkItemIds: deps } });
 
+describe('work.authorize within its parent WorkItem (§4.11)', () => {
+  const STAGING = 'urn:missionweave:resource:billing-db-staging';
+  const sub = (contract: object) => command(stateOf(withWork), COORD, 'work.authorize', { workItemId: W2, contract: { ...CONTRACT, budget: { currency: 'EUR', financialLimit: 10 }, ...contract }, parentWorkItemId: WORK });
+  const internal = history([(s) => command(s!, COORD, 'work.authorize', { workItemId: 'urn:x:w0', contract: { ...CONTRACT, budget: { currency: 'EUR', financialLimit: 10 }, constraints: { maxDataClassification: 'internal' } } })], created);
+
+  it('refuses a sub-WorkItem with a resource, an operation or a classification its parent lacks, even from the Coordinator (INVALID_COMMAND)', () => {
+    groupSpec.given(withWork).when(sub({ allowedResources: [{ resource: 'urn:x:prod-db', operations: ['db.write'] }] })).thenFails('INVALID_COMMAND', 'resource-exceeds-parent');
+    groupSpec.given(withWork).when(sub({ allowedResources: [{ resource: STAGING, operations: ['db.drop'] }] })).thenFails('INVALID_COMMAND', 'operation-exceeds-parent');
+    const wider = command(stateOf(internal), COORD, 'work.authorize', { workItemId: W2, contract: { ...CONTRACT, budget: { currency: 'EUR', financialLimit: 5 }, allowedResources: [{ resource: STAGING, operations: ['db.read'], constraints: { maxDataClassification: 'confidential' } }] }, parentWorkItemId: 'urn:x:w0' });
+    groupSpec.given(internal).when(wider).thenFails('INVALID_COMMAND', 'classification-exceeds-parent');
+    groupSpec.given(withWork).when(sub({ constraints: { maxDataClassification: 'top-secret' } })).thenFails('INVALID_COMMAND', 'data-classification-unknown');
+  });
+
+  it('accepts a narrower one, and one that states no classification (it inherits its parent’s)', () => {
+    expect(groupSpec.given(withWork).when(sub({ allowedResources: [{ resource: STAGING, operations: ['db.read'] }] })).decision.ok).toBe(true);
+    const inherits = command(stateOf(internal), COORD, 'work.authorize', { workItemId: W2, contract: { ...CONTRACT, budget: { currency: 'EUR', financialLimit: 5 } }, parentWorkItemId: 'urn:x:w0' });
+    expect(groupSpec.given(internal).when(inherits).decision.ok).toBe(true);
+  });
+});
+
 describe('mission progress (§7.3)', () => {
   const graph = history([chain(W2, [WORK]), chain('urn:x:w3', [W2]), chain('urn:x:w4', [])], withWork);
 

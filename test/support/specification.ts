@@ -18,6 +18,7 @@ import type {
   OrganizationServices,
   RecordedEvent,
 } from '../../src/domain/model.js';
+import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
 import type { ErrorCode } from '../../src/protocol/errorCodes.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
@@ -38,6 +39,8 @@ export interface World {
   readonly cooperationLimits?: CooperationLimits;
   /** Extension Profile major versions the Organization registered (`ctx.registeredMajors`); none when absent. */
   readonly profiles?: readonly { readonly profileUri: string; readonly majorVersion: number }[];
+  /** The Group states of the Mission's ancestry, nearest parent first (`ctx.ancestors`), for a child Mission's Group. */
+  readonly ancestors?: readonly GroupState[];
 }
 
 export function testContext(world: World): DecisionContext {
@@ -54,6 +57,7 @@ export function testContext(world: World): DecisionContext {
     storedContent: (contentHash) => world.contents?.find((c) => c.contentHash === contentHash),
     registeredMajors: (profileUri) => (world.profiles ?? []).filter((p) => p.profileUri === profileUri).map((p) => p.majorVersion),
     ...(world.cooperationLimits === undefined ? {} : { cooperationLimits: world.cooperationLimits }),
+    ...(world.ancestors === undefined ? {} : { ancestors: world.ancestors }),
   };
 }
 

@@ -8,14 +8,14 @@
  * Action IDs plus deciders that refuse what no longer applies make a fact issued by several nodes,
  * or twice by one, produce one Event. A round runs one sweep after another, each issuing at most
  * `REACTOR_ROUND_LIMIT` Commands; rounds never overlap, and hints that arrive during a round fold
- * into one more round. Hints come from this node's own commits: a Session opened here (the node
- * that opens a Session is the one that commits it, and every node reads the same store, so no
- * other node needs telling; their timers are the fallback). `close` stops the timer and waits for
+ * into one more round. Hints come from this node's own commits: a Session opened or an Agent Card
+ * registered here (the node that commits it is the one that hears it, and every node reads the
+ * same store, so no other node needs telling; their timers are the fallback). `close` stops the timer and waits for
  * the round in progress.
  */
 
 import type { Logger } from 'pino';
-import { SESSION_OPENED } from '../../domain/organization/organization.js';
+import { CARD_REGISTERED, SESSION_OPENED } from '../../domain/organization/organization.js';
 import { ERROR_CODES } from '../../protocol/errorCodes.js';
 import type { Pool } from '../../store/pool.js';
 import type { GroupAuthority } from '../groupAuthority.js';
@@ -50,9 +50,14 @@ type Ending = 'accepted' | 'duplicate' | 'refused' | 'failed';
 
 const NOTHING: RoundReport = { issued: 0, accepted: 0, duplicate: 0, refused: 0, failed: 0 };
 
-/** A Session opened on this node: its Agent's older Execution Leases are to be revoked now. */
-function opensSession(event: DeliveredEvent): boolean {
-  return event.groupId === undefined && event.text.includes(SESSION_OPENED) && (JSON.parse(event.text) as { kind?: unknown }).kind === SESSION_OPENED;
+/**
+ * A Session opened on this node (its Agent's older Execution Leases are to be revoked now), or an
+ * Agent Card registered here (an owner it no longer fits is to be fenced now, §6.1).
+ */
+function hintsLeases(event: DeliveredEvent): boolean {
+  if (event.groupId !== undefined || !(event.text.includes(SESSION_OPENED) || event.text.includes(CARD_REGISTERED))) return false;
+  const kind = (JSON.parse(event.text) as { kind?: unknown }).kind;
+  return kind === SESSION_OPENED || kind === CARD_REGISTERED;
 }
 
 export class AuthorityReactor {
@@ -74,7 +79,7 @@ export class AuthorityReactor {
     this.timer = setInterval(() => this.hint(), options.periodMs ?? REACTOR_PERIOD_MS);
     this.timer.unref();
     options.authority.onCommitted((events) => {
-      if (events.some(opensSession)) this.hint();
+      if (events.some(hintsLeases)) this.hint();
     });
   }
 

@@ -1,6 +1,7 @@
 /**
  * The lease sweeps of the Authority reactor (§11.3): expired leases, judged by the Authority's
- * clock, and Execution Leases whose holder has opened a replacement Session. Each finds its rows
+ * clock, Execution Leases whose holder has opened a replacement Session, and owners whose Agent
+ * Card changed incompatibly since they accepted (§6.1). Each finds its rows
  * in the store and returns one `ext.missionweave.core.work_lease_close` per lease fact, with an
  * Action ID derived from the fact alone, so that every node issuing the same closure names the
  * same action and the Group gets one Event (the others: the idempotent receipt,
@@ -12,6 +13,7 @@ import { WORK_LEASE_CLOSE, type LeaseCloseCause } from '../../domain/workItem/cl
 import type { WorkLeases } from '../../domain/workItem/workLeases.js';
 import { compareInstants, formatTimestamp, parseTimestamp } from '../../protocol/timestamp.js';
 import type { Pool } from '../../store/pool.js';
+import { readIncompatibleOwnerRows } from '../../store/sql/incompatibleOwners.js';
 import { readExpiredLeaseRows, readReplacedSessionRows, type LeasedWorkItemRow } from '../../store/sql/workLeases.js';
 import { factActionId, type AuthorityCommandDraft, type Sweep } from './sweep.js';
 
@@ -63,5 +65,21 @@ export const replacedSessionSweep: Sweep = {
   },
 };
 
+/**
+ * Owners whose current Agent Card no longer meets the contract they accepted (§6.1: an
+ * incompatible upgrade needs renewed acceptance): fenced through their ownership lease, so that
+ * the Coordinator may re-offer the work.
+ */
+export const incompatibleCardSweep: Sweep = {
+  name: 'incompatible-cards',
+  async find(pool: Pool, _nowMillis: number, limit: number) {
+    const rows = await readIncompatibleOwnerRows(pool, limit);
+    return rows.flatMap((row) => {
+      const { ownership } = row.leases as unknown as WorkLeases;
+      return ownership === undefined ? [] : [closeDraft(row, ownership, 'card_incompatible')];
+    });
+  },
+};
+
 /** The sweeps every node runs. */
-export const LEASE_SWEEPS: readonly Sweep[] = [replacedSessionSweep, expiredLeaseSweep];
+export const LEASE_SWEEPS: readonly Sweep[] = [replacedSessionSweep, expiredLeaseSweep, incompatibleCardSweep];

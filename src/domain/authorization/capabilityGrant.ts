@@ -19,6 +19,8 @@ export const capabilityGrant = defineKind({
   events: [capabilityGranted],
   // The Agent's current Session Epoch decides whether the requesting Session is still current.
   preload: { agents: (command) => [command.payload.agentId] },
+  // The token is capped by the whole WorkItem/Mission ancestry: its scope (§4.11, §14) and budget (§12).
+  ancestry: true,
   target: (state, command) => state.workItems.get(command.payload.workItemId)?.revision,
   workItemOf: (_state, command) => command.payload.workItemId,
   decide: decideCapabilityGrant,

@@ -6,16 +6,20 @@
  *
  * 1. the WorkItem is `active`, the Agent its current owner under the cited Ownership Epoch and a
  *    live ownership lease (`WORK_STALE_OWNERSHIP`, `AUTH_FORBIDDEN`, `WORK_LEASE_EXPIRED`);
- * 2. the Session is the Agent's current one (`AUTH_STALE_SESSION`) and the cited Execution Lease
- *    the current live one of that Session (`WORK_LEASE_EXPIRED`);
+ * 2. the Session is the Agent's current one (`AUTH_STALE_SESSION`), the cited Execution Lease
+ *    the current live one of that Session, and the Agent's Card still meets the contract
+ *    (`WORK_LEASE_EXPIRED`, §6.1);
  * 3. the approval gate: work that policy or the contract gates (`executionPolicy.ts`) gets no
  *    token until a live `approval.grant_execution` of this Ownership Epoch (`APPROVAL_REQUIRED`);
  * 4. least privilege: tools among the contract's required capabilities, resources and operations
- *    among its allowed ones and, under an approval, the approved ones (`AUTH_FORBIDDEN`);
+ *    among its allowed ones that every ancestor WorkItem allows too (§4.11, §14: a child Mission
+ *    never widens authority) and, under an approval, the approved ones (`AUTH_FORBIDDEN`); each
+ *    resource under the tightest data classification the ancestry states;
  * 5. budget: ceilings capped by the contract and the authoritative remaining budget of the
- *    WorkItem and its Mission (and a live approval's budget); a granted dimension with nothing
- *    left pauses the work (§12 exhaustion), and a ceiling asked beyond the cap or in a dimension
- *    nobody granted is refused (`BUDGET_EXCEEDED`);
+ *    WorkItem's whole ancestry — its parent WorkItems, its Mission, every ancestor Mission and the
+ *    parent WorkItems there (and a live approval's budget); a granted dimension with nothing left
+ *    pauses the work (§12 exhaustion), and a ceiling asked beyond the cap or in a dimension nobody
+ *    granted is refused (`BUDGET_EXCEEDED`);
  * 6. expiry no later than the Execution Lease (and the approval), §12;
  * 7. at most `CAPABILITY_GRANTS_PER_LEASE` grants under one Execution Lease (`RATE_LIMITED`).
  *
@@ -28,10 +32,14 @@ import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';
 import { exhaustedDimension, limitsOf, minLimits, remainingOf, USAGE_DIMENSIONS, type BudgetLimits } from '../budget/budgetMath.js';
+import { ancestorsOf, remainingOverAncestry } from '../budget/ledger.js';
 import type { CapabilityGrantClaims, CapabilityResource } from '../../protocol/capabilityToken.js';
 import { liveApproval, type ExecutionApproval } from '../workItem/executionApprovals.js';
-import { checkExecutionLease, checkOwner, checkWorkState, isRefusal, workItemNamed, type FencedCommand } from '../workItem/fencing.js';
-import { missionUsageOf, usageOf } from '../workItem/resourceUsage.js';
+import { checkExecutionLease, checkOwner, checkOwnerCard, checkWorkState, isRefusal, workItemNamed, type FencedCommand } from '../workItem/fencing.js';
+import { scopeWithinAncestors, type ResourceScope } from '../workItem/authorityScope.js';
+import { usageOf } from '../workItem/resourceUsage.js';
+import { ancestorWorkItems } from '../workItem/workAncestry.js';
+import { linksOf } from '../workItem/workItemDocuments.js';
 import type { WorkItemEventPayload } from '../workItem/workEvents.js';
 import { CAPABILITY_GRANTS_PER_LEASE, DEFAULT_CAPABILITY_SECONDS } from './authorizationLimits.js';
 import { grantsUnderLease, withGrant } from './capabilityGrants.js';
@@ -60,7 +68,8 @@ function checkBinding(workItem: WorkItem, payload: Grant['payload'], ctx: Decisi
   if (current !== payload.sessionEpoch) {
     return refuse('AUTH_STALE_SESSION', 'session-not-current', 'the Session is not the Agent’s current one', { workItemId: workItem.workItemId });
   }
-  return checkExecutionLease(workItem, holder, payload.executionLeaseId, ctx);
+  const lease = checkExecutionLease(workItem, holder, payload.executionLeaseId, ctx);
+  return isRefusal(lease) ? lease : (checkOwnerCard(workItem, ctx) ?? lease);
 }
 
 /** Step 3: the approval that applies, `null` when none is needed, or the refusal. */
@@ -75,36 +84,41 @@ function checkGate(workItem: WorkItem, ctx: DecisionContext): ExecutionApproval 
   });
 }
 
-/** Step 4: the tools and resources the token allows. */
-function scopeOf(workItem: WorkItem, payload: Grant['payload'], approval: ExecutionApproval | null): { tools: string[]; resources: CapabilityResource[] } | Refusal {
-  const contractTools = workItem.contract.requiredCapabilities.map((c) => c.id);
+/**
+ * Step 4: the tools and resources the token allows: what the contract allows within the whole
+ * ancestry of the WorkItem (`authorityScope.ts`), each resource under the tightest data
+ * classification any of it states.
+ */
+function scopeOf(allowedScope: ReadonlyMap<string, ResourceScope>, contractTools: readonly string[], payload: Grant['payload'], approval: ExecutionApproval | null): { tools: string[]; resources: CapabilityResource[] } | Refusal {
   const tool = (payload.tools ?? []).find((t) => !contractTools.includes(t));
   if (tool !== undefined) return forbidden('tool-not-allowed', 'the Work Contract does not require that tool', { tool });
-  const allowed = new Map<string, readonly string[]>();
-  for (const grant of workItem.contract.allowedResources) {
+  const allowed = new Map<string, ResourceScope>();
+  for (const [resource, scope] of allowedScope) {
     // Under an approval only what it approved: its resources (when it names any) and operations.
-    if (approval !== null && approval.resources.length > 0 && !approval.resources.includes(grant.resource)) continue;
-    const operations = approval === null ? grant.operations : grant.operations.filter((o) => approval.operations.includes(o));
-    if (operations.length > 0) allowed.set(grant.resource, operations);
+    if (approval !== null && approval.resources.length > 0 && !approval.resources.includes(resource)) continue;
+    const operations = approval === null ? scope.operations : scope.operations.filter((o) => approval.operations.includes(o));
+    if (operations.length > 0) allowed.set(resource, { ...scope, operations });
   }
-  const asked = payload.resources ?? [...allowed].map(([resource, operations]) => ({ resource, operations }));
+  const asked = payload.resources ?? [...allowed].map(([resource, { operations }]) => ({ resource, operations }));
   const resources: CapabilityResource[] = [];
   for (const { resource, operations } of asked) {
     const permitted = allowed.get(resource);
     if (permitted === undefined) return forbidden('resource-not-allowed', 'the resource is not allowed to this WorkItem', { resource });
-    const operation = operations.find((o) => !permitted.includes(o));
+    const operation = operations.find((o) => !permitted.operations.includes(o));
     if (operation !== undefined) return forbidden('operation-not-allowed', 'the operation is not allowed on the resource', { resource, operation });
-    resources.push({ resource, operations: sortedSet(operations) });
+    const bound = permitted.maxDataClassification;
+    resources.push({ resource, operations: sortedSet(operations), ...(bound === undefined ? {} : { constraints: { maxDataClassification: bound } }) });
   }
   resources.sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   return { tools: sortedSet(payload.tools ?? contractTools), resources };
 }
 
 /** Step 5: the token's ceilings. */
-function limitsFor(state: GroupState, workItem: WorkItem, payload: Grant['payload'], approval: ExecutionApproval | null): BudgetLimits | Refusal {
-  const used = usageOf(workItem);
-  let cap = minLimits(remainingOf(used, limitsOf(workItem.contract.budget)), remainingOf(missionUsageOf(state), limitsOf(state.mission.budget)));
-  if (approval?.budget !== undefined) cap = minLimits(cap, remainingOf(used, limitsOf(approval.budget)));
+function limitsFor(state: GroupState, workItem: WorkItem, payload: Grant['payload'], approval: ExecutionApproval | null, ctx: DecisionContext): BudgetLimits | Refusal {
+  // What the WorkItem, its parents, its Mission and every ancestor Mission and parent WorkItem leave.
+  let cap = remainingOverAncestry(state, workItem.workItemId, ctx);
+  if (isRefusal(cap)) return cap;
+  if (approval?.budget !== undefined) cap = minLimits(cap, remainingOf(usageOf(workItem), limitsOf(approval.budget)));
   const details = { workItemId: workItem.workItemId };
   const exhausted = exhaustedDimension(cap);
   if (exhausted !== undefined) {
@@ -143,9 +157,11 @@ export function decideCapabilityGrant(state: GroupState, command: Grant, ctx: De
   }
   const approval = checkGate(workItem, ctx);
   if (isRefusal(approval)) return approval;
-  const scope = scopeOf(workItem, payload, approval);
+  const ancestors = ancestorWorkItems(state, linksOf(workItem).parentWorkItemId, ancestorsOf(ctx));
+  if (isRefusal(ancestors)) return ancestors;
+  const scope = scopeOf(scopeWithinAncestors(workItem.contract, ancestors), workItem.contract.requiredCapabilities.map((c) => c.id), payload, approval);
   if (isRefusal(scope)) return scope;
-  const limits = limitsFor(state, workItem, payload, approval);
+  const limits = limitsFor(state, workItem, payload, approval, ctx);
   if (isRefusal(limits)) return limits;
 
   const grant: CapabilityGrantClaims = {

@@ -38,7 +38,7 @@ import {
   type BudgetPause,
   type ResourceUsageRecordedPayload,
 } from '../workItem/resourceUsage.js';
-import { addUsage, limitsOf, NO_USAGE, remainingOf, usageOverflow, USAGE_DIMENSIONS, type BudgetLimits, type ResourceUsage } from './budgetMath.js';
+import { addUsage, limitsOf, minLimits, NO_USAGE, remainingOf, usageOverflow, USAGE_DIMENSIONS, type BudgetLimits, type ResourceUsage } from './budgetMath.js';
 import { childUsageRecorded, type ChildUsageRecordedPayload } from './childUsageRecorded.js';
 import { MAX_LEDGER_ANCESTRY } from './budgetLimits.js';
 
@@ -174,6 +174,39 @@ function ancestorDraft(ancestor: GroupState, child: GroupState, charged: GroupCh
   };
 }
 
+/** Why an ancestry could not be walked, and at which account. */
+interface UnwalkedAncestry {
+  readonly refusal: Refusal;
+  readonly accountId: string;
+}
+
+/**
+ * Every account of the ancestry of `workItemId` (this Group's and `ctx.ancestors`), nearest first,
+ * with what it leaves; with `complete`, an ancestry whose root the loaded Groups do not reach
+ * cannot be walked either.
+ */
+function ancestryAccounts(state: GroupState, workItemId: string, ctx: DecisionContext, complete: boolean): AccountRemaining[] | UnwalkedAncestry {
+  const walked: AccountRemaining[] = [];
+  let current = state;
+  let target = workItemId;
+  const mismatch = (missionId: string): UnwalkedAncestry => ({
+    refusal: refuse('INVALID_COMMAND', 'ancestry-mismatch', 'the loaded ancestry does not match the Mission parent link', { missionId }),
+    accountId: missionId,
+  });
+  for (const next of [undefined, ...ancestorsOf(ctx)]) {
+    if (next !== undefined) {
+      const link = current.mission.parent;
+      if (link === undefined || link.missionId !== next.mission.missionId) return mismatch(current.mission.missionId);
+      target = link.workItemId;
+      current = next;
+    }
+    const accounts = chargeGroup(current, target, NO_USAGE, ctx);
+    if ('ok' in accounts) return { refusal: accounts, accountId: target };
+    walked.push(...accounts.accounts);
+  }
+  return complete && current.mission.parent !== undefined ? mismatch(current.mission.missionId) : walked;
+}
+
 /**
  * Where the work of `workItemId` stands after a budget revision: the first account of its
  * ancestry (this Group's and `ctx.ancestors`) with nothing left of a granted dimension, or
@@ -181,21 +214,23 @@ function ancestorDraft(ancestor: GroupState, child: GroupState, charged: GroupCh
  * cannot be walked counts as exhausted.
  */
 export function exhaustionOf(state: GroupState, workItemId: string, ctx: DecisionContext): BudgetPause | undefined {
-  const walked: AccountRemaining[] = [];
-  let current = state;
-  let target = workItemId;
-  for (const next of [undefined, ...ancestorsOf(ctx)]) {
-    if (next !== undefined) {
-      const link = current.mission.parent;
-      if (link === undefined || link.missionId !== next.mission.missionId) return { dimension: USAGE_DIMENSIONS[0], accountId: current.mission.missionId, since: ctx.now };
-      target = link.workItemId;
-      current = next;
-    }
-    const accounts = chargeGroup(current, target, NO_USAGE, ctx);
-    if ('ok' in accounts) return { dimension: USAGE_DIMENSIONS[0], accountId: target, since: ctx.now };
-    walked.push(...accounts.accounts);
-  }
+  const walked = ancestryAccounts(state, workItemId, ctx, false);
+  if ('refusal' in walked) return { dimension: USAGE_DIMENSIONS[0], accountId: walked.accountId, since: ctx.now };
   return exhaustion(walked, ctx.now);
+}
+
+/**
+ * What the work of `workItemId` may still spend (§12 "Capability-token budgets MUST be capped by
+ * both the Work Contract and the authoritative remaining budget"): per dimension the least any
+ * account of its complete ancestry leaves — the WorkItem, its parent WorkItems, its Mission, and
+ * each ancestor Mission with the parent WorkItems there — a dimension some account does not grant
+ * left out (it allows nothing).
+ */
+export function remainingOverAncestry(state: GroupState, workItemId: string, ctx: DecisionContext): BudgetLimits | Refusal {
+  const walked = ancestryAccounts(state, workItemId, ctx, true);
+  if ('refusal' in walked) return walked.refusal;
+  const [own, ...others] = walked;
+  return others.reduce((cap, account) => minLimits(cap, account.remaining), own?.remaining ?? {});
 }
 
 /**

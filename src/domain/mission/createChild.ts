@@ -15,6 +15,10 @@ import { promoteToChild } from '../workItem/childMissionWork.js';
 import { linksOf, PROMOTABLE_STATES } from '../workItem/workItemDocuments.js';
 import { checkNewMission } from './createMission.js';
 import { checkAllocation } from '../budget/allocation.js';
+import { ancestorsOf } from '../budget/ledger.js';
+import { checkPermissionsWithin } from '../workItem/authorityScope.js';
+import { isRefusal } from '../workItem/fencing.js';
+import { ancestorWorkItems } from '../workItem/workAncestry.js';
 import { withChildBudget } from '../workItem/resourceUsage.js';
 import { newMissionGroup } from './newMission.js';
 
@@ -32,8 +36,12 @@ function childApprovalPolicy(parent: ApprovalPolicy): ApprovalPolicy {
   };
 }
 
-/** Child deadline, budget and permissions must be subsets of the parent's (§14). */
-function checkSubset(state: GroupState, payload: CreateChildPayload, parentItem: WorkItem): Refusal | null {
+/**
+ * Child deadline, budget and permissions must be subsets of the parent's (§14): the permissions
+ * of the parent Mission, and operations every WorkItem of the ancestry allows — the parent WorkItem
+ * and everything above it, across the parent Missions (`authorityScope.ts`).
+ */
+function checkSubset(state: GroupState, payload: CreateChildPayload, parentItem: WorkItem, ctx: DecisionContext): Refusal | null {
   const { mission, missionNotes } = state;
   const { contract } = parentItem;
   if (!isNoLaterThan(payload.deadline, mission.deadline) || !isNoLaterThan(payload.deadline, contract.deadline)) {
@@ -47,7 +55,8 @@ function checkSubset(state: GroupState, payload: CreateChildPayload, parentItem:
   if (extra !== undefined) {
     return refuse('INVALID_COMMAND', 'permission-exceeds-parent', 'the child asks for a permission the parent lacks', { permission: extra });
   }
-  return null;
+  const ancestors = ancestorWorkItems(state, parentItem.workItemId, ancestorsOf(ctx));
+  return isRefusal(ancestors) ? ancestors : checkPermissionsWithin(payload.permissions ?? [], ancestors);
 }
 
 export function decideCreateChild(
@@ -76,7 +85,7 @@ export function decideCreateChild(
     return refuse('INVALID_COMMAND', 'child-coordinator-is-owner', 'the child Coordinator must differ from its MissionOwner');
   }
   // The child's budget is allocated from the parent WorkItem (§12, §14), replacing a settled child's.
-  const refused = checkSubset(state, payload, parentItem) ?? checkAllocation(state, { kind: 'work-item', workItem: parentItem }, payload.budget, { replacingChild: true });
+  const refused = checkSubset(state, payload, parentItem, ctx) ?? checkAllocation(state, { kind: 'work-item', workItem: parentItem }, payload.budget, { replacingChild: true });
   if (refused !== null) return refused;
 
   const parentEventId = ctx.newId();

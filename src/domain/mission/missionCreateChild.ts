@@ -22,6 +22,8 @@ export const missionCreateChild = defineKind({
   events: [missionChildCreated, missionCreated],
   preload: { agents: (command) => [command.payload.coordinatorId], missions: (command) => [command.payload.missionId] },
   creates: (command) => ({ groupId: command.payload.groupId, missionId: command.payload.missionId }),
+  // The child's permissions are held to every ancestor WorkItem, in the parent Missions' Groups too (§14).
+  ancestry: true,
   target: (state, command) => state.workItems.get(command.payload.parentWorkItemId)?.revision,
   workItemOf: (_state, command) => command.payload.parentWorkItemId,
   decide: decideCreateChild,

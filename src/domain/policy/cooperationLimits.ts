@@ -26,6 +26,11 @@ export interface CooperationLimits {
   readonly proposalsPerWindow: number;
   /** Deepest child Mission below a root Mission (the root is depth 0, §14). */
   readonly maxMissionDepth: number;
+  /**
+   * Deepest WorkItem a Delegation Grant's grantee works on below the Grant's target (the target is
+   * depth 0, §9.1), and so the largest `maxDescendantDepth` a Grant may carry.
+   */
+  readonly maxDelegatedWorkDepth: number;
   /** WorkItems one Worker holds `queued` (accepted, not started) in one Group. */
   readonly maxQueuedWorkItems: number;
   /** WorkItems one Worker holds `active` in one Group. */
@@ -71,6 +76,13 @@ export const DEFAULT_COOPERATION_LIMITS: CooperationLimits = {
    * takes an explicit grant (§14).
    */
   maxMissionDepth: 3,
+  /**
+   * Three levels below a Grant's target, like child Missions: a delegate splitting its target into
+   * parts, those into steps, and one more. A delegate that nests deeper is usually decomposing in
+   * a loop (§20), and every level is one more parent WorkItem a usage charge updates (§12);
+   * legitimate depth takes an explicit grant.
+   */
+  maxDelegatedWorkDepth: 3,
   /** 100 accepted-but-not-started WorkItems per Worker: a backlog, not a hoard (reference default). */
   maxQueuedWorkItems: 100,
   /** 4 WorkItems running at once per Worker (reference default): more is rarely real parallelism. */

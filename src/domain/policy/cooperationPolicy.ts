@@ -1,7 +1,8 @@
 /**
  * Which cooperation limit (§20) a Command would pass, judged on the state before it: Message and
- * proposal rates per Agent per Group, child-Mission depth (§14), queued and active WorkItems per
- * Worker, unresolved clarification rounds and duplicate decomposition (`decompositionLimits.ts`).
+ * proposal rates per Agent per Group, child-Mission depth (§14), delegation depth under a Grant
+ * (§9.1, `delegationDepth.ts`), queued and active WorkItems per Worker, unresolved clarification
+ * rounds and duplicate decomposition (`decompositionLimits.ts`).
  * Also when a rate-counted Command first reaches the soft threshold of its window.
  */
 
@@ -10,6 +11,7 @@ import type { GroupState } from '../group/groupState.js';
 import type { CommandEnvelope, DecisionContext } from '../model.js';
 import { DEFAULT_COOPERATION_LIMITS, RATE_WINDOW_MS, softThreshold, type CooperationLimits, type CooperationPolicy, type ExceededLimit } from './cooperationLimits.js';
 import { clarificationCrossing, clarificationLimit, duplicateDecomposition } from './decompositionLimits.js';
+import { delegationDepthLimit } from './delegationDepth.js';
 import { isRateLimited, liveTimes, rateKey, resetsAt } from './rateWindows.js';
 
 export type { ExceededLimit };
@@ -71,7 +73,7 @@ export function exceededLimit(state: GroupState, command: CommandEnvelope, ctx: 
     const depth = (state.mission.parent?.depth ?? 0) + 1;
     if (depth > limits.maxMissionDepth) return { policy: 'delegation_depth', limit: limits.maxMissionDepth, observed: depth };
   }
-  return workLimit(state, command, limits) ?? clarificationLimit(state, command, limits) ?? duplicateDecomposition(state, command, limits);
+  return delegationDepthLimit(state, command, limits) ?? workLimit(state, command, limits) ?? clarificationLimit(state, command, limits) ?? duplicateDecomposition(state, command, limits);
 }
 
 /**

@@ -39,7 +39,7 @@ export function grantRevision(grant: CooperationOverrideGrant): number {
 export const POLICY_TARGETS: Readonly<Record<CooperationPolicy, readonly string[]>> = {
   message_rate: ['message.post'],
   proposal_rate: ['work.propose'],
-  delegation_depth: ['mission.create_child'],
+  delegation_depth: ['mission.create_child', 'membership.grant_delegation', 'work.authorize', 'work.offer'],
   queued_work_items: ['work.accept_offer'],
   active_work_items: ['work.accept_offer', 'work.start'],
   unresolved_clarifications: ['work.block'],

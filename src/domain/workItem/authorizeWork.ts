@@ -9,6 +9,10 @@
  * proposal stays open) — the reference runtime decides the same. The WorkItem's `createdBy` is
  * the proposer, its `authorizedBy` the authorizer, and the proposal becomes `authorized` in the
  * same Event (its evolve).
+ *
+ * A WorkItem never widens authority (§4.11, §14): its resources, operations and data
+ * classification lie within every ancestor WorkItem's — its parent here, and for a child Mission
+ * the parent WorkItem it was promoted from and everything above (`authorityScope.ts`).
  */
 
 import { canonicalize } from '../../protocol/jcs.js';
@@ -22,6 +26,10 @@ import { sameSet } from '../rules.js';
 import { checkDelegatedUse } from './delegation.js';
 import { checkContract } from './workContractChecks.js';
 import { checkAllocation, sourceOf } from '../budget/allocation.js';
+import { ancestorsOf } from '../budget/ledger.js';
+import { checkWithinAncestors } from './authorityScope.js';
+import { isRefusal } from './fencing.js';
+import { ancestorWorkItems } from './workAncestry.js';
 import { newWorkItem, type WorkProposal } from './workItemDocuments.js';
 
 type AuthorizeCommand = CommandOf<'work.authorize'>;
@@ -77,6 +85,11 @@ export function decideWorkAuthorize(
   // The allocation must fit beside everything its Mission or parent WorkItem already allocated (§12).
   const refused = checkContract(state, payload.workItemId, payload, ctx) ?? checkAllocation(state, sourceOf(state, payload.parentWorkItemId), payload.contract.budget);
   if (refused !== null) return refused;
+  // What it may touch lies within every ancestor WorkItem's, across parent Missions (§4.11, §14).
+  const ancestors = ancestorWorkItems(state, payload.parentWorkItemId, ancestorsOf(ctx));
+  if (isRefusal(ancestors)) return ancestors;
+  const wider = checkWithinAncestors(payload.contract, ancestors);
+  if (wider !== null) return wider;
 
   const ref = groupRef(state);
   const conversationId = payload.conversationId ?? ctx.newId();

@@ -16,6 +16,10 @@
  *   (`work.offer` from a state with no live owner); only `active` becomes `queued`, since an
  *   `active` WorkItem has an Execution Lease and that one is closed with the ownership.
  * - Session replacement does not close ownership: the same Agent's new Session resumes its work.
+ * - An owner whose Agent Card changed incompatibly (§6.1, `isOwnerCardIncompatible`): fenced like
+ *   an expired owner, its ownership lease named and every lease closed (`revoked`), so that
+ *   execution continues only after renewed acceptance of a new offer, by a Card that meets the
+ *   contract. The state stays re-offerable; `active` becomes `queued`.
  */
 
 import type { Lease, WorkItem } from '../documents.js';
@@ -23,14 +27,14 @@ import type { GroupState } from '../group/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
-import { isRefusal, workItemNamed } from './fencing.js';
+import { isOwnerCardIncompatible, isRefusal, workItemNamed } from './fencing.js';
 import type { WorkItemEventPayload } from './workEvents.js';
 import { closeLease, leasesOf, withAllClosed, withExecutionClosed, withLeases, type WorkLeases } from './workLeases.js';
 
 export const WORK_LEASE_CLOSE = 'ext.missionweave.core.work_lease_close';
 export const WORK_LEASE_CLOSED = 'ext.missionweave.core.work_lease_closed';
 
-export type LeaseCloseCause = 'expired' | 'session_replaced';
+export type LeaseCloseCause = 'expired' | 'session_replaced' | 'card_incompatible';
 
 export interface WorkLeaseClosedPayload extends WorkItemEventPayload {
   readonly ownershipEpoch: number;
@@ -63,7 +67,7 @@ function namedLease(workItem: WorkItem, payload: Close['payload']): { which: 'ex
 }
 
 /** Refuses a cause that does not hold at the acceptance time (the Authority's clock only). */
-function checkCause(which: 'execution' | 'ownership', lease: Lease, cause: LeaseCloseCause, ctx: DecisionContext): Refusal | null {
+function checkCause(workItem: WorkItem, which: 'execution' | 'ownership', lease: Lease, cause: LeaseCloseCause, ctx: DecisionContext): Refusal | null {
   const details = { leaseId: lease.leaseId };
   switch (cause) {
     case 'expired':
@@ -77,6 +81,11 @@ function checkCause(which: 'execution' | 'ownership', lease: Lease, cause: Lease
         ? null
         : refuse('INVALID_STATE_TRANSITION', 'session-not-replaced', 'the holder has opened no Session since the lease was granted', details);
     }
+    case 'card_incompatible':
+      if (which !== 'ownership') {
+        return refuse('INVALID_STATE_TRANSITION', 'card-fences-ownership', 'an incompatible Agent Card fences the owner: name its ownership lease', details);
+      }
+      return isOwnerCardIncompatible(workItem, ctx) ? null : refuse('INVALID_STATE_TRANSITION', 'card-compatible', 'the owner’s Agent Card still meets the Work Contract', details);
     default: {
       const _exhaustive: never = cause;
       return _exhaustive;
@@ -102,7 +111,7 @@ export function decideWorkLeaseClose(state: GroupState, command: Close, ctx: Dec
   if (isRefusal(workItem)) return workItem;
   const named = namedLease(workItem, payload);
   if (isRefusal(named)) return named;
-  const refused = checkCause(named.which, named.lease, payload.cause, ctx);
+  const refused = checkCause(workItem, named.which, named.lease, payload.cause, ctx);
   if (refused !== null) return refused;
 
   const leases = leasesOf(workItem);

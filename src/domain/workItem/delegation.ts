@@ -11,9 +11,9 @@
  * `parentWorkItemId` into the target's subtree, no deeper than the Grant's maximum; an existing
  * one is offered only when it is the target or a descendant. Every required capability must be
  * allowed by the Grant at or above its minimum version, and the budgets of every WorkItem created
- * or offered under the Grant, with this one, stay within every Grant ceiling. No Organization
- * cooperation policy for delegation depth reaches the decider yet, so the Grant's maximum is the
- * only depth bound (§20).
+ * or offered under the Grant, with this one, stay within every Grant ceiling. The Organization's
+ * bound on the same depth (§9.1, §20) is a cooperation limit, judged before these rules
+ * (`policy/delegationDepth.ts`).
  */
 
 import type { Budget, WorkContract, WorkItem } from '../documents.js';

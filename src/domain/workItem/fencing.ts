@@ -12,6 +12,8 @@ import type { Lease, WorkItem } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import { membershipOf } from '../group/stateQueries.js';
 import { refuse, type CommandEnvelope, type DecisionContext, type Refusal } from '../model.js';
+import { capabilityPins } from './capabilityMatch.js';
+import { linksOf } from './workItemDocuments.js';
 import { isLive, leasesOf } from './workLeases.js';
 
 /**
@@ -91,6 +93,37 @@ export function checkExecutionLease(workItem: WorkItem, command: FencedCommand, 
     return refuse('WORK_LEASE_EXPIRED', 'execution-lease-other-session', 'the Execution Lease belongs to another Session', details);
   }
   return execution;
+}
+
+/**
+ * Whether the owner's Agent Card no longer meets the contract (§6.1): an upgrade that left no
+ * declared version satisfying a required capability (a new major version, a capability dropped)
+ * is incompatible, and the acceptance made under the older Card no longer binds. A compatible
+ * in-place upgrade (the same major version, at least the minimum) continues. The Parent
+ * Coordinator holding a WorkItem for a running child Mission (§14) holds it as the child's
+ * MissionOwner, not under its Card's capabilities.
+ */
+export function isOwnerCardIncompatible(workItem: WorkItem, ctx: DecisionContext): boolean {
+  const owner = workItem.owner;
+  if (owner === undefined) return false;
+  const child = linksOf(workItem).childMission;
+  if (child !== undefined && child.outcome === undefined) return false;
+  const card = ctx.agent(owner.agentId);
+  return card === undefined || capabilityPins(card, workItem.contract.requiredCapabilities) === undefined;
+}
+
+/**
+ * The owner's leases stop holding from the Card change on, like an expiry, whether or not the
+ * Authority has closed them yet (`ext.missionweave.core.work_lease_close`, cause
+ * `card_incompatible`): execution continues only after renewed acceptance (§6.1).
+ */
+export function checkOwnerCard(workItem: WorkItem, ctx: DecisionContext): Refusal | null {
+  if (!isOwnerCardIncompatible(workItem, ctx)) return null;
+  return refuse('WORK_LEASE_EXPIRED', 'agent-card-incompatible', 'the owner’s Agent Card no longer meets the Work Contract; execution needs renewed acceptance', {
+    workItemId: workItem.workItemId,
+    agentId: workItem.owner?.agentId ?? '',
+    agentCardVersion: ctx.agent(workItem.owner?.agentId ?? '')?.cardVersion ?? 0,
+  });
 }
 
 /** Owner, epoch, ownership lease and (when cited) Execution Lease, in that order. */

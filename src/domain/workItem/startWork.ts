@@ -4,7 +4,8 @@
  * Lease: a new, stable Lease ID bound to the Agent, the Command's Session Epoch, the WorkItem and
  * the Ownership Epoch. The ownership lease is extended to at least the Execution Lease's expiry,
  * so that an owner never executes without owning. A contract that requires an Execution Approval
- * starts only under a live one of the current Ownership Epoch (`executionApprovals.ts`).
+ * starts only under a live one of the current Ownership Epoch (`executionApprovals.ts`), and an
+ * owner whose Agent Card changed incompatibly starts nothing before renewed acceptance (§6.1).
  */
 
 import type { Lease } from '../documents.js';
@@ -14,7 +15,7 @@ import { accept, refuse, type Decision, type DecisionContext, type EventDraft, t
 import { isNoLaterThan } from '../rules.js';
 import { checkDependenciesMet } from './dependencies.js';
 import { checkExecutionApproval } from './executionApprovals.js';
-import { checkOwner, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
+import { checkOwner, checkOwnerCard, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
 import { checkBudgetPause } from '../budget/budgetPause.js';
 import { DEFAULT_EXECUTION_LEASE_SECONDS, MAX_EXECUTION_LEASE_SECONDS } from './workLimits.js';
 import type { WorkStartedPayload } from './workEvents.js';
@@ -45,6 +46,7 @@ export function decideWorkStart(
   const refused =
     checkWorker(state, command) ??
     checkOwner(workItem, command, { ownershipEpoch: payload.ownershipEpoch }, ctx) ??
+    checkOwnerCard(workItem, ctx) ??
     checkWorkState(workItem, ['queued'], 'start') ??
     checkDependenciesMet(state, workItem) ??
     checkExecutionApproval(workItem, ctx) ??

@@ -39,6 +39,8 @@ export const workAuthorize = defineKind({
   authority: ['coordinator', 'delegate'],
   missionStates: ['active'],
   events: [workAuthorized],
+  // A WorkItem is held to every ancestor WorkItem, in the parent Missions' Groups too (§4.11, §14).
+  ancestry: true,
   target: (state, command) => state.workItems.get(command.payload.workItemId)?.revision ?? 0,
   workItemOf: (_state, command) => command.payload.workItemId,
   conversationOf: (_state, command) => command.payload.conversationId,

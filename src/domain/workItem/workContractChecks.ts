@@ -2,13 +2,15 @@
  * The checks a Work Contract passes wherever it enters the Group (§10.1): proposed by a member
  * (`work.propose`) or authorized (`work.authorize`). It must fit inside its Mission (deadline and
  * budget, §12), name only known dependencies without a cycle under a policy we define (§10.4),
- * and agree with the payload's own `dependencyIds`.
+ * agree with the payload's own `dependencyIds`, and state data classification bounds only in the
+ * protocol's four levels (`authorityScope.ts`).
  */
 
 import type { WorkContract } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import { refuse, type DecisionContext, type Refusal } from '../model.js';
 import { budgetOverrun, isAfterNow, isNoLaterThan, sameSet } from '../rules.js';
+import { checkClassifications } from './authorityScope.js';
 import { checkDependencies, checkDependencyPolicy } from './dependencies.js';
 
 export interface ContractInput {
@@ -26,7 +28,7 @@ export function checkContract(state: GroupState, workItemId: string, input: Cont
   if (input.parentWorkItemId !== undefined && !state.workItems.has(input.parentWorkItemId)) {
     return refuse('INVALID_COMMAND', 'parent-work-item-unknown', 'the parent WorkItem is not in this Group');
   }
-  const dependencies = checkDependencyPolicy(contract) ?? checkDependencies(state, workItemId, contract.dependencyWorkItemIds);
+  const dependencies = checkDependencyPolicy(contract) ?? checkDependencies(state, workItemId, contract.dependencyWorkItemIds) ?? checkClassifications(contract);
   if (dependencies !== null) return dependencies;
   if (!isAfterNow(contract.deadline, ctx) || !isNoLaterThan(contract.deadline, state.mission.deadline)) {
     return refuse('INVALID_COMMAND', 'deadline-outside-mission', 'the contract deadline must lie between now and the Mission deadline');

@@ -4,14 +4,17 @@
  * cycle is refused. It emits `work.contract.revised` (§15.2), as the reference runtime does.
  *
  * A new dependency is a material revision (§10.1): the contract's `contractVersion` increments,
- * and whatever acceptance the old contract had no longer binds. An owned WorkItem (`queued`,
- * `active`, `blocked`) therefore returns to `open` with its owner fenced — its ownership and any
- * Execution Lease revoked, so the old Ownership Epoch's Commands are refused — and an `offered`
- * one returns to `open` with its pending offers withdrawn. The Coordinator then offers the revised
- * contract, and the Worker that accepts it accepts the new version.
+ * and whatever acceptance the old contract had no longer binds. The revision moves the WorkItem
+ * to no other state — no row of §10.2 lets it, so the WorkItem stays where it is and only its
+ * acceptance ends: an `offered` one keeps `offered` with its pending offers withdrawn; a `queued`
+ * or `blocked` one keeps its state and its recorded owner, fenced (its leases revoked, so the old
+ * Ownership Epoch's Commands are refused), which is the "no live owner" from which §10.2 lets the
+ * Coordinator offer the revised contract again. An `active` WorkItem is refused: a running Worker
+ * is never interrupted at an unsafe point (§11.3), and once it checkpoints or blocks the edge may
+ * be added. The Worker that accepts a new offer accepts the new version.
  */
 
-import type { WorkItem } from '../documents.js';
+import type { Lease, WorkItem } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
@@ -24,14 +27,17 @@ import { MAX_DEPENDENCIES_PER_WORK_ITEM } from './workLimits.js';
 
 export const workContractRevised = workItemEvent<WorkContractRevisedPayload>()('work.contract.revised');
 
-/** §10.2 states whose contract may still change: not yet submitted, not ended. */
-const REVISABLE: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'active', 'blocked'];
+/** §10.2 states whose contract may still change: not yet submitted, not ended, not running. */
+const REVISABLE: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'blocked'];
 
 type AddCommand = CommandOf<'ext.missionweaveprotocol.core.work_dependency_add'>;
 
 function checkEdge(state: GroupState, workItem: WorkItem, dependencyId: string): Refusal | null {
   if (!state.workItems.has(dependencyId)) {
     return refuse('INVALID_COMMAND', 'dependency-unknown', 'the dependency is not a WorkItem of this Group', { workItemId: dependencyId });
+  }
+  if (workItem.state === 'active') {
+    return refuse('INVALID_STATE_TRANSITION', 'work-item-active', 'an active WorkItem is revised once its Worker checkpoints or blocks', { workItemId: workItem.workItemId, state: 'active' });
   }
   const stateRefused = checkWorkState(workItem, REVISABLE, 'have its contract revised');
   if (stateRefused !== null) return stateRefused;
@@ -48,23 +54,21 @@ function checkEdge(state: GroupState, workItem: WorkItem, dependencyId: string):
   return checkNoCycle(state, workItem.workItemId, dependencyId);
 }
 
-/** The WorkItem under its revised contract, and the leases its fenced owner loses. */
+/** The WorkItem under its revised contract, in the same state, and the leases its fenced owner loses. */
 function revised(workItem: WorkItem, dependencyId: string, ctx: DecisionContext): { workItem: WorkItem; revokedLeases: WorkContractRevisedPayload['revokedLeases'] } {
   const contract = {
     ...workItem.contract,
     contractVersion: workItem.contract.contractVersion + 1,
     dependencyWorkItemIds: [...workItem.contract.dependencyWorkItemIds, dependencyId],
   };
-  const next: WorkItem = { ...workItem, contract, revision: workItem.revision + 1, updatedAt: ctx.now };
-  if (workItem.state === 'open') return { workItem: next, revokedLeases: [] };
   const offers = workItem.offers?.map((o) => (o.status === 'pending' ? { ...o, status: 'withdrawn' as const } : o));
-  const { owner: _fenced, ...unowned } = next;
-  const reopened: WorkItem = { ...unowned, state: 'open', ...(offers === undefined ? {} : { offers }) };
+  const next: WorkItem = { ...workItem, contract, revision: workItem.revision + 1, updatedAt: ctx.now, ...(offers === undefined ? {} : { offers }) };
   const leases = leasesOf(workItem);
-  if (leases.ownership === undefined && leases.execution === undefined) return { workItem: reopened, revokedLeases: [] };
+  const live = [leases.ownership, leases.execution].filter((l): l is Lease => l !== undefined && l.state === 'active');
+  if (live.length === 0) return { workItem: next, revokedLeases: [] };
   const reason = `Work Contract revised to version ${contract.contractVersion}`;
-  const revokedLeases = [leases.ownership, leases.execution].filter((l) => l !== undefined).map((l) => closeLease(l, 'revoked', reason, ctx));
-  return { workItem: withLeases(reopened, withAllClosed(leases, 'revoked', reason, ctx)), revokedLeases };
+  const revokedLeases = live.map((l) => closeLease(l, 'revoked', reason, ctx));
+  return { workItem: withLeases(next, withAllClosed(leases, 'revoked', reason, ctx)), revokedLeases };
 }
 
 export function decideWorkDependencyAdd(

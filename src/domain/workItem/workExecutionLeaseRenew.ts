@@ -3,15 +3,16 @@
  * current Execution Lease, cited by Lease ID, under the current Ownership Epoch. The Lease ID
  * stays the same (its renewal history is the lease's), the expiry moves to `leaseSeconds` after
  * the Authority's acceptance time (never the Worker's clock), and the ownership lease is extended
- * to cover it. `work.progressed` is also the Event offline reconciliation (§11.5) appends: it is
- * defined once, here.
+ * to cover it; an owner whose Agent Card changed incompatibly renews nothing (§6.1).
+ * `work.progressed` is also the Event offline reconciliation (§11.5) appends: it is defined once,
+ * here.
  */
 
 import type { Lease } from '../documents.js';
 import type { GroupState } from '../group/groupState.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, type Decision, type DecisionContext, type EventDraft } from '../model.js';
-import { checkFenced, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
+import { checkFenced, checkOwnerCard, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
 import { checkBudgetPause } from '../budget/budgetPause.js';
 import { executionLeaseSeconds, ownershipCovering } from './startWork.js';
 import { workItemEvent, type WorkProgressedPayload } from './workEvents.js';
@@ -26,7 +27,12 @@ export function decideLeaseRenew(state: GroupState, command: CommandOf<RenewKind
   const workItem = workItemNamed(state, payload.workItemId);
   if (isRefusal(workItem)) return workItem;
   const claim = { ownershipEpoch: payload.ownershipEpoch, executionLeaseId: payload.executionLeaseId };
-  const refused = checkWorker(state, command) ?? checkFenced(workItem, command, claim, ctx) ?? checkWorkState(workItem, ['active'], 'renew its Execution Lease') ?? checkBudgetPause(workItem);
+  const refused =
+    checkWorker(state, command) ??
+    checkFenced(workItem, command, claim, ctx) ??
+    checkOwnerCard(workItem, ctx) ??
+    checkWorkState(workItem, ['active'], 'renew its Execution Lease') ??
+    checkBudgetPause(workItem);
   if (refused !== null) return refused;
   const seconds = executionLeaseSeconds(payload.leaseSeconds);
   if (isRefusal(seconds)) return seconds;

@@ -263,7 +263,7 @@ export interface ExtMissionweaveCoreWorkLeaseClosePayload {
   ownershipEpoch: number;
   leaseId: string;
   holderAgentId: string;
-  cause: "expired" | "session_replaced";
+  cause: "expired" | "session_replaced" | "card_incompatible";
 }
 export interface ExtMissionweaveprotocolCoreGroupArchivePayload {
   snapshot: MissionWeaveGroupSnapshot;
