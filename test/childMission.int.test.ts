@@ -20,9 +20,9 @@ import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
-import { acceptedResult, WORKER_CAPABILITIES } from './support/publishedWork.js';
+import { acceptedResult, activeWork, submitWork, workEvidence, WORKER_CAPABILITIES, type ActiveWork } from './support/publishedWork.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
-import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
+import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
 
 /** The child's accepted result, published in the child Group (§7.3: what it may submit). */
 const CONTENTS = ['child schema port', 'child report'];
@@ -252,6 +252,75 @@ describe('parent-cancellation propagation', () => {
     // The cancelled parent WorkItems are no longer blocked: nothing is settled on them.
     const settles = await childSettleSweep.find(h.pool, h.clock.millis, 100);
     expect([...mine(settles, parent.groupId), ...mine(settles, child.groupId)]).toEqual([]);
+  });
+});
+
+describe('a parent WorkItem’s end', () => {
+  /** A child of a fresh parent Mission with a Worker executing a WorkItem there: the fence to prove. */
+  async function runningChild() {
+    const parent = await createMission(h, owner, coordinator);
+    const workItemId = await authorizedWork(parent, coordinator, 24, 80);
+    const child = await promote(parent, workItemId, coordinator, childCoordinator, 12);
+    const work = await activeWork(h, child, { owner: coordinator, coordinator: childCoordinator, worker }, { financialLimit: 5, deadlineSeconds: 3600 });
+    return { parent, workItemId, child, work };
+  }
+
+  /** The child cancelled by the Group Authority citing the parent WorkItem; its Worker and Coordinator fenced. */
+  async function expectChildSettled(parent: MissionRefs, workItemId: string, child: MissionRefs, work: ActiveWork, how: string) {
+    const [cancelled] = (await eventsOf(h.pool, child.groupId)).slice(-1);
+    expect(cancelled).toMatchObject({
+      kind: 'mission.cancelled',
+      actor: h.authorityActor.principal,
+      payload: { reason: `parent WorkItem ${workItemId} ${how}`, mission: { state: 'cancelled' } },
+    });
+    // The Worker's WorkItem ended with the Mission, its Execution Lease revoked (§12).
+    const childWork = await aggregate(child.groupId, 'work-item', work.workItemId);
+    expect(childWork).toMatchObject({ state: 'cancelled' });
+    const leases = (childWork['extensions'] as Record<string, { data: { execution?: unknown; closed: JsonObject[] } }>)['urn:missionweave:extension:work-leases']!.data;
+    expect(leases.execution).toBeUndefined();
+    expect(leases.closed).toContainEqual(expect.objectContaining({ leaseId: work.executionLeaseId, state: 'revoked' }));
+    const late = await submitWork(h, work, [HASHES[0]!]);
+    expect(late.ok ? 'accepted' : late.error.code).toBe('INVALID_STATE_TRANSITION');
+    const renew = await h.send(worker, 'ext.missionweaveprotocol.core.work_execution_lease_renew', { workItemId: work.workItemId, ownershipEpoch: 1, executionLeaseId: work.executionLeaseId }, { groupId: child.groupId, membershipEpoch: 1 });
+    expect(renew.ok ? 'accepted' : renew.error.code).toBe('INVALID_STATE_TRANSITION');
+    // The child Coordinator issues no more assignments.
+    const assignment = await asCoordinator(child, 'work.authorize', { workItemId: `urn:missionweave:work-item:${randomUUID()}`, contract: EXAMPLE_WORK_CONTRACT as unknown as JsonObject }, childCoordinator);
+    expect(assignment.ok ? 'accepted' : assignment.error.code).toBe('INVALID_STATE_TRANSITION');
+    // Settled once: nothing more to cancel, and nothing is settled on the parent WorkItem.
+    expect(mine(await parentCancellationSweep.find(h.pool, h.clock.millis, 100), child.groupId)).toEqual([]);
+    expect(mine(await childSettleSweep.find(h.pool, h.clock.millis, 100), parent.groupId)).toEqual([]);
+  }
+
+  it('work.cancel cancels the running child through the reactor’s sweep, fencing its Worker', async () => {
+    const { parent, workItemId, child, work } = await runningChild();
+    await h.expectOk(asCoordinator(parent, 'work.cancel', { workItemId, reason: 'no longer needed' }));
+
+    const drafts = mine(await pass(parentCancellationSweep), child.groupId);
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]?.payload).toMatchObject({ parentMissionId: parent.missionId, parentWorkItemId: workItemId });
+    await expectChildSettled(parent, workItemId, child, work, 'cancelled');
+  });
+
+  it('work.fail cancels the running child even when the WorkItem was offered again before the sweep ran', async () => {
+    const { parent, workItemId, child, work } = await runningChild();
+    const failure = workEvidence(h, { m: parent, workItemId, worker: coordinator, executionLeaseId: '' }, coordinator, 'failure_report');
+    await h.expectOk(asCoordinator(parent, 'work.fail', { workItemId, reason: 'the approach is wrong', evidence: [failure] }));
+    // The Coordinator re-offers at once (§10.2 `failed` → `work.offer`): the child must still end.
+    await h.expectOk(h.send(owner, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, { groupId: parent.groupId, membershipEpoch: 1 }));
+    const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
+    await h.expectOk(asCoordinator(parent, 'work.offer', { workItemId, candidateAgentIds: [worker.principal.id], selectionBasis }));
+
+    // Citing a parent WorkItem that still holds the child is refused: the store decides.
+    const other = await runningChild();
+    const forged = await h.send(h.authorityActor, 'mission.cancel', { reason: 'forged', parentMissionId: other.parent.missionId, parentWorkItemId: other.workItemId }, { groupId: other.child.groupId });
+    expect(forged.ok ? 'accepted' : forged.error.code).toBe('INVALID_STATE_TRANSITION');
+
+    expect(mine(await pass(parentCancellationSweep), child.groupId)).toHaveLength(1);
+    expect(mine(await parentCancellationSweep.find(h.pool, h.clock.millis, 100), other.child.groupId)).toEqual([]);
+    await expectChildSettled(parent, workItemId, child, work, 'failed');
+    // The WorkItem released its child: a replacement child is one of the Coordinator's options.
+    await promote(parent, workItemId, coordinator, childCoordinator, 12);
+    expect(await aggregate(parent.groupId, 'work-item', workItemId)).toMatchObject({ state: 'blocked' });
   });
 });
 

@@ -38,6 +38,8 @@ export interface World {
   readonly cooperationLimits?: CooperationLimits;
   /** Extension Profile major versions the Organization registered (`ctx.registeredMajors`); none when absent. */
   readonly profiles?: readonly { readonly profileUri: string; readonly majorVersion: number }[];
+  /** The ancestor Group states the app would load (`ctx.ancestors`), nearest parent first. */
+  readonly ancestors?: readonly { readonly groupId: string }[];
 }
 
 export function testContext(world: World): DecisionContext {
@@ -54,6 +56,7 @@ export function testContext(world: World): DecisionContext {
     storedContent: (contentHash) => world.contents?.find((c) => c.contentHash === contentHash),
     registeredMajors: (profileUri) => (world.profiles ?? []).filter((p) => p.profileUri === profileUri).map((p) => p.majorVersion),
     ...(world.cooperationLimits === undefined ? {} : { cooperationLimits: world.cooperationLimits }),
+    ...(world.ancestors === undefined ? {} : { ancestors: world.ancestors }),
   };
 }
 
