@@ -40,6 +40,8 @@ export interface World {
   readonly profiles?: readonly { readonly profileUri: string; readonly majorVersion: number }[];
   /** The ancestor Group states the app would load (`ctx.ancestors`), nearest parent first. */
   readonly ancestors?: readonly { readonly groupId: string }[];
+  /** Coordinator Epochs whose Context Package is stored (`ctx.coordinatorPackageStored`); absent: the Organization issues none. */
+  readonly coordinatorPackages?: readonly number[];
 }
 
 export function testContext(world: World): DecisionContext {
@@ -57,6 +59,7 @@ export function testContext(world: World): DecisionContext {
     registeredMajors: (profileUri) => (world.profiles ?? []).filter((p) => p.profileUri === profileUri).map((p) => p.majorVersion),
     ...(world.cooperationLimits === undefined ? {} : { cooperationLimits: world.cooperationLimits }),
     ...(world.ancestors === undefined ? {} : { ancestors: world.ancestors }),
+    ...(world.coordinatorPackages === undefined ? {} : { coordinatorPackageStored: (epoch: number) => world.coordinatorPackages!.includes(epoch) }),
   };
 }
 

@@ -105,6 +105,25 @@ export function checkAuthority(
   return refuse('AUTH_FORBIDDEN', 'not-authorized', 'the actor may not send this Command');
 }
 
+/**
+ * A replacement Coordinator (Coordinator Epoch above 1) works from its Context Package (§7.2,
+ * §13.3): its assignments wait until the package for its epoch is stored. The package is issued by
+ * the Group Authority's reactor moments after the appointment, so the refusal is retryable
+ * (BACKPRESSURE: the Authority cannot take this traffic yet, and an unchanged retry is safe and
+ * succeeds once the package exists) and names what it waits for.
+ */
+export function checkCoordinatorContext(rules: KindRules, state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision | null {
+  const stored = ctx.coordinatorPackageStored;
+  const { coordinatorEpoch, agentId } = state.mission.coordinator;
+  if (rules.assigns !== true || stored === undefined || coordinatorEpoch <= 1 || !holdsCoordinatorLease(state, command.actor) || stored(coordinatorEpoch)) return null;
+  return refuse(
+    'BACKPRESSURE',
+    'context-package-pending',
+    `the Context Package of Coordinator ${agentId} for Coordinator Epoch ${coordinatorEpoch} is not stored yet; a replacement Coordinator assigns work only once it has it (§7.2): retry shortly`,
+    { reason: 'context-package-pending', coordinatorId: agentId, coordinatorEpoch },
+  );
+}
+
 export function checkMissionState(rules: GroupKindRules, state: GroupState): Decision | null {
   if (rules.missionStates === undefined || rules.missionStates.includes(state.mission.state)) return null;
   return refuse('INVALID_STATE_TRANSITION', 'mission-state', `the Mission is ${state.mission.state}`);

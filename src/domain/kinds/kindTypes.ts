@@ -110,6 +110,12 @@ interface KindBase<K extends string, C, E extends AnyEventType> {
    * usage, §11.5), so that its other Commands lock no ancestor Group.
    */
   readonly ancestry?: true | ((command: C) => boolean);
+  /**
+   * An assignment of the Coordinator's (§7.2: authorize or assign WorkItems, accept Worker results,
+   * create child Missions): a replacement Coordinator issues none before its Context Package is
+   * stored, since it "MUST receive a signed Context Package … before issuing new assignments".
+   */
+  readonly assigns?: true;
   /** The Group and Mission the Command brings into being, if any (their IDs must be fresh). */
   creates?(command: C): { readonly groupId: string; readonly missionId: string };
   /** The Conversation / WorkItem an envelope `conversationId` / `workItemId` must name. */

@@ -37,6 +37,8 @@ export const workAuthorize = defineKind({
   kind: 'work.authorize',
   scope: 'group',
   authority: ['coordinator', 'delegate'],
+  // A replacement Coordinator's assignment waits for its Context Package (§7.2).
+  assigns: true,
   missionStates: ['active'],
   events: [workAuthorized],
   target: (state, command) => state.workItems.get(command.payload.workItemId)?.revision ?? 0,
