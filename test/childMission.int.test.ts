@@ -4,7 +4,9 @@
  * Authority's key, go through the ordinary pipeline — as the reactor will run them. A child's
  * approval verifies its parent WorkItem with the Approval as Evidence; a child's failure follows
  * `fail_parent_work_item`; a parent's cancellation cancels its child and, on the next pass, the
- * grandchild. Issuing a draft twice, or at once from two nodes, makes one transition.
+ * grandchild, and so does the parent WorkItem's own `work.cancel` or `work.fail`, fencing the
+ * child's Workers. Issuing a draft twice, or at once from two nodes, makes one transition. A human
+ * gate in a grandchild is opened by the root's human MissionOwner, never by an Agent.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -19,7 +21,7 @@ import { findChildrenOfEndedParents, findEndedChildren } from '../src/store/sql/
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
-import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { childMission, count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { acceptedResult, activeWork, submitWork, workEvidence, WORKER_CAPABILITIES, type ActiveWork } from './support/publishedWork.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
@@ -321,6 +323,43 @@ describe('a parent WorkItem’s end', () => {
     // The WorkItem released its child: a replacement child is one of the Coordinator's options.
     await promote(parent, workItemId, coordinator, childCoordinator, 12);
     expect(await aggregate(parent.groupId, 'work-item', workItemId)).toMatchObject({ state: 'blocked' });
+  });
+});
+
+describe('a human gate in a descendant Mission (§12, §14)', () => {
+  it('is satisfied by the root’s human MissionOwner through its own Membership Epoch, never by an Agent or a stranger', async () => {
+    const permissions = { permissions: ['db.migrate'] };
+    const root = await createMission(h, owner, coordinator, permissions);
+    const child = await childMission(h, root, coordinator, childCoordinator, 12, 20, permissions);
+    const grandchild = await childMission(h, child, childCoordinator, grandchildCoordinator, 4, 5, permissions);
+    const asMember = { groupId: grandchild.groupId, membershipEpoch: 1 };
+    const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
+    const contract = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [], executionApproval: 'human_required', deadline: new Date(h.clock.millis + 3 * 3_600_000).toISOString(), budget: { currency: 'EUR', financialLimit: 2 } };
+    await h.expectOk(h.send(childCoordinator, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, asMember));
+    await h.expectOk(asCoordinator(grandchild, 'work.authorize', { workItemId, contract }, grandchildCoordinator));
+    const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
+    await h.expectOk(asCoordinator(grandchild, 'work.offer', { workItemId, candidateAgentIds: [worker.principal.id], selectionBasis }, grandchildCoordinator));
+    await h.expectOk(h.send(worker, 'work.accept_offer', { workItemId, ownershipLeaseSeconds: 900 }, asMember));
+    const gated = await h.send(worker, 'work.start', { workItemId, ownershipEpoch: 1 }, asMember);
+    expect(gated.ok ? 'started' : gated.error.code).toBe('APPROVAL_REQUIRED');
+
+    const approval = () => ({ approvalId: `urn:uuid:${randomUUID()}`, workItemId, ownershipEpoch: 1, operations: ['db.migrate'] });
+    const refusals = [
+      // The grandchild's MissionOwner is the child's Coordinator, an Agent: never a human gate's approver.
+      await h.send(childCoordinator, 'approval.grant_execution', approval(), asMember),
+      // The root Coordinator holds no Membership there, and an unrelated human owns nothing on the path.
+      await h.send(coordinator, 'approval.grant_execution', approval(), asMember),
+      await h.send(await h.human('stranger'), 'approval.grant_execution', approval(), asMember),
+      // The root owner's Command carries its root Membership's Epoch; another one is fenced.
+      await h.send(owner, 'approval.grant_execution', approval(), { ...asMember, membershipEpoch: 2 }),
+    ];
+    expect(refusals.map((r) => (r.ok ? 'accepted' : r.error.code))).toEqual(['AUTH_FORBIDDEN', 'GROUP_NOT_FOUND', 'GROUP_NOT_FOUND', 'MEMBERSHIP_STALE']);
+    expect(refusals[0]?.ok === false && refusals[0].error.message).toBe('an Agent may not grant an Execution Approval');
+
+    const granted = await h.expectOk(h.send(owner, 'approval.grant_execution', approval(), asMember));
+    const payload = (JSON.parse(granted.events[0]!.text) as { payload: JsonObject }).payload;
+    expect(payload['approval']).toMatchObject({ requirement: 'human_required', approver: owner.principal, groupId: grandchild.groupId });
+    await h.expectOk(h.send(worker, 'work.start', { workItemId, ownershipEpoch: 1 }, asMember));
   });
 });
 

@@ -10,15 +10,22 @@ import type { AnyEventType, Authority, GroupKind, NewGroupKind } from '../kinds/
 
 type GroupKindRules = GroupKind<string, CommandEnvelope, AnyEventType>;
 type KindRules = GroupKindRules | NewGroupKind<string, CommandEnvelope, AnyEventType>;
+import { ownedAncestor } from './ancestorOwners.js';
 import type { GroupState } from './groupState.js';
 import { holdsCoordinatorLease, isLeaseLive, isMissionOwner, isTerminal, membershipOf } from './stateQueries.js';
 
 /**
  * Agents and humans act through an active Membership of the current epoch. A Group the actor
- * never belonged to answers exactly like a missing Group.
+ * never belonged to answers exactly like a missing Group — unless the kind admits the human owner
+ * of an ancestor Mission (§14), who acts under its Membership in that ancestor's Group, epoch and all.
  */
-export function checkMembership(rules: GroupKindRules, state: GroupState, command: CommandEnvelope): Decision | null {
+export function checkMembership(rules: GroupKindRules, state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision | null {
   const membership = membershipOf(state, command.actor);
+  const ancestor = membership?.state === 'active' || !rules.authority.includes('ancestor-owner') ? undefined : ownedAncestor(ctx, command.actor);
+  if (ancestor !== undefined) {
+    if (command.membershipEpoch === ancestor.membership.membershipEpoch) return null;
+    return refuse('MEMBERSHIP_STALE', 'membership-epoch-stale', 'the Membership Epoch is no longer current', { groupId: ancestor.state.groupId });
+  }
   if (membership === undefined) return refuse('GROUP_NOT_FOUND', 'group-not-found', 'no such Group');
   // A replaced Coordinator's delayed Command carries the epoch it held: it is fenced as stale
   // coordination (§7.2) before its ended Membership is looked at.
@@ -99,6 +106,7 @@ export function checkAuthority(
   // A service reaching here passed `checkService`.
   if (actor.type === 'service' || allows('member')) return null;
   if (allows('mission-owner') && isMissionOwner(state, actor)) return null;
+  if (allows('ancestor-owner') && ownedAncestor(ctx, actor) !== undefined) return null;
   if (allows('subject') && rules.subject !== undefined && samePrincipal(actor, rules.subject(command))) return null;
   if (allows('coordinator') && holdsCoordinatorLease(state, actor)) return checkCoordinatorLease(state, command, ctx);
   if (allows('delegate') && actor.type === 'agent' && typeof command.payload.delegationGrantId === 'string') return null;

@@ -47,7 +47,7 @@ function decideCreation(kind: Entry<'new-group'>, state: GroupState | null, comm
 }
 
 function decideInGroup(kinds: KindRegistry, kind: Entry<'group'>, state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const identity = command.actor.type === 'service' ? checkService(kind, command, ctx) : checkMembership(kind, state, command);
+  const identity = command.actor.type === 'service' ? checkService(kind, command, ctx) : checkMembership(kind, state, command, ctx);
   return (
     identity ??
     checkEnvelopeTargets(kind, state, command) ??
