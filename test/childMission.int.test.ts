@@ -4,7 +4,9 @@
  * Authority's key, go through the ordinary pipeline — as the reactor will run them. A child's
  * approval verifies its parent WorkItem with the Approval as Evidence; a child's failure follows
  * `fail_parent_work_item`; a parent's cancellation cancels its child and, on the next pass, the
- * grandchild. Issuing a draft twice, or at once from two nodes, makes one transition.
+ * grandchild, and so does the parent WorkItem's own `work.cancel` or `work.fail`, fencing the
+ * child's Workers. Issuing a draft twice, or at once from two nodes, makes one transition. A human
+ * gate in a grandchild is opened by the root's human MissionOwner, never by an Agent.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -19,10 +21,10 @@ import { findChildrenOfEndedParents, findEndedChildren } from '../src/store/sql/
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
-import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
-import { acceptedResult, WORKER_CAPABILITIES } from './support/publishedWork.js';
+import { childMission, count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { acceptedResult, activeWork, submitWork, workEvidence, WORKER_CAPABILITIES, type ActiveWork } from './support/publishedWork.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
-import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
+import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
 
 /** The child's accepted result, published in the child Group (§7.3: what it may submit). */
 const CONTENTS = ['child schema port', 'child report'];
@@ -252,6 +254,112 @@ describe('parent-cancellation propagation', () => {
     // The cancelled parent WorkItems are no longer blocked: nothing is settled on them.
     const settles = await childSettleSweep.find(h.pool, h.clock.millis, 100);
     expect([...mine(settles, parent.groupId), ...mine(settles, child.groupId)]).toEqual([]);
+  });
+});
+
+describe('a parent WorkItem’s end', () => {
+  /** A child of a fresh parent Mission with a Worker executing a WorkItem there: the fence to prove. */
+  async function runningChild() {
+    const parent = await createMission(h, owner, coordinator);
+    const workItemId = await authorizedWork(parent, coordinator, 24, 80);
+    const child = await promote(parent, workItemId, coordinator, childCoordinator, 12);
+    const work = await activeWork(h, child, { owner: coordinator, coordinator: childCoordinator, worker }, { financialLimit: 5, deadlineSeconds: 3600 });
+    return { parent, workItemId, child, work };
+  }
+
+  /** The child cancelled by the Group Authority citing the parent WorkItem; its Worker and Coordinator fenced. */
+  async function expectChildSettled(parent: MissionRefs, workItemId: string, child: MissionRefs, work: ActiveWork, how: string) {
+    const [cancelled] = (await eventsOf(h.pool, child.groupId)).slice(-1);
+    expect(cancelled).toMatchObject({
+      kind: 'mission.cancelled',
+      actor: h.authorityActor.principal,
+      payload: { reason: `parent WorkItem ${workItemId} ${how}`, mission: { state: 'cancelled' } },
+    });
+    // The Worker's WorkItem ended with the Mission, its Execution Lease revoked (§12).
+    const childWork = await aggregate(child.groupId, 'work-item', work.workItemId);
+    expect(childWork).toMatchObject({ state: 'cancelled' });
+    const leases = (childWork['extensions'] as Record<string, { data: { execution?: unknown; closed: JsonObject[] } }>)['urn:missionweave:extension:work-leases']!.data;
+    expect(leases.execution).toBeUndefined();
+    expect(leases.closed).toContainEqual(expect.objectContaining({ leaseId: work.executionLeaseId, state: 'revoked' }));
+    const late = await submitWork(h, work, [HASHES[0]!]);
+    expect(late.ok ? 'accepted' : late.error.code).toBe('INVALID_STATE_TRANSITION');
+    const renew = await h.send(worker, 'ext.missionweaveprotocol.core.work_execution_lease_renew', { workItemId: work.workItemId, ownershipEpoch: 1, executionLeaseId: work.executionLeaseId }, { groupId: child.groupId, membershipEpoch: 1 });
+    expect(renew.ok ? 'accepted' : renew.error.code).toBe('INVALID_STATE_TRANSITION');
+    // The child Coordinator issues no more assignments.
+    const assignment = await asCoordinator(child, 'work.authorize', { workItemId: `urn:missionweave:work-item:${randomUUID()}`, contract: EXAMPLE_WORK_CONTRACT as unknown as JsonObject }, childCoordinator);
+    expect(assignment.ok ? 'accepted' : assignment.error.code).toBe('INVALID_STATE_TRANSITION');
+    // Settled once: nothing more to cancel, and nothing is settled on the parent WorkItem.
+    expect(mine(await parentCancellationSweep.find(h.pool, h.clock.millis, 100), child.groupId)).toEqual([]);
+    expect(mine(await childSettleSweep.find(h.pool, h.clock.millis, 100), parent.groupId)).toEqual([]);
+  }
+
+  it('work.cancel cancels the running child through the reactor’s sweep, fencing its Worker', async () => {
+    const { parent, workItemId, child, work } = await runningChild();
+    await h.expectOk(asCoordinator(parent, 'work.cancel', { workItemId, reason: 'no longer needed' }));
+
+    const drafts = mine(await pass(parentCancellationSweep), child.groupId);
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]?.payload).toMatchObject({ parentMissionId: parent.missionId, parentWorkItemId: workItemId });
+    await expectChildSettled(parent, workItemId, child, work, 'cancelled');
+  });
+
+  it('work.fail cancels the running child even when the WorkItem was offered again before the sweep ran', async () => {
+    const { parent, workItemId, child, work } = await runningChild();
+    const failure = workEvidence(h, { m: parent, workItemId, worker: coordinator, executionLeaseId: '' }, coordinator, 'failure_report');
+    await h.expectOk(asCoordinator(parent, 'work.fail', { workItemId, reason: 'the approach is wrong', evidence: [failure] }));
+    // The Coordinator re-offers at once (§10.2 `failed` → `work.offer`): the child must still end.
+    await h.expectOk(h.send(owner, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, { groupId: parent.groupId, membershipEpoch: 1 }));
+    const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
+    await h.expectOk(asCoordinator(parent, 'work.offer', { workItemId, candidateAgentIds: [worker.principal.id], selectionBasis }));
+
+    // Citing a parent WorkItem that still holds the child is refused: the store decides.
+    const other = await runningChild();
+    const forged = await h.send(h.authorityActor, 'mission.cancel', { reason: 'forged', parentMissionId: other.parent.missionId, parentWorkItemId: other.workItemId }, { groupId: other.child.groupId });
+    expect(forged.ok ? 'accepted' : forged.error.code).toBe('INVALID_STATE_TRANSITION');
+
+    expect(mine(await pass(parentCancellationSweep), child.groupId)).toHaveLength(1);
+    expect(mine(await parentCancellationSweep.find(h.pool, h.clock.millis, 100), other.child.groupId)).toEqual([]);
+    await expectChildSettled(parent, workItemId, child, work, 'failed');
+    // The WorkItem released its child: a replacement child is one of the Coordinator's options.
+    await promote(parent, workItemId, coordinator, childCoordinator, 12);
+    expect(await aggregate(parent.groupId, 'work-item', workItemId)).toMatchObject({ state: 'blocked' });
+  });
+});
+
+describe('a human gate in a descendant Mission (§12, §14)', () => {
+  it('is satisfied by the root’s human MissionOwner through its own Membership Epoch, never by an Agent or a stranger', async () => {
+    const permissions = { permissions: ['db.migrate'] };
+    const root = await createMission(h, owner, coordinator, permissions);
+    const child = await childMission(h, root, coordinator, childCoordinator, 12, 20, permissions);
+    const grandchild = await childMission(h, child, childCoordinator, grandchildCoordinator, 4, 5, permissions);
+    const asMember = { groupId: grandchild.groupId, membershipEpoch: 1 };
+    const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
+    const contract = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [], executionApproval: 'human_required', deadline: new Date(h.clock.millis + 3 * 3_600_000).toISOString(), budget: { currency: 'EUR', financialLimit: 2 } };
+    await h.expectOk(h.send(childCoordinator, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, asMember));
+    await h.expectOk(asCoordinator(grandchild, 'work.authorize', { workItemId, contract }, grandchildCoordinator));
+    const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
+    await h.expectOk(asCoordinator(grandchild, 'work.offer', { workItemId, candidateAgentIds: [worker.principal.id], selectionBasis }, grandchildCoordinator));
+    await h.expectOk(h.send(worker, 'work.accept_offer', { workItemId, ownershipLeaseSeconds: 900 }, asMember));
+    const gated = await h.send(worker, 'work.start', { workItemId, ownershipEpoch: 1 }, asMember);
+    expect(gated.ok ? 'started' : gated.error.code).toBe('APPROVAL_REQUIRED');
+
+    const approval = () => ({ approvalId: `urn:uuid:${randomUUID()}`, workItemId, ownershipEpoch: 1, operations: ['db.migrate'] });
+    const refusals = [
+      // The grandchild's MissionOwner is the child's Coordinator, an Agent: never a human gate's approver.
+      await h.send(childCoordinator, 'approval.grant_execution', approval(), asMember),
+      // The root Coordinator holds no Membership there, and an unrelated human owns nothing on the path.
+      await h.send(coordinator, 'approval.grant_execution', approval(), asMember),
+      await h.send(await h.human('stranger'), 'approval.grant_execution', approval(), asMember),
+      // The root owner's Command carries its root Membership's Epoch; another one is fenced.
+      await h.send(owner, 'approval.grant_execution', approval(), { ...asMember, membershipEpoch: 2 }),
+    ];
+    expect(refusals.map((r) => (r.ok ? 'accepted' : r.error.code))).toEqual(['AUTH_FORBIDDEN', 'GROUP_NOT_FOUND', 'GROUP_NOT_FOUND', 'MEMBERSHIP_STALE']);
+    expect(refusals[0]?.ok === false && refusals[0].error.message).toBe('an Agent may not grant an Execution Approval');
+
+    const granted = await h.expectOk(h.send(owner, 'approval.grant_execution', approval(), asMember));
+    const payload = (JSON.parse(granted.events[0]!.text) as { payload: JsonObject }).payload;
+    expect(payload['approval']).toMatchObject({ requirement: 'human_required', approver: owner.principal, groupId: grandchild.groupId });
+    await h.expectOk(h.send(worker, 'work.start', { workItemId, ownershipEpoch: 1 }, asMember));
   });
 });
 

@@ -22,6 +22,7 @@ import { count, createMission, eventsOf, type MissionRefs } from './support/miss
 import { loadOfficialSchemas } from './support/officialSchemas.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { describeWithSpec } from './support/spec.js';
+import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
 
 let server: TestServer;
 let reactor: AuthorityReactor;
@@ -131,14 +132,28 @@ describe('a provisional member, then activated', () => {
 });
 
 describe('a replacement Coordinator', () => {
-  it('takes over with a verified package of the whole history (§7.2)', async () => {
+  it('has its assignments held, retryably, until its package is stored; the same Command then goes ahead', async () => {
     await byOwner('mission.assign_coordinator', { coordinatorId: actors.replacement.principal.id });
+    const contract = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [], deadline: new Date(server.harness.clock.millis + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 5 } };
+    const authorize = server.harness.sign(actors.replacement, 'work.authorize', { workItemId: `urn:missionweave:work-item:${randomUUID()}`, contract }, { groupId: mission.groupId, membershipEpoch: 1, coordinatorEpoch: 2 });
+    const before = await count(server.db.pool, 'events', 'group_id = $1', [mission.groupId]);
+    const held = await server.harness.authority.submit(authorize);
+    expect(held.ok ? 'accepted' : held.error).toMatchObject({ code: 'BACKPRESSURE', retryable: true, groupId: mission.groupId, details: { reason: 'context-package-pending', coordinatorEpoch: 2 } });
+    expect(held.ok ? '' : held.error.message).toMatch(/Context Package/);
+    expect(await count(server.db.pool, 'events', 'group_id = $1', [mission.groupId])).toBe(before);
     await reactor.sweepNow();
+    // The package is stored: the unchanged retry (same Action ID and signature) is accepted.
+    await server.harness.expectOk(server.harness.authority.submit(authorize));
+  });
+
+  it('takes over with a verified package of the whole history (§7.2)', async () => {
     const coordinator = new MissionWeaveCoordinator(await connected(actors.replacement));
     const { document } = await coordinator.takeOver(mission.groupId, { missionId: mission.missionId, waitMs: 5_000 });
     coordinator.close();
-    const events = await eventsOf(server.db.pool, mission.groupId);
-    expect(document.sourceEventRange).toMatchObject({ fromSequence: 1, toSequence: events.length });
+    // Issued right after the appointment (above), the package covers the Group as it stood then.
+    const appointed = await sequenceOf('mission.coordinator.assigned');
+    const events = (await eventsOf(server.db.pool, mission.groupId)).filter((e) => Number(e['sequence']) <= appointed);
+    expect(document.sourceEventRange).toMatchObject({ fromSequence: 1, toSequence: appointed });
     expect(document.sourceEventRange.eventIds).toEqual(events.map((e) => String(e['eventId'])));
     expect(document.decisions.some((d) => d.description.startsWith('mission.coordinator.assigned'))).toBe(true);
   });

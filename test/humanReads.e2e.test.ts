@@ -4,7 +4,9 @@
  * live event stream that resumes with Last-Event-ID and ends with `refused` when the Membership
  * ends — through the same read rule as Agents. A human without a Membership is told the Group
  * does not exist, exactly as for a missing one; a late joiner gets the limited view; a full
- * stream bound refuses with RATE_LIMITED; an Agent's HELLO token reads the same way.
+ * stream bound refuses with RATE_LIMITED; an Agent's HELLO token reads the same way. The root
+ * MissionOwner reads the Groups of the child and grandchild Missions below its own (§14) as a
+ * member with complete visibility would; nobody else does.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -12,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpStatusOf } from '../src/protocol/errorCodes.js';
 import type { Actor } from './support/harness.js';
 import { httpJson, signIn, SseReader } from './support/humanReader.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import { childMission, createMission, type MissionRefs } from './support/missions.js';
+import { activeWork, publishedArtifact, WORKER_CAPABILITIES } from './support/publishedWork.js';
 import { RawClient } from './support/rawClient.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -34,8 +37,8 @@ function grant(human: Actor, visibility: { visibilityAfterSequence?: number } = 
   return server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...human.principal }, roles: ['observer'], ...visibility }, { groupId: mission.groupId, membershipEpoch: 1 }));
 }
 
-async function stream(token: string | undefined, query = '', headers: Record<string, string> = {}): Promise<SseReader & { body?: string }> {
-  const reader = await SseReader.open(server, groupPath(`stream${query}`), token, headers);
+async function stream(token: string | undefined, query = '', headers: Record<string, string> = {}, groupId = mission.groupId): Promise<SseReader & { body?: string }> {
+  const reader = await SseReader.open(server, groupPath(`stream${query}`, groupId), token, headers);
   open.push(reader);
   return reader;
 }
@@ -217,5 +220,76 @@ describe('an Agent’s HELLO session', () => {
     expect(view.body.viewer).toMatchObject({ principal: coordinator.principal, role: 'coordinator' });
     expect(view.body.presence).toEqual([expect.objectContaining({ agentId: coordinator.principal.id, connected: true })]);
     client.close();
+  });
+});
+
+describe('the root MissionOwner, below its Mission (§14)', () => {
+  let child: MissionRefs;
+  let grandchild: MissionRefs;
+  let childCoordinator: Actor;
+  let contentHash: string;
+
+  beforeAll(async () => {
+    const h = server.harness;
+    // The Coordinator said HELLO above: it acts under a Session Epoch of its own again.
+    await h.openSession(coordinator);
+    childCoordinator = await h.agent('child-coordinator');
+    const worker = await h.agent('worker', WORKER_CAPABILITIES);
+    child = await childMission(h, mission, coordinator, childCoordinator);
+    grandchild = await childMission(h, child, childCoordinator, await h.agent('grandchild-coordinator'), 4, 5);
+    const work = await activeWork(h, child, { owner: coordinator, coordinator: childCoordinator, worker }, { financialLimit: 5, deadlineSeconds: 3600 });
+    contentHash = await publishedArtifact(h, work, 'the child’s draft of the ledger schema');
+  });
+
+  it('reads a grandchild’s Events and view as a member with complete visibility', async () => {
+    const events = await httpJson(server, 'GET', `${groupPath('events', grandchild.groupId)}?after=0`, { token: tokens.owner });
+    expect(events.status).toBe(200);
+    expect(events.body.events[0]).toMatchObject({ sequence: 1, kind: 'mission.created', groupId: grandchild.groupId });
+    const view = await httpJson(server, 'GET', groupPath('view', grandchild.groupId), { token: tokens.owner });
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({
+      groupId: grandchild.groupId,
+      lastSequence: events.body.lastSequence,
+      mission: { missionId: grandchild.missionId, missionOwner: childCoordinator.principal },
+      viewer: { principal: owner.principal, role: 'ancestor_mission_owner', visibilityStartSequence: 0, limited: false, via: { groupId: mission.groupId, missionId: mission.missionId, membershipEpoch: 1 } },
+    });
+    // The reader's own Groups are the Groups it holds Memberships in; the tree reaches the rest.
+    expect((await httpJson(server, 'GET', '/v1/me', { token: tokens.owner })).body.groups.map((g: { groupId: string }) => g.groupId)).toEqual([mission.groupId]);
+  });
+
+  it('follows a child Group live over the stream', async () => {
+    const head = (await httpJson(server, 'GET', groupPath('events', child.groupId), { token: tokens.owner })).body.lastSequence as number;
+    const live = await stream(tokens.owner, '', {}, child.groupId);
+    expect(live.status).toBe(200);
+    await live.until((r) => r.frames.length >= head);
+    await server.harness.expectOk(server.harness.send(childCoordinator, 'message.post', { messageId: `urn:uuid:${randomUUID()}`, conversationId: child.mainConversationId, content: 'schema ported' }, { groupId: child.groupId, membershipEpoch: 1 }));
+    await live.until((r) => r.frames.length >= head + 1);
+    expect(JSON.parse(live.frames.at(-1)?.data ?? '{}')).toMatchObject({ sequence: head + 1, kind: 'message.posted', groupId: child.groupId });
+    live.close();
+  });
+
+  it('reads the whole tree from any of its Groups, and a child’s Artifacts', async () => {
+    for (const from of [mission, child]) {
+      const tree = await httpJson(server, 'GET', groupPath('mission-tree', from.groupId), { token: tokens.owner });
+      expect(tree.status).toBe(200);
+      expect(tree.body.missions.map((m: { missionId: string }) => m.missionId)).toEqual((from === mission ? [mission, child, grandchild] : [child, grandchild]).map((m) => m.missionId));
+    }
+    const content = await httpJson(server, 'GET', `/v1/artifacts/${contentHash}`, { token: tokens.owner });
+    expect({ status: content.status, text: content.text }).toEqual({ status: 200, text: 'the child’s draft of the ledger schema' });
+    const provenance = await httpJson(server, 'GET', groupPath(`artifacts/${contentHash}/provenance`, child.groupId), { token: tokens.owner });
+    expect(provenance.status).toBe(200);
+    expect(provenance.body).toMatchObject({ groupId: child.groupId, contentHash, artifacts: [{ contentHash, depth: 0 }] });
+  });
+
+  it('is the only one: an unrelated human, and a member of the root Group who owns nothing, are told the Groups do not exist', async () => {
+    for (const token of [tokens.stranger, tokens.late]) {
+      for (const what of ['events', 'view', 'mission-tree', `artifacts/${contentHash}/provenance`]) {
+        const hidden = await httpJson(server, 'GET', groupPath(what, child.groupId), { token });
+        expect({ what, status: hidden.status, code: hidden.body.error.code }).toEqual({ what, status: httpStatusOf('GROUP_NOT_FOUND'), code: 'GROUP_NOT_FOUND' });
+      }
+      const hiddenStream = await stream(token, '', {}, grandchild.groupId);
+      expect({ status: hiddenStream.status, code: JSON.parse(hiddenStream.body ?? '{}').error.code }).toEqual({ status: httpStatusOf('GROUP_NOT_FOUND'), code: 'GROUP_NOT_FOUND' });
+      expect((await httpJson(server, 'GET', `/v1/artifacts/${contentHash}`, { token })).status).toBe(httpStatusOf('GROUP_NOT_FOUND'));
+    }
   });
 });

@@ -3,6 +3,7 @@
  * own are in `transport/limits.ts`, the SDK's in `client/limits.ts`).
  */
 
+import { MAX_LEDGER_ANCESTRY } from '../domain/budget/budgetLimits.js';
 import type { FreshnessWindow } from './settings.js';
 
 /**
@@ -59,3 +60,11 @@ export const MAX_ERROR_MESSAGE_CHARS = 2_000;
  * (the oldest ended Memberships are left off).
  */
 export const MAX_READER_GROUPS = 1_000;
+
+/**
+ * Ancestor Groups one read walks looking for a Mission the reader owns (`readerStanding.ts`, §14):
+ * the budget ledger's bound (MAX_LEDGER_ANCESTRY), since a Group deeper than that can charge no
+ * budget and so run no work; one recursive statement over keyed reads, run only for a human who
+ * holds no full Membership of the Group.
+ */
+export const MAX_OWNER_ANCESTRY = MAX_LEDGER_ANCESTRY;

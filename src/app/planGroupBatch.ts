@@ -23,6 +23,7 @@ import { wireError } from './wireError.js';
 import { MAX_LEDGER_ANCESTRY } from '../domain/budget/budgetLimits.js';
 import { acceptedFacts, refusalTarget, type EvidenceFact } from './evidence/pipelineEvidence.js';
 import type { WireError } from './wireError.js';
+import { coordinatorPackageKey } from './coordinatorContexts.js';
 
 export interface BatchFacts {
   readonly nowMillis: number;
@@ -43,6 +44,11 @@ export interface BatchFacts {
   readonly contents: ReadonlyMap<string, StoredContentFacts>;
   /** Registered major versions of the Extension Profiles the batch's pins name (§18). */
   readonly profileMajors: ReadonlyMap<string, readonly number[]>;
+  /**
+   * Stored Context Packages of the replacement Coordinators the batch's assignments name
+   * (`coordinatorContexts.ts`); absent where the Organization issues none.
+   */
+  readonly coordinatorPackages?: ReadonlySet<string>;
   readonly agent: (agentId: string) => AgentFacts | undefined;
 }
 
@@ -102,6 +108,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
   const taken = new Set(facts.takenGroups);
   const admitted = new Map(facts.embeddedRecords);
   for (const group of facts.lastSequences.keys()) taken.add(group);
+  const packages = facts.coordinatorPackages;
 
   for (const command of items) {
     const key = receiptKey(receiptKeyOf(command));
@@ -159,6 +166,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
       storedContent: (contentHash) => facts.contents.get(contentHash),
       registeredMajors: (profileUri) => facts.profileMajors.get(profileUri) ?? [],
       ...(settings.cooperationLimits === undefined ? {} : { cooperationLimits: settings.cooperationLimits }),
+      ...(packages === undefined ? {} : { coordinatorPackageStored: (epoch: number) => packages.has(coordinatorPackageKey(groupId, epoch)) }),
     };
     const decision = decideWithKinds(kinds, state, command.envelope, context);
     if (!decision.ok) {

@@ -39,6 +39,7 @@ import type { CryptoPool } from './workers/cryptoPool.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import { readRegisteredMajors } from '../store/sql/extensionProfiles.js';
 import type { PipelineEvidence } from './evidence/pipelineEvidence.js';
+import { readCoordinatorContexts } from './coordinatorContexts.js';
 
 export interface GroupBatchDependencies {
   readonly crypto: CryptoPool | undefined;
@@ -111,6 +112,8 @@ async function plan(
   for (const [groupId, last] of lastSequences) {
     states.set(groupId, await deps.states.load(client, groupId, last, messagesByGroup.get(groupId) ?? []));
   }
+  // A replacement Coordinator's assignments wait for its Context Package, where packages are issued (§7.2).
+  const coordinatorPackages = deps.settings.contextGenerator === undefined ? undefined : await readCoordinatorContexts(client, deps.kinds, items, states);
   const histories = new Map<string, GroupHistory>();
   for (const [groupId, entryIds] of historyRequests) {
     if (lastSequences.has(groupId)) histories.set(groupId, await readGroupHistory(client, groupId, entryIds));
@@ -138,6 +141,7 @@ async function plan(
     histories,
     contents,
     profileMajors,
+    ...(coordinatorPackages === undefined ? {} : { coordinatorPackages }),
     agent: (agentId) => {
       const facts = snapshot.agents.get(agentId);
       const sessionEpoch = sessions.get(agentId);

@@ -139,6 +139,12 @@ export interface DecisionContext {
   readonly registeredMajors?: (profileUri: string) => readonly number[];
   /** The Organization's cooperation limits (§20); `DEFAULT_COOPERATION_LIMITS` when absent. */
   readonly cooperationLimits?: CooperationLimits;
+  /**
+   * Whether the Context Package owed to the Coordinator of the Command's Group at this Coordinator
+   * Epoch is stored (§7.2, §13.3), for kinds that assign work (`assigns`); absent where the
+   * Organization issues no packages (no context generator), and then nothing waits for one.
+   */
+  readonly coordinatorPackageStored?: (coordinatorEpoch: number) => boolean;
 }
 
 /** A Group's stored history at the sequence its state was loaded at (§7.4). */

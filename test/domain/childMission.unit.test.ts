@@ -294,16 +294,16 @@ describe('refusals', () => {
   });
 });
 
-describe('parent-cancellation propagation (§7.1, §14): mission.cancel citing the parent', () => {
-  /** The child Group as its first Event founds it. */
-  function childGroup(): RecordedEvent[] {
-    const base = history([steps.create, steps.addMember(WORKER), steps.authorize()]);
-    const decision = decideGroupCommand(stateOf(base), command(stateOf(base), COORD, 'mission.create_child', CHILD), testContext({ ...WORLD, idPrefix: 'urn:test:id:c-' }));
-    if (!decision.ok) throw new Error(decision.error.reason);
-    const draft = decision.events[1]!;
-    return [{ kind: draft.kind, payload: JSON.parse(JSON.stringify(draft.payload)) as JsonObject, actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:c1' }];
-  }
+/** The child Group as its first Event founds it. */
+function childGroup(): RecordedEvent[] {
+  const base = history([steps.create, steps.addMember(WORKER), steps.authorize()]);
+  const decision = decideGroupCommand(stateOf(base), command(stateOf(base), COORD, 'mission.create_child', CHILD), testContext({ ...WORLD, idPrefix: 'urn:test:id:c-' }));
+  if (!decision.ok) throw new Error(decision.error.reason);
+  const draft = decision.events[1]!;
+  return [{ kind: draft.kind, payload: JSON.parse(JSON.stringify(draft.payload)) as JsonObject, actor: COORD, occurredAt: T0, sequence: 1, eventId: 'urn:test:event:c1' }];
+}
 
+describe('parent-cancellation propagation (§7.1, §14): mission.cancel citing the parent', () => {
   const events = childGroup();
   const state = stateOf(events);
   const parent = (parentState: string): Partial<World> => ({ missions: [{ missionId: MISSION, groupId: 'urn:missionweave:group:g1', state: parentState, missionOwner: OWNER }] });
@@ -345,5 +345,44 @@ describe('parent-cancellation propagation (§7.1, §14): mission.cancel citing t
   it('is refused once the child has ended (INVALID_STATE_TRANSITION): issuing it twice changes nothing', () => {
     const cancelled = history([() => propagate()], events, parent('cancelled'));
     groupSpec.given(cancelled).when(command(stateOf(cancelled), AUTHORITY, 'mission.cancel', { reason: 'again', parentMissionId: MISSION }), parent('cancelled')).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+  });
+});
+
+describe('a parent WorkItem’s end (§10.2, §14): work.cancel / work.fail release the child, mission.cancel citing the WorkItem ends it', () => {
+  const childEvents = childGroup();
+  const childState = stateOf(childEvents);
+  const waiting = promoted('block_parent_work_item');
+  const cancelled = history([(s) => command(s!, COORD, 'work.cancel', { workItemId: WORK, reason: 'dropped' })], waiting);
+  const propagate = (parentWorkItemId = WORK) =>
+    command(childState, AUTHORITY, 'mission.cancel', { reason: `parent WorkItem ${WORK} cancelled`, parentMissionId: MISSION, parentWorkItemId });
+
+  it('work.cancel releases the running child on the link, and nothing is settled on it after', () => {
+    const link = linksOf(stateOf(cancelled).workItems.get(WORK)!).childMission;
+    expect(link).toMatchObject({ missionId: CHILD_MISSION, released: { state: 'cancelled', releasedAt: T0 } });
+    expect(link?.outcome).toBeUndefined();
+    groupSpec.given(cancelled).when(settle(stateOf(cancelled)), world(CANCELLED)).thenFails('INVALID_STATE_TRANSITION', 'child-mission-released');
+  });
+
+  it('cancels the child by the Group Authority once the parent Group shows the WorkItem ended', () => {
+    groupSpec
+      .given(childEvents)
+      .when(propagate(), { ancestors: [stateOf(cancelled)] })
+      .then([
+        {
+          kind: 'mission.cancelled',
+          payload: {
+            reason: `parent WorkItem ${WORK} cancelled`,
+            mission: { ...childState.mission, state: 'cancelled', revision: 2 },
+            coordinatorLease: { ...childState.coordinatorLease, state: 'revoked', closedAt: T0, closureReason: 'Mission cancelled' },
+            workItems: [],
+          },
+        },
+      ]);
+  });
+
+  it('trusts the parent Group’s state: a WorkItem still waiting, or no state, is refused; so is another WorkItem', () => {
+    groupSpec.given(childEvents).when(propagate(), { ancestors: [stateOf(waiting)] }).thenFails('INVALID_STATE_TRANSITION', 'parent-work-item-not-ended');
+    groupSpec.given(childEvents).when(propagate(), {}).thenFails('INVALID_STATE_TRANSITION', 'parent-work-item-not-ended');
+    groupSpec.given(childEvents).when(propagate(W2), { ancestors: [stateOf(cancelled)] }).thenFails('INVALID_COMMAND', 'not-the-parent-work-item');
   });
 });

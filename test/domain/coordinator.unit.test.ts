@@ -3,17 +3,22 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import { principalKey } from '../../src/protocol/principal.js';
 import {
   AUTHORITY,
+  CONTRACT,
   COORD,
   COORD2,
   MISSION,
   OWNER,
   REGISTRY,
   REVOKED,
+  SELECTION,
+  WORK,
   WORKER,
+  WORLD,
   at,
   command,
   envelope,
@@ -25,6 +30,7 @@ import {
   verifiedWorkHistory,
 } from './fixtures.js';
 import { ROLE_SCOPES, expectedMembership } from './expectedEvents.js';
+import { testContext } from '../support/specification.js';
 
 const created = history([steps.create, steps.addMember(WORKER)]);
 const state = stateOf(created);
@@ -192,5 +198,38 @@ describe('mission.renew_coordinator', () => {
     const approved = history([steps.submit(), steps.approve()], verifiedWorkHistory(history([steps.authorize()], created)));
     groupSpec.given(approved).when(command(stateOf(approved), COORD, 'mission.renew_coordinator', {})).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
     groupSpec.given(created).when(command(state, COORD, 'mission.renew_coordinator', {}, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+  });
+});
+
+describe('a replacement Coordinator’s assignments (§7.2, §13.3)', () => {
+  const authorized = history([steps.authorize()], created);
+  const replaced = history([(s) => assign(COORD2.id, {}, OWNER, s!)], authorized);
+  const replacedState = stateOf(replaced);
+  const assignments = [
+    command(replacedState, COORD2, 'work.authorize', { workItemId: 'urn:missionweave:work-item:w9', contract: CONTRACT }),
+    command(replacedState, COORD2, 'work.offer', { workItemId: WORK, candidateAgentIds: [WORKER.id], selectionBasis: SELECTION }),
+    command(replacedState, COORD2, 'work.accept_result', { workItemId: WORK, evidence: [] }),
+  ];
+
+  it('are held, retryably, until its Context Package for the epoch is stored', () => {
+    for (const assignment of assignments) {
+      groupSpec.given(replaced).when(assignment, { coordinatorPackages: [] }).thenFails('BACKPRESSURE', 'context-package-pending');
+      const refusal = decideGroupCommand(replacedState, assignment, testContext({ ...WORLD, coordinatorPackages: [] }));
+      expect(refusal.ok ? undefined : refusal.error).toMatchObject({ details: { coordinatorEpoch: 2, coordinatorId: COORD2.id } });
+      expect(refusal.ok ? '' : refusal.error.message).toContain('Context Package');
+    }
+  });
+
+  it('go ahead once it is stored, and hold nothing for the first Coordinator or where no packages are issued', () => {
+    const authorize = assignments[0]!;
+    expect(decideGroupCommand(replacedState, authorize, testContext({ ...WORLD, coordinatorPackages: [2] })).ok).toBe(true);
+    expect(decideGroupCommand(replacedState, authorize, testContext(WORLD)).ok).toBe(true);
+    const first = command(stateOf(created), COORD, 'work.authorize', { workItemId: 'urn:missionweave:work-item:w9', contract: CONTRACT });
+    expect(decideGroupCommand(stateOf(created), first, testContext({ ...WORLD, coordinatorPackages: [] })).ok).toBe(true);
+  });
+
+  it('hold nothing but the Coordinator’s assignments: the MissionOwner’s work.cancel goes ahead', () => {
+    const cancel = command(replacedState, OWNER, 'work.cancel', { workItemId: WORK, reason: 'dropped' });
+    expect(decideGroupCommand(replacedState, cancel, testContext({ ...WORLD, coordinatorPackages: [] })).ok).toBe(true);
   });
 });

@@ -24,6 +24,7 @@ import {
   COORD2,
   OWNER,
   SELECTION,
+  STRANGER,
   WORK,
   WORKER,
   WORKER2,
@@ -100,6 +101,22 @@ describe('approval.grant_execution (§10.2: queued → queued, satisfying the st
     // A child Mission's MissionOwner is the Parent Coordinator, an Agent (§14).
     const child = childGroupWithQueuedWork();
     groupSpec.given(child).when(grant(stateOf(child), {}, COORD)).thenFails('AUTH_FORBIDDEN', 'approver-not-human');
+  });
+
+  it('takes a human gate in a child Mission from the root’s human MissionOwner, under its root Membership Epoch (§14)', () => {
+    const child = childGroupWithQueuedWork({ executionApproval: 'human_required' });
+    const c = stateOf(child);
+    const ancestors = { ancestors: [parentOfChild()] };
+    const asRootOwner = (membershipEpoch: number) => command(c, OWNER, 'approval.grant_execution', { approvalId: A1, workItemId: WORK, ownershipEpoch: 1, operations: ['db.migrate'] }, { membershipEpoch });
+    const decision = decideGroupCommand(c, asRootOwner(1), testContext({ ...WORLD, ...ancestors }));
+    expect(decision.ok ? decision.events.map((e) => [e.kind, (e.payload as { approval: unknown }).approval]) : decision.error).toEqual([
+      ['approval.execution.granted', expect.objectContaining({ groupId: CHILD_GROUP, missionId: CHILD_MISSION, requirement: 'human_required', approver: OWNER })],
+    ]);
+    groupSpec.given(child).when(asRootOwner(1), {}).thenFails('GROUP_NOT_FOUND', 'group-not-found');
+    groupSpec.given(child).when(asRootOwner(2), ancestors).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
+    // An Agent never satisfies it, whatever it owns; a human who owns nothing on the path is a stranger.
+    groupSpec.given(child).when(grant(c, {}, COORD), ancestors).thenFails('AUTH_FORBIDDEN', 'approver-not-human');
+    groupSpec.given(child).when(grant(c, {}, STRANGER), ancestors).thenFails('GROUP_NOT_FOUND', 'group-not-found');
   });
 
   it('has no such transition for a contract that requires no approval (INVALID_STATE_TRANSITION)', () => {
@@ -205,8 +222,8 @@ function reownedByWorker2(events: RecordedEvent[]): RecordedEvent[] {
   );
 }
 
-/** A child Mission of w1 (MissionOwner: coord-1, an Agent) whose own w1 is queued, owned by worker-7. */
-function childGroupWithQueuedWork(): RecordedEvent[] {
+/** A child Mission of w1 (MissionOwner: coord-1, an Agent) whose own w1, under `extra` contract terms, is queued, owned by worker-7. */
+function childGroupWithQueuedWork(extra: object = {}): RecordedEvent[] {
   const parent = history([steps.create, steps.addMember(WORKER), steps.authorize()]);
   const childPayload = {
     missionId: CHILD_MISSION,
@@ -221,7 +238,7 @@ function childGroupWithQueuedWork(): RecordedEvent[] {
     permissions: ['db.migrate'],
   };
   const { founding, ancestors } = childFounding(parent, childPayload);
-  const contract = { ...CONTRACT, deadline: '2026-09-05T00:00:00Z', budget: { currency: 'EUR', financialLimit: 5 } };
+  const contract = { ...CONTRACT, deadline: '2026-09-05T00:00:00Z', budget: { currency: 'EUR', financialLimit: 5 }, ...extra };
   return history(
     [
       (s) => command(s!, COORD, 'membership.change', { principal: WORKER, roles: ['worker'] }),
@@ -232,6 +249,11 @@ function childGroupWithQueuedWork(): RecordedEvent[] {
     founding,
     { ancestors },
   );
+}
+
+/** The parent Group once w1 is promoted to the child: the ancestor the app loads for a Command in the child. */
+function parentOfChild(): GroupState {
+  return stateOf(history([steps.create, steps.addMember(WORKER), steps.authorize(), (s) => command(s!, COORD, 'mission.create_child', { missionId: CHILD_MISSION, groupId: CHILD_GROUP, parentWorkItemId: WORK, coordinatorId: COORD2.id, title: 'Child', objective: 'A part of the work.', definitionOfDone: [{ criterionId: 'c1', description: 'done', evidenceRequired: ['human_review'] }], budget: { currency: 'EUR', financialLimit: 10 }, deadline: '2026-09-10T00:00:00Z', permissions: ['db.migrate'] })]));
 }
 
 /** The child Group's founding Event, as `mission.create_child` in the parent drafts it, and the parent Group after it (the child's ancestry). */

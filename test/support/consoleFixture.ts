@@ -69,7 +69,7 @@ export function groupView(): Record<string, unknown> {
   return {
     groupId: GROUP_ID,
     lastSequence: 42,
-    viewer: { principal: OWNER, membershipId: 'urn:uuid:m-mission_owner', role: 'mission_owner', visibilityStartSequence: 0, limited: false },
+    viewer: { principal: OWNER, membershipId: 'urn:uuid:m-mission_owner', role: 'mission_owner', visibilityStartSequence: 0, limited: false, via: null },
     group: { groupId: GROUP_ID, missionId: MISSION_ID, state: 'active', mainConversationId: MAIN_CONVERSATION, createdAt: at(-120) },
     mission: {
       missionId: MISSION_ID, groupId: GROUP_ID, revision: MISSION_REVISION, objective: 'Ship the report', definitionOfDone: [], missionOwner: OWNER,

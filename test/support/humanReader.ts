@@ -15,7 +15,7 @@ export interface HttpAnswer {
   readonly status: number;
   readonly headers: IncomingMessage['headers'];
   readonly text: string;
-  /** The parsed body (undefined when empty). */
+  /** The parsed body (undefined when empty, or not JSON: an Artifact's content is in `text`). */
   readonly body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- each test reads the members it asserts
 }
 
@@ -30,7 +30,8 @@ export function httpJson(server: Pick<TestServer, 'httpsUrl' | 'ca'>, method: st
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: text === '' ? undefined : JSON.parse(text) });
+        const json = (res.headers['content-type'] ?? '').startsWith('application/json');
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: text === '' || !json ? undefined : JSON.parse(text) });
       });
     });
     req.on('error', reject);

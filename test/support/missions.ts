@@ -1,12 +1,14 @@
 /**
  * Mission fixtures for integration tests: a root Mission created by a human through the real
- * pipeline, and readers of what the Group Authority stored.
+ * pipeline, a child Mission promoted from one of its WorkItems, and readers of what the Group
+ * Authority stored.
  */
 
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import type { Pool } from '../../src/store/pool.js';
 import type { Actor, Harness } from './harness.js';
+import { EXAMPLE_WORK_CONTRACT } from './payloadExamples.js';
 
 export interface MissionRefs {
   readonly missionId: string;
@@ -34,6 +36,36 @@ export async function createMission(h: Harness, owner: Actor, coordinator: Actor
   const payload = missionPayload(h, coordinator, overrides);
   await h.expectOk(h.send(owner, 'mission.create', payload, { groupId: String(payload['groupId']) }));
   return { missionId: String(payload['missionId']), groupId: String(payload['groupId']), mainConversationId: String(payload['mainConversationId']) };
+}
+
+/**
+ * A child Mission of `parent` coordinated by `childCoordinator`: `parentCoordinator` (Coordinator
+ * Epoch 1) authorizes a WorkItem there, due within `hours` + 1, and promotes it (§14), becoming the
+ * child's MissionOwner; each child gets its own objective (a repeated one is duplicate
+ * decomposition, §20) and `financialLimit` EUR of the WorkItem's double; `extra` payload members
+ * (such as `permissions`) are added.
+ */
+export async function childMission(h: Harness, parent: MissionRefs, parentCoordinator: Actor, childCoordinator: Actor, hours = 12, financialLimit = 20, extra: JsonObject = {}): Promise<MissionRefs> {
+  const asCoordinator = { groupId: parent.groupId, membershipEpoch: 1, coordinatorEpoch: 1 };
+  const parentWorkItemId = `urn:missionweave:work-item:${randomUUID()}`;
+  const deadline = (plusHours: number) => new Date(h.clock.millis + plusHours * 3_600_000).toISOString();
+  const contract = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [], deadline: deadline(hours + 1), budget: { currency: 'EUR', financialLimit: financialLimit * 2 } };
+  await h.expectOk(h.send(parentCoordinator, 'work.authorize', { workItemId: parentWorkItemId, contract }, asCoordinator));
+  const suffix = randomUUID();
+  const child = { missionId: `urn:missionweave:mission:${suffix}`, groupId: `urn:missionweave:group:${suffix}`, mainConversationId: `urn:missionweave:conversation:${suffix}` };
+  const payload = {
+    ...child,
+    parentWorkItemId,
+    coordinatorId: childCoordinator.principal.id,
+    title: 'Port the schema',
+    objective: `Port the billing schema, part ${suffix}.`,
+    definitionOfDone: [{ criterionId: 'ported', description: 'Schema ported.', evidenceRequired: ['deterministic_test'] }],
+    budget: { currency: 'EUR', financialLimit },
+    deadline: deadline(hours),
+    ...extra,
+  };
+  await h.expectOk(h.send(parentCoordinator, 'mission.create_child', payload, asCoordinator));
+  return child;
 }
 
 export async function eventsOf(pool: Pool, groupId: string): Promise<JsonObject[]> {

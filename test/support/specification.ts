@@ -41,6 +41,8 @@ export interface World {
   readonly profiles?: readonly { readonly profileUri: string; readonly majorVersion: number }[];
   /** The Group states of the Mission's ancestry, nearest parent first (`ctx.ancestors`), for a child Mission's Group. */
   readonly ancestors?: readonly GroupState[];
+  /** Coordinator Epochs whose Context Package is stored (`ctx.coordinatorPackageStored`); absent: the Organization issues none. */
+  readonly coordinatorPackages?: readonly number[];
 }
 
 export function testContext(world: World): DecisionContext {
@@ -58,6 +60,7 @@ export function testContext(world: World): DecisionContext {
     registeredMajors: (profileUri) => (world.profiles ?? []).filter((p) => p.profileUri === profileUri).map((p) => p.majorVersion),
     ...(world.cooperationLimits === undefined ? {} : { cooperationLimits: world.cooperationLimits }),
     ...(world.ancestors === undefined ? {} : { ancestors: world.ancestors }),
+    ...(world.coordinatorPackages === undefined ? {} : { coordinatorPackageStored: (epoch: number) => world.coordinatorPackages!.includes(epoch) }),
   };
 }
 

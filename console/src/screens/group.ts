@@ -33,12 +33,16 @@ export function leaveGroup(): void {
   open = undefined;
 }
 
-/** The human's Membership Epoch in the view, which every Group Command must carry (§8). */
+/**
+ * The human's Membership Epoch in the view, which every Group Command must carry (§8): its
+ * Membership's here, or, below a Mission it owns, that of the Membership it reads through (`via`).
+ */
 function membershipEpochOf(view: JsonObject): number | undefined {
   const viewer = view['viewer'] as JsonObject | undefined;
   const memberships = (view['memberships'] ?? []) as JsonObject[];
   const mine = memberships.find((m) => m['membershipId'] === viewer?.['membershipId']);
-  const epoch = mine?.['membershipEpoch'];
+  const via = viewer?.['via'] as JsonObject | null | undefined;
+  const epoch = mine?.['membershipEpoch'] ?? via?.['membershipEpoch'];
   return typeof epoch === 'number' ? epoch : undefined;
 }
 

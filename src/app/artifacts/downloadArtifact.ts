@@ -1,7 +1,8 @@
 /**
  * Serving a stored Artifact (§13.1): to its uploader, or to a reader (an Agent, or a human through
  * the read API) that may read a Group that published it, by the same read rule as that Group's Events (`decideRead`: an active
- * Membership whose visibility reaches the Event that published it). Everyone else is told
+ * Membership whose visibility reaches the Event that published it, or a human's ownership of an
+ * ancestor Mission, `readerStanding.ts`). Everyone else is told
  * exactly what a missing content gets, so a stranger learns nothing of what is stored.
  *
  * The content is read one chunk per statement and re-hashed on the way out; the last chunk is
@@ -12,7 +13,8 @@
 import { createHash } from 'node:crypto';
 import { decideRead } from '../../domain/readAccess.js';
 import type { Principal } from '../../protocol/principal.js';
-import { readChunk, readContentHead, readPublishingGroups } from '../../store/sql/artifactReads.js';
+import { readChunk, readContentHead, readPublishingGroups, type PublishingGroup } from '../../store/sql/artifactReads.js';
+import { ownedAncestorOf } from '../readerStanding.js';
 import { wireError, type WireError } from '../wireError.js';
 import type { ArtifactStoreScope } from './uploadArtifact.js';
 
@@ -34,10 +36,16 @@ export type DownloadOpening =
 /** Whether `reader` may read `contentHash` through a Group that published it. */
 async function readsAPublishingGroup(scope: ArtifactStoreScope, contentHash: string, reader: Principal): Promise<boolean> {
   const groups = await readPublishingGroups(scope.pool, contentHash, reader, scope.limits.maxPublishingGroupsChecked);
-  return groups.some((group) => {
+  const visible = (group: PublishingGroup): boolean => {
     const decision = decideRead(group.membership, { purpose: 'recheck' });
     return decision.allowed && group.publishedSequence > decision.afterSequence;
-  });
+  };
+  if (groups.some(visible)) return true;
+  // A human who owns an ancestor Mission of a publishing Group sees all of it (§14).
+  for (const group of groups) {
+    if ((await ownedAncestorOf(scope.pool, group.groupId, reader, group.membership)) !== undefined) return true;
+  }
+  return false;
 }
 
 async function* verifiedChunks(scope: ArtifactStoreScope, contentHash: string, sizeBytes: number, chunkCount: number): AsyncGenerator<Buffer, void, undefined> {

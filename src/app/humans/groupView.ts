@@ -20,12 +20,17 @@ import { linksOf } from '../../domain/workItem/workItemDocuments.js';
 import type { Principal } from '../../protocol/principal.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 
+/** The viewer's `role` when it reads through an ancestor Mission it owns, holding no Membership here (§14). */
+export const ANCESTOR_OWNER_ROLE = 'ancestor_mission_owner';
+
 export interface ViewViewer {
   readonly principal: Principal;
   readonly membershipId: string;
   readonly role: string;
   readonly visibilityStartSequence: number;
   readonly limited: boolean;
+  /** The ancestor Mission the viewer owns and reads through, with the Membership Epoch its Commands carry; else null. */
+  readonly via: { readonly groupId: string; readonly missionId: string; readonly membershipEpoch: number } | null;
 }
 
 export interface PresenceLine {

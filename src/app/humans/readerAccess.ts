@@ -3,7 +3,8 @@
  * HTTPS (docs/human-api.md), all through the one read rule (`authorizeRead`, §8, §16): the
  * Groups it holds Memberships in, a Group's Events, its current state, its Mission tree. A
  * Group the reader has no Membership in answers exactly as a missing one (GROUP_NOT_FOUND), so
- * no human sees more than an Agent with the same Membership would.
+ * no human sees more than an Agent with the same Membership would — except below a Mission the
+ * human owns, which it reads as a member with complete visibility (`readerStanding.ts`, §14).
  */
 
 import { fromAggregates } from '../../domain/group/groupState.js';
@@ -17,13 +18,13 @@ import { readGroupAggregates } from '../../store/sql/aggregates.js';
 import { readServedEventsAfter } from '../../store/sql/eventRedactions.js';
 import type { StoredEventText } from '../../store/sql/events.js';
 import { readLastSequence } from '../../store/sql/groups.js';
-import { readMembership } from '../../store/sql/memberships.js';
 import { readReaderGroups, type ReaderGroupRow } from '../../store/sql/readerGroups.js';
 import { authorizeRead, type ReadAccess } from '../authorizeRead.js';
+import { readReaderStanding } from '../readerStanding.js';
 import { readMissionTree, type TreeRead } from '../policy/readMissionTree.js';
 import { MAX_READER_GROUPS } from '../limits.js';
 import { wireError, type WireError } from '../wireError.js';
-import { groupViewOf, type PresenceOf } from './groupView.js';
+import { ANCESTOR_OWNER_ROLE, groupViewOf, type PresenceOf } from './groupView.js';
 
 export type Refused = { readonly ok: false; readonly error: WireError };
 export type EventsRead = { readonly ok: true; readonly events: readonly StoredEventText[]; readonly lastSequence: number } | Refused;
@@ -64,10 +65,10 @@ export class ReaderAccess {
   view(groupId: string, reader: Principal, presenceOf: PresenceOf): Promise<ViewRead> {
     return inTransaction(this.pool, async (client): Promise<ViewRead> => {
       await client.query('set transaction isolation level repeatable read, read only');
-      const membership = await readMembership(client, groupId, reader.type, reader.id);
+      const membership = await readReaderStanding(client, groupId, reader);
       const decision = decideRead(membership, { purpose: 'recheck' });
       if (!decision.allowed) return { ok: false, error: wireError(decision.code, decision.message, { groupId }) };
-      // The read rule allows no one without a Membership.
+      // The read rule allows no one without a standing.
       if (membership === undefined) throw new Error(`the read rule let a reader without a Membership read ${groupId}`);
       const lastSequence = (await readLastSequence(client, groupId)) ?? 0;
       const rows = await readGroupAggregates(client, groupId);
@@ -76,8 +77,11 @@ export class ReaderAccess {
       const viewer = { principal: reader, membershipId: membership.membershipId, visibilityStartSequence: membership.visibilityStartSequence };
       // Message rows are not read here, so the sequence that last wrote a row is never consulted.
       const visible = limited ? fromAggregates(groupId, lastSequence, rowsVisibleTo(rows.map((row) => ({ ...row, updatedSequence: 0 })), viewer)) : full;
-      const role = membershipOf(full, reader)?.role ?? '';
-      return { ok: true, view: groupViewOf(full, visible, { ...viewer, role, limited }, presenceOf) };
+      const { via } = membership;
+      // A reader through an ancestor it owns holds no role here (§14); it is told which Membership it reads with.
+      const role = via === undefined ? (membershipOf(full, reader)?.role ?? '') : ANCESTOR_OWNER_ROLE;
+      const through = via === undefined ? null : { groupId: via.groupId, missionId: via.missionId, membershipEpoch: via.membershipEpoch };
+      return { ok: true, view: groupViewOf(full, visible, { ...viewer, role, limited, via: through }, presenceOf) };
     });
   }
 

@@ -2,8 +2,9 @@
  * The Mission tree below one Mission (§14: "The root MissionOwner MUST be able to inspect the
  * complete Mission tree"), walked breadth first through the child links of its WorkItems, each
  * Mission summarized from its Group's stored state, all in one read-only snapshot of the
- * database. Who may read it: the Mission's MissionOwner, an Agent whose active Membership of the
- * Mission's Group sees its whole history (the read rule of snapshots), and the operator.
+ * database. Who may read it: the Mission's MissionOwner, a member whose active Membership of the
+ * Mission's Group sees its whole history (the read rule of snapshots), a human who owns an
+ * ancestor Mission (`readerStanding.ts`), and the operator.
  */
 
 import { fromAggregates } from '../../domain/group/groupState.js';
@@ -11,8 +12,9 @@ import { membershipOf } from '../../domain/group/stateQueries.js';
 import { summarizeMission, type ChildReference, type MissionSummary } from '../../domain/policy/missionTree.js';
 import { decideRead, UNDISCLOSED } from '../../domain/readAccess.js';
 import { samePrincipal, type Principal } from '../../protocol/principal.js';
-import { inTransaction, type Pool } from '../../store/pool.js';
+import { inTransaction, type Pool, type Queryable } from '../../store/pool.js';
 import { readGroupAggregates } from '../../store/sql/aggregates.js';
+import { ownedAncestorOf, ownerStanding } from '../readerStanding.js';
 import { wireError, type WireError } from '../wireError.js';
 
 /**
@@ -33,10 +35,13 @@ export interface MissionTree {
 
 export type TreeRead = { readonly ok: true; readonly tree: MissionTree } | { readonly ok: false; readonly error: WireError };
 
-function refusal(groupId: string, viewer: TreeViewer, state: ReturnType<typeof fromAggregates>): WireError | null {
+async function refusal(client: Queryable, groupId: string, viewer: TreeViewer, state: ReturnType<typeof fromAggregates>): Promise<WireError | null> {
   if (viewer.kind === 'operator' || samePrincipal(state.mission.missionOwner, viewer.principal)) return null;
   const membership = membershipOf(state, viewer.principal);
-  const decision = decideRead(membership === undefined ? undefined : { state: membership.state, visibilityStartSequence: membership.visibilityStartSequence }, { purpose: 'snapshot' });
+  const own = membership === undefined ? undefined : { state: membership.state, visibilityStartSequence: membership.visibilityStartSequence };
+  // The owner of an ancestor Mission reads the whole tree below it, from any of its Groups (§14).
+  const ancestor = await ownedAncestorOf(client, groupId, viewer.principal, own);
+  const decision = decideRead(ancestor === undefined ? own : ownerStanding(ancestor), { purpose: 'snapshot' });
   return decision.allowed ? null : wireError(decision.code, decision.message, { groupId });
 }
 
@@ -47,7 +52,7 @@ export function readMissionTree(pool: Pool, groupId: string, viewer: TreeViewer,
     const rootRows = await readGroupAggregates(client, groupId);
     if (rootRows.length === 0) return { ok: false, error: wireError('GROUP_NOT_FOUND', UNDISCLOSED.snapshot, { groupId }) };
     const root = fromAggregates(groupId, 0, rootRows);
-    const refused = refusal(groupId, viewer, root);
+    const refused = await refusal(client, groupId, viewer, root);
     if (refused !== null) return { ok: false, error: refused };
     const missions: MissionSummary[] = [summarizeMission(root)];
     const seen = new Set([groupId]);

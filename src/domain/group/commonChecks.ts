@@ -10,15 +10,22 @@ import type { AnyEventType, Authority, GroupKind, NewGroupKind } from '../kinds/
 
 type GroupKindRules = GroupKind<string, CommandEnvelope, AnyEventType>;
 type KindRules = GroupKindRules | NewGroupKind<string, CommandEnvelope, AnyEventType>;
+import { ownedAncestor } from './ancestorOwners.js';
 import type { GroupState } from './groupState.js';
 import { holdsCoordinatorLease, isLeaseLive, isMissionOwner, isTerminal, membershipOf } from './stateQueries.js';
 
 /**
  * Agents and humans act through an active Membership of the current epoch. A Group the actor
- * never belonged to answers exactly like a missing Group.
+ * never belonged to answers exactly like a missing Group — unless the kind admits the human owner
+ * of an ancestor Mission (§14), who acts under its Membership in that ancestor's Group, epoch and all.
  */
-export function checkMembership(rules: GroupKindRules, state: GroupState, command: CommandEnvelope): Decision | null {
+export function checkMembership(rules: GroupKindRules, state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision | null {
   const membership = membershipOf(state, command.actor);
+  const ancestor = membership?.state === 'active' || !rules.authority.includes('ancestor-owner') ? undefined : ownedAncestor(ctx, command.actor);
+  if (ancestor !== undefined) {
+    if (command.membershipEpoch === ancestor.membership.membershipEpoch) return null;
+    return refuse('MEMBERSHIP_STALE', 'membership-epoch-stale', 'the Membership Epoch is no longer current', { groupId: ancestor.state.groupId });
+  }
   if (membership === undefined) return refuse('GROUP_NOT_FOUND', 'group-not-found', 'no such Group');
   // A replaced Coordinator's delayed Command carries the epoch it held: it is fenced as stale
   // coordination (§7.2) before its ended Membership is looked at.
@@ -99,10 +106,30 @@ export function checkAuthority(
   // A service reaching here passed `checkService`.
   if (actor.type === 'service' || allows('member')) return null;
   if (allows('mission-owner') && isMissionOwner(state, actor)) return null;
+  if (allows('ancestor-owner') && ownedAncestor(ctx, actor) !== undefined) return null;
   if (allows('subject') && rules.subject !== undefined && samePrincipal(actor, rules.subject(command))) return null;
   if (allows('coordinator') && holdsCoordinatorLease(state, actor)) return checkCoordinatorLease(state, command, ctx);
   if (allows('delegate') && actor.type === 'agent' && typeof command.payload.delegationGrantId === 'string') return null;
   return refuse('AUTH_FORBIDDEN', 'not-authorized', 'the actor may not send this Command');
+}
+
+/**
+ * A replacement Coordinator (Coordinator Epoch above 1) works from its Context Package (§7.2,
+ * §13.3): its assignments wait until the package for its epoch is stored. The package is issued by
+ * the Group Authority's reactor moments after the appointment, so the refusal is retryable
+ * (BACKPRESSURE: the Authority cannot take this traffic yet, and an unchanged retry is safe and
+ * succeeds once the package exists) and names what it waits for.
+ */
+export function checkCoordinatorContext(rules: KindRules, state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision | null {
+  const stored = ctx.coordinatorPackageStored;
+  const { coordinatorEpoch, agentId } = state.mission.coordinator;
+  if (rules.assigns !== true || stored === undefined || coordinatorEpoch <= 1 || !holdsCoordinatorLease(state, command.actor) || stored(coordinatorEpoch)) return null;
+  return refuse(
+    'BACKPRESSURE',
+    'context-package-pending',
+    `the Context Package of Coordinator ${agentId} for Coordinator Epoch ${coordinatorEpoch} is not stored yet; a replacement Coordinator assigns work only once it has it (§7.2): retry shortly`,
+    { reason: 'context-package-pending', coordinatorId: agentId, coordinatorEpoch },
+  );
 }
 
 export function checkMissionState(rules: GroupKindRules, state: GroupState): Decision | null {

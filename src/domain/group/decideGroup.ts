@@ -3,7 +3,8 @@
  * run here, once, from the kind's registry entry, in this order: who the actor is in the Group
  * (Membership, or an authorized service), what the envelope points at, whether the Group is
  * archived or the Mission over, the kind's authority, the Mission state it needs, the Extension
- * Profile pins a profile Command needs (§18, `profilePins.ts`), `expectedRevision`; then the kind's own
+ * Profile pins a profile Command needs (§18, `profilePins.ts`), `expectedRevision`, a replacement
+ * Coordinator's Context Package for its assignments (§7.2); then the kind's own
  * rules — through the offline reconciliation (§11.5) when the Command carries the bounded offline
  * execution binding, and under the cooperation limits (§20, `policy/applyCooperationPolicy.ts`). Identity comes first so that nothing about a Group leaks to a non-member. Extension
  * Profile kinds are entries like any other, so these checks run before any profile code (§18).
@@ -15,6 +16,7 @@ import { coreKinds } from '../kinds/coreKinds.js';
 import { refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
 import {
   checkAuthority,
+  checkCoordinatorContext,
   checkEnvelopeTargets,
   checkExpectedRevision,
   checkMembership,
@@ -45,7 +47,7 @@ function decideCreation(kind: Entry<'new-group'>, state: GroupState | null, comm
 }
 
 function decideInGroup(kinds: KindRegistry, kind: Entry<'group'>, state: GroupState, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  const identity = command.actor.type === 'service' ? checkService(kind, command, ctx) : checkMembership(kind, state, command);
+  const identity = command.actor.type === 'service' ? checkService(kind, command, ctx) : checkMembership(kind, state, command, ctx);
   return (
     identity ??
     checkEnvelopeTargets(kind, state, command) ??
@@ -55,6 +57,7 @@ function decideInGroup(kinds: KindRegistry, kind: Entry<'group'>, state: GroupSt
     checkMissionState(kind, state) ??
     checkProfilePins(kinds, state, command) ??
     checkExpectedRevision(kind.target(state, command), command) ??
+    checkCoordinatorContext(kind, state, command, ctx) ??
     decideUnderCooperationPolicy(() => decideWithOfflineBinding((s, c, x) => kind.decide(s, c, x), state, command, ctx), state, command, ctx)
   );
 }

@@ -26,8 +26,11 @@ export type CoreCommandKind = keyof CommandPayloads;
  * acts in Groups) and `subject` (the Principal the payload names) as docs/transitions.md lists.
  * `delegate`: an Agent citing a Delegation Grant (`payload.delegationGrantId`); the kind's own
  * rules judge the Grant (§9.1), since a role alone conveys no work-authoring authority.
+ * `ancestor-owner`: a human MissionOwner of an ancestor Mission (§14, `group/ancestorOwners.ts`),
+ * acting under its Membership there; the kind's entry declares `ancestry` so that the app loads
+ * the ancestor Groups.
  */
-export type Authority = 'creator' | 'member' | 'mission-owner' | 'coordinator' | 'organization-authority' | 'subject' | 'delegate';
+export type Authority = 'creator' | 'member' | 'mission-owner' | 'ancestor-owner' | 'coordinator' | 'organization-authority' | 'subject' | 'delegate';
 
 /** A Command that passed its kind's payload schema, typed by kind. */
 export type CommandOf<K extends string, P = K extends CoreCommandKind ? CommandPayloads[K] : never> = Omit<CommandEnvelope, 'kind' | 'payload'> & {
@@ -110,6 +113,12 @@ interface KindBase<K extends string, C, E extends AnyEventType> {
    * usage, §11.5), so that its other Commands lock no ancestor Group.
    */
   readonly ancestry?: true | ((command: C) => boolean);
+  /**
+   * An assignment of the Coordinator's (§7.2: authorize or assign WorkItems, accept Worker results,
+   * create child Missions): a replacement Coordinator issues none before its Context Package is
+   * stored, since it "MUST receive a signed Context Package … before issuing new assignments".
+   */
+  readonly assigns?: true;
   /** The Group and Mission the Command brings into being, if any (their IDs must be fresh). */
   creates?(command: C): { readonly groupId: string; readonly missionId: string };
   /** The Conversation / WorkItem an envelope `conversationId` / `workItemId` must name. */

@@ -3,7 +3,8 @@
  * `mission.terminate` (Coordinator or Organization policy). Both are terminal and revoke the
  * Coordinator lease, so no coordination Command is accepted afterwards. The Group Authority
  * also ends Missions through propagation (§14): a parent's failure settled from a child
- * (`fail_parent_mission`), and parent-cancellation propagation into running children.
+ * (`fail_parent_mission`), and parent-cancellation propagation into running children, from a
+ * parent Mission that ended or a parent WorkItem that failed or was cancelled.
  */
 
 import type { Lease, Mission, WorkItem } from '../documents.js';
@@ -13,6 +14,7 @@ import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { endWorkItem } from '../workItem/executionSteps.js';
 import { cleanupDue, withCleanupDue } from '../workItem/workCleanup.js';
+import { linksOf, waitsForChild } from '../workItem/workItemDocuments.js';
 
 /** WorkItem states a closing Mission leaves as they are. */
 const FINISHED: ReadonlySet<string> = new Set(['verified', 'failed', 'cancelled']);
@@ -55,19 +57,37 @@ export function closingEvent<K extends string>(state: GroupState, reason: string
 export const TERMINATED = { kind: 'mission.terminated', state: 'failed', closureReason: 'Mission failed' } as const;
 const CANCELLED = { kind: 'mission.cancelled', state: 'cancelled', closureReason: 'Mission cancelled' } as const;
 
+/** Whether the parent Group's WorkItem no longer waits for this child: ended, released, or linked elsewhere (§10.2, §14). */
+function releasedBy(parentGroup: GroupState | undefined, workItemId: string, childMissionId: string): boolean {
+  const workItem = parentGroup?.workItems.get(workItemId);
+  if (workItem === undefined) return false;
+  const link = linksOf(workItem).childMission;
+  return workItem.state === 'failed' || workItem.state === 'cancelled' || link?.missionId !== childMissionId || !waitsForChild(link);
+}
+
 /**
  * A cancellation that cites a parent Mission is parent-cancellation propagation (§7.1): only the
  * Group Authority sends it, the cited Mission must be this Mission's parent, and the store (the
- * preloaded facts, not the payload) must show that parent cancelled or failed.
+ * preloaded facts, not the payload) must show that parent cancelled or failed — or, when it also
+ * cites the parent WorkItem, that WorkItem (in the parent Group's state, loaded as the nearest
+ * ancestor) failed, was cancelled, or otherwise no longer waits for this child.
  */
 function checkPropagation(state: GroupState, command: CommandOf<'mission.cancel'>, ctx: DecisionContext): Refusal | null {
-  const { parentMissionId } = command.payload;
+  const { parentMissionId, parentWorkItemId } = command.payload;
   if (parentMissionId === undefined) return null;
   if (command.actor.type !== 'service') {
     return refuse('AUTH_FORBIDDEN', 'propagation-by-authority-only', 'only the Group Authority propagates a parent cancellation');
   }
   if (state.mission.parent?.missionId !== parentMissionId) {
     return refuse('INVALID_COMMAND', 'not-the-parent-mission', 'the cited Mission is not this Mission’s parent', { parentMissionId });
+  }
+  if (parentWorkItemId !== undefined) {
+    if (state.mission.parent.workItemId !== parentWorkItemId) {
+      return refuse('INVALID_COMMAND', 'not-the-parent-work-item', 'the cited WorkItem is not this Mission’s parent WorkItem', { parentWorkItemId });
+    }
+    const parentGroup = ctx.ancestors?.[0] as GroupState | undefined;
+    if (parentGroup?.mission.missionId === parentMissionId && releasedBy(parentGroup, parentWorkItemId, state.mission.missionId)) return null;
+    return refuse('INVALID_STATE_TRANSITION', 'parent-work-item-not-ended', 'the parent WorkItem still waits for this child Mission', { parentWorkItemId });
   }
   const parent = ctx.mission(parentMissionId);
   if (parent === undefined || !PROPAGATING.has(parent.state)) {

@@ -12,7 +12,7 @@ import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isNoLaterThan } from '../rules.js';
 import { promoteToChild } from '../workItem/childMissionWork.js';
-import { linksOf, PROMOTABLE_STATES } from '../workItem/workItemDocuments.js';
+import { linksOf, PROMOTABLE_STATES, waitsForChild } from '../workItem/workItemDocuments.js';
 import { checkNewMission } from './createMission.js';
 import { checkAllocation } from '../budget/allocation.js';
 import { ancestorsOf } from '../budget/ledger.js';
@@ -70,9 +70,10 @@ export function decideCreateChild(
     return refuse('INVALID_COMMAND', 'parent-work-item-unknown', 'the parent WorkItem is not in this Group');
   }
   // A settled child that failed or was cancelled leaves the WorkItem to be replanned, and a
-  // replacement child is one of the Coordinator's options (§14); a running one is not replaced.
+  // replacement child is one of the Coordinator's options (§14), as is one the WorkItem released
+  // when it failed (its cancellation follows); a child the WorkItem waits for is not replaced.
   const earlier = linksOf(parentItem).childMission;
-  if (earlier !== undefined && earlier.outcome === undefined) {
+  if (waitsForChild(earlier)) {
     return refuse('INVALID_STATE_TRANSITION', 'work-item-has-child', 'the WorkItem is already promoted to a running child Mission');
   }
   if (!PROMOTABLE_STATES.includes(parentItem.state)) {

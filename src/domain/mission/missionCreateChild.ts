@@ -18,6 +18,8 @@ export const missionCreateChild = defineKind({
   kind: 'mission.create_child',
   scope: 'group',
   authority: ['coordinator'],
+  // A replacement Coordinator's assignment waits for its Context Package (§7.2).
+  assigns: true,
   missionStates: ['active'],
   events: [missionChildCreated, missionCreated],
   preload: { agents: (command) => [command.payload.coordinatorId], missions: (command) => [command.payload.missionId] },

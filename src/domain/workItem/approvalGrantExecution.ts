@@ -9,8 +9,11 @@ export const executionApprovalGranted = workItemEvent<ExecutionApprovalGrantedPa
 export const approvalGrantExecution = defineKind({
   kind: 'approval.grant_execution',
   scope: 'group',
-  // `organization-authority` only for a `policy_required` contract: the decider judges which.
-  authority: ['mission-owner', 'organization-authority'],
+  // `organization-authority` only for a `policy_required` contract: the decider judges which. A
+  // human owner of an ancestor Mission approves in a descendant (§14), so a human's Command loads
+  // the ancestor Groups (none for a root Mission).
+  authority: ['mission-owner', 'ancestor-owner', 'organization-authority'],
+  ancestry: (command) => command.actor.type === 'human',
   missionStates: ['active'],
   events: [executionApprovalGranted],
   target: (state, command) => state.workItems.get(command.payload.workItemId)?.revision,

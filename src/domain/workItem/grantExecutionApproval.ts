@@ -4,7 +4,9 @@
  * gate without executing work: the WorkItem stays `queued` and only gains the approval.
  *
  * Who approves follows the contract's requirement. `human_required`: the human MissionOwner only
- * (§4.10's human approval, §12's signed gate). `policy_required`: the human MissionOwner, or the
+ * (§4.10's human approval, §12's signed gate) — in a child Mission, whose MissionOwner is an Agent,
+ * the human MissionOwner of any ancestor Mission (the root's), acting under its Membership there
+ * (`group/ancestorOwners.ts`, §14: the child runs "under the root human's accountability"). `policy_required`: the human MissionOwner, or the
  * Organization's policy actor — the Group Authority service, the only service that acts in Groups
  * — since §12 lets Organization policy place and clear the gate and lets low-risk work proceed
  * automatically under policy (the same "MissionOwner or Organization policy" pairing as §7.1 and

@@ -17,7 +17,7 @@ import { checkDelegatedUse } from './delegation.js';
 import { checkWorkState, isRefusal, liveOwnerOf, workItemNamed } from './fencing.js';
 import { DEFAULT_OFFER_SECONDS, MAX_OFFER_CANDIDATES, MAX_OFFER_ENTRIES } from './workLimits.js';
 import type { WorkOfferCreatedPayload } from './workEvents.js';
-import { linksOf } from './workItemDocuments.js';
+import { linksOf, waitsForChild } from './workItemDocuments.js';
 import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';
 
 type OfferCommand = CommandOf<'work.offer'>;
@@ -28,9 +28,9 @@ const OFFERABLE: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'a
 /** A WorkItem promoted to a child Mission is fenced while that Mission runs (§14). */
 function checkNoRunningChild(workItem: WorkItem): Refusal | null {
   const child = linksOf(workItem).childMission;
-  // A settled link records the child's end (ext.missionweave.core.child_mission_settle); until
-  // then the child runs, as `work.unblock` judges it too.
-  if (child === undefined || child.outcome !== undefined) return null;
+  // A settled link records the child's end (ext.missionweave.core.child_mission_settle), a released
+  // one the WorkItem's own end (`work.fail`); until then the child runs, as `work.unblock` judges it too.
+  if (!waitsForChild(child)) return null;
   return refuse('INVALID_STATE_TRANSITION', 'child-mission-running', 'the WorkItem is being done by a child Mission', {
     workItemId: workItem.workItemId,
     childMissionId: child.missionId,

@@ -60,6 +60,8 @@ function linkedChild(state: GroupState, command: SettleCommand, ctx: DecisionCon
     child.parent?.missionId === state.mission.missionId && child.parent.workItemId === parentWorkItemId;
   if (!linked) return refuse('INVALID_COMMAND', 'child-mission-not-linked', 'the WorkItem is not promoted to that child Mission', { childMissionId });
   if (link.outcome !== undefined) return refuse('INVALID_STATE_TRANSITION', 'child-mission-settled', 'the child Mission is already settled', { childMissionId });
+  // The WorkItem let the child go when it failed or was cancelled: its outcome decides nothing here.
+  if (link.released !== undefined) return refuse('INVALID_STATE_TRANSITION', 'child-mission-released', 'the WorkItem released the child Mission when it ended', { childMissionId });
   const wrongState = checkWorkState(workItem, ['blocked'], 'take a child Mission outcome');
   return wrongState ?? { workItem, link, child };
 }

@@ -50,6 +50,8 @@ export const workAcceptResult = defineKind({
   kind: 'work.accept_result',
   scope: 'group',
   authority: ['coordinator'],
+  // A replacement Coordinator's assignment waits for its Context Package (§7.2).
+  assigns: true,
   missionStates: ['active'],
   events: [workResultAccepted],
   // Each Evidence is a Signed Document (§13.2), six-stage verified like the Command (§6.4).

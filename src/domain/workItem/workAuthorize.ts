@@ -37,6 +37,8 @@ export const workAuthorize = defineKind({
   kind: 'work.authorize',
   scope: 'group',
   authority: ['coordinator', 'delegate'],
+  // A replacement Coordinator's assignment waits for its Context Package (§7.2).
+  assigns: true,
   missionStates: ['active'],
   events: [workAuthorized],
   // A WorkItem is held to every ancestor WorkItem, in the parent Missions' Groups too (§4.11, §14).

@@ -7,6 +7,8 @@
  * reference runtime admits the same two. `cancelled` is terminal for this WorkItem revision.
  * Where cleanup is due (`workCleanup.ts`: recorded external side effects, or risky work that had
  * started), the cancelled WorkItem is marked for the Coordinator and `work.cancelled` says why.
+ * A WorkItem promoted to a running child Mission lets go of it (§14: the parent's end reaches the
+ * child): the link is marked released, and the Group Authority's reactor cancels the child.
  */
 
 import type { CommandOf } from '../kinds/kindTypes.js';
@@ -17,6 +19,7 @@ import { endWorkItem, workItemConversation, workItemDraft, workItemRevision } fr
 import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';
 import { cleanupDue, withCleanupDue } from './workCleanup.js';
 import { workItemEvent, type WorkCancelledPayload } from './workEvents.js';
+import { withChildReleased } from './workItemDocuments.js';
 import { UNFINISHED_STATES } from './workFail.js';
 
 export const workCancelled = workItemEvent<WorkCancelledPayload>()('work.cancelled');
@@ -29,7 +32,9 @@ function decideCancel(state: GroupState, command: CommandOf<'work.cancel'>, ctx:
   if (refused !== null) return refused;
   const { workItem: ended, revokedLeases } = endWorkItem(workItem, 'cancelled', 'WorkItem cancelled', ctx);
   const cleanup = cleanupDue(workItem);
-  const after = cleanup === undefined ? ended : withCleanupDue(ended, cleanup);
+  // A running child Mission is cancelled in its own Group by the Group Authority (childSweeps.ts).
+  const released = withChildReleased(ended, 'cancelled', ctx);
+  const after = cleanup === undefined ? released : withCleanupDue(released, cleanup);
   return accept(
     workItemDraft('work.cancelled', { workItemId: after.workItemId, workItem: after, reason: payload.reason, revokedLeases, ...(cleanup === undefined ? {} : { cleanup }) }),
   );

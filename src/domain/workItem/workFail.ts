@@ -9,7 +9,8 @@
  *   unfinished state, citing neither.
  *
  * Every lease is revoked and pending offers withdrawn; `failed` returns control to the
- * Coordinator, who may offer the WorkItem again (§10.2).
+ * Coordinator, who may offer the WorkItem again (§10.2). A running child Mission it was promoted
+ * to is released and then cancelled by the Group Authority, as under `work.cancel` (§14).
  */
 
 import type { CommandOf } from '../kinds/kindTypes.js';
@@ -24,6 +25,7 @@ import { checkEvidence, evidenceIdsOf } from './workEvidence.js';
 import type { WorkItem } from '../documents.js';
 import { workItemEvent, type WorkFailedPayload } from './workEvents.js';
 import { progressOf, withEvidenceIds } from './workProgress.js';
+import { withChildReleased } from './workItemDocuments.js';
 
 /** The §10.2 states `work.fail` and `work.cancel` leave. */
 export const UNFINISHED_STATES: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted'];
@@ -65,7 +67,9 @@ function decideFail(state: GroupState, command: FailCommand, ctx: DecisionContex
   if (badEvidence !== null) return badEvidence;
 
   const progress = withEvidenceIds(progressOf(workItem), evidenceIdsOf(evidence));
-  const { workItem: after, revokedLeases } = endWorkItem(workItem, 'failed', 'WorkItem failed', ctx, { progress });
+  const { workItem: ended, revokedLeases } = endWorkItem(workItem, 'failed', 'WorkItem failed', ctx, { progress });
+  // As `work.cancel`: a running child Mission is released here and cancelled by the reactor.
+  const after = withChildReleased(ended, 'failed', ctx);
   return accept(workItemDraft('work.failed', { workItemId: after.workItemId, workItem: after, reason: payload.reason, evidence, revokedLeases }));
 }
 

@@ -23,12 +23,36 @@ export interface ChildOutcome {
   readonly reason?: string;
 }
 
+/** The WorkItem failed or was cancelled while its child ran (§10.2, §14): it no longer waits for the child. */
+export interface ChildRelease {
+  readonly state: 'failed' | 'cancelled';
+  readonly releasedAt: string;
+}
+
 export interface ChildMissionLink {
   readonly missionId: string;
   readonly groupId: string;
   readonly failurePolicy: ChildFailurePolicy;
   /** Absent while the child runs; set once, by `ext.missionweave.core.child_mission_settle`. */
   readonly outcome?: ChildOutcome;
+  /**
+   * Set when `work.cancel` or `work.fail` ended the WorkItem before the child's outcome was
+   * settled: the Group Authority then cancels the child in its own Group (src/app/reactor/
+   * childSweeps.ts) and nothing is settled on the WorkItem, which is free to be offered again.
+   */
+  readonly released?: ChildRelease;
+}
+
+/** Whether the WorkItem waits for its linked child Mission: promoted, neither settled nor released. */
+export function waitsForChild(link: ChildMissionLink | undefined): link is ChildMissionLink {
+  return link !== undefined && link.outcome === undefined && link.released === undefined;
+}
+
+/** `workItem`, ended as `state`, released from the child it waited for, if any (§10.2, §14). */
+export function withChildReleased(workItem: WorkItem, state: ChildRelease['state'], ctx: DecisionContext): WorkItem {
+  const links = linksOf(workItem);
+  if (!waitsForChild(links.childMission)) return workItem;
+  return withLinks(workItem, { ...links, childMission: { ...links.childMission, released: { state, releasedAt: ctx.now } } });
 }
 
 export interface WorkItemLinks {

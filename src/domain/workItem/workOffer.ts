@@ -18,6 +18,8 @@ export const workOffer = defineKind({
   kind: 'work.offer',
   scope: 'group',
   authority: ['coordinator', 'delegate'],
+  // A replacement Coordinator's assignment waits for its Context Package (§7.2).
+  assigns: true,
   missionStates: ['active'],
   events: [workOfferCreated],
   target: (state, command) => state.workItems.get(command.payload.workItemId)?.revision,

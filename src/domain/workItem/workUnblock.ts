@@ -17,7 +17,7 @@ import { accept, refuse, type DecisionContext } from '../model.js';
 import { nextRevision, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { checkWorkState, isRefusal, liveOwnerOf, workItemNamed } from './fencing.js';
 import { workItemEvent, type WorkUnblockedPayload } from './workEvents.js';
-import { linksOf } from './workItemDocuments.js';
+import { linksOf, waitsForChild } from './workItemDocuments.js';
 import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';
 import { progressOf } from './workProgress.js';
 
@@ -31,7 +31,7 @@ function decideUnblock(state: GroupState, command: CommandOf<'work.unblock'>, ct
   // While its child runs, the child's outcome decides the WorkItem (§14); once the child ended
   // (settled as failed or cancelled), the Coordinator may unblock it to replan.
   const child = linksOf(workItem).childMission;
-  if (child !== undefined && child.outcome === undefined) {
+  if (waitsForChild(child)) {
     return refuse('INVALID_STATE_TRANSITION', 'work-item-awaiting-child', 'the WorkItem waits for its child Mission', {
       workItemId: workItem.workItemId,
       childMissionId: child.missionId,

@@ -507,6 +507,7 @@ export interface MissionAssignCoordinatorPayload {
 export interface MissionCancelPayload {
   reason: string;
   parentMissionId?: string;
+  parentWorkItemId?: string;
 }
 export interface MissionCreatePayload {
   missionId: string;

@@ -1,8 +1,9 @@
 /**
  * Context Packages (migration 0011): the recipients the reactor's sweep owes one, the previous
- * version of a recipient's package, storing a new one, and reading them back for their
- * recipient. The due statements repeat the partial index predicates of 0011 word for word so
- * that the planner uses them.
+ * version of a recipient's package, storing a new one, reading them back for their recipient,
+ * and whether a replacement Coordinator's is stored (its assignments wait for it, §7.2). The due
+ * statements repeat the partial index predicates of 0011 word for word so that the planner uses
+ * them.
  */
 
 import type { Queryable } from '../pool.js';
@@ -58,6 +59,28 @@ export async function findDueContextRecipients(db: Queryable, limit: number): Pr
     recipient: { type: r.recipient_type, id: r.recipient_id },
     ...(r.named === null ? {} : { namedPackageId: r.named }),
   }));
+}
+
+/** A replacement Coordinator's package that an assignment waits for (§7.2). */
+export interface CoordinatorPackageKey {
+  readonly groupId: string;
+  readonly agentId: string;
+  readonly coordinatorEpoch: number;
+}
+
+/** Those of `keys` whose package is stored, in one statement over the unique key of one package per cause. */
+export async function readStoredCoordinatorPackages(db: Queryable, keys: readonly CoordinatorPackageKey[]): Promise<CoordinatorPackageKey[]> {
+  if (keys.length === 0) return [];
+  const result = await db.query<{ group_id: string; agent_id: string; coordinator_epoch: number }>({
+    name: 'read-stored-coordinator-packages',
+    text: `select k.group_id, k.agent_id, k.coordinator_epoch
+           from unnest($1::text[], $2::text[], $3::integer[]) as k(group_id, agent_id, coordinator_epoch)
+           where exists (select 1 from context_packages p
+                         where p.group_id = k.group_id and p.recipient_type = 'agent' and p.recipient_id = k.agent_id
+                           and p.cause = 'coordinator' and p.cause_epoch = k.coordinator_epoch)`,
+    values: [keys.map((k) => k.groupId), keys.map((k) => k.agentId), keys.map((k) => k.coordinatorEpoch)],
+  });
+  return result.rows.map((r) => ({ groupId: r.group_id, agentId: r.agent_id, coordinatorEpoch: r.coordinator_epoch }));
 }
 
 export interface StoredPackageVersion {
