@@ -101,7 +101,7 @@ create table embedded_admissions (
   principal_id text not null,
   trusted_accepted_at text not null,
   accepted_by_id text not null,
-  action_id text not null,
+  action_id text,
   constraint embedded_admissions_admission_record_id_key UNIQUE (admission_record_id),
   constraint embedded_admissions_pkey PRIMARY KEY (organization_id, signing_hash)
 );
