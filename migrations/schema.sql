@@ -62,6 +62,15 @@ create table artifact_contents (
   constraint artifact_contents_pkey PRIMARY KEY (organization_id, content_hash)
 );
 
+create table artifact_possessions (
+  organization_id text not null,
+  content_hash text not null,
+  agent_id text not null,
+  recorded_at text not null,
+  constraint artifact_possessions_organization_id_content_hash_fkey FOREIGN KEY (organization_id, content_hash) REFERENCES artifact_contents(organization_id, content_hash) ON DELETE CASCADE,
+  constraint artifact_possessions_pkey PRIMARY KEY (organization_id, content_hash, agent_id)
+);
+
 create table context_packages (
   context_package_id text not null,
   group_id text not null,
@@ -92,7 +101,7 @@ create table embedded_admissions (
   principal_id text not null,
   trusted_accepted_at text not null,
   accepted_by_id text not null,
-  action_id text not null,
+  action_id text,
   constraint embedded_admissions_admission_record_id_key UNIQUE (admission_record_id),
   constraint embedded_admissions_pkey PRIMARY KEY (organization_id, signing_hash)
 );

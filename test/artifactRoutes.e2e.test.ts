@@ -4,7 +4,9 @@
  * publishing Group, of content that does not match its name, or declared too large are refused
  * with their §19 code and the status the catalogue gives it; a corrupted stored chunk never
  * reaches a destination file. Published Artifacts are seeded as `artifact` aggregate rows at the
- * store level (support/artifacts.ts), since `artifact.publish` is another module's.
+ * store level (support/artifacts.ts), except where Mission isolation is shown (§13.3): there
+ * Workers of two Missions publish through the pipeline, and one Mission's bytes reach the other
+ * only by an explicit reuse its Event records.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -23,7 +25,8 @@ import type { MissionWeaveArtifactManifest } from '../src/protocol/schemas/paylo
 import { DEFAULT_ARTIFACT_LIMITS } from '../src/app/artifacts/artifactLimits.js';
 import { contentHashOf, seedPublishedArtifact } from './support/artifacts.js';
 import type { Actor } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { activeWork, publish, signedManifest, WORKER_CAPABILITIES } from './support/publishedWork.js';
 import { RawClient } from './support/rawClient.js';
 import { startTestServer, testCertificate, type TestServer } from './support/server.js';
 import { GroupAccess } from '../src/app/groupAccess.js';
@@ -148,7 +151,7 @@ describe('the Artifact store over HTTPS', () => {
     const strangerBefore = await raw('GET', `/v1/artifacts/${contentHash}`, { token: sessions.stranger.client.sessionToken });
     const readerBefore = await raw('GET', `/v1/artifacts/${contentHash}`, { token: sessions.reader.client.sessionToken });
     expectRefused(readerBefore, 'GROUP_NOT_FOUND');
-    await seedPublishedArtifact(server.db.pool, mission.groupId, contentHash);
+    await seedPublishedArtifact(server.db.pool, mission.groupId, contentHash, { producerAgentId: sessions.producer.actor.principal.id });
     const destination = join(dir, 'read.bin');
     await downloadArtifact(endpoint('reader'), contentHash, destination);
     expect(readFileSync(destination).equals(bytes)).toBe(true);
@@ -271,5 +274,44 @@ describe('the Artifact store over HTTPS', () => {
     expect(manifest.uri).toBe(artifactUri(server.httpsUrl, contentHash));
     expect(manifest.signature).toMatchObject({ keyId: actor.key.keyId, createdAt: manifest.createdAt });
     expect(verify(null, signingBytes(manifest as unknown as Record<string, unknown>), actor.key.privateKey, decodeBase64url(manifest.signature.value) as Buffer)).toBe(true);
+  });
+});
+
+describe('Artifact content stays in its Mission (§4.9, §13.3)', () => {
+  it('B’s Worker can neither publish nor download A’s bytes; a Worker that reads A reuses them in B, and B’s Event says so', async () => {
+    const h = server.harness;
+    const coordinator = await h.agent('isolation-coordinator');
+    const [a, b] = [await createMission(h, owner, coordinator), await createMission(h, owner, coordinator)];
+    /** A Worker with a live session over wss, whose token reaches the Artifact store. */
+    const live = async (handle: string) => {
+      const actor = await h.agent(handle, WORKER_CAPABILITIES);
+      const client = await RawClient.open(server.url, server.ca);
+      actor.sessionEpoch = await client.hello(actor);
+      return { actor, endpoint: { origin: server.httpsUrl, ca: server.ca, sessionToken: client.sessionToken }, close: () => client.close() };
+    };
+    const [workerA, workerB, inBoth] = [await live('worker-a'), await live('worker-b'), await live('worker-a-and-b')];
+    const bytes = randomBytes(3000);
+    const { contentHash } = await uploadArtifact(workerA.endpoint, { bytes });
+    const workA = await activeWork(h, a, { owner, coordinator, worker: workerA.actor });
+    await h.expectOk(publish(h, workA, signedManifest(h, workA, contentHash, bytes.length)));
+    const publishedInA = (await eventsOf(server.db.pool, a.groupId)).at(-1) as { eventId: string };
+
+    const workB = await activeWork(h, b, { owner, coordinator, worker: workerB.actor });
+    const stolen = join(dir, 'stolen-from-a.bin');
+    await expect(downloadArtifact(workerB.endpoint, contentHash, stolen)).rejects.toMatchObject({ code: 'GROUP_NOT_FOUND' });
+    const taken = await publish(h, workB, signedManifest(h, workB, contentHash, bytes.length));
+    expect(taken.ok ? 'accepted' : taken.error.code).toBe('INVALID_COMMAND');
+    await expect(downloadArtifact(workerB.endpoint, contentHash, stolen)).rejects.toMatchObject({ code: 'GROUP_NOT_FOUND' });
+    expect(existsSync(stolen)).toBe(false);
+
+    await h.expectOk(h.send(owner, 'membership.change', { principal: { ...inBoth.actor.principal }, roles: ['observer'], visibilityAfterSequence: 0 }, { groupId: a.groupId, membershipEpoch: 1 }));
+    const reusing = await activeWork(h, b, { owner, coordinator, worker: inBoth.actor });
+    await h.expectOk(publish(h, reusing, signedManifest(h, reusing, contentHash, bytes.length)));
+    const reused = (await eventsOf(server.db.pool, b.groupId)).at(-1);
+    expect(reused).toMatchObject({ kind: 'artifact.published', actor: inBoth.actor.principal, payload: { artifact: { contentHash }, reusedFrom: { groupId: a.groupId, eventId: publishedInA.eventId } } });
+    const received = join(dir, 'reused-in-b.bin');
+    await downloadArtifact(workerB.endpoint, contentHash, received);
+    expect(readFileSync(received).equals(bytes)).toBe(true);
+    for (const worker of [workerA, workerB, inBoth]) worker.close();
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The Artifact store against a real PostgreSQL (§13.1): content is chunked on the way in and
  * re-hashed on the way out, kept only under its own hash, refused early when too large, bounded
- * per Agent while unpublished, and served only to its uploader and to readers of a Group that
- * published it. Published Artifacts are seeded as `artifact` aggregate rows (store level).
+ * per Agent while unpublished, and served only to its uploaders and to readers of a Group that
+ * published it, its publisher holding the bytes (§13.3). Published Artifacts are seeded as
+ * `artifact` aggregate rows (store level).
  */
 
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -152,24 +153,32 @@ describe('the Artifact store', () => {
     expect(await rows(stale)).toEqual({ contents: 0, chunks: 0 });
   });
 
-  it('serves the uploader and readers of a publishing Group, and no one else', async () => {
+  it('serves its uploaders and readers of a Group whose publisher held the bytes, and no one else', async () => {
     const bytes = randomBytes(CHUNK + 1);
     const hash = contentHashOf(bytes);
     const uploader = await harness.agent('uploader');
     await upload(uploader.principal.id, bytes);
+    const again = await harness.agent('uploads-it-too');
+    expect(await upload(again.principal.id, bytes)).toMatchObject({ ok: true, result: 'existing' });
     const reader = await harness.agent('reader');
     const late = await harness.agent('late');
     const stranger = await harness.agent('stranger');
-    const grant = (agent: Actor, visibility: { visibilityAfterSequence?: number }) =>
-      harness.expectOk(harness.send(owner, 'membership.change', { principal: { ...agent.principal }, roles: ['observer'], ...visibility }, { groupId: mission.groupId, membershipEpoch: 1 }));
+    const grant = (agent: Actor, visibility: { visibilityAfterSequence?: number }, groupId = mission.groupId) =>
+      harness.expectOk(harness.send(owner, 'membership.change', { principal: { ...agent.principal }, roles: ['observer'], ...visibility }, { groupId, membershipEpoch: 1 }));
+    // A Mission whose manifest names the hash without its publisher ever holding the bytes (§13.3).
+    const other = await createMission(harness, owner, await harness.agent('coordinator-elsewhere'));
+    await grant(reader, { visibilityAfterSequence: 0 }, other.groupId);
+    await seedPublishedArtifact(db.pool, other.groupId, hash, { producerAgentId: stranger.principal.id });
+    const throughOther = await store.download(reader.principal, hash);
     await grant(reader, { visibilityAfterSequence: 0 });
-    await seedPublishedArtifact(db.pool, mission.groupId, hash);
+    await seedPublishedArtifact(db.pool, mission.groupId, hash, { producerAgentId: uploader.principal.id });
     await grant(late, {});
     expect((await store.download(uploader.principal, hash)).ok).toBe(true);
+    expect((await readAll(again.principal.id, hash)).equals(bytes)).toBe(true);
     expect((await readAll(reader.principal.id, hash)).equals(bytes)).toBe(true);
     const refusals = await Promise.all([late, stranger].map(async (agent) => store.download(agent.principal, hash)));
     const missing = await store.download(stranger.principal, contentHashOf(randomBytes(4)));
-    for (const refusal of refusals) expect(refusal).toEqual(missing);
+    for (const refusal of [throughOther, ...refusals]) expect(refusal).toEqual(missing);
     expect(missing).toMatchObject({ ok: false, error: { code: 'GROUP_NOT_FOUND' } });
   });
 

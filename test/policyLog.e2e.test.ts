@@ -2,7 +2,8 @@
  * Refusals from the network reach the Policy Log (§6.4) with their first failing semantic stage:
  * a bad signature in a WebSocket COMMAND frame (verified on a crypto worker), an unknown key over
  * HTTPS and a forged HELLO response each leave exactly one record naming its transport, while
- * the caller only ever sees AUTH_INVALID_SIGNATURE.
+ * the caller only ever sees AUTH_INVALID_SIGNATURE. Each record is read straight from PostgreSQL
+ * the moment the refusal arrives, nothing flushed first: it was committed before the answer left.
  */
 
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
@@ -27,8 +28,8 @@ beforeAll(async () => {
   mission = await createMission(server.harness, owner, agent);
 });
 
-async function records(): Promise<PolicyLogRow[]> {
-  await server.harness.authority.policyLog.flush();
+/** The Policy Log as PostgreSQL holds it now: no flush, so only what was committed. */
+function records(): Promise<PolicyLogRow[]> {
   return readPolicyLog(server.db.pool, { limit: 10_000, keep: 'oldest' });
 }
 

@@ -1,16 +1,21 @@
 /**
  * The Policy Log on real PostgreSQL (§6.4): admission refusals inside the write transaction
  * (freshness, a fenced Session Epoch) each leave exactly one protected audit record with their
- * stage, reason and §19 code; accepted Commands leave none; the table refuses UPDATE, DELETE and
- * TRUNCATE; a flood is held to the buffer's bound; a Group Snapshot's Policy Log references the
- * Group's records without their diagnostics.
+ * stage, reason and §19 code, in PostgreSQL before the refusal is answered; accepted Commands
+ * leave none; a tampered embedded Agent Card is the signature failure it is, recorded; the table
+ * refuses UPDATE, DELETE and TRUNCATE; a flood is held to a bound by turning the flooder away
+ * (RATE_LIMITED), never by forgetting or summarizing refusals; a Group Snapshot's Policy Log
+ * references the Group's records without their diagnostics.
  */
 
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { snapshotReference } from '../src/app/groupSnapshots.js';
+import { GroupAuthority } from '../src/app/groupAuthority.js';
+import { issueAgentCard } from '../src/app/issueDocuments.js';
 import { PolicyLogRecorder } from '../src/app/recordPolicyLog.js';
+import { generatePrivateKey, publicKeyBase64url } from '../src/protocol/signing/signDocument.js';
 import { errorDocument } from '../src/app/wireError.js';
 import { verifySignedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import { createPool } from '../src/store/pool.js';
@@ -18,6 +23,7 @@ import { readPolicyLog, type PolicyLogRow } from '../src/store/sql/policyLog.js'
 import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
+import { tampered } from './support/refusals.js';
 
 let h: Harness;
 let owner: Actor;
@@ -113,61 +119,95 @@ describe('the table', () => {
   });
 });
 
-describe('a flood of refusals', () => {
-  it('holds at most the buffer and the summaries in memory, and writes every refusal counted', async () => {
-    const limits = { maxBufferedEntries: 50, maxSummaries: 3, flushIntervalMs: 3_600_000, maxRowsPerInsert: 20, maxClaimedChars: 16 };
-    const recorder = new PolicyLogRecorder(h.pool, h.clock, pino({ level: 'silent' }), limits);
-    const before = await records();
-    const flood = 20_000;
-    for (let i = 0; i < flood; i++) {
-      recorder.record({
-        diagnostic: { stage: 'signature', reason: 'signature-mismatch', code: 'AUTH_INVALID_SIGNATURE' },
-        origin: { transport: 'wss', address: `198.51.100.${i % 10}` },
-        document: { actor: { type: 'agent', id: 'x'.repeat(10_000) }, groupId: 'urn:flood' },
-      });
-      const held = recorder.held;
-      expect(held.entries).toBeLessThanOrEqual(limits.maxBufferedEntries);
-      expect(held.summaries).toBeLessThanOrEqual(limits.maxSummaries + 1);
-    }
-    expect(recorder.held.refusals).toBe(flood);
-    await recorder.close();
-    expect(recorder.held).toEqual({ entries: 0, summaries: 0, refusals: 0 });
-    const rows = await newRecords(before);
-    expect(rows).toHaveLength(limits.maxBufferedEntries + limits.maxSummaries + 1);
-    expect(rows.reduce((sum, r) => sum + r.occurrences, 0)).toBe(flood);
-    expect(rows.every((r) => (r.claimedActorId ?? '').length <= limits.maxClaimedChars + 1)).toBe(true);
-    expect(rows.filter((r) => r.occurrences > 1).map((r) => r.stage).sort()).toEqual(['*', 'signature', 'signature', 'signature']);
+describe('a record is durable before its refusal is answered', () => {
+  it('is in PostgreSQL when submit answers, with no flush and no timer', async () => {
+    const command = post(owner, 'backdated, then read back at once');
+    h.clock.advance(h.settings.freshness.maxAgeSeconds + 60);
+    const outcome = await h.authority.submit(command, undefined, { transport: 'https', address: '192.0.2.8' });
+    h.clock.advance(-(h.settings.freshness.maxAgeSeconds + 60));
+    expect(outcome.ok ? 'accepted' : outcome.error.code).toBe('AUTH_INVALID_SIGNATURE');
+    const found = await h.pool.query('select stage, reason, claimed_group_id from policy_log where claimed_action_id = $1', [command['actionId']]);
+    expect(found.rows).toEqual([{ stage: 'admission', reason: 'issued-at-too-old', claimed_group_id: mission.groupId }]);
+  });
+
+  it('refuses a tampered embedded Agent Card with the signature failure, and records it', async () => {
+    const agentId = `urn:missionweave:agent:tampered-${randomUUID().slice(0, 8)}`;
+    const card = issueAgentCard({
+      agentId,
+      organizationId: h.settings.services.organizationId,
+      cardVersion: 1,
+      displayName: 'as signed',
+      owner: h.registry.principal,
+      endpoint: 'wss://127.0.0.1:8443',
+      keys: [{ keyId: `urn:uuid:${randomUUID()}`, publicKey: publicKeyBase64url(generatePrivateKey()), validFrom: h.now() }],
+      capabilities: ['code.review@1.0.0'],
+      maxConcurrency: 1,
+      issuedAt: h.now(),
+    }, h.registry.key);
+    const command = h.sign(h.registry, 'ext.missionweaveprotocol.registry.agent_card_register', { card: { ...card, displayName: 'not as signed' } });
+    const outcome = await h.authority.submit(command);
+    expect(outcome.ok ? 'accepted' : outcome.error).toMatchObject({ code: 'AUTH_INVALID_SIGNATURE', message: 'signed document rejected' });
+    const found = await h.pool.query('select stage, reason, code, claimed_kind from policy_log where claimed_action_id = $1', [command['actionId']]);
+    expect(found.rows).toEqual([{ stage: 'signature', reason: 'signature-mismatch', code: 'AUTH_INVALID_SIGNATURE', claimed_kind: 'ext.missionweaveprotocol.registry.agent_card_register' }]);
+    expect(h.authority.registry.current.agents.get(agentId)).toBeUndefined();
   });
 });
 
-describe('flush', () => {
-  it('writes what was recorded before it was called, even while an earlier write is in flight', async () => {
-    const limits = { maxBufferedEntries: 50, maxSummaries: 3, flushIntervalMs: 3_600_000, maxRowsPerInsert: 20, maxClaimedChars: 16 };
+describe('a flood of refusals', () => {
+  const limits = { maxPendingEntries: 50, maxRowsPerInsert: 20, maxClaimedChars: 32 };
+  const refusal = (i: number) => ({
+    diagnostic: { stage: 'signature' as const, reason: 'signature-mismatch', code: 'AUTH_INVALID_SIGNATURE' as const },
+    origin: { transport: 'wss' as const, address: `198.51.100.${i % 10}` },
+    document: { actor: { type: 'agent', id: 'x'.repeat(10_000) }, groupId: 'urn:flood', actionId: `urn:flood:${i}` },
+  });
+
+  it('holds at most its bound, writes each refusal it took whole, and turns the rest away instead of forgetting them', async () => {
     const recorder = new PolicyLogRecorder(h.pool, h.clock, pino({ level: 'silent' }), limits);
     const before = await records();
-    const refusal = (reason: string) => ({ diagnostic: { stage: 'schema' as const, reason, code: 'SCHEMA_VALIDATION_FAILED' as const }, origin: { transport: 'https' as const } });
-    recorder.record(refusal('first'));
-    const earlier = recorder.flush(); // in flight: it covers 'first' only
-    recorder.record(refusal('second'));
-    await recorder.flush();
-    expect((await newRecords(before)).map((r) => r.reason).sort()).toEqual(['first', 'second']);
-    await earlier;
+    const flood = 2_000;
+    const answers: Promise<string>[] = [];
+    for (let i = 0; i < flood; i++) {
+      answers.push(recorder.record(refusal(i)));
+      expect(recorder.pending).toBeLessThanOrEqual(limits.maxPendingEntries);
+    }
+    const outcomes = await Promise.all(answers);
+    const recorded = outcomes.filter((o) => o === 'recorded').length;
+    expect(recorded).toBeGreaterThanOrEqual(limits.maxPendingEntries);
+    expect(outcomes.filter((o) => o !== 'recorded').every((o) => o === 'saturated')).toBe(true);
+    expect(recorder.pending).toBe(0);
+    const rows = await newRecords(before);
+    expect(rows).toHaveLength(recorded);
+    for (const row of rows) {
+      expect(row).toMatchObject({ occurrences: 1, stage: 'signature', reason: 'signature-mismatch', code: 'AUTH_INVALID_SIGNATURE', claimedGroupId: 'urn:flood' });
+      expect(row.claimedActorId?.length).toBeLessThanOrEqual(limits.maxClaimedChars + 1);
+    }
     await recorder.close();
+  });
+
+  it('refuses the flooder RATE_LIMITED through the pipeline, and answers no refusal it did not record', async () => {
+    const limited = await GroupAuthority.start({ pool: h.pool, settings: { ...h.settings, policyLogLimits: { maxPendingEntries: 4, maxRowsPerInsert: 1_000, maxClaimedChars: 256 } }, clock: h.clock, logger: pino({ level: 'silent' }) });
+    const before = await records();
+    const flood = Array.from({ length: 60 }, (_, i) => tampered(post(owner, `flood ${i}`)));
+    const outcomes = await Promise.all(flood.map((command) => limited.submit(command, undefined, { transport: 'https', address: '203.0.113.9' })));
+    const codes = outcomes.map((o) => (o.ok ? 'accepted' : o.error.code));
+    expect(new Set(codes)).toEqual(new Set(['AUTH_INVALID_SIGNATURE', 'RATE_LIMITED']));
+    const rows = await newRecords(before);
+    const refused = flood.filter((_, i) => codes[i] === 'AUTH_INVALID_SIGNATURE').map((c) => c['actionId']);
+    expect(rows.map((r) => r.claimedActionId).sort()).toEqual(refused.sort());
+    for (const row of rows) expect(row).toMatchObject({ stage: 'signature', claimedGroupId: mission.groupId, occurrences: 1 });
+    await limited.close();
   });
 });
 
 describe('a database outage', () => {
-  it('keeps refusals buffered, still bounded, and writes nothing twice', async () => {
+  it('answers that the refusal could not be recorded, and holds nothing', async () => {
     const away = createPool('postgres://missionweave@127.0.0.1:1/nowhere', { max: 1 });
-    const limits = { maxBufferedEntries: 5, maxSummaries: 2, flushIntervalMs: 3_600_000, maxRowsPerInsert: 2, maxClaimedChars: 16 };
-    const recorder = new PolicyLogRecorder(away, h.clock, pino({ level: 'silent' }), limits);
+    const recorder = new PolicyLogRecorder(away, h.clock, pino({ level: 'silent' }), { maxPendingEntries: 5, maxRowsPerInsert: 2, maxClaimedChars: 16 });
     const refusal = { diagnostic: { stage: 'schema' as const, reason: 'schema-invalid', code: 'SCHEMA_VALIDATION_FAILED' as const }, origin: { transport: 'https' as const } };
-    for (let i = 0; i < 100; i++) recorder.record(refusal);
-    await recorder.flush();
-    expect(recorder.held).toEqual({ entries: 5, summaries: 1, refusals: 100 });
-    for (let i = 0; i < 100; i++) recorder.record(refusal);
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => recorder.record(refusal)));
+    expect(new Set(outcomes)).toEqual(new Set(['failed', 'saturated']));
+    expect(recorder.pending).toBe(0);
     await recorder.close();
-    expect(recorder.held).toEqual({ entries: 5, summaries: 1, refusals: 200 });
     await away.end();
   });
 });

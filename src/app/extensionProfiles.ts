@@ -1,18 +1,25 @@
 /**
- * Registering an Extension Profile (§18): the Organization-approved document is verified with
- * the six stages of a Signed Document (its schema, then `approvedBy`'s key over its JCS bytes,
- * §6.4) before it is stored, so a Group can pin only a profile the Organization signed. Who may
- * approve: a human or an Organization service of the Registry — an Agent's key proves the Agent
- * wrote the document, not that the Organization approved it.
+ * Registering an Extension Profile (§18): the Organization-approved document is admitted like
+ * any Signed Document (§6.4) before it is stored, so a Group can pin only a profile the
+ * Organization signed: the six stages against the Registry brought up to date with the database
+ * (its schema, then `approvedBy`'s key over its JCS bytes), then first admission in the
+ * registration's transaction (`standaloneAdmission.ts`: the key valid at the trusted acceptance
+ * time too, and a First-Admission Record). Who may approve, judged after admission: a human or an
+ * Organization service of the Registry — an Agent's key proves the Agent wrote the document, not
+ * that the Organization approved it. A refusal at a verification or admission stage is answered
+ * only once its Policy Log record is committed (transport `cli`).
  */
 
 import type { AnyExtensionProfile } from '../domain/kinds/profile.js';
-import type { Pool } from '../store/pool.js';
+import { inTransaction, type Pool } from '../store/pool.js';
 import { insertProfile, readProfiles, type ProfileRow } from '../store/sql/extensionProfiles.js';
-import type { SchemaRegistry } from '../protocol/schemas/registry.js';
-import { verifyParsedDocument, type RegistryInput } from '../protocol/signing/verifySignedDocument.js';
+import type { VerificationFailure } from '../protocol/signing/verification.js';
+import { verifyParsedDocument } from '../protocol/signing/verifySignedDocument.js';
 import { parseStrictJson, type JsonObject, type JsonValue } from '../protocol/strictJson.js';
 import { isProtocolError } from '../protocol/errorCodes.js';
+import type { GroupAuthority } from './groupAuthority.js';
+import { unrecordedError } from './recordPolicyLog.js';
+import { admitStandalone } from './standaloneAdmission.js';
 import { wireError, type WireError } from './wireError.js';
 
 export type ProfileRegistration =
@@ -21,10 +28,8 @@ export type ProfileRegistration =
 
 export interface ProfileRegistrationDeps {
   readonly pool: Pool;
-  readonly registry: RegistryInput;
-  readonly schemas: SchemaRegistry;
-  /** The trusted registration time (RFC 3339 UTC). */
-  readonly now: string;
+  /** Its Registry, schemas, clock (the trusted registration time), settings and Policy Log. */
+  readonly authority: GroupAuthority;
   /** The profiles this node's code implements: a document for one of them must declare its kinds. */
   readonly codeProfiles?: readonly AnyExtensionProfile[];
 }
@@ -69,43 +74,81 @@ export function majorOf(version: string): number {
   return Number(version.split('.')[0]);
 }
 
-/** Verifies and stores one profile document given as untrusted bytes. */
+/** A refusal that rolls the registration's transaction back (its admission record with it). */
+class Refused extends Error {
+  constructor(readonly error: WireError) {
+    super(error.message);
+  }
+}
+
+/** The claims a refused profile document makes, in the shape the Policy Log reads (`claimsOf`). */
+function claimedBy(value: JsonValue): JsonValue {
+  const document = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+  return { actor: document['approvedBy'] ?? null, signature: document['signature'] ?? null };
+}
+
+/**
+ * Answers a refusal at a verification or admission stage once its Policy Log record is committed
+ * (§6.4); only the schema stage's detail is for the caller, the others stay protected.
+ */
+async function refused(deps: ProfileRegistrationDeps, failure: Pick<VerificationFailure, 'stage' | 'reason' | 'code'> & { readonly detail?: string }, document: JsonValue | Uint8Array, signingHash?: string): Promise<ProfileRegistration> {
+  const recorded = await deps.authority.policyLog.record({
+    diagnostic: failure,
+    origin: { transport: 'cli' },
+    document: document instanceof Uint8Array ? document : claimedBy(document),
+    ...(signingHash === undefined ? {} : { signingHash }),
+  });
+  if (recorded !== 'recorded') return { ok: false, error: unrecordedError(recorded) };
+  const message = failure.stage === 'schema' || failure.stage === 'parse' ? (failure.detail ?? '') : '';
+  return { ok: false, error: wireError(failure.code, message, { diagnostic: { stage: failure.stage, reason: failure.reason } }) };
+}
+
+/** Verifies, admits and stores one profile document given as untrusted bytes. */
 export async function registerProfile(deps: ProfileRegistrationDeps, bytes: Uint8Array): Promise<ProfileRegistration> {
+  const { authority } = deps;
   let value: JsonValue;
   try {
     value = parseStrictJson(bytes);
   } catch (error) {
     if (!isProtocolError(error)) throw error;
-    return { ok: false, error: wireError(error.code, error.message) };
+    return refused(deps, { stage: 'parse', reason: error.reason, code: error.code, detail: error.message }, bytes);
   }
-  const result = verifyParsedDocument('extension-profile', value, deps.registry, deps.schemas);
-  if (!result.ok) {
-    const { failure } = result;
-    // Only the schema stage's detail is for the caller; the others stay protected (§6.4).
-    return { ok: false, error: wireError(failure.code, failure.stage === 'schema' ? failure.detail : '', { diagnostic: { stage: failure.stage, reason: failure.reason } }) };
+  // §6.4: a first admission needs current Registry evidence.
+  await authority.refreshRegistry();
+  const result = verifyParsedDocument('extension-profile', value, authority.registry.current.registry, authority.schemas);
+  if (!result.ok) return refused(deps, result.failure, value);
+  const { verified } = result;
+  const nowMillis = authority.clock.nowMillis();
+  try {
+    return await inTransaction(deps.pool, async (client) => {
+      const admitted = await admitStandalone(client, verified, nowMillis, authority.settings, authority.schemas);
+      if (!admitted.ok) throw new Refused(wireError('AUTH_INVALID_SIGNATURE', '', { diagnostic: { stage: 'admission', reason: admitted.reason } }));
+      const document = verified.document;
+      if (verified.principal.type === 'agent') throw new Refused(wireError('AUTH_FORBIDDEN', 'an Extension Profile is approved by a human or an Organization service, not an Agent'));
+      const rule = checkNamespace(document) ?? checkCodeKinds(document, deps.codeProfiles ?? []);
+      if (rule !== null) throw new Refused(rule);
+      const version = document['version'] as string;
+      const row: ProfileRow = {
+        profileUri: document['profileUri'] as string,
+        version,
+        majorVersion: majorOf(version),
+        critical: document['critical'] === true,
+        signingHash: verified.signingHash,
+        document: verified.canonicalText,
+        registeredAt: admitted.record.trustedAcceptedAt,
+      };
+      const { stored, inserted } = await insertProfile(client, row);
+      if (!inserted && stored.signingHash !== row.signingHash) {
+        throw new Refused(wireError('INVALID_COMMAND', `${row.profileUri} ${version} is registered with another document; a new document needs a new version`));
+      }
+      return { ok: true, profile: stored, inserted } as const;
+    });
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    const diagnostic = error.error.diagnostic;
+    if (diagnostic === undefined) return { ok: false, error: error.error };
+    return refused(deps, { ...diagnostic, code: error.error.code }, value, verified.signingHash);
   }
-  const document = result.verified.document;
-  const approver = result.verified.principal;
-  if (approver.type === 'agent') return { ok: false, error: wireError('AUTH_FORBIDDEN', 'an Extension Profile is approved by a human or an Organization service, not an Agent') };
-  const namespace = checkNamespace(document);
-  if (namespace !== null) return { ok: false, error: namespace };
-  const mismatch = checkCodeKinds(document, deps.codeProfiles ?? []);
-  if (mismatch !== null) return { ok: false, error: mismatch };
-  const version = document['version'] as string;
-  const row: ProfileRow = {
-    profileUri: document['profileUri'] as string,
-    version,
-    majorVersion: majorOf(version),
-    critical: document['critical'] === true,
-    signingHash: result.verified.signingHash,
-    document: result.verified.canonicalText,
-    registeredAt: deps.now,
-  };
-  const { stored, inserted } = await insertProfile(deps.pool, row);
-  if (!inserted && stored.signingHash !== row.signingHash) {
-    return { ok: false, error: wireError('INVALID_COMMAND', `${row.profileUri} ${version} is registered with another document; a new document needs a new version`) };
-  }
-  return { ok: true, profile: stored, inserted };
 }
 
 /** The registered profiles, every version, for operators and for pinning. */

@@ -33,8 +33,8 @@ import { CryptoPool } from './workers/cryptoPool.js';
 import { InlineVerifyPolicy } from './workers/inlineVerify.js';
 import { VerificationGate } from './verificationGate.js';
 import { afterGroupCommit } from './failpoints.js';
-import { wireError } from './wireError.js';
-import { PolicyLogRecorder, type SubmissionOrigin } from './recordPolicyLog.js';
+import { wireError, type WireError } from './wireError.js';
+import { PolicyLogRecorder, unrecordedError, type Refusal, type SubmissionOrigin } from './recordPolicyLog.js';
 import { createAuthorityMetrics, DISABLED_METRICS, type AuthorityMetrics } from './metrics/authorityMetrics.js';
 import { watchAuthority } from './metrics/authorityGauges.js';
 import { claimedKind } from './metrics/commandTally.js';
@@ -122,7 +122,7 @@ export class GroupAuthority {
       kinds,
       ...(evidence === undefined ? {} : { evidence }),
     };
-    this.policyLog = new PolicyLogRecorder(options.pool, this.deps.clock, this.logger);
+    this.policyLog = new PolicyLogRecorder(options.pool, this.deps.clock, this.logger, options.settings.policyLogLimits);
     this.metrics = options.settings.metrics === false ? DISABLED_METRICS : createAuthorityMetrics((kind) => kinds.kind(kind) !== undefined);
     this.gate = new VerificationGate(() => this.deps.clock.nowMillis(), options.settings.verificationLimits);
     const failed = (item: VerifiedCommand, error: unknown): CommandOutcome => {
@@ -256,34 +256,59 @@ export class GroupAuthority {
   }
 
   /**
+   * The stateless checks, and a refusal's Policy Log record committed before the refusal is
+   * returned (§6.4); inside an outsider's turn of the verification gate, so that a flooder's
+   * refusals waiting on the record count toward its own share. A refusal that could not be
+   * recorded is answered as such (`unrecordedError`), never as the refusal.
+   */
+  private async verifyRecorded(input: Uint8Array | JsonValue, source: RawCommand | undefined, mayInline: boolean, origin: SubmissionOrigin): Promise<FrontResult> {
+    const front = await this.verify(input, source, mayInline);
+    if (front.ok || front.diagnostic === undefined) return front;
+    if (front.diagnostic.code === 'AUTH_INVALID_SIGNATURE') {
+      this.logger.info({ stage: front.diagnostic.stage, reason: front.diagnostic.reason }, 'signed Command rejected');
+    }
+    const error = await this.recordRefusal({ diagnostic: front.diagnostic, origin, document: input }, front.error);
+    return { ok: false, error };
+  }
+
+  /** Records a refusal and returns what to answer: `error` once it is recorded. */
+  private async recordRefusal(refusal: Refusal, error: WireError): Promise<WireError> {
+    const outcome = await this.policyLog.record(refusal);
+    return outcome === 'recorded' ? error : unrecordedError(outcome, error.relatedActionId);
+  }
+
+  /**
    * Submits one signed Command given as untrusted bytes or as a strictly parsed value. A
    * WebSocket COMMAND frame passes its raw text too (a string), an HTTPS request its body, so a
    * worker can verify it. Outsiders' Commands (wss, https) pass the verification gate of their
-   * connection and address. Refusals with a protected diagnostic go to the Policy Log, with
-   * `origin`.
+   * connection and address, and are refused RATE_LIMITED unverified while the Policy Log holds
+   * as many refusals as it may. Refusals with a protected diagnostic are answered only once
+   * their Policy Log record, with `origin`, is committed.
    */
   async submit(input: Uint8Array | JsonValue, raw?: string | RawCommand, origin: SubmissionOrigin = { transport: 'cli' }, connection?: object): Promise<Submission> {
     const submittedAt = performance.now();
     const source = typeof raw === 'string' ? { text: raw, frame: true } : raw;
-    const front = GATED.has(origin.transport)
-      ? await this.gate.run({ ...(origin.address === undefined ? {} : { address: origin.address }), ...(connection === undefined ? {} : { connection }) }, (goodStanding) => this.verify(input, source, goodStanding))
-      : await this.verify(input, source, true);
+    const gated = GATED.has(origin.transport);
+    if (gated && this.policyLog.saturated) {
+      this.metrics.commandRefused(claimedKind(input), 'RATE_LIMITED');
+      return { ok: false, error: unrecordedError('saturated') };
+    }
+    const front = gated
+      ? await this.gate.run({ ...(origin.address === undefined ? {} : { address: origin.address }), ...(connection === undefined ? {} : { connection }) }, (goodStanding) => this.verifyRecorded(input, source, goodStanding, origin))
+      : await this.verifyRecorded(input, source, true, origin);
     if (!front.ok) {
-      if (front.diagnostic !== undefined && front.diagnostic.code === 'AUTH_INVALID_SIGNATURE') {
-        this.logger.info({ stage: front.diagnostic.stage, reason: front.diagnostic.reason }, 'signed Command rejected');
-      }
-      if (front.diagnostic !== undefined) this.policyLog.record({ diagnostic: front.diagnostic, origin, document: input });
       this.metrics.commandRefused(claimedKind(input), front.error.code);
       return { ok: false, error: front.error };
     }
     const queue = front.command.scope === 'organization' ? this.organizationQueue : this.groupQueue;
-    const outcome = await queue.submit(front.command);
-    if (outcome.ok) this.metrics.commandAccepted(front.command.envelope.kind, outcome.duplicate, submittedAt);
-    else this.metrics.commandRefused(front.command.envelope.kind, outcome.error.code);
+    let outcome = await queue.submit(front.command);
     if (!outcome.ok && outcome.error.diagnostic !== undefined) {
       const diagnostic = { ...outcome.error.diagnostic, code: outcome.error.code };
-      this.policyLog.record({ diagnostic, origin, document: front.command.document, signingHash: front.command.verified.signingHash });
+      const error = await this.recordRefusal({ diagnostic, origin, document: front.command.document, signingHash: front.command.verified.signingHash }, outcome.error);
+      outcome = { ok: false, error };
     }
+    if (outcome.ok) this.metrics.commandAccepted(front.command.envelope.kind, outcome.duplicate, submittedAt);
+    else this.metrics.commandRefused(front.command.envelope.kind, outcome.error.code);
     if (outcome.ok && !outcome.duplicate) for (const listener of this.listeners) listener(outcome.events);
     return { ...outcome, command: front.command };
   }

@@ -72,10 +72,7 @@ export async function registerNodeProfiles(authority: GroupAuthority, pool: Pool
     const registered = await listProfiles(pool, entry.profile.uri);
     if (registered.some((row) => row.majorVersion === majorOf(entry.version))) continue;
     const now = formatTimestamp(authority.clock.nowMillis());
-    const outcome = await registerProfile(
-      { pool, registry: authority.registry.current.registry, schemas: authority.schemas, now, codeProfiles: NODE_CODE_PROFILES },
-      Buffer.from(JSON.stringify(codeProfileDocument(entry, approver, now)), 'utf8'),
-    );
+    const outcome = await registerProfile({ pool, authority, codeProfiles: NODE_CODE_PROFILES }, Buffer.from(JSON.stringify(codeProfileDocument(entry, approver, now)), 'utf8'));
     if (outcome.ok) {
       outcomes.push(outcome);
       continue;

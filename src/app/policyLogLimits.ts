@@ -6,24 +6,19 @@
 
 export interface PolicyLogLimits {
   /**
-   * Refusals held in memory awaiting their INSERT. A flood of bad signatures must cost memory
-   * and database writes in proportion to this, not to the flood: past it, refusals are
-   * coalesced (below) until the next flush. With the flush interval it caps the Policy Log's
-   * write load at about 8,000 rows a second, however fast refusals arrive.
+   * Refusals waiting for their INSERT (or in it) at once. A refusal is answered only after its
+   * record is committed, so this is how many refused senders wait on the Policy Log; past it a
+   * refused Command is answered RATE_LIMITED instead, its sender turned away rather than its
+   * refusal forgotten. The verification gate already holds a node's outsiders to 8,192
+   * verifications at once (verificationLimits.ts), each waiting for at most one record, so
+   * 10,000 leaves room for the Organization's own paths (CLI, HELLO, in-transaction refusals);
+   * with every claim cut below, a row holds at most ~2,300 characters: under 50 MB in all.
    */
-  readonly maxBufferedEntries: number;
+  readonly maxPendingEntries: number;
   /**
-   * Distinct (stage, reason, address) summaries kept while the buffer is full; beyond them
-   * every further refusal counts into one catch-all summary. Stages and reasons are our own
-   * vocabulary; addresses are what an attacker can vary.
+   * Rows per INSERT: keeps one statement's JSON parameter under a megabyte or so. Refusals
+   * beyond it wait for the next statement, which starts as soon as this one commits.
    */
-  readonly maxSummaries: number;
-  /**
-   * How often buffered refusals are written: one statement per interval, off the hot path.
-   * A crash loses at most this much of the audit trail.
-   */
-  readonly flushIntervalMs: number;
-  /** Rows per INSERT: keeps one statement's JSON parameter under a megabyte or so. */
   readonly maxRowsPerInsert: number;
   /**
    * Characters kept of each claimed (untrusted) field: identifiers in the protocol are far
@@ -33,9 +28,7 @@ export interface PolicyLogLimits {
 }
 
 export const DEFAULT_POLICY_LOG_LIMITS: PolicyLogLimits = {
-  maxBufferedEntries: 2_000,
-  maxSummaries: 1_000,
-  flushIntervalMs: 250,
+  maxPendingEntries: 10_000,
   maxRowsPerInsert: 1_000,
   maxClaimedChars: 256,
 };

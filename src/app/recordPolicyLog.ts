@@ -4,10 +4,15 @@
  * semantic stage and its specific diagnostic reason in a protected, access-controlled audit
  * record"), where auditors — and a Group Snapshot's `policyLog` — can reference it.
  *
- * Refusals are what hostile input produces, so recording one is never a synchronous database
- * write on the Command path: it joins a bounded in-memory buffer, written every few hundred
- * milliseconds in one statement. When a flood fills the buffer, further refusals are counted
- * into one summary record per (stage, reason, address) instead.
+ * A refusal is answered only once its record is committed: `record` resolves after the INSERT
+ * that carried it, so a node that dies right after answering has already kept it. Refusals that
+ * arrive together are written together (one statement, one round trip per batch: while one
+ * write is in flight the next ones gather, as a group commit does), so recording costs a
+ * refusal's caller a round trip and the node one statement per batch, not per refusal. Every
+ * record keeps its own stage, reason and claims; nothing is summarized or coalesced. What a
+ * flood can grow is bounded by turning the flooder away: past `maxPendingEntries` refusals
+ * waiting for their write, `record` answers `saturated` at once and the caller refuses the
+ * Command RATE_LIMITED (§19, §20) instead of answering a refusal it did not record.
  */
 
 import type { Logger } from 'pino';
@@ -18,6 +23,7 @@ import { insertPolicyLogRows, type PolicyLogRow } from '../store/sql/policyLog.j
 import { newUrn } from './eventFactory.js';
 import { DEFAULT_POLICY_LOG_LIMITS, type PolicyLogLimits } from './policyLogLimits.js';
 import type { Clock } from './settings.js';
+import { wireError, type WireError } from './wireError.js';
 
 /** How the refused document reached us, and from where (the remote address, when there is one). */
 export interface SubmissionOrigin {
@@ -32,6 +38,23 @@ export interface Refusal {
   readonly document?: JsonValue | Uint8Array;
   /** The signing hash, when verification got far enough to compute it. */
   readonly signingHash?: string;
+}
+
+/**
+ * `recorded`: committed; `saturated`: not taken, too many refusals wait for their write (refuse
+ * the sender RATE_LIMITED); `failed`: the write failed (the database is away: INTERNAL_ERROR).
+ */
+export type RecordOutcome = 'recorded' | 'saturated' | 'failed';
+
+/**
+ * What a refusal is answered with when its record was not made: the sender is turned away
+ * (retryable) rather than told a refusal the Organization did not keep.
+ */
+export function unrecordedError(outcome: Exclude<RecordOutcome, 'recorded'>, relatedActionId?: string): WireError {
+  const related = relatedActionId === undefined ? {} : { relatedActionId };
+  return outcome === 'saturated'
+    ? wireError('RATE_LIMITED', 'this node is recording as many refusals as it can hold; wait before sending more', { ...related, retryAfterMs: 1_000 })
+    : wireError('INTERNAL_ERROR', '', related);
 }
 
 type Claims = Pick<PolicyLogRow, 'claimedActorType' | 'claimedActorId' | 'claimedKeyId' | 'claimedActionId' | 'claimedKind' | 'claimedGroupId'>;
@@ -60,130 +83,91 @@ export function claimsOf(document: JsonValue | Uint8Array | undefined, maxChars:
   };
 }
 
-/** The refusals a full buffer could not hold, counted per (stage, reason, address). */
-interface Summary {
-  readonly row: Omit<PolicyLogRow, 'lastOccurredAt' | 'occurrences'>;
-  lastOccurredAt: string;
-  occurrences: number;
+/** A refusal's row, waiting for its write, and who waits for the outcome. */
+interface Waiting {
+  readonly row: PolicyLogRow;
+  readonly settle: (outcome: RecordOutcome) => void;
 }
 
-/** Where refusals go when even the summaries are full: one catch-all count. */
-const CATCH_ALL = '*';
-
 export class PolicyLogRecorder {
-  private entries: PolicyLogRow[] = [];
-  private summaries = new Map<string, Summary>();
-  private flushing: Promise<void> | undefined;
-  private queued: Promise<void> | undefined;
-  private readonly timer: NodeJS.Timeout;
+  private queued: Waiting[] = [];
+  /** Rows of the write in flight. */
+  private writingRows = 0;
+  private writing: Promise<void> | undefined;
 
   constructor(
     private readonly pool: Pool,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly limits: PolicyLogLimits = DEFAULT_POLICY_LOG_LIMITS,
-  ) {
-    this.timer = setInterval(() => void this.flush(), limits.flushIntervalMs);
-    this.timer.unref();
+  ) {}
+
+  /** Refusals waiting for their write or in it. */
+  get pending(): number {
+    return this.queued.length + this.writingRows;
   }
 
-  /** Records one refusal; never waits for the database. */
-  record(refusal: Refusal): void {
+  /** Whether a refusal now would be turned away (`saturated`). */
+  get saturated(): boolean {
+    return this.pending >= this.limits.maxPendingEntries;
+  }
+
+  /** Records one refusal; resolves once it is committed, or says why it was not. */
+  record(refusal: Refusal): Promise<RecordOutcome> {
+    if (this.saturated) return Promise.resolve('saturated');
     const now = new Date(this.clock.nowMillis()).toISOString();
-    const address = refusal.origin.address === undefined ? null : refusal.origin.address.slice(0, this.limits.maxClaimedChars);
     const { stage, reason, code } = refusal.diagnostic;
-    if (this.entries.length < this.limits.maxBufferedEntries) {
-      this.entries.push({
-        entryId: newUrn(),
-        occurredAt: now,
-        lastOccurredAt: now,
-        occurrences: 1,
-        stage,
-        reason: reason.slice(0, this.limits.maxClaimedChars),
-        code,
-        transport: refusal.origin.transport,
-        address,
-        ...claimsOf(refusal.document, this.limits.maxClaimedChars),
-        signingHash: refusal.signingHash ?? null,
-      });
-      return;
-    }
-    this.coalesce({ entryId: newUrn(), occurredAt: now, stage, reason: reason.slice(0, this.limits.maxClaimedChars), code, transport: refusal.origin.transport, address, ...NO_CLAIMS, signingHash: null }, now, 1);
-  }
-
-  private coalesce(row: Summary['row'], lastOccurredAt: string, occurrences: number): void {
-    let key = `${row.stage}\n${row.reason}\n${row.address ?? ''}`;
-    let summaryRow = row;
-    if (!this.summaries.has(key) && this.summaries.size >= this.limits.maxSummaries) {
-      key = CATCH_ALL;
-      summaryRow = { ...row, stage: CATCH_ALL, reason: 'refusals-beyond-summary-limit', code: CATCH_ALL, address: null };
-    }
-    const summary = this.summaries.get(key);
-    if (summary === undefined) this.summaries.set(key, { row: summaryRow, lastOccurredAt, occurrences });
-    else {
-      summary.occurrences += occurrences;
-      if (lastOccurredAt > summary.lastOccurredAt) summary.lastOccurredAt = lastOccurredAt;
-    }
-  }
-
-  /** Refusals (rows and summaries) held in memory now. */
-  get held(): { readonly entries: number; readonly summaries: number; readonly refusals: number } {
-    let refusals = this.entries.length;
-    for (const summary of this.summaries.values()) refusals += summary.occurrences;
-    return { entries: this.entries.length, summaries: this.summaries.size, refusals };
-  }
-
-  /**
-   * Writes what was buffered when it started, `maxRowsPerInsert` rows per statement, the
-   * summaries with the last one; one flush at a time. On failure the rows stay buffered.
-   */
-  flush(): Promise<void> {
-    const inFlight = this.flushing;
-    if (inFlight === undefined) return this.startWrite();
-    // The write in flight covers only what was buffered when it began; a caller who flushes
-    // expects what it recorded before calling to be written, so one more write follows it.
-    this.queued ??= inFlight.then(() => {
-      this.queued = undefined;
-      return this.startWrite();
+    const row: PolicyLogRow = {
+      entryId: newUrn(),
+      occurredAt: now,
+      lastOccurredAt: now,
+      occurrences: 1,
+      stage,
+      reason: reason.slice(0, this.limits.maxClaimedChars),
+      code,
+      transport: refusal.origin.transport,
+      address: refusal.origin.address === undefined ? null : refusal.origin.address.slice(0, this.limits.maxClaimedChars),
+      ...claimsOf(refusal.document, this.limits.maxClaimedChars),
+      signingHash: refusal.signingHash ?? null,
+    };
+    return new Promise((settle) => {
+      this.queued.push({ row, settle });
+      this.startWrite();
     });
-    return this.queued;
   }
 
-  private startWrite(): Promise<void> {
-    this.flushing ??= this.write().finally(() => {
-      this.flushing = undefined;
+  /** Starts the next write unless one is in flight; the one in flight starts it when it ends. */
+  private startWrite(): void {
+    if (this.writing !== undefined || this.queued.length === 0) return;
+    this.writing = this.writeNext().finally(() => {
+      this.writing = undefined;
+      this.startWrite();
     });
-    return this.flushing;
   }
 
-  private async write(): Promise<void> {
-    let remaining = this.entries.length;
-    do {
-      const entries = this.entries.slice(0, Math.min(remaining, this.limits.maxRowsPerInsert));
-      const last = entries.length === remaining;
-      const summaries = last ? [...this.summaries.values()] : [];
-      if (last) this.summaries = new Map();
-      const rows = [...entries, ...summaries.map((s) => ({ ...s.row, lastOccurredAt: s.lastOccurredAt, occurrences: s.occurrences }))];
-      try {
-        await insertPolicyLogRows(this.pool, rows);
-      } catch (error) {
-        for (const s of summaries) this.coalesce(s.row, s.lastOccurredAt, s.occurrences);
-        this.logger.warn({ err: error, rows: rows.length }, 'Policy Log write failed; will retry');
-        return;
-      }
-      this.entries.splice(0, entries.length);
-      remaining -= entries.length;
-    } while (remaining > 0);
-  }
-
-  /** Stops the timer and writes what is left, while the database takes it. */
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    for (let held = this.held.refusals; held > 0; ) {
-      await this.flush();
-      const left = this.held.refusals;
-      if (left >= held) return;
-      held = left;
+  /** Writes what is queued, up to `maxRowsPerInsert` rows, in one statement, and settles each. */
+  private async writeNext(): Promise<void> {
+    const batch = this.queued.splice(0, this.limits.maxRowsPerInsert);
+    this.writingRows = batch.length;
+    let outcome: RecordOutcome = 'recorded';
+    try {
+      await insertPolicyLogRows(this.pool, batch.map((w) => w.row));
+    } catch (error) {
+      outcome = 'failed';
+      const refusals = batch.map(({ row }) => ({ stage: row.stage, reason: row.reason, code: row.code, claimedGroupId: row.claimedGroupId }));
+      this.logger.error({ err: error, refusals }, 'Policy Log write failed; these refusals are answered INTERNAL_ERROR');
     }
+    this.writingRows = 0;
+    for (const waiting of batch) waiting.settle(outcome);
+  }
+
+  /** Resolves once every refusal recorded before the call has been written (or has failed). */
+  async flush(): Promise<void> {
+    while (this.writing !== undefined) await this.writing;
+  }
+
+  /** Waits for the writes in flight; nothing is held back for later. */
+  close(): Promise<void> {
+    return this.flush();
   }
 }

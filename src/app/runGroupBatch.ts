@@ -22,6 +22,7 @@ import { readEventsById } from '../store/sql/events.js';
 import { lockGroupsStatement, parseLockedGroups, parseReceiptsAndSessions, receiptsAndSessionsStatement, type ReceiptsAndSessions } from '../store/sql/batchReads.js';
 import { findTakenIds, insertGroups } from '../store/sql/groups.js';
 import { readStoredContents } from '../store/sql/artifactContents.js';
+import { DEFAULT_ARTIFACT_LIMITS } from './artifacts/artifactLimits.js';
 import { insertEmbeddedAdmissions, readEmbeddedAdmissions } from '../store/sql/embeddedAdmissions.js';
 import { insertPolicyLogRows } from '../store/sql/policyLog.js';
 import { cooperationPolicyLogRows } from './policy/cooperationPolicyLog.js';
@@ -120,7 +121,8 @@ async function plan(
   }
   const snapshot = deps.registry.current;
   const embeddedHashes = items.flatMap((c) => (c.embedded ?? []).map((e) => e.signingHash));
-  const contents = await readStoredContents(client, deps.settings.services.organizationId, contentHashes);
+  // Who holds each content, for the Agents of the batch (§13.3 possession).
+  const contents = await readStoredContents(client, deps.settings.services.organizationId, contentHashes, preloads.agents, DEFAULT_ARTIFACT_LIMITS.maxPublishingGroupsChecked);
   const profileMajors = profiles.length === 0 ? new Map<string, number[]>() : await readRegisteredMajors(client, profiles);
   const embeddedRecords = await readEmbeddedAdmissions(client, deps.settings.services.organizationId, embeddedHashes);
   const takenGroups = new Set([...taken.groups]);

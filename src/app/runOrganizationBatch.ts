@@ -9,6 +9,7 @@ import { decideOrganizationCommand, evolveOrganization, SESSION_OPENED, type Org
 import type { DecisionContext } from '../domain/model.js';
 import { RegistryProblem } from '../protocol/signing/keyRegistry.js';
 import { verifyParsedDocument } from '../protocol/signing/verifySignedDocument.js';
+import type { VerificationFailure } from '../protocol/signing/verification.js';
 import { samePrincipal } from '../protocol/principal.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 import { withLayeredEntry } from '../protocol/layeredMap.js';
@@ -57,7 +58,18 @@ function cardFacts(command: VerifiedCommand, member: string, snapshot: RegistryS
   const verification: EmbeddedVerification | undefined = verified.ok
     ? { document: 'agent-card', signingHash: verified.verified.signingHash, keyId: verified.verified.keyId, key: verified.verified.key }
     : undefined;
-  return { card, cardIssuerAuthorized, ...(registryProblem === undefined ? {} : { registryProblem }), changes, signingHash: verification?.signingHash, verification };
+  const failure = verified.ok ? undefined : verified.failure;
+  return { card, cardIssuerAuthorized, ...(registryProblem === undefined ? {} : { registryProblem }), changes, signingHash: verification?.signingHash, verification, failure };
+}
+
+/**
+ * A card that failed its six stages is refused with the code of its failing stage, as a Command's
+ * own signature failure is (§6.4: "Failure in cryptographic stage 3, 4, or 6 … is
+ * AUTH_INVALID_SIGNATURE"), its stage and reason kept for the Policy Log; the issuer's authority
+ * is judged only of a card that verified.
+ */
+function cardRefusal(failure: VerificationFailure, related: { relatedActionId: string }): CommandOutcome {
+  return { ok: false, error: wireError(failure.code, failure.stage === 'schema' ? failure.detail : '', { ...related, diagnostic: { stage: failure.stage, reason: failure.reason } }) };
 }
 
 /** Tells every node the Registry moved, so each refreshes its copy before it is asked. */
@@ -101,6 +113,10 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
       }
       const embedded = deps.kinds.embeddedOf(command.envelope.kind);
       const facts = embedded?.document === 'agent-card' ? cardFacts(command, embedded.member, snapshot, deps, now) : undefined;
+      if (facts?.failure !== undefined) {
+        results.push(cardRefusal(facts.failure, related));
+        continue;
+      }
       let admission: EmbeddedAdmissionRow | undefined;
       if (facts?.verification !== undefined) {
         const hash = facts.verification.signingHash;

@@ -6,6 +6,7 @@
 import type { OrganizationServices } from '../domain/model.js';
 import type { CooperationLimits } from '../domain/policy/cooperationLimits.js';
 import type { SigningKey } from '../protocol/signing/signDocument.js';
+import type { PolicyLogLimits } from './policyLogLimits.js';
 import type { VerificationLimits } from './verificationLimits.js';
 
 export interface FreshnessWindow {
@@ -33,6 +34,8 @@ export interface AuthoritySettings {
   readonly verificationLimits?: VerificationLimits;
   /** The Organization's cooperation limits (§20); `DEFAULT_COOPERATION_LIMITS` unless given. */
   readonly cooperationLimits?: CooperationLimits;
+  /** The Policy Log recorder's bounds (§6.4); `DEFAULT_POLICY_LOG_LIMITS` unless given. */
+  readonly policyLogLimits?: PolicyLogLimits;
   /**
    * The Organization-operated Agent that generates and signs Context Packages (§13.3), and its
    * key; absent, this node issues none (src/app/context/contextGenerator.ts).

@@ -1,8 +1,9 @@
 /**
  * `missionweave profile add FILE --dir DIR` and `missionweave profile list --dir DIR`: an
  * operator registers an Organization-approved Extension Profile document (§18) and lists the
- * registered ones. `add` verifies the document's approval signature against the Registry before
- * storing it (app/extensionProfiles.ts) and prints the stored profile as one JSON line; a refused
+ * registered ones. `add` admits the document like any Signed Document — its approval signature
+ * against the Registry, the key valid now too, a First-Admission Record — before storing it
+ * (app/extensionProfiles.ts) and prints the stored profile as one JSON line; a refused
  * document prints its §19 code on stderr and exits 1. Registering the same document twice is
  * harmless (`"registered": false` the second time).
  */
@@ -11,7 +12,6 @@ import { readFileSync } from 'node:fs';
 import { listProfiles, registerProfile } from '../app/extensionProfiles.js';
 import { NODE_CODE_PROFILES } from '../app/nodeProfiles.js';
 import type { ProfileRow } from '../store/sql/extensionProfiles.js';
-import { formatTimestamp } from '../protocol/timestamp.js';
 import { openAuthority } from '../server.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { Home } from './home.js';
@@ -37,10 +37,7 @@ export async function profileCommand(argv: readonly string[]): Promise<number> {
       return 0;
     }
     const { authority } = running;
-    const outcome = await registerProfile(
-      { pool: running.pool, registry: authority.registry.current.registry, schemas: authority.schemas, now: formatTimestamp(authority.clock.nowMillis()), codeProfiles: NODE_CODE_PROFILES },
-      bytes,
-    );
+    const outcome = await registerProfile({ pool: running.pool, authority, codeProfiles: NODE_CODE_PROFILES }, bytes);
     if (!outcome.ok) {
       process.stderr.write(`${outcome.error.code}: ${outcome.error.message}\n`);
       return 1;

@@ -82,11 +82,26 @@ export interface MissionFacts {
 /**
  * Artifact content the Artifact store holds completely (§13.1: content lives outside the Event
  * log), as far as a decision needs it: `artifact.publish` admits a manifest only for content
- * already stored whole, with the size the manifest states.
+ * already stored whole, with the size the manifest states, from a publisher that holds it (§13.3).
  */
 export interface StoredContentFacts {
   readonly contentHash: string;
   readonly sizeBytes: number;
+  /** The Agents of the batch that uploaded these bytes themselves, and so hold them. None when absent. */
+  readonly heldBy?: ReadonlySet<string>;
+  /** Publications of the content whose publisher held it, in Groups where an Agent of the batch has a Membership (a bounded few). */
+  readonly publications?: readonly ContentPublicationFacts[];
+}
+
+/** A Group's publication of a stored content, with the Memberships there that the read rule judges. */
+export interface ContentPublicationFacts {
+  readonly groupId: string;
+  /** The `artifact.published` Event and its Group sequence. */
+  readonly eventId: string;
+  readonly publishedSequence: number;
+  readonly classification: string;
+  /** The Memberships in that Group of the batch's Agents, by Agent ID. */
+  readonly memberships: ReadonlyMap<string, { readonly state: string; readonly visibilityStartSequence: number }>;
 }
 
 /** Services the Organization authorizes, by the role they play. */

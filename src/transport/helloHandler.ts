@@ -6,6 +6,7 @@
  */
 
 import { signSessionOpen } from '../app/issueDocuments.js';
+import { unrecordedError } from '../app/recordPolicyLog.js';
 import { wireError } from '../app/wireError.js';
 import { acceptFrame, challengeFrame } from '../protocol/frames.js';
 import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
@@ -14,17 +15,22 @@ import { credentialRefusal, HELLO_REFUSAL_STAGES, issueChallenge, newSessionToke
 import { CLOSE } from './limits.js';
 import type { FrameConnection } from './transportContext.js';
 
-/** `claimed`: the Agent and key the client named, recorded untrusted with a signature refusal. */
-function refuseAuthentication(connection: FrameConnection, frameId: string | undefined, reason: string, claimed: { readonly agentId?: JsonValue; readonly keyId?: JsonValue }): void {
+/**
+ * Refuses the HELLO and closes. `claimed`: the Agent and key the client named, recorded
+ * untrusted with a signature refusal; the refusal leaves only once its record is committed, and
+ * a record that could not be made is answered as such (§6.4, `unrecordedError`).
+ */
+async function refuseAuthentication(connection: FrameConnection, frameId: string | undefined, reason: string, claimed: { readonly agentId?: JsonValue; readonly keyId?: JsonValue }): Promise<void> {
   connection.context.logger.info({ reason, address: connection.address }, 'HELLO rejected');
   const stage = HELLO_REFUSAL_STAGES[reason.replace(/^after-session-open-/, '')];
-  if (stage !== undefined) {
-    connection.context.authority.policyLog.record({
+  const recorded = stage === undefined
+    ? 'recorded'
+    : await connection.context.authority.policyLog.record({
       diagnostic: { stage, reason, code: 'AUTH_INVALID_SIGNATURE' },
       origin: { transport: 'hello', address: connection.address },
       document: { actor: { type: 'agent', id: claimed.agentId ?? null }, signature: { keyId: claimed.keyId ?? null } },
     });
-  }
+  if (recorded !== 'recorded') return connection.fail(unrecordedError(recorded), frameId, true, CLOSE.unavailable);
   connection.fail(wireError('AUTH_INVALID_SIGNATURE', ''), frameId, true, CLOSE.authenticationFailed);
 }
 
@@ -56,7 +62,7 @@ export async function handleHello(connection: FrameConnection, frame: JsonObject
   connection.hello.pending = undefined; // one use, whatever happens next
   const check = authority.schemas.validateDefinition('websocket-frame', 'helloResponse', frame);
   if (pending === undefined || !check.ok) {
-    refuseAuthentication(connection, frameId, check.ok ? 'no-pending-challenge' : 'response-schema-invalid', frame);
+    await refuseAuthentication(connection, frameId, check.ok ? 'no-pending-challenge' : 'response-schema-invalid', frame);
     return;
   }
   const response = frame as unknown as ClientResponse;
@@ -66,7 +72,7 @@ export async function handleHello(connection: FrameConnection, frame: JsonObject
     reason = rejectResponse(pending, response, authority.registry.current, clock.nowMillis());
   }
   if (reason !== null) {
-    refuseAuthentication(connection, frameId, reason, pending);
+    await refuseAuthentication(connection, frameId, reason, pending);
     return;
   }
   await openSession(connection, pending, frameId);
@@ -96,7 +102,7 @@ async function openSession(connection: FrameConnection, pending: PendingChalleng
     connection.context.logger.warn({ code: outcome.error.code, agentId: pending.agentId }, 'session could not be opened');
     // A database outage is not the Agent's fault: say so, and invite a retry.
     if (outcome.error.retryable) connection.fail(wireError('INTERNAL_ERROR', ''), frameId, true, CLOSE.unavailable);
-    else refuseAuthentication(connection, frameId, `session-open-${outcome.error.code}`, pending);
+    else await refuseAuthentication(connection, frameId, `session-open-${outcome.error.code}`, pending);
     return;
   }
   if (connection.state === 'closing') return;
@@ -106,7 +112,7 @@ async function openSession(connection: FrameConnection, pending: PendingChalleng
   // (`key-id-reused`), so verifying again would cost a signature check per HELLO for nothing.
   const revoked = credentialRefusal(authority.registry.current, pending.agentId, pending.keyId, clock.nowMillis());
   if (revoked !== null) {
-    refuseAuthentication(connection, frameId, `after-session-open-${revoked}`, pending);
+    await refuseAuthentication(connection, frameId, `after-session-open-${revoked}`, pending);
     return;
   }
   const opened = JSON.parse(outcome.events[0]?.text ?? '{}') as { payload?: { sessionEpoch?: number } };

@@ -3,13 +3,14 @@
  * publishes a signed manifest under its current Execution Lease, for content already stored whole,
  * with sources published here; and the Artifact rules of the kinds that read published Artifacts
  * (`work.submit`, `work.accept_result`: `workResults.unit.test.ts`; `mission.submit_for_approval`:
- * `missionLifecycle.unit.test.ts`).
+ * `missionLifecycle.unit.test.ts`). Possession (§13.3): the publisher uploaded the bytes, or may
+ * read a Group that published them, and then the Event records the reuse.
  */
 
 import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import { MAX_ARTIFACTS_PER_WORK_ITEM } from '../../src/domain/artifact/artifactLimits.js';
-import type { RecordedEvent } from '../../src/domain/model.js';
+import type { ContentPublicationFacts, RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { CONTENT_SIZE, GROUP, HASH_A, HASH_B, HASH_C, REVIEWER, WORK, WORKER, at, command, expectStateValid, groupSpec, stateOf } from './fixtures.js';
@@ -78,5 +79,38 @@ describe('artifact.publish: the owner publishes under its current Execution Leas
     const after = groupSpec.given(active.events).when(publish()).then(CASES['artifact.publish']!.events(active.state).map((e) => ({ ...e, payload: { ...(e.payload as object), artifact: execManifest(HASH_C) } }))) as GroupState;
     expect([...after.artifacts.keys()].sort()).toEqual([HASH_A, HASH_B, HASH_C]);
     expect(after.groupId).toBe(GROUP);
+  });
+});
+
+describe('artifact.publish: the publisher holds the content (§4.9, §13.3)', () => {
+  const SOURCE: ContentPublicationFacts = {
+    groupId: 'urn:missionweave:group:other-mission',
+    eventId: 'urn:missionweave:event:published-there',
+    publishedSequence: 5,
+    classification: 'internal',
+    memberships: new Map([[WORKER.id, { state: 'active', visibilityStartSequence: 0 }]]),
+  };
+  const storedOnly = { contentHash: HASH_C, sizeBytes: CONTENT_SIZE };
+  const reading = (source: Partial<ContentPublicationFacts>) => ({ contents: [{ ...storedOnly, publications: [{ ...SOURCE, ...source }] }] });
+
+  it('refuses content stored but neither uploaded by the publisher nor readable to it, as content never stored', () => {
+    groupSpec.given(active.events).when(publish(), { contents: [storedOnly] }).thenFails('INVALID_COMMAND', 'artifact-content-not-stored');
+    groupSpec.given(active.events).when(publish(), { contents: [{ ...storedOnly, heldBy: new Set([REVIEWER.id]) }] }).thenFails('INVALID_COMMAND', 'artifact-content-not-stored');
+  });
+
+  it('publishes content read in another Mission as a reuse that names the source publication', () => {
+    const expected = CASES['artifact.publish']!.events(active.state).map((e) => ({ ...e, payload: { ...(e.payload as object), artifact: execManifest(HASH_C), reusedFrom: { groupId: SOURCE.groupId, eventId: SOURCE.eventId } } }));
+    const after = groupSpec.given(active.events).when(publish(), reading({})).then(expected) as GroupState;
+    expect(after.artifacts.get(HASH_C)?.reusedFrom).toEqual({ groupId: SOURCE.groupId, eventId: SOURCE.eventId });
+  });
+
+  it('needs the read rule of the source Group: an active Membership whose visibility reaches the publication', () => {
+    groupSpec.given(active.events).when(publish(), reading({ memberships: new Map([[WORKER.id, { state: 'ended', visibilityStartSequence: 0 }]]) })).thenFails('INVALID_COMMAND', 'artifact-content-not-stored');
+    groupSpec.given(active.events).when(publish(), reading({ memberships: new Map([[WORKER.id, { state: 'active', visibilityStartSequence: 6 }]]) })).thenFails('INVALID_COMMAND', 'artifact-content-not-stored');
+    groupSpec.given(active.events).when(publish(), reading({ memberships: new Map([[REVIEWER.id, { state: 'active', visibilityStartSequence: 0 }]]) })).thenFails('INVALID_COMMAND', 'artifact-content-not-stored');
+  });
+
+  it('never makes a reused Artifact less restricted than its source', () => {
+    groupSpec.given(active.events).when(publish(), reading({ classification: 'confidential' })).thenFails('INVALID_COMMAND', 'artifact-reuse-classification-downgrade');
   });
 });

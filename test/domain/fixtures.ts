@@ -81,7 +81,8 @@ export const WORLD: World = {
   groups: [],
   services: { organizationId: ORGANIZATION, registry: REGISTRY, authority: AUTHORITY },
   idPrefix: 'urn:test:id:when-',
-  contents: [HASH_A, HASH_B, HASH_C].map((contentHash) => ({ contentHash, sizeBytes: CONTENT_SIZE })),
+  // The Workers uploaded every test content themselves (§13.3 possession).
+  contents: [HASH_A, HASH_B, HASH_C].map((contentHash) => ({ contentHash, sizeBytes: CONTENT_SIZE, heldBy: new Set([WORKER.id, WORKER2.id]) })),
 };
 
 /** `T0` plus whole seconds. */

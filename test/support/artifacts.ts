@@ -1,7 +1,8 @@
 /**
  * Artifact fixtures: a published Artifact seeded as the `artifact` aggregate row its Group keeps
  * (keyed by content hash, `updated_sequence` the publishing Event's), written at the store level
- * because the `artifact.publish` Command kind is built elsewhere; and a plain content hash.
+ * so that store tests need no WorkItem; and a plain content hash. A download is served through
+ * the seeded row only when its `producerAgentId` uploaded the bytes (§13.3).
  */
 
 import { createHash, randomUUID } from 'node:crypto';

@@ -32,6 +32,5 @@ export function tallyProfileDocument(approver: Actor, approvedAt: string, overri
 /** Signs the tally profile's document (with `overrides`) as `approver` and registers it through the app. */
 export async function registerTallyDocument(h: Harness, approver: Actor, overrides: JsonObject = {}): Promise<ProfileRegistration> {
   const document = tallyProfileDocument(approver, h.now(), overrides);
-  const deps = { pool: h.pool, registry: h.authority.registry.current.registry, schemas: h.authority.schemas, now: h.now() };
-  return registerProfile(deps, Buffer.from(JSON.stringify(document), 'utf8'));
+  return registerProfile({ pool: h.pool, authority: h.authority }, Buffer.from(JSON.stringify(document), 'utf8'));
 }

@@ -17,6 +17,7 @@ import type {
   MissionFacts,
   OrganizationServices,
   RecordedEvent,
+  StoredContentFacts,
 } from '../../src/domain/model.js';
 import type { GroupState } from '../../src/domain/group/groupState.js';
 import type { CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
@@ -33,8 +34,8 @@ export interface World {
   readonly idPrefix: string;
   /** Stored Group histories, for kinds that compare one (archival). */
   readonly histories?: readonly GroupHistory[];
-  /** Artifact contents the Artifact store holds completely (`ctx.storedContent`); none when absent. */
-  readonly contents?: readonly { readonly contentHash: string; readonly sizeBytes: number }[];
+  /** Artifact contents the Artifact store holds completely, and who holds them (`ctx.storedContent`); none when absent. */
+  readonly contents?: readonly StoredContentFacts[];
   /** The Organization's cooperation limits (§20), when a test needs others than the defaults. */
   readonly cooperationLimits?: CooperationLimits;
   /** Extension Profile major versions the Organization registered (`ctx.registeredMajors`); none when absent. */

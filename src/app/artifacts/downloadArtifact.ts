@@ -1,8 +1,10 @@
 /**
- * Serving a stored Artifact (§13.1): to its uploader, or to a reader (an Agent, or a human through
- * the read API) that may read a Group that published it, by the same read rule as that Group's Events (`decideRead`: an active
- * Membership whose visibility reaches the Event that published it, or a human's ownership of an
- * ancestor Mission, `readerStanding.ts`). Everyone else is told
+ * Serving a stored Artifact (§13.1): to an Agent that uploaded it (it holds the bytes), or to a
+ * reader (an Agent, or a human through the read API) that may read a Group that published it, by
+ * the same read rule as that Group's Events (`decideRead`: an active Membership whose visibility
+ * reaches the Event that published it, or a human's ownership of an ancestor Mission,
+ * `readerStanding.ts`) — and only through a publication whose publisher held the content (§13.3:
+ * a Mission's bytes do not leave it through a manifest naming their hash). Everyone else is told
  * exactly what a missing content gets, so a stranger learns nothing of what is stored.
  *
  * The content is read one chunk per statement and re-hashed on the way out; the last chunk is
@@ -13,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { decideRead } from '../../domain/readAccess.js';
 import type { Principal } from '../../protocol/principal.js';
+import { holdsContent } from '../../store/sql/artifactPossessions.js';
 import { readChunk, readContentHead, readPublishingGroups, type PublishingGroup } from '../../store/sql/artifactReads.js';
 import { ownedAncestorOf } from '../readerStanding.js';
 import { wireError, type WireError } from '../wireError.js';
@@ -35,7 +38,7 @@ export type DownloadOpening =
 
 /** Whether `reader` may read `contentHash` through a Group that published it. */
 async function readsAPublishingGroup(scope: ArtifactStoreScope, contentHash: string, reader: Principal): Promise<boolean> {
-  const groups = await readPublishingGroups(scope.pool, contentHash, reader, scope.limits.maxPublishingGroupsChecked);
+  const groups = await readPublishingGroups(scope.pool, scope.organizationId, contentHash, reader, scope.limits.maxPublishingGroupsChecked);
   const visible = (group: PublishingGroup): boolean => {
     const decision = decideRead(group.membership, { purpose: 'recheck' });
     return decision.allowed && group.publishedSequence > decision.afterSequence;
@@ -70,8 +73,8 @@ async function* verifiedChunks(scope: ArtifactStoreScope, contentHash: string, s
 export async function openArtifactDownload(scope: ArtifactStoreScope, reader: Principal, contentHash: string): Promise<DownloadOpening> {
   const head = await readContentHead(scope.pool, scope.organizationId, contentHash);
   // Only Agents upload, so the uploader's own read applies to an Agent only.
-  const uploader = reader.type === 'agent' && head?.uploadedBy === reader.id;
-  const allowed = head !== undefined && (uploader || (await readsAPublishingGroup(scope, contentHash, reader)));
+  const holder = head !== undefined && reader.type === 'agent' && (await holdsContent(scope.pool, scope.organizationId, contentHash, reader.id));
+  const allowed = head !== undefined && (holder || (await readsAPublishingGroup(scope, contentHash, reader)));
   if (head === undefined || !allowed) return { ok: false, error: wireError('GROUP_NOT_FOUND', UNDISCLOSED_ARTIFACT) };
   return { ok: true, sizeBytes: head.sizeBytes, chunks: verifiedChunks(scope, contentHash, head.sizeBytes, head.chunkCount) };
 }

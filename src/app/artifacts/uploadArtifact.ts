@@ -7,12 +7,14 @@
  * are bounded in count and bytes, and every failure removes what the upload had written.
  *
  * Uploading a content already stored is idempotent: the body is still read and hashed (so the
- * answer proves possession, not mere knowledge of a hash) and nothing is written.
+ * answer proves possession, not mere knowledge of a hash) and no byte is written; the uploader is
+ * recorded as holding the content, as the first one was (§13.3: only a holder publishes it).
  */
 
 import { createHash } from 'node:crypto';
 import { checkOut, type Pool } from '../../store/pool.js';
 import { claimUpload, completeUpload, discardUpload, insertChunk, readPendingUploads, sweepArtifactUploads, type UploadClaim } from '../../store/sql/artifactUploads.js';
+import { recordPossession } from '../../store/sql/artifactPossessions.js';
 import { wireError, type WireError } from '../wireError.js';
 import type { ArtifactLimits } from './artifactLimits.js';
 
@@ -120,10 +122,14 @@ export async function uploadArtifact(scope: ArtifactStoreScope, agentId: string,
   const actual = `sha256:${hash.digest('hex')}`;
   if (actual !== contentHash) return await refuse({ ok: false, error: wireError('PROTOCOL_VIOLATION', `the content's hash is ${actual}, not the ${contentHash} it was uploaded as; nothing was kept`) });
   if (declared !== undefined && size !== declared) return await refuse({ ok: false, error: wireError('PROTOCOL_VIOLATION', `the body had ${size} bytes, not the ${declared} declared`) });
-  if (!writes) return { ok: true, result: 'existing', contentHash, sizeBytes: size };
+  const completedAt = new Date(nowMillis).toISOString();
+  if (!writes) {
+    await recordPossession(pool, organizationId, contentHash, agentId, completedAt);
+    return { ok: true, result: 'existing', contentHash, sizeBytes: size };
+  }
   try {
     if (bufferedBytes > 0) await flush(Buffer.concat(buffered, bufferedBytes));
-    if (!(await completeUpload(pool, organizationId, contentHash, size, chunkCount))) {
+    if (!(await completeUpload(pool, organizationId, contentHash, size, chunkCount, completedAt))) {
       return { ok: false, error: wireError('RATE_LIMITED', 'the upload was swept before it completed; upload it again', { retryAfterMs: 1_000 }) };
     }
   } catch (error) {

@@ -19,4 +19,6 @@ export interface PublishedArtifact {
   readonly eventId: string;
   /** Row revision: 1 (an Artifact never changes once published). */
   readonly revision: number;
+  /** For a cross-Mission reuse (§13.3): the Group and Event of the publication it reuses. */
+  readonly reusedFrom?: { readonly groupId: string; readonly eventId: string };
 }

@@ -7,14 +7,18 @@
  * - the manifest belongs to this Mission, Group and WorkItem, and its producer is the actor with
  *   its current Agent Card version (§13.1 "producer Agent and Agent Card version");
  * - the content is already completely stored in the Artifact store with the stated size (content
- *   lives outside the Event log; a manifest never names content the Authority cannot serve);
+ *   lives outside the Event log; a manifest never names content the Authority cannot serve), and
+ *   the publisher holds it (`artifactPossession.ts`, §13.3): it uploaded the bytes itself, or may
+ *   read a Group that published them — an explicit cross-Mission reuse, which the Event records
+ *   in `reusedFrom` and which is never less restricted than its source;
  * - every source Artifact is published in this Group, so the provenance graph is closed; since a
  *   source must exist before the Artifact citing it, the graph is acyclic by construction, and a
  *   derived Artifact is never less restricted than its sources;
  * - a content hash is published once: the hash is the Artifact's identity, never the `uri`.
  *
  * `artifact.published` carries the manifest as the reference runtime's Event does, plus the
- * WorkItem, Ownership Epoch and Execution Lease it was published under (docs/reference-differences.md).
+ * WorkItem, Ownership Epoch and Execution Lease it was published under, and for a reuse the
+ * publication it reuses (docs/reference-differences.md).
  */
 
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
@@ -24,6 +28,7 @@ import { checkActiveOwner, workItemConversation } from '../workItem/executionSte
 import { isRefusal, workItemNamed } from '../workItem/fencing.js';
 import { CLASSIFICATION_RANK, MAX_ARTIFACTS_PER_WORK_ITEM } from './artifactLimits.js';
 import type { ArtifactManifest } from './artifactDocuments.js';
+import { contentNotHeld, possessionOf, reusedFromOf, type ReusedFrom } from './artifactPossession.js';
 import { withArtifact } from './publishedArtifacts.js';
 
 export interface ArtifactPublishedPayload {
@@ -31,6 +36,8 @@ export interface ArtifactPublishedPayload {
   readonly workItemId: string;
   readonly ownershipEpoch: number;
   readonly executionLeaseId: string;
+  /** A cross-Mission reuse: the publication of another Group the publisher read the content in (§13.3). */
+  readonly reusedFrom?: ReusedFrom;
 }
 
 export const artifactPublished = defineEvent<ArtifactPublishedPayload>()({
@@ -45,6 +52,7 @@ export const artifactPublished = defineEvent<ArtifactPublishedPayload>()({
       publishedAt: meta.occurredAt,
       eventId: meta.eventId,
       revision: 1,
+      ...(payload.reusedFrom === undefined ? {} : { reusedFrom: payload.reusedFrom }),
     }),
 });
 
@@ -104,14 +112,21 @@ function checkSources(state: GroupState, manifest: ArtifactManifest): Refusal | 
   return null;
 }
 
-function checkStored(manifest: ArtifactManifest, ctx: DecisionContext): Refusal | null {
+/** The content stored whole, held by the publisher, with the manifest's size; for a reuse, the publication it reuses. */
+function checkStored(state: GroupState, manifest: ArtifactManifest, command: CommandOf<'artifact.publish'>, ctx: DecisionContext): Refusal | { readonly reusedFrom?: ReusedFrom } {
   const stored = ctx.storedContent?.(manifest.contentHash);
+  const held = stored === undefined ? undefined : possessionOf(stored, command.actor.id, state.groupId);
+  if (stored === undefined || held === undefined) return contentNotHeld(manifest.contentHash);
   const details = { contentHash: manifest.contentHash };
-  if (stored === undefined) return refuse('INVALID_COMMAND', 'artifact-content-not-stored', 'upload the complete content before publishing its manifest', details);
+  const source = held.source;
+  if (source !== undefined && (CLASSIFICATION_RANK[manifest.classification] ?? 0) < (CLASSIFICATION_RANK[source.classification] ?? 0)) {
+    return refuse('INVALID_COMMAND', 'artifact-reuse-classification-downgrade', 'a reused Artifact cannot be less restricted than its source publication', { ...details, sourceGroupId: source.groupId });
+  }
   if (stored.sizeBytes !== manifest.sizeBytes) {
     return refuse('INVALID_COMMAND', 'artifact-size-mismatch', 'the manifest size differs from the stored content', { ...details, storedSizeBytes: stored.sizeBytes });
   }
-  return null;
+  const reusedFrom = reusedFromOf(held);
+  return reusedFrom === undefined ? {} : { reusedFrom };
 }
 
 function decidePublish(state: GroupState, command: CommandOf<'artifact.publish'>, ctx: DecisionContext) {
@@ -120,11 +135,13 @@ function decidePublish(state: GroupState, command: CommandOf<'artifact.publish'>
   if (isRefusal(workItem)) return workItem;
   const lease = checkActiveOwner(workItem, command, { ownershipEpoch, executionLeaseId }, ctx, 'publish an Artifact');
   if (isRefusal(lease)) return lease;
-  const refused = checkManifest(state, manifest, command, ctx) ?? checkNew(state, manifest) ?? checkSources(state, manifest) ?? checkStored(manifest, ctx);
+  const refused = checkManifest(state, manifest, command, ctx) ?? checkNew(state, manifest) ?? checkSources(state, manifest);
   if (refused !== null) return refused;
+  const held = checkStored(state, manifest, command, ctx);
+  if (isRefusal(held)) return held;
   return accept({
     kind: 'artifact.published' as const,
-    payload: { artifact: manifest, workItemId: workItem.workItemId, ownershipEpoch, executionLeaseId },
+    payload: { artifact: manifest, workItemId: workItem.workItemId, ownershipEpoch, executionLeaseId, ...(held.reusedFrom === undefined ? {} : { reusedFrom: held.reusedFrom }) },
     aggregate: { type: 'artifact' as const, id: manifest.contentHash, revision: 1 },
     workItemId: workItem.workItemId,
     conversationId: workItem.conversationId,

@@ -1,27 +1,28 @@
 /**
  * Reads behind Artifact downloads and provenance (§13.1): a stored content's header, one chunk
  * at a time (a download never reads a content whole), the Groups that published a content hash
- * with the reader's Membership in each, and a Group's published Artifact rows.
+ * (their publisher holding it) with the reader's Membership in each, and a Group's published
+ * Artifact rows.
  */
 
 import type { JsonValue } from '../../protocol/strictJson.js';
 import type { Queryable } from '../pool.js';
+import { heldByPublisher } from './artifactPossessions.js';
 import type { MembershipView } from './memberships.js';
 
 export interface ContentHead {
   readonly sizeBytes: number;
   readonly chunkCount: number;
-  readonly uploadedBy: string;
 }
 
 /** A completely stored content's header, or undefined. */
 export async function readContentHead(db: Queryable, organizationId: string, contentHash: string): Promise<ContentHead | undefined> {
-  const result = await db.query<{ size_bytes: number; chunk_count: number; uploaded_by: string }>(
-    'select size_bytes, chunk_count, uploaded_by from artifact_contents where organization_id = $1 and content_hash = $2 and complete',
+  const result = await db.query<{ size_bytes: number; chunk_count: number }>(
+    'select size_bytes, chunk_count from artifact_contents where organization_id = $1 and content_hash = $2 and complete',
     [organizationId, contentHash],
   );
   const row = result.rows[0];
-  return row === undefined ? undefined : { sizeBytes: row.size_bytes, chunkCount: row.chunk_count, uploadedBy: row.uploaded_by };
+  return row === undefined ? undefined : { sizeBytes: row.size_bytes, chunkCount: row.chunk_count };
 }
 
 /** One chunk's bytes, or undefined when it is missing. */
@@ -42,17 +43,21 @@ export interface PublishingGroup {
   readonly membership: MembershipView | undefined;
 }
 
-/** Up to `limit` Groups that published `contentHash`, each with the reader's (an Agent's or a human's) Membership there. */
-export async function readPublishingGroups(db: Queryable, contentHash: string, reader: { readonly type: string; readonly id: string }, limit: number): Promise<PublishingGroup[]> {
+/**
+ * Up to `limit` Groups that published `contentHash` and whose publisher held it (a publication
+ * of bytes its publisher never had serves nothing, §13.3), each with the reader's (an Agent's or
+ * a human's) Membership there.
+ */
+export async function readPublishingGroups(db: Queryable, organizationId: string, contentHash: string, reader: { readonly type: string; readonly id: string }, limit: number): Promise<PublishingGroup[]> {
   const result = await db.query<{ group_id: string; published: number; membership_id: string | null; state: string | null; visibility: number | null }>(
     `select a.group_id, a.updated_sequence as published, m.aggregate_id as membership_id, m.document->>'state' as state,
             (m.document->>'visibilityStartSequence')::bigint as visibility
      from aggregates a
      left join aggregates m on m.group_id = a.group_id and m.aggregate_type = 'membership'
        and m.document->'member'->>'type' = $2 and m.document->'member'->>'id' = $3
-     where a.aggregate_type = 'artifact' and a.aggregate_id = $1
+     where a.aggregate_type = 'artifact' and a.aggregate_id = $1 and ${heldByPublisher('$5')}
      order by a.group_id limit $4`,
-    [contentHash, reader.type, reader.id, limit],
+    [contentHash, reader.type, reader.id, limit, organizationId],
   );
   return result.rows.map((row) => ({
     groupId: row.group_id,

@@ -65,13 +65,22 @@ export async function insertChunk(db: Queryable, organizationId: string, content
   });
 }
 
-/** Marks a claimed upload complete with its final size; false when it was swept meanwhile. */
-export async function completeUpload(db: Queryable, organizationId: string, contentHash: string, sizeBytes: number, chunkCount: number): Promise<boolean> {
-  const result = await db.query(
-    'update artifact_contents set complete = true, size_bytes = $3, chunk_count = $4 where organization_id = $1 and content_hash = $2 and not complete',
-    [organizationId, contentHash, sizeBytes, chunkCount],
+/**
+ * Marks a claimed upload complete with its final size and records, in the same statement, that
+ * its uploader holds the bytes (`artifactPossessions.ts`); false when it was swept meanwhile.
+ */
+export async function completeUpload(db: Queryable, organizationId: string, contentHash: string, sizeBytes: number, chunkCount: number, completedAt: string): Promise<boolean> {
+  const result = await db.query<{ completed: number }>(
+    `with completed as (
+       update artifact_contents set complete = true, size_bytes = $3, chunk_count = $4
+       where organization_id = $1 and content_hash = $2 and not complete returning uploaded_by),
+     held as (
+       insert into artifact_possessions (organization_id, content_hash, agent_id, recorded_at)
+       select $1, $2, uploaded_by, $5 from completed on conflict do nothing)
+     select count(*)::int as completed from completed`,
+    [organizationId, contentHash, sizeBytes, chunkCount, completedAt],
   );
-  return result.rowCount === 1;
+  return result.rows[0]?.completed === 1;
 }
 
 /** Removes an incomplete upload and its chunks (never a complete content). */

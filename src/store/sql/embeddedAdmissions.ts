@@ -1,7 +1,9 @@
 /**
- * First-Admission Records of embedded Signed Documents (migration 0005): one lookup for a
- * batch's signing hashes, and one append-or-return-existing statement whose count tells the
- * caller whether a concurrent transaction appended first (it then re-runs and finds the record).
+ * First-Admission Records of Signed Documents other than Commands and Events (migrations 0005,
+ * 0018): those embedded in a Command, and those presented on their own (an Extension Profile).
+ * One lookup for a batch's signing hashes, and one append-or-return-existing statement whose
+ * count tells the caller whether a concurrent transaction appended first (it then re-runs and
+ * finds the record).
  */
 
 import type { Queryable } from '../pool.js';
@@ -15,7 +17,8 @@ export interface EmbeddedAdmissionRow {
   readonly principalId: string;
   readonly trustedAcceptedAt: string;
   readonly acceptedById: string;
-  readonly actionId: string;
+  /** The Command that carried the document; null for a document presented on its own. */
+  readonly actionId: string | null;
 }
 
 const COLUMNS = `signing_hash as "signingHash", admission_record_id as "admissionRecordId", document_kind as "documentKind",
