@@ -11,6 +11,7 @@ import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import type { VerificationFailure } from '../protocol/signing/verification.js';
 import type { KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
 import { inTransaction, type Pool } from '../store/pool.js';
+import { ensureEventAdmissionKey } from '../store/sql/eventAdmissions.js';
 import { ensureOrganization, insertBinding, lockOrganization, updateOrganization } from '../store/sql/registry.js';
 import { CommitQueue } from './commitQueue.js';
 import { PARALLEL_BATCH_MIN } from './limits.js';
@@ -157,10 +158,12 @@ export class GroupAuthority {
     });
   }
 
-  /** Prepares the Organization row and loads the Registry. */
+  /** Prepares the Organization row and what this node's Events' First-Admission Records name, and loads the Registry. */
   static async start(options: GroupAuthorityOptions): Promise<GroupAuthority> {
     const organizationId = options.settings.services.organizationId;
     await ensureOrganization(options.pool, organizationId);
+    const { authority } = options.settings.services;
+    await ensureEventAdmissionKey(options.pool, { keyId: options.settings.authorityKey.keyId, organizationId, principal: authority, acceptedBy: authority });
     const snapshot = await loadRegistrySnapshot(options.pool, organizationId);
     const registry = new RegistryCache(snapshot, organizationId);
     const workers = options.settings.cryptoWorkers ?? 0;
