@@ -28,6 +28,7 @@ import { generatePrivateKey, publicKeyBase64url, signDocument } from '../src/pro
 import { verifySignedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
+import { signIn } from './support/humanReader.js';
 import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -119,6 +120,13 @@ describe('GET /v1/registry', () => {
       const result = verifySignedDocument('event', Buffer.from(JSON.stringify(event)), registry, schemaRegistry());
       expect(result.ok && result.verified.principal).toEqual(server.harness.settings.services.authority);
     }
+  });
+
+  it('serves a human reader’s session as it serves an Agent’s: any live session reads it', async () => {
+    const { token } = await signIn(server, owner);
+    const answer = await getRegistry(token);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.revision).toBe(String(server.harness.authority.registry.current.revision));
   });
 });
 
