@@ -260,6 +260,13 @@ create table receipts (
   constraint receipts_signing_hash_key UNIQUE (signing_hash)
 );
 
+create table registry_publications (
+  organization_id text not null,
+  revision bigint not null,
+  document text not null,
+  constraint registry_publications_pkey PRIMARY KEY (organization_id)
+);
+
 create table schema_migrations (
   version integer not null,
   name text not null,

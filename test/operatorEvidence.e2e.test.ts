@@ -1,19 +1,28 @@
 /**
- * What an operator's folder lets anyone check, with the built CLI on one PostgreSQL:
+ * What an operator's folder lets anyone check, with the built CLI and `serve` on one PostgreSQL:
  * `replay --verify` compares each Event with its stored First-Admission Record (§6.4) and exits 1
- * once a stored record no longer binds that Event.
+ * once a stored record no longer binds that Event; `registry export` writes exactly the bytes
+ * `GET /v1/registry` serves at the same Registry revision, whichever of the two published it.
  */
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createPrivateKey } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { cli, lastJson } from './support/nodeProcess.js';
+import type { Actor } from './support/harness.js';
+import { signIn } from './support/humanReader.js';
+import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'mw-evidence-'));
 const dir = join(scratch, 'org');
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let node: ServeProcess | undefined;
+afterAll(async () => {
+  await node?.kill('SIGTERM');
+  rmSync(scratch, { recursive: true, force: true });
+});
 
 let db: TestDatabase;
 let groupId: string;
@@ -61,4 +70,43 @@ it('replay --verify exits 1 once a stored First-Admission Record no longer binds
   const reaccepted = cli(db.url, 'replay', groupId, '--dir', dir, '--verify');
   expect(reaccepted.stderr).toContain('sequence 1: admission record-service-mismatch');
   expect(reaccepted.code).toBe(1);
+}, 120_000);
+
+/** A Principal the folder holds, with its private key. */
+function actorOf(handle: string): Actor {
+  const record = JSON.parse(readFileSync(join(dir, 'principals', `${handle}.json`), 'utf8')) as { type: 'human'; id: string; keyId: string; privateKeyFile: string };
+  return { principal: { type: record.type, id: record.id }, key: { keyId: record.keyId, privateKey: createPrivateKey(readFileSync(join(dir, record.privateKeyFile), 'utf8')) } };
+}
+
+function getBytes(url: string, ca: string, token: string): Promise<{ status: number; revision: string | undefined; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    // A fresh connection each time: the node closes idle ones while the CLI runs between reads.
+    get(url, { ca, headers: { authorization: `Bearer ${token}` }, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, revision: response.headers['missionweave-registry-revision'] as string | undefined, bytes: Buffer.concat(chunks) }));
+    }).once('error', reject);
+  });
+}
+
+it('registry export writes the very bytes GET /v1/registry serves at the same revision, whichever published it first', async () => {
+  node = await serve(db.url, dir);
+  const server = { httpsUrl: node.https, ca: readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8') };
+  const { token } = await signIn(server, actorOf('alice'));
+  const exportFile = join(scratch, 'registry.json');
+
+  // The node publishes the revision first, then the CLI exports it.
+  const served = await getBytes(`${node.https}/v1/registry`, server.ca, token);
+  expect(served.status, served.bytes.toString()).toBe(200);
+  expect(cli(db.url, 'registry', 'export', '--dir', dir, '--out', exportFile).code).toBe(0);
+  expect(readFileSync(exportFile).toString()).toBe(served.bytes.toString());
+
+  // A key enrolled by the CLI moves the revision; now the CLI publishes it first.
+  expect(cli(db.url, 'human', 'add', 'bob', '--dir', dir).code).toBe(0);
+  expect(cli(db.url, 'registry', 'export', '--dir', dir, '--out', exportFile).code).toBe(0);
+  const next = await getBytes(`${node.https}/v1/registry`, server.ca, token);
+  expect(readFileSync(exportFile).toString()).toBe(next.bytes.toString());
+  const document = JSON.parse(next.bytes.toString()) as { snapshot: { revision: number } };
+  expect(next.revision).toBe(String(document.snapshot.revision));
+  expect(Number(next.revision)).toBeGreaterThan(Number(served.revision));
 }, 120_000);

@@ -25,7 +25,7 @@ import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { RegistryCache } from './registryCache.js';
 import { loadRegistrySnapshot, registryDelta } from './registrySnapshot.js';
 import { runGroupBatch } from './runGroupBatch.js';
-import { readRegistryExport, type RegistryExport } from './registryExport.js';
+import { RegistryPublisher, type PublishedRegistry } from './registryPublication.js';
 import { OrganizationStateCache } from './organizationStates.js';
 import { notifyRegistryChanged, runOrganizationBatch, type OrganizationBatchDependencies } from './runOrganizationBatch.js';
 import { systemClock, type AuthoritySettings, type Clock } from './settings.js';
@@ -99,6 +99,7 @@ export class GroupAuthority {
   private readonly gate: VerificationGate;
   /** Whether the main thread verifies a Command itself rather than handing it to a worker. */
   private readonly inlineVerify = new InlineVerifyPolicy();
+  private readonly publisher: RegistryPublisher;
 
   private constructor(options: GroupAuthorityOptions, registry: RegistryCache, crypto: CryptoPool | undefined, kinds: KindRegistry) {
     this.logger = options.logger ?? pino({ level: 'info', redact: LOG_REDACTION }, pino.destination(2));
@@ -117,6 +118,14 @@ export class GroupAuthority {
     this.policyLog = new PolicyLogRecorder(options.pool, this.deps.clock, this.logger);
     this.metrics = options.settings.metrics === false ? DISABLED_METRICS : createAuthorityMetrics((kind) => kinds.kind(kind) !== undefined);
     this.gate = new VerificationGate(() => this.deps.clock.nowMillis(), options.settings.verificationLimits);
+    const { services, registryKey, contextGenerator } = options.settings;
+    this.publisher = new RegistryPublisher({
+      organizationId: services.organizationId,
+      registryService: services.registry,
+      registryKey,
+      contextGenerator: contextGenerator?.principal,
+      nowMillis: () => this.deps.clock.nowMillis(),
+    });
     const failed = (item: VerifiedCommand, error: unknown): CommandOutcome => {
       this.logger.error({ err: error, actionId: item.envelope.actionId, kind: item.envelope.kind }, 'write transaction failed');
       this.deps.states.invalidate([item.envelope.groupId ?? '']);
@@ -292,9 +301,12 @@ export class GroupAuthority {
     return (await this.deps.registry.refresh(this.deps.pool)).revision !== before;
   }
 
-  /** The Registry's public key bindings as a §6.4 verifier loads them, caught up with the database, and the context generator. */
-  registryExport(): Promise<RegistryExport> {
-    return readRegistryExport(this.deps.registry, this.deps.pool, this.settings.contextGenerator?.principal);
+  /**
+   * The published Registry snapshot (`registryPublication.ts`), caught up with the database: the
+   * public key bindings as a §6.4 verifier loads them, signed by the Registry service.
+   */
+  registryExport(): Promise<PublishedRegistry> {
+    return this.publisher.current(this.deps.registry, this.deps.pool);
   }
 
   /** Registers a listener for committed Events (delivery fans them out without a read). */
