@@ -1,6 +1,8 @@
 /**
  * Trust a third party can check: `GET /v1/registry` publishes the Registry's public key
- * bindings to a session; the SDK verifies every Event against it before delivery (a stored
+ * bindings to any live session, an Agent's or a human's, signed by the Registry service so that
+ * the Organization's published key alone checks them (and a changed copy fails); the SDK
+ * verifies every Event against it before delivery (a stored
  * Event tampered in PostgreSQL is refused with a typed error, never delivered, never skipped),
  * reads the Registry again for a key it does not know yet, signs with a pluggable Signer, and
  * sends Commands signed elsewhere byte for byte. Real wss, TLS 1.3 and PostgreSQL.
