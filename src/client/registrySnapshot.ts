@@ -120,7 +120,8 @@ export function verifyRegistrySnapshot(snapshot: unknown, published: PublishedRe
   if (signer === undefined || !samePrincipal(signer.principal, createdBy) || !signer.publicKey.equals(publicKey)) {
     return refuse('registry-snapshot-signer-unbound', 'the snapshot’s Registry does not bind the published key to its signer');
   }
-  if (!keyValidAt(signer, parseTimestamp(createdAt) as NonNullable<ReturnType<typeof parseTimestamp>>)) {
+  const signedAt = parseTimestamp(createdAt);
+  if (signedAt === null || !keyValidAt(signer, signedAt)) {
     return refuse('registry-snapshot-signer-not-valid', 'the published key was not valid when the snapshot was signed');
   }
   return { revision, createdAt, createdBy, registry, contextGenerator: generator?.type === 'agent' ? generator.id : undefined, document };
