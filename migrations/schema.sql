@@ -106,6 +106,16 @@ create table embedded_admissions (
   constraint embedded_admissions_pkey PRIMARY KEY (organization_id, signing_hash)
 );
 
+create table event_admission_keys (
+  key_id text not null,
+  organization_id text not null,
+  principal_type text not null,
+  principal_id text not null,
+  accepted_by_type text not null,
+  accepted_by_id text not null,
+  constraint event_admission_keys_pkey PRIMARY KEY (key_id)
+);
+
 create table event_redactions (
   group_id text not null,
   sequence bigint not null,
@@ -128,6 +138,7 @@ create table events (
   signing_hash text not null,
   admission_record_id text not null,
   trusted_accepted_at text not null,
+  key_id text not null,
   constraint events_admission_record_id_key UNIQUE (admission_record_id),
   constraint events_event_id_key UNIQUE (event_id),
   constraint events_group_id_fkey FOREIGN KEY (group_id) REFERENCES groups(group_id),
@@ -256,6 +267,13 @@ create table receipts (
   constraint receipts_admission_record_id_key UNIQUE (admission_record_id),
   constraint receipts_pkey PRIMARY KEY (actor_type, actor_id, action_id),
   constraint receipts_signing_hash_key UNIQUE (signing_hash)
+);
+
+create table registry_publications (
+  organization_id text not null,
+  revision bigint not null,
+  document text not null,
+  constraint registry_publications_pkey PRIMARY KEY (organization_id)
 );
 
 create table schema_migrations (

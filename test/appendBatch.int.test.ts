@@ -41,7 +41,7 @@ const TEXTS = [
 function event(groupId: string, sequence: number, document: string): EventRow {
   return {
     groupId, sequence, eventId: `urn:e:${groupId}:${sequence}`, kind: 'message.posted', aggregateType: 'message', aggregateId: `urn:msg:${sequence}`,
-    aggregateRevision: 1, document, signingHash: `hash-e-${groupId}-${sequence}`, admissionRecordId: `urn:a:e:${groupId}:${sequence}`, trustedAcceptedAt: '2026-12-02T10:00:00.000Z',
+    aggregateRevision: 1, document, signingHash: `hash-e-${groupId}-${sequence}`, admissionRecordId: `urn:a:e:${groupId}:${sequence}`, trustedAcceptedAt: '2026-12-02T10:00:00.000Z', keyId: 'urn:key:authority',
   };
 }
 

@@ -53,7 +53,7 @@ beforeAll(async () => {
   agent = new MissionWeaveAgent({ url: server.url, ca: server.ca, agentId: worker.principal.id, keyId: worker.key.keyId, privateKey: worker.key.privateKey });
   await agent.connect();
   // The tool host's Registry snapshot: the Organization's export, as `registry export` writes it.
-  registry = loadRegistry(await server.harness.authority.registryExport());
+  registry = loadRegistry((await server.harness.authority.registryExport()).text);
 });
 
 afterAll(() => agent?.close());

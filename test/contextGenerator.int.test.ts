@@ -70,8 +70,8 @@ describe('serving on a folder without a context generator', () => {
       for (const node of nodes) {
         expect(node.authority.settings.contextGenerator?.key.keyId).toBe(generator?.key.keyId);
         const exported = await node.authority.registryExport();
-        expect(exported.contextGenerator).toEqual(generator?.principal);
-        expect(exported.bindings.find((b) => b.keyId === generator?.key.keyId)?.principal).toEqual(generator?.principal);
+        expect(exported.document.snapshot.contextGenerator).toEqual(generator?.principal);
+        expect(exported.document.registry.bindings.find((b) => b.keyId === generator?.key.keyId)?.principal).toEqual(generator?.principal);
       }
       const cards = await generatorCards(db);
       expect(cards.map((c) => c.cardVersion)).toEqual([1]);

@@ -191,8 +191,8 @@ describe('refusals', () => {
   it('the SDK accepts packages from the context generator the Registry snapshot names, and from no one else', async () => {
     const late = running.find((a) => a.agentId === actors.late.principal.id)!;
     const exported = await server.harness.authority.registryExport();
-    expect(exported.contextGenerator).toEqual(generator().principal);
-    expect(contextTrustOf(exported).contextGenerator).toBe(generator().principal.id);
+    expect(exported.document.snapshot.contextGenerator).toEqual(generator().principal);
+    expect(contextTrustOf(exported.text).contextGenerator).toBe(generator().principal.id);
     const [listing] = await late.contextPackages().list(mission.groupId);
     const id = listing!.contextPackageId;
     const stored = await server.db.pool.query<{ document: string }>('select document from context_packages where context_package_id = $1', [id]);

@@ -32,7 +32,7 @@ it('enrols a human key given as base64url or PEM, and refuses a malformed one', 
 
   const exported = join(scratch, 'registry.json');
   expect(runCli('registry', 'export', '--dir', dir, '--out', exported).code).toBe(0);
-  const { bindings } = JSON.parse(readFileSync(exported, 'utf8')) as { bindings: { keyId: string; publicKey: string; principal: { id: string } }[] };
+  const { bindings } = (JSON.parse(readFileSync(exported, 'utf8')) as { registry: { bindings: { keyId: string; publicKey: string; principal: { id: string } }[] } }).registry;
   expect(bindings.find((b) => b.keyId === bobRecord['keyId'])).toMatchObject({ publicKey: raw, principal: { id: 'urn:missionweave:human:bob' } });
   const carolRaw = carolKey.export({ format: 'jwk' }).x;
   expect(bindings.find((b) => b.principal.id === 'urn:missionweave:human:carol')?.publicKey).toBe(carolRaw);

@@ -4,14 +4,18 @@
  * live event stream that resumes with Last-Event-ID and ends with `refused` when the Membership
  * ends — through the same read rule as Agents. A human without a Membership is told the Group
  * does not exist, exactly as for a missing one; a late joiner gets the limited view; a full
- * stream bound refuses with RATE_LIMITED; an Agent's HELLO token reads the same way. The root
- * MissionOwner reads the Groups of the child and grandchild Missions below its own (§14) as a
- * member with complete visibility would; nobody else does.
+ * stream bound refuses with RATE_LIMITED; an Agent's HELLO token reads the same way; an
+ * archived Group's signed final snapshot is served to its readers. The root MissionOwner reads the
+ * Groups of the child and grandchild Missions below its own (§14) as a member with complete
+ * visibility would; nobody else does.
  */
 
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { archiveGroup } from '../src/app/archiveGroup.js';
+import { sha256ContentHash } from '../src/protocol/contentHash.js';
 import { httpStatusOf } from '../src/protocol/errorCodes.js';
+import { verifySignedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import type { Actor } from './support/harness.js';
 import { httpJson, signIn, SseReader } from './support/humanReader.js';
 import { childMission, createMission, type MissionRefs } from './support/missions.js';
@@ -181,6 +185,29 @@ describe('live Events', () => {
     const again = await stream(tokens.owner);
     expect(again.status).toBe(200);
     again.close();
+  });
+});
+
+describe('the archival Group Snapshot (§7.4)', () => {
+  it('is served to a human reader, at its hash and as the Group’s archive, signed by the Group Authority; a stranger is told it does not exist', async () => {
+    const h = server.harness;
+    const ended = await createMission(h, owner, await h.agent('archive-coordinator'));
+    await h.expectOk(h.send(owner, 'mission.cancel', { reason: 'called off' }, { groupId: ended.groupId, membershipEpoch: 1 }));
+    const { snapshotHash } = await archiveGroup(h.authority, h.pool, ended.groupId);
+
+    const byHash = await httpJson(server, 'GET', groupPath(`snapshots/${snapshotHash}`, ended.groupId), { token: tokens.owner });
+    expect(byHash.status, byHash.text).toBe(200);
+    expect(sha256ContentHash(byHash.text)).toBe(snapshotHash);
+    const archive = await httpJson(server, 'GET', groupPath('archive', ended.groupId), { token: tokens.owner });
+    expect(archive.status, archive.text).toBe(200);
+    expect(archive.text).toBe(byHash.text);
+    const verified = verifySignedDocument('group-snapshot', Buffer.from(JSON.stringify(archive.body.snapshot)), h.authority.registry.current.registry, h.authority.schemas);
+    expect(verified.ok && verified.verified.principal).toEqual(h.settings.services.authority);
+
+    for (const path of [groupPath(`snapshots/${snapshotHash}`, ended.groupId), groupPath('archive', ended.groupId), groupPath('archive')]) {
+      const hidden = await httpJson(server, 'GET', path, { token: path === groupPath('archive') ? tokens.owner : tokens.stranger });
+      expect({ path, status: hidden.status, code: hidden.body.error.code }).toEqual({ path, status: httpStatusOf('GROUP_NOT_FOUND'), code: 'GROUP_NOT_FOUND' });
+    }
   });
 });
 

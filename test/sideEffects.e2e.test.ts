@@ -102,7 +102,7 @@ beforeAll(async () => {
     workers.push({ actor, agent: await connect(actor) });
   }
   // The tool host's Registry snapshot, as `registry export` writes it.
-  registry = loadRegistry(await server.harness.authority.registryExport());
+  registry = loadRegistry((await server.harness.authority.registryExport()).text);
 });
 
 afterAll(async () => {

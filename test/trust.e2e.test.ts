@@ -1,12 +1,14 @@
 /**
  * Trust a third party can check: `GET /v1/registry` publishes the Registry's public key
- * bindings to a session; the SDK verifies every Event against it before delivery (a stored
+ * bindings to any live session, an Agent's or a human's, signed by the Registry service so that
+ * the Organization's published key alone checks them (and a changed copy fails); the SDK
+ * verifies every Event against it before delivery (a stored
  * Event tampered in PostgreSQL is refused with a typed error, never delivered, never skipped),
  * reads the Registry again for a key it does not know yet, signs with a pluggable Signer, and
  * sends Commands signed elsewhere byte for byte. Real wss, TLS 1.3 and PostgreSQL.
  */
 
-import { randomUUID, sign } from 'node:crypto';
+import { createPublicKey, randomUUID, sign, verify } from 'node:crypto';
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,13 +23,15 @@ import {
   type AgentError,
   type GroupEvent,
   type MissionWeaveAgentOptions,
+  verifyRegistrySnapshot,
 } from '../src/client/index.js';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
-import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
+import { KeyRegistry, RegistryProblem } from '../src/protocol/signing/keyRegistry.js';
 import { generatePrivateKey, publicKeyBase64url, signDocument } from '../src/protocol/signing/signDocument.js';
 import { verifySignedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
+import { signIn } from './support/humanReader.js';
 import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -107,18 +111,86 @@ describe('GET /v1/registry', () => {
     const answer = await getRegistry(raw.sessionToken);
     raw.ws.close();
     expect(answer.status).toBe(200);
-    const document = JSON.parse(answer.text) as JsonObject & { revision: number; bindings: JsonObject[] };
-    expect(answer.revision).toBe(String(document.revision));
-    expect(document.revision).toBe(server.harness.authority.registry.current.revision);
-    const keyIds = document.bindings.map((b) => b['keyId']);
+    const document = JSON.parse(answer.text) as { registry: JsonObject & { bindings: JsonObject[] }; snapshot: { revision: number } };
+    expect(answer.text).toBe(canonicalize(document));
+    expect(answer.revision).toBe(String(document.snapshot.revision));
+    expect(document.snapshot.revision).toBe(server.harness.authority.registry.current.revision);
+    expect(Object.keys(document.registry).sort()).toEqual(['bindings', 'organizationId']);
+    const keyIds = document.registry.bindings.map((b) => b['keyId']);
     for (const actor of [owner, coordinator, server.harness.registry, server.harness.authorityActor]) expect(keyIds).toContain(actor.key.keyId);
-    for (const binding of document.bindings) expect(Object.keys(binding).sort()).toEqual(['algorithm', 'keyId', 'principal', 'publicKey', 'validFrom', 'validityHistory']);
+    for (const binding of document.registry.bindings) expect(Object.keys(binding).sort()).toEqual(['algorithm', 'keyId', 'principal', 'publicKey', 'validFrom', 'validityHistory']);
 
-    const registry = KeyRegistry.fromEvidence(document);
+    const registry = KeyRegistry.fromEvidence(document.registry);
     for (const event of await eventsOf(server.db.pool, mission.groupId)) {
       const result = verifySignedDocument('event', Buffer.from(JSON.stringify(event)), registry, schemaRegistry());
       expect(result.ok && result.verified.principal).toEqual(server.harness.settings.services.authority);
     }
+  });
+
+  it('serves a human reader’s session as it serves an Agent’s: any live session reads it', async () => {
+    const { token } = await signIn(server, owner);
+    const answer = await getRegistry(token);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.revision).toBe(String(server.harness.authority.registry.current.revision));
+  });
+});
+
+describe('the signed Registry snapshot', () => {
+  it('is signed by the Registry service: a third party holding only the Organization’s published key checks the bytes served', async () => {
+    const { token } = await signIn(server, owner);
+    const answer = await getRegistry(token);
+    const published = { keyId: server.harness.registry.key.keyId, publicKey: publicKeyBase64url(server.harness.registry.key.privateKey) };
+
+    // node:crypto and RFC 8785 alone: the signature covers the JCS bytes of everything but itself.
+    const { signature, ...signed } = JSON.parse(answer.text) as { signature: { algorithm: string; keyId: string; createdAt: string; value: string }; snapshot: { revision: number; createdAt: string; createdBy: unknown } };
+    expect(signature).toMatchObject({ algorithm: 'Ed25519', keyId: published.keyId, createdAt: signed.snapshot.createdAt });
+    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: published.publicKey }, format: 'jwk' });
+    expect(verify(null, Buffer.from(canonicalize(signed), 'utf8'), key, Buffer.from(signature.value, 'base64url'))).toBe(true);
+    expect(signed.snapshot).toMatchObject({ revision: server.harness.authority.registry.current.revision, createdBy: server.harness.registry.principal });
+    expect(answer.revision).toBe(String(signed.snapshot.revision));
+
+    // The SDK's check, with the same published key and bytes.
+    const checked = verifyRegistrySnapshot(answer.text, published);
+    expect(checked.revision).toBe(signed.snapshot.revision);
+    expect(checked.registry.resolve(server.harness.settings.authorityKey.keyId)?.principal).toEqual(server.harness.settings.services.authority);
+  });
+
+  it('fails once anything in it is changed, or under any key but the published one', async () => {
+    const answer = await getRegistry((await signIn(server, owner)).token);
+    const published = { keyId: server.harness.registry.key.keyId, publicKey: publicKeyBase64url(server.harness.registry.key.privateKey) };
+    const document = JSON.parse(answer.text) as { registry: { bindings: JsonObject[] }; snapshot: JsonObject; signature: JsonObject };
+    const tampered: Record<string, unknown> = {
+      'a binding dropped': { ...document, registry: { ...document.registry, bindings: document.registry.bindings.slice(1) } },
+      'another revision': { ...document, snapshot: { ...document.snapshot, revision: Number(document.snapshot['revision']) + 1 } },
+      'another context generator': { ...document, snapshot: { ...document.snapshot, contextGenerator: coordinator.principal } },
+      'a member added beside': { ...document, extra: true },
+    };
+    for (const [change, copy] of Object.entries(tampered)) {
+      expect(() => verifyRegistrySnapshot(JSON.stringify(copy), published), change).toThrow(RegistryProblem);
+    }
+    expect(() => verifyRegistrySnapshot(JSON.stringify(tampered['another revision']), published)).toThrow(expect.objectContaining({ reason: 'registry-snapshot-signature-mismatch' }));
+    const otherKey = publicKeyBase64url(generatePrivateKey());
+    expect(() => verifyRegistrySnapshot(answer.text, { ...published, publicKey: otherKey })).toThrow(expect.objectContaining({ reason: 'registry-snapshot-signature-mismatch' }));
+    expect(() => verifyRegistrySnapshot(answer.text, { ...published, keyId: 'urn:uuid:another-key' })).toThrow(expect.objectContaining({ reason: 'registry-snapshot-key-not-published' }));
+  });
+
+  it('is what an SDK Agent given the published key verifies Events against; under another key every Event fails stage 4', async () => {
+    const mission = await missionWithPosts(1);
+    const published = { keyId: server.harness.registry.key.keyId, publicKey: publicKeyBase64url(server.harness.registry.key.privateKey) };
+    const agent = sdkAgent(coordinator, { registryKey: published });
+    const seen = observe(agent);
+    await agent.connect();
+    await agent.subscribe(mission.groupId);
+    await until(() => seen.delivered.length === 2);
+    expect(seen.errors).toEqual([]);
+
+    const misled = sdkAgent(coordinator, { registryKey: { ...published, publicKey: publicKeyBase64url(generatePrivateKey()) } });
+    const refused = observe(misled);
+    await misled.connect();
+    await misled.subscribe(mission.groupId);
+    await until(() => refused.errors.length > 0);
+    expect(refused.delivered).toEqual([]);
+    expect(refused.errors[0]).toMatchObject({ code: 'AUTH_INVALID_SIGNATURE', details: { stage: 'key-resolution', reason: 'registry-snapshot-signature-mismatch', sequence: 1 } });
   });
 });
 

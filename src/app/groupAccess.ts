@@ -13,13 +13,14 @@ import type { StoredEventText } from '../store/sql/events.js';
 import { readServedEventBytesAfter, type StoredEventBytes } from '../store/sql/replayRows.js';
 import { readLastSequence, readLastSequences } from '../store/sql/groups.js';
 import { readMembership } from '../store/sql/memberships.js';
-import { readSnapshot } from '../store/sql/snapshots.js';
+import { readArchiveSnapshot, readSnapshot } from '../store/sql/snapshots.js';
 import { ArtifactAccess } from './artifacts/artifactAccess.js';
 import { ReaderAccess } from './humans/readerAccess.js';
 import { ParleyReads } from './parleyReads.js';
 import type { ArtifactLimits } from './artifacts/artifactLimits.js';
 import { findReceipts } from '../store/sql/receipts.js';
 import { readWorkItem } from '../store/sql/readWorkItem.js';
+import type { Principal } from '../protocol/principal.js';
 import type { JsonValue } from '../protocol/strictJson.js';
 import { authorizeRead, type ReadAccess } from './authorizeRead.js';
 import { listContextPackagesFor, readContextPackageFor, type ContextPackageRead } from './context/contextPackageAccess.js';
@@ -28,6 +29,11 @@ import type { AuthoritySettings } from './settings.js';
 import { wireError, type WireError } from './wireError.js';
 
 export type SnapshotRead = { readonly ok: true; readonly body: string } | { readonly ok: false; readonly error: WireError };
+
+/** A snapshot read, or the refusal a stranger gets, word for word, so neither tells which snapshots exist. */
+function found(groupId: string, body: string | undefined): SnapshotRead {
+  return body === undefined ? { ok: false, error: wireError('GROUP_NOT_FOUND', UNDISCLOSED.snapshot, { groupId }) } : { ok: true, body };
+}
 
 export class GroupAccess {
   /** Artifact uploads, downloads and provenance of the Organization (§13.1). */
@@ -90,20 +96,28 @@ export class GroupAccess {
   }
 
   /**
-   * A stored snapshot: a whole-Group one for an Agent the read rule lets read whole snapshots;
-   * for an active Membership with limited visibility, only a snapshot limited to that Membership
-   * (§8) — any other hash gets the read rule's own refusal.
+   * A stored snapshot: a whole-Group one for a reader (an Agent or a human) the read rule lets
+   * read whole snapshots; for an active Membership with limited visibility, only a snapshot
+   * limited to that Membership (§8) — any other hash gets the read rule's own refusal.
    */
-  async snapshot(groupId: string, agentId: string, hash: string): Promise<SnapshotRead> {
-    const membership = await readMembership(this.pool, groupId, 'agent', agentId);
+  async snapshot(groupId: string, reader: Principal, hash: string): Promise<SnapshotRead> {
+    const membership = await readMembership(this.pool, groupId, reader.type, reader.id);
     const decision = decideRead(membership, { purpose: 'snapshot' });
     if (!decision.allowed) {
       const limited = decision.code === 'AUTH_FORBIDDEN' && membership !== undefined ? await readSnapshot(this.pool, groupId, hash, membership.membershipId) : undefined;
       return limited === undefined ? { ok: false, error: wireError(decision.code, decision.message, { groupId }) } : { ok: true, body: limited };
     }
-    const body = await readSnapshot(this.pool, groupId, hash);
-    // Worded as the refusal of a stranger, so neither tells which snapshots exist.
-    return body === undefined ? { ok: false, error: wireError('GROUP_NOT_FOUND', UNDISCLOSED.snapshot, { groupId }) } : { ok: true, body };
+    return found(groupId, await readSnapshot(this.pool, groupId, hash));
+  }
+
+  /**
+   * An archived Group's signed final snapshot (§7.4), for a reader the read rule lets read whole
+   * snapshots; a Group not archived answers as a missing snapshot.
+   */
+  async archiveSnapshot(groupId: string, reader: Principal): Promise<SnapshotRead> {
+    const decision = decideRead(await readMembership(this.pool, groupId, reader.type, reader.id), { purpose: 'snapshot' });
+    if (!decision.allowed) return { ok: false, error: wireError(decision.code, decision.message, { groupId }) };
+    return found(groupId, await readArchiveSnapshot(this.pool, groupId));
   }
 
   /** A Context Package, for its recipient only (§13.3). */

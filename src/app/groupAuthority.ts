@@ -11,6 +11,7 @@ import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import type { VerificationFailure } from '../protocol/signing/verification.js';
 import type { KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
 import { inTransaction, type Pool } from '../store/pool.js';
+import { ensureEventAdmissionKey } from '../store/sql/eventAdmissions.js';
 import { ensureOrganization, insertBinding, lockOrganization, updateOrganization } from '../store/sql/registry.js';
 import { CommitQueue } from './commitQueue.js';
 import { PARALLEL_BATCH_MIN } from './limits.js';
@@ -24,7 +25,7 @@ import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { RegistryCache } from './registryCache.js';
 import { loadRegistrySnapshot, registryDelta } from './registrySnapshot.js';
 import { runGroupBatch } from './runGroupBatch.js';
-import { readRegistryExport, type RegistryExport } from './registryExport.js';
+import { RegistryPublisher, type PublishedRegistry } from './registryPublication.js';
 import { OrganizationStateCache } from './organizationStates.js';
 import { notifyRegistryChanged, runOrganizationBatch, type OrganizationBatchDependencies } from './runOrganizationBatch.js';
 import { systemClock, type AuthoritySettings, type Clock } from './settings.js';
@@ -105,6 +106,7 @@ export class GroupAuthority {
   private readonly gate: VerificationGate;
   /** Whether the main thread verifies a Command itself rather than handing it to a worker. */
   private readonly inlineVerify = new InlineVerifyPolicy();
+  private readonly publisher: RegistryPublisher;
 
   private constructor(options: GroupAuthorityOptions, registry: RegistryCache, crypto: CryptoPool | undefined, kinds: KindRegistry) {
     this.logger = options.logger ?? pino({ level: 'info', redact: LOG_REDACTION }, pino.destination(2));
@@ -125,6 +127,14 @@ export class GroupAuthority {
     this.policyLog = new PolicyLogRecorder(options.pool, this.deps.clock, this.logger, options.settings.policyLogLimits);
     this.metrics = options.settings.metrics === false ? DISABLED_METRICS : createAuthorityMetrics((kind) => kinds.kind(kind) !== undefined);
     this.gate = new VerificationGate(() => this.deps.clock.nowMillis(), options.settings.verificationLimits);
+    const { services, registryKey, contextGenerator } = options.settings;
+    this.publisher = new RegistryPublisher({
+      organizationId: services.organizationId,
+      registryService: services.registry,
+      registryKey,
+      contextGenerator: contextGenerator?.principal,
+      nowMillis: () => this.deps.clock.nowMillis(),
+    });
     const failed = (item: VerifiedCommand, error: unknown): CommandOutcome => {
       this.logger.error({ err: error, actionId: item.envelope.actionId, kind: item.envelope.kind }, 'write transaction failed');
       this.deps.states.invalidate([item.envelope.groupId ?? '']);
@@ -166,10 +176,12 @@ export class GroupAuthority {
     });
   }
 
-  /** Prepares the Organization row and loads the Registry. */
+  /** Prepares the Organization row and what this node's Events' First-Admission Records name, and loads the Registry. */
   static async start(options: GroupAuthorityOptions): Promise<GroupAuthority> {
     const organizationId = options.settings.services.organizationId;
     await ensureOrganization(options.pool, organizationId);
+    const { authority } = options.settings.services;
+    await ensureEventAdmissionKey(options.pool, { keyId: options.settings.authorityKey.keyId, organizationId, principal: authority, acceptedBy: authority });
     const snapshot = await loadRegistrySnapshot(options.pool, organizationId);
     const registry = new RegistryCache(snapshot, organizationId);
     const workers = options.settings.cryptoWorkers ?? 0;
@@ -323,9 +335,12 @@ export class GroupAuthority {
     return (await this.deps.registry.refresh(this.deps.pool)).revision !== before;
   }
 
-  /** The Registry's public key bindings as a §6.4 verifier loads them, caught up with the database, and the context generator. */
-  registryExport(): Promise<RegistryExport> {
-    return readRegistryExport(this.deps.registry, this.deps.pool, this.settings.contextGenerator?.principal);
+  /**
+   * The published Registry snapshot (`registryPublication.ts`), caught up with the database: the
+   * public key bindings as a §6.4 verifier loads them, signed by the Registry service.
+   */
+  registryExport(): Promise<PublishedRegistry> {
+    return this.publisher.current(this.deps.registry, this.deps.pool);
   }
 
   /** Registers a listener for committed Events (delivery fans them out without a read). */

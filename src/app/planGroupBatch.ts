@@ -202,6 +202,7 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
         signingHash: '',
         admissionRecordId: newUrn(),
         trustedAcceptedAt: now,
+        keyId: settings.authorityKey.keyId,
       };
       const event = { eventId: unsigned.eventId, groupId: target, sequence, text: '' };
       plan.events.push(row);

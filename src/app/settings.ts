@@ -20,6 +20,11 @@ export interface AuthoritySettings {
   readonly services: OrganizationServices;
   /** The Group Authority's Event-signing key; its binding names `services.authority`. */
   readonly authorityKey: SigningKey;
+  /**
+   * The Registry service's key (its binding names `services.registry`): it signs the Registry
+   * snapshot this node publishes (`registryPublication.ts`); a node without it publishes none.
+   */
+  readonly registryKey?: SigningKey;
   readonly freshness: FreshnessWindow;
   /** Largest number of Commands drained into one write transaction. */
   readonly maxBatch: number;

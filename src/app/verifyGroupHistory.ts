@@ -1,7 +1,8 @@
 /**
  * Operator verification of one Group's history: every Event passes the six cryptographic
- * stages under the Registry and was accepted by the Group Authority service, is anchored by a
- * valid First-Admission Record (historical replay, §6.4), sequences run 1..N without a gap,
+ * stages under the Registry and was accepted by the Group Authority service, is anchored by its
+ * stored First-Admission Record, found by signing hash and validated against what the six stages
+ * established (historical replay, §6.4), sequences run 1..N without a gap,
  * and folding the Events from nothing reproduces exactly the stored aggregate state.
  */
 
@@ -12,13 +13,14 @@ import type { RecordedEvent } from '../domain/model.js';
 import { canonicalize } from '../protocol/jcs.js';
 import { samePrincipal, type Principal } from '../protocol/principal.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
-import { replayHistorical, type AdmissionLog, type LookupResult } from '../protocol/signing/admission.js';
+import { replayHistorical, type AdmissionLog } from '../protocol/signing/admission.js';
 import type { KeyRegistry } from '../protocol/signing/keyRegistry.js';
 import { verifySignedDocument } from '../protocol/signing/verifySignedDocument.js';
 import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
 import type { Queryable } from '../store/pool.js';
 import { readAllGroupAggregates } from '../store/sql/aggregates.js';
-import { readEventAuditRows, type EventAuditRow } from '../store/sql/events.js';
+import { readEventAdmissions, type StoredEventAdmission } from '../store/sql/eventAdmissions.js';
+import { readEventAuditRows } from '../store/sql/events.js';
 import { VERIFY_PAGE_EVENTS } from './limits.js';
 
 export interface HistoryReport {
@@ -35,22 +37,33 @@ export interface HistoryVerifier {
   readonly kinds?: KindRegistry;
 }
 
-/** The Admission Log view of one stored Event row, authenticated by our own database. */
-function rowLog(row: EventAuditRow, organizationId: string, keyId: string, authority: Principal): AdmissionLog {
-  const record = {
-    protocolVersion: '0.1',
-    admissionRecordId: row.admissionRecordId,
-    organizationId,
-    documentKind: 'event',
-    signingHash: row.signingHash,
-    keyId,
-    principal: authority,
-    trustedAcceptedAt: row.trustedAcceptedAt,
-    acceptedBy: authority,
-  };
-  const found: LookupResult = { status: 'found', recordBytes: Buffer.from(JSON.stringify(record)), authenticatedService: authority };
+/**
+ * The Admission Log over the stored records of one page of Events (`eventAdmissions.ts`): a
+ * lookup answers with the record stored under the signing hash — every member as stored (its
+ * kind is the Event log's), none taken from the Event it is then compared with — authenticated as
+ * written by the Group Authority, the Event log's only writer. A member missing from the store is
+ * missing from the record, which then fails its schema; a hash with no record is an authoritative
+ * absence.
+ */
+function storedLog(records: ReadonlyMap<string, StoredEventAdmission>, authority: Principal): AdmissionLog {
   return {
-    lookup: () => Promise.resolve(found),
+    lookup: (_organizationId, signingHash) => {
+      const row = records.get(signingHash);
+      if (row === undefined) return Promise.resolve({ status: 'authoritative-absence' });
+      const principal = (type: string | null, id: string | null) => (type === null || id === null ? {} : { type, id });
+      const record = {
+        protocolVersion: '0.1',
+        admissionRecordId: row.admissionRecordId,
+        ...(row.organizationId === null ? {} : { organizationId: row.organizationId }),
+        documentKind: 'event',
+        signingHash: row.signingHash,
+        keyId: row.keyId,
+        principal: principal(row.principalType, row.principalId),
+        trustedAcceptedAt: row.trustedAcceptedAt,
+        acceptedBy: principal(row.acceptedByType, row.acceptedById),
+      };
+      return Promise.resolve({ status: 'found', recordBytes: Buffer.from(JSON.stringify(record)), authenticatedService: authority });
+    },
     appendOrReturnExisting: () => Promise.reject(new Error('historical replay never appends')),
   };
 }
@@ -96,6 +109,7 @@ export async function verifyGroupHistory(db: Queryable, groupId: string, verifie
   for (;;) {
     const rows = await readEventAuditRows(db, groupId, expected - 1, VERIFY_PAGE_EVENTS);
     if (rows.length === 0) break;
+    const log = storedLog(await readEventAdmissions(db, rows.map((row) => row.signingHash)), verifier.authority);
     for (const row of rows) {
       const at = `sequence ${row.sequence}`;
       if (row.sequence !== expected) problems.push(`${at}: expected sequence ${expected}`);
@@ -110,7 +124,7 @@ export async function verifyGroupHistory(db: Queryable, groupId: string, verifie
       if (!samePrincipal(verified.principal, verifier.authority)) problems.push(`${at}: not accepted by the Group Authority`);
       if (document.groupId !== groupId || document.sequence !== row.sequence) problems.push(`${at}: Group or sequence differs from its row`);
       if (document.eventId !== row.eventId || verified.signingHash !== row.signingHash) problems.push(`${at}: stored identity differs`);
-      const anchored = await replayHistorical(verified, rowLog(row, verifier.registry.organizationId, verified.keyId, verifier.authority), verifier.schemas);
+      const anchored = await replayHistorical(verified, log, verifier.schemas);
       if (!anchored.ok) problems.push(`${at}: admission ${anchored.reason}`);
       const recorded: RecordedEvent = {
         kind: String(document['kind']),

@@ -67,7 +67,7 @@ export function seedRows(job: SeedJob, keys: { owner: SigningKey; authority: Sig
       correlationId: command.document.correlationId, commandHash, occurredAt: now,
       payload: { ...template.event.payload, message: { ...template.event.payload.message, messageId, committedAt: now } },
     });
-    events.push({ groupId, sequence, eventId, kind: template.row.kind, aggregateType: template.row.aggregate_type, aggregateId: template.row.aggregate_id, aggregateRevision, document: '', signingHash: '', admissionRecordId: newUrn(), trustedAcceptedAt: now });
+    events.push({ groupId, sequence, eventId, kind: template.row.kind, aggregateType: template.row.aggregate_type, aggregateId: template.row.aggregate_id, aggregateRevision, document: '', signingHash: '', admissionRecordId: newUrn(), trustedAcceptedAt: now, keyId: keys.authority.keyId });
     aggregates.push({ groupId, type: 'message', id: messageId, revision: 1, document: { ...template.message, message: { ...template.message.message, messageId, committedAt: now } } as JsonObject, sequence });
     receipts.push({ actorType: actor.type, actorId: actor.id, actionId: command.document.actionId, signingHash: commandHash, kind: 'message.post', groupId, command: command.text, eventIds: [eventId], keyId: keys.owner.keyId, admissionRecordId: newUrn(), trustedAcceptedAt: now });
   }

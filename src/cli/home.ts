@@ -157,6 +157,7 @@ export class Home {
         authority: { type: 'service', id: config.services.authority.id },
       },
       authorityKey: { keyId: config.services.authority.keyId, privateKey: this.privateKey(config.services.authority.privateKeyFile) },
+      registryKey: { keyId: config.services.registry.keyId, privateKey: this.privateKey(config.services.registry.privateKeyFile) },
       freshness: config.freshness,
       maxBatch: DEFAULT_MAX_BATCH,
       writerConcurrency: DEFAULT_WRITER_CONCURRENCY,

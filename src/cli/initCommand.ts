@@ -62,7 +62,9 @@ function summary(home: Home, config: HomeConfig): Record<string, unknown> {
   return {
     directory: home.directory,
     organizationId: config.organizationId,
-    registry: { id: config.services.registry.id, keyId: config.services.registry.keyId },
+    // The Organization's published Registry key: whoever holds it checks the signed Registry
+    // snapshot (`GET /v1/registry`, `registry export`) without trusting this node.
+    registry: { id: config.services.registry.id, keyId: config.services.registry.keyId, publicKey: publicKeyBase64url(home.privateKey(config.services.registry.privateKeyFile)) },
     authority: { id: config.services.authority.id, keyId: config.services.authority.keyId },
     ...contextGeneratorSummary(home),
     tls: { certFile: home.path(config.tls.certFile) },

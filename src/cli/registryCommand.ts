@@ -1,9 +1,11 @@
 /**
- * `missionweave registry export --dir DIR [--out FILE]`: the Registry snapshot that
- * `GET /v1/registry` serves (app/registryExport.ts), read from the database: every key
+ * `missionweave registry export --dir DIR [--out FILE]`: the signed Registry snapshot that
+ * `GET /v1/registry` serves (app/registryPublication.ts), read from the database: every key
  * binding's public key, `validFrom` and validity history at one revision, and the context
- * generator Agent. A third party loads it as stage-4 evidence to verify Events offline, and an
- * Agent pinning it knows whose Context Packages to accept; it holds no private key.
+ * generator Agent, signed by the Registry service. `--out` writes exactly the bytes the node
+ * serves at that revision; printed, a line feed follows them. A third party loads it as stage-4
+ * evidence to verify Events offline, and an Agent pinning it knows whose Context Packages to
+ * accept; it holds no private key.
  */
 
 import { writeFileSync } from 'node:fs';
@@ -17,9 +19,9 @@ export async function registryCommand(argv: readonly string[]): Promise<number> 
   const home = new Home(stringOption(args, 'dir') ?? '.missionweave');
   const running = await openAuthority(home);
   try {
-    const text = `${JSON.stringify(await running.authority.registryExport(), null, 2)}\n`;
+    const { text } = await running.authority.registryExport();
     const out = stringOption(args, 'out');
-    if (out === undefined) process.stdout.write(text);
+    if (out === undefined) process.stdout.write(`${text}\n`);
     else writeFileSync(out, text);
     return 0;
   } finally {

@@ -1,8 +1,8 @@
 /**
  * `missionweave replay <groupId> --dir DIR [--after N] [--verify]`: the Group's Events as JSON
- * lines, in sequence order. `--verify` also checks every Event signature and admission anchor,
- * contiguity from sequence 1, and that replaying the Events from nothing reproduces the stored
- * state; it reports on stderr and exits 1 on any mismatch.
+ * lines, in sequence order. `--verify` also checks every Event signature and its stored
+ * First-Admission Record, contiguity from sequence 1, and that replaying the Events from nothing
+ * reproduces the stored state; it reports on stderr and exits 1 on any mismatch.
  */
 
 import { verifyGroupHistory } from '../app/verifyGroupHistory.js';

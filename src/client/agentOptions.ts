@@ -7,6 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import type { RegistryEvidence } from '../protocol/signing/keyRegistry.js';
 import type { EpochProvider } from './commands.js';
 import type { CursorStore } from './cursorStore.js';
+import type { PublishedRegistryKey } from './registrySnapshot.js';
 import { AgentClientError, MissionWeaveError, type AgentError } from './errors.js';
 import type { SessionClose } from './session.js';
 import { keySigner, type Signer } from './signer.js';
@@ -27,6 +28,13 @@ export interface MissionWeaveAgentOptions {
    * `GET /v1/registry` with the session and caches it by revision.
    */
   readonly registry?: string | Uint8Array | RegistryEvidence;
+  /**
+   * The Organization's published Registry key (`missionweave init` prints it as `registry`):
+   * given it, a Registry snapshot, fetched or pinned, is used only when that key signed it
+   * (`verifyRegistrySnapshot`), so the Events' keys rest on the Organization's signature rather
+   * than on the connection they came over.
+   */
+  readonly registryKey?: PublishedRegistryKey;
   /**
    * `false` hands Events over without checking their signatures. Only for an Agent that
    * verifies them itself, or trusts the connection alone. Default `true`.

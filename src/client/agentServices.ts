@@ -33,7 +33,7 @@ function caOf(access: SessionAccess): { ca?: MissionWeaveAgentOptions['ca'] } {
 export function readRegistry(access: SessionAccess): Promise<RegistryDocument> {
   const token = access.token();
   if (token === undefined) return Promise.reject(new Error('no session to read the Registry with'));
-  return fetchRegistry(access.origin, access.options.ca, token, timeoutOf(access));
+  return fetchRegistry(access.origin, access.options.ca, token, timeoutOf(access), access.options.registryKey);
 }
 
 export function capabilityClient(access: SessionAccess): CapabilityClient {

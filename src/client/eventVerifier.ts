@@ -2,8 +2,9 @@
  * Every Event is checked before any handler sees it: the six stages of the Signed Document
  * Verification Profile (§6.4) with the Event's signer rule (`acceptedBy`), against a Registry
  * snapshot — the Group Authority's `GET /v1/registry` read with the session token, or one the
- * Agent pinned — and the signing key must belong to an Organization service: an Agent's own
- * valid signature over a document that calls itself an Event accepts nothing.
+ * Agent pinned, either checked against the Organization's published Registry key when the Agent
+ * holds it (`registrySnapshot.ts`) — and the signing key must belong to an Organization service:
+ * an Agent's own valid signature over a document that calls itself an Event accepts nothing.
  *
  * The fetched snapshot is cached and replaced only by a newer revision (a superseded one must
  * not be presented as current, §6.4). A key the snapshot does not know may have been enrolled
@@ -18,6 +19,8 @@ import { readSchemaDocuments } from '../protocol/schemas/files.js';
 import { SchemaRegistry } from '../protocol/schemas/registry.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
 import { AgentClientError, EventVerificationError } from './errors.js';
+import { MAX_REGISTRY_BYTES } from './limits.js';
+import { registryEvidenceIn, verifyRegistrySnapshot, type PublishedRegistryKey } from './registrySnapshot.js';
 
 export type EventCheck = { readonly ok: true } | { readonly ok: false; readonly error: EventVerificationError };
 
@@ -31,9 +34,6 @@ export interface RegistryDocument {
 
 /** Key IDs already refetched for: a server naming ever new unknown keys costs one read each, at most this many. */
 const REFETCHED_KEYS_LIMIT = 1024;
-
-/** The published snapshot is a JSON document of Organization size; far below this. */
-export const MAX_REGISTRY_BYTES = 16 * 1024 * 1024;
 
 const OK: EventCheck = { ok: true };
 
@@ -51,11 +51,16 @@ function eventSchemaRegistry(): SchemaRegistry {
   return eventSchemas;
 }
 
-/** Loads a Registry snapshot document (`registry export`, `GET /v1/registry`); throws `RegistryProblem`. */
+/**
+ * Loads a Registry snapshot document — the signed one `registry export` writes and
+ * `GET /v1/registry` serves (its `registry` member), or bare Registry evidence in the normative
+ * fixture form — without checking its signature (`verifyRegistrySnapshot` does); throws
+ * `RegistryProblem`.
+ */
 export function loadRegistry(document: unknown): KeyRegistry {
   const bytes = typeof document === 'string' ? Buffer.from(document, 'utf8') : document;
   const value = bytes instanceof Uint8Array ? parseStrictJson(bytes, { maxBytes: MAX_REGISTRY_BYTES, maxDepth: 16 }) : document;
-  return KeyRegistry.fromEvidence(value);
+  return KeyRegistry.fromEvidence(registryEvidenceIn(value));
 }
 
 export class EventVerifier {
@@ -119,13 +124,15 @@ export class EventVerifier {
 
 /**
  * The verifier an Agent's options ask for: over the pinned `registry`, else over `fetch`; none
- * with `verifyEvents: false`. A pinned snapshot that does not validate is refused at once.
+ * with `verifyEvents: false`. A pinned snapshot that does not validate — or, given the
+ * Organization's published `registryKey`, does not carry its signature — is refused at once.
  */
-export function eventVerifierFor(options: { readonly registry?: unknown; readonly verifyEvents?: boolean }, fetch: () => Promise<RegistryDocument>): EventVerifier | undefined {
+export function eventVerifierFor(options: { readonly registry?: unknown; readonly registryKey?: PublishedRegistryKey; readonly verifyEvents?: boolean }, fetch: () => Promise<RegistryDocument>): EventVerifier | undefined {
   if (options.verifyEvents === false) return undefined;
   if (options.registry === undefined) return new EventVerifier({ fetch });
   try {
-    return new EventVerifier({ pinned: loadRegistry(options.registry) });
+    const pinned = options.registryKey === undefined ? loadRegistry(options.registry) : verifyRegistrySnapshot(options.registry, options.registryKey).registry;
+    return new EventVerifier({ pinned });
   } catch (cause) {
     throw new AgentClientError('INVALID_ARGUMENT', `the pinned Registry snapshot is unusable: ${(cause as Error).message}`, { cause });
   }

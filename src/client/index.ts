@@ -27,6 +27,8 @@ export { isGroupEvent } from './documents.js';
 export type { Attention, GroupEvent, JsonObject, Principal, ProtocolEvent, SignatureEnvelope } from './documents.js';
 export { AgentClientError, EventVerificationError, isAgentError, MissionWeaveError } from './errors.js';
 export { loadRegistry } from './eventVerifier.js';
+export { verifyRegistrySnapshot } from './registrySnapshot.js';
+export type { PublishedRegistryKey, VerifiedRegistrySnapshot } from './registrySnapshot.js';
 export { keySigner, signApproval, signArtifactManifest, signEvidence, signingBytes, signingHash, signWith } from './signer.js';
 export type { Signer, SignedResult } from './signer.js';
 export { decodeBase64url, encodeBase64url } from '../protocol/base64url.js';

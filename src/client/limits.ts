@@ -18,6 +18,8 @@ export const PING_INTERVAL_MS = 25_000;
  * only be smaller than the frame that carried it; room to spare for a deployment that raises it.
  */
 export const MAX_FRAME_BYTES = 1024 * 1024;
+/** The published Registry snapshot is a JSON document of Organization size; far below this. */
+export const MAX_REGISTRY_BYTES = 16 * 1024 * 1024;
 /** Deepest JSON nesting parsed, as the server enforces: no protocol object comes close. */
 export const MAX_JSON_DEPTH = 64;
 

@@ -2,7 +2,8 @@
  * HTTPS on the same listener, for actors without Agent sessions (humans, Organization services):
  * `POST /v1/commands` takes one signed Command through the very same pipeline and
  * authorization; `GET /health` and `GET /ready` answer liveness and readiness;
- * `GET /v1/groups/{groupId}/snapshots/{hash}` serves signed snapshots named by CURSOR_TOO_OLD;
+ * `GET /v1/groups/{groupId}/snapshots/{hash}` serves signed snapshots named by CURSOR_TOO_OLD and
+ * `…/archive` an archived Group's final one (snapshotRoutes.ts);
  * `GET /v1/registry` publishes the Registry's key bindings (registryRoute.ts); `/v1/artifacts/…`
  * stores and serves Artifact content (artifactRoutes.ts); human sessions and the read API of humans
  * and Agents — `/v1/me`, a Group's events, event stream, view and Mission tree — humanRoutes.ts;
@@ -24,6 +25,7 @@ import { routeReaders } from './humanRoutes.js';
 import { routeParley } from './parleyRoutes.js';
 import { getRegistry, REGISTRY_PATH } from './registryRoute.js';
 import { getMetrics, METRICS_PATH } from './metricsRoute.js';
+import { routeSnapshots } from './snapshotRoutes.js';
 import type { TransportContext } from './transportContext.js';
 
 function send(response: ServerResponse, status: number, body: string): void {
@@ -117,18 +119,6 @@ async function postCommand(context: TransportContext, request: IncomingMessage, 
   send(response, outcome.duplicate ? 200 : 201, `{"duplicate":${outcome.duplicate},"events":[${outcome.events.map((e) => e.text).join(',')}]}`);
 }
 
-/**
- * A snapshot is Group content: only a live session (its HELLO token as a Bearer credential) of
- * an Agent the read rule lets read whole snapshots (an active, full-history Membership) may.
- */
-async function getSnapshot(context: TransportContext, request: IncomingMessage, response: ServerResponse, now: string, groupId: string, hash: string): Promise<void> {
-  const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
-  const session = token === undefined ? undefined : context.sessions.session(token);
-  if (session === undefined) return sendError(response, wireError('AUTH_REQUIRED', 'present the session token of a live session'), now);
-  const read = await context.groups.snapshot(groupId, session.agentId, hash);
-  return read.ok ? send(response, 200, read.body) : sendError(response, read.error, now);
-}
-
 /** Routes one HTTPS request. */
 export async function handleHttp(context: TransportContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const now = new Date(context.clock.nowMillis()).toISOString();
@@ -150,8 +140,7 @@ export async function handleHttp(context: TransportContext, request: IncomingMes
     if (request.method === 'POST' && grant !== null) return await postCapability(context, request, io, decodeURIComponent(grant[1] as string));
     if (request.method === 'POST' && url.pathname === CAPABILITY_STATUS_PATH) return await postCapabilityStatus(context, io);
     if (request.method === 'POST' && url.pathname === CAPABILITY_CHARGE_PATH) return await postCapabilityCharge(context, io);
-    const snapshot = /^\/v1\/groups\/([^/]+)\/snapshots\/(sha256:[0-9a-f]{64})$/.exec(url.pathname);
-    if (request.method === 'GET' && snapshot !== null) return await getSnapshot(context, request, response, now, decodeURIComponent(snapshot[1] as string), snapshot[2] as string);
+    if (await routeSnapshots(context, request, url.pathname, io)) return undefined;
     if (await routeArtifacts(context, request, response, url.pathname, now)) return undefined;
     if (serveConsole(request, response, url.pathname)) return undefined;
     send(response, 404, '{"error":"not found"}');

@@ -66,6 +66,7 @@ export class Harness {
     const settings: AuthoritySettings = {
       services: { organizationId: ORGANIZATION_ID, registry: registryService, authority: authorityService },
       authorityKey: authority.key,
+      registryKey: registry.key,
       freshness: DEFAULT_FRESHNESS,
       maxBatch: 64,
       writerConcurrency: 4,

@@ -42,10 +42,10 @@ const cut = (o: string, l: string) => `convert_from(substring($1::bytea from ${o
 const SQL = `
 with new_events as (
   insert into events (group_id, sequence, event_id, kind, aggregate_type, aggregate_id, aggregate_revision,
-                      document, signing_hash, admission_record_id, trusted_accepted_at)
-  select g, s, e, k, t, i, r, ${cut('o', 'l')}, h, a, w
+                      document, signing_hash, admission_record_id, trusted_accepted_at, key_id)
+  select g, s, e, k, t, i, r, ${cut('o', 'l')}, h, a, w, ki
   from unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[],
-              $9::int[], $10::int[], $11::text[], $12::text[], $13::text[]) as x(g, s, e, k, t, i, r, o, l, h, a, w)
+              $9::int[], $10::int[], $11::text[], $12::text[], $13::text[], $37::text[]) as x(g, s, e, k, t, i, r, o, l, h, a, w, ki)
   returning 1
 ), new_aggregates as (
   insert into aggregates (group_id, aggregate_type, aggregate_id, revision, document, updated_sequence)
@@ -173,6 +173,7 @@ export function appendBatchStatement(batch: BatchWrite): Statement {
       textArray([...batch.sequences.keys()]), integerArray([...batch.sequences.values()]),
       batch.notify?.channel ?? null,
       batch.notify?.payload ?? null,
+      textArray(batch.events.map((e) => e.keyId)),
     ],
   };
 }

@@ -17,6 +17,8 @@ export interface EventRow {
   readonly signingHash: string;
   readonly admissionRecordId: string;
   readonly trustedAcceptedAt: string;
+  /** The key ID its First-Admission Record binds: the key it was signed with (`eventAdmissions.ts`). */
+  readonly keyId: string;
 }
 
 export interface StoredEventText {

@@ -32,3 +32,19 @@ export async function readLatestSnapshot(db: Queryable, groupId: string, viewMem
   const row = result.rows[0];
   return row === undefined ? undefined : { hash: row.snapshot_hash, throughSequence: row.through_sequence };
 }
+
+/**
+ * The archival snapshot of an archived Group (§7.4): the whole-Group snapshot whose `snapshotId`
+ * the Group's `archiveSnapshotId` names; undefined for a Group not archived. A Group holds few
+ * snapshots, so reading their IDs out of the bodies is cheap.
+ */
+export async function readArchiveSnapshot(db: Queryable, groupId: string): Promise<string | undefined> {
+  const result = await db.query<{ body: string }>(
+    `select s.body from group_snapshots s
+     join aggregates g on g.group_id = s.group_id and g.aggregate_type = 'group'
+     where s.group_id = $1 and s.view_membership_id is null
+       and (s.body::jsonb) #>> '{snapshot,snapshotId}' = g.document ->> 'archiveSnapshotId'`,
+    [groupId],
+  );
+  return result.rows[0]?.body;
+}
