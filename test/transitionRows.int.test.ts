@@ -178,6 +178,18 @@ describe('kinds the other pipeline tests leave one-sided', () => {
     await h.expectOk(h.send(owner, 'message.post', { messageId, conversationId: m.mainConversationId, content: 'Ship on Fridya.' }, asMember(m)));
     const correction = { amendmentId: `urn:uuid:${randomUUID()}`, messageId, replacementContent: 'Ship on Friday.', reason: 'typo' };
     expect(await answers(m, [() => h.send(owner, 'message.correct', correction, asMember(m))])).toEqual(['accepted']);
+    // Retracted, a Message is never corrected or retracted again; only its author amends it, and
+    // only the MissionOwner redacts (§9).
+    const amend = (reason: string) => ({ amendmentId: `urn:uuid:${randomUUID()}`, messageId, reason });
+    await h.expectOk(h.send(owner, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, asMember(m)));
+    expect(
+      await answers(m, [
+        () => h.send(worker, 'message.redact', amend('not mine to redact'), asMember(m)),
+        () => h.send(owner, 'message.retract', amend('posted too soon'), asMember(m)),
+        () => h.send(owner, 'message.correct', { ...amend('too late'), replacementContent: 'Ship on Monday.' }, asMember(m)),
+        () => h.send(owner, 'message.retract', amend('again'), asMember(m)),
+      ]),
+    ).toEqual(['AUTH_FORBIDDEN', 'accepted', 'INVALID_STATE_TRANSITION', 'INVALID_STATE_TRANSITION']);
     const proposal = { proposalId: `urn:uuid:${randomUUID()}`, contract: contract() };
     expect(await answers(m, [() => h.send(owner, 'work.propose', proposal, asMember(m)), () => h.send(owner, 'work.propose', proposal, asMember(m))])).toEqual(['accepted', 'INVALID_STATE_TRANSITION']);
     const child = await childMission(h, m, coordinator, childCoordinator);
