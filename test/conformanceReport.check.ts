@@ -1,36 +1,47 @@
 /**
  * The committed conformance report is what the pipeline showed in this very `npm test` run
  * (scripts/runTests.mjs runs this file after every other test passed, with the evidence they
- * recorded in .evidence/). With MW_WRITE_CONFORMANCE=1 (`npm run conformance:write`) it rewrites
- * docs/conformance.md and the README's claim block from that evidence instead.
+ * recorded in .evidence/): every finding shown or not exactly as this run showed it, and each
+ * shown finding backed by at least one of the tests it cites. With MW_WRITE_CONFORMANCE=1
+ * (`npm run conformance:write`) it rewrites docs/conformance.json, docs/conformance.md and the
+ * README's claim block from that evidence instead.
  */
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, it } from 'vitest';
-import { buildReport, readEvidence, readmeClaim, reportMarkdown } from './support/conformanceReport.js';
+import { buildReport, cited, readEvidence, readmeClaim, reportMarkdown, shownOf, unbackedCitations, type ConformanceReport } from './support/conformanceReport.js';
 
 const FOLDER = resolve(process.env['MW_CONFORMANCE_EVIDENCE'] ?? '.evidence');
+const DATA = resolve('docs/conformance.json');
 const REPORT = resolve('docs/conformance.md');
 const README = resolve('README.md');
 const BLOCK = /<!-- conformance:claim -->[\s\S]*?<!-- \/conformance:claim -->/;
+
+function withClaim(readme: string, report: ConformanceReport): string {
+  return readme.replace(BLOCK, () => `<!-- conformance:claim -->\n${readmeClaim(report)}\n<!-- /conformance:claim -->`);
+}
 
 it('finds the evidence of a whole test run', () => {
   expect(existsSync(FOLDER), `${FOLDER} (run npm test first)`).toBe(true);
   expect(readEvidence(FOLDER).length).toBeGreaterThan(0);
 });
 
-it('commits the report and the README claim this run’s evidence makes', () => {
-  const report = buildReport(readEvidence(FOLDER));
-  const markdown = reportMarkdown(report);
-  const readme = readFileSync(README, 'utf8');
-  expect(BLOCK.test(readme), 'README.md has a conformance:claim block').toBe(true);
-  const claimed = readme.replace(BLOCK, () => `<!-- conformance:claim -->\n${readmeClaim(report)}\n<!-- /conformance:claim -->`);
+it('commits the report this run’s evidence makes, and the README claim it allows', () => {
+  const fresh = buildReport(readEvidence(FOLDER));
+  expect(BLOCK.test(readFileSync(README, 'utf8')), 'README.md has a conformance:claim block').toBe(true);
   if (process.env['MW_WRITE_CONFORMANCE'] === '1') {
-    writeFileSync(REPORT, markdown);
-    writeFileSync(README, claimed);
+    const report = cited(fresh);
+    writeFileSync(DATA, `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(REPORT, reportMarkdown(report));
+    writeFileSync(README, withClaim(readFileSync(README, 'utf8'), report));
   }
-  expect(existsSync(REPORT), 'docs/conformance.md (npm run conformance:write)').toBe(true);
-  expect(readFileSync(REPORT, 'utf8'), 'docs/conformance.md differs from this run’s evidence: npm run conformance:write, then review the diff').toBe(markdown);
-  expect(readFileSync(README, 'utf8'), 'the README’s claim differs from this run’s evidence: npm run conformance:write').toBe(claimed);
+  expect(existsSync(DATA), 'docs/conformance.json (npm run conformance:write)').toBe(true);
+  const committed = JSON.parse(readFileSync(DATA, 'utf8')) as ConformanceReport;
+  const rewrite = 'npm run conformance:write, then review the diff';
+  expect(shownOf(committed), `what the report says is shown differs from this run: ${rewrite}`).toEqual(shownOf(fresh));
+  expect(unbackedCitations(committed, fresh), `cited tests that showed nothing of it this run: ${rewrite}`).toEqual([]);
+  expect(readFileSync(REPORT, 'utf8'), `docs/conformance.md is not docs/conformance.json rendered: ${rewrite}`).toBe(reportMarkdown(committed));
+  const readme = readFileSync(README, 'utf8');
+  expect(readme, `the README's claim is not the report's: ${rewrite}`).toBe(withClaim(readme, committed));
 });

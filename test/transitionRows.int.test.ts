@@ -13,7 +13,8 @@ import { createTestDatabase } from './support/database.js';
 import { Harness, type Actor } from './support/harness.js';
 import { childMission, count, createMission, missionPayload, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
-import { activeWork, publishedArtifact, submitWork, workEvidence, WORKER_CAPABILITIES, type ActiveWork } from './support/publishedWork.js';
+import { acceptedResult, activeWork, publishedArtifact, submitWork, workEvidence, WORKER_CAPABILITIES, type ActiveWork } from './support/publishedWork.js';
+import { signDocument } from '../src/protocol/signing/signDocument.js';
 
 const SELECTION = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
 let h: Harness;
@@ -197,5 +198,29 @@ describe('kinds the other pipeline tests leave one-sided', () => {
     expect(await answers(child, [() => h.send(coordinator, 'ext.missionweave.core.budget_revise', revise, asMember(child))])).toEqual(['accepted']);
     const kinds = await h.pool.query<{ kind: string }>('select kind from events where group_id = any($1) order by group_id, sequence', [[m.groupId, child.groupId]]);
     expect(kinds.rows.map((r) => r.kind)).toEqual(expect.arrayContaining(['ext.missionweave.core.mission_budget_revised', 'ext.missionweave.core.child_budget_revised']));
+  });
+});
+
+describe('§7.1 submission and approval refused out of turn', () => {
+  it('submits only an active Mission, approves only one awaiting approval, and keeps membership and the lease to their holders', async () => {
+    const m = await createMission(h, owner, coordinator);
+    const hashes = await acceptedResult(h, m, { owner, coordinator, worker }, [`result ${randomUUID()}`], { financialLimit: 5, deadlineSeconds: 3600 });
+    const submit = () => h.send(coordinator, 'mission.submit_for_approval', { artifactHashes: hashes }, asCoordinator(m));
+    expect(await answers(m, [submit, submit])).toEqual(['accepted', 'INVALID_STATE_TRANSITION']);
+    await h.expectOk(h.send(owner, 'mission.request_changes', { missionRevision: 2, feedback: 'Add the rollback notes.' }, asMember(m)));
+    const approvalId = `urn:uuid:${randomUUID()}`;
+    const approval = signDocument(
+      'approval',
+      { approvalId, kind: 'mission_final', decision: 'approved', missionId: m.missionId, groupId: m.groupId, missionRevision: 3, artifactHashes: hashes, acceptancePolicyVersion: '1.0.0', approver: { ...owner.principal }, comments: 'Fine.', conditions: [], occurredAt: h.now() },
+      owner.key,
+    ) as unknown as JsonObject;
+    expect(
+      await answers(m, [
+        () => h.send(owner, 'mission.approve', { approvalId, missionRevision: 3, artifactHashes: hashes, acceptancePolicyVersion: '1.0.0', approval }, asMember(m)),
+        () => h.send(worker, 'membership.change', { principal: { ...childCoordinator.principal }, roles: ['worker'] }, asMember(m)),
+        () => h.send(owner, 'membership.end', { principal: { ...childCoordinator.principal } }, asMember(m)),
+        () => h.send(worker, 'mission.renew_coordinator', { leaseSeconds: 300 }, asCoordinator(m)),
+      ]),
+    ).toEqual(['INVALID_STATE_TRANSITION', 'AUTH_FORBIDDEN', 'INVALID_STATE_TRANSITION', 'AUTH_FORBIDDEN']);
   });
 });

@@ -39,21 +39,26 @@ function testName(source: string): string {
   return source.replace(/^test\//, '').replace(/\.test\.ts$/, '');
 }
 
-function cite(sources: Iterable<string>): string {
-  const names = [...new Set([...sources].map(testName))].sort();
-  if (names.length === 0) return '—';
-  const shown = names.slice(0, CITED).map((n) => `\`${n}\``).join(', ');
-  return names.length > CITED ? `${shown} and ${names.length - CITED} more` : shown;
+/** The tests that showed a finding, by name, once each, in order. */
+function names(sources: Iterable<string>): string[] {
+  return [...new Set([...sources].map(testName))].sort();
 }
 
-interface KindFinding {
+/**
+ * A finding of the report: the tests that showed it — all of them in a report built from a run's
+ * evidence, the first `CITED` in the committed one (`cited`).
+ */
+export interface KindFinding {
   readonly name: string;
   readonly accepted: readonly string[];
-  readonly refused: ReadonlyMap<string, readonly string[]>;
+  readonly refused: readonly string[];
 }
 
-interface RowFinding {
-  readonly row: TransitionRow;
+export interface RowFinding {
+  readonly section: string;
+  readonly current: string;
+  readonly trigger: string;
+  readonly next: string;
   readonly positive: readonly string[];
   readonly negative: readonly string[];
 }
@@ -83,54 +88,101 @@ function emitters(): Map<string, string[]> {
   return byEvent;
 }
 
-function findingsOf(lines: readonly EvidenceLine[]): { accepted: Map<string, string[]>; refused: Map<string, Map<string, string[]>>; appended: Map<string, string[]> } {
+function findingsOf(lines: readonly EvidenceLine[]): { accepted: Map<string, string[]>; refused: Map<string, string[]>; appended: Map<string, string[]> } {
   const accepted = new Map<string, string[]>();
   const appended = new Map<string, string[]>();
-  const refused = new Map<string, Map<string, string[]>>();
+  const refused = new Map<string, string[]>();
   for (const line of lines) {
     if (line.fact === 'accepted') push(accepted, line.kind, line.source);
     if (line.fact === 'appended') push(appended, line.event, line.source);
-    if (line.fact === 'refused') {
-      const codes = refused.get(line.kind) ?? new Map<string, string[]>();
-      refused.set(line.kind, codes);
-      push(codes, line.code, line.source);
-    }
+    if (line.fact === 'refused') push(refused, line.kind, line.source);
   }
   return { accepted, refused, appended };
 }
 
+function gapsOf(commands: readonly KindFinding[], events: readonly KindFinding[], rows: readonly RowFinding[]): string[] {
+  const gaps: string[] = [];
+  for (const c of commands) {
+    if (c.accepted.length === 0) gaps.push(`\`${c.name}\`: no test saw it accepted on the pipeline`);
+    if (c.refused.length === 0) gaps.push(`\`${c.name}\`: no test saw it refused on the pipeline`);
+  }
+  for (const e of events) {
+    if (e.accepted.length === 0) gaps.push(`\`${e.name}\`: no test saw it appended on the pipeline`);
+    if (e.refused.length === 0) gaps.push(`\`${e.name}\`: no test saw a Command that appends it refused`);
+  }
+  for (const row of rows) {
+    const what = `§${row.section} ${row.current} → ${row.trigger}`;
+    if (row.positive.length === 0) gaps.push(`${what}: no positive evidence`);
+    if (row.negative.length === 0) gaps.push(`${what}: no negative evidence`);
+  }
+  return gaps;
+}
+
+/** The report a run's evidence makes, every test that showed each finding named. */
 export function buildReport(recorded: readonly EvidenceLine[]): ConformanceReport {
   const lines = recorded.filter((l) => !UNCOUNTED_SOURCES.includes(l.source));
   const { accepted, refused, appended } = findingsOf(lines);
-  const gaps: string[] = [];
-  const commands = coreKinds.kindNames.map((name) => ({ name, accepted: accepted.get(name) ?? [], refused: refused.get(name) ?? new Map<string, string[]>() }));
-  for (const c of commands) {
-    if (c.accepted.length === 0) gaps.push(`\`${c.name}\`: no test saw it accepted on the pipeline`);
-    if (c.refused.size === 0) gaps.push(`\`${c.name}\`: no test saw it refused on the pipeline`);
-  }
+  const kindFinding = (name: string): KindFinding => ({ name, accepted: names(accepted.get(name) ?? []), refused: names(refused.get(name) ?? []) });
+  const commands = coreKinds.kindNames.map(kindFinding);
   const byEvent = emitters();
-  const events = [...byEvent.keys()].sort().map((name) => {
-    const refusals = new Map<string, string[]>();
-    for (const kind of byEvent.get(name) ?? []) for (const [code, sources] of refused.get(kind) ?? []) for (const s of sources) push(refusals, code, s);
-    return { name, accepted: appended.get(name) ?? [], refused: refusals };
-  });
-  for (const e of events) {
-    if (e.accepted.length === 0) gaps.push(`\`${e.name}\`: no test saw it appended on the pipeline`);
-    if (e.refused.size === 0) gaps.push(`\`${e.name}\`: no test saw a Command that appends it refused`);
-  }
+  const events = [...byEvent.keys()].sort().map((name) => ({ name, accepted: names(appended.get(name) ?? []), refused: names((byEvent.get(name) ?? []).flatMap((kind) => refused.get(kind) ?? [])) }));
   const rows = TRANSITION_ROWS.map((row) => ({
-    row,
-    positive: lines.filter((l) => positiveFor(row, l)).map((l) => l.source),
-    negative: lines.filter((l) => negativeFor(row, l)).map((l) => l.source),
+    section: row.section,
+    current: row.current,
+    trigger: row.trigger,
+    next: row.next,
+    positive: names(lines.filter((l) => positiveFor(row, l)).map((l) => l.source)),
+    negative: names(lines.filter((l) => negativeFor(row, l)).map((l) => l.source)),
   }));
-  for (const { row, positive, negative } of rows) {
-    const what = `§${row.section} ${row.current} → ${row.trigger}`;
-    if (positive.length === 0) gaps.push(`${what}: no positive evidence`);
-    if (negative.length === 0) gaps.push(`${what}: no negative evidence`);
-  }
-  const profileNames = [...new Set([...accepted.keys(), ...refused.keys()])].filter((k) => coreKinds.kind(k) === undefined).sort();
-  const profileCommands = profileNames.map((name) => ({ name, accepted: accepted.get(name) ?? [], refused: refused.get(name) ?? new Map<string, string[]>() }));
-  return { commands, events, rows, profileCommands, gaps };
+  const profileCommands = [...new Set([...accepted.keys(), ...refused.keys()])].filter((k) => coreKinds.kind(k) === undefined).sort().map(kindFinding);
+  return { commands, events, rows, profileCommands, gaps: gapsOf(commands, events, rows) };
+}
+
+/** The report as committed: at most `CITED` tests named per finding. */
+export function cited(report: ConformanceReport): ConformanceReport {
+  const kinds = (list: readonly KindFinding[]) => list.map((f) => ({ name: f.name, accepted: f.accepted.slice(0, CITED), refused: f.refused.slice(0, CITED) }));
+  return {
+    commands: kinds(report.commands),
+    events: kinds(report.events),
+    rows: report.rows.map((r) => ({ ...r, positive: r.positive.slice(0, CITED), negative: r.negative.slice(0, CITED) })),
+    profileCommands: kinds(report.profileCommands),
+    gaps: report.gaps,
+  };
+}
+
+/** Whether each finding was shown, without who showed it: what a run must reproduce exactly. */
+export function shownOf(report: ConformanceReport): unknown {
+  const kinds = (list: readonly KindFinding[]) => list.map((f) => [f.name, f.accepted.length > 0, f.refused.length > 0]);
+  return { commands: kinds(report.commands), events: kinds(report.events), rows: report.rows.map((r) => [r.positive.length > 0, r.negative.length > 0]), profileCommands: kinds(report.profileCommands), gaps: report.gaps };
+}
+
+/**
+ * The committed report's citations a run does not back: a finding none of whose cited tests
+ * showed it this run. (A test that shows something only some runs — a race it reports — may drop
+ * out of a finding; one of its other citations still stands.)
+ */
+export function unbackedCitations(committed: ConformanceReport, fresh: ConformanceReport): string[] {
+  const unbacked: string[] = [];
+  const check = (what: string, citedTests: readonly string[], shownBy: readonly string[]) => {
+    if (citedTests.length > 0 && !citedTests.some((t) => shownBy.includes(t))) unbacked.push(`${what}: ${citedTests.join(', ')}`);
+  };
+  const kinds = (title: string, a: readonly KindFinding[], b: readonly KindFinding[]) =>
+    a.forEach((f, i) => {
+      check(`${title} ${f.name} accepted`, f.accepted, b[i]?.accepted ?? []);
+      check(`${title} ${f.name} refused`, f.refused, b[i]?.refused ?? []);
+    });
+  kinds('Command', committed.commands, fresh.commands);
+  kinds('Event', committed.events, fresh.events);
+  kinds('profile Command', committed.profileCommands, fresh.profileCommands);
+  committed.rows.forEach((r, i) => {
+    check(`§${r.section} ${r.trigger} positive`, r.positive, fresh.rows[i]?.positive ?? []);
+    check(`§${r.section} ${r.trigger} negative`, r.negative, fresh.rows[i]?.negative ?? []);
+  });
+  return unbacked;
+}
+
+function cite(tests: readonly string[]): string {
+  return tests.length === 0 ? '—' : tests.map((n) => `\`${n}\``).join(', ');
 }
 
 /** The claim, as the evidence and the known departures allow it. */
@@ -145,17 +197,11 @@ export function claimOf(report: ConformanceReport): string {
   return `This Group Authority **claims only the narrower verified subset** of MissionWeaveProtocol 0.1 that the report shows (§22: "otherwise it MUST report the narrower verified subset explicitly"), because of ${parts.join(' and ')}, each named below.`;
 }
 
-function refusedCell(refused: ReadonlyMap<string, readonly string[]>): string {
-  if (refused.size === 0) return '—';
-  const codes = [...refused.keys()].sort().map((c) => `\`${c}\``).join(', ');
-  return `${codes} (${cite([...refused.values()].flat())})`;
-}
-
 function kindTable(title: string, findings: readonly KindFinding[], acceptedTitle: string, refusedTitle: string): string[] {
   return [
     `| ${title} | ${acceptedTitle} | ${refusedTitle} |`,
     '| --- | --- | --- |',
-    ...findings.map((f) => `| \`${f.name}\` | ${cite(f.accepted)} | ${refusedCell(f.refused)} |`),
+    ...findings.map((f) => `| \`${f.name}\` | ${cite(f.accepted)} | ${cite(f.refused)} |`),
   ];
 }
 
@@ -163,10 +209,11 @@ function rowTable(rows: readonly RowFinding[]): string[] {
   return [
     '| § | Current state | Command or cause | Next state | Positive evidence | Negative evidence |',
     '| --- | --- | --- | --- | --- | --- |',
-    ...rows.map(({ row, positive, negative }) => {
-      const pos = row.positive === undefined ? cite(positive) : `${row.positive.says}: ${cite(positive)}`;
-      const neg = row.negative === undefined ? cite(negative) : `${row.negative.says}: ${cite(negative)}`;
-      return `| ${row.section} | ${row.current} | ${row.trigger} | ${row.next} | ${pos} | ${neg} |`;
+    ...rows.map((finding, i) => {
+      const row = TRANSITION_ROWS[i] as TransitionRow;
+      const pos = row.positive === undefined ? cite(finding.positive) : `${row.positive.says}: ${cite(finding.positive)}`;
+      const neg = row.negative === undefined ? cite(finding.negative) : `${row.negative.says}: ${cite(finding.negative)}`;
+      return `| ${finding.section} | ${finding.current} | ${finding.trigger} | ${finding.next} | ${pos} | ${neg} |`;
     }),
   ];
 }
@@ -185,8 +232,8 @@ export function readmeClaim(report: ConformanceReport): string {
     lines.push('');
   }
   const rowsShown = report.rows.filter((r) => r.positive.length > 0 && r.negative.length > 0).length;
-  const kindsShown = report.commands.filter((c) => c.accepted.length > 0 && c.refused.size > 0).length;
-  const eventsShown = report.events.filter((e) => e.accepted.length > 0 && e.refused.size > 0).length;
+  const kindsShown = report.commands.filter((c) => c.accepted.length > 0 && c.refused.length > 0).length;
+  const eventsShown = report.events.filter((e) => e.accepted.length > 0 && e.refused.length > 0).length;
   lines.push(
     `The evidence, generated by \`npm test\` from what the real pipeline (PostgreSQL, \`GroupAuthority.submit\`) accepted and refused in every test: ${kindsShown} of ${report.commands.length} Command kinds, ${eventsShown} of ${report.events.length} Event kinds and ${rowsShown} of ${report.rows.length} transition rows with positive and negative evidence — each with the tests that showed it in [docs/conformance.md](docs/conformance.md).`,
   );
@@ -200,7 +247,8 @@ export function reportMarkdown(report: ConformanceReport): string {
     'Generated by `npm test` (scripts/runTests.mjs) from what the real pipeline — PostgreSQL and',
     '`GroupAuthority.submit`, in process or in the nodes the tests start — accepted and refused while',
     'every test ran (src/app/evidence/). A whole `npm test` run fails when this file differs from what',
-    'it saw; `npm run conformance:write` rewrites it, and the README\'s claim, from the last run.',
+    'it saw — a finding shown or not, or none of its cited tests showing it; `npm run conformance:write`',
+    'rewrites it (with docs/conformance.json, its data) and the README\'s claim from the last run.',
     'Refusals count from the Group Authority\'s stateful checks on (receipts, admission, Session,',
     'authority, the kind\'s rules); a Command refused earlier (schema, signature) says nothing of its',
     'kind. Tests are named by file (`workOffers.int` is `test/workOffers.int.test.ts`); at most',
@@ -213,13 +261,13 @@ export function reportMarkdown(report: ConformanceReport): string {
     '',
     '## Command kinds (§15.1 and the reference core\'s `ext.missionweaveprotocol.*`, and our own)',
     '',
-    ...kindTable('Command kind', report.commands, 'Accepted', 'Refused: codes (tests)'),
+    ...kindTable('Command kind', report.commands, 'Accepted', 'Refused'),
     '',
     '## Event kinds (§15.2)',
     '',
     'An Event kind\'s negative evidence is a Command that would append it refused.',
     '',
-    ...kindTable('Event kind', report.events, 'Appended', 'Its Commands refused: codes (tests)'),
+    ...kindTable('Event kind', report.events, 'Appended', 'Its Commands refused'),
     '',
     '## Transition rows (§7.1, §10.2)',
     '',
@@ -233,7 +281,7 @@ export function reportMarkdown(report: ConformanceReport): string {
     '',
     '## Extension Profile kinds (outside the §22 claim)',
     '',
-    ...kindTable('Command kind', report.profileCommands, 'Accepted', 'Refused: codes (tests)'),
+    ...kindTable('Command kind', report.profileCommands, 'Accepted', 'Refused'),
     '',
   ].join('\n');
 }
