@@ -16,6 +16,7 @@ import { errorDocument, wireError, type WireError } from '../app/wireError.js';
 import { httpStatusOf } from '../protocol/errorCodes.js';
 import type { Principal } from '../protocol/principal.js';
 import { readerOf } from './readerAuth.js';
+import { decodedParam, SESSION_REQUIRED, type Route, type RouteCall } from './routeTable.js';
 import type { TransportContext } from './transportContext.js';
 
 const CONTENT = /^\/v1\/artifacts\/(sha256:[0-9a-f]{64})$/;
@@ -97,30 +98,32 @@ async function getProvenance(context: TransportContext, response: ServerResponse
   return sendJson(response, 200, JSON.stringify(read.provenance));
 }
 
-/** Serves the request when it is one of the Artifact routes; false when it is not. */
-export async function routeArtifacts(context: TransportContext, request: IncomingMessage, response: ServerResponse, path: string, now: string): Promise<boolean> {
-  const content = CONTENT.exec(path);
-  const provenance = content === null ? PROVENANCE.exec(path) : null;
-  const method = request.method ?? '';
-  if (!((content !== null && (method === 'PUT' || method === 'GET')) || (provenance !== null && method === 'GET'))) return false;
-  // Only an Agent uploads; any reader reads.
-  const reader = method === 'PUT' ? undefined : readerOf(context, request)?.principal;
-  const agentId = method === 'PUT' ? sessionAgent(context, request) : reader?.type === 'agent' ? reader.id : undefined;
-  if (reader === undefined && agentId === undefined) {
-    refuse(request, response, wireError('AUTH_REQUIRED', 'present the session token of a live session'), now);
-    return true;
-  }
-  if (provenance !== null) {
-    let groupId: string;
-    try {
-      groupId = decodeURIComponent(provenance[1] as string);
-    } catch {
-      refuse(request, response, wireError('GROUP_NOT_FOUND', 'no such Group'), now);
-      return true;
-    }
-    await getProvenance(context, response, now, reader as Principal, groupId, provenance[2] as string);
-  }
-  else if (method === 'PUT') await putContent(context, request, response, now, agentId as string, (content as RegExpExecArray)[1] as string);
-  else await getContent(context, response, now, reader as Principal, (content as RegExpExecArray)[1] as string);
-  return true;
+/**
+ * Only an Agent uploads; any reader reads. Each handler authenticates itself: a refusal before
+ * the body was read must drop the rest of it (`refuse`).
+ */
+async function putArtifact({ context, request, response, now, params }: RouteCall): Promise<void> {
+  const agentId = sessionAgent(context, request);
+  if (agentId === undefined) return refuse(request, response, wireError('AUTH_REQUIRED', SESSION_REQUIRED), now);
+  return putContent(context, request, response, now, agentId, params[0] as string);
 }
+
+async function getArtifact({ context, request, response, now, params }: RouteCall): Promise<void> {
+  const reader = readerOf(context, request)?.principal;
+  if (reader === undefined) return refuse(request, response, wireError('AUTH_REQUIRED', SESSION_REQUIRED), now);
+  return getContent(context, response, now, reader, params[0] as string);
+}
+
+async function getArtifactProvenance({ context, request, response, now, params }: RouteCall): Promise<void> {
+  const reader = readerOf(context, request)?.principal;
+  if (reader === undefined) return refuse(request, response, wireError('AUTH_REQUIRED', SESSION_REQUIRED), now);
+  const groupId = decodedParam(params[0]);
+  if (groupId === undefined) return refuse(request, response, wireError('GROUP_NOT_FOUND', 'no such Group'), now);
+  return getProvenance(context, response, now, reader, groupId, params[1] as string);
+}
+
+export const artifactRoutes: readonly Route[] = [
+  { method: 'PUT', path: CONTENT, auth: 'handler', handle: putArtifact },
+  { method: 'GET', path: CONTENT, auth: 'handler', handle: getArtifact },
+  { method: 'GET', path: PROVENANCE, auth: 'handler', handle: getArtifactProvenance },
+];

@@ -19,18 +19,11 @@
 
 import type { IncomingMessage } from 'node:http';
 import { AuthorizationService } from '../app/authorization/authorizationService.js';
-import { wireError, type WireError } from '../app/wireError.js';
+import { wireError } from '../app/wireError.js';
 import { MAX_CAPABILITY_TOKEN_CHARS } from '../protocol/capabilityToken.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
+import type { Route, RouteIo } from './routeTable.js';
 import type { TransportContext } from './transportContext.js';
-
-/** What the HTTP router lends the routes: its body reader and answers. */
-export interface RouteIo {
-  read(limit: number): Promise<{ readonly kind: 'complete'; readonly bytes: Buffer } | { readonly kind: 'tooLarge' } | { readonly kind: 'aborted' }>;
-  send(status: number, body: string): void;
-  fail(error: WireError): void;
-  tooLarge(limit: number): void;
-}
 
 /**
  * A status body is `{"token": …}`: the token's own bound plus room for the member name. A grant
@@ -66,16 +59,16 @@ async function readObject(io: RouteIo, limit: number): Promise<JsonObject | unde
   return undefined;
 }
 
-export const CAPABILITY_STATUS_PATH = '/v1/capabilities/status';
-export const CAPABILITY_CHARGE_PATH = '/v1/capabilities/charge';
+const CAPABILITY_STATUS_PATH = '/v1/capabilities/status';
+const CAPABILITY_CHARGE_PATH = '/v1/capabilities/charge';
 
 /** A charge body is a token, a six-member usage delta and an operation ID: well under 1 KiB more. */
 const CHARGE_BODY_LIMIT = STATUS_BODY_LIMIT + 1024;
 const OPERATION_ID = /^[A-Za-z0-9][-A-Za-z0-9._:]{0,199}$/;
-export const GRANT_PATH = /^\/v1\/groups\/([^/]+)\/capabilities$/;
+const GRANT_PATH = /^\/v1\/groups\/([^/]+)\/capabilities$/;
 
 /** `POST /v1/groups/{groupId}/capabilities`. */
-export async function postCapability(context: TransportContext, request: IncomingMessage, io: RouteIo, groupId: string): Promise<void> {
+async function postCapability(context: TransportContext, request: IncomingMessage, io: RouteIo, groupId: string): Promise<void> {
   const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
   const session = bearer === undefined ? undefined : context.sessions.session(bearer);
   if (session === undefined) return io.fail(wireError('AUTH_REQUIRED', 'present the session token of a live session'));
@@ -88,7 +81,7 @@ export async function postCapability(context: TransportContext, request: Incomin
 }
 
 /** `POST /v1/capabilities/status`. */
-export async function postCapabilityStatus(context: TransportContext, io: RouteIo): Promise<void> {
+async function postCapabilityStatus(context: TransportContext, io: RouteIo): Promise<void> {
   const body = await readObject(io, STATUS_BODY_LIMIT);
   if (body === undefined) return;
   const token = body['token'];
@@ -99,7 +92,7 @@ export async function postCapabilityStatus(context: TransportContext, io: RouteI
 }
 
 /** `POST /v1/capabilities/charge`. */
-export async function postCapabilityCharge(context: TransportContext, io: RouteIo): Promise<void> {
+async function postCapabilityCharge(context: TransportContext, io: RouteIo): Promise<void> {
   const body = await readObject(io, CHARGE_BODY_LIMIT);
   if (body === undefined) return;
   const { token, usageDelta, operationId } = body;
@@ -110,3 +103,13 @@ export async function postCapabilityCharge(context: TransportContext, io: RouteI
   if (!outcome.ok) return io.fail(outcome.error);
   io.send(200, JSON.stringify({ status: 'charged', claims: outcome.claims }));
 }
+
+/**
+ * The Authorization Service's routes. The grant's Session is checked by its handler, after the
+ * Group is read from the path; status and charge are authenticated by the token in their body.
+ */
+export const capabilityRoutes: readonly Route[] = [
+  { method: 'POST', path: GRANT_PATH, auth: 'handler', handle: ({ context, request, io, params }) => postCapability(context, request, io, decodeURIComponent(params[0] as string)) },
+  { method: 'POST', path: CAPABILITY_STATUS_PATH, auth: 'handler', handle: ({ context, io }) => postCapabilityStatus(context, io) },
+  { method: 'POST', path: CAPABILITY_CHARGE_PATH, auth: 'handler', handle: ({ context, io }) => postCapabilityCharge(context, io) },
+];

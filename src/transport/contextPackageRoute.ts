@@ -5,34 +5,21 @@
  * credential, like snapshots (§13.3, §8; app/context/contextPackageAccess.ts has the rule).
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { wireError, type WireError } from '../app/wireError.js';
-import type { TransportContext } from './transportContext.js';
+import type { Route, RouteCall } from './routeTable.js';
+import type { AgentSession } from './sessions.js';
 
 const PATH = /^\/v1\/groups\/([^/]+)\/context-packages(?:\/([^/]+))?$/;
 
-/** Whether this route serves `pathname`. */
-export function isContextPackagePath(pathname: string): boolean {
-  return PATH.test(pathname);
-}
-
-export async function getContextPackages(
-  context: TransportContext,
-  request: IncomingMessage,
-  response: ServerResponse,
-  pathname: string,
-  sendError: (error: WireError) => void,
-): Promise<void> {
-  const [, group, id] = PATH.exec(pathname) ?? [];
-  const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
-  const session = token === undefined ? undefined : context.sessions.session(token);
-  if (session === undefined) return sendError(wireError('AUTH_REQUIRED', 'present the session token of a live session'));
+async function getContextPackages({ context, response, io, params }: RouteCall, session: AgentSession): Promise<void> {
+  const [group, id] = params;
   const groupId = decodeURIComponent(group as string);
   const read =
     id === undefined
       ? await context.groups.contextPackages(groupId, session.agentId)
       : await context.groups.contextPackage(groupId, session.agentId, decodeURIComponent(id));
-  if (!read.ok) return sendError(read.error);
+  if (!read.ok) return io.fail(read.error);
   response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   response.end(read.body);
 }
+
+export const contextPackageRoutes: readonly Route[] = [{ method: 'GET', path: PATH, auth: 'session', handle: getContextPackages }];

@@ -7,12 +7,12 @@
  * Tokens never authorize a state change: Commands stay individually signed.
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { wireError } from '../app/wireError.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
-import type { RouteIo } from './capabilityRoutes.js';
 import { openEventStream } from './eventStream.js';
-import { readerOf, type Reader } from './readerAuth.js';
+import type { Reader } from './readerAuth.js';
+import type { Route, RouteCall, RouteIo } from './routeTable.js';
 import { DEFAULT_EVENTS_PER_READ, MAX_CHALLENGE_ID_CHARS, MAX_IDENTIFIER_CHARS, MAX_SIGN_IN_BODY_BYTES } from './readerLimits.js';
 import type { TransportContext } from './transportContext.js';
 
@@ -91,14 +91,14 @@ function presenceOf(context: TransportContext): (agentId: string) => { connected
   return (agentId) => ({ connected: context.sessions.connected(agentId), record: context.presence.get(agentId) });
 }
 
-async function readGroup(context: TransportContext, request: IncomingMessage, response: ServerResponse, io: RouteIo, reader: Reader, match: RegExpExecArray, url: URL): Promise<void> {
+async function readGroup({ context, request, response, io, params, url }: RouteCall, reader: Reader): Promise<void> {
   let groupId: string;
   try {
-    groupId = decodeURIComponent(match[1] as string);
+    groupId = decodeURIComponent(params[0] as string);
   } catch {
     return io.fail(wireError('GROUP_NOT_FOUND', 'no such Group'));
   }
-  switch (match[2]) {
+  switch (params[1]) {
     case 'events':
       return getEvents(context, reader, io, groupId, url);
     case 'stream': {
@@ -118,29 +118,17 @@ async function readGroup(context: TransportContext, request: IncomingMessage, re
   }
 }
 
-/** Serves the request when it is one of these routes; false when it is not. */
-export async function routeReaders(context: TransportContext, request: IncomingMessage, response: ServerResponse, url: URL, io: RouteIo): Promise<boolean> {
-  const method = request.method ?? '';
-  const path = url.pathname;
-  if (method === 'POST' && path === CHALLENGE_PATH) return postChallenge(context, request, io).then(() => true);
-  if (method === 'POST' && path === SESSIONS_PATH) return postSession(context, io).then(() => true);
-  const group = method === 'GET' ? GROUP_READ.exec(path) : null;
-  const current = method === 'DELETE' && path === CURRENT_SESSION_PATH;
-  if (group === null && !current && !(method === 'GET' && path === '/v1/me')) return false;
-  const reader = readerOf(context, request);
-  if (reader === undefined) {
-    io.fail(wireError('AUTH_REQUIRED', 'present a live session token (a human session or an Agent HELLO session) as a Bearer credential'));
-    return true;
-  }
-  if (current) {
-    if (reader.humanToken === undefined || !(await context.humans.end(reader.humanToken))) io.fail(wireError('AUTH_REQUIRED', 'the token is not a human session'));
-    else {
-      response.writeHead(204, { 'cache-control': 'no-store' });
-      response.end();
-    }
-    return true;
-  }
-  if (group === null) await getMe(context, reader, io);
-  else await readGroup(context, request, response, io, reader, group, url);
-  return true;
+async function endSession({ context, response, io }: RouteCall, reader: Reader): Promise<void> {
+  if (reader.humanToken === undefined || !(await context.humans.end(reader.humanToken))) return io.fail(wireError('AUTH_REQUIRED', 'the token is not a human session'));
+  response.writeHead(204, { 'cache-control': 'no-store' });
+  response.end();
 }
+
+/** Human sign-in, and the reads of humans and Agents. */
+export const readerRoutes: readonly Route[] = [
+  { method: 'POST', path: CHALLENGE_PATH, auth: 'public', handle: ({ context, request, io }) => postChallenge(context, request, io) },
+  { method: 'POST', path: SESSIONS_PATH, auth: 'public', handle: ({ context, io }) => postSession(context, io) },
+  { method: 'GET', path: GROUP_READ, auth: 'reader', handle: readGroup },
+  { method: 'DELETE', path: CURRENT_SESSION_PATH, auth: 'reader', handle: endSession },
+  { method: 'GET', path: '/v1/me', auth: 'reader', handle: ({ context, io }, reader) => getMe(context, reader, io) },
+];

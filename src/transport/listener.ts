@@ -24,8 +24,10 @@ import { AddressSlots } from './addressSlots.js';
 import type { ClusterLink } from './clusterLink.js';
 import { StreamSlots } from './streamSlots.js';
 import { Connection } from './connection.js';
+import { CORE_ROUTES } from './coreRoutes.js';
 import { handleHttp } from './httpApi.js';
 import { CLOSE, DEFAULT_LIMITS, type TransportLimits } from './limits.js';
+import type { Route } from './routeTable.js';
 import { SessionRegistry } from './sessions.js';
 import { watchListener } from './listenerMetrics.js';
 import type { FrameConnection, TransportContext } from './transportContext.js';
@@ -47,6 +49,8 @@ export interface ListenerOptions {
    * (src/cli/serveCluster.ts), with the human-session challenge secret they share.
    */
   readonly cluster?: { readonly link: ClusterLink; readonly humanSecret: Buffer };
+  /** The HTTPS routes of the node's Extension Profiles' read sides, served after the core's. */
+  readonly routes?: readonly Route[];
 }
 
 export interface RunningListener {
@@ -74,6 +78,7 @@ function humanSessions(limits: TransportLimits, options: ListenerOptions): Human
 export async function startListener(options: ListenerOptions): Promise<RunningListener> {
   const limits: TransportLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const { groups, logger } = options;
+  const routes: readonly Route[] = [...CORE_ROUTES, ...(options.routes ?? [])];
   const sessions = new SessionRegistry(options.cluster?.link);
   const connections = new Set<FrameConnection>();
   const webSocketSlots = new AddressSlots(limits.maxConnectionsPerAddress);
@@ -153,7 +158,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     // Node checks both timeouts on this period (30 s by default), so it bounds how late they fire.
     connectionsCheckingInterval: Math.max(10, Math.floor(Math.min(limits.requestHeadersTimeoutMs, limits.requestTimeoutMs) / 10)),
   }, (request, response) => {
-    void handleHttp(context, request, response);
+    void handleHttp(context, routes, request, response);
   });
   server.keepAliveTimeout = limits.httpKeepAliveTimeoutMs;
   server.on('secureConnection', (socket: Socket) => {

@@ -6,14 +6,12 @@
  * `POST /v1/commands` like every other Command, so both transports share one authorization path.
  */
 
-import type { IncomingMessage } from 'node:http';
 import { wireError } from '../app/wireError.js';
-import type { RouteIo } from './capabilityRoutes.js';
-import { readerOf } from './readerAuth.js';
+import type { Reader } from './readerAuth.js';
 import { MAX_IDENTIFIER_CHARS } from './readerLimits.js';
-import type { TransportContext } from './transportContext.js';
+import type { Route, RouteCall } from './routeTable.js';
 
-export const PARLEY_MANIFEST_PATH = '/v1/parley/manifest';
+const PARLEY_MANIFEST_PATH = '/v1/parley/manifest';
 const GROUP_PARLEY = /^\/v1\/groups\/([^/]+)\/parley\/(?:threads\/([^/]+)(\/log)?|(inbox))$/;
 
 /** `th_7` or `7` (seed: `thread` accepts the opaque key or the plain number). */
@@ -44,48 +42,32 @@ function inboxQuery(url: URL): { since?: string; cursor?: string; limit?: number
   };
 }
 
-/** Serves the request when it is a Parley read; false when it is not. */
-export async function routeParley(context: TransportContext, request: IncomingMessage, url: URL, io: RouteIo): Promise<boolean> {
-  if (request.method !== 'GET') return false;
-  if (url.pathname === PARLEY_MANIFEST_PATH) {
-    // The manifest is the profile's public description, the same for every Group: no reader needed.
-    io.send(200, JSON.stringify(context.groups.parley.manifest()));
-    return true;
-  }
-  const match = GROUP_PARLEY.exec(url.pathname);
-  if (match === null) return false;
-  const reader = readerOf(context, request);
-  if (reader === undefined) {
-    io.fail(wireError('AUTH_REQUIRED', 'present a live session token (a human session or an Agent HELLO session) as a Bearer credential'));
-    return true;
-  }
+async function getGroupParley({ context, url, io, params }: RouteCall, reader: Reader): Promise<void> {
   let groupId: string;
   try {
-    groupId = decodeURIComponent(match[1] as string);
+    groupId = decodeURIComponent(params[0] as string);
   } catch {
-    io.fail(wireError('GROUP_NOT_FOUND', 'no such Group'));
-    return true;
+    return io.fail(wireError('GROUP_NOT_FOUND', 'no such Group'));
   }
   const parley = context.groups.parley;
-  if (match[4] === 'inbox') {
+  if (params[3] === 'inbox') {
     const query = inboxQuery(url);
     if (query === undefined) {
-      io.fail(wireError('PROTOCOL_VIOLATION', `"since", "cursor" and "extension" are 1 to ${MAX_IDENTIFIER_CHARS} characters, "limit" a positive integer`));
-      return true;
+      return io.fail(wireError('PROTOCOL_VIOLATION', `"since", "cursor" and "extension" are 1 to ${MAX_IDENTIFIER_CHARS} characters, "limit" a positive integer`));
     }
     const { extension, ...page } = query;
     const read = await parley.inbox(groupId, reader.principal, extension, page);
-    if (read.ok) io.send(200, JSON.stringify(read.body));
-    else io.fail(read.error);
-    return true;
+    return read.ok ? io.send(200, JSON.stringify(read.body)) : io.fail(read.error);
   }
-  const thread = threadNumber(match[2] as string);
-  if (thread === undefined) {
-    io.fail(wireError('INVALID_COMMAND', 'a thread is th_<n> or <n>', { details: { reason: 'unknown_thread' } }));
-    return true;
-  }
-  const read = match[3] === '/log' ? await parley.log(groupId, reader.principal, thread) : await parley.thread(groupId, reader.principal, thread);
-  if (read.ok) io.send(200, JSON.stringify(read.body));
-  else io.fail(read.error);
-  return true;
+  const thread = threadNumber(params[1] as string);
+  if (thread === undefined) return io.fail(wireError('INVALID_COMMAND', 'a thread is th_<n> or <n>', { details: { reason: 'unknown_thread' } }));
+  const read = params[2] === '/log' ? await parley.log(groupId, reader.principal, thread) : await parley.thread(groupId, reader.principal, thread);
+  return read.ok ? io.send(200, JSON.stringify(read.body)) : io.fail(read.error);
 }
+
+/** Parley's reads; its actions are Commands. */
+export const parleyRoutes: readonly Route[] = [
+  // The manifest is the profile's public description, the same for every Group: no reader needed.
+  { method: 'GET', path: PARLEY_MANIFEST_PATH, auth: 'public', handle: ({ context, io }) => io.send(200, JSON.stringify(context.groups.parley.manifest())) },
+  { method: 'GET', path: GROUP_PARLEY, auth: 'reader', handle: getGroupParley },
+];

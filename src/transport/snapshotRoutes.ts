@@ -6,39 +6,23 @@
  * read one; the body is the stored `{snapshot, state}` JCS text, whose SHA-256 is its hash.
  */
 
-import type { IncomingMessage } from 'node:http';
-import { wireError, type WireError } from '../app/wireError.js';
-import { readerOf } from './readerAuth.js';
-import type { TransportContext } from './transportContext.js';
+import { wireError } from '../app/wireError.js';
+import type { Reader } from './readerAuth.js';
+import { decodedParam, type Route, type RouteCall } from './routeTable.js';
 
 const SNAPSHOT_PATH = /^\/v1\/groups\/([^/]+)\/snapshots\/(sha256:[0-9a-f]{64})$/;
 const ARCHIVE_PATH = /^\/v1\/groups\/([^/]+)\/archive$/;
 
-export interface SnapshotIo {
-  send(status: number, body: string): void;
-  fail(error: WireError): void;
-}
-
-/** Serves the request when it is one of these routes; false when it is not. */
-export async function routeSnapshots(context: TransportContext, request: IncomingMessage, path: string, io: SnapshotIo): Promise<boolean> {
-  if (request.method !== 'GET') return false;
-  const snapshot = SNAPSHOT_PATH.exec(path);
-  const archive = snapshot === null ? ARCHIVE_PATH.exec(path) : null;
-  if (snapshot === null && archive === null) return false;
-  const reader = readerOf(context, request);
-  if (reader === undefined) {
-    io.fail(wireError('AUTH_REQUIRED', 'present a live session token (a human session or an Agent HELLO session) as a Bearer credential'));
-    return true;
-  }
-  let groupId: string;
-  try {
-    groupId = decodeURIComponent(((snapshot ?? archive) as RegExpExecArray)[1] as string);
-  } catch {
-    io.fail(wireError('GROUP_NOT_FOUND', 'no such Group'));
-    return true;
-  }
-  const read = snapshot === null ? await context.groups.archiveSnapshot(groupId, reader.principal) : await context.groups.snapshot(groupId, reader.principal, snapshot[2] as string);
+async function getSnapshot({ context, io, params }: RouteCall, reader: Reader): Promise<void> {
+  const groupId = decodedParam(params[0]);
+  if (groupId === undefined) return io.fail(wireError('GROUP_NOT_FOUND', 'no such Group'));
+  const read = params[1] === undefined ? await context.groups.archiveSnapshot(groupId, reader.principal) : await context.groups.snapshot(groupId, reader.principal, params[1]);
   if (read.ok) io.send(200, read.body);
   else io.fail(read.error);
-  return true;
 }
+
+/** A snapshot CURSOR_TOO_OLD names, and an archived Group's final one. */
+export const snapshotRoutes: readonly Route[] = [
+  { method: 'GET', path: SNAPSHOT_PATH, auth: 'reader', handle: getSnapshot },
+  { method: 'GET', path: ARCHIVE_PATH, auth: 'reader', handle: getSnapshot },
+];
