@@ -19,7 +19,9 @@ import { AgentClientError, errorFromDocument, MissionWeaveError } from '../src/c
 import { createMcpServer } from '../src/client/mcp/mcpServer.js';
 import { mcpTools } from '../src/client/mcp/mcpTools.js';
 import { missionTools } from '../src/client/mcp/missionTools.js';
-import { parleyTools } from '../src/client/mcp/parleyTools.js';
+import { parleyTools } from '../src/client/mcp/parley/parleyTools.js';
+import { NODE_READ_SIDES } from '../src/cli/nodeReadSides.js';
+import { readSideTools } from '../src/cli/readSide.js';
 import { refusalOf } from '../src/client/mcp/toolResults.js';
 import { tool, ToolRefusal, type ToolContext } from '../src/client/mcp/toolSpec.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
@@ -177,7 +179,7 @@ describe('createMcpServer', () => {
 
   it('publishes lean schemas that say so when a member is unknown: the whole tools/list within 16 KB', async () => {
     const { context } = contextWith(() => Promise.reject(new Error('unused')), {});
-    const client = await connected(context, mcpTools(new MissionWeaveWorker(context.agent)));
+    const client = await connected(context, mcpTools(new MissionWeaveWorker(context.agent), await readSideTools(NODE_READ_SIDES)));
     const listed = await client.listTools();
     expect(listed.tools).toHaveLength(28);
     for (const t of listed.tools) expect(t.inputSchema, t.name).toMatchObject({ type: 'object', additionalProperties: false });

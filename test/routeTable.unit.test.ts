@@ -31,13 +31,13 @@ async function answer(method: string, url: string, routes: readonly Route[] = CO
     headersSent: false,
     writeHead(status: number) {
       got.status = status;
-      this.headersSent = true;
+      response.headersSent = true;
     },
     end(body?: string) {
       got.body = body ?? '';
     },
-  } as unknown as ServerResponse;
-  await handleHttp(context, routes, request, response);
+  };
+  await handleHttp(context, routes, request, response as unknown as ServerResponse);
   return got;
 }
 

@@ -1,8 +1,9 @@
 /**
  * What Sessions and delivery reach of the database, as one service the composition root builds
  * around the Pool: the read rule (`authorizeRead`), the Group reads that serve an authorized
- * Session, Agent Cursors, the Group Snapshots CURSOR_TOO_OLD names, and the Artifact store
- * (`artifacts/artifactAccess.ts`). Transport calls this and never names the store.
+ * Session, Agent Cursors, the Group Snapshots CURSOR_TOO_OLD names, the Artifact store
+ * (`artifacts/artifactAccess.ts`) and an Extension Profile's slice of a Group
+ * (`profileSlices.ts`), which a profile's read side reads through. Transport calls this and never names the store.
  */
 
 import { decideRead, UNDISCLOSED, type ReadRequest } from '../domain/readAccess.js';
@@ -16,8 +17,8 @@ import { readMembership } from '../store/sql/memberships.js';
 import { readArchiveSnapshot, readSnapshot } from '../store/sql/snapshots.js';
 import { ArtifactAccess } from './artifacts/artifactAccess.js';
 import { ReaderAccess } from './humans/readerAccess.js';
-import { ParleyReads } from './parleyReads.js';
 import type { ArtifactLimits } from './artifacts/artifactLimits.js';
+import { readProfileSlice, type ProfileSliceRead, type ProfileSlices } from './profileSlices.js';
 import { findReceipts } from '../store/sql/receipts.js';
 import { readWorkItem } from '../store/sql/readWorkItem.js';
 import type { Principal } from '../protocol/principal.js';
@@ -35,13 +36,11 @@ function found(groupId: string, body: string | undefined): SnapshotRead {
   return body === undefined ? { ok: false, error: wireError('GROUP_NOT_FOUND', UNDISCLOSED.snapshot, { groupId }) } : { ok: true, body };
 }
 
-export class GroupAccess {
+export class GroupAccess implements ProfileSlices {
   /** Artifact uploads, downloads and provenance of the Organization (§13.1). */
   readonly artifacts: ArtifactAccess;
   /** The read API of humans and Agents over HTTPS (docs/human-api.md). */
   readonly readers: ReaderAccess;
-  /** Parley's reads (threads, logs, inboxes), by the same read rule. */
-  readonly parley: ParleyReads;
 
   constructor(
     private readonly pool: Pool,
@@ -50,7 +49,14 @@ export class GroupAccess {
   ) {
     this.artifacts = new ArtifactAccess(pool, settings.services.organizationId, artifactLimits);
     this.readers = new ReaderAccess(pool);
-    this.parley = new ParleyReads(pool);
+  }
+
+  /**
+   * An Extension Profile's slice of a Group for `reader`, by the read rule: what a profile's own
+   * reads (its read side, composed at the composition root) are computed over.
+   */
+  profileSlice(groupId: string, reader: Principal, profileUri: string): Promise<ProfileSliceRead> {
+    return readProfileSlice(this.pool, groupId, reader, profileUri);
   }
 
   /** Whether the Agent may read the Group for `request`, and from which sequence. */

@@ -5,6 +5,11 @@
  */
 
 import { UsageError } from './args.js';
+import { NODE_READ_SIDES } from './nodeReadSides.js';
+import { readSideVerbs } from './readSide.js';
+
+/** The verbs of the node's Extension Profiles' read sides (`missionweave disput`…). */
+const PROFILE_VERBS = readSideVerbs(NODE_READ_SIDES);
 
 const USAGE = `usage: missionweave <command> [options]
 
@@ -34,11 +39,7 @@ commands:
   mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]
                                       an MCP server speaking for the Agent: Parley and Mission tools over
                                       stdio (stdout is MCP only), or Streamable HTTP on 127.0.0.1:PORT
-  disput <next|status|check|play|decide "TEXT"> --group G --as HANDLE [--dir DIR] [--repo PATH]
-                                      disput v0 in a git repository: who plays next, items and
-                                      backlog, the §8 check, record the committed turn, the
-                                      human's decision
-  conformance [--spec DIR] [--json]   run the official bundles against this implementation
+${[...PROFILE_VERBS.values()].map((verb) => verb.usage).join('')}  conformance [--spec DIR] [--json]   run the official bundles against this implementation
   validate <object> <file|->          strictly parse and schema-validate one document
 `;
 
@@ -59,7 +60,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   tree: async () => (await import('./treeCommand.js')).treeCommand,
   profile: async () => (await import('./profileCommand.js')).profileCommand,
   mcp: async () => (await import('./mcpCommand.js')).mcpCommand,
-  disput: async () => (await import('./disputCommand.js')).disputCommand,
+  ...Object.fromEntries([...PROFILE_VERBS].map(([name, verb]) => [name, () => verb.load()])),
   conformance: async () => (await import('./conformanceCommand.js')).conformanceCommand,
   validate: async () => (await import('./validateCommand.js')).validateCommand,
 };

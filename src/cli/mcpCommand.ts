@@ -4,8 +4,8 @@
  * an IDE, an agent framework — takes part in Missions as this Agent. It reads the folder's
  * configuration (the node's host and port, the development TLS certificate as the CA) and the
  * Agent's key, connects a MissionWeaveAgent over wss (HELLO, reconnects), subscribes to the
- * Agent's Groups from `GET /v1/me` so Events and work offers flow, and offers Parley's tools,
- * the Mission tools and the WorkItem tools (a MissionWeaveWorker over the same Agent).
+ * Agent's Groups from `GET /v1/me` so Events and work offers flow, and offers the tools of the
+ * node's Extension Profiles (`nodeReadSides.ts`), the Mission tools and the WorkItem tools (a MissionWeaveWorker over the same Agent).
  *
  * Over stdio (the default) stdout carries MCP frames and nothing else: every log line goes to
  * stderr. `--http PORT` serves Streamable HTTP on 127.0.0.1 instead (`mcpHttp.ts`). Either ends
@@ -21,11 +21,13 @@ import { AgentContext } from '../client/mcp/agentContext.js';
 import { createMcpServer } from '../client/mcp/mcpServer.js';
 import { mcpTools } from '../client/mcp/mcpTools.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
+import { NODE_READ_SIDES } from './nodeReadSides.js';
+import { readSideTools } from './readSide.js';
 import { Home } from './home.js';
 import { serveMcpHttp } from './mcpHttp.js';
 
 const USAGE = 'usage: missionweave mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]';
-/** Parley's `from.extension` when neither the call nor `--extension` names one. */
+/** A profile's `from.extension` label when neither the call nor `--extension` names one. */
 export const DEFAULT_EXTENSION = 'main';
 
 function log(message: string): void {
@@ -79,7 +81,7 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   const groups = (me['groups'] as { groupId: string; membershipState: string }[]).filter((g) => g.membershipState === 'active');
   for (const group of groups) await agent.subscribe(group.groupId);
 
-  const tools = mcpTools(worker);
+  const tools = mcpTools(worker, await readSideTools(NODE_READ_SIDES));
   const newServer = () => createMcpServer(context, tools, { log });
   try {
     if (httpText !== undefined) {

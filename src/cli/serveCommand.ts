@@ -16,6 +16,8 @@ import { openAuthority } from '../server.js';
 import { startListener } from '../transport/listener.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { Home } from './home.js';
+import { NODE_READ_SIDES } from './nodeReadSides.js';
+import { readSideRoutes } from './readSide.js';
 import { ClusterLink } from '../transport/clusterLink.js';
 import { shareOfLimits, DEFAULT_LIMITS } from '../transport/limits.js';
 import { clusterWorkerSetup, processCount, servePrimary } from './serveCluster.js';
@@ -50,6 +52,7 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
     tls: { cert: readFileSync(home.path(config.tls.certFile)), key: readFileSync(home.path(config.tls.keyFile)) },
     databaseUrl: running.database.url,
     groups: running.groups,
+    routes: await readSideRoutes(NODE_READ_SIDES, running.groups),
     authority: running.authority,
     logger: running.logger,
     clock: systemClock,

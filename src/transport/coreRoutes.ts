@@ -11,7 +11,6 @@ import { commandRoutes } from './commandRoute.js';
 import { contextPackageRoutes } from './contextPackageRoute.js';
 import { readerRoutes } from './humanRoutes.js';
 import { getMetrics, METRICS_PATH } from './metricsRoute.js';
-import { parleyRoutes } from './parleyRoutes.js';
 import { getRegistry, REGISTRY_PATH } from './registryRoute.js';
 import type { Route } from './routeTable.js';
 import { snapshotRoutes } from './snapshotRoutes.js';
@@ -41,7 +40,6 @@ export const CORE_ROUTES: readonly Route[] = [
   ...registryRoutes,
   ...contextPackageRoutes,
   ...readerRoutes,
-  ...parleyRoutes,
   ...capabilityRoutes,
   ...snapshotRoutes,
   ...artifactRoutes,

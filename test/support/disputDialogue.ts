@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, vi } from 'vitest';
 import { signCommand } from '../../src/app/issueDocuments.js';
-import { runDisput } from '../../src/cli/disputCommand.js';
+import { runDisput } from '../../src/cli/disput/disputCommand.js';
 import type { RepoCheck } from '../../src/cli/disput/repoChecks.js';
 import { DISPUT_URI } from '../../src/domain/disput/disputProfile.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';

@@ -17,6 +17,8 @@ import type { Pool } from '../../src/store/pool.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { Harness } from './harness.js';
 import type { AnyExtensionProfile } from '../../src/domain/kinds/profile.js';
+import { NODE_READ_SIDES } from '../../src/cli/nodeReadSides.js';
+import { readSideRoutes, type ProfileReadSide } from '../../src/cli/readSide.js';
 
 export interface TestCertificate {
   readonly cert: string;
@@ -45,16 +47,21 @@ export interface TestServer {
   readonly ca: string;
 }
 
-/** Starts a node on a listener of its own; stops it after the file's tests. */
-export async function startNode(authority: GroupAuthority, pool: Pool, url: string, limits: Partial<TransportLimits> = {}, logger?: Logger): Promise<RunningListener> {
+/**
+ * Starts a node on a listener of its own, serving the routes of the node's profile read sides as
+ * `serve` does (and those of `readSides`); stops it after the file's tests.
+ */
+export async function startNode(authority: GroupAuthority, pool: Pool, url: string, limits: Partial<TransportLimits> = {}, logger?: Logger, readSides: readonly ProfileReadSide[] = []): Promise<RunningListener> {
   const tls = await testCertificate();
+  const groups = new GroupAccess(pool, authority.settings);
   const listener = await startListener({
     host: '127.0.0.1',
     port: 0,
     tls,
     limits,
     databaseUrl: url,
-    groups: new GroupAccess(pool, authority.settings),
+    groups,
+    routes: await readSideRoutes([...NODE_READ_SIDES, ...readSides], groups),
     authority,
     logger: logger ?? pino({ level: process.env['MW_LOG_LEVEL'] ?? 'silent' }),
     clock: authority.clock,
@@ -71,7 +78,7 @@ export async function startNode(authority: GroupAuthority, pool: Pool, url: stri
  */
 export async function startTestServer(
   limits: Partial<TransportLimits> = {},
-  options: { readonly logger?: Logger; readonly settings?: Partial<AuthoritySettings>; readonly contextGenerator?: boolean; readonly profiles?: readonly AnyExtensionProfile[] } = {},
+  options: { readonly logger?: Logger; readonly settings?: Partial<AuthoritySettings>; readonly contextGenerator?: boolean; readonly profiles?: readonly AnyExtensionProfile[]; readonly readSides?: readonly ProfileReadSide[] } = {},
 ): Promise<TestServer> {
   const { logger, settings = {} } = options;
   const db = await createTestDatabase({ poolSize: 16 });
@@ -80,6 +87,6 @@ export async function startTestServer(
   const harness = await Harness.start(db.pool, { cryptoWorkers: 1, ...(generator === undefined ? {} : { contextGenerator: generator }), ...settings }, undefined, options.profiles);
   afterAll(() => harness.authority.close());
   if (generator !== undefined) await registerContextGenerator(harness.authority, db.pool, { generator, registryKey: harness.registry.key, endpoint: 'wss://127.0.0.1:8443' });
-  const listener = await startNode(harness.authority, db.pool, db.url, limits, logger);
+  const listener = await startNode(harness.authority, db.pool, db.url, limits, logger, options.readSides);
   return { db, harness, listener, url: listener.url, httpsUrl: listener.httpsUrl, ca: (await testCertificate()).cert };
 }

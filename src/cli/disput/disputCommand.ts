@@ -9,17 +9,17 @@
  * a refusal or a failed check exits 1.
  */
 
-import type { JsonObject } from '../protocol/strictJson.js';
-import { parseArgs, stringOption, UsageError } from './args.js';
-import { ensureLocalFilesIgnored, recordTurnStart } from '../client/disput/localFiles.js';
-import { checkRepo } from './disput/checkRepo.js';
-import { readDialogue, statusOf, whoPlays } from './disput/dialogue.js';
-import { connect, type NodeLink } from './disput/nodeLink.js';
-import { decide, folderDifferences, freshTurnFiles, playTurn, type Decision, type PlayResult } from './disput/playTurn.js';
-import { refusedBy } from './disput/refusedBy.js';
-import { BACKLOG_PATH, GitRepo, type RepoCheck } from './disput/repoChecks.js';
-import { disputRepoCheck } from './disput/turnCheck.js';
-import { Home } from './home.js';
+import type { JsonObject } from '../../protocol/strictJson.js';
+import { parseArgs, stringOption, UsageError } from '../args.js';
+import { ensureLocalFilesIgnored, recordTurnStart } from '../../client/disput/localFiles.js';
+import { checkRepo } from './checkRepo.js';
+import { readDialogue, statusOf, whoPlays } from './dialogue.js';
+import { connect, type NodeLink } from './nodeLink.js';
+import { decide, folderDifferences, freshTurnFiles, playTurn, type Decision, type PlayResult } from './playTurn.js';
+import { refusedBy } from './refusedBy.js';
+import { BACKLOG_PATH, GitRepo, type RepoCheck } from './repoChecks.js';
+import { disputRepoCheck } from './turnCheck.js';
+import { Home } from '../home.js';
 
 const USAGE = `usage: missionweave disput <next|status|check|play|decide "TEXT"> --group G --as HANDLE [--dir DIR] [--repo PATH] [--url https://HOST:PORT]
   decide: [--answer "[I-0002-2] CLOS : …" ...] [--status CONTINUE|DONE]`;

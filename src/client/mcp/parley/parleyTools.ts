@@ -11,8 +11,8 @@
  */
 
 import { z } from 'zod';
-import type { JsonObject, ProtocolEvent } from '../documents.js';
-import { tool, type McpToolSpec, type ToolContext } from './toolSpec.js';
+import type { JsonObject, ProtocolEvent } from '../../documents.js';
+import { tool, type McpToolSpec, type ToolContext } from '../toolSpec.js';
 
 export const PARLEY_MANIFEST_PATH = '/v1/parley/manifest';
 

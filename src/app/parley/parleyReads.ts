@@ -1,29 +1,24 @@
 /**
  * Parley's reads over HTTPS (seed « Lecture »): the manifest, a thread as a tree, its
  * state-change log and the reader's inbox, computed by the pure reads of
- * `domain/parley/reads.ts` over the Parley slice of the stored Group state. The reader passes
- * the one read rule first (`decideRead`, §8), as every Group read does: a reader without a
- * Membership gets GROUP_NOT_FOUND exactly as for a missing Group. Reads never change state;
+ * `domain/parley/reads.ts` over the Parley slice of the stored Group state, read by the node's
+ * generic profile slice read (`app/profileSlices.ts`): the reader passes the one read rule
+ * first, as every Group read does. Reads never change state;
  * every Parley action stays a signed Command (`POST /v1/commands`).
  */
 
-import { compareInstants, parseTimestamp } from '../protocol/timestamp.js';
-import { fromAggregates, type GroupState } from '../domain/group/groupState.js';
-import { membershipOf } from '../domain/group/stateQueries.js';
-import { parleyManifest } from '../domain/parley/manifest.js';
-import { PARLEY_URI, speakerOf } from '../domain/parley/parleyProfile.js';
-import { parleyRefusal } from '../domain/parley/parleyRefusals.js';
-import { initialParleyState, type ParleyState, type ParleyThread } from '../domain/parley/parleyTypes.js';
-import { inbox, stateLog, threadTree, type InboxQuery } from '../domain/parley/reads.js';
-import type { Refusal } from '../domain/model.js';
-import { decideRead } from '../domain/readAccess.js';
-import type { Principal } from '../protocol/principal.js';
-import type { JsonObject } from '../protocol/strictJson.js';
-import { inTransaction, type Pool } from '../store/pool.js';
-import { readGroupAggregates } from '../store/sql/aggregates.js';
-import { readLastSequence } from '../store/sql/groups.js';
-import { readMembership } from '../store/sql/memberships.js';
-import { wireError, type WireError } from './wireError.js';
+import { compareInstants, parseTimestamp } from '../../protocol/timestamp.js';
+import type { GroupState } from '../../domain/group/groupState.js';
+import { parleyManifest } from '../../domain/parley/manifest.js';
+import { PARLEY_URI, speakerOf } from '../../domain/parley/parleyProfile.js';
+import { parleyRefusal } from '../../domain/parley/parleyRefusals.js';
+import { initialParleyState, type ParleyState, type ParleyThread } from '../../domain/parley/parleyTypes.js';
+import { inbox, stateLog, threadTree, type InboxQuery } from '../../domain/parley/reads.js';
+import type { Refusal } from '../../domain/model.js';
+import type { Principal } from '../../protocol/principal.js';
+import type { JsonObject } from '../../protocol/strictJson.js';
+import type { ProfileSlices } from '../profileSlices.js';
+import { wireError, type WireError } from '../wireError.js';
 
 export type ParleyRead = { readonly ok: true; readonly body: JsonObject } | { readonly ok: false; readonly error: WireError };
 
@@ -53,21 +48,16 @@ function visibleSlice(slice: ParleyState, grantedAt: string): ParleyState {
 }
 
 export class ParleyReads {
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly slices: ProfileSlices) {}
 
   /** The Group's Parley slice as `reader` may see it, in one snapshot of the database. */
-  private readSlice(groupId: string, reader: Principal): Promise<{ ok: true; value: ReaderSlice } | { ok: false; error: WireError }> {
-    return inTransaction(this.pool, async (client) => {
-      await client.query('set transaction isolation level repeatable read, read only');
-      const decision = decideRead(await readMembership(client, groupId, reader.type, reader.id), { purpose: 'recheck' });
-      if (!decision.allowed) return { ok: false as const, error: wireError(decision.code, decision.message, { groupId }) };
-      const group = fromAggregates(groupId, (await readLastSequence(client, groupId)) ?? 0, await readGroupAggregates(client, groupId));
-      const membership = membershipOf(group, reader);
-      if (membership === undefined) throw new Error(`the read rule let a reader without a Membership read ${groupId}`);
-      const stored = (group.extensions.get(PARLEY_URI)?.state as ParleyState | undefined) ?? initialParleyState();
-      const slice = membership.visibilityStartSequence > 1 ? visibleSlice(stored, membership.grantedAt) : stored;
-      return { ok: true as const, value: { group, slice } };
-    });
+  private async readSlice(groupId: string, reader: Principal): Promise<{ ok: true; value: ReaderSlice } | { ok: false; error: WireError }> {
+    const read = await this.slices.profileSlice(groupId, reader, PARLEY_URI);
+    if (!read.ok) return read;
+    const { group, membership } = read.value;
+    const stored = (read.value.state as ParleyState | undefined) ?? initialParleyState();
+    const slice = membership.visibilityStartSequence > 1 ? visibleSlice(stored, membership.grantedAt) : stored;
+    return { ok: true, value: { group, slice } };
   }
 
   /** Seed « Transport et découverte »: what a participant needs to take part. */

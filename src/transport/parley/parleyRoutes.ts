@@ -1,15 +1,16 @@
 /**
  * Parley over HTTPS (docs/parley.md, seed « Transport et découverte »): the node-wide manifest,
  * and a Group's threads, state-change logs and the reader's inbox. A reader is a human session
- * or an Agent HELLO session (`readerAuth.ts`), judged by the one read rule; Parley actions are
+ * or an Agent HELLO session (`../readerAuth.ts`), judged by the one read rule; Parley actions are
  * not here: they are signed Commands (`ext.missionweave.parley.post` / `.claim`) posted to
  * `POST /v1/commands` like every other Command, so both transports share one authorization path.
  */
 
-import { wireError } from '../app/wireError.js';
-import type { Reader } from './readerAuth.js';
-import { MAX_IDENTIFIER_CHARS } from './readerLimits.js';
-import type { Route, RouteCall } from './routeTable.js';
+import type { ParleyReads } from '../../app/parley/parleyReads.js';
+import { wireError } from '../../app/wireError.js';
+import type { Reader } from '../readerAuth.js';
+import { MAX_IDENTIFIER_CHARS } from '../readerLimits.js';
+import type { Route, RouteCall } from '../routeTable.js';
 
 const PARLEY_MANIFEST_PATH = '/v1/parley/manifest';
 const GROUP_PARLEY = /^\/v1\/groups\/([^/]+)\/parley\/(?:threads\/([^/]+)(\/log)?|(inbox))$/;
@@ -42,14 +43,13 @@ function inboxQuery(url: URL): { since?: string; cursor?: string; limit?: number
   };
 }
 
-async function getGroupParley({ context, url, io, params }: RouteCall, reader: Reader): Promise<void> {
+async function getGroupParley(parley: ParleyReads, { url, io, params }: RouteCall, reader: Reader): Promise<void> {
   let groupId: string;
   try {
     groupId = decodeURIComponent(params[0] as string);
   } catch {
     return io.fail(wireError('GROUP_NOT_FOUND', 'no such Group'));
   }
-  const parley = context.groups.parley;
   if (params[3] === 'inbox') {
     const query = inboxQuery(url);
     if (query === undefined) {
@@ -65,9 +65,11 @@ async function getGroupParley({ context, url, io, params }: RouteCall, reader: R
   return read.ok ? io.send(200, JSON.stringify(read.body)) : io.fail(read.error);
 }
 
-/** Parley's reads; its actions are Commands. */
-export const parleyRoutes: readonly Route[] = [
-  // The manifest is the profile's public description, the same for every Group: no reader needed.
-  { method: 'GET', path: PARLEY_MANIFEST_PATH, auth: 'public', handle: ({ context, io }) => io.send(200, JSON.stringify(context.groups.parley.manifest())) },
-  { method: 'GET', path: GROUP_PARLEY, auth: 'reader', handle: getGroupParley },
-];
+/** Parley's reads over `reads`; its actions are Commands. */
+export function parleyRoutes(reads: ParleyReads): Route[] {
+  return [
+    // The manifest is the profile's public description, the same for every Group: no reader needed.
+    { method: 'GET', path: PARLEY_MANIFEST_PATH, auth: 'public', handle: ({ io }) => io.send(200, JSON.stringify(reads.manifest())) },
+    { method: 'GET', path: GROUP_PARLEY, auth: 'reader', handle: (call, reader) => getGroupParley(reads, call, reader) },
+  ];
+}
