@@ -31,7 +31,7 @@ const SUBSCHEMAS = new Set(['items', 'prefixItems', 'not', 'if', 'then', 'else',
  * A schema without `description` and `default` annotations: the schemas keep them, the types stay
  * short, and members that differ only in their prose become one type.
  */
-function withoutDescriptions(schema) {
+export function withoutDescriptions(schema) {
   if (Array.isArray(schema)) return schema.map(withoutDescriptions);
   if (schema === null || typeof schema !== 'object') return schema;
   const out = {};
