@@ -2,14 +2,16 @@
  * WorkItems as the Worker and Coordinator helpers read them from Events (§10, §11.3, §15.2):
  * every WorkItem Event carries the WorkItem whole after its transition, so one Event answers
  * "who owns it, under which Ownership Epoch, under which leases" without any other. The
- * Command payloads are the generated schema types; the Event side is written here because the
- * SDK ships alone (it may import protocol/ only) and reads no more than it needs. The Group
- * Authority keeps its ownership and Execution Leases in a non-critical WorkItem extension
- * (`WORK_LEASES_EXTENSION`); `workLeasesOf` reads it.
+ * Command payloads and the WorkItem and Lease documents are the generated schema types
+ * (protocol/schemas/), shared with the server; the Event payloads, which have no schema, are
+ * written here with the members the helpers read. The Group Authority keeps its ownership and
+ * Execution Leases in a non-critical WorkItem extension (`WORK_LEASES_EXTENSION`);
+ * `workLeasesOf` reads it.
  */
 
-import type { CapabilityRef, MissionWeaveEvidence, MissionWeaveWorkContract, WorkOfferPayload } from '../protocol/schemas/payloadTypes.js';
-import type { GroupEvent, Principal } from './documents.js';
+import type { MissionWeaveEvidence, WorkOfferPayload } from '../protocol/schemas/payloadTypes.js';
+import type { MissionWeaveFencedLease, MissionWeaveWorkItem } from '../protocol/schemas/wireTypes.js';
+import type { GroupEvent } from './documents.js';
 
 export type {
   ExtMissionweaveprotocolCoreWorkExecutionLeaseRenewPayload as WorkLeaseRenewPayload,
@@ -33,47 +35,16 @@ export const LEASE_RENEW_KIND = 'ext.missionweaveprotocol.core.work_execution_le
 /** Where the Group Authority keeps a WorkItem's leases. */
 export const WORK_LEASES_EXTENSION = 'urn:missionweave:extension:work-leases';
 
-export type WorkItemState = 'open' | 'offered' | 'queued' | 'active' | 'blocked' | 'submitted' | 'verified' | 'failed' | 'cancelled';
+export type WorkItemState = WorkItemDocument['state'];
 
-/** A Lease document (§11.3) as Events carry it. */
-export interface WorkLease {
-  readonly leaseId: string;
-  readonly leaseType: 'coordinator' | 'ownership' | 'execution' | 'blocked';
-  readonly workItemId?: string;
-  readonly holderAgentId: string;
-  readonly sessionEpoch: number;
-  readonly ownershipEpoch?: number;
-  readonly startBy?: string;
-  readonly issuedAt: string;
-  readonly expiresAt: string;
-  readonly state: 'active' | 'expired' | 'revoked' | 'released';
-  readonly renewalCount: number;
-  readonly closedAt?: string;
-  readonly closureReason?: string;
-}
+/** A Lease document (§11.3) as Events carry it: lease.schema.json's generated type. */
+export type WorkLease = Readonly<MissionWeaveFencedLease>;
 
-export interface WorkOwner {
-  readonly agentId: string;
-  readonly ownershipEpoch: number;
-  readonly ownershipLeaseId: string;
-  readonly acceptedAt: string;
-  readonly capabilityPins?: readonly CapabilityRef[];
-}
+/** The WorkItem's owner (§10.3). */
+export type WorkOwner = NonNullable<WorkItemDocument['owner']>;
 
-/** The members of a WorkItem document the helpers read. */
-export interface WorkItemDocument {
-  readonly workItemId: string;
-  readonly missionId: string;
-  readonly groupId: string;
-  readonly conversationId: string;
-  readonly revision: number;
-  readonly state: WorkItemState;
-  readonly contract: MissionWeaveWorkContract;
-  readonly owner?: WorkOwner;
-  readonly submission?: { readonly artifactHashes: readonly string[]; readonly evidenceIds: readonly string[]; readonly submittedAt: string };
-  readonly createdBy: Principal;
-  readonly extensions?: Readonly<Record<string, { readonly data?: unknown }>>;
-}
+/** A WorkItem document (§10): work-item.schema.json's generated type. */
+export type WorkItemDocument = Readonly<MissionWeaveWorkItem>;
 
 /** The ownership and Execution Leases a WorkItem is under right now. */
 export interface WorkLeases {
