@@ -16,7 +16,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
-import { withoutDescriptions } from './generatePayloadTypes.mjs';
+import { interfacesAsTypes, withoutDescriptions } from './generatePayloadTypes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const schemas = join(root, 'schemas');
@@ -65,11 +65,6 @@ const schemaFiles = {
   canRead: /\.schema\.json$/,
   read: (file) => JSON.stringify(asJson(withoutDescriptions(JSON.parse(readFileSync(file.url.startsWith('file:') ? fileURLToPath(file.url) : file.url, 'utf8'))))),
 };
-
-/** Every `export interface X {…}` as `export type X = {…};` (interfaces have no index signature). */
-function interfacesAsTypes(text) {
-  return text.replace(/^export interface (\w+) \{\n([\s\S]*?)^\}$/gm, 'export type $1 = {\n$2};');
-}
 
 export async function generate() {
   const objects = readdirSync(schemas).filter((f) => f.endsWith(SUFFIX)).map((f) => f.slice(0, -SUFFIX.length)).filter((name) => !NOT_AN_OBJECT.has(name)).sort();

@@ -11,7 +11,7 @@
 
 import type { MissionWeaveEvidence, WorkOfferPayload } from '../protocol/schemas/payloadTypes.js';
 import type { MissionWeaveFencedLease, MissionWeaveWorkItem } from '../protocol/schemas/wireTypes.js';
-import type { GroupEvent } from './documents.js';
+import type { GroupEvent, JsonObject } from './documents.js';
 
 export type {
   ExtMissionweaveprotocolCoreWorkExecutionLeaseRenewPayload as WorkLeaseRenewPayload,
@@ -47,43 +47,43 @@ export type WorkOwner = NonNullable<WorkItemDocument['owner']>;
 export type WorkItemDocument = Readonly<MissionWeaveWorkItem>;
 
 /** The ownership and Execution Leases a WorkItem is under right now. */
-export interface WorkLeases {
+export type WorkLeases = {
   readonly ownership?: WorkLease;
   readonly execution?: WorkLease;
-}
+};
 
 /** Payload members of the WorkItem Events the helpers act on (§15.2). */
-export interface WorkOfferCreated {
+export type WorkOfferCreated = {
   readonly workItemId: string;
   readonly workItem: WorkItemDocument;
-  readonly candidateAgentIds: readonly string[];
+  readonly candidateAgentIds: string[];
   readonly offerExpiresAt: string;
   readonly selectionBasis: SelectionBasis;
-}
+};
 
-export interface WorkOfferAccepted {
+export type WorkOfferAccepted = {
   readonly workItemId: string;
   readonly workItem: WorkItemDocument;
   readonly assigneeId: string;
   readonly ownershipEpoch: number;
   readonly ownershipLeaseExpiresAt: string;
   readonly ownershipLease: WorkLease;
-}
+};
 
 /** `work.started` and `work.progressed` (a renewal) carry the Execution Lease as it now stands. */
-export interface WorkLeaseGranted {
+export type WorkLeaseGranted = {
   readonly workItemId: string;
   readonly workItem: WorkItemDocument;
   readonly ownershipEpoch: number;
   readonly executionLease: WorkLease;
   readonly executionLeaseExpiresAt: string;
-}
+};
 
 /** The WorkItem a WorkItem Event carries, if it carries one. */
 export function workItemOf(event: GroupEvent): WorkItemDocument | undefined {
   const workItem = event.payload['workItem'];
   if (typeof workItem !== 'object' || workItem === null || Array.isArray(workItem)) return undefined;
-  const document = workItem as unknown as WorkItemDocument;
+  const document = workItem as WorkItemDocument;
   return typeof document.workItemId === 'string' && typeof document.state === 'string' ? document : undefined;
 }
 
@@ -96,8 +96,8 @@ export function workLeasesOf(workItem: WorkItemDocument): WorkLeases {
 }
 
 /** An Event's payload as `T` when it is of `kind` (the Group Authority signed it; nothing is re-validated). */
-export function payloadOf<T>(event: GroupEvent, kind: string): T | undefined {
-  return event.kind === kind ? (event.payload as unknown as T) : undefined;
+export function payloadOf<T extends Readonly<JsonObject>>(event: GroupEvent, kind: string): T | undefined {
+  return event.kind === kind ? (event.payload as T) : undefined;
 }
 
 /** Evidence as the helpers build it before signing: the WorkItem and signer fill in the rest. */
