@@ -31,7 +31,7 @@ const SUBSCHEMAS = new Set(['items', 'prefixItems', 'not', 'if', 'then', 'else',
  * A schema without `description` and `default` annotations: the schemas keep them, the types stay
  * short, and members that differ only in their prose become one type.
  */
-function withoutDescriptions(schema) {
+export function withoutDescriptions(schema) {
   if (Array.isArray(schema)) return schema.map(withoutDescriptions);
   if (schema === null || typeof schema !== 'object') return schema;
   const out = {};
@@ -50,6 +50,14 @@ const schemaFiles = {
   read: (file) => JSON.stringify(withoutDescriptions(JSON.parse(readFileSync(file.url.startsWith('file:') ? fileURLToPath(file.url) : file.url, 'utf8')))),
 };
 
+/**
+ * Every `export interface X {…}` as `export type X = {…};`: an interface has no implicit index
+ * signature, so a payload typed by one would not pass as a JSON object without a cast.
+ */
+export function interfacesAsTypes(text) {
+  return text.replace(/^export interface (\w+) \{\n([\s\S]*?)^\}$/gm, 'export type $1 = {\n$2};');
+}
+
 export async function generate() {
   const kinds = readdirSync(payloads).filter((f) => f.endsWith(SUFFIX)).map((f) => f.slice(0, -SUFFIX.length)).sort();
   const schema = {
@@ -60,7 +68,7 @@ export async function generate() {
     required: kinds,
     properties: Object.fromEntries(kinds.map((kind) => [kind, { $ref: `./${kind}${SUFFIX}` }])),
   };
-  return compile(schema, 'CommandPayloads', {
+  const text = await compile(schema, 'CommandPayloads', {
     cwd: payloads,
     bannerComment: BANNER,
     additionalProperties: false,
@@ -70,6 +78,7 @@ export async function generate() {
     ignoreMinAndMaxItems: true,
     $refOptions: { resolve: { file: schemaFiles } },
   });
+  return interfacesAsTypes(text);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

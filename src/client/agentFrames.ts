@@ -60,7 +60,7 @@ export class FrameRouter {
     const { commands, subscriptions, report } = this.parts;
     // A session that ended while the Registry was read: its Groups are subscribed again from their Cursors.
     if (session !== this.parts.current()) return;
-    const event = document as unknown as ProtocolEvent;
+    const event = document as ProtocolEvent;
     if (!check.ok) {
       commands.unverifiedAnswer(event, check.error);
       if (!isGroupEvent(event) || !subscriptions.unverified(event, check.error)) report(check.error);

@@ -78,7 +78,7 @@ export class MissionWeaveCoordinator {
   /** Offers a WorkItem to its candidates; the first valid acceptance wins (§10.3). */
   async offer(groupId: string, payload: WorkOfferPayload): Promise<WorkOutcome & { readonly offerExpiresAt: string }> {
     const event = await this.agent.command('work.offer', { ...payload }, this.options(groupId, payload.workItemId));
-    return { ...this.outcome(event), offerExpiresAt: (event.payload as unknown as WorkOfferCreated).offerExpiresAt };
+    return { ...this.outcome(event), offerExpiresAt: (event.payload as WorkOfferCreated).offerExpiresAt };
   }
 
   /** Accepts a submitted result with review Evidence: the WorkItem becomes `verified`. */
@@ -124,6 +124,6 @@ export class MissionWeaveCoordinator {
   }
 
   private outcome(event: ProtocolEvent): WorkOutcome {
-    return { workItem: (event.payload as unknown as { workItem: WorkItemDocument }).workItem, event };
+    return { workItem: (event.payload as { workItem: WorkItemDocument }).workItem, event };
   }
 }

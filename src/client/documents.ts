@@ -1,50 +1,30 @@
 /**
  * The protocol documents the SDK hands to Agent code, typed as the v0.1 schemas define them
- * (event.schema.json, the SUBSCRIBE frame's attention filter), plus the one structural check
+ * (event.schema.json, the SUBSCRIBE frame's attention filter; generated into
+ * protocol/schemas/wireTypes.ts, shared with the server), plus the one structural check
  * a received Event must pass before it is routed: without an Event ID, or for a Group Event a
  * Group ID and a positive safe-integer sequence, nothing can be deduplicated or ordered.
  */
 
 import type { Principal } from '../protocol/principal.js';
+import type { MissionWeaveEvent, SubscribeFrame } from '../protocol/schemas/wireTypes.js';
 import type { SignatureEnvelope } from '../protocol/signing/signDocument.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 
 export type { Principal, SignatureEnvelope, JsonObject };
 
-/** An Event as signed by the Group Authority (§15.2). */
-export interface ProtocolEvent {
-  readonly protocolVersion: '0.1';
-  readonly eventId: string;
-  readonly groupId?: string;
-  readonly sequence?: number;
-  readonly aggregateRevision?: number;
-  readonly kind: string;
-  readonly actor: Principal;
-  /** For an Event caused by a Command: `{type: 'command', id: <the Command's Action ID>}`. */
-  readonly cause: { readonly type: 'command' | 'event' | 'timer' | 'policy'; readonly id: string };
-  readonly correlationId: string;
-  readonly conversationId?: string;
-  readonly workItemId?: string;
-  readonly occurredAt: string;
-  readonly payload: JsonObject;
-  readonly acceptedBy: Principal;
-  /** `sha256:<hex>` of the signing bytes of the Command that caused the Event. */
-  readonly commandHash?: string;
-  readonly extensions?: JsonObject;
-  readonly signature: SignatureEnvelope;
-}
+/** An Event as signed by the Group Authority (§15.2): event.schema.json's generated type. */
+export type ProtocolEvent = Readonly<MissionWeaveEvent>;
 
 /** A Group Event: one with its Group and its place in the Group's order. */
 export type GroupEvent = ProtocolEvent & { readonly groupId: string; readonly sequence: number };
 
+/** Members and their lists read-only: what the SDK takes from Agent code, it does not change. */
+type ReadonlyMembers<T> = { readonly [K in keyof T]: ReadonlyList<T[K]> };
+type ReadonlyList<V> = V extends readonly (infer E)[] ? readonly E[] : V;
+
 /** A SUBSCRIBE attention filter (§8): it narrows live delivery only, never replay. */
-export interface Attention {
-  readonly eventKinds?: readonly string[];
-  readonly conversationIds?: readonly string[];
-  readonly workItemIds?: readonly string[];
-  readonly mentionsOnly?: boolean;
-  readonly announcements?: boolean;
-}
+export type Attention = ReadonlyMembers<NonNullable<SubscribeFrame['groups'][number]['attention']>>;
 
 /** Why a received `event` member cannot be used, or `null` when it can. */
 export function eventProblem(value: unknown): string | null {

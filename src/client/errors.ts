@@ -11,23 +11,13 @@
  */
 
 import { ERROR_CODES, isErrorCode, type ErrorCode } from '../protocol/errorCodes.js';
+import type { MissionWeaveProtocolError } from '../protocol/schemas/wireTypes.js';
 
-/** The members of an ERROR frame's `error` document. */
-export interface ErrorDocument {
-  readonly code: ErrorCode;
-  readonly message: string;
-  readonly retryable: boolean;
-  readonly occurredAt: string;
-  readonly fatal?: boolean;
-  readonly relatedFrameId?: string;
-  readonly relatedActionId?: string;
-  readonly groupId?: string;
-  readonly expectedRevision?: number;
-  readonly currentRevision?: number;
-  readonly retryAfterMs?: number;
-  readonly snapshotArtifactHash?: string;
-  readonly details?: Readonly<Record<string, unknown>>;
-}
+/**
+ * The members of an ERROR frame's `error` document: error.schema.json's generated type, with
+ * `details` open to this side's diagnostics (EventVerificationError).
+ */
+export type ErrorDocument = Readonly<Omit<MissionWeaveProtocolError, 'details'>> & { readonly details?: Readonly<Record<string, unknown>> };
 
 export class MissionWeaveError extends Error implements ErrorDocument {
   override readonly name = 'MissionWeaveError';
@@ -70,7 +60,7 @@ export function errorFromDocument(value: unknown): MissionWeaveError {
   const raw = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   const known = isErrorCode(raw['code']);
   const code: ErrorCode = known ? (raw['code'] as ErrorCode) : 'PROTOCOL_VIOLATION';
-  const document: Record<string, unknown> = {
+  const document: { -readonly [K in keyof ErrorDocument]: ErrorDocument[K] } = {
     code,
     message: typeof raw['message'] === 'string' ? raw['message'] : ERROR_CODES[code].meaning,
     retryable: typeof raw['retryable'] === 'boolean' ? raw['retryable'] : ERROR_CODES[code].retryable,
@@ -78,10 +68,16 @@ export function errorFromDocument(value: unknown): MissionWeaveError {
   };
   if (!known) document['details'] = { receivedCode: String(raw['code']) };
   if (raw['fatal'] === true) document['fatal'] = true;
-  for (const member of OPTIONAL_STRINGS) if (typeof raw[member] === 'string') document[member] = raw[member];
-  for (const member of OPTIONAL_NUMBERS) if (typeof raw[member] === 'number') document[member] = raw[member];
-  if (known && typeof raw['details'] === 'object' && raw['details'] !== null) document['details'] = raw['details'];
-  return new MissionWeaveError(document as unknown as ErrorDocument);
+  for (const member of OPTIONAL_STRINGS) {
+    const text = raw[member];
+    if (typeof text === 'string') document[member] = text;
+  }
+  for (const member of OPTIONAL_NUMBERS) {
+    const number = raw[member];
+    if (typeof number === 'number') document[member] = number;
+  }
+  if (known && typeof raw['details'] === 'object' && raw['details'] !== null) document['details'] = raw['details'] as Record<string, unknown>;
+  return new MissionWeaveError(document);
 }
 
 /** Failures on this side of the wire. */

@@ -96,6 +96,6 @@ export async function publishWorkArtifact(execution: PublishingExecution, source
   const signed = await buildArtifactManifest(draft, agent.signer, store.origin);
   const manifest = signed.document as MissionWeaveArtifactManifest;
   const payload = { artifact: manifest, ownershipEpoch: execution.cited.ownershipEpoch, executionLeaseId: execution.cited.executionLeaseId };
-  const event = await agent.command('artifact.publish', payload as unknown as Readonly<Record<string, unknown>>, execution.options);
+  const event = await agent.command('artifact.publish', payload, execution.options);
   return { contentHash, sizeBytes, manifest, event };
 }

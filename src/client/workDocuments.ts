@@ -2,14 +2,16 @@
  * WorkItems as the Worker and Coordinator helpers read them from Events (§10, §11.3, §15.2):
  * every WorkItem Event carries the WorkItem whole after its transition, so one Event answers
  * "who owns it, under which Ownership Epoch, under which leases" without any other. The
- * Command payloads are the generated schema types; the Event side is written here because the
- * SDK ships alone (it may import protocol/ only) and reads no more than it needs. The Group
- * Authority keeps its ownership and Execution Leases in a non-critical WorkItem extension
- * (`WORK_LEASES_EXTENSION`); `workLeasesOf` reads it.
+ * Command payloads and the WorkItem and Lease documents are the generated schema types
+ * (protocol/schemas/), shared with the server; the Event payloads, which have no schema, are
+ * written here with the members the helpers read. The Group Authority keeps its ownership and
+ * Execution Leases in a non-critical WorkItem extension (`WORK_LEASES_EXTENSION`);
+ * `workLeasesOf` reads it.
  */
 
-import type { CapabilityRef, MissionWeaveEvidence, MissionWeaveWorkContract, WorkOfferPayload } from '../protocol/schemas/payloadTypes.js';
-import type { GroupEvent, Principal } from './documents.js';
+import type { MissionWeaveEvidence, WorkOfferPayload } from '../protocol/schemas/payloadTypes.js';
+import type { MissionWeaveFencedLease, MissionWeaveWorkItem } from '../protocol/schemas/wireTypes.js';
+import type { GroupEvent, JsonObject } from './documents.js';
 
 export type {
   ExtMissionweaveprotocolCoreWorkExecutionLeaseRenewPayload as WorkLeaseRenewPayload,
@@ -33,86 +35,55 @@ export const LEASE_RENEW_KIND = 'ext.missionweaveprotocol.core.work_execution_le
 /** Where the Group Authority keeps a WorkItem's leases. */
 export const WORK_LEASES_EXTENSION = 'urn:missionweave:extension:work-leases';
 
-export type WorkItemState = 'open' | 'offered' | 'queued' | 'active' | 'blocked' | 'submitted' | 'verified' | 'failed' | 'cancelled';
+export type WorkItemState = WorkItemDocument['state'];
 
-/** A Lease document (§11.3) as Events carry it. */
-export interface WorkLease {
-  readonly leaseId: string;
-  readonly leaseType: 'coordinator' | 'ownership' | 'execution' | 'blocked';
-  readonly workItemId?: string;
-  readonly holderAgentId: string;
-  readonly sessionEpoch: number;
-  readonly ownershipEpoch?: number;
-  readonly startBy?: string;
-  readonly issuedAt: string;
-  readonly expiresAt: string;
-  readonly state: 'active' | 'expired' | 'revoked' | 'released';
-  readonly renewalCount: number;
-  readonly closedAt?: string;
-  readonly closureReason?: string;
-}
+/** A Lease document (§11.3) as Events carry it: lease.schema.json's generated type. */
+export type WorkLease = Readonly<MissionWeaveFencedLease>;
 
-export interface WorkOwner {
-  readonly agentId: string;
-  readonly ownershipEpoch: number;
-  readonly ownershipLeaseId: string;
-  readonly acceptedAt: string;
-  readonly capabilityPins?: readonly CapabilityRef[];
-}
+/** The WorkItem's owner (§10.3). */
+export type WorkOwner = NonNullable<WorkItemDocument['owner']>;
 
-/** The members of a WorkItem document the helpers read. */
-export interface WorkItemDocument {
-  readonly workItemId: string;
-  readonly missionId: string;
-  readonly groupId: string;
-  readonly conversationId: string;
-  readonly revision: number;
-  readonly state: WorkItemState;
-  readonly contract: MissionWeaveWorkContract;
-  readonly owner?: WorkOwner;
-  readonly submission?: { readonly artifactHashes: readonly string[]; readonly evidenceIds: readonly string[]; readonly submittedAt: string };
-  readonly createdBy: Principal;
-  readonly extensions?: Readonly<Record<string, { readonly data?: unknown }>>;
-}
+/** A WorkItem document (§10): work-item.schema.json's generated type. */
+export type WorkItemDocument = Readonly<MissionWeaveWorkItem>;
 
 /** The ownership and Execution Leases a WorkItem is under right now. */
-export interface WorkLeases {
+export type WorkLeases = {
   readonly ownership?: WorkLease;
   readonly execution?: WorkLease;
-}
+};
 
 /** Payload members of the WorkItem Events the helpers act on (§15.2). */
-export interface WorkOfferCreated {
+export type WorkOfferCreated = {
   readonly workItemId: string;
   readonly workItem: WorkItemDocument;
-  readonly candidateAgentIds: readonly string[];
+  readonly candidateAgentIds: string[];
   readonly offerExpiresAt: string;
   readonly selectionBasis: SelectionBasis;
-}
+};
 
-export interface WorkOfferAccepted {
+export type WorkOfferAccepted = {
   readonly workItemId: string;
   readonly workItem: WorkItemDocument;
   readonly assigneeId: string;
   readonly ownershipEpoch: number;
   readonly ownershipLeaseExpiresAt: string;
   readonly ownershipLease: WorkLease;
-}
+};
 
 /** `work.started` and `work.progressed` (a renewal) carry the Execution Lease as it now stands. */
-export interface WorkLeaseGranted {
+export type WorkLeaseGranted = {
   readonly workItemId: string;
   readonly workItem: WorkItemDocument;
   readonly ownershipEpoch: number;
   readonly executionLease: WorkLease;
   readonly executionLeaseExpiresAt: string;
-}
+};
 
 /** The WorkItem a WorkItem Event carries, if it carries one. */
 export function workItemOf(event: GroupEvent): WorkItemDocument | undefined {
   const workItem = event.payload['workItem'];
   if (typeof workItem !== 'object' || workItem === null || Array.isArray(workItem)) return undefined;
-  const document = workItem as unknown as WorkItemDocument;
+  const document = workItem as WorkItemDocument;
   return typeof document.workItemId === 'string' && typeof document.state === 'string' ? document : undefined;
 }
 
@@ -125,8 +96,8 @@ export function workLeasesOf(workItem: WorkItemDocument): WorkLeases {
 }
 
 /** An Event's payload as `T` when it is of `kind` (the Group Authority signed it; nothing is re-validated). */
-export function payloadOf<T>(event: GroupEvent, kind: string): T | undefined {
-  return event.kind === kind ? (event.payload as unknown as T) : undefined;
+export function payloadOf<T extends Readonly<JsonObject>>(event: GroupEvent, kind: string): T | undefined {
+  return event.kind === kind ? (event.payload as T) : undefined;
 }
 
 /** Evidence as the helpers build it before signing: the WorkItem and signer fill in the rest. */

@@ -56,7 +56,7 @@ export class WorkExecution {
   private readonly published: string[] = [];
 
   constructor(private readonly init: ExecutionInit) {
-    const granted = init.started.payload as unknown as WorkLeaseGranted;
+    const granted = init.started.payload as WorkLeaseGranted;
     this.groupId = init.started.groupId ?? granted.workItem.groupId;
     this.workItemId = granted.workItemId;
     this.ownershipEpoch = granted.ownershipEpoch;
@@ -209,7 +209,7 @@ export class WorkExecution {
   private async renew(): Promise<LeaseTerm> {
     const payload = { ...this.cited(), leaseSeconds: this.init.leaseSeconds };
     const event = await this.init.agent.command(LEASE_RENEW_KIND, payload, this.init.options(this.workItemId));
-    const granted = event.payload as unknown as Partial<WorkLeaseGranted>;
+    const granted = event.payload as Partial<WorkLeaseGranted>;
     if (granted.executionLease !== undefined) this.lease = granted.executionLease;
     if (granted.workItem !== undefined && granted.workItem.revision >= this.current.revision) this.current = granted.workItem;
     return { expiresAt: granted.executionLeaseExpiresAt ?? this.lease.expiresAt, occurredAt: event.occurredAt };

@@ -121,7 +121,7 @@ export class MissionWeaveWorker {
     const payload = { workItemId: offer.workItemId, ...(seconds === undefined ? {} : { ownershipLeaseSeconds: seconds }) };
     const event = await this.agent.command('work.accept_offer', payload, this.commandOptions(offer.groupId, offer.workItemId));
     this.open.delete(offer.workItemId);
-    const accepted = event.payload as unknown as WorkOfferAccepted;
+    const accepted = event.payload as WorkOfferAccepted;
     return { groupId: offer.groupId, workItemId: offer.workItemId, ownershipEpoch: accepted.ownershipEpoch, workItem: accepted.workItem, ownershipLease: accepted.ownershipLease };
   }
 

@@ -6,6 +6,8 @@
  * it with; codes are classified here and nowhere else.
  */
 
+import type { MissionWeaveProtocolError as ProtocolErrorDocument } from './schemas/wireTypes.js';
+
 export const ERROR_CODES = {
   UNSUPPORTED_VERSION: { retryable: false, httpStatus: 400, meaning: 'No compatible protocol version' },
   AUTH_REQUIRED: { retryable: false, httpStatus: 401, meaning: 'Authentication is absent' },
@@ -66,6 +68,9 @@ export const ERROR_CODES = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The catalogue names exactly the codes of error.schema.json: it compiles only while they agree. */
+const _catalogueMatchesSchema: [ErrorCode] extends [ProtocolErrorDocument['code']] ? ([ProtocolErrorDocument['code']] extends [ErrorCode] ? true : never) : never = true;
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);

@@ -1,15 +1,15 @@
 /**
- * Principals: the authenticated Agents, humans and Organization services that act (§3).
+ * Principals: the authenticated Agents, humans and Organization services that act (§3). The
+ * shape is `common#/$defs/principal`, generated into schemas/wireTypes.ts.
  */
+
+import type { Principal as WirePrincipal } from './schemas/wireTypes.js';
 
 export const PRINCIPAL_TYPES = ['agent', 'human', 'service'] as const;
 
 export type PrincipalType = (typeof PRINCIPAL_TYPES)[number];
 
-export interface Principal {
-  readonly type: PrincipalType;
-  readonly id: string;
-}
+export type Principal = Readonly<WirePrincipal>;
 
 export function isPrincipalType(value: unknown): value is PrincipalType {
   return typeof value === 'string' && (PRINCIPAL_TYPES as readonly string[]).includes(value);

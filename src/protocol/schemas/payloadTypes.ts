@@ -87,7 +87,7 @@ export type MissionWeaveApprovalDecision = {
 /**
  * Each Command kind of schemas/payloads/ and its payload type.
  */
-export interface CommandPayloads {
+export type CommandPayloads = {
   "approval.grant_execution": ApprovalGrantExecutionPayload;
   "artifact.publish": ArtifactPublishPayload;
   "ext.missionweave.core.budget_revise": ExtMissionweaveCoreBudgetRevisePayload;
@@ -131,8 +131,8 @@ export interface CommandPayloads {
   "work.start": WorkStartPayload;
   "work.submit": WorkSubmitPayload;
   "work.unblock": WorkUnblockPayload;
-}
-export interface ApprovalGrantExecutionPayload {
+};
+export type ApprovalGrantExecutionPayload = {
   approvalId: string;
   workItemId: string;
   ownershipEpoch: number;
@@ -148,13 +148,13 @@ export interface ApprovalGrantExecutionPayload {
   budget?: Budget;
   expiresInSeconds?: number;
   comments?: string;
-}
-export interface ArtifactPublishPayload {
+};
+export type ArtifactPublishPayload = {
   artifact: MissionWeaveArtifactManifest;
   ownershipEpoch: number;
   executionLeaseId: string;
-}
-export interface MissionWeaveArtifactManifest {
+};
+export type MissionWeaveArtifactManifest = {
   artifactId: string;
   contentHash: string;
   uri: string;
@@ -196,12 +196,12 @@ export interface MissionWeaveArtifactManifest {
   createdAt: string;
   extensions?: Extensions;
   signature: Signature;
-}
-export interface CapabilityRef {
+};
+export type CapabilityRef = {
   id: string;
   version: string;
-}
-export interface Extensions {
+};
+export type Extensions = {
   [k: string]:
     | {
         version: string;
@@ -209,19 +209,19 @@ export interface Extensions {
         data: unknown;
       }
     | undefined;
-}
-export interface Signature {
+};
+export type Signature = {
   algorithm: "Ed25519";
   keyId: string;
   createdAt: string;
   value: string;
-}
-export interface ExtMissionweaveCoreBudgetRevisePayload {
+};
+export type ExtMissionweaveCoreBudgetRevisePayload = {
   workItemId?: string;
   budget: Budget;
   reason: string;
-}
-export interface ExtMissionweaveCoreCapabilityGrantPayload {
+};
+export type ExtMissionweaveCoreCapabilityGrantPayload = {
   workItemId: string;
   agentId: string;
   sessionEpoch: number;
@@ -244,8 +244,8 @@ export interface ExtMissionweaveCoreCapabilityGrantPayload {
     externalActions?: number;
   };
   expiresInSeconds?: number;
-}
-export interface ResourceGrant {
+};
+export type ResourceGrant = {
   resource: string;
   /**
    * @minItems 1
@@ -253,22 +253,22 @@ export interface ResourceGrant {
    */
   operations: string[];
   constraints?: {};
-}
-export interface ExtMissionweaveCoreChildMissionSettlePayload {
+};
+export type ExtMissionweaveCoreChildMissionSettlePayload = {
   parentWorkItemId: string;
   childMissionId: string;
-}
-export interface ExtMissionweaveCoreWorkLeaseClosePayload {
+};
+export type ExtMissionweaveCoreWorkLeaseClosePayload = {
   workItemId: string;
   ownershipEpoch: number;
   leaseId: string;
   holderAgentId: string;
   cause: "expired" | "session_replaced" | "card_incompatible";
-}
-export interface ExtMissionweaveprotocolCoreGroupArchivePayload {
+};
+export type ExtMissionweaveprotocolCoreGroupArchivePayload = {
   snapshot: MissionWeaveGroupSnapshot;
-}
-export interface MissionWeaveGroupSnapshot {
+};
+export type MissionWeaveGroupSnapshot = {
   snapshotId: string;
   groupId: string;
   throughSequence: number;
@@ -291,20 +291,20 @@ export interface MissionWeaveGroupSnapshot {
   createdBy: ServicePrincipal;
   createdAt: string;
   signature: Signature;
-}
-export interface Principal {
+};
+export type Principal = {
   type: "agent" | "human" | "service";
   id: string;
-}
-export interface ServicePrincipal {
+};
+export type ServicePrincipal = {
   type: "service";
   id: string;
-}
-export interface ExtMissionweaveprotocolCoreProfilePinPayload {
+};
+export type ExtMissionweaveprotocolCoreProfilePinPayload = {
   profileUri: string;
   majorVersion: number;
-}
-export interface ExtMissionweaveprotocolCoreResourceUsageRecordPayload {
+};
+export type ExtMissionweaveprotocolCoreResourceUsageRecordPayload = {
   workItemId: string;
   ownershipEpoch: number;
   executionLeaseId: string;
@@ -336,24 +336,24 @@ export interface ExtMissionweaveprotocolCoreResourceUsageRecordPayload {
     externalActions?: number;
   };
   capabilityTokenId?: string;
-}
-export interface ExtMissionweaveprotocolCoreWorkDependencyAddPayload {
+};
+export type ExtMissionweaveprotocolCoreWorkDependencyAddPayload = {
   workItemId: string;
   dependencyId: string;
-}
-export interface ExtMissionweaveprotocolCoreWorkExecutionLeaseRenewPayload {
+};
+export type ExtMissionweaveprotocolCoreWorkExecutionLeaseRenewPayload = {
   workItemId: string;
   ownershipEpoch: number;
   executionLeaseId: string;
   leaseSeconds?: number;
-}
-export interface ExtMissionweaveprotocolIdentitySessionOpenPayload {
+};
+export type ExtMissionweaveprotocolIdentitySessionOpenPayload = {
   agentId: string;
-}
-export interface ExtMissionweaveprotocolRegistryAgentCardRegisterPayload {
+};
+export type ExtMissionweaveprotocolRegistryAgentCardRegisterPayload = {
   card: MissionWeaveAgentCard;
-}
-export interface MissionWeaveAgentCard {
+};
+export type MissionWeaveAgentCard = {
   agentId: string;
   organizationId: string;
   cardVersion: number;
@@ -402,19 +402,19 @@ export interface MissionWeaveAgentCard {
   validUntil?: string;
   extensions?: Extensions;
   signature: Signature;
-}
-export interface PublicKey {
+};
+export type PublicKey = {
   keyId: string;
   algorithm: "Ed25519";
   publicKey: string;
   validFrom: string;
   validUntil?: string;
   revokedAt?: string;
-}
-export interface MembershipEndPayload {
+};
+export type MembershipEndPayload = {
   principal: Principal;
-}
-export interface MembershipGrantDelegationPayload {
+};
+export type MembershipGrantDelegationPayload = {
   grantId: string;
   granteeAgentId: string;
   targetWorkItemId: string;
@@ -426,8 +426,8 @@ export interface MembershipGrantDelegationPayload {
   budget: Budget1;
   maxDescendantDepth: number;
   expiresAt: string;
-}
-export interface MessageCorrectPayload {
+};
+export type MessageCorrectPayload = {
   amendmentId: string;
   messageId: string;
   replacementContent:
@@ -448,8 +448,8 @@ export interface MessageCorrectPayload {
           }
       )[];
   reason: string;
-}
-export interface MessagePostPayload {
+};
+export type MessagePostPayload = {
   messageId: string;
   conversationId: string;
   content:
@@ -477,18 +477,18 @@ export interface MessagePostPayload {
    * @maxItems 1000
    */
   references?: string[];
-}
-export interface MessageRedactPayload {
+};
+export type MessageRedactPayload = {
   amendmentId: string;
   messageId: string;
   reason: string;
-}
-export interface MessageRetractPayload {
+};
+export type MessageRetractPayload = {
   amendmentId: string;
   messageId: string;
   reason: string;
-}
-export interface MissionApprovePayload {
+};
+export type MissionApprovePayload = {
   approvalId: string;
   missionRevision: number;
   /**
@@ -499,17 +499,17 @@ export interface MissionApprovePayload {
   acceptancePolicyVersion: string;
   comments?: string;
   approval?: MissionWeaveApprovalDecision;
-}
-export interface MissionAssignCoordinatorPayload {
+};
+export type MissionAssignCoordinatorPayload = {
   coordinatorId: string;
   leaseSeconds?: number;
-}
-export interface MissionCancelPayload {
+};
+export type MissionCancelPayload = {
   reason: string;
   parentMissionId?: string;
   parentWorkItemId?: string;
-}
-export interface MissionCreatePayload {
+};
+export type MissionCreatePayload = {
   missionId: string;
   groupId: string;
   coordinatorId: string;
@@ -540,8 +540,8 @@ export interface MissionCreatePayload {
     profileUri: string;
     majorVersion: number;
   }[];
-}
-export interface AcceptanceCriterion {
+};
+export type AcceptanceCriterion = {
   criterionId: string;
   description: string;
   /**
@@ -557,8 +557,8 @@ export interface AcceptanceCriterion {
     | "human_review"
     | "policy_check"
   )[];
-}
-export interface MissionCreateChildPayload {
+};
+export type MissionCreateChildPayload = {
   missionId: string;
   groupId: string;
   parentWorkItemId: string;
@@ -579,8 +579,8 @@ export interface MissionCreateChildPayload {
   failurePolicy?: "block_parent_work_item" | "fail_parent_work_item" | "fail_parent_mission";
   coordinatorLeaseSeconds?: number;
   mainConversationId?: string;
-}
-export interface MissionCreateFollowUpPayload {
+};
+export type MissionCreateFollowUpPayload = {
   missionId: string;
   groupId: string;
   coordinatorId: string;
@@ -605,25 +605,25 @@ export interface MissionCreateFollowUpPayload {
     policyVersion?: string;
   };
   followUpOfMissionId: string;
-}
-export interface MissionRenewCoordinatorPayload {
+};
+export type MissionRenewCoordinatorPayload = {
   leaseSeconds?: number;
-}
-export interface MissionRequestChangesPayload {
+};
+export type MissionRequestChangesPayload = {
   missionRevision: number;
   feedback: string;
-}
-export interface MissionSubmitForApprovalPayload {
+};
+export type MissionSubmitForApprovalPayload = {
   /**
    * @minItems 1
    * @maxItems 1000
    */
   artifactHashes: string[];
-}
-export interface MissionTerminatePayload {
+};
+export type MissionTerminatePayload = {
   reason: string;
-}
-export interface PolicyGrantCooperationOverridePayload {
+};
+export type PolicyGrantCooperationOverridePayload = {
   grantId: string;
   policyName:
     | "message_rate"
@@ -673,20 +673,20 @@ export interface PolicyGrantCooperationOverridePayload {
   targetActionId: string;
   reason: string;
   expiresAt: string;
-}
-export interface WorkAcceptOfferPayload {
+};
+export type WorkAcceptOfferPayload = {
   workItemId: string;
   ownershipLeaseSeconds?: number;
-}
-export interface WorkAcceptResultPayload {
+};
+export type WorkAcceptResultPayload = {
   workItemId: string;
   /**
    * @minItems 1
    * @maxItems 256
    */
   evidence: MissionWeaveEvidence[];
-}
-export interface MissionWeaveEvidence {
+};
+export type MissionWeaveEvidence = {
   evidenceId: string;
   missionId: string;
   groupId: string;
@@ -721,8 +721,8 @@ export interface MissionWeaveEvidence {
   modelVersion?: string;
   createdAt: string;
   signature: Signature;
-}
-export interface WorkAuthorizePayload {
+};
+export type WorkAuthorizePayload = {
   workItemId: string;
   contract: MissionWeaveWorkContract;
   /**
@@ -734,8 +734,8 @@ export interface WorkAuthorizePayload {
   delegationGrantId?: string;
   exclusive?: boolean;
   conversationId?: string;
-}
-export interface MissionWeaveWorkContract {
+};
+export type MissionWeaveWorkContract = {
   contractVersion: number;
   goal: string;
   /**
@@ -787,8 +787,8 @@ export interface MissionWeaveWorkContract {
   executionApproval: "not_required" | "policy_required" | "human_required";
   constraints?: {};
   extensions?: Extensions;
-}
-export interface WorkBlockPayload {
+};
+export type WorkBlockPayload = {
   workItemId: string;
   ownershipEpoch: number;
   executionLeaseId: string;
@@ -804,12 +804,12 @@ export interface WorkBlockPayload {
     createdAt: string;
   };
   blockedLeaseSeconds?: number;
-}
-export interface WorkCancelPayload {
+};
+export type WorkCancelPayload = {
   workItemId: string;
   reason: string;
-}
-export interface WorkCheckpointPayload {
+};
+export type WorkCheckpointPayload = {
   workItemId: string;
   ownershipEpoch: number;
   executionLeaseId: string;
@@ -824,8 +824,8 @@ export interface WorkCheckpointPayload {
     createdAt: string;
   };
   resumeWithinSeconds?: number;
-}
-export interface WorkFailPayload {
+};
+export type WorkFailPayload = {
   workItemId: string;
   reason: string;
   ownershipEpoch?: number;
@@ -835,8 +835,8 @@ export interface WorkFailPayload {
    * @maxItems 256
    */
   evidence?: MissionWeaveEvidence[];
-}
-export interface WorkOfferPayload {
+};
+export type WorkOfferPayload = {
   workItemId: string;
   /**
    * @minItems 1
@@ -869,8 +869,8 @@ export interface WorkOfferPayload {
   };
   offerExpiresInSeconds?: number;
   delegationGrantId?: string;
-}
-export interface WorkProposePayload {
+};
+export type WorkProposePayload = {
   proposalId: string;
   contract: MissionWeaveWorkContract;
   /**
@@ -878,13 +878,13 @@ export interface WorkProposePayload {
    */
   dependencyIds?: string[];
   parentWorkItemId?: string;
-}
-export interface WorkStartPayload {
+};
+export type WorkStartPayload = {
   workItemId: string;
   ownershipEpoch: number;
   executionLeaseSeconds?: number;
-}
-export interface WorkSubmitPayload {
+};
+export type WorkSubmitPayload = {
   workItemId: string;
   ownershipEpoch: number;
   executionLeaseId: string;
@@ -898,7 +898,7 @@ export interface WorkSubmitPayload {
    * @maxItems 256
    */
   evidence: MissionWeaveEvidence[];
-}
-export interface WorkUnblockPayload {
+};
+export type WorkUnblockPayload = {
   workItemId: string;
-}
+};

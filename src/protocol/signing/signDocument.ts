@@ -14,14 +14,11 @@ import {
 import { encodeBase64url } from '../base64url.js';
 import { canonicalMembers, joinCanonicalMembers, withCanonicalMember } from '../jcs.js';
 import { isUtcZTimestamp } from '../timestamp.js';
+import type { Signature } from '../schemas/wireTypes.js';
 import { PROFILES, type DocumentKind } from './profiles.js';
 
-export interface SignatureEnvelope {
-  readonly algorithm: 'Ed25519';
-  readonly keyId: string;
-  readonly createdAt: string;
-  readonly value: string;
-}
+/** `common#/$defs/signature`. */
+export type SignatureEnvelope = Readonly<Signature>;
 
 export interface SigningKey {
   readonly keyId: string;
