@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { SESSION_OPEN } from '../domain/organization/organization.js';
 import { sha256ContentHash } from '../protocol/contentHash.js';
 import type { Principal } from '../protocol/principal.js';
+import type { MissionWeaveAgentCard } from '../protocol/schemas/wireTypes.js';
 import { signDocument, type SigningKey } from '../protocol/signing/signDocument.js';
 import type { JsonObject } from '../protocol/strictJson.js';
 
@@ -32,7 +33,7 @@ export interface CardRequest {
 const ANY_SCHEMA = 'urn:missionweave:schema:any-json';
 
 export function issueAgentCard(request: CardRequest, registryKey: SigningKey): JsonObject {
-  const card = {
+  const card: Omit<MissionWeaveAgentCard, 'signature'> = {
     agentId: request.agentId,
     organizationId: request.organizationId,
     cardVersion: request.cardVersion,
@@ -58,7 +59,7 @@ export function issueAgentCard(request: CardRequest, registryKey: SigningKey): J
     maxConcurrency: request.maxConcurrency,
     issuedAt: request.issuedAt,
   };
-  return signDocument('agent-card', card, registryKey) as unknown as JsonObject;
+  return signDocument('agent-card', card, registryKey);
 }
 
 export interface CommandRequest {
@@ -84,7 +85,7 @@ export interface CommandRequest {
 /** A signed Command; omitted optional members stay absent (the schema forbids many of them). */
 export function signCommand(request: CommandRequest, key: SigningKey): JsonObject {
   const optional = ['groupId', 'sessionEpoch', 'membershipEpoch', 'coordinatorEpoch', 'expectedRevision', 'conversationId', 'workItemId', 'cooperationOverrideGrantId', 'extensions'] as const;
-  const command: Record<string, unknown> = {
+  const command: JsonObject = {
     protocolVersion: '0.1',
     actionId: request.actionId ?? `urn:uuid:${randomUUID()}`,
     actor: request.actor,
@@ -93,8 +94,11 @@ export function signCommand(request: CommandRequest, key: SigningKey): JsonObjec
     issuedAt: request.issuedAt,
     payload: request.payload,
   };
-  for (const member of optional) if (request[member] !== undefined) command[member] = request[member];
-  return signDocument('command', command, key) as unknown as JsonObject;
+  for (const member of optional) {
+    const value = request[member];
+    if (value !== undefined) command[member] = value;
+  }
+  return signDocument('command', command, key);
 }
 
 /** The Group Authority's own session-opening Command for an Agent that answered HELLO (§6.3). */

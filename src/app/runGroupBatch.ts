@@ -69,7 +69,7 @@ function missionFactsOf(groupId: string, document: unknown): MissionFacts | unde
     missionId: mission['missionId'],
     groupId,
     state: String(mission['state']),
-    missionOwner: mission['missionOwner'] as unknown as Principal,
+    missionOwner: mission['missionOwner'] as Principal,
     ...(parent === undefined ? {} : { parent: { missionId: parent.missionId, workItemId: parent.workItemId } }),
     ...(approval === undefined ? {} : { approval: { approvalId: approval.approvalId, artifactHashes: approval.artifactHashes } }),
     ...(closureReason === undefined ? {} : { closureReason }),

@@ -26,7 +26,8 @@ function recordOf(row: EmbeddedAdmissionRow, organizationId: string): FirstAdmis
     protocolVersion: '0.1',
     admissionRecordId: row.admissionRecordId,
     organizationId,
-    documentKind: row.documentKind,
+    // Written from a verified document's kind; the record's schema check still reads it.
+    documentKind: row.documentKind as FirstAdmissionRecord['documentKind'],
     signingHash: row.signingHash,
     keyId: row.keyId,
     principal: { type: row.principalType, id: row.principalId } as Principal,

@@ -10,6 +10,7 @@ import { coreKinds } from '../domain/kinds/coreKinds.js';
 import type { EmbeddedDocument } from '../domain/kinds/kindTypes.js';
 import type { CommandEnvelope } from '../domain/model.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
+import type { MissionWeaveCommand } from '../protocol/schemas/wireTypes.js';
 import { parseStrictJson, type JsonObject, type JsonValue } from '../protocol/strictJson.js';
 import { verifyParsedDocument, type RegistryInput } from '../protocol/signing/verifySignedDocument.js';
 import type { VerificationFailure } from '../protocol/signing/verification.js';
@@ -83,8 +84,9 @@ export type FrontResult =
   | { readonly ok: true; readonly command: VerifiedCommand }
   | { readonly ok: false; readonly error: WireError; readonly diagnostic?: VerificationFailure };
 
+/** A schema-valid Command document is its envelope (command.schema.json's generated type). */
 function envelopeOf(document: JsonObject): CommandEnvelope {
-  return document as unknown as CommandEnvelope;
+  return document as MissionWeaveCommand;
 }
 
 function relatedActionId(value: JsonValue): string | undefined {

@@ -129,7 +129,7 @@ export async function verifyGroupHistory(db: Queryable, groupId: string, verifie
       const recorded: RecordedEvent = {
         kind: String(document['kind']),
         payload: document['payload'] as JsonObject,
-        actor: document['actor'] as unknown as Principal,
+        actor: document['actor'] as Principal,
         occurredAt: String(document['occurredAt']),
         sequence: row.sequence,
         eventId: document.eventId,

@@ -9,6 +9,7 @@ import { signSessionOpen } from '../app/issueDocuments.js';
 import { unrecordedError } from '../app/recordPolicyLog.js';
 import { wireError } from '../app/wireError.js';
 import { acceptFrame, challengeFrame } from '../protocol/frames.js';
+import type { HelloResponse } from '../protocol/schemas/wireTypes.js';
 import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
 import type { Instant } from '../protocol/timestamp.js';
 import { credentialRefusal, HELLO_REFUSAL_STAGES, issueChallenge, newSessionToken, rejectResponse, type ClientResponse, type PendingChallenge } from './hello.js';
@@ -65,7 +66,7 @@ export async function handleHello(connection: FrameConnection, frame: JsonObject
     await refuseAuthentication(connection, frameId, check.ok ? 'no-pending-challenge' : 'response-schema-invalid', frame);
     return;
   }
-  const response = frame as unknown as ClientResponse;
+  const response: ClientResponse = frame as HelloResponse; // schema-valid just above
   let reason = rejectResponse(pending, response, authority.registry.current, clock.nowMillis());
   // Another node may have registered (or changed) this Agent's card a moment ago.
   if (reason !== null && REGISTRY_REASONS.has(reason) && (await refreshed(connection))) {

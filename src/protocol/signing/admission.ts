@@ -12,22 +12,14 @@
 import { isProtocolError } from '../errorCodes.js';
 import { samePrincipal, type Principal } from '../principal.js';
 import type { SchemaRegistry } from '../schemas/registry.js';
-import { parseStrictJson, type JsonObject, type JsonValue } from '../strictJson.js';
+import type { MissionWeaveFirstAdmissionRecord } from '../schemas/wireTypes.js';
+import { parseStrictJson, type JsonValue } from '../strictJson.js';
 import { parseTimestamp } from '../timestamp.js';
 import { keyValidAt } from './keyRegistry.js';
 import type { VerifiedDocument } from './verification.js';
 
-export interface FirstAdmissionRecord {
-  readonly protocolVersion: '0.1';
-  readonly admissionRecordId: string;
-  readonly organizationId: string;
-  readonly documentKind: string;
-  readonly signingHash: string;
-  readonly keyId: string;
-  readonly principal: Principal;
-  readonly trustedAcceptedAt: string;
-  readonly acceptedBy: Principal;
-}
+/** first-admission-record.schema.json's generated type. */
+export type FirstAdmissionRecord = Readonly<MissionWeaveFirstAdmissionRecord>;
 
 /** What an Admission Log returns: the record's exact bytes and who authenticated them. */
 export interface AuthenticatedRecord {
@@ -108,7 +100,7 @@ export function validateRecord(
   }
   if (isSelfAnchor(verified, value)) return refuse('event-self-anchoring');
   if (!schemas.validateObject('first-admission-record', value).ok) return refuse('record-schema-invalid');
-  const record = value as JsonObject as unknown as FirstAdmissionRecord;
+  const record = value as FirstAdmissionRecord;
   const bound =
     record.organizationId === verified.organizationId &&
     record.documentKind === verified.kind &&
@@ -153,7 +145,7 @@ export async function admitFirst(
     keyId: verified.keyId,
     principal: verified.principal,
     trustedAcceptedAt: context.trustedAcceptedAt,
-    acceptedBy: context.acceptedBy,
+    acceptedBy: { type: 'service', id: context.acceptedBy.id },
   };
   const appended = await log.appendOrReturnExisting(candidate);
   if (appended.status !== 'committed' && appended.status !== 'existing') {

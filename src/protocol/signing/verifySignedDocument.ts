@@ -44,7 +44,7 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
 function expectedSigner(profile: SignedDocumentProfile, document: JsonObject): Principal | 'any-service' {
   const signer = profile.signer;
   if (signer.rule === 'service-principal') return 'any-service';
-  if (signer.rule === 'principal-object') return document[signer.member] as unknown as Principal;
+  if (signer.rule === 'principal-object') return document[signer.member] as Principal;
   let value: JsonValue | undefined = document;
   for (const step of signer.path) value = isObject(value) ? value[step] : undefined;
   return { type: 'agent', id: value as string };
