@@ -1,9 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Four projects, one per kind of test, so a developer runs the fast ones alone
+ * (`npm run test:unit`) and `npm test` still runs them all:
+ *
+ * - unit: no PostgreSQL, no child process — the domain, protocol and the in-memory parts
+ *   (`*.unit.test.ts`, and the official bundles, `*.conformance.test.ts`);
+ * - int: against the shared template database (`*.int.test.ts`), and the unit tests that start a
+ *   child process (UNIT_WITH_PROCESSES);
+ * - e2e: real nodes over TLS, and the CLI's binary (`*.e2e.test.ts`);
+ * - browser: the console in Chromium (`*.browser.e2e.test.ts`).
+ *
+ * Only int, e2e and browser name the database's global setup; the three share one PostgreSQL
+ * (test/support/globalDatabase.ts), and a run of unit alone starts none.
+ */
+
+/** Unit tests by name that start a child process (node -e, docker compose): run with int. */
+export const UNIT_WITH_PROCESSES = [
+  'test/heapTuning.unit.test.ts',
+  'test/deployment.unit.test.ts',
+  'test/stallWatch.unit.test.ts',
+];
+
+const DATABASE = ['test/support/globalDatabase.ts'];
+const BROWSER = 'test/**/*.browser.e2e.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/globalDatabase.ts'],
     setupFiles: ['test/support/evidenceSource.ts'],
     pool: 'forks',
     // Two files at a time, also on 2 cores (vitest's default there is one): most files wait on
@@ -12,5 +35,27 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.unit.test.ts', 'test/**/*.conformance.test.ts'],
+          exclude: UNIT_WITH_PROCESSES,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'int', include: ['test/**/*.int.test.ts', ...UNIT_WITH_PROCESSES], globalSetup: DATABASE },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/**/*.e2e.test.ts'], exclude: [BROWSER], globalSetup: DATABASE },
+      },
+      {
+        extends: true,
+        test: { name: 'browser', include: [BROWSER], globalSetup: DATABASE },
+      },
+    ],
   },
 });
