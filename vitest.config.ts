@@ -5,7 +5,10 @@ import { defineConfig } from 'vitest/config';
  * (`npm run test:unit`) and `npm test` still runs them all:
  *
  * - unit: no PostgreSQL, no child process — the domain, protocol and the in-memory parts
- *   (`*.unit.test.ts`, and the official bundles, `*.conformance.test.ts`);
+ *   (`*.unit.test.ts`, and the official bundles, `*.conformance.test.ts`), all files of a worker
+ *   in one module graph (isolate: false: a third of the CPU time, most of it went to importing
+ *   src anew for every file); the few that replace a module (vi.mock) need a graph of their own
+ *   and run beside it as unit-mocked (UNIT_WITH_MOCKS);
  * - int: against the shared template database (`*.int.test.ts`), and the unit tests that start a
  *   child process (UNIT_WITH_PROCESSES);
  * - e2e: real nodes over TLS, and the CLI's binary (`*.e2e.test.ts`);
@@ -22,6 +25,10 @@ export const UNIT_WITH_PROCESSES = [
   'test/stallWatch.unit.test.ts',
 ];
 
+/** Unit tests that replace a module with vi.mock, which an unisolated run cannot do. */
+export const UNIT_WITH_MOCKS = ['test/embeddedEvidence.unit.test.ts'];
+
+const UNIT = ['test/**/*.unit.test.ts', 'test/**/*.conformance.test.ts'];
 const DATABASE = ['test/support/globalDatabase.ts'];
 const BROWSER = 'test/**/*.browser.e2e.test.ts';
 
@@ -38,11 +45,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: {
-          name: 'unit',
-          include: ['test/**/*.unit.test.ts', 'test/**/*.conformance.test.ts'],
-          exclude: UNIT_WITH_PROCESSES,
-        },
+        test: { name: 'unit', include: UNIT, exclude: [...UNIT_WITH_PROCESSES, ...UNIT_WITH_MOCKS], isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'unit-mocked', include: UNIT_WITH_MOCKS },
       },
       {
         extends: true,
