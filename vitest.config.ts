@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -33,6 +34,11 @@ const DATABASE = ['test/support/globalDatabase.ts'];
 const BROWSER = 'test/**/*.browser.e2e.test.ts';
 
 export default defineConfig({
+  resolve: {
+    // tools/ import the server as "#src/*" (package.json "imports"): the built dist/ when they run,
+    // the source here, as tsconfig.json's customConditions read it too.
+    alias: [{ find: /^#src\/(.*)$/, replacement: `${fileURLToPath(new URL('./src/', import.meta.url))}$1` }],
+  },
   test: {
     setupFiles: ['test/support/evidenceSource.ts'],
     pool: 'forks',
