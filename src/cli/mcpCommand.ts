@@ -21,7 +21,7 @@ import { AgentContext } from '../client/mcp/agentContext.js';
 import { createMcpServer } from '../client/mcp/mcpServer.js';
 import { mcpTools } from '../client/mcp/mcpTools.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
-import { Home } from './home.js';
+import { Home } from '../home/home.js';
 import { serveMcpHttp } from './mcpHttp.js';
 
 const USAGE = 'usage: missionweave mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]';

@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Home } from '#src/cli/home.js';
+import { Home } from '#src/home/home.js';
 import { ensureHome } from '#src/cli/initCommand.js';
 import { openEmbeddedPostgres, removeEmbeddedData } from '#src/store/embeddedPostgres.js';
 import { naiveSqlPerSec, rawVerifyPerSec, rawWsDeliveries } from './baselines.js';

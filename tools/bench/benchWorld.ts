@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import type { GroupAuthority } from '#src/app/groupAuthority.js';
 import { issueAgentCard, signCommand, timestampOf } from '#src/app/issueDocuments.js';
-import { Home } from '#src/cli/home.js';
+import { Home } from '#src/home/home.js';
 import { ensureHome } from '#src/cli/initCommand.js';
 import type { Principal } from '#src/protocol/principal.js';
 import { generatePrivateKey, publicKeyBase64url, type SigningKey } from '#src/protocol/signing/signDocument.js';

@@ -7,7 +7,7 @@
 import pino from 'pino';
 import { verifyGroupHistory } from '#src/app/verifyGroupHistory.js';
 import type { BenchAgent } from '../bench/benchWorld.js';
-import { Home } from '#src/cli/home.js';
+import { Home } from '#src/home/home.js';
 import { openAuthority } from '#src/server.js';
 import { createPool } from '#src/store/pool.js';
 import { AgentLink } from './agentLink.js';
