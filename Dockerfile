@@ -1,6 +1,7 @@
 # The missionweave Group Authority image: `docker compose up` builds it (docker-compose.yml).
 # Stage 1 installs every dependency and runs `npm run build` (TypeScript into dist/, and whatever
-# else the build script produces there, such as the console's static files); stage 2 keeps only
+# else the build script produces there, such as the console's static files; the benchmarks and
+# the fault suite of tools/ into dist-tools/, which no stage copies); stage 2 keeps only
 # production dependencies, dist/, schemas/ and migrations/, and runs as the unprivileged `node`
 # user. Debian (glibc), not Alpine: the embedded PostgreSQL binaries that `missionweave start`
 # uses without DATABASE_URL are glibc builds.

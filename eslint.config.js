@@ -7,12 +7,14 @@
 // replay, wake-ups) calls app for the read rule, reads what an Event kind declares (domain's kind
 // registry), and reads and listens through store; app runs
 // the pipeline over domain and store; everything may use protocol, which uses nothing. client
-// ships alone as the SDK, so it uses protocol only. cli, bench, faults and server.ts compose
-// the rest and may import anything; nothing imports them. Import cycles are checked by
+// ships alone as the SDK, so it uses protocol only. home is the operator's folder (keys,
+// settings), read by the server and the CLI alike. cli and server.ts compose the rest; cli may
+// import anything, server.ts anything but cli; nothing imports them. The benchmarks and the fault suite live outside the
+// package, in tools/, and import it as "#src/*"; nothing in src/ imports tools/. Import cycles are checked by
 // test/importCycles.unit.test.ts (import-x/no-cycle skips type-only imports).
 import tseslint from 'typescript-eslint';
 
-const LAYERS = ['protocol', 'domain', 'store', 'app', 'delivery', 'transport', 'client', 'cli', 'bench', 'faults'];
+const LAYERS = ['protocol', 'domain', 'store', 'app', 'delivery', 'transport', 'client', 'home', 'cli'];
 
 /** What each layer may import besides itself; a layer not listed here is composition. */
 const MAY_IMPORT = {
@@ -23,6 +25,7 @@ const MAY_IMPORT = {
   delivery: ['protocol', 'domain', 'store', 'app'],
   transport: ['protocol', 'app', 'delivery'],
   client: ['protocol'],
+  home: ['protocol', 'app'],
 };
 
 function layerPatterns(layer) {
@@ -30,7 +33,7 @@ function layerPatterns(layer) {
   const forbidden = LAYERS.filter((other) => other !== layer && !allowed.includes(other));
   const may = allowed.length === 0 ? 'nothing above it' : `only ${allowed.map((l) => `src/${l}`).join(', ')}`;
   return [
-    { group: forbidden.map((other) => `**/${other}/**`), message: `src/${layer} may import ${may} (see eslint.config.js).` },
+    { group: [...forbidden.map((other) => `**/${other}/**`), '**/tools/**'], message: `src/${layer} may import ${may} (see eslint.config.js).` },
     { group: ['**/server.js'], message: 'src/server.ts is the composition root; nothing imports it.' },
   ];
 }
@@ -53,13 +56,13 @@ const protocolForbidden = {
   ],
 };
 
-const layered = ['store', 'app', 'delivery', 'transport', 'client'].map((layer) => ({
+const layered = ['store', 'app', 'delivery', 'transport', 'client', 'home'].map((layer) => ({
   files: [`src/${layer}/**/*.ts`],
   rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns(layer) }] },
 }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'dist-tools/**', 'node_modules/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -91,4 +94,24 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', protocolForbidden] },
   },
   ...layered,
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/tools/**', '#src/*'], message: 'src/ is the package: it imports neither tools/ nor itself as "#src/*".' }] }],
+    },
+  },
+  {
+    files: ['src/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/cli/**'], message: 'src/server.ts serves; the CLI starts it, not the other way round (src/home/ holds what both read).' },
+            { group: ['**/tools/**', '#src/*'], message: 'src/ is the package: it imports neither tools/ nor itself as "#src/*".' },
+          ],
+        },
+      ],
+    },
+  },
 );

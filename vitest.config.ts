@@ -1,9 +1,45 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Four projects, one per kind of test, so a developer runs the fast ones alone
+ * (`npm run test:unit`) and `npm test` still runs them all:
+ *
+ * - unit: no PostgreSQL, no child process — the domain, protocol and the in-memory parts
+ *   (`*.unit.test.ts`, and the official bundles, `*.conformance.test.ts`), all files of a worker
+ *   in one module graph (isolate: false: a third of the CPU time, most of it went to importing
+ *   src anew for every file); the few that replace a module (vi.mock) need a graph of their own
+ *   and run beside it as unit-mocked (UNIT_WITH_MOCKS);
+ * - int: against the shared template database (`*.int.test.ts`), and the unit tests that start a
+ *   child process (UNIT_WITH_PROCESSES);
+ * - e2e: real nodes over TLS, and the CLI's binary (`*.e2e.test.ts`);
+ * - browser: the console in Chromium (`*.browser.e2e.test.ts`).
+ *
+ * Only int, e2e and browser name the database's global setup; the three share one PostgreSQL
+ * (test/support/globalDatabase.ts), and a run of unit alone starts none.
+ */
+
+/** Unit tests by name that start a child process (node -e, docker compose): run with int. */
+export const UNIT_WITH_PROCESSES = [
+  'test/heapTuning.unit.test.ts',
+  'test/deployment.unit.test.ts',
+  'test/stallWatch.unit.test.ts',
+];
+
+/** Unit tests that replace a module with vi.mock, which an unisolated run cannot do. */
+export const UNIT_WITH_MOCKS = ['test/embeddedEvidence.unit.test.ts'];
+
+const UNIT = ['test/**/*.unit.test.ts', 'test/**/*.conformance.test.ts'];
+const DATABASE = ['test/support/globalDatabase.ts'];
+const BROWSER = 'test/**/*.browser.e2e.test.ts';
+
 export default defineConfig({
+  resolve: {
+    // tools/ import the server as "#src/*" (package.json "imports"): the built dist/ when they run,
+    // the source here, as tsconfig.json's customConditions read it too.
+    alias: [{ find: /^#src\/(.*)$/, replacement: `${fileURLToPath(new URL('./src/', import.meta.url))}$1` }],
+  },
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/globalDatabase.ts'],
     setupFiles: ['test/support/evidenceSource.ts'],
     pool: 'forks',
     // Two files at a time, also on 2 cores (vitest's default there is one): most files wait on
@@ -12,5 +48,27 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: UNIT, exclude: [...UNIT_WITH_PROCESSES, ...UNIT_WITH_MOCKS], isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'unit-mocked', include: UNIT_WITH_MOCKS },
+      },
+      {
+        extends: true,
+        test: { name: 'int', include: ['test/**/*.int.test.ts', ...UNIT_WITH_PROCESSES], globalSetup: DATABASE },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/**/*.e2e.test.ts'], exclude: [BROWSER], globalSetup: DATABASE },
+      },
+      {
+        extends: true,
+        test: { name: 'browser', include: [BROWSER], globalSetup: DATABASE },
+      },
+    ],
   },
 });

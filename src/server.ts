@@ -12,7 +12,7 @@ import { GroupAuthority } from './app/groupAuthority.js';
 import { NODE_CODE_PROFILES, registerNodeProfiles } from './app/nodeProfiles.js';
 import { AuthorityReactor } from './app/reactor/authorityReactor.js';
 import type { AuthoritySettings } from './app/settings.js';
-import type { Home } from './cli/home.js';
+import type { Home } from './home/home.js';
 import { openEmbeddedPostgres, type DatabaseHandle } from './store/embeddedPostgres.js';
 import { migrate } from './store/migrate.js';
 import { createPool, type Pool } from './store/pool.js';

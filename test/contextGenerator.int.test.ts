@@ -1,6 +1,6 @@
 /**
  * The Organization's context generator Agent in an operator folder (src/app/context/
- * contextGenerator.ts, src/cli/home.ts, src/server.ts): a folder made before the generator existed
+ * contextGenerator.ts, src/home/home.ts, src/server.ts): a folder made before the generator existed
  * gains its key and registered Agent Card once, when nodes start serving on it (several at once
  * keep one key and one card); `init` on such a folder does the same; a folder whose key was
  * replaced registers the next card version. Real PostgreSQL, the folder pointed at it.
@@ -16,7 +16,7 @@ import { listProfiles } from '../src/app/extensionProfiles.js';
 import { DEFAULT_FRESHNESS } from '../src/app/limits.js';
 import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
 import { PARLEY_URI } from '../src/domain/parley/parleyProfile.js';
-import { CONTEXT_GENERATOR_KEY_FILE, Home, type HomeConfig } from '../src/cli/home.js';
+import { CONTEXT_GENERATOR_KEY_FILE, Home, type HomeConfig } from '../src/home/home.js';
 import { ensureHome } from '../src/cli/initCommand.js';
 import { generatePrivateKey, publicKeyBase64url } from '../src/protocol/signing/signDocument.js';
 import { openAuthority } from '../src/server.js';

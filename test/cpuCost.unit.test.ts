@@ -7,8 +7,8 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { halfLoad, parseProcStat, readProcStats, sampleCost, treeTicks, unitCost, usPerUnit, USER_HZ, type ProcStat } from '../src/bench/cpuCost.js';
-import { cryptoFloorUsPerCommand, floorFromRates } from '../src/bench/cryptoFloor.js';
+import { halfLoad, parseProcStat, readProcStats, sampleCost, treeTicks, unitCost, usPerUnit, USER_HZ, type ProcStat } from '../tools/bench/cpuCost.js';
+import { cryptoFloorUsPerCommand, floorFromRates } from '../tools/bench/cryptoFloor.js';
 
 /** A stat line as proc(5) lays it out, with the fields the cost reads set. */
 function statLine(pid: number, comm: string, ppid: number, utime: number, stime: number, cutime: number, cstime: number): string {

@@ -1,11 +1,11 @@
 /**
- * Self time from a V8 CPU profile (src/bench/cpuProfile.ts), on a hand-made profile whose
+ * Self time from a V8 CPU profile (tools/bench/cpuProfile.ts), on a hand-made profile whose
  * answer is known: each sample weighs the gap to the next, idle is left out of the ranking and
  * of the busy share, functions and files aggregate across nodes.
  */
 
 import { describe, expect, it } from 'vitest';
-import { shortFile, summarizeProfile, summaryMarkdown, type CpuProfile } from '../src/bench/cpuProfile.js';
+import { shortFile, summarizeProfile, summaryMarkdown, type CpuProfile } from '../tools/bench/cpuProfile.js';
 
 const frame = (functionName: string, url: string, lineNumber: number) => ({ functionName, url, lineNumber, columnNumber: 0 });
 const APP = 'file:///work/x/dist/app/runGroupBatch.js';

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { Home } from '../src/cli/home.js';
+import { Home } from '../src/home/home.js';
 import { openAuthority } from '../src/server.js';
 import { signCommand, timestampOf } from '../src/app/issueDocuments.js';
 import { createTestDatabase } from './support/database.js';

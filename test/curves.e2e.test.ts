@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { expect, it } from 'vitest';
 
 it('measures the replay curve at two sizes and prints it as JSON', () => {
-  const run = spawnSync(process.execPath, ['dist/bench/curves.js', '--curve', 'replay', '--sizes', '40,90', '--json'], { encoding: 'utf8', timeout: 540_000 });
+  const run = spawnSync(process.execPath, ['dist-tools/bench/curves.js', '--curve', 'replay', '--sizes', '40,90', '--json'], { encoding: 'utf8', timeout: 540_000 });
   expect(run.status, run.stderr).toBe(0);
   const lines = run.stdout.trim().split('\n');
   expect(lines[0]).toBe('replay:');
@@ -23,7 +23,7 @@ it('measures the replay curve at two sizes and prints it as JSON', () => {
 }, 600_000);
 
 it('measures the registry curve: a copy caught up by one card holds it, and each point counts the bindings it reloaded', () => {
-  const run = spawnSync(process.execPath, ['dist/bench/curves.js', '--curve', 'registry', '--sizes', '10,30', '--json'], { encoding: 'utf8', timeout: 300_000 });
+  const run = spawnSync(process.execPath, ['dist-tools/bench/curves.js', '--curve', 'registry', '--sizes', '10,30', '--json'], { encoding: 'utf8', timeout: 300_000 });
   expect(run.status, run.stderr).toBe(0);
   const json = JSON.parse(run.stdout.trim().split('\n').at(-1) as string) as { registry: { size: number; bindings: number; fullReloadMs: number; catchUpOneCardMs: number; extendOneBindingUs: number }[] };
   expect(json.registry.map((p) => p.size)).toEqual([10, 30]);

@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { bends, CURVE_LIMITS, FULL_SIZES, idleServeProcesses, median, parseCurveArgs, QUICK_SIZES, writerGroups } from '../src/bench/curvesPlan.js';
+import { bends, CURVE_LIMITS, FULL_SIZES, idleServeProcesses, median, parseCurveArgs, QUICK_SIZES, writerGroups } from '../tools/bench/curvesPlan.js';
 
 describe('parseCurveArgs', () => {
   it('runs the curves asked for in a fixed order, replay before restart', () => {

@@ -1,5 +1,5 @@
 /**
- * The scaling curves' setup (src/bench/curvesSeed.ts) on a real PostgreSQL: Groups made through
+ * The scaling curves' setup (tools/bench/curvesSeed.ts) on a real PostgreSQL: Groups made through
  * the Command path, and a history seeded through the store layer that an operator's full
  * verification accepts — and rejects once one stored Event is altered.
  */
@@ -8,10 +8,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BenchWorld, type BenchAgent, type BenchMission } from '../src/bench/benchWorld.js';
-import { CURVE_LIMITS } from '../src/bench/curvesPlan.js';
-import { seedAgents } from '../src/bench/curvesAgents.js';
-import { createGroups, seedHistory, verifySeeded } from '../src/bench/curvesSeed.js';
+import { BenchWorld, type BenchAgent, type BenchMission } from '../tools/bench/benchWorld.js';
+import { CURVE_LIMITS } from '../tools/bench/curvesPlan.js';
+import { seedAgents } from '../tools/bench/curvesAgents.js';
+import { createGroups, seedHistory, verifySeeded } from '../tools/bench/curvesSeed.js';
 import { loadRegistrySnapshot } from '../src/app/registrySnapshot.js';
 import { verifyParsedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';

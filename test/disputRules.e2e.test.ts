@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../src/cli/disput/nodeLink.js';
 import { TURN_KIND } from '../src/cli/disput/playTurn.js';
 import type { RepoCheck } from '../src/cli/disput/repoChecks.js';
-import { Home } from '../src/cli/home.js';
+import { Home } from '../src/home/home.js';
 import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
 import { BACKLOG_EMPTY, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
 import { AUTHORITY_ONLY, Dialogue } from './support/disputDialogue.js';

@@ -4,9 +4,9 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { checkDeliveries, checkDowntimes, checkEpochs, checkLogs, checkOperations, checkReplays, unresolved } from '../src/faults/checker.js';
-import type { Answer } from '../src/faults/agentLink.js';
-import type { Completion, GroupLog, History, Operation, Segment } from '../src/faults/history.js';
+import { checkDeliveries, checkDowntimes, checkEpochs, checkLogs, checkOperations, checkReplays, unresolved } from '../tools/faults/checker.js';
+import type { Answer } from '../tools/faults/agentLink.js';
+import type { Completion, GroupLog, History, Operation, Segment } from '../tools/faults/history.js';
 
 const G = 'urn:missionweave:group:g';
 const event = (sequence: number, cause: string, kind = 'message.posted', payload: Record<string, unknown> = {}) => ({

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Lease, WorkItem } from '../src/domain/documents.js';
 import { WORK_LEASES_EXTENSION } from '../src/domain/workItem/workLeases.js';
-import type { GroupLog, History, Operation } from '../src/faults/history.js';
-import { checkFencedCompletions, checkLateCommands, checkOfferWins, checkWork } from '../src/faults/workChecker.js';
+import type { GroupLog, History, Operation } from '../tools/faults/history.js';
+import { checkFencedCompletions, checkLateCommands, checkOfferWins, checkWork } from '../tools/faults/workChecker.js';
 
 const G = 'urn:missionweave:group:g';
 const W = 'urn:missionweave:work-item:w';

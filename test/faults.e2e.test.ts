@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 
 it('survives the short fault run with no violation', () => {
-  const run = spawnSync(process.execPath, [join(process.cwd(), 'dist', 'faults', 'faults.js'), '--short', '--json'], { encoding: 'utf8', timeout: 240_000 });
+  const run = spawnSync(process.execPath, [join(process.cwd(), 'dist-tools', 'faults', 'faults.js'), '--short', '--json'], { encoding: 'utf8', timeout: 240_000 });
   const lines = run.stdout.trim().split('\n');
   if (run.status !== 0) console.error(run.stdout, run.stderr.slice(-4_000));
   const figures = JSON.parse(lines.at(-1) ?? '{}') as Record<string, number> & {

@@ -4,7 +4,7 @@
  */
 
 import { expect, it } from 'vitest';
-import { fuzzContext, runFuzz } from '../src/bench/fuzz.js';
+import { fuzzContext, runFuzz } from '../tools/bench/fuzz.js';
 
 it('answers every fuzzed input without crashing (fixed seed)', () => {
   const results = runFuzz(30_000, 20261130, fuzzContext());

@@ -23,7 +23,9 @@ const CASES: readonly [file: string, allowed: readonly string[], refused: readon
   ['src/delivery/x.ts', ['../app/wireError.js', '../store/channels.js', '../protocol/frames.js', '../domain/kinds/coreKinds.js'], ['../transport/frames.js', '../cli/home.js']],
   ['src/transport/x.ts', ['../app/groupAccess.js', '../delivery/outbox.js'], ['../store/pool.js', '../store/sql/memberships.js', '../domain/readAccess.js', '../cli/home.js']],
   ['src/client/x.ts', ['../protocol/jcs.js'], ['../app/wireError.js', '../transport/frames.js']],
-  ['src/cli/x.ts', ['../store/pool.js', '../transport/listener.js', '../server.js'], []],
+  ['src/home/x.ts', ['../app/settings.js', '../protocol/jcs.js'], ['../cli/args.js', '../transport/limits.js', '../store/pool.js']],
+  ['src/cli/x.ts', ['../store/pool.js', '../transport/listener.js', '../server.js', '../home/home.js'], ['../../tools/bench/fuzz.js']],
+  ['src/server.ts', ['./app/groupAuthority.js', './home/home.js', './transport/listener.js'], ['./cli/args.js', './cli/main.js', '../tools/bench/fuzz.js']],
 ];
 
 describe('eslint layer rule', () => {

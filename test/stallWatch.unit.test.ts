@@ -1,6 +1,6 @@
 /**
  * A bench load process that stops making progress fails with what it waited for, rather than
- * hanging the bench (src/bench/stallWatch.ts): a count that stops growing, past the stall time,
+ * hanging the bench (tools/bench/stallWatch.ts): a count that stops growing, past the stall time,
  * ends it with EXIT_STALLED and the description; a count that keeps growing does not; a socket
  * the server closes ends it at once with EXIT_CLOSED and the close code. Each case runs the built
  * module in a process of its own, since failing means exiting.
@@ -10,9 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
-import { EXIT_CLOSED, EXIT_STALLED } from '../src/bench/stallWatch.js';
+import { EXIT_CLOSED, EXIT_STALLED } from '../tools/bench/stallWatch.js';
 
-const MODULE = pathToFileURL(join(process.cwd(), 'dist', 'bench', 'stallWatch.js')).href;
+const MODULE = pathToFileURL(join(process.cwd(), 'dist-tools', 'bench', 'stallWatch.js')).href;
 
 function run(body: string): { status: number | null; stderr: string } {
   const script = `import { watchStall, failOnClose } from ${JSON.stringify(MODULE)};\n${body}`;

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
-import { BenchWorld, type BenchAgent } from '../src/bench/benchWorld.js';
-import { seedHistory } from '../src/bench/curvesSeed.js';
+import { BenchWorld, type BenchAgent } from '../tools/bench/benchWorld.js';
+import { seedHistory } from '../tools/bench/curvesSeed.js';
 import type { KindRegistry } from '../src/domain/kinds/kindRegistry.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 

@@ -9,7 +9,7 @@
 import { archiveGroup } from '../app/archiveGroup.js';
 import { openAuthority } from '../server.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
-import { Home } from './home.js';
+import { Home } from '../home/home.js';
 
 export async function archiveCommand(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, { dir: 'value' });

@@ -3,12 +3,9 @@
  * and boolean `--flag`. Unknown flags are usage errors, reported with exit code 2.
  */
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+import { UsageError } from '../home/usageError.js';
+
+export { UsageError };
 
 export interface ParsedArgs {
   readonly positionals: string[];

@@ -12,7 +12,7 @@ import { parseTimestamp } from '../protocol/timestamp.js';
 import { openAuthority } from '../server.js';
 import { readPolicyLog } from '../store/sql/policyLog.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
-import { Home } from './home.js';
+import { Home } from '../home/home.js';
 
 const USAGE = 'usage: missionweave audit --dir DIR [--group G] [--since TIMESTAMP] [--limit N]';
 

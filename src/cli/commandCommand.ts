@@ -17,7 +17,7 @@ import type { JsonObject } from '../protocol/strictJson.js';
 import type { Pool } from '../store/pool.js';
 import { openAuthority } from '../server.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
-import { Home, type PrincipalRecord } from './home.js';
+import { Home, type PrincipalRecord } from '../home/home.js';
 
 const CREATIONS = new Set(['mission.create', 'mission.create_follow_up']);
 

@@ -15,7 +15,7 @@ import { isUri } from '../protocol/identifier.js';
 import { generatePrivateKey, publicKeyBase64url } from '../protocol/signing/signDocument.js';
 import { openAuthority, registerFolderContextGenerator, registerFolderProfiles } from '../server.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
-import { Home, type HomeConfig, type ServiceConfig } from './home.js';
+import { Home, type HomeConfig, type ServiceConfig } from '../home/home.js';
 
 function newService(home: Home, name: string, id: string): ServiceConfig {
   const privateKey = generatePrivateKey();

@@ -23,7 +23,7 @@ import { mcpTools } from '../client/mcp/mcpTools.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { NODE_READ_SIDES } from './nodeReadSides.js';
 import { readSideTools } from './readSide.js';
-import { Home } from './home.js';
+import { Home } from '../home/home.js';
 import { serveMcpHttp } from './mcpHttp.js';
 
 const USAGE = 'usage: missionweave mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]';

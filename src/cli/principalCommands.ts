@@ -16,7 +16,7 @@ import { classifyPoint } from '../protocol/ed25519.js';
 import { generatePrivateKey, publicKeyBase64url } from '../protocol/signing/signDocument.js';
 import { openAuthority } from '../server.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
-import { checkHandle, Home, type PrincipalRecord } from './home.js';
+import { checkHandle, Home, type PrincipalRecord } from '../home/home.js';
 
 function printed(home: Home, record: PrincipalRecord): number {
   const { type, id, keyId } = record;

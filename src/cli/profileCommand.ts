@@ -14,7 +14,7 @@ import { NODE_CODE_PROFILES } from '../app/nodeProfiles.js';
 import type { ProfileRow } from '../store/sql/extensionProfiles.js';
 import { openAuthority } from '../server.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
-import { Home } from './home.js';
+import { Home } from '../home/home.js';
 
 const USAGE = 'usage: missionweave profile add FILE --dir DIR | missionweave profile list --dir DIR';
 

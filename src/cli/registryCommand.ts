@@ -11,7 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import { openAuthority } from '../server.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
-import { Home } from './home.js';
+import { Home } from '../home/home.js';
 
 export async function registryCommand(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, { dir: 'value', out: 'value' });

@@ -10,7 +10,7 @@ import { readEventsAfter } from '../store/sql/events.js';
 import { readLastSequence } from '../store/sql/groups.js';
 import { openAuthority } from '../server.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
-import { Home } from './home.js';
+import { Home } from '../home/home.js';
 
 export async function replayCommand(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, { dir: 'value', after: 'value', verify: 'boolean' });

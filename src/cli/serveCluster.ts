@@ -25,7 +25,7 @@ import { DEFAULT_LIMITS } from '../transport/limits.js';
 import type { ToPrimary } from '../transport/clusterLink.js';
 import { UsageError } from './args.js';
 import { ClusterTables } from './clusterTables.js';
-import type { Home } from './home.js';
+import type { Home } from '../home/home.js';
 
 /** The most processes one node runs: a core each on the largest machines we size for. */
 const MAX_PROCESSES = 64;

@@ -15,7 +15,7 @@ import { systemClock } from '../app/settings.js';
 import { openAuthority } from '../server.js';
 import { startListener } from '../transport/listener.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
-import { Home } from './home.js';
+import { Home } from '../home/home.js';
 import { NODE_READ_SIDES } from './nodeReadSides.js';
 import { readSideRoutes } from './readSide.js';
 import { ClusterLink } from '../transport/clusterLink.js';

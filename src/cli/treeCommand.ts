@@ -9,7 +9,7 @@ import { readMissionTree } from '../app/policy/readMissionTree.js';
 import { openAuthority } from '../server.js';
 import { readMissionDocuments } from '../store/sql/aggregates.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
-import { Home } from './home.js';
+import { Home } from '../home/home.js';
 
 const USAGE = 'usage: missionweave tree MISSION --dir DIR';
 

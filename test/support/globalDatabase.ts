@@ -60,7 +60,20 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+interface Shared {
+  started: Promise<{ url: string; source: string; stop: () => Promise<void> }>;
+  users: number;
+}
+
+/**
+ * The int, e2e and browser projects each name this setup (vitest.config.ts); vitest runs it once
+ * per project, in one process, so the first starts the server and migrates the template, the
+ * others share them (through globalThis: each project loads this module anew), and the last to
+ * finish stops it.
+ */
+const SHARED = Symbol.for('missionweave.testDatabase');
+
+async function startAndMigrate(): Promise<{ url: string; source: string; stop: () => Promise<void> }> {
   const server = await startServer();
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
@@ -70,7 +83,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const pool = createPool(withDatabase(server.url, TEMPLATE), { max: 2 });
   await migrate(pool);
   await pool.end();
+  return server;
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const holder = globalThis as { [SHARED]?: Shared };
+  const shared = (holder[SHARED] ??= { started: startAndMigrate(), users: 0 });
+  shared.users += 1;
+  const server = await shared.started;
   project.provide('adminDatabaseUrl', server.url);
   project.provide('databaseSource', server.source);
-  return server.stop;
+  return async () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete holder[SHARED];
+    await server.stop();
+  };
 }

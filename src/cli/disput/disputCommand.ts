@@ -19,7 +19,7 @@ import { decide, folderDifferences, freshTurnFiles, playTurn, type Decision, typ
 import { refusedBy } from './refusedBy.js';
 import { BACKLOG_PATH, GitRepo, type RepoCheck } from './repoChecks.js';
 import { disputRepoCheck } from './turnCheck.js';
-import { Home } from '../home.js';
+import { Home } from '../../home/home.js';
 
 const USAGE = `usage: missionweave disput <next|status|check|play|decide "TEXT"> --group G --as HANDLE [--dir DIR] [--repo PATH] [--url https://HOST:PORT]
   decide: [--answer "[I-0002-2] CLOS : …" ...] [--status CONTINUE|DONE]`;

@@ -17,7 +17,7 @@ import { canonicalBytes } from '../../protocol/jcs.js';
 import { signBytes } from '../../protocol/signing/signDocument.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import { UsageError } from '../args.js';
-import type { Home } from '../home.js';
+import type { Home } from '../../home/home.js';
 import { DISPUT_HTTP_TIMEOUT_MS, EVENTS_PAGE } from './disputCliLimits.js';
 
 /** A refused Command, as the node said it: the §19 code, its message and details. */

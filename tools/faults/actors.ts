@@ -6,9 +6,9 @@
  */
 
 import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
-import { signCommand, timestampOf } from '../app/issueDocuments.js';
+import { signCommand, timestampOf } from '#src/app/issueDocuments.js';
 import type { BenchAgent, BenchMission } from '../bench/benchWorld.js';
-import type { JsonObject } from '../protocol/strictJson.js';
+import type { JsonObject } from '#src/protocol/strictJson.js';
 import { AgentLink, type Answer } from './agentLink.js';
 import type { Cluster } from './cluster.js';
 import { DEFINITE_REFUSALS, type Operation, type ProbeKind } from './history.js';

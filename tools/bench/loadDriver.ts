@@ -9,10 +9,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { SERVE_NODE_FLAGS } from '../cli/heapTuning.js';
+import { SERVE_NODE_FLAGS } from '#src/cli/heapTuning.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const CLI = join(HERE, '..', 'cli', 'main.js');
+/** The built CLI: this module lies two folders below the repository, as tools/bench or dist-tools/bench. */
+const CLI = join(HERE, '..', '..', 'dist', 'cli', 'main.js');
 
 /** Every child still running; none outlives the benchmark, even when it fails. */
 const children = new Set<ChildProcess>();

@@ -13,9 +13,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:https';
 import pg from 'pg';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { verifyEd25519 } from '../protocol/ed25519.js';
-import { generatePrivateKey, signBytes } from '../protocol/signing/signDocument.js';
-import { decodeBase64url } from '../protocol/base64url.js';
+import { verifyEd25519 } from '#src/protocol/ed25519.js';
+import { generatePrivateKey, signBytes } from '#src/protocol/signing/signDocument.js';
+import { decodeBase64url } from '#src/protocol/base64url.js';
 import { createPublicKey } from 'node:crypto';
 import { startLoad } from './loadDriver.js';
 

@@ -7,15 +7,15 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { newUrn, signEventDocuments } from '../app/eventFactory.js';
-import { timestampOf } from '../app/issueDocuments.js';
-import { sha256ContentHash } from '../protocol/contentHash.js';
-import type { Principal } from '../protocol/principal.js';
-import { signDocumentWithBytes, type SigningKey } from '../protocol/signing/signDocument.js';
-import type { JsonObject } from '../protocol/strictJson.js';
-import type { AggregateWrite } from '../store/sql/appendBatch.js';
-import type { EventRow } from '../store/sql/events.js';
-import type { ReceiptRow } from '../store/sql/receipts.js';
+import { newUrn, signEventDocuments } from '#src/app/eventFactory.js';
+import { timestampOf } from '#src/app/issueDocuments.js';
+import { sha256ContentHash } from '#src/protocol/contentHash.js';
+import type { Principal } from '#src/protocol/principal.js';
+import { signDocumentWithBytes, type SigningKey } from '#src/protocol/signing/signDocument.js';
+import type { JsonObject } from '#src/protocol/strictJson.js';
+import type { AggregateWrite } from '#src/store/sql/appendBatch.js';
+import type { EventRow } from '#src/store/sql/events.js';
+import type { ReceiptRow } from '#src/store/sql/receipts.js';
 
 /** The last Event of the Group (a real `message.posted`) and the aggregates it wrote. */
 export interface Template {

@@ -1,5 +1,5 @@
 /**
- * `node dist/bench/profileTop.js [--top N] [--window A-B] <file.cpuprofile | folder>…`: the top N
+ * `node dist-tools/bench/profileTop.js [--top N] [--window A-B] <file.cpuprofile | folder>…`: the top N
  * functions and files by self time of each V8 CPU profile, as Markdown (cpuProfile.ts). A folder
  * stands for every `.cpuprofile` in it — `node --cpu-prof` writes one per thread, so a serve node
  * gives its main thread and each crypto worker — busiest first. `--window A-B` keeps only the
@@ -7,7 +7,7 @@
  * timed phase without the node's start-up (schema compilation) and idle waits around it.
  *
  *   MW_BENCH_SERVE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench -- --only many
- *   node dist/bench/profileTop.js --top 20 --window <from the phase's log line> /tmp/prof
+ *   node dist-tools/bench/profileTop.js --top 20 --window <from the phase's log line> /tmp/prof
  */
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -7,11 +7,11 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { signCommand, timestampOf } from '../app/issueDocuments.js';
+import { signCommand, timestampOf } from '#src/app/issueDocuments.js';
 import type { BenchAgent, BenchMission } from '../bench/benchWorld.js';
-import type { Principal } from '../protocol/principal.js';
-import type { SigningKey } from '../protocol/signing/signDocument.js';
-import type { JsonObject } from '../protocol/strictJson.js';
+import type { Principal } from '#src/protocol/principal.js';
+import type { SigningKey } from '#src/protocol/signing/signDocument.js';
+import type { JsonObject } from '#src/protocol/strictJson.js';
 import { AgentSeat, eventsOf, pause, pick, settled, type Stage, type Writer } from './actors.js';
 import type { Answer } from './agentLink.js';
 import type { Operation } from './history.js';

@@ -9,11 +9,11 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { loadRegistrySnapshot } from '../app/registrySnapshot.js';
-import { catchUpRegistry } from '../app/registryCatchUp.js';
-import { generatePrivateKey, publicKeyBase64url } from '../protocol/signing/signDocument.js';
-import { timestampOf } from '../app/issueDocuments.js';
-import { readRegistryRevision } from '../store/sql/registry.js';
+import { loadRegistrySnapshot } from '#src/app/registrySnapshot.js';
+import { catchUpRegistry } from '#src/app/registryCatchUp.js';
+import { generatePrivateKey, publicKeyBase64url } from '#src/protocol/signing/signDocument.js';
+import { timestampOf } from '#src/app/issueDocuments.js';
+import { readRegistryRevision } from '#src/store/sql/registry.js';
 import { log } from './benchPhases.js';
 import { seedAgents } from './curvesAgents.js';
 import { median, type CurvePoint } from './curvesPlan.js';

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedPostgres } from '../store/embeddedPostgres.js';
+import { openEmbeddedPostgres } from '#src/store/embeddedPostgres.js';
 import { log } from './benchPhases.js';
 import { BenchWorld } from './benchWorld.js';
 import { bends, CURVE_LIMITS, parseCurveArgs, type CurveName, type CurvePoint } from './curvesPlan.js';

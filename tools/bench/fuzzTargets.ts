@@ -6,13 +6,13 @@
  */
 
 import fc from 'fast-check';
-import { verifyCommandBytes, type RegistryAtRevision } from '../app/verifyCommand.js';
-import { isErrorCode, isProtocolError } from '../protocol/errorCodes.js';
-import { parseJsonExplicit } from '../protocol/explainJson.js';
-import { canonicalize } from '../protocol/jcs.js';
-import type { SchemaRegistry } from '../protocol/schemas/registry.js';
-import { parseStrictJson, parseStrictJsonText } from '../protocol/strictJson.js';
-import { readFrame } from '../transport/frameIntake.js';
+import { verifyCommandBytes, type RegistryAtRevision } from '#src/app/verifyCommand.js';
+import { isErrorCode, isProtocolError } from '#src/protocol/errorCodes.js';
+import { parseJsonExplicit } from '#src/protocol/explainJson.js';
+import { canonicalize } from '#src/protocol/jcs.js';
+import type { SchemaRegistry } from '#src/protocol/schemas/registry.js';
+import { parseStrictJson, parseStrictJsonText } from '#src/protocol/strictJson.js';
+import { readFrame } from '#src/transport/frameIntake.js';
 
 export interface FuzzContext {
   readonly schemas: SchemaRegistry;

@@ -10,11 +10,11 @@
  */
 
 import { createPublicKey, randomUUID, sign, verify } from 'node:crypto';
-import { signCommand, timestampOf } from '../app/issueDocuments.js';
-import { decodeBase64url } from '../protocol/base64url.js';
-import { canonicalBytesWithout } from '../protocol/jcs.js';
-import { generatePrivateKey, signDocumentWithBytes } from '../protocol/signing/signDocument.js';
-import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
+import { signCommand, timestampOf } from '#src/app/issueDocuments.js';
+import { decodeBase64url } from '#src/protocol/base64url.js';
+import { canonicalBytesWithout } from '#src/protocol/jcs.js';
+import { generatePrivateKey, signDocumentWithBytes } from '#src/protocol/signing/signDocument.js';
+import { parseStrictJson, type JsonObject } from '#src/protocol/strictJson.js';
 import { measureRates } from './measure.js';
 
 export interface CryptoFloor {

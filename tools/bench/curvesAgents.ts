@@ -14,22 +14,22 @@
  * revision and position moved); a `serve` node reads them at start.
  */
 
-import { admitEmbedded, receiptKeyOf } from '../app/admissionChecks.js';
-import { applyCardKeys } from '../app/agentCardKeys.js';
-import { newUrn, signEvent } from '../app/eventFactory.js';
-import { timestampOf } from '../app/issueDocuments.js';
-import { verifyCommandValue } from '../app/verifyCommand.js';
-import { decideOrganizationCommand, evolveOrganization, initialOrganizationState } from '../domain/organization/organization.js';
-import { samePrincipal } from '../protocol/principal.js';
-import { verifyParsedDocument } from '../protocol/signing/verifySignedDocument.js';
-import type { KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
-import type { JsonObject } from '../protocol/strictJson.js';
-import { inTransaction } from '../store/pool.js';
-import type { OrganizationEventRow } from '../store/sql/organization.js';
-import type { EmbeddedAdmissionRow } from '../store/sql/embeddedAdmissions.js';
-import { insertEmbeddedAdmissions } from '../store/sql/embeddedAdmissions.js';
-import { insertReceipts, type ReceiptRow } from '../store/sql/receipts.js';
-import { lockOrganization, updateOrganization } from '../store/sql/registry.js';
+import { admitEmbedded, receiptKeyOf } from '#src/app/admissionChecks.js';
+import { applyCardKeys } from '#src/app/agentCardKeys.js';
+import { newUrn, signEvent } from '#src/app/eventFactory.js';
+import { timestampOf } from '#src/app/issueDocuments.js';
+import { verifyCommandValue } from '#src/app/verifyCommand.js';
+import { decideOrganizationCommand, evolveOrganization, initialOrganizationState } from '#src/domain/organization/organization.js';
+import { samePrincipal } from '#src/protocol/principal.js';
+import { verifyParsedDocument } from '#src/protocol/signing/verifySignedDocument.js';
+import type { KeyBindingEvidence } from '#src/protocol/signing/keyRegistry.js';
+import type { JsonObject } from '#src/protocol/strictJson.js';
+import { inTransaction } from '#src/store/pool.js';
+import type { OrganizationEventRow } from '#src/store/sql/organization.js';
+import type { EmbeddedAdmissionRow } from '#src/store/sql/embeddedAdmissions.js';
+import { insertEmbeddedAdmissions } from '#src/store/sql/embeddedAdmissions.js';
+import { insertReceipts, type ReceiptRow } from '#src/store/sql/receipts.js';
+import { lockOrganization, updateOrganization } from '#src/store/sql/registry.js';
 import type { BenchAgent, BenchWorld } from './benchWorld.js';
 import { CURVE_LIMITS } from './curvesPlan.js';
 

@@ -13,7 +13,7 @@ import { createPrivateKey, randomBytes, randomUUID, sign, type KeyObject } from 
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
-import { signCommand, timestampOf } from '../app/issueDocuments.js';
+import { signCommand, timestampOf } from '#src/app/issueDocuments.js';
 import type { BenchAgent } from './benchWorld.js';
 import { failOnClose, watchStall } from './stallWatch.js';
 

@@ -8,14 +8,14 @@ import { randomUUID, type KeyObject } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import type { GroupAuthority } from '../app/groupAuthority.js';
-import { issueAgentCard, signCommand, timestampOf } from '../app/issueDocuments.js';
-import { Home } from '../cli/home.js';
-import { ensureHome } from '../cli/initCommand.js';
-import type { Principal } from '../protocol/principal.js';
-import { generatePrivateKey, publicKeyBase64url, type SigningKey } from '../protocol/signing/signDocument.js';
-import type { JsonObject } from '../protocol/strictJson.js';
-import { openAuthority, type RunningAuthority } from '../server.js';
+import type { GroupAuthority } from '#src/app/groupAuthority.js';
+import { issueAgentCard, signCommand, timestampOf } from '#src/app/issueDocuments.js';
+import { Home } from '#src/home/home.js';
+import { ensureHome } from '#src/cli/initCommand.js';
+import type { Principal } from '#src/protocol/principal.js';
+import { generatePrivateKey, publicKeyBase64url, type SigningKey } from '#src/protocol/signing/signDocument.js';
+import type { JsonObject } from '#src/protocol/strictJson.js';
+import { openAuthority, type RunningAuthority } from '#src/server.js';
 
 export interface BenchAgent {
   readonly id: string;

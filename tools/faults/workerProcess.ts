@@ -17,10 +17,10 @@
  */
 
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { signCommand, timestampOf } from '../app/issueDocuments.js';
+import { signCommand, timestampOf } from '#src/app/issueDocuments.js';
 import type { BenchAgent } from '../bench/benchWorld.js';
-import { artifactUri, uploadArtifact } from '../client/artifacts.js';
-import type { JsonObject } from '../protocol/strictJson.js';
+import { artifactUri, uploadArtifact } from '#src/client/artifacts.js';
+import type { JsonObject } from '#src/protocol/strictJson.js';
 import { pause, pick, settled } from './actors.js';
 import { AgentLink, type Answer } from './agentLink.js';
 import { resultHash, signedEvidence, signedManifest, type FromWorker, type ToWorker, type WorkerTask } from './workDocuments.js';

@@ -9,9 +9,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { openEmbeddedPostgres, type EmbeddedDatabase } from '../store/embeddedPostgres.js';
+import { openEmbeddedPostgres, type EmbeddedDatabase } from '#src/store/embeddedPostgres.js';
 
-const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.js');
+/** The built CLI: this module lies two folders below the repository, as tools/faults or dist-tools/faults. */
+const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli', 'main.js');
 
 export interface Node {
   readonly name: string;

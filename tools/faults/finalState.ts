@@ -5,11 +5,11 @@
  */
 
 import pino from 'pino';
-import { verifyGroupHistory } from '../app/verifyGroupHistory.js';
+import { verifyGroupHistory } from '#src/app/verifyGroupHistory.js';
 import type { BenchAgent } from '../bench/benchWorld.js';
-import { Home } from '../cli/home.js';
-import { openAuthority } from '../server.js';
-import { createPool } from '../store/pool.js';
+import { Home } from '#src/home/home.js';
+import { openAuthority } from '#src/server.js';
+import { createPool } from '#src/store/pool.js';
 import { AgentLink } from './agentLink.js';
 import type { Cluster } from './cluster.js';
 import type { GroupLog, LoggedEvent, Replay } from './history.js';

@@ -10,9 +10,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Home } from '../cli/home.js';
-import { ensureHome } from '../cli/initCommand.js';
-import { openEmbeddedPostgres, removeEmbeddedData } from '../store/embeddedPostgres.js';
+import { Home } from '#src/home/home.js';
+import { ensureHome } from '#src/cli/initCommand.js';
+import { openEmbeddedPostgres, removeEmbeddedData } from '#src/store/embeddedPostgres.js';
 import { naiveSqlPerSec, rawVerifyPerSec, rawWsDeliveries } from './baselines.js';
 import { commandRun, deliveries, idleSessions, log, percentile, replay, type BenchTarget } from './benchPhases.js';
 import { BenchWorld, type BenchAgent, type BenchMission } from './benchWorld.js';

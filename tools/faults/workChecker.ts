@@ -31,9 +31,9 @@
  * Event carries: a lease the document no longer holds as active is closed for good.
  */
 
-import type { Lease, WorkItem } from '../domain/documents.js';
-import { leasesOf } from '../domain/workItem/workLeases.js';
-import { compareInstants, parseTimestamp } from '../protocol/timestamp.js';
+import type { Lease, WorkItem } from '#src/domain/documents.js';
+import { leasesOf } from '#src/domain/workItem/workLeases.js';
+import { compareInstants, parseTimestamp } from '#src/protocol/timestamp.js';
 import type { Violation } from './checker.js';
 import { DEFINITE_REFUSALS, outcomeOf, type GroupLog, type History } from './history.js';
 

@@ -17,9 +17,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { signCommand, timestampOf } from '../app/issueDocuments.js';
-import { openAuthority } from '../server.js';
-import { openEmbeddedPostgres } from '../store/embeddedPostgres.js';
+import { signCommand, timestampOf } from '#src/app/issueDocuments.js';
+import { openAuthority } from '#src/server.js';
+import { openEmbeddedPostgres } from '#src/store/embeddedPostgres.js';
 import { BenchWorld, type BenchMission } from './benchWorld.js';
 import { postmasterPid, readProcStats, treeTicks, USER_HZ } from './cpuCost.js';
 

@@ -7,10 +7,10 @@
 
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { issueAgentCard, signCommand, timestampOf } from '../app/issueDocuments.js';
-import { schemaRegistry } from '../protocol/schemas/files.js';
-import { KeyRegistry } from '../protocol/signing/keyRegistry.js';
-import { generatePrivateKey, publicKeyBase64url } from '../protocol/signing/signDocument.js';
+import { issueAgentCard, signCommand, timestampOf } from '#src/app/issueDocuments.js';
+import { schemaRegistry } from '#src/protocol/schemas/files.js';
+import { KeyRegistry } from '#src/protocol/signing/keyRegistry.js';
+import { generatePrivateKey, publicKeyBase64url } from '#src/protocol/signing/signDocument.js';
 import { frameProperty, jcsProperty, pipelineProperty, strictJsonProperty, type FuzzContext } from './fuzzTargets.js';
 
 function option(name: string, fallback: number): number {

@@ -5,9 +5,9 @@
  */
 
 import { createHash, randomUUID, type KeyObject } from 'node:crypto';
-import { timestampOf } from '../app/issueDocuments.js';
+import { timestampOf } from '#src/app/issueDocuments.js';
 import type { BenchAgent } from '../bench/benchWorld.js';
-import { signDocument } from '../protocol/signing/signDocument.js';
+import { signDocument } from '#src/protocol/signing/signDocument.js';
 import type { Answer } from './agentLink.js';
 
 /** The capability every Bench Agent's card declares (`mission.participation@1.0.0`). */

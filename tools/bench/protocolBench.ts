@@ -6,18 +6,18 @@
 
 import { createHash, randomUUID } from 'node:crypto';
 import * as noble from '@noble/ed25519';
-import { decodeBase64url } from '../protocol/base64url.js';
-import { verifyEd25519 } from '../protocol/ed25519.js';
-import { canonicalBytesWithout } from '../protocol/jcs.js';
-import { schemaRegistry } from '../protocol/schemas/files.js';
+import { decodeBase64url } from '#src/protocol/base64url.js';
+import { verifyEd25519 } from '#src/protocol/ed25519.js';
+import { canonicalBytesWithout } from '#src/protocol/jcs.js';
+import { schemaRegistry } from '#src/protocol/schemas/files.js';
 import {
   generatePrivateKey,
   publicKeyBase64url,
   signDocument,
-} from '../protocol/signing/signDocument.js';
-import { KeyRegistry } from '../protocol/signing/keyRegistry.js';
-import { verifySignedDocument } from '../protocol/signing/verifySignedDocument.js';
-import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
+} from '#src/protocol/signing/signDocument.js';
+import { KeyRegistry } from '#src/protocol/signing/keyRegistry.js';
+import { verifySignedDocument } from '#src/protocol/signing/verifySignedDocument.js';
+import { parseStrictJson, type JsonObject } from '#src/protocol/strictJson.js';
 import { measureRates } from './measure.js';
 
 // noble needs a synchronous SHA-512 to verify; give it node's.

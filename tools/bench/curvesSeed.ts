@@ -5,12 +5,10 @@
  */
 
 import type { KeyObject } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { verifyGroupHistory } from '../app/verifyGroupHistory.js';
-import type { JsonObject } from '../protocol/strictJson.js';
-import { appendBatch, type AggregateWrite } from '../store/sql/appendBatch.js';
+import { verifyGroupHistory } from '#src/app/verifyGroupHistory.js';
+import type { JsonObject } from '#src/protocol/strictJson.js';
+import { appendBatch, type AggregateWrite } from '#src/store/sql/appendBatch.js';
 import { type SeedJob, type SeedRows, type Template } from './curvesSeedRows.js';
 import type { BenchAgent, BenchMission, BenchWorld } from './benchWorld.js';
 import { CURVE_LIMITS } from './curvesPlan.js';
@@ -47,10 +45,13 @@ async function readTemplate(world: BenchWorld, groupId: string): Promise<Templat
   return { sequence: Number(last.sequence), revision: Number(last.aggregate_revision), row: last, event, message: message as Template['message'], conversation };
 }
 
-/** The compiled worker (under the test runner this module is TypeScript source: map to dist/, as cryptoPool.ts does). */
+/**
+ * The compiled worker, in dist-tools/ (npm run build:tools) whether this module runs compiled
+ * from there or, under the test runner, as TypeScript source from tools/: both lie two folders
+ * below the repository.
+ */
 function workerScript(): URL {
-  const here = new URL('./curvesSeedWorker.js', import.meta.url);
-  return existsSync(fileURLToPath(here)) ? here : new URL(here.href.replace('/src/', '/dist/'));
+  return new URL('../../dist-tools/bench/curvesSeedWorker.js', import.meta.url);
 }
 
 /**

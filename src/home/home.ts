@@ -12,7 +12,7 @@ import { contextGeneratorOf } from '../app/context/contextGenerator.js';
 import type { AuthoritySettings, ContextGenerator, FreshnessWindow } from '../app/settings.js';
 import { generatePrivateKey } from '../protocol/signing/signDocument.js';
 import type { PrincipalType } from '../protocol/principal.js';
-import { UsageError } from './args.js';
+import { UsageError } from './usageError.js';
 import { DEFAULT_MAX_BATCH, DEFAULT_WRITER_CONCURRENCY } from '../app/limits.js';
 
 /**
