@@ -8,7 +8,8 @@
  */
 
 import { compareInstants, parseTimestamp } from '../protocol/timestamp.js';
-import { fromAggregates, type GroupState } from '../domain/group/groupState.js';
+import { fromAggregates } from '../domain/coreModules.js';
+import type { GroupState } from '../domain/kinds/groupState.js';
 import { membershipOf } from '../domain/group/stateQueries.js';
 import { parleyManifest } from '../domain/parley/manifest.js';
 import { PARLEY_URI, speakerOf } from '../domain/parley/parleyProfile.js';

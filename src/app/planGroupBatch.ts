@@ -7,7 +7,7 @@
 
 import { decideWithKinds } from '../domain/group/decideGroup.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
-import type { GroupState } from '../domain/group/groupState.js';
+import type { GroupState } from '../domain/kinds/groupState.js';
 import type { AgentFacts, DecisionContext, GroupHistory, MissionFacts, StoredContentFacts } from '../domain/model.js';
 import type { EventRow } from '../store/sql/events.js';
 import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';

@@ -8,7 +8,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import { MAX_ARTIFACTS_PER_WORK_ITEM } from '../../src/domain/artifact/artifactLimits.js';
 import type { ContentPublicationFacts, RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';

@@ -5,7 +5,7 @@
  */
 
 import { expect } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { Decision, RecordedEvent } from '../../src/domain/model.js';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
 import { evolveGroup } from '../../src/domain/group/evolveGroup.js';

@@ -10,7 +10,7 @@
 import { MAX_LEDGER_ANCESTRY } from '../../src/domain/budget/budgetLimits.js';
 import { describe, expect, it } from 'vitest';
 import type { WorkItem } from '../../src/domain/documents.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
 import { budgetPauseOf, usageOf } from '../../src/domain/workItem/resourceUsage.js';
 import { testContext } from '../support/specification.js';

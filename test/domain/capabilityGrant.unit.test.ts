@@ -16,7 +16,7 @@ import { checkCapabilityValid } from '../../src/domain/authorization/capabilityS
 import { gatedCategories, requiredExecutionApproval } from '../../src/domain/authorization/executionPolicy.js';
 import { NO_USAGE } from '../../src/domain/budget/budgetMath.js';
 import type { WorkItem } from '../../src/domain/documents.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { Decision, RecordedEvent } from '../../src/domain/model.js';
 import { isRefusal } from '../../src/domain/workItem/fencing.js';
 import type { Principal } from '../../src/protocol/principal.js';

@@ -7,7 +7,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
-import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
+import { fromAggregates, toAggregates } from '../../src/domain/coreModules.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { CommandEnvelope, Decision, RecordedEvent } from '../../src/domain/model.js';
 import { DEFAULT_COOPERATION_LIMITS, MAX_COOPERATION_GRANTS_PER_GROUP, type CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
 import { WINDOW_EVENT_KINDS, rebuildRateWindows } from '../../src/domain/policy/rateWindows.js';

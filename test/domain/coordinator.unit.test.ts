@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import { principalKey } from '../../src/protocol/principal.js';
 import {
   AUTHORITY,

@@ -5,7 +5,8 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
+import { fromAggregates, toAggregates } from '../../src/domain/coreModules.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { DEFAULT_COOPERATION_LIMITS } from '../../src/domain/policy/cooperationLimits.js';
 import { checkDelegatedUse } from '../../src/domain/workItem/delegation.js';

@@ -6,7 +6,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
 import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
 import type { EventDraft, RecordedEvent } from '../../src/domain/model.js';

@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Lease, WorkItem } from '../../src/domain/documents.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { liveOwnerOf } from '../../src/domain/workItem/fencing.js';
 import { leasesOf, WORK_LEASES_EXTENSION } from '../../src/domain/workItem/workLeases.js';

@@ -3,7 +3,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import { principalKey } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import {

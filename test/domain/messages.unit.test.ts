@@ -3,7 +3,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideWithKinds } from '../../src/domain/group/decideGroup.js';
 import { MAX_PINNED_PROFILES } from '../../src/domain/group/profileLimits.js';
-import { coreKinds } from '../../src/domain/kinds/coreKinds.js';
+import { coreKinds } from '../../src/domain/coreModules.js';
 import { testContext } from '../support/specification.js';
 import { TALLY_URI, tallyProfile } from '../support/tallyProfile.js';
 import { COORD, CREATE_PAYLOAD, MISSION, OWNER, WORLD, command, createCommand, groupSpec, history, stateOf, steps } from './fixtures.js';

@@ -7,7 +7,8 @@
 import { NO_SUPPORT } from './kindCases.js';
 import { DEFAULT_COOPERATION_LIMITS } from '../../src/domain/policy/cooperationLimits.js';
 import { describe, expect, it } from 'vitest';
-import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
+import { fromAggregates, toAggregates } from '../../src/domain/coreModules.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { deriveMissionProgress } from '../../src/domain/mission/missionProgress.js';
 import { MAX_OPEN_PROPOSALS_PER_GROUP } from '../../src/domain/workItem/workLimits.js';

@@ -7,7 +7,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 
 import { leasesOf } from '../../src/domain/workItem/workLeases.js';
 

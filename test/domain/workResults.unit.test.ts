@@ -6,7 +6,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { NO_USAGE } from '../../src/domain/budget/budgetMath.js';
 import { withUsage } from '../../src/domain/workItem/resourceUsage.js';

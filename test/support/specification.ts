@@ -19,7 +19,7 @@ import type {
   RecordedEvent,
   StoredContentFacts,
 } from '../../src/domain/model.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
 import type { ErrorCode } from '../../src/protocol/errorCodes.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';

@@ -7,7 +7,7 @@
  * human owns, which it reads as a member with complete visibility (`readerStanding.ts`, §14).
  */
 
-import { fromAggregates } from '../../domain/group/groupState.js';
+import { fromAggregates } from '../../domain/coreModules.js';
 import { rowsVisibleTo } from '../../domain/group/snapshotView.js';
 import { membershipOf } from '../../domain/group/stateQueries.js';
 import { decideRead, type ReadRequest } from '../../domain/readAccess.js';

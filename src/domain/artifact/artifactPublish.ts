@@ -22,7 +22,7 @@
  */
 
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { accept, refuse, type DecisionContext, type Refusal } from '../model.js';
 import { checkActiveOwner, workItemConversation } from '../workItem/executionSteps.js';
 import { isRefusal, workItemNamed } from '../workItem/fencing.js';

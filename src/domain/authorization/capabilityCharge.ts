@@ -12,7 +12,7 @@
  */
 
 import type { WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type DecisionContext, type Refusal } from '../model.js';
 import { addUsage, usageOverflow, type ResourceUsage } from '../budget/budgetMath.js';
 import { isRefusal } from '../workItem/fencing.js';

@@ -27,7 +27,7 @@
  */
 
 import type { Lease, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';

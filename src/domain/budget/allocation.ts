@@ -19,7 +19,7 @@
  */
 
 import type { Budget, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type Refusal } from '../model.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import { childBudgetOf, usageOf } from '../workItem/resourceUsage.js';

@@ -22,7 +22,7 @@
  */
 
 import type { Budget, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { holdsCoordinatorLease, isMissionOwner } from '../group/stateQueries.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';

@@ -25,7 +25,7 @@
 
 import type { WorkItem } from '../documents.js';
 import { withCapabilityCharge } from '../authorization/capabilityGrants.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { linksOf } from '../workItem/workItemDocuments.js';
 import {

@@ -14,7 +14,7 @@
  */
 
 import type { WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type Refusal } from '../model.js';
 import { samePrincipal } from '../../protocol/principal.js';

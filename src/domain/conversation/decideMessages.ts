@@ -6,7 +6,8 @@
 
 import { samePrincipal } from '../../protocol/principal.js';
 import type { Conversation, Message, Principal } from '../documents.js';
-import { withEntry, type GroupState, type MessageFacts, type MessageStatus } from '../group/groupState.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
+import type { MessageFacts, MessageStatus } from './conversationSlice.js';
 import type { MessageAmendedPayload, MessagePostedPayload } from '../group/events.js';
 import { coordinatorPrincipal } from '../group/stateQueries.js';
 import type { CommandOf } from '../kinds/kindTypes.js';

@@ -10,7 +10,7 @@
 import type { Membership } from '../documents.js';
 import type { DecisionContext } from '../model.js';
 import type { Principal } from '../../protocol/principal.js';
-import type { GroupState } from './groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { isMissionOwner, membershipOf } from './stateQueries.js';
 
 /** The nearest ancestor Group whose Mission `actor` owns as a human, with the Membership it acts under. */

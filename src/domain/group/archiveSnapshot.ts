@@ -17,7 +17,7 @@ import { samePrincipal } from '../../protocol/principal.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { refuse, type DecisionContext, type GroupHistory, type Refusal } from '../model.js';
 import { isNoLaterThan } from '../rules.js';
-import type { GroupState } from './groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 
 export const GROUP_ARCHIVE = 'ext.missionweaveprotocol.core.group_archive';
 

@@ -11,7 +11,7 @@ import type { AnyEventType, Authority, GroupKind, NewGroupKind } from '../kinds/
 type GroupKindRules = GroupKind<string, CommandEnvelope, AnyEventType>;
 type KindRules = GroupKindRules | NewGroupKind<string, CommandEnvelope, AnyEventType>;
 import { ownedAncestor } from './ancestorOwners.js';
-import type { GroupState } from './groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { holdsCoordinatorLease, isLeaseLive, isMissionOwner, isTerminal, membershipOf } from './stateQueries.js';
 
 /**

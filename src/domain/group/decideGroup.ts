@@ -12,7 +12,7 @@
 
 import type { KindRegistry } from '../kinds/kindRegistry.js';
 import type { AnyEventType, AnyGroupKind, GroupKind, NewGroupKind } from '../kinds/kindTypes.js';
-import { coreKinds } from '../kinds/coreKinds.js';
+import { coreKinds } from '../coreModules.js';
 import { refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
 import {
   checkAuthority,
@@ -27,7 +27,7 @@ import {
 } from './commonChecks.js';
 import { decideWithOfflineBinding } from '../workItem/reconcileOffline.js';
 import { decideUnderCooperationPolicy } from '../policy/applyCooperationPolicy.js';
-import type { GroupState } from './groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { checkProfilePins } from './profilePins.js';
 
 // An entry is looked up by the Command's own kind, whose payload passed that kind's schema: the

@@ -15,7 +15,7 @@ import type { Mission, ProfilePin } from '../documents.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import type { KindRegistry } from '../kinds/kindRegistry.js';
 import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
-import type { GroupState } from './groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { MAX_PINNED_PROFILES } from './profileLimits.js';
 
 export interface ProfilePinnedPayload {

@@ -7,7 +7,7 @@ import { principalKey, samePrincipal, type Principal } from '../../protocol/prin
 import { TERMINAL_MISSION_STATES, type Lease, type Membership, type Mission } from '../documents.js';
 import type { AgentFacts, DecisionContext } from '../model.js';
 import { isAfterNow } from '../rules.js';
-import type { GroupState } from './groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 
 export function membershipOf(state: GroupState, principal: Principal): Membership | undefined {
   return state.memberships.get(principalKey(principal));

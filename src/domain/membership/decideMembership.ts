@@ -7,7 +7,7 @@
 import { samePrincipal } from '../../protocol/principal.js';
 import type { MembershipRole, Principal } from '../documents.js';
 import type { MembershipChangedPayload, MembershipEndedPayload } from '../group/events.js';
-import { withEntry, type GroupState } from '../group/groupState.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { activeAgent, coordinatorPrincipal, groupRef, membershipOf } from '../group/stateQueries.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';

@@ -9,7 +9,7 @@
 
 import type { Lease, Mission, WorkItem } from '../documents.js';
 import type { MissionClosedPayload } from '../group/events.js';
-import { withEntry, type GroupState } from '../group/groupState.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { endWorkItem } from '../workItem/executionSteps.js';

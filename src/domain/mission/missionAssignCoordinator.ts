@@ -2,7 +2,7 @@
 
 import { principalKey } from '../../protocol/principal.js';
 import type { CoordinatorAssignedPayload } from '../group/events.js';
-import { withEntry } from '../group/groupState.js';
+import { withEntry } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideAssignCoordinator } from './coordinator.js';
 

@@ -2,7 +2,7 @@
 
 import { principalKey } from '../../protocol/principal.js';
 import type { MissionCreatedPayload } from '../group/events.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideMissionCreate } from './createMission.js';
 

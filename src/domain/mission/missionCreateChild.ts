@@ -4,7 +4,7 @@
  */
 
 import type { ChildCreatedPayload } from '../group/events.js';
-import { withEntry } from '../group/groupState.js';
+import { withEntry } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideCreateChild } from './createChild.js';
 import { missionCreated } from './missionCreate.js';

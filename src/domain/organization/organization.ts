@@ -11,7 +11,7 @@ import { samePrincipal } from '../../protocol/principal.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import { fromJson, toJson } from '../documents.js';
 import { withLayeredEntry } from '../../protocol/layeredMap.js';
-import type { OrganizationKindEntry } from '../kinds/kindRegistry.js';
+import type { OrganizationKindEntry } from '../kinds/kindTypes.js';
 import { accept, refuse, type AgentFacts, type CommandEnvelope, type Decision, type DecisionContext, type RecordedEvent } from '../model.js';
 
 export const CARD_REGISTER = 'ext.missionweaveprotocol.registry.agent_card_register';

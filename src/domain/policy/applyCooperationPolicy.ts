@@ -8,7 +8,7 @@
  * the Coordinator with its own Events.
  */
 
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { exceededLimit, thresholdCrossing, type ExceededLimit } from './cooperationPolicy.js';
 import { checkGrantFits } from './overrideGrants.js';

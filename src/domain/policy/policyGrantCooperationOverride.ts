@@ -4,7 +4,7 @@
  */
 
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { membershipOf } from '../group/stateQueries.js';
 import { accept, refuse, type DecisionContext } from '../model.js';
 import { isAfterNow, isNoLaterThan } from '../rules.js';

@@ -19,7 +19,7 @@ import { canonicalize } from '../../protocol/jcs.js';
 import type { WorkAuthorizedPayload } from '../group/events.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { newConversation } from '../conversation/conversationDocuments.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { groupRef, holdsCoordinatorLease } from '../group/stateQueries.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { sameSet } from '../rules.js';

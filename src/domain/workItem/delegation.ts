@@ -17,7 +17,7 @@
  */
 
 import type { Budget, WorkContract, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { membershipOf } from '../group/stateQueries.js';
 import { refuse, type CommandEnvelope, type DecisionContext, type Refusal } from '../model.js';
 import { compareSemver, isAfterNow, isNoLaterThan } from '../rules.js';

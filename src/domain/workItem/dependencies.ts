@@ -12,7 +12,7 @@
  */
 
 import type { WorkContract, WorkItem, WorkItemState } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type Refusal } from '../model.js';
 
 export const DEPENDENCY_POLICIES = ['all_verified', 'all_submitted'] as const;

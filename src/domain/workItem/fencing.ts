@@ -9,7 +9,7 @@
  */
 
 import type { Lease, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { membershipOf } from '../group/stateQueries.js';
 import { refuse, type CommandEnvelope, type DecisionContext, type Refusal } from '../model.js';
 import { capabilityPins } from './capabilityMatch.js';

@@ -10,7 +10,7 @@
  * contract budget (the subtree's work is part of the target's) and the Mission's (§12).
  */
 
-import { withEntry, type GroupState } from '../group/groupState.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { groupRef, membershipOf } from '../group/stateQueries.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';

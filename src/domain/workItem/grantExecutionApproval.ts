@@ -20,7 +20,7 @@
  */
 
 import type { WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';

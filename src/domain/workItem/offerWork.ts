@@ -7,7 +7,7 @@
  */
 
 import type { Lease, SelectionBasis, WorkItem, WorkOffer } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { activeAgent, holdsCoordinatorLease, membershipOf } from '../group/stateQueries.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';

@@ -32,7 +32,7 @@
  */
 
 import type { Lease, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import {
   accept,
   refuse,

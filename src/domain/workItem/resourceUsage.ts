@@ -11,7 +11,7 @@
  */
 
 import type { Budget, Extension, WorkItem } from '../documents.js';
-import { withEntry, type GroupState } from '../group/groupState.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent } from '../kinds/kindTypes.js';
 import type { GroupEventType } from '../kinds/kindTypes.js';
 import type { WorkItemEventPayload } from './workEvents.js';

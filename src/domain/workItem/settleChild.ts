@@ -10,7 +10,7 @@
 
 import type { Lease, WorkItem } from '../documents.js';
 import type { MissionClosedPayload } from '../group/events.js';
-import { withEntry, type GroupState } from '../group/groupState.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { closingEvent, TERMINATED } from '../mission/closeMission.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type MissionFacts, type Refusal } from '../model.js';

@@ -12,7 +12,7 @@
 import { samePrincipal } from '../../protocol/principal.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { defineKind } from '../kinds/kindTypes.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { accept, refuse, type DecisionContext } from '../model.js';
 import { nextRevision, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';

@@ -9,7 +9,7 @@
  */
 
 import type { WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type Refusal } from '../model.js';
 import { linksOf } from './workItemDocuments.js';
 

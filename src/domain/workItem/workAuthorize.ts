@@ -4,7 +4,7 @@
  */
 
 import type { WorkAuthorizedPayload } from '../group/events.js';
-import { withEntry, type GroupState } from '../group/groupState.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import type { WorkItem } from '../documents.js';
 import { decideWorkAuthorize } from './authorizeWork.js';

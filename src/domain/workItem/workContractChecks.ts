@@ -7,7 +7,7 @@
  */
 
 import type { WorkContract } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type DecisionContext, type Refusal } from '../model.js';
 import { budgetOverrun, isAfterNow, isNoLaterThan, sameSet } from '../rules.js';
 import { checkClassifications } from './authorityScope.js';

@@ -15,7 +15,7 @@
  */
 
 import type { Lease, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { checkNoCycle } from './dependencies.js';

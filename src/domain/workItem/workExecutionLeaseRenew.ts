@@ -9,7 +9,7 @@
  */
 
 import type { Lease } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { checkFenced, checkOwnerCard, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';

@@ -5,11 +5,11 @@
  * checked as at authorization, so an open proposal is one the Coordinator can take up unchanged.
  */
 
-import { withEntry } from '../group/groupState.js';
+import { withEntry } from '../kinds/groupState.js';
 import { groupRef } from '../group/stateQueries.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { checkContract } from './workContractChecks.js';
 import type { WorkProposedPayload } from './workEvents.js';
 import type { WorkProposal } from './workItemDocuments.js';

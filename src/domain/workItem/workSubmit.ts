@@ -14,7 +14,7 @@
 
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { defineKind } from '../kinds/kindTypes.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { WorkItem } from '../documents.js';
 import { accept, refuse, type DecisionContext, type Refusal } from '../model.js';
 import { checkActiveOwner, nextRevision, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';

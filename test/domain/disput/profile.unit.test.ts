@@ -14,8 +14,8 @@ import { initialDisputState, type DisputConfig, type DisputState } from '../../.
 import { foldItems } from '../../../src/domain/disput/items.js';
 import { nextTurn } from '../../../src/domain/disput/schedule.js';
 import { decideWithKinds } from '../../../src/domain/group/decideGroup.js';
-import type { GroupState } from '../../../src/domain/group/groupState.js';
-import { coreKinds } from '../../../src/domain/kinds/coreKinds.js';
+import type { GroupState } from '../../../src/domain/kinds/groupState.js';
+import { coreKinds } from '../../../src/domain/coreModules.js';
 import { profileEntries } from '../../../src/domain/kinds/profile.js';
 import type { RecordedEvent } from '../../../src/domain/model.js';
 import type { Principal } from '../../../src/protocol/principal.js';
