@@ -10,7 +10,7 @@
 import { compareInstants, parseTimestamp } from '../protocol/timestamp.js';
 import { fromAggregates } from '../domain/coreModules.js';
 import type { GroupState } from '../domain/kinds/groupState.js';
-import { membershipOf } from '../domain/group/stateQueries.js';
+import { membershipOf } from '../domain/stateQueries.js';
 import { parleyManifest } from '../domain/parley/manifest.js';
 import { PARLEY_URI, speakerOf } from '../domain/parley/parleyProfile.js';
 import { parleyRefusal } from '../domain/parley/parleyRefusals.js';

@@ -9,12 +9,12 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { CAPABILITY_GRANTS_KEPT, CAPABILITY_GRANTS_PER_LEASE } from '../../src/domain/authorization/authorizationLimits.js';
+import { CAPABILITY_GRANTS_KEPT, CAPABILITY_GRANTS_PER_LEASE } from '../../src/domain/workItem/authorizationLimits.js';
 import { checkCapabilityCharge } from '../../src/domain/authorization/capabilityCharge.js';
-import { currentGrant, grantsOf, grantsUnderLease, withCapabilityCharge, withGrant } from '../../src/domain/authorization/capabilityGrants.js';
+import { currentGrant, grantsOf, grantsUnderLease, withCapabilityCharge, withGrant } from '../../src/domain/workItem/capabilityGrants.js';
 import { checkCapabilityValid } from '../../src/domain/authorization/capabilityStatus.js';
-import { gatedCategories, requiredExecutionApproval } from '../../src/domain/authorization/executionPolicy.js';
-import { NO_USAGE } from '../../src/domain/budget/budgetMath.js';
+import { gatedCategories, requiredExecutionApproval } from '../../src/domain/workItem/executionPolicy.js';
+import { NO_USAGE } from '../../src/domain/budgetMath.js';
 import type { WorkItem } from '../../src/domain/documents.js';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { Decision, RecordedEvent } from '../../src/domain/model.js';

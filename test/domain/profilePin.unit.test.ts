@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { decideWithKinds } from '../../src/domain/group/decideGroup.js';
+import { decideWithKinds } from '../../src/domain/decideGroup.js';
 import { MAX_PINNED_PROFILES } from '../../src/domain/group/profileLimits.js';
 import { coreKinds } from '../../src/domain/coreModules.js';
 import { testContext } from '../support/specification.js';

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
-import { NO_USAGE } from '../../src/domain/budget/budgetMath.js';
+import { NO_USAGE } from '../../src/domain/budgetMath.js';
 import { withUsage } from '../../src/domain/workItem/resourceUsage.js';
 import { CLEANUP_EXTENSION } from '../../src/domain/workItem/workCleanup.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';

@@ -12,7 +12,7 @@
  */
 
 import type { Membership, WorkItem } from '../../domain/documents.js';
-import { limitsOf, USAGE_DIMENSIONS, type ResourceUsage } from '../../domain/budget/budgetMath.js';
+import { limitsOf, USAGE_DIMENSIONS, type ResourceUsage } from '../../domain/budgetMath.js';
 import type { GroupState } from '../../domain/kinds/groupState.js';
 import { leasesOf } from '../../domain/workItem/workLeases.js';
 import { budgetPauseOf, missionUsageOf, usageOf, type BudgetPause } from '../../domain/workItem/resourceUsage.js';

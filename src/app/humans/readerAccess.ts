@@ -9,7 +9,7 @@
 
 import { fromAggregates } from '../../domain/coreModules.js';
 import { rowsVisibleTo } from '../../domain/group/snapshotView.js';
-import { membershipOf } from '../../domain/group/stateQueries.js';
+import { membershipOf } from '../../domain/stateQueries.js';
 import { decideRead, type ReadRequest } from '../../domain/readAccess.js';
 import type { Principal } from '../../protocol/principal.js';
 import type { JsonObject } from '../../protocol/strictJson.js';

@@ -14,9 +14,9 @@
 import type { WorkItem } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type DecisionContext, type Refusal } from '../model.js';
-import { addUsage, usageOverflow, type ResourceUsage } from '../budget/budgetMath.js';
+import { addUsage, usageOverflow, type ResourceUsage } from '../budgetMath.js';
 import { isRefusal } from '../workItem/fencing.js';
-import { grantNamed } from './capabilityGrants.js';
+import { grantNamed } from '../workItem/capabilityGrants.js';
 import { checkCapabilityValid } from './capabilityStatus.js';
 
 /** `null` when the charge fits the token; else the refusal (nothing is charged then). */

@@ -19,7 +19,7 @@ import { refuse, type DecisionContext, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
 import type { CapabilityGrantClaims } from '../../protocol/capabilityToken.js';
 import { leasesOf } from '../workItem/workLeases.js';
-import { currentGrant, grantNamed, type CapabilityGrant } from './capabilityGrants.js';
+import { currentGrant, grantNamed, type CapabilityGrant } from '../workItem/capabilityGrants.js';
 
 const BINDING = ['agentId', 'sessionEpoch', 'missionId', 'groupId', 'workItemId', 'ownershipEpoch', 'executionLeaseId', 'issuedAt', 'expiresAt'] as const;
 

@@ -23,7 +23,7 @@
 
 import type { Budget, WorkItem } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
-import { holdsCoordinatorLease, isMissionOwner } from '../group/stateQueries.js';
+import { holdsCoordinatorLease, isMissionOwner } from '../stateQueries.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { checkWorkState, isRefusal, workItemNamed } from '../workItem/fencing.js';
@@ -31,10 +31,10 @@ import { workContractRevised } from '../workItem/workDependencyAdd.js';
 import type { WorkContractRevisedPayload } from '../workItem/workEvents.js';
 import { budgetPauseOf, missionUsageOf, usageOf, withBudgetPause, withChildBudget } from '../workItem/resourceUsage.js';
 import { linksOf } from '../workItem/workItemDocuments.js';
-import { allocatedFrom, checkAllocation, sourceOf, type AllocationSource } from './allocation.js';
-import { allocationProblem, limitsOf, usageOverflow, type ResourceUsage } from './budgetMath.js';
+import { allocatedFrom, checkAllocation, sourceOf, type AllocationSource } from '../workItem/allocation.js';
+import { allocationProblem, limitsOf, usageOverflow, type ResourceUsage } from '../budgetMath.js';
 import { childBudgetRevised, missionBudgetRevised, type ChildBudgetRevisedPayload, type MissionBudgetRevisedPayload } from './budgetRevisedEvents.js';
-import { ancestorsOf, exhaustionOf } from './ledger.js';
+import { ancestorsOf, exhaustionOf } from '../workItem/ledger.js';
 
 type ReviseCommand = CommandOf<'ext.missionweave.core.budget_revise'>;
 type ReviseDraft =

@@ -22,9 +22,9 @@ import { checkCapabilityCharge } from '../authorization/capabilityCharge.js';
 import { checkFenced, checkWorker, checkWorkState, isRefusal, workItemNamed } from '../workItem/fencing.js';
 import { leasesOf, isLive } from '../workItem/workLeases.js';
 import { resourceUsageRecorded } from '../workItem/resourceUsage.js';
-import { NO_USAGE, addUsage, type ResourceUsage } from './budgetMath.js';
-import { childUsageRecorded } from './childUsageRecorded.js';
-import { chargeUsage, type ChargeDraft } from './ledger.js';
+import { NO_USAGE, addUsage, type ResourceUsage } from '../budgetMath.js';
+import { childUsageRecorded } from '../workItem/childUsageRecorded.js';
+import { chargeUsage, type ChargeDraft } from '../workItem/ledger.js';
 
 type RecordCommand = CommandOf<'ext.missionweaveprotocol.core.resource_usage_record'>;
 

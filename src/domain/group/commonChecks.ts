@@ -12,7 +12,7 @@ type GroupKindRules = GroupKind<string, CommandEnvelope, AnyEventType>;
 type KindRules = GroupKindRules | NewGroupKind<string, CommandEnvelope, AnyEventType>;
 import { ownedAncestor } from './ancestorOwners.js';
 import type { GroupState } from '../kinds/groupState.js';
-import { holdsCoordinatorLease, isLeaseLive, isMissionOwner, isTerminal, membershipOf } from './stateQueries.js';
+import { checkCoordinatorLease, holdsCoordinatorLease, isMissionOwner, isTerminal, membershipOf } from '../stateQueries.js';
 
 /**
  * Agents and humans act through an active Membership of the current epoch. A Group the actor
@@ -81,17 +81,6 @@ export function checkNotArchived(state: GroupState): Decision | null {
 export function checkNotTerminal(rules: GroupKindRules, state: GroupState): Decision | null {
   if (!isTerminal(state.mission) || rules.missionStates?.includes(state.mission.state) === true) return null;
   return refuse('INVALID_STATE_TRANSITION', 'mission-terminal', `the Mission is ${state.mission.state}`);
-}
-
-/** The current Coordinator acts under its current epoch and a live lease (§7.2). */
-export function checkCoordinatorLease(state: GroupState, command: Pick<CommandEnvelope, 'coordinatorEpoch'>, ctx: DecisionContext): Decision | null {
-  if (command.coordinatorEpoch !== state.mission.coordinator.coordinatorEpoch) {
-    return refuse('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale', 'the Coordinator Epoch is no longer current');
-  }
-  if (!isLeaseLive(state.coordinatorLease, ctx)) {
-    return refuse('WORK_LEASE_EXPIRED', 'coordinator-lease-expired', 'the Coordinator lease has expired');
-  }
-  return null;
 }
 
 /** Grants the Command when any authority the kind lists applies to its actor. */

@@ -6,10 +6,10 @@
 
 import { samePrincipal } from '../../protocol/principal.js';
 import type { MembershipRole, Principal } from '../documents.js';
-import type { MembershipChangedPayload, MembershipEndedPayload } from '../group/events.js';
+import type { MembershipChangedPayload, MembershipEndedPayload } from '../groupEvents.js';
 import { withEntry, type GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
-import { activeAgent, coordinatorPrincipal, groupRef, membershipOf } from '../group/stateQueries.js';
+import { activeAgent, coordinatorPrincipal, groupRef, membershipOf } from '../stateQueries.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { principalKey } from '../../protocol/principal.js';
 import { isAfterNow } from '../rules.js';

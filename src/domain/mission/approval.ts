@@ -5,7 +5,7 @@
 
 import { samePrincipal } from '../../protocol/principal.js';
 import { fromJson, type Approval, type Lease, type Mission } from '../documents.js';
-import type { ApprovedPayload, ChangesRequestedPayload } from '../group/events.js';
+import type { ApprovedPayload, ChangesRequestedPayload } from '../groupEvents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';

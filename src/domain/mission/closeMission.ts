@@ -8,7 +8,7 @@
  */
 
 import type { Lease, Mission, WorkItem } from '../documents.js';
-import type { MissionClosedPayload } from '../group/events.js';
+import type { MissionClosedPayload } from '../groupEvents.js';
 import { withEntry, type GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';

@@ -6,11 +6,11 @@
 
 import { samePrincipal, type Principal } from '../../protocol/principal.js';
 import type { Lease, Membership } from '../documents.js';
-import type { CoordinatorAssignedPayload, CoordinatorRenewedPayload } from '../group/events.js';
+import type { CoordinatorAssignedPayload, CoordinatorRenewedPayload } from '../groupEvents.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { leaseRevision } from './missionSlice.js';
 import type { GroupState } from '../kinds/groupState.js';
-import { activeAgent, groupRef, isLeaseLive, membershipOf } from '../group/stateQueries.js';
+import { activeAgent, groupRef, isLeaseLive, membershipOf } from '../stateQueries.js';
 import { endMembership, FULL_VISIBILITY, grantMembership } from '../membership/membershipDocuments.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { DEFAULT_LEASE_SECONDS, isAfterNow, nowPlusSeconds } from '../rules.js';

@@ -6,7 +6,7 @@
  */
 
 import type { ApprovalPolicy, WorkItem } from '../documents.js';
-import type { ChildCreatedPayload, MissionCreatedPayload } from '../group/events.js';
+import type { ChildCreatedPayload, MissionCreatedPayload } from '../groupEvents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
@@ -14,8 +14,8 @@ import { budgetOverrun, isNoLaterThan } from '../rules.js';
 import { promoteToChild } from '../workItem/childMissionWork.js';
 import { linksOf, PROMOTABLE_STATES, waitsForChild } from '../workItem/workItemDocuments.js';
 import { checkNewMission } from './createMission.js';
-import { checkAllocation } from '../budget/allocation.js';
-import { ancestorsOf } from '../budget/ledger.js';
+import { checkAllocation } from '../workItem/allocation.js';
+import { ancestorsOf } from '../workItem/ledger.js';
 import { checkPermissionsWithin } from '../workItem/authorityScope.js';
 import { isRefusal } from '../workItem/fencing.js';
 import { ancestorWorkItems } from '../workItem/workAncestry.js';

@@ -6,10 +6,10 @@
 
 import { samePrincipal } from '../../protocol/principal.js';
 import type { ApprovalPolicy } from '../documents.js';
-import type { MissionCreatedPayload } from '../group/events.js';
+import type { MissionCreatedPayload } from '../groupEvents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
-import { activeAgent } from '../group/stateQueries.js';
+import { activeAgent } from '../stateQueries.js';
 import { accept, refuse, type AgentFacts, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
 import { newMissionGroup, type CreationPayload } from './newMission.js';

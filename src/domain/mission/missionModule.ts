@@ -10,6 +10,7 @@ import { missionRequestChanges } from './missionRequestChanges.js';
 import { missionApprove } from './missionApprove.js';
 import { missionCancel } from './missionCancel.js';
 import { missionTerminate } from './missionTerminate.js';
+import { childMissionSettle } from './childMissionSettle.js';
 import { MISSION_SLICE } from './missionSlice.js';
 import { defineModule } from '../kinds/domainModule.js';
 
@@ -27,5 +28,6 @@ export const MISSION_MODULE = defineModule({
     missionApprove,
     missionCancel,
     missionTerminate,
+    childMissionSettle,
   ],
 });

@@ -21,7 +21,7 @@
  */
 
 import type { Mission, WorkItem } from '../documents.js';
-import type { SubmittedPayload } from '../group/events.js';
+import type { SubmittedPayload } from '../groupEvents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Refusal } from '../model.js';

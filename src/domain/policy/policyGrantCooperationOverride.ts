@@ -5,7 +5,7 @@
 
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import type { GroupState } from '../kinds/groupState.js';
-import { membershipOf } from '../group/stateQueries.js';
+import { membershipOf } from '../stateQueries.js';
 import { accept, refuse, type DecisionContext } from '../model.js';
 import { isAfterNow, isNoLaterThan } from '../rules.js';
 import { MAX_COOPERATION_GRANTS_PER_GROUP } from './cooperationLimits.js';

@@ -9,7 +9,7 @@
 
 import type { WorkItem, WorkOffer, WorkOwner } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
-import { activeAgent } from '../group/stateQueries.js';
+import { activeAgent } from '../stateQueries.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isAfterNow, nowPlusSeconds } from '../rules.js';

@@ -16,17 +16,17 @@
  */
 
 import { canonicalize } from '../../protocol/jcs.js';
-import type { WorkAuthorizedPayload } from '../group/events.js';
+import type { WorkAuthorizedPayload } from '../groupEvents.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
-import { newConversation } from '../conversation/conversationDocuments.js';
+import { newConversation } from '../conversations.js';
 import type { GroupState } from '../kinds/groupState.js';
-import { groupRef, holdsCoordinatorLease } from '../group/stateQueries.js';
+import { groupRef, holdsCoordinatorLease } from '../stateQueries.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { sameSet } from '../rules.js';
 import { checkDelegatedUse } from './delegation.js';
 import { checkContract } from './workContractChecks.js';
-import { checkAllocation, sourceOf } from '../budget/allocation.js';
-import { ancestorsOf } from '../budget/ledger.js';
+import { checkAllocation, sourceOf } from './allocation.js';
+import { ancestorsOf } from './ledger.js';
 import { checkWithinAncestors } from './authorityScope.js';
 import { isRefusal } from './fencing.js';
 import { ancestorWorkItems } from './workAncestry.js';

@@ -18,7 +18,7 @@
 
 import type { Budget, WorkContract, WorkItem } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
-import { membershipOf } from '../group/stateQueries.js';
+import { membershipOf } from '../stateQueries.js';
 import { refuse, type CommandEnvelope, type DecisionContext, type Refusal } from '../model.js';
 import { compareSemver, isAfterNow, isNoLaterThan } from '../rules.js';
 import { linksOf, type DelegationGrant } from './workItemDocuments.js';

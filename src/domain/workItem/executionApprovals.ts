@@ -13,7 +13,7 @@
 import type { Budget, Extension, Principal, WorkItem } from '../documents.js';
 import { refuse, type CommandSignature, type DecisionContext, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
-import { requiredExecutionApproval } from '../authorization/executionPolicy.js';
+import { requiredExecutionApproval } from './executionPolicy.js';
 
 export const EXECUTION_APPROVALS_EXTENSION = 'urn:missionweave:extension:execution-approvals';
 const EXECUTION_APPROVALS_VERSION = '0.1.0';

@@ -10,7 +10,7 @@
 
 import type { Lease, WorkItem } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
-import { membershipOf } from '../group/stateQueries.js';
+import { membershipOf } from '../stateQueries.js';
 import { refuse, type CommandEnvelope, type DecisionContext, type Refusal } from '../model.js';
 import { capabilityPins } from './capabilityMatch.js';
 import { linksOf } from './workItemDocuments.js';

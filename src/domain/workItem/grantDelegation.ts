@@ -11,7 +11,7 @@
  */
 
 import { withEntry, type GroupState } from '../kinds/groupState.js';
-import { groupRef, membershipOf } from '../group/stateQueries.js';
+import { groupRef, membershipOf } from '../stateQueries.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isAfterNow, isNoLaterThan } from '../rules.js';

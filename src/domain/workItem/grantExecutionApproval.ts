@@ -24,7 +24,7 @@ import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';
-import { requiredExecutionApproval } from '../authorization/executionPolicy.js';
+import { requiredExecutionApproval } from './executionPolicy.js';
 import { approvalsOf, withApproval, type ExecutionApproval } from './executionApprovals.js';
 import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';
 import { DEFAULT_EXECUTION_APPROVAL_SECONDS } from './workLimits.js';

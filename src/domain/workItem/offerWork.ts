@@ -8,7 +8,7 @@
 
 import type { Lease, SelectionBasis, WorkItem, WorkOffer } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
-import { activeAgent, holdsCoordinatorLease, membershipOf } from '../group/stateQueries.js';
+import { activeAgent, holdsCoordinatorLease, membershipOf } from '../stateQueries.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isAfterNow, isNoLaterThan, nowPlusSeconds } from '../rules.js';

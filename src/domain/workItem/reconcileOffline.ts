@@ -44,7 +44,7 @@ import {
 import { isAfterNow, isNoLaterThan } from '../rules.js';
 import { leasesOf } from './workLeases.js';
 import { isZeroUsage, readBinding, type OfflineBinding, type OfflineTarget } from './offlineBinding.js';
-import { chargeUsage, type Charged } from '../budget/ledger.js';
+import { chargeUsage, type Charged } from './ledger.js';
 import { OFFLINE_EXECUTION_EXTENSION } from '../../protocol/offlineExecution.js';
 
 type KindDecide = (state: GroupState, command: CommandEnvelope, ctx: DecisionContext) => Decision;

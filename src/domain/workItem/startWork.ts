@@ -16,7 +16,7 @@ import { isNoLaterThan } from '../rules.js';
 import { checkDependenciesMet } from './dependencies.js';
 import { checkExecutionApproval } from './executionApprovals.js';
 import { checkOwner, checkOwnerCard, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
-import { checkBudgetPause } from '../budget/budgetPause.js';
+import { checkBudgetPause } from './budgetPause.js';
 import { DEFAULT_EXECUTION_LEASE_SECONDS, MAX_EXECUTION_LEASE_SECONDS } from './workLimits.js';
 import type { WorkStartedPayload } from './workEvents.js';
 import { leasesOf, newWorkLease, renewLease, withLeases } from './workLeases.js';

@@ -3,7 +3,7 @@
  * a Work Contract (possibly an open Work Proposal's) into an `open` WorkItem.
  */
 
-import type { WorkAuthorizedPayload } from '../group/events.js';
+import type { WorkAuthorizedPayload } from '../groupEvents.js';
 import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import type { WorkItem } from '../documents.js';

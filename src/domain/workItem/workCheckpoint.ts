@@ -16,7 +16,7 @@ import { workItemEvent, type WorkCheckpointedPayload } from './workEvents.js';
 import { leasesOf, renewLease, withExecutionClosed, withLeases, type WorkCheckpoint } from './workLeases.js';
 import { progressAtCheckpoint } from './workProgress.js';
 import { resourceUsageRecorded } from './resourceUsage.js';
-import { childUsageRecorded } from '../budget/childUsageRecorded.js';
+import { childUsageRecorded } from './childUsageRecorded.js';
 import { chargesOfflineUsage } from './reconcileOffline.js';
 
 /** The payload schema's default `resumeWithinSeconds` (its bound, one year, is the schema's). */

@@ -15,9 +15,8 @@
 
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { defineKind } from '../kinds/kindTypes.js';
-import { checkCoordinatorLease } from '../group/commonChecks.js';
 import type { GroupState } from '../kinds/groupState.js';
-import { holdsCoordinatorLease } from '../group/stateQueries.js';
+import { checkCoordinatorLease, holdsCoordinatorLease } from '../stateQueries.js';
 import { accept, refuse, type DecisionContext, type Refusal } from '../model.js';
 import { checkActiveOwner, endWorkItem, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';

@@ -17,7 +17,6 @@ import { workFail } from './workFail.js';
 import { workCancel } from './workCancel.js';
 import { workDependencyAdd } from './workDependencyAdd.js';
 import { workLeaseClose } from './workLeaseClose.js';
-import { childMissionSettle } from './childMissionSettle.js';
 import { WORK_SLICE } from './workSlice.js';
 import { defineModule } from '../kinds/domainModule.js';
 
@@ -42,6 +41,5 @@ export const WORK_MODULE = defineModule({
     workCancel,
     workDependencyAdd,
     workLeaseClose,
-    childMissionSettle,
   ],
 });

@@ -6,7 +6,7 @@
  */
 
 import { withEntry } from '../kinds/groupState.js';
-import { groupRef } from '../group/stateQueries.js';
+import { groupRef } from '../stateQueries.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import type { GroupState } from '../kinds/groupState.js';

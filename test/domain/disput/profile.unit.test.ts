@@ -13,7 +13,7 @@ import { DISPUT_MAJOR, DISPUT_NAMESPACE, DISPUT_URI, disputProfile } from '../..
 import { initialDisputState, type DisputConfig, type DisputState } from '../../../src/domain/disput/disputTypes.js';
 import { foldItems } from '../../../src/domain/disput/items.js';
 import { nextTurn } from '../../../src/domain/disput/schedule.js';
-import { decideWithKinds } from '../../../src/domain/group/decideGroup.js';
+import { decideWithKinds } from '../../../src/domain/decideGroup.js';
 import type { GroupState } from '../../../src/domain/kinds/groupState.js';
 import { coreKinds } from '../../../src/domain/coreModules.js';
 import { profileEntries } from '../../../src/domain/kinds/profile.js';

@@ -6,7 +6,7 @@
  */
 
 import { expect } from 'vitest';
-import { decideWithKinds } from '../../../src/domain/group/decideGroup.js';
+import { decideWithKinds } from '../../../src/domain/decideGroup.js';
 import type { GroupState } from '../../../src/domain/kinds/groupState.js';
 import { coreKinds } from '../../../src/domain/coreModules.js';
 import type { CommandEnvelope, RecordedEvent } from '../../../src/domain/model.js';

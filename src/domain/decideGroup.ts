@@ -10,10 +10,10 @@
  * Profile kinds are entries like any other, so these checks run before any profile code (§18).
  */
 
-import type { KindRegistry } from '../kinds/kindRegistry.js';
-import type { AnyEventType, AnyGroupKind, GroupKind, NewGroupKind } from '../kinds/kindTypes.js';
-import { coreKinds } from '../coreModules.js';
-import { refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import type { KindRegistry } from './kinds/kindRegistry.js';
+import type { AnyEventType, AnyGroupKind, GroupKind, NewGroupKind } from './kinds/kindTypes.js';
+import { coreKinds } from './coreModules.js';
+import { refuse, type CommandEnvelope, type Decision, type DecisionContext } from './model.js';
 import {
   checkAuthority,
   checkCoordinatorContext,
@@ -24,11 +24,11 @@ import {
   checkNotArchived,
   checkNotTerminal,
   checkService,
-} from './commonChecks.js';
-import { decideWithOfflineBinding } from '../workItem/reconcileOffline.js';
-import { decideUnderCooperationPolicy } from '../policy/applyCooperationPolicy.js';
-import type { GroupState } from '../kinds/groupState.js';
-import { checkProfilePins } from './profilePins.js';
+} from './group/commonChecks.js';
+import { decideWithOfflineBinding } from './workItem/reconcileOffline.js';
+import { decideUnderCooperationPolicy } from './policy/applyCooperationPolicy.js';
+import type { GroupState } from './kinds/groupState.js';
+import { checkProfilePins } from './group/profilePins.js';
 
 // An entry is looked up by the Command's own kind, whose payload passed that kind's schema: the
 // generic envelope is the kind's typed Command.

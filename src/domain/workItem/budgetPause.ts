@@ -8,7 +8,7 @@
 
 import type { WorkItem } from '../documents.js';
 import { refuse, type Refusal } from '../model.js';
-import { budgetPauseOf } from '../workItem/resourceUsage.js';
+import { budgetPauseOf } from './resourceUsage.js';
 
 /** `null` when the WorkItem's work may spend; BUDGET_EXCEEDED 'budget-exhausted' while paused. */
 export function checkBudgetPause(workItem: WorkItem): Refusal | null {

@@ -24,10 +24,10 @@
  */
 
 import type { WorkItem } from '../documents.js';
-import { withCapabilityCharge } from '../authorization/capabilityGrants.js';
+import { withCapabilityCharge } from './capabilityGrants.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
-import { linksOf } from '../workItem/workItemDocuments.js';
+import { linksOf } from './workItemDocuments.js';
 import {
   missionUsageOf,
   resourceUsageRecorded,
@@ -37,8 +37,8 @@ import {
   withUsage,
   type BudgetPause,
   type ResourceUsageRecordedPayload,
-} from '../workItem/resourceUsage.js';
-import { addUsage, limitsOf, minLimits, NO_USAGE, remainingOf, usageOverflow, USAGE_DIMENSIONS, type BudgetLimits, type ResourceUsage } from './budgetMath.js';
+} from './resourceUsage.js';
+import { addUsage, limitsOf, minLimits, NO_USAGE, remainingOf, usageOverflow, USAGE_DIMENSIONS, type BudgetLimits, type ResourceUsage } from '../budgetMath.js';
 import { childUsageRecorded, type ChildUsageRecordedPayload } from './childUsageRecorded.js';
 import { MAX_LEDGER_ANCESTRY } from './budgetLimits.js';
 

@@ -9,15 +9,15 @@
  */
 
 import type { Lease, WorkItem } from '../documents.js';
-import type { MissionClosedPayload } from '../group/events.js';
+import type { MissionClosedPayload } from '../groupEvents.js';
 import { withEntry, type GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
-import { closingEvent, TERMINATED } from '../mission/closeMission.js';
+import { closingEvent, TERMINATED } from './closeMission.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type MissionFacts, type Refusal } from '../model.js';
-import { checkWorkState, isRefusal } from './fencing.js';
-import type { WorkBlockedPayload, WorkFailedPayload, WorkResultAcceptedPayload } from './workEvents.js';
-import { linksOf, withLinks, type ChildMissionLink, type ChildOutcome } from './workItemDocuments.js';
-import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';
+import { checkWorkState, isRefusal } from '../workItem/fencing.js';
+import type { WorkBlockedPayload, WorkFailedPayload, WorkResultAcceptedPayload } from '../workItem/workEvents.js';
+import { linksOf, withLinks, type ChildMissionLink, type ChildOutcome } from '../workItem/workItemDocuments.js';
+import { closeLease, leasesOf, withAllClosed, withLeases } from '../workItem/workLeases.js';
 
 type SettleCommand = CommandOf<'ext.missionweave.core.child_mission_settle'>;
 
