@@ -19,6 +19,18 @@ import { MISSION_MODULE } from './mission/missionModule.js';
 import { ORGANIZATION_MODULE } from './organization/organizationModule.js';
 import { POLICY_MODULE } from './policy/policyModule.js';
 import { WORK_MODULE } from './workItem/workModule.js';
+import type { ArtifactReason } from './artifact/artifactReasons.js';
+import type { AuthorizationReason } from './authorization/authorizationReasons.js';
+import type { BudgetReason } from './budget/budgetReasons.js';
+import type { CommonReason } from './commonReasons.js';
+import type { ConversationReason } from './conversation/conversationReasons.js';
+import type { GroupReason } from './group/groupReasons.js';
+import type { KindReason } from './kinds/kindReasons.js';
+import type { MembershipReason } from './membership/membershipReasons.js';
+import type { MissionReason } from './mission/missionReasons.js';
+import type { OrganizationReason } from './organization/organizationReasons.js';
+import type { PolicyReason } from './policy/policyReasons.js';
+import type { WorkReason } from './workItem/workReasons.js';
 
 export const CORE_MODULES: readonly AnyDomainModule[] = [
   GROUP_MODULE,
@@ -52,3 +64,24 @@ export function toAggregates(state: GroupState): AggregateRow[] {
 export function fromAggregates(groupId: string, lastSequence: number, rows: readonly StoredAggregateRow[]): GroupState {
   return decodeGroupState(CORE_MODULES, groupId, lastSequence, rows);
 }
+
+/**
+ * Every reason a core decider may refuse with: the modules' catalogues, and the three reasons
+ * built from a value (a Membership state, a cooperation policy, an allocation problem).
+ */
+export type CoreReason =
+  | ArtifactReason
+  | AuthorizationReason
+  | BudgetReason
+  | CommonReason
+  | ConversationReason
+  | GroupReason
+  | KindReason
+  | MembershipReason
+  | MissionReason
+  | OrganizationReason
+  | PolicyReason
+  | WorkReason
+  | `membership-${string}`
+  | `${string}-exceeded`
+  | `allocation-${string}`;

@@ -8,6 +8,7 @@ import { TERMINAL_MISSION_STATES, type Lease, type Membership, type Mission } fr
 import { refuse, type AgentFacts, type CommandEnvelope, type Decision, type DecisionContext } from './model.js';
 import { isAfterNow } from './rules.js';
 import type { GroupState } from './kinds/groupState.js';
+import { COMMON_REASONS } from './commonReasons.js';
 
 export function membershipOf(state: GroupState, principal: Principal): Membership | undefined {
   return state.memberships.get(principalKey(principal));
@@ -50,10 +51,10 @@ export function groupRef(state: GroupState): { missionId: string; groupId: strin
 /** The current Coordinator acts under its current epoch and a live lease (§7.2). */
 export function checkCoordinatorLease(state: GroupState, command: Pick<CommandEnvelope, 'coordinatorEpoch'>, ctx: DecisionContext): Decision | null {
   if (command.coordinatorEpoch !== state.mission.coordinator.coordinatorEpoch) {
-    return refuse('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale', 'the Coordinator Epoch is no longer current');
+    return refuse('AUTH_STALE_COORDINATOR', COMMON_REASONS.coordinatorEpochStale, 'the Coordinator Epoch is no longer current');
   }
   if (!isLeaseLive(state.coordinatorLease, ctx)) {
-    return refuse('WORK_LEASE_EXPIRED', 'coordinator-lease-expired', 'the Coordinator lease has expired');
+    return refuse('WORK_LEASE_EXPIRED', COMMON_REASONS.coordinatorLeaseExpired, 'the Coordinator lease has expired');
   }
   return null;
 }

@@ -22,6 +22,7 @@ import type { Principal } from '../../../src/protocol/principal.js';
 import { recordDrafts, specification, testContext, type Decider } from '../../support/specification.js';
 import { COORD2, T0, command, createCommand, CREATE_PAYLOAD, envelope, history, OWNER, REVIEWER, steps, WORKER, WORKER2, WORLD } from '../fixtures.js';
 import { ACTORS, BACKLOG, CONFIG, commitOf, submission, T1, T2, T3, T4, T5, T6, type Play } from './disputFixtures.js';
+import { GROUP_REASONS } from '../../../src/domain/group/groupReasons.js';
 
 const TURN = 'ext.missionweave.disput.turn';
 const kinds = coreKinds.withProfiles([disputProfile]);
@@ -90,7 +91,7 @@ describe('disput as an Extension Profile', () => {
 
   it('is refused in a Group that has not pinned it (§18)', () => {
     const unpinned = history([steps.create, steps.addMember(WORKER)]);
-    spec.given(unpinned).when(command(groupOf(unpinned), WORKER, TURN, submission(T1))).thenFails('UNKNOWN_CRITICAL_EXTENSION', 'profile-not-pinned');
+    spec.given(unpinned).when(command(groupOf(unpinned), WORKER, TURN, submission(T1))).thenFails('UNKNOWN_CRITICAL_EXTENSION', GROUP_REASONS.profileNotPinned);
   });
 
   it('the first turn pins the config, then records the turn file exactly as committed', () => {
