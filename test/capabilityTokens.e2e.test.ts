@@ -17,7 +17,7 @@ import { MissionWeaveAgent } from '../src/client/agent.js';
 import { CapabilityClient, idempotencyKey } from '../src/client/capabilities.js';
 import { loadRegistry } from '../src/client/eventVerifier.js';
 import { chargeCapability, verifyCapabilityOffline, verifyCapabilityOnline } from '../src/client/toolVerifier.js';
-import { coreKinds } from '../src/domain/kinds/coreKinds.js';
+import { coreKinds } from '../src/domain/coreModules.js';
 import type { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';

@@ -8,7 +8,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { coreKinds } from '../src/domain/kinds/coreKinds.js';
+import { coreKinds } from '../src/domain/coreModules.js';
 import { ORGANIZATION_EVENT_KINDS } from '../src/domain/organization/organization.js';
 import { KNOWN_DEPARTURES } from './support/conformanceDepartures.js';
 import { describeWithSpec, specBytes } from './support/spec.js';

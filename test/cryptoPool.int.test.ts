@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signEventDocuments } from '../src/app/eventFactory.js';
 import { commandFromWorker, verifyCommandBytes } from '../src/app/verifyCommand.js';
-import { coreKinds } from '../src/domain/kinds/coreKinds.js';
+import { coreKinds } from '../src/domain/coreModules.js';
 import { CryptoPool } from '../src/app/workers/cryptoPool.js';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';

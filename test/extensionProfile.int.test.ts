@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
 import { KindRegistry } from '../src/domain/kinds/kindRegistry.js';
-import { coreKinds } from '../src/domain/kinds/coreKinds.js';
+import { coreKinds } from '../src/domain/coreModules.js';
 import type { ExtensionProfile } from '../src/domain/kinds/profile.js';
 import { GroupAuthority } from '../src/app/groupAuthority.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
@@ -141,7 +141,7 @@ describe('the core checks run before any profile code (§18)', () => {
     expect(() => coreKinds.withProfiles([rogue('ext.missionweave.tally.add', 'membership.changed')])).toThrow(/outside its namespace/);
     expect(() => coreKinds.withProfiles([rogue('message.post', 'ext.missionweave.tally.tallied')])).toThrow(/outside its namespace/);
     expect(() => coreKinds.withProfiles([{ ...tallyProfile, namespace: 'mission.' }])).toThrow(/namespace/);
-    expect(() => new KindRegistry([], [], [tallyProfile, tallyProfile])).toThrow(/registered twice/);
+    expect(() => new KindRegistry([], [tallyProfile, tallyProfile])).toThrow(/registered twice/);
   });
 
   it('a profile decide that emits an undeclared kind is refused and appends nothing', async () => {

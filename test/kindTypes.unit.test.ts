@@ -6,10 +6,10 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { CORE_GROUP_KINDS, coreKinds } from '../src/domain/kinds/coreKinds.js';
+import { CORE_GROUP_KINDS, coreKinds } from '../src/domain/coreModules.js';
 import { defineEvent, defineKind } from '../src/domain/kinds/kindTypes.js';
 import { accept } from '../src/domain/model.js';
-import type { MessagePostedPayload } from '../src/domain/group/events.js';
+import type { MessagePostedPayload } from '../src/domain/groupEvents.js';
 import { messagePosted } from '../src/domain/conversation/messagePost.js';
 
 const fakeMessage = {} as MessagePostedPayload['message'];

@@ -20,7 +20,7 @@ const CASES: readonly [file: string, allowed: readonly string[], refused: readon
   ['src/domain/x.ts', ['../protocol/jcs.js'], ['../store/pool.js', '../app/wireError.js']],
   ['src/store/x.ts', ['../protocol/jcs.js', './pool.js'], ['../app/wireError.js', '../domain/model.js']],
   ['src/app/x.ts', ['../domain/model.js', '../store/pool.js'], ['../delivery/outbox.js', '../transport/limits.js', '../server.js']],
-  ['src/delivery/x.ts', ['../app/wireError.js', '../store/channels.js', '../protocol/frames.js', '../domain/kinds/coreKinds.js'], ['../transport/frames.js', '../cli/home.js']],
+  ['src/delivery/x.ts', ['../app/wireError.js', '../store/channels.js', '../protocol/frames.js', '../domain/coreModules.js'], ['../transport/frames.js', '../cli/home.js']],
   ['src/transport/x.ts', ['../app/groupAccess.js', '../delivery/outbox.js'], ['../store/pool.js', '../store/sql/memberships.js', '../domain/readAccess.js', '../cli/home.js']],
   ['src/client/x.ts', ['../protocol/jcs.js'], ['../app/wireError.js', '../transport/frames.js']],
   ['src/home/x.ts', ['../app/settings.js', '../protocol/jcs.js'], ['../cli/args.js', '../transport/limits.js', '../store/pool.js']],

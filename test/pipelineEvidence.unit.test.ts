@@ -6,10 +6,10 @@
 
 import { expect, it } from 'vitest';
 import { acceptedFacts, refusalTarget } from '../src/app/evidence/pipelineEvidence.js';
-import { decideGroupCommand } from '../src/domain/group/decideGroup.js';
-import { evolveGroup } from '../src/domain/group/evolveGroup.js';
-import type { GroupState } from '../src/domain/group/groupState.js';
-import { coreKinds } from '../src/domain/kinds/coreKinds.js';
+import { decideGroupCommand } from '../src/domain/decideGroup.js';
+import { evolveGroup } from '../src/domain/evolveGroup.js';
+import type { GroupState } from '../src/domain/kinds/groupState.js';
+import { coreKinds } from '../src/domain/coreModules.js';
 import type { CommandEnvelope } from '../src/domain/model.js';
 import { recordDrafts, testContext } from './support/specification.js';
 import { GROUP, WORK, WORKER, WORKER2, WORLD, command, groupDecider, offeredWork, stateOf, steps, workGroup } from './domain/fixtures.js';

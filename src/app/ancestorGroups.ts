@@ -7,7 +7,7 @@
  * (§14): the chain of an existing Group never changes, so it is cached, boundedly.
  */
 
-import { MAX_LEDGER_ANCESTRY } from '../domain/budget/budgetLimits.js';
+import { MAX_LEDGER_ANCESTRY } from '../domain/workItem/budgetLimits.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { Queryable } from '../store/pool.js';
 import { readAncestorGroups } from '../store/sql/ancestorGroups.js';

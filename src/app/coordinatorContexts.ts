@@ -6,7 +6,7 @@
  * the Groups whose loaded state names a replacement Coordinator.
  */
 
-import type { GroupState } from '../domain/group/groupState.js';
+import type { GroupState } from '../domain/kinds/groupState.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { Queryable } from '../store/pool.js';
 import { readStoredCoordinatorPackages, type CoordinatorPackageKey } from '../store/sql/contextPackages.js';

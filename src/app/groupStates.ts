@@ -6,7 +6,8 @@
  * Group's recent Events.
  */
 
-import { fromAggregates, toAggregates, type GroupState } from '../domain/group/groupState.js';
+import { fromAggregates, toAggregates } from '../domain/coreModules.js';
+import type { GroupState } from '../domain/kinds/groupState.js';
 import type { Queryable } from '../store/pool.js';
 import { readGroupAggregates, readMessages, type AggregateRow } from '../store/sql/aggregates.js';
 import { readRecentEventsOfKinds } from '../store/sql/recentEvents.js';

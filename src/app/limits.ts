@@ -3,7 +3,7 @@
  * own are in `transport/limits.ts`, the SDK's in `client/limits.ts`).
  */
 
-import { MAX_LEDGER_ANCESTRY } from '../domain/budget/budgetLimits.js';
+import { MAX_LEDGER_ANCESTRY } from '../domain/workItem/budgetLimits.js';
 import type { FreshnessWindow } from './settings.js';
 
 /**

@@ -5,9 +5,9 @@
  * earlier ones exactly as if they had been committed one by one. Nothing here does I/O.
  */
 
-import { decideWithKinds } from '../domain/group/decideGroup.js';
+import { decideWithKinds } from '../domain/decideGroup.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
-import type { GroupState } from '../domain/group/groupState.js';
+import type { GroupState } from '../domain/kinds/groupState.js';
 import type { AgentFacts, DecisionContext, GroupHistory, MissionFacts, StoredContentFacts } from '../domain/model.js';
 import type { EventRow } from '../store/sql/events.js';
 import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
@@ -20,7 +20,7 @@ import type { CommandOutcome, DeliveredEvent } from './outcomes.js';
 import type { AuthoritySettings } from './settings.js';
 import type { VerifiedCommand } from './verifyCommand.js';
 import { wireError } from './wireError.js';
-import { MAX_LEDGER_ANCESTRY } from '../domain/budget/budgetLimits.js';
+import { MAX_LEDGER_ANCESTRY } from '../domain/workItem/budgetLimits.js';
 import { acceptedFacts, refusalTarget, type EvidenceFact } from './evidence/pipelineEvidence.js';
 import type { WireError } from './wireError.js';
 import { coordinatorPackageKey } from './coordinatorContexts.js';

@@ -7,8 +7,9 @@
  * `app/<profile>/` module) decide what that Membership may see of it. Reads never change state.
  */
 
-import { fromAggregates, type GroupState } from '../domain/group/groupState.js';
-import { membershipOf } from '../domain/group/stateQueries.js';
+import { fromAggregates } from '../domain/coreModules.js';
+import type { GroupState } from '../domain/kinds/groupState.js';
+import { membershipOf } from '../domain/stateQueries.js';
 import type { Membership } from '../domain/documents.js';
 import { decideRead } from '../domain/readAccess.js';
 import type { Principal } from '../protocol/principal.js';

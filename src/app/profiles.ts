@@ -4,7 +4,7 @@
  * extensions this Group Authority interprets.
  */
 
-import { coreKinds } from '../domain/kinds/coreKinds.js';
+import { coreKinds } from '../domain/coreModules.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { AnyExtensionProfile } from '../domain/kinds/profile.js';
 import { readSchemaDocuments, schemaRegistry } from '../protocol/schemas/files.js';

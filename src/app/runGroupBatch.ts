@@ -6,7 +6,8 @@
  */
 
 import { changedAggregates, type GroupStateCache } from './groupStates.js';
-import type { GroupState, MissionNotes } from '../domain/group/groupState.js';
+import type { GroupState } from '../domain/kinds/groupState.js';
+import type { MissionNotes } from '../domain/mission/missionSlice.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { GroupHistory, MissionFacts } from '../domain/model.js';
 import { readGroupHistory } from './groupSnapshots.js';

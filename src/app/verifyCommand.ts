@@ -6,7 +6,7 @@
  */
 
 import { isDeepStrictEqual } from 'node:util';
-import { coreKinds } from '../domain/kinds/coreKinds.js';
+import { coreKinds } from '../domain/coreModules.js';
 import type { EmbeddedDocument } from '../domain/kinds/kindTypes.js';
 import type { CommandEnvelope } from '../domain/model.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';

@@ -6,9 +6,11 @@
  * and folding the Events from nothing reproduces exactly the stored aggregate state.
  */
 
-import { coreKinds } from '../domain/kinds/coreKinds.js';
+import { coreKinds } from '../domain/coreModules.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
-import { toAggregates, type GroupState, type MessageFacts } from '../domain/group/groupState.js';
+import { toAggregates } from '../domain/coreModules.js';
+import type { GroupState } from '../domain/kinds/groupState.js';
+import type { MessageFacts } from '../domain/conversation/conversationSlice.js';
 import type { RecordedEvent } from '../domain/model.js';
 import { canonicalize } from '../protocol/jcs.js';
 import { samePrincipal, type Principal } from '../protocol/principal.js';

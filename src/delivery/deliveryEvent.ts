@@ -4,7 +4,7 @@
  * frames stored Events from their bytes instead (`replayPage.ts`).
  */
 
-import { coreKinds } from '../domain/kinds/coreKinds.js';
+import { coreKinds } from '../domain/coreModules.js';
 import { eventFrame } from '../protocol/frames.js';
 import { payloadOf, wireFrameOf } from './wireFrame.js';
 import { workAddressees } from './workAddressees.js';

@@ -11,7 +11,6 @@
 import type { ErrorCode } from '../protocol/errorCodes.js';
 import type { Principal } from '../protocol/principal.js';
 import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
-import type { CooperationLimits } from './policy/cooperationLimits.js';
 
 /** A Command that passed parsing, schemas and signature verification. */
 export interface CommandEnvelope {
@@ -152,8 +151,8 @@ export interface DecisionContext {
    * the kind's `preload.profiles` names; empty when none is registered. A Group pins only these.
    */
   readonly registeredMajors?: (profileUri: string) => readonly number[];
-  /** The Organization's cooperation limits (§20); `DEFAULT_COOPERATION_LIMITS` when absent. */
-  readonly cooperationLimits?: CooperationLimits;
+  // `cooperationLimits`, the Organization's limits (§20), is declared by the policy module
+  // (`policy/cooperationLimits.ts`), which augments this interface.
   /**
    * Whether the Context Package owed to the Coordinator of the Command's Group at this Coordinator
    * Epoch is stored (§7.2, §13.3), for kinds that assign work (`assigns`); absent where the

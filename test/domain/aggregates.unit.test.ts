@@ -4,8 +4,9 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
-import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
+import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import { fromAggregates, toAggregates } from '../../src/domain/coreModules.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import {
   GROUP,

@@ -7,16 +7,19 @@
  * the pause is `budgetRevise.unit`.
  */
 
-import { MAX_LEDGER_ANCESTRY } from '../../src/domain/budget/budgetLimits.js';
+import { MAX_LEDGER_ANCESTRY } from '../../src/domain/workItem/budgetLimits.js';
 import { describe, expect, it } from 'vitest';
 import type { WorkItem } from '../../src/domain/documents.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
-import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
+import { decideGroupCommand } from '../../src/domain/decideGroup.js';
 import { budgetPauseOf, usageOf } from '../../src/domain/workItem/resourceUsage.js';
 import { testContext } from '../support/specification.js';
 import { AUTHORITY, CHILD_GROUP, CHILD_MISSION, COORD, MISSION, T0, WORK, WORKER, WORLD, command, groupSpec, history, stateOf, steps } from './fixtures.js';
 import { EXEC_CHECKPOINT } from './execFixtures.js';
 import { CHILD, CW, MISSION_BUDGET, SMALL, W2, W3, activeWith, authorize, expectAccepted, family, leaseIdOf, record, refusalOf } from './budgetFixtures.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
+import { BUDGET_REASONS } from '../../src/domain/budget/budgetReasons.js';
+import { AUTHORIZATION_REASONS } from '../../src/domain/authorization/authorizationReasons.js';
 
 const RECORD = 'ext.missionweaveprotocol.core.resource_usage_record';
 
@@ -57,7 +60,7 @@ describe('cumulative allocation (§12)', () => {
     const s = stateOf(base);
     groupSpec.given(base).when(authorize(W2, { externalSideEffectLimit: 1 })(s)).thenFails('BUDGET_EXCEEDED', 'allocation-not-granted');
     // Against the Mission alone the contract check already refuses another currency.
-    groupSpec.given(base).when(authorize(W2, { currency: 'USD', financialLimit: 1 })(s)).thenFails('INVALID_COMMAND', 'budget-exceeds-mission');
+    groupSpec.given(base).when(authorize(W2, { currency: 'USD', financialLimit: 1 })(s)).thenFails('INVALID_COMMAND', WORK_REASONS.budgetExceedsMission);
     // A parent WorkItem that grants no money: money allocated under it has no currency to match.
     const tokens = history([authorize(W2, { modelTokenLimit: 10 })], base);
     groupSpec.given(tokens).when(authorize(W3, { currency: 'EUR', financialLimit: 1 }, { parentWorkItemId: W2 })(stateOf(tokens))).thenFails('BUDGET_EXCEEDED', 'allocation-currency');
@@ -145,17 +148,17 @@ describe('a usage charge (resource_usage_record)', () => {
     const s = stateOf(given);
     groupSpec.given(given).when(command(s, WORKER, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: 'urn:x:other', usageDelta: { toolCalls: 1 } })).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-not-current');
     groupSpec.given(given).when(command(s, WORKER, RECORD, { workItemId: WORK, ownershipEpoch: 2, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 1 } })).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
-    groupSpec.given(given).when(command(s, COORD, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 1 } })).thenFails('AUTH_FORBIDDEN', 'not-a-worker');
-    groupSpec.given(given).when(command(s, WORKER, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 1 }, capabilityTokenId: 'urn:x:token' })).thenFails('AUTH_FORBIDDEN', 'capability-charge-not-authority');
+    groupSpec.given(given).when(command(s, COORD, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 1 } })).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notAWorker);
+    groupSpec.given(given).when(command(s, WORKER, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 1 }, capabilityTokenId: 'urn:x:token' })).thenFails('AUTH_FORBIDDEN', BUDGET_REASONS.capabilityChargeNotAuthority);
     // The Group Authority (a tool call charged through the Authorization Service) cites the epoch and live lease.
     const byAuthority = (payload: object) => command(s, AUTHORITY, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 1 }, ...payload });
     expectAccepted(given, byAuthority({}));
     groupSpec.given(given).when(byAuthority({ executionLeaseId: 'urn:x:other' })).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-not-current');
     groupSpec.given(given).when(byAuthority({ ownershipEpoch: 2 })).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
     // A named token is judged by capabilityCharge.ts before anything is charged (no token exists yet).
-    groupSpec.given(given).when(byAuthority({ capabilityTokenId: 'urn:x:token' })).thenFails('AUTH_FORBIDDEN', 'capability-unknown');
+    groupSpec.given(given).when(byAuthority({ capabilityTokenId: 'urn:x:token' })).thenFails('AUTH_FORBIDDEN', AUTHORIZATION_REASONS.capabilityUnknown);
     const queued = history([steps.create, steps.addMember(WORKER), authorize(WORK, SMALL), steps.offer(), steps.acceptOffer()]);
-    groupSpec.given(queued).when(command(stateOf(queued), WORKER, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: 'urn:x:none', usageDelta: { toolCalls: 1 } })).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    groupSpec.given(queued).when(command(stateOf(queued), WORKER, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: 'urn:x:none', usageDelta: { toolCalls: 1 } })).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { allocationProblem, fromMicrounits, limitsOf, minLimits, remainingOf, toMicrounits, usageOverflow, NO_USAGE } from '../../src/domain/budget/budgetMath.js';
+import { allocationProblem, fromMicrounits, limitsOf, minLimits, remainingOf, toMicrounits, usageOverflow, NO_USAGE } from '../../src/domain/budgetMath.js';
 
 describe('currency amounts and microunits (the rounding rule)', () => {
   it('reads the decimal exactly: no binary floating-point loss', () => {

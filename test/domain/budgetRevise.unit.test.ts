@@ -7,11 +7,12 @@
 
 import { describe, expect, it } from 'vitest';
 import type { WorkItem } from '../../src/domain/documents.js';
-import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
+import { decideGroupCommand } from '../../src/domain/decideGroup.js';
 import { budgetPauseOf, usageOf, withBudgetPause } from '../../src/domain/workItem/resourceUsage.js';
 import { testContext } from '../support/specification.js';
 import { COORD, OWNER, T0, WORK, WORKER, WORLD, command, groupSpec, history, stateOf } from './fixtures.js';
 import { CW, MISSION_BUDGET, SMALL, activeWith, family, leaseIdOf, record, refusalOf } from './budgetFixtures.js';
+import { BUDGET_REASONS } from '../../src/domain/budget/budgetReasons.js';
 
 const REVISE = 'ext.missionweave.core.budget_revise';
 
@@ -50,18 +51,18 @@ describe('the escalation: budget_revise (ours)', () => {
     const given = spent();
     const s = stateOf(given);
     groupSpec.given(given).when(command(s, COORD, REVISE, { workItemId: WORK, budget: { ...SMALL, toolCallLimit: 5001 }, reason: 'x' })).thenFails('BUDGET_EXCEEDED', 'allocation-exceeds');
-    groupSpec.given(given).when(command(s, COORD, REVISE, { workItemId: WORK, budget: { ...SMALL, toolCallLimit: 9 }, reason: 'x' })).thenFails('BUDGET_EXCEEDED', 'revision-below-usage');
-    groupSpec.given(given).when(command(s, COORD, REVISE, { workItemId: WORK, budget: { ...SMALL, currency: 'USD' }, reason: 'x' })).thenFails('INVALID_COMMAND', 'budget-currency-change');
-    groupSpec.given(given).when(command(s, COORD, REVISE, { budget: MISSION_BUDGET, reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'mission-owner-required');
+    groupSpec.given(given).when(command(s, COORD, REVISE, { workItemId: WORK, budget: { ...SMALL, toolCallLimit: 9 }, reason: 'x' })).thenFails('BUDGET_EXCEEDED', BUDGET_REASONS.revisionBelowUsage);
+    groupSpec.given(given).when(command(s, COORD, REVISE, { workItemId: WORK, budget: { ...SMALL, currency: 'USD' }, reason: 'x' })).thenFails('INVALID_COMMAND', BUDGET_REASONS.budgetCurrencyChange);
+    groupSpec.given(given).when(command(s, COORD, REVISE, { budget: MISSION_BUDGET, reason: 'x' })).thenFails('AUTH_FORBIDDEN', BUDGET_REASONS.missionOwnerRequired);
     groupSpec.given(given).when(command(s, WORKER, REVISE, { workItemId: WORK, budget: SMALL, reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
   });
 
   it('lets the MissionOwner revise the Mission budget, never below what is allocated, and resumes work left something', () => {
     const given = spent();
     const s = stateOf(given);
-    groupSpec.given(given).when(command(s, OWNER, REVISE, { budget: { ...MISSION_BUDGET, toolCallLimit: 9 }, reason: 'x' })).thenFails('BUDGET_EXCEEDED', 'revision-below-usage');
-    groupSpec.given(given).when(command(s, OWNER, REVISE, { budget: { ...MISSION_BUDGET, modelTokenLimit: 9 }, reason: 'x' })).thenFails('BUDGET_EXCEEDED', 'revision-below-allocations');
-    groupSpec.given(given).when(command(s, OWNER, REVISE, { workItemId: WORK, budget: SMALL, reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'coordinator-required');
+    groupSpec.given(given).when(command(s, OWNER, REVISE, { budget: { ...MISSION_BUDGET, toolCallLimit: 9 }, reason: 'x' })).thenFails('BUDGET_EXCEEDED', BUDGET_REASONS.revisionBelowUsage);
+    groupSpec.given(given).when(command(s, OWNER, REVISE, { budget: { ...MISSION_BUDGET, modelTokenLimit: 9 }, reason: 'x' })).thenFails('BUDGET_EXCEEDED', BUDGET_REASONS.revisionBelowAllocations);
+    groupSpec.given(given).when(command(s, OWNER, REVISE, { workItemId: WORK, budget: SMALL, reason: 'x' })).thenFails('AUTH_FORBIDDEN', BUDGET_REASONS.coordinatorRequired);
     // A pause whose account has something again is lifted by the Mission's revision.
     const w1 = s.workItems.get(WORK)!;
     const paused = { ...s, workItems: new Map(s.workItems).set(WORK, { ...w1, contract: { ...w1.contract, budget: { ...SMALL, toolCallLimit: 20 } } }) };

@@ -9,14 +9,14 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { CAPABILITY_GRANTS_KEPT, CAPABILITY_GRANTS_PER_LEASE } from '../../src/domain/authorization/authorizationLimits.js';
+import { CAPABILITY_GRANTS_KEPT, CAPABILITY_GRANTS_PER_LEASE } from '../../src/domain/workItem/authorizationLimits.js';
 import { checkCapabilityCharge } from '../../src/domain/authorization/capabilityCharge.js';
-import { currentGrant, grantsOf, grantsUnderLease, withCapabilityCharge, withGrant } from '../../src/domain/authorization/capabilityGrants.js';
+import { currentGrant, grantsOf, grantsUnderLease, withCapabilityCharge, withGrant } from '../../src/domain/workItem/capabilityGrants.js';
 import { checkCapabilityValid } from '../../src/domain/authorization/capabilityStatus.js';
-import { gatedCategories, requiredExecutionApproval } from '../../src/domain/authorization/executionPolicy.js';
-import { NO_USAGE } from '../../src/domain/budget/budgetMath.js';
+import { gatedCategories, requiredExecutionApproval } from '../../src/domain/workItem/executionPolicy.js';
+import { NO_USAGE } from '../../src/domain/budgetMath.js';
 import type { WorkItem } from '../../src/domain/documents.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { Decision, RecordedEvent } from '../../src/domain/model.js';
 import { isRefusal } from '../../src/domain/workItem/fencing.js';
 import type { Principal } from '../../src/protocol/principal.js';
@@ -24,6 +24,8 @@ import { testContext } from '../support/specification.js';
 import { AUTHORITY, CONTRACT, OWNER, RUNNABLE_CONTRACT, WORK, WORKER, WORKER2, WORLD, activeWork, at, command, expectStateValid, groupSpec, history, stateOf, steps } from './fixtures.js';
 import { currentLeaseId, start, thenAt, worldWith } from './ownershipCommands.js';
 import { agent, SQL_CAPABILITIES } from './fixtures.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
+import { AUTHORIZATION_REASONS } from '../../src/domain/authorization/authorizationReasons.js';
 
 const GRANT = 'ext.missionweave.core.capability_grant';
 const GRANTED = 'ext.missionweave.core.capability_granted';
@@ -95,17 +97,17 @@ describe('ext.missionweave.core.capability_grant (§12: the Authorization Servic
 
   it('refuses a WorkItem that is not active (INVALID_STATE_TRANSITION)', () => {
     const queued = history([steps.create, steps.addMember(WORKER), steps.authorize(WORK, RUNNABLE_CONTRACT), steps.offer([WORKER]), steps.acceptOffer(WORKER)]);
-    groupSpec.given(queued).when(grant(stateOf(queued))).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    groupSpec.given(queued).when(grant(stateOf(queued))).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
   });
 
   it('refuses an Agent that is not the owner (AUTH_FORBIDDEN), a stale Ownership Epoch (WORK_STALE_OWNERSHIP)', () => {
-    groupSpec.given(events).when(grant(s, { agentId: WORKER2.id })).thenFails('AUTH_FORBIDDEN', 'not-the-owner');
+    groupSpec.given(events).when(grant(s, { agentId: WORKER2.id })).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notTheOwner);
     groupSpec.given(events).when(grant(s, { ownershipEpoch: 2 })).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
   });
 
   it('refuses a Session that is not the Agent’s current one (AUTH_STALE_SESSION)', () => {
     const replaced = worldWith({ ...agent(WORKER, 'active', SQL_CAPABILITIES), sessionEpoch: 2 });
-    groupSpec.given(events).when(grant(s), replaced).thenFails('AUTH_STALE_SESSION', 'session-not-current');
+    groupSpec.given(events).when(grant(s), replaced).thenFails('AUTH_STALE_SESSION', AUTHORIZATION_REASONS.sessionNotCurrent);
   });
 
   it('refuses an Execution Lease that is not the current live one (WORK_LEASE_EXPIRED)', () => {
@@ -114,14 +116,14 @@ describe('ext.missionweave.core.capability_grant (§12: the Authorization Servic
   });
 
   it('refuses tools, resources and operations beyond the contract (AUTH_FORBIDDEN)', () => {
-    groupSpec.given(events).when(grant(s, { tools: ['acme.payments'] })).thenFails('AUTH_FORBIDDEN', 'tool-not-allowed');
+    groupSpec.given(events).when(grant(s, { tools: ['acme.payments'] })).thenFails('AUTH_FORBIDDEN', AUTHORIZATION_REASONS.toolNotAllowed);
     groupSpec.given(events).when(grant(s, { resources: [{ resource: 'urn:missionweave:resource:prod', operations: ['db.read'] }] })).thenFails('AUTH_FORBIDDEN', 'resource-not-allowed');
-    groupSpec.given(events).when(grant(s, { resources: [{ resource: STAGING_DB, operations: ['db.drop'] }] })).thenFails('AUTH_FORBIDDEN', 'operation-not-allowed');
+    groupSpec.given(events).when(grant(s, { resources: [{ resource: STAGING_DB, operations: ['db.drop'] }] })).thenFails('AUTH_FORBIDDEN', AUTHORIZATION_REASONS.operationNotAllowed);
   });
 
   it('refuses a ceiling beyond what remains, or in a dimension nobody granted (BUDGET_EXCEEDED)', () => {
-    groupSpec.given(events).when(grant(s, { limits: { toolCalls: 401 } })).thenFails('BUDGET_EXCEEDED', 'capability-over-budget');
-    groupSpec.given(events).when(grant(s, { limits: { externalActions: 1 } })).thenFails('BUDGET_EXCEEDED', 'capability-over-budget');
+    groupSpec.given(events).when(grant(s, { limits: { toolCalls: 401 } })).thenFails('BUDGET_EXCEEDED', AUTHORIZATION_REASONS.capabilityOverBudget);
+    groupSpec.given(events).when(grant(s, { limits: { externalActions: 1 } })).thenFails('BUDGET_EXCEEDED', AUTHORIZATION_REASONS.capabilityOverBudget);
     expect(grantOf(groupSpec.given(events).when(grant(s, { limits: { toolCalls: 400 } })).decision)['limits']).toEqual({ toolCalls: 400 });
   });
 
@@ -151,7 +153,7 @@ describe('grants per Execution Lease (hostile input: each grant is an Event)', (
     for (let i = 0; i < CAPABILITY_GRANTS_PER_LEASE; i++) many = history([granted()], many);
     const s = stateOf(many);
     expect(grantsUnderLease(s.workItems.get(WORK) as WorkItem, currentLeaseId(s))).toBe(CAPABILITY_GRANTS_PER_LEASE);
-    groupSpec.given(many).when(grant(s)).thenFails('RATE_LIMITED', 'capability-grants-per-lease');
+    groupSpec.given(many).when(grant(s)).thenFails('RATE_LIMITED', AUTHORIZATION_REASONS.capabilityGrantsPerLease);
     const restarted = history(
       [
         (st) => command(st!, WORKER, 'work.checkpoint', { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: currentLeaseId(st!), checkpoint: { phase: 'half' } }),
@@ -230,7 +232,7 @@ describe('Organization execution-approval policy (§12): gated work gets no star
   it('the Group Authority may not approve policy-gated work; the human MissionOwner may, and then it starts', () => {
     const g = stateOf(gated);
     const approve = (actor: Principal) => command(g, actor, 'approval.grant_execution', { approvalId: 'urn:missionweave:approval:x1', workItemId: WORK, ownershipEpoch: 1, operations: ['db.migrate'] });
-    groupSpec.given(gated).when(approve(AUTHORITY)).thenFails('AUTH_FORBIDDEN', 'human-approval-required');
+    groupSpec.given(gated).when(approve(AUTHORITY)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.humanApprovalRequired);
     const approved = history([() => approve(OWNER)], gated);
     expect(groupSpec.given(approved).when(start(stateOf(approved))).decision.ok).toBe(true);
   });
@@ -246,7 +248,7 @@ describe('Organization execution-approval policy (§12): gated work gets no star
     const g = grantOf(groupSpec.given(approved).when(grant(a)).decision);
     expect(g['resources']).toEqual([{ resource: STAGING_DB, operations: ['db.migrate'] }]);
     expect(g['expiresAt']).toBe(at(120));
-    groupSpec.given(approved).when(grant(a, { resources: [{ resource: STAGING_DB, operations: ['db.read'] }] })).thenFails('AUTH_FORBIDDEN', 'operation-not-allowed');
+    groupSpec.given(approved).when(grant(a, { resources: [{ resource: STAGING_DB, operations: ['db.read'] }] })).thenFails('AUTH_FORBIDDEN', AUTHORIZATION_REASONS.operationNotAllowed);
     groupSpec.given(approved).when(grant(a), { now: at(121) }).thenFails('APPROVAL_REQUIRED', 'execution-approval-required');
   });
 

@@ -7,12 +7,12 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { MissionFacts, RecordedEvent } from '../../src/domain/model.js';
 import { leasesOf } from '../../src/domain/workItem/workLeases.js';
 import { linksOf } from '../../src/domain/workItem/workItemDocuments.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
-import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
+import { decideGroupCommand } from '../../src/domain/decideGroup.js';
 import { testContext, type World } from '../support/specification.js';
 import { expectedChildApproved, expectedPromotion } from './expectedEvents.js';
 import {
@@ -37,6 +37,9 @@ import {
   stateOf,
   steps,
 } from './fixtures.js';
+import { MISSION_REASONS } from '../../src/domain/mission/missionReasons.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 
 const SETTLE = 'ext.missionweave.core.child_mission_settle';
 const W2 = 'urn:missionweave:work-item:w2';
@@ -139,7 +142,7 @@ describe('linked child Mission approval (§10.2: blocked → verified)', () => {
 
   it('refuses an approved child without a recorded Approval (INVALID_STATE_TRANSITION)', () => {
     const events = promoted('fail_parent_work_item');
-    groupSpec.given(events).when(settle(stateOf(events)), world(child('approved'))).thenFails('INVALID_STATE_TRANSITION', 'child-approval-missing');
+    groupSpec.given(events).when(settle(stateOf(events)), world(child('approved'))).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.childApprovalMissing);
   });
 });
 
@@ -226,7 +229,7 @@ describe('linked child Mission cancellation', () => {
 
   it('lets the Coordinator unblock it once the child ended: open again, the Coordinator no longer its owner', () => {
     const running = promoted('block_parent_work_item');
-    groupSpec.given(running).when(command(stateOf(running), COORD, 'work.unblock', { workItemId: WORK })).thenFails('INVALID_STATE_TRANSITION', 'work-item-awaiting-child');
+    groupSpec.given(running).when(command(stateOf(running), COORD, 'work.unblock', { workItemId: WORK })).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemAwaitingChild);
     const settled = history([(s) => settle(s!)], running, world(FAILED));
     const after = stateOf(history([(s) => command(s!, COORD, 'work.unblock', { workItemId: WORK })], settled));
     expect(after.workItems.get(WORK)).toMatchObject({ state: 'open', progress: { blockers: [] } });
@@ -262,7 +265,7 @@ describe('refusals', () => {
   it('only the Group Authority settles (AUTH_FORBIDDEN)', () => {
     groupSpec.given(events).when(settle(state, COORD), world(APPROVED)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(events).when(settle(state, OWNER), world(APPROVED)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(events).when(settle(state, REGISTRY), world(APPROVED)).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(events).when(settle(state, REGISTRY), world(APPROVED)).thenFails('AUTH_FORBIDDEN', GROUP_REASONS.serviceNotAuthorized);
   });
 
   it('refuses a child that still runs (INVALID_STATE_TRANSITION)', () => {
@@ -272,25 +275,25 @@ describe('refusals', () => {
   });
 
   it('refuses a child the store does not link to the WorkItem (INVALID_COMMAND)', () => {
-    groupSpec.given(events).when(settle(state), { missions: [] }).thenFails('INVALID_COMMAND', 'child-mission-not-linked');
-    groupSpec.given(events).when(settle(state), world(child('approved', { groupId: 'urn:x:other-group' }))).thenFails('INVALID_COMMAND', 'child-mission-not-linked');
-    groupSpec.given(events).when(settle(state), world(child('approved', { parent: { missionId: MISSION, workItemId: W2 } }))).thenFails('INVALID_COMMAND', 'child-mission-not-linked');
-    groupSpec.given(events).when(settle(state, AUTHORITY, { parentWorkItemId: W2 }), world(APPROVED)).thenFails('INVALID_COMMAND', 'child-mission-not-linked');
+    groupSpec.given(events).when(settle(state), { missions: [] }).thenFails('INVALID_COMMAND', MISSION_REASONS.childMissionNotLinked);
+    groupSpec.given(events).when(settle(state), world(child('approved', { groupId: 'urn:x:other-group' }))).thenFails('INVALID_COMMAND', MISSION_REASONS.childMissionNotLinked);
+    groupSpec.given(events).when(settle(state), world(child('approved', { parent: { missionId: MISSION, workItemId: W2 } }))).thenFails('INVALID_COMMAND', MISSION_REASONS.childMissionNotLinked);
+    groupSpec.given(events).when(settle(state, AUTHORITY, { parentWorkItemId: W2 }), world(APPROVED)).thenFails('INVALID_COMMAND', MISSION_REASONS.childMissionNotLinked);
     groupSpec.given(events).when(settle(state, AUTHORITY, { parentWorkItemId: 'urn:x:none' }), world(APPROVED)).thenFails('INVALID_COMMAND', 'work-item-unknown');
   });
 
   it('settles once: a second settlement is refused (INVALID_STATE_TRANSITION)', () => {
     const blockedOnce = history([(s) => settle(s!)], promoted('block_parent_work_item'), world(FAILED));
-    groupSpec.given(blockedOnce).when(settle(stateOf(blockedOnce)), world(FAILED)).thenFails('INVALID_STATE_TRANSITION', 'child-mission-settled');
+    groupSpec.given(blockedOnce).when(settle(stateOf(blockedOnce)), world(FAILED)).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.childMissionSettled);
     const verified = history([(s) => settle(s!)], events, world(APPROVED));
-    groupSpec.given(verified).when(settle(stateOf(verified)), world(APPROVED)).thenFails('INVALID_STATE_TRANSITION', 'child-mission-settled');
+    groupSpec.given(verified).when(settle(stateOf(verified)), world(APPROVED)).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.childMissionSettled);
   });
 
   it('refuses a parent WorkItem that left blocked (INVALID_STATE_TRANSITION)', () => {
     const moved = events.map((event) =>
       event.kind !== 'mission.child.created' ? event : { ...event, payload: { ...event.payload, workItem: { ...(event.payload['workItem'] as object), state: 'cancelled' } } },
     );
-    groupSpec.given(moved).when(settle(stateOf(moved)), world(APPROVED)).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    groupSpec.given(moved).when(settle(stateOf(moved)), world(APPROVED)).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
   });
 });
 
@@ -332,19 +335,19 @@ describe('parent-cancellation propagation (§7.1, §14): mission.cancel citing t
 
   it('trusts the store: a parent that is not ended, or not known, is refused (INVALID_STATE_TRANSITION)', () => {
     for (const parentState of ['active', 'awaiting_approval', 'approved']) {
-      groupSpec.given(events).when(propagate(), parent(parentState)).thenFails('INVALID_STATE_TRANSITION', 'parent-mission-not-ended');
+      groupSpec.given(events).when(propagate(), parent(parentState)).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.parentMissionNotEnded);
     }
-    groupSpec.given(events).when(propagate(), { missions: [] }).thenFails('INVALID_STATE_TRANSITION', 'parent-mission-not-ended');
+    groupSpec.given(events).when(propagate(), { missions: [] }).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.parentMissionNotEnded);
   });
 
   it('refuses a Mission that is not the parent (INVALID_COMMAND) and a propagation by anyone but the Authority (AUTH_FORBIDDEN)', () => {
-    groupSpec.given(events).when(propagate(AUTHORITY, 'urn:missionweave:mission:other'), parent('cancelled')).thenFails('INVALID_COMMAND', 'not-the-parent-mission');
-    groupSpec.given(events).when(propagate(COORD), parent('cancelled')).thenFails('AUTH_FORBIDDEN', 'propagation-by-authority-only');
+    groupSpec.given(events).when(propagate(AUTHORITY, 'urn:missionweave:mission:other'), parent('cancelled')).thenFails('INVALID_COMMAND', MISSION_REASONS.notTheParentMission);
+    groupSpec.given(events).when(propagate(COORD), parent('cancelled')).thenFails('AUTH_FORBIDDEN', MISSION_REASONS.propagationByAuthorityOnly);
   });
 
   it('is refused once the child has ended (INVALID_STATE_TRANSITION): issuing it twice changes nothing', () => {
     const cancelled = history([() => propagate()], events, parent('cancelled'));
-    groupSpec.given(cancelled).when(command(stateOf(cancelled), AUTHORITY, 'mission.cancel', { reason: 'again', parentMissionId: MISSION }), parent('cancelled')).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+    groupSpec.given(cancelled).when(command(stateOf(cancelled), AUTHORITY, 'mission.cancel', { reason: 'again', parentMissionId: MISSION }), parent('cancelled')).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionTerminal);
   });
 });
 
@@ -360,7 +363,7 @@ describe('a parent WorkItem’s end (§10.2, §14): work.cancel / work.fail rele
     const link = linksOf(stateOf(cancelled).workItems.get(WORK)!).childMission;
     expect(link).toMatchObject({ missionId: CHILD_MISSION, released: { state: 'cancelled', releasedAt: T0 } });
     expect(link?.outcome).toBeUndefined();
-    groupSpec.given(cancelled).when(settle(stateOf(cancelled)), world(CANCELLED)).thenFails('INVALID_STATE_TRANSITION', 'child-mission-released');
+    groupSpec.given(cancelled).when(settle(stateOf(cancelled)), world(CANCELLED)).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.childMissionReleased);
   });
 
   it('cancels the child by the Group Authority once the parent Group shows the WorkItem ended', () => {
@@ -381,8 +384,8 @@ describe('a parent WorkItem’s end (§10.2, §14): work.cancel / work.fail rele
   });
 
   it('trusts the parent Group’s state: a WorkItem still waiting, or no state, is refused; so is another WorkItem', () => {
-    groupSpec.given(childEvents).when(propagate(), { ancestors: [stateOf(waiting)] }).thenFails('INVALID_STATE_TRANSITION', 'parent-work-item-not-ended');
-    groupSpec.given(childEvents).when(propagate(), {}).thenFails('INVALID_STATE_TRANSITION', 'parent-work-item-not-ended');
-    groupSpec.given(childEvents).when(propagate(W2), { ancestors: [stateOf(cancelled)] }).thenFails('INVALID_COMMAND', 'not-the-parent-work-item');
+    groupSpec.given(childEvents).when(propagate(), { ancestors: [stateOf(waiting)] }).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.parentWorkItemNotEnded);
+    groupSpec.given(childEvents).when(propagate(), {}).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.parentWorkItemNotEnded);
+    groupSpec.given(childEvents).when(propagate(W2), { ancestors: [stateOf(cancelled)] }).thenFails('INVALID_COMMAND', MISSION_REASONS.notTheParentWorkItem);
   });
 });

@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import type { World } from '../support/specification.js';
@@ -31,6 +31,7 @@ import {
   verifiedWorkHistory,
 } from './fixtures.js';
 import { CASES, type KindCase } from './kindCases.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 
 const GROUP_KINDS = Object.entries(COMMAND_RULES)
   .filter(([, rules]) => rules.scope === 'group')
@@ -110,23 +111,23 @@ describe.each(GROUP_KINDS)('%s', (kind) => {
     const events = eventsFor(kind);
     // A service has no Membership (the Command schema refuses its epochs); a member sends it instead.
     const actor = caseOf(kind).actor.type === 'service' ? WORKER : undefined;
-    groupSpec.given(events).when(validCommand(kind, events, actor, { membershipEpoch: 2 })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
-    groupSpec.given(events).when(validCommand(kind, events, actor, { membershipEpoch: undefined })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
+    groupSpec.given(events).when(validCommand(kind, events, actor, { membershipEpoch: 2 })).thenFails('MEMBERSHIP_STALE', GROUP_REASONS.membershipEpochStale);
+    groupSpec.given(events).when(validCommand(kind, events, actor, { membershipEpoch: undefined })).thenFails('MEMBERSHIP_STALE', GROUP_REASONS.membershipEpochStale);
   });
 
   it('lets only the Group Authority service send it, and only where listed (AUTH_FORBIDDEN)', () => {
     const rules = COMMAND_RULES[kind]!;
-    groupSpec.given(busy).when(validCommand(kind, busy, REGISTRY, { membershipEpoch: undefined })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(busy).when(validCommand(kind, busy, REGISTRY, { membershipEpoch: undefined })).thenFails('AUTH_FORBIDDEN', GROUP_REASONS.serviceNotAuthorized);
     if (!rules.authority.includes('organization-authority')) {
-      groupSpec.given(busy).when(validCommand(kind, busy, AUTHORITY, { membershipEpoch: undefined })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+      groupSpec.given(busy).when(validCommand(kind, busy, AUTHORITY, { membershipEpoch: undefined })).thenFails('AUTH_FORBIDDEN', GROUP_REASONS.serviceNotAuthorized);
     }
   });
 
   for (const [terminal, events] of Object.entries(TERMINAL)) {
     it.skipIf(caseOf(kind).terminal === true)(`is refused by a ${terminal} Mission (INVALID_STATE_TRANSITION)`, () => {
-      groupSpec.given(events).when(validCommand(kind, events)).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+      groupSpec.given(events).when(validCommand(kind, events)).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionTerminal);
       if (COMMAND_RULES[kind]!.authority.includes('organization-authority')) {
-        groupSpec.given(events).when(validCommand(kind, events, AUTHORITY, { membershipEpoch: undefined })).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+        groupSpec.given(events).when(validCommand(kind, events, AUTHORITY, { membershipEpoch: undefined })).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionTerminal);
       }
     });
   }
@@ -138,7 +139,7 @@ describe.each(GROUP_KINDS)('%s', (kind) => {
     const plain = validCommand(kind, events);
     const current = (rules.target as (s: GroupState, c: typeof plain) => number | undefined)(state, plain);
     expect(current).toBeTypeOf('number');
-    groupSpec.given(events).when({ ...plain, expectedRevision: current! + 1 }).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(events).when({ ...plain, expectedRevision: current! + 1 }).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
     groupSpec
       .given(events)
       .when({ ...plain, expectedRevision: current! }, worldFor(kind, events))
@@ -149,8 +150,8 @@ describe.each(GROUP_KINDS)('%s', (kind) => {
   });
 
   it('refuses an envelope workItemId or conversationId the payload does not act on (INVALID_COMMAND)', () => {
-    groupSpec.given(busy).when(validCommand(kind, busy, undefined, { workItemId: 'urn:x:not-this-one' })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
-    groupSpec.given(busy).when(validCommand(kind, busy, undefined, { conversationId: 'urn:x:not-this-one' })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
+    groupSpec.given(busy).when(validCommand(kind, busy, undefined, { workItemId: 'urn:x:not-this-one' })).thenFails('INVALID_COMMAND', GROUP_REASONS.envelopeTargetMismatch);
+    groupSpec.given(busy).when(validCommand(kind, busy, undefined, { conversationId: 'urn:x:not-this-one' })).thenFails('INVALID_COMMAND', GROUP_REASONS.envelopeTargetMismatch);
   });
 });
 
@@ -162,7 +163,7 @@ describe('order of the checks', () => {
 
   it('checks Membership before Coordinator authority, and the epoch before the lease', () => {
     const state = stateOf(busy);
-    groupSpec.given(busy).when(command(state, COORD, 'mission.renew_coordinator', {}, { membershipEpoch: 5, coordinatorEpoch: 5 })).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
+    groupSpec.given(busy).when(command(state, COORD, 'mission.renew_coordinator', {}, { membershipEpoch: 5, coordinatorEpoch: 5 })).thenFails('MEMBERSHIP_STALE', GROUP_REASONS.membershipEpochStale);
     groupSpec.given(busy).when(command(state, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 5 }), { now: at(9999) }).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
   });
 });

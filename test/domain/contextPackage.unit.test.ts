@@ -9,7 +9,7 @@ import { sourceEventOf, type SourceEvent } from '../../src/domain/context/contex
 import { MAX_DECISIONS } from '../../src/domain/context/contextLimits.js';
 import { contextViewOf } from '../../src/domain/context/contextScope.js';
 import type { PublishedArtifact } from '../../src/domain/artifact/artifactDocuments.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { principalKey } from '../../src/protocol/principal.js';
 import { schemaRegistry } from '../../src/protocol/schemas/files.js';

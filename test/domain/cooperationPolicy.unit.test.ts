@@ -6,8 +6,9 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
-import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
+import { decideGroupCommand } from '../../src/domain/decideGroup.js';
+import { fromAggregates, toAggregates } from '../../src/domain/coreModules.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { CommandEnvelope, Decision, RecordedEvent } from '../../src/domain/model.js';
 import { DEFAULT_COOPERATION_LIMITS, MAX_COOPERATION_GRANTS_PER_GROUP, type CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
 import { WINDOW_EVENT_KINDS, rebuildRateWindows } from '../../src/domain/policy/rateWindows.js';
@@ -15,6 +16,7 @@ import type { Principal } from '../../src/protocol/principal.js';
 import { recordDrafts, testContext } from '../support/specification.js';
 import { AUTHORITY, COORD, COORD2, MAIN, OWNER, REVIEWER, STRANGER, T0, WORK, WORKER, WORLD, at, busyGroup, command, groupDecider, groupSpec, history, queuedWork, stateOf, steps } from './fixtures.js';
 import { GRANT_PAYLOAD, expectedGrant } from './kindCases.js';
+import { POLICY_REASONS } from '../../src/domain/policy/policyReasons.js';
 
 const busy = busyGroup();
 
@@ -80,10 +82,10 @@ describe('policy.grant_cooperation_override', () => {
 
   it('refuses a policy that does not limit the target kind, a lapsed or too late expiry, a non-member, a taken ID', () => {
     const state = stateOf(busy);
-    groupSpec.given(busy).when(grant({ policyName: 'proposal_rate' })(state)).thenFails('INVALID_COMMAND', 'policy-not-for-kind');
-    groupSpec.given(busy).when(grant({ expiresAt: T0 })(state)).thenFails('INVALID_COMMAND', 'grant-expiry-outside-mission');
-    groupSpec.given(busy).when(grant({ expiresAt: '2027-12-31T00:00:00Z' })(state)).thenFails('INVALID_COMMAND', 'grant-expiry-outside-mission');
-    groupSpec.given(busy).when(grant({ beneficiary: STRANGER })(state)).thenFails('INVALID_COMMAND', 'beneficiary-not-member');
+    groupSpec.given(busy).when(grant({ policyName: 'proposal_rate' })(state)).thenFails('INVALID_COMMAND', POLICY_REASONS.policyNotForKind);
+    groupSpec.given(busy).when(grant({ expiresAt: T0 })(state)).thenFails('INVALID_COMMAND', POLICY_REASONS.grantExpiryOutsideMission);
+    groupSpec.given(busy).when(grant({ expiresAt: '2027-12-31T00:00:00Z' })(state)).thenFails('INVALID_COMMAND', POLICY_REASONS.grantExpiryOutsideMission);
+    groupSpec.given(busy).when(grant({ beneficiary: STRANGER })(state)).thenFails('INVALID_COMMAND', POLICY_REASONS.beneficiaryNotMember);
     groupSpec.given(atLimit).when(grant()(stateOf(atLimit))).thenFails('INVALID_COMMAND', 'grant-id-taken');
   });
 });

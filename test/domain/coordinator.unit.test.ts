@@ -3,8 +3,8 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import { decideGroupCommand } from '../../src/domain/decideGroup.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import { principalKey } from '../../src/protocol/principal.js';
 import {
   AUTHORITY,
@@ -31,6 +31,9 @@ import {
 } from './fixtures.js';
 import { ROLE_SCOPES, expectedMembership } from './expectedEvents.js';
 import { testContext } from '../support/specification.js';
+import { MISSION_REASONS } from '../../src/domain/mission/missionReasons.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
 
 const created = history([steps.create, steps.addMember(WORKER)]);
 const state = stateOf(created);
@@ -115,23 +118,23 @@ describe('mission.assign_coordinator', () => {
   });
 
   it('refuses the current Coordinator while its lease is live (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(created).when(assign(COORD.id)).thenFails('INVALID_STATE_TRANSITION', 'coordinator-unchanged');
+    groupSpec.given(created).when(assign(COORD.id)).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.coordinatorUnchanged);
   });
 
   it('needs an active Agent Card (INVALID_COMMAND)', () => {
-    groupSpec.given(created).when(assign(REVOKED.id)).thenFails('INVALID_COMMAND', 'coordinator-card-inactive');
+    groupSpec.given(created).when(assign(REVOKED.id)).thenFails('INVALID_COMMAND', MISSION_REASONS.coordinatorCardInactive);
   });
 
   it('is the MissionOwner’s or the authority service’s (AUTH_FORBIDDEN)', () => {
     groupSpec.given(created).when(assign(COORD2.id, {}, COORD)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(created).when(assign(COORD2.id, {}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(created).when(envelope('mission.assign_coordinator', REGISTRY, { coordinatorId: COORD2.id })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(created).when(envelope('mission.assign_coordinator', REGISTRY, { coordinatorId: COORD2.id })).thenFails('AUTH_FORBIDDEN', GROUP_REASONS.serviceNotAuthorized);
   });
 
   it('refuses a terminal Mission (INVALID_STATE_TRANSITION) and a stale expectedRevision (REVISION_CONFLICT)', () => {
     const cancelled = history([steps.cancel()], created);
-    groupSpec.given(cancelled).when(assign(COORD2.id, {}, OWNER, stateOf(cancelled))).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
-    groupSpec.given(created).when(assign(COORD2.id, { expectedRevision: 5 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(cancelled).when(assign(COORD2.id, {}, OWNER, stateOf(cancelled))).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionTerminal);
+    groupSpec.given(created).when(assign(COORD2.id, { expectedRevision: 5 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
   });
 
   it('fences the former Coordinator: its delayed Commands are stale, and re-admitted it holds no authority', () => {
@@ -191,13 +194,13 @@ describe('mission.renew_coordinator', () => {
     groupSpec.given(created).when(command(state, OWNER, 'mission.renew_coordinator', {})).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(created).when(command(state, WORKER, 'mission.renew_coordinator', {})).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(created).when(command(state, COORD, 'mission.renew_coordinator', {}, { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-    groupSpec.given(created).when(command(state, COORD, 'mission.renew_coordinator', {}), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
+    groupSpec.given(created).when(command(state, COORD, 'mission.renew_coordinator', {}), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED', COMMON_REASONS.coordinatorLeaseExpired);
   });
 
   it('refuses a terminal Mission (INVALID_STATE_TRANSITION) and a stale expectedRevision (REVISION_CONFLICT)', () => {
     const approved = history([steps.submit(), steps.approve()], verifiedWorkHistory(history([steps.authorize()], created)));
-    groupSpec.given(approved).when(command(stateOf(approved), COORD, 'mission.renew_coordinator', {})).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
-    groupSpec.given(created).when(command(state, COORD, 'mission.renew_coordinator', {}, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(approved).when(command(stateOf(approved), COORD, 'mission.renew_coordinator', {})).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionTerminal);
+    groupSpec.given(created).when(command(state, COORD, 'mission.renew_coordinator', {}, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
   });
 });
 
@@ -213,7 +216,7 @@ describe('a replacement Coordinator’s assignments (§7.2, §13.3)', () => {
 
   it('are held, retryably, until its Context Package for the epoch is stored', () => {
     for (const assignment of assignments) {
-      groupSpec.given(replaced).when(assignment, { coordinatorPackages: [] }).thenFails('BACKPRESSURE', 'context-package-pending');
+      groupSpec.given(replaced).when(assignment, { coordinatorPackages: [] }).thenFails('BACKPRESSURE', GROUP_REASONS.contextPackagePending);
       const refusal = decideGroupCommand(replacedState, assignment, testContext({ ...WORLD, coordinatorPackages: [] }));
       expect(refusal.ok ? undefined : refusal.error).toMatchObject({ details: { coordinatorEpoch: 2, coordinatorId: COORD2.id } });
       expect(refusal.ok ? '' : refusal.error.message).toContain('Context Package');

@@ -7,8 +7,8 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import { decideGroupCommand } from '../../src/domain/decideGroup.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { CommandEnvelope, Decision, RecordedEvent } from '../../src/domain/model.js';
 import { DEFAULT_COOPERATION_LIMITS, type CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
 import { clarificationCrossing, clarificationLimit } from '../../src/domain/policy/decompositionLimits.js';

@@ -5,7 +5,8 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
+import { fromAggregates, toAggregates } from '../../src/domain/coreModules.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { DEFAULT_COOPERATION_LIMITS } from '../../src/domain/policy/cooperationLimits.js';
 import { checkDelegatedUse } from '../../src/domain/workItem/delegation.js';
@@ -35,6 +36,9 @@ import {
   steps,
   verifiedWorkHistory,
 } from './fixtures.js';
+import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 
 const GRANT = 'urn:missionweave:delegation-grant:g1';
 const W2 = 'urn:missionweave:work-item:w2';
@@ -111,33 +115,33 @@ describe('membership.grant_delegation', () => {
     groupSpec.given(withDelegate).when(grant(withDelegate, {}, DELEGATE_AGENT)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(withDelegate).when(grant(withDelegate, {}, COORD, { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
     groupSpec.given(withDelegate).when(grant(withDelegate, {}, COORD, { coordinatorEpoch: undefined })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-    groupSpec.given(withDelegate).when(grant(withDelegate), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
+    groupSpec.given(withDelegate).when(grant(withDelegate), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', COMMON_REASONS.coordinatorLeaseExpired);
   });
 
   it('needs a fresh Grant ID and an active Mission (INVALID_STATE_TRANSITION)', () => {
     groupSpec.given(granted).when(grant(granted)).thenFails('INVALID_STATE_TRANSITION', 'grant-id-taken');
     const submitted = history([steps.submit()], verifiedWorkHistory(withDelegate));
-    groupSpec.given(submitted).when(grant(submitted)).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
+    groupSpec.given(submitted).when(grant(submitted)).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionState);
   });
 
   it('needs a grantee with an active work_delegate Membership (INVALID_COMMAND)', () => {
-    groupSpec.given(withDelegate).when(grant(withDelegate, { granteeAgentId: WORKER.id })).thenFails('INVALID_COMMAND', 'grantee-not-delegate');
-    groupSpec.given(withDelegate).when(grant(withDelegate, { granteeAgentId: COORD2.id })).thenFails('INVALID_COMMAND', 'grantee-not-delegate');
+    groupSpec.given(withDelegate).when(grant(withDelegate, { granteeAgentId: WORKER.id })).thenFails('INVALID_COMMAND', WORK_REASONS.granteeNotDelegate);
+    groupSpec.given(withDelegate).when(grant(withDelegate, { granteeAgentId: COORD2.id })).thenFails('INVALID_COMMAND', WORK_REASONS.granteeNotDelegate);
   });
 
   it('needs an unfinished target (INVALID_COMMAND, INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(withDelegate).when(grant(withDelegate, { targetWorkItemId: W3 })).thenFails('INVALID_COMMAND', 'target-work-item-unknown');
+    groupSpec.given(withDelegate).when(grant(withDelegate, { targetWorkItemId: W3 })).thenFails('INVALID_COMMAND', WORK_REASONS.targetWorkItemUnknown);
     for (const ended of ['verified', 'failed', 'cancelled']) {
       const events = withState(withDelegate, WORK, ended);
-      groupSpec.given(events).when(grant(events)).thenFails('INVALID_STATE_TRANSITION', 'grant-target-ended');
+      groupSpec.given(events).when(grant(events)).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.grantTargetEnded);
     }
   });
 
   it('keeps expiry and ceilings within what the Coordinator holds (INVALID_COMMAND)', () => {
-    groupSpec.given(withDelegate).when(grant(withDelegate, { expiresAt: at(-1) })).thenFails('INVALID_COMMAND', 'expiry-outside-mission');
-    groupSpec.given(withDelegate).when(grant(withDelegate, { expiresAt: '2026-10-01T00:00:00Z' })).thenFails('INVALID_COMMAND', 'expiry-outside-mission');
-    groupSpec.given(withDelegate).when(grant(withDelegate, { budget: { ...GRANT_PAYLOAD.budget, financialLimit: 81 } })).thenFails('INVALID_COMMAND', 'budget-exceeds-target');
-    groupSpec.given(withDelegate).when(grant(withDelegate, { budget: { ...GRANT_PAYLOAD.budget, wallClockSecondsLimit: 2_000_000 } })).thenFails('INVALID_COMMAND', 'budget-exceeds-mission');
+    groupSpec.given(withDelegate).when(grant(withDelegate, { expiresAt: at(-1) })).thenFails('INVALID_COMMAND', WORK_REASONS.expiryOutsideMission);
+    groupSpec.given(withDelegate).when(grant(withDelegate, { expiresAt: '2026-10-01T00:00:00Z' })).thenFails('INVALID_COMMAND', WORK_REASONS.expiryOutsideMission);
+    groupSpec.given(withDelegate).when(grant(withDelegate, { budget: { ...GRANT_PAYLOAD.budget, financialLimit: 81 } })).thenFails('INVALID_COMMAND', WORK_REASONS.budgetExceedsTarget);
+    groupSpec.given(withDelegate).when(grant(withDelegate, { budget: { ...GRANT_PAYLOAD.budget, wallClockSecondsLimit: 2_000_000 } })).thenFails('INVALID_COMMAND', WORK_REASONS.budgetExceedsMission);
   });
 });
 
@@ -189,7 +193,7 @@ describe('work.authorize under a Delegation Grant', () => {
   it('goes as deep as the Grant allows and no deeper (AUTH_FORBIDDEN)', () => {
     const two = history([() => delegated(granted), (s) => command(s!, DELEGATE_AGENT, 'work.authorize', { workItemId: W3, contract: { ...SUB_CONTRACT, budget: { currency: 'EUR', financialLimit: 5 } }, parentWorkItemId: W2, delegationGrantId: GRANT })], granted);
     expect(stateOf(two).delegationGrants.get(GRANT)?.usedBy).toEqual([W2, W3]);
-    groupSpec.given(two).when(delegated(two, { workItemId: 'urn:x:w4', parentWorkItemId: W3, contract: { ...SUB_CONTRACT, budget: { currency: 'EUR', financialLimit: 1 } } })).thenFails('AUTH_FORBIDDEN', 'grant-depth-exceeded');
+    groupSpec.given(two).when(delegated(two, { workItemId: 'urn:x:w4', parentWorkItemId: W3, contract: { ...SUB_CONTRACT, budget: { currency: 'EUR', financialLimit: 1 } } })).thenFails('AUTH_FORBIDDEN', WORK_REASONS.grantDepthExceeded);
   });
 
   it('meets the Organization’s delegation depth at issuance and at every use, authorize and offer alike (RATE_LIMITED)', () => {
@@ -204,52 +208,52 @@ describe('work.authorize under a Delegation Grant', () => {
     expect(groupSpec.given(one).when(offer, bound(1)).decision.ok).toBe(true);
     groupSpec.given(one).when(offer, bound(0)).thenFails('RATE_LIMITED', 'delegation_depth-exceeded');
     // Someone else citing the Grant is refused by the Grant's own rules, not measured.
-    groupSpec.given(one).when(delegated(one, { workItemId: W3, parentWorkItemId: W2 }, WORKER), bound(0)).thenFails('AUTH_FORBIDDEN', 'not-the-grantee');
+    groupSpec.given(one).when(delegated(one, { workItemId: W3, parentWorkItemId: W2 }, WORKER), bound(0)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notTheGrantee);
   });
 
   it('stays inside the target subtree (AUTH_FORBIDDEN)', () => {
-    groupSpec.given(granted).when(delegated(granted, { parentWorkItemId: undefined })).thenFails('AUTH_FORBIDDEN', 'delegated-parent-required');
+    groupSpec.given(granted).when(delegated(granted, { parentWorkItemId: undefined })).thenFails('AUTH_FORBIDDEN', WORK_REASONS.delegatedParentRequired);
     const other = history([steps.authorize('urn:x:w0')], granted);
-    groupSpec.given(other).when(delegated(other, { parentWorkItemId: 'urn:x:w0' })).thenFails('AUTH_FORBIDDEN', 'outside-grant-scope');
+    groupSpec.given(other).when(delegated(other, { parentWorkItemId: 'urn:x:w0' })).thenFails('AUTH_FORBIDDEN', WORK_REASONS.outsideGrantScope);
   });
 
   it('requires only capabilities the Grant allows, at its minimum version or above (AUTH_FORBIDDEN)', () => {
     const older = { ...SUB_CONTRACT, requiredCapabilities: [{ id: 'acme.sql-migration', version: '1.1.9' }] };
-    groupSpec.given(granted).when(delegated(granted, { contract: older })).thenFails('AUTH_FORBIDDEN', 'capability-outside-grant');
+    groupSpec.given(granted).when(delegated(granted, { contract: older })).thenFails('AUTH_FORBIDDEN', WORK_REASONS.capabilityOutsideGrant);
     const other = { ...SUB_CONTRACT, requiredCapabilities: [{ id: 'acme.payments', version: '9.0.0' }] };
-    groupSpec.given(granted).when(delegated(granted, { contract: other })).thenFails('AUTH_FORBIDDEN', 'capability-outside-grant');
+    groupSpec.given(granted).when(delegated(granted, { contract: other })).thenFails('AUTH_FORBIDDEN', WORK_REASONS.capabilityOutsideGrant);
     const preRelease = { ...SUB_CONTRACT, requiredCapabilities: [{ id: 'acme.sql-migration', version: '1.2.0-rc.1' }] };
-    groupSpec.given(granted).when(delegated(granted, { contract: preRelease })).thenFails('AUTH_FORBIDDEN', 'capability-outside-grant');
+    groupSpec.given(granted).when(delegated(granted, { contract: preRelease })).thenFails('AUTH_FORBIDDEN', WORK_REASONS.capabilityOutsideGrant);
   });
 
   it('keeps the cumulative budget of its WorkItems within every ceiling (BUDGET_EXCEEDED)', () => {
     const twice = history([() => delegated(granted), (s) => command(s!, DELEGATE_AGENT, 'work.authorize', { workItemId: W3, contract: SUB_CONTRACT, parentWorkItemId: WORK, delegationGrantId: GRANT })], granted);
-    groupSpec.given(twice).when(delegated(twice, { workItemId: 'urn:x:w4' })).thenFails('BUDGET_EXCEEDED', 'grant-budget-exceeded');
+    groupSpec.given(twice).when(delegated(twice, { workItemId: 'urn:x:w4' })).thenFails('BUDGET_EXCEEDED', WORK_REASONS.grantBudgetExceeded);
   });
 
   it('is refused for an unknown Grant (INVALID_COMMAND) and for anyone but the grantee (AUTH_FORBIDDEN)', () => {
-    groupSpec.given(granted).when(delegated(granted, { delegationGrantId: 'urn:x:none' })).thenFails('INVALID_COMMAND', 'delegation-grant-unknown');
-    groupSpec.given(granted).when(delegated(granted, {}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-the-grantee');
+    groupSpec.given(granted).when(delegated(granted, { delegationGrantId: 'urn:x:none' })).thenFails('INVALID_COMMAND', WORK_REASONS.delegationGrantUnknown);
+    groupSpec.given(granted).when(delegated(granted, {}, WORKER)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notTheGrantee);
     groupSpec.given(granted).when(delegated(granted, { delegationGrantId: undefined })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(granted).when(delegated(granted, {}, COORD)).thenFails('INVALID_COMMAND', 'coordinator-cites-grant');
+    groupSpec.given(granted).when(delegated(granted, {}, COORD)).thenFails('INVALID_COMMAND', WORK_REASONS.coordinatorCitesGrant);
   });
 
   it('stops at once when the grantee Membership changes or ends its role (MEMBERSHIP_STALE, AUTH_FORBIDDEN)', () => {
     const changed = history([(s) => command(s!, OWNER, 'membership.change', { principal: DELEGATE_AGENT, roles: ['work_delegate'] })], granted);
-    groupSpec.given(changed).when(delegated(changed)).thenFails('MEMBERSHIP_STALE', 'grant-membership-changed');
+    groupSpec.given(changed).when(delegated(changed)).thenFails('MEMBERSHIP_STALE', WORK_REASONS.grantMembershipChanged);
     const demoted = history([(s) => command(s!, OWNER, 'membership.change', { principal: DELEGATE_AGENT, roles: ['worker'] })], granted);
-    groupSpec.given(demoted).when(delegated(demoted)).thenFails('AUTH_FORBIDDEN', 'grantee-not-delegate');
+    groupSpec.given(demoted).when(delegated(demoted)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.granteeNotDelegate);
   });
 
   it('stops at once when the Coordinator is replaced, the Grant expires or the target ends', () => {
     const replaced = history([(s) => command(s!, OWNER, 'mission.assign_coordinator', { coordinatorId: COORD2.id })], granted);
-    groupSpec.given(replaced).when(delegated(replaced)).thenFails('AUTH_STALE_COORDINATOR', 'grant-coordinator-replaced');
+    groupSpec.given(replaced).when(delegated(replaced)).thenFails('AUTH_STALE_COORDINATOR', WORK_REASONS.grantCoordinatorReplaced);
     groupSpec.given(granted).when(delegated(granted), { now: at(3600) }).thenFails('AUTH_FORBIDDEN', 'grant-expired');
     // Past the Coordinator lease but within the Grant: the Grant alone carries the authority.
     expect(groupSpec.given(granted).when(delegated(granted), { now: at(3599) }).decision.ok).toBe(true);
     for (const ended of ['verified', 'failed', 'cancelled']) {
       const events = withState(granted, WORK, ended);
-      groupSpec.given(events).when(delegated(events)).thenFails('AUTH_FORBIDDEN', 'grant-target-ended');
+      groupSpec.given(events).when(delegated(events)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.grantTargetEnded);
     }
   });
 });
@@ -277,8 +281,8 @@ describe('checkDelegatedUse for an offer', () => {
     expect(offered.workItems.get(W2)).toMatchObject({ state: 'offered', offers: [{ agentId: WORKER.id, status: 'pending' }] });
     expect(offered.delegationGrants.get(GRANT)?.usedBy).toEqual([W2]);
     const outside = history([steps.authorize('urn:x:w0')], withChild);
-    groupSpec.given(outside).when(offer(outside, 'urn:x:w0')).thenFails('AUTH_FORBIDDEN', 'outside-grant-scope');
-    groupSpec.given(withChild).when(offer(withChild, W2, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-the-grantee');
+    groupSpec.given(outside).when(offer(outside, 'urn:x:w0')).thenFails('AUTH_FORBIDDEN', WORK_REASONS.outsideGrantScope);
+    groupSpec.given(withChild).when(offer(withChild, W2, WORKER)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notTheGrantee);
   });
 
   it('refuses work outside the subtree, and work attributed to another Grant', () => {

@@ -5,11 +5,13 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { checkDependenciesMet, dependencyPolicyOf, dependsOn } from '../../src/domain/workItem/dependencies.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import { CONTRACT, COORD, OWNER, T0, WORK, WORKER, at, command, expectStateValid, groupSpec, history, stateOf, steps, verifiedWorkHistory } from './fixtures.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 
 const ADD = 'ext.missionweaveprotocol.core.work_dependency_add';
 const W2 = 'urn:missionweave:work-item:w2';
@@ -115,7 +117,7 @@ describe('ext.missionweaveprotocol.core.work_dependency_add', () => {
 
   it('refuses an active WorkItem: its Worker is not interrupted (§10.2, §11.3; INVALID_STATE_TRANSITION)', () => {
     const active = rewritten(two, WORK, { state: 'active', ...OWNED, extensions: { [LEASES]: { version: '0.1.0', critical: false, data: { ownership: OWNERSHIP, execution: EXECUTION } } } });
-    groupSpec.given(active).when(add(active)).thenFails('INVALID_STATE_TRANSITION', 'work-item-active');
+    groupSpec.given(active).when(add(active)).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemActive);
   });
 
   it('withdraws the pending offers of an offered WorkItem, which stays offered', () => {
@@ -126,31 +128,31 @@ describe('ext.missionweaveprotocol.core.work_dependency_add', () => {
   });
 
   it('refuses an edge that would close a cycle (INVALID_COMMAND)', () => {
-    groupSpec.given(two).when(add(two, { dependencyId: WORK })).thenFails('INVALID_COMMAND', 'dependency-cycle');
+    groupSpec.given(two).when(add(two, { dependencyId: WORK })).thenFails('INVALID_COMMAND', WORK_REASONS.dependencyCycle);
     const chain = history([(s) => command(s!, COORD, 'work.authorize', { workItemId: W3, contract: { ...CONTRACT, dependencyWorkItemIds: [W2] } })], history([addStep(WORK, W2)], two));
     // w1 → w2 and w3 → w2 exist; w2 → w1 closes w1 → w2 → w1, w2 → w3 closes w3 → w2 → w3.
-    groupSpec.given(chain).when(add(chain, { workItemId: W2, dependencyId: WORK })).thenFails('INVALID_COMMAND', 'dependency-cycle');
-    groupSpec.given(chain).when(add(chain, { workItemId: W2, dependencyId: W3 })).thenFails('INVALID_COMMAND', 'dependency-cycle');
+    groupSpec.given(chain).when(add(chain, { workItemId: W2, dependencyId: WORK })).thenFails('INVALID_COMMAND', WORK_REASONS.dependencyCycle);
+    groupSpec.given(chain).when(add(chain, { workItemId: W2, dependencyId: W3 })).thenFails('INVALID_COMMAND', WORK_REASONS.dependencyCycle);
     groupSpec.given(chain).when(add(chain, { workItemId: W3, dependencyId: WORK })).then([{ kind: 'work.contract.revised', payload: expectedRevised(chain, W3, WORK) }]);
   });
 
   it('refuses unknown WorkItems, a repeated edge and a full contract (INVALID_COMMAND, INVALID_STATE_TRANSITION)', () => {
     groupSpec.given(two).when(add(two, { workItemId: W3 })).thenFails('INVALID_COMMAND', 'work-item-unknown');
-    groupSpec.given(two).when(add(two, { dependencyId: W3 })).thenFails('INVALID_COMMAND', 'dependency-unknown');
+    groupSpec.given(two).when(add(two, { dependencyId: W3 })).thenFails('INVALID_COMMAND', WORK_REASONS.dependencyUnknown);
     const once = history([addStep(WORK, W2)], two);
-    groupSpec.given(once).when(add(once)).thenFails('INVALID_STATE_TRANSITION', 'dependency-exists');
+    groupSpec.given(once).when(add(once)).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.dependencyExists);
     const ids = Array.from({ length: 1000 }, (_, i) => `urn:x:dep-${i}`);
     const full = rewritten(two, WORK, { contract: { ...CONTRACT, dependencyWorkItemIds: ids } });
-    groupSpec.given(full).when(add(full)).thenFails('INVALID_COMMAND', 'dependencies-full');
+    groupSpec.given(full).when(add(full)).thenFails('INVALID_COMMAND', WORK_REASONS.dependenciesFull);
   });
 
   it('refuses a WorkItem past revision or carried by a child Mission (INVALID_STATE_TRANSITION)', () => {
     for (const state of ['submitted', 'failed', 'cancelled']) {
       const events = rewritten(two, WORK, { state });
-      groupSpec.given(events).when(add(events)).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+      groupSpec.given(events).when(add(events)).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
     }
     const verified = verifiedWorkHistory(two, [WORK]);
-    groupSpec.given(verified).when(add(verified)).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    groupSpec.given(verified).when(add(verified)).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
     const promoted = rewritten(two, WORK, { extensions: { [LINKS]: { version: '0.1.0', critical: false, data: { childMission: { missionId: 'urn:x:m', groupId: 'urn:x:g', failurePolicy: 'block_parent_work_item' } } } } });
     groupSpec.given(promoted).when(add(promoted)).thenFails('INVALID_STATE_TRANSITION', 'work-item-has-child');
   });
@@ -158,9 +160,9 @@ describe('ext.missionweaveprotocol.core.work_dependency_add', () => {
   it('needs Coordinator authority, the current revision and an active Mission', () => {
     groupSpec.given(two).when(add(two, {}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(two).when(add(two, {}, OWNER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(two).when(add(two, {}, COORD, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(two).when(add(two, {}, COORD, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
     const submitted = history([steps.submit()], verifiedWorkHistory(two));
-    groupSpec.given(submitted).when(add(submitted)).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
+    groupSpec.given(submitted).when(add(submitted)).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionState);
   });
 });
 
@@ -198,7 +200,7 @@ describe('the dependency policy (§10.4)', () => {
 
   it('refuses an unknown policy where a contract enters the Group (INVALID_COMMAND)', () => {
     const contract = { ...CONTRACT, constraints: { dependencyPolicy: 'any' } };
-    groupSpec.given(two).when(command(stateOf(two), COORD, 'work.authorize', { workItemId: W3, contract })).thenFails('INVALID_COMMAND', 'dependency-policy-unknown');
+    groupSpec.given(two).when(command(stateOf(two), COORD, 'work.authorize', { workItemId: W3, contract })).thenFails('INVALID_COMMAND', WORK_REASONS.dependencyPolicyUnknown);
     const accepted = { ...CONTRACT, constraints: { dependencyPolicy: 'all_submitted' } };
     expect(groupSpec.given(two).when(command(stateOf(two), COORD, 'work.authorize', { workItemId: W3, contract: accepted })).decision.ok).toBe(true);
   });

@@ -3,7 +3,7 @@
  * or submitted WorkItems built with the foundation's lease builders, and Evidence about w1.
  */
 
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';
 

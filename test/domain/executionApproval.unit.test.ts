@@ -6,9 +6,9 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
-import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
-import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
+import { decideGroupCommand } from '../../src/domain/decideGroup.js';
+import { evolveGroup } from '../../src/domain/evolveGroup.js';
 import type { EventDraft, RecordedEvent } from '../../src/domain/model.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { testContext, type ExpectedEvent } from '../support/specification.js';
@@ -41,6 +41,8 @@ import {
 } from './fixtures.js';
 import { execEvidence } from './execFixtures.js';
 import { ID, start, thenAt } from './ownershipCommands.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 
 const A1 = 'urn:missionweave:approval:exec-1';
 const A2 = 'urn:missionweave:approval:exec-2';
@@ -92,7 +94,7 @@ describe('approval.grant_execution (§10.2: queued → queued, satisfying the st
     groupSpec.given(events).when(grant(s, {}, AUTHORITY)).then([expectedApprovalGranted(s, { approvalId: A1, approver: AUTHORITY })]);
     const human = gated(HUMAN_CONTRACT);
     const h = stateOf(human);
-    groupSpec.given(human).when(grant(h, {}, AUTHORITY)).thenFails('AUTH_FORBIDDEN', 'human-approval-required');
+    groupSpec.given(human).when(grant(h, {}, AUTHORITY)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.humanApprovalRequired);
     groupSpec.given(human).when(grant(h)).then([expectedApprovalGranted(h, { approvalId: A1, requirement: 'human_required' })]);
   });
 
@@ -100,7 +102,7 @@ describe('approval.grant_execution (§10.2: queued → queued, satisfying the st
     for (const actor of [COORD, WORKER]) groupSpec.given(events).when(grant(s, {}, actor)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     // A child Mission's MissionOwner is the Parent Coordinator, an Agent (§14).
     const child = childGroupWithQueuedWork();
-    groupSpec.given(child).when(grant(stateOf(child), {}, COORD)).thenFails('AUTH_FORBIDDEN', 'approver-not-human');
+    groupSpec.given(child).when(grant(stateOf(child), {}, COORD)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.approverNotHuman);
   });
 
   it('takes a human gate in a child Mission from the root’s human MissionOwner, under its root Membership Epoch (§14)', () => {
@@ -113,22 +115,22 @@ describe('approval.grant_execution (§10.2: queued → queued, satisfying the st
       ['approval.execution.granted', expect.objectContaining({ groupId: CHILD_GROUP, missionId: CHILD_MISSION, requirement: 'human_required', approver: OWNER })],
     ]);
     groupSpec.given(child).when(asRootOwner(1), {}).thenFails('GROUP_NOT_FOUND', 'group-not-found');
-    groupSpec.given(child).when(asRootOwner(2), ancestors).thenFails('MEMBERSHIP_STALE', 'membership-epoch-stale');
+    groupSpec.given(child).when(asRootOwner(2), ancestors).thenFails('MEMBERSHIP_STALE', GROUP_REASONS.membershipEpochStale);
     // An Agent never satisfies it, whatever it owns; a human who owns nothing on the path is a stranger.
-    groupSpec.given(child).when(grant(c, {}, COORD), ancestors).thenFails('AUTH_FORBIDDEN', 'approver-not-human');
+    groupSpec.given(child).when(grant(c, {}, COORD), ancestors).thenFails('AUTH_FORBIDDEN', WORK_REASONS.approverNotHuman);
     groupSpec.given(child).when(grant(c, {}, STRANGER), ancestors).thenFails('GROUP_NOT_FOUND', 'group-not-found');
   });
 
   it('has no such transition for a contract that requires no approval (INVALID_STATE_TRANSITION)', () => {
     const runnable = queuedWork();
-    groupSpec.given(runnable).when(grant(stateOf(runnable))).thenFails('INVALID_STATE_TRANSITION', 'execution-approval-not-required');
+    groupSpec.given(runnable).when(grant(stateOf(runnable))).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.executionApprovalNotRequired);
   });
 
   it('refuses a WorkItem that is not queued (INVALID_STATE_TRANSITION) or not in this Group (INVALID_COMMAND)', () => {
     const offered = events.slice(0, -1);
-    groupSpec.given(offered).when(grant(stateOf(offered))).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    groupSpec.given(offered).when(grant(stateOf(offered))).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
     const active = history([granted(), steps.startWork(WORKER)], events);
-    groupSpec.given(active).when(grant(stateOf(active), { approvalId: A2 })).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    groupSpec.given(active).when(grant(stateOf(active), { approvalId: A2 })).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
     groupSpec.given(events).when(grant(s, { workItemId: 'urn:x:none' })).thenFails('INVALID_COMMAND', 'work-item-unknown');
   });
 
@@ -141,26 +143,26 @@ describe('approval.grant_execution (§10.2: queued → queued, satisfying the st
   });
 
   it('refuses when the owner’s ownership lease has lapsed, by the Authority’s clock (WORK_LEASE_EXPIRED)', () => {
-    groupSpec.given(events).when(grant(s, { expiresInSeconds: 1 }), { now: at(900) }).thenFails('WORK_LEASE_EXPIRED', 'ownership-lease-expired');
+    groupSpec.given(events).when(grant(s, { expiresInSeconds: 1 }), { now: at(900) }).thenFails('WORK_LEASE_EXPIRED', WORK_REASONS.ownershipLeaseExpired);
     groupSpec.given(events).when(grant(s, { expiresInSeconds: 1 }), { now: at(899) }).then([expectedApprovalGranted(s, { approvalId: A1, seconds: 1, now: at(899) })]);
   });
 
   it('refuses an approval ID already in use (INVALID_STATE_TRANSITION)', () => {
     const once = history([granted()], events);
-    groupSpec.given(once).when(grant(stateOf(once))).thenFails('INVALID_STATE_TRANSITION', 'approval-id-taken');
+    groupSpec.given(once).when(grant(stateOf(once))).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.approvalIdTaken);
     groupSpec.given(once).when(grant(stateOf(once), { approvalId: A2 })).then([expectedApprovalGranted(stateOf(once), { approvalId: A2 })]);
   });
 
   it('refuses operations beyond the Mission’s permissions, resources beyond the contract’s, a budget beyond the contract’s (INVALID_COMMAND)', () => {
-    groupSpec.given(events).when(grant(s, { operations: ['db.migrate', 'deploy:production'] })).thenFails('INVALID_COMMAND', 'operation-not-permitted');
+    groupSpec.given(events).when(grant(s, { operations: ['db.migrate', 'deploy:production'] })).thenFails('INVALID_COMMAND', WORK_REASONS.operationNotPermitted);
     groupSpec.given(events).when(grant(s, { resources: [STAGING_DB, 'urn:missionweave:resource:billing-db-prod'] })).thenFails('INVALID_COMMAND', 'resource-not-allowed');
-    groupSpec.given(events).when(grant(s, { budget: { toolCallLimit: 401 } })).thenFails('INVALID_COMMAND', 'budget-exceeds-contract');
-    groupSpec.given(events).when(grant(s, { budget: { currency: 'USD', financialLimit: 1 } })).thenFails('INVALID_COMMAND', 'budget-exceeds-contract');
+    groupSpec.given(events).when(grant(s, { budget: { toolCallLimit: 401 } })).thenFails('INVALID_COMMAND', WORK_REASONS.budgetExceedsContract);
+    groupSpec.given(events).when(grant(s, { budget: { currency: 'USD', financialLimit: 1 } })).thenFails('INVALID_COMMAND', WORK_REASONS.budgetExceedsContract);
     groupSpec.given(events).when(grant(s, { budget: { toolCallLimit: 400 } })).then([expectedApprovalGranted(s, { approvalId: A1, budget: { toolCallLimit: 400 } })]);
   });
 
   it('refuses an approval that would outlive the owner’s ownership lease (INVALID_COMMAND)', () => {
-    groupSpec.given(events).when(grant(s, { expiresInSeconds: 901 })).thenFails('INVALID_COMMAND', 'approval-outlives-ownership');
+    groupSpec.given(events).when(grant(s, { expiresInSeconds: 901 })).thenFails('INVALID_COMMAND', WORK_REASONS.approvalOutlivesOwnership);
     groupSpec.given(events).when(grant(s, { expiresInSeconds: 900 })).then([expectedApprovalGranted(s, { approvalId: A1, seconds: 900 })]);
   });
 

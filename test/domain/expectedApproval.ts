@@ -4,7 +4,7 @@
  * and the WorkItem holding it in our approvals extension.
  */
 
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import { after, nextWorkItem } from './expectedOwnership.js';

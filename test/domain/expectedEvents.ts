@@ -5,7 +5,7 @@
  * never by the deciders' own document builders, so a change in what a decider records shows.
  */
 
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import type { ExpectedEvent } from '../support/specification.js';

@@ -4,7 +4,7 @@
  * lease or progress builders.
  */
 
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 
 import type { ExpectedEvent } from '../support/specification.js';
 import { WORK_LEASES_EXTENSION as WORK_LEASES } from '../../src/domain/workItem/workLeases.js';

@@ -4,7 +4,7 @@
  * entries, the ownership and Execution Leases in our lease extension, the owner record.
  */
 
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import { GROUP, MISSION, SELECTION, T0, WORK } from './fixtures.js';

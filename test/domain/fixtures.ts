@@ -5,10 +5,10 @@
  */
 
 import { expect } from 'vitest';
-import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
-import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
-import { CORE_GROUP_KINDS, coreKinds } from '../../src/domain/kinds/coreKinds.js';
+import { decideGroupCommand } from '../../src/domain/decideGroup.js';
+import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
+import { CORE_GROUP_KINDS, coreKinds } from '../../src/domain/coreModules.js';
 import type { AnyGroupKind } from '../../src/domain/kinds/kindTypes.js';
 import type { AgentFacts, CommandEnvelope, MissionFacts, RecordedEvent } from '../../src/domain/model.js';
 import { principalKey, type Principal } from '../../src/protocol/principal.js';

@@ -5,12 +5,14 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import type { World } from '../support/specification.js';
 import { archiveSnapshot, historyOf, REFUSAL_ENTRY, SNAPSHOT_ID, STATE_HASH } from './archiveFixtures.js';
 import { AUTHORITY, COORD, GROUP, HASH_A, HASH_B, MAIN, OWNER, REGISTRY, T0, WORKER, at, busyGroup, command, groupSpec, history, stateOf, steps, verifiedWorkHistory } from './fixtures.js';
+import type { RefusalReason } from '../support/specification.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 
 const KIND = 'ext.missionweaveprotocol.core.group_archive';
 const busy = busyGroup();
@@ -52,16 +54,16 @@ describe('archiving a Group', () => {
   });
 
   it('refuses the Group of a live Mission (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(busy).when(archive(busy), worldOf(busy)).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
+    groupSpec.given(busy).when(archive(busy), worldOf(busy)).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionState);
   });
 
   it('lets only the Group Authority archive', () => {
     groupSpec.given(cancelled).when(archive(cancelled, undefined, OWNER), worldOf(cancelled)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(cancelled).when(archive(cancelled, undefined, REGISTRY), worldOf(cancelled)).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(cancelled).when(archive(cancelled, undefined, REGISTRY), worldOf(cancelled)).thenFails('AUTH_FORBIDDEN', GROUP_REASONS.serviceNotAuthorized);
   });
 
   it('refuses a snapshot another service signed, or of another Group', () => {
-    const refusals: [Change, string, string][] = [
+    const refusals: [Change, string, RefusalReason][] = [
       [(s) => ({ ...s, createdBy: REGISTRY }), 'AUTH_FORBIDDEN', 'snapshot-not-by-authority'],
       [(s) => ({ ...s, groupId: 'urn:missionweave:group:other' }), 'INVALID_COMMAND', 'snapshot-other-group'],
     ];
@@ -73,16 +75,16 @@ describe('archiving a Group', () => {
   it('refuses a stale snapshot: one that does not reach the head (REVISION_CONFLICT)', () => {
     const stale = cancelled.slice(0, -1);
     const behind = command(stateOf(cancelled), AUTHORITY, KIND, { snapshot: archiveSnapshot(stale) }, { membershipEpoch: undefined });
-    groupSpec.given(cancelled).when(behind, worldOf(cancelled)).thenFails('REVISION_CONFLICT', 'snapshot-not-at-head');
+    groupSpec.given(cancelled).when(behind, worldOf(cancelled)).thenFails('REVISION_CONFLICT', GROUP_REASONS.snapshotNotAtHead);
   });
 
   it('refuses when the stored history is not the state it judges (REVISION_CONFLICT)', () => {
-    groupSpec.given(cancelled).when(archive(cancelled), worldOf(cancelled.slice(0, -1))).thenFails('REVISION_CONFLICT', 'group-history-moved');
-    groupSpec.given(cancelled).when(archive(cancelled), {}).thenFails('REVISION_CONFLICT', 'group-history-moved');
+    groupSpec.given(cancelled).when(archive(cancelled), worldOf(cancelled.slice(0, -1))).thenFails('REVISION_CONFLICT', GROUP_REASONS.groupHistoryMoved);
+    groupSpec.given(cancelled).when(archive(cancelled), {}).thenFails('REVISION_CONFLICT', GROUP_REASONS.groupHistoryMoved);
   });
 
   it('refuses a forged snapshot: other Event IDs, another state hash, impossible times', () => {
-    const forged: [Change, string][] = [
+    const forged: [Change, RefusalReason][] = [
       [(s) => ({ ...s, eventIds: [...(s['eventIds'] as string[]).slice(0, -1), 'urn:uuid:00000000-0000-4000-8000-0000000000ff'] }), 'snapshot-event-ids-mismatch'],
       [(s) => ({ ...s, eventIds: [...(s['eventIds'] as string[])].reverse() }), 'snapshot-event-ids-mismatch'],
       [(s) => ({ ...s, stateHash: `sha256:${'6'.repeat(64)}` }), 'snapshot-state-hash-mismatch'],
@@ -112,7 +114,7 @@ describe('archiving a Group', () => {
       (s) => ({ ...s, policyLog: [log(s)[1], log(s)[1]] }),
     ];
     for (const change of unlinked) {
-      groupSpec.given(cancelled).when(archive(cancelled, change), worldOf(cancelled)).thenFails('INVALID_COMMAND', 'snapshot-policy-log-unlinked');
+      groupSpec.given(cancelled).when(archive(cancelled, change), worldOf(cancelled)).thenFails('INVALID_COMMAND', GROUP_REASONS.snapshotPolicyLogUnlinked);
     }
     const issuanceOnly = archive(cancelled, (s) => ({ ...s, policyLog: [log(s)[1]] }));
     groupSpec.given(cancelled).when(issuanceOnly, worldOf(cancelled)).then(expected(stateOf(cancelled)));
@@ -131,7 +133,7 @@ describe('an archived Group', () => {
       command(state, COORD, 'mission.renew_coordinator', {}),
       archive(archived),
     ];
-    for (const cmd of later) groupSpec.given(archived).when(cmd, worldOf(archived)).thenFails('INVALID_STATE_TRANSITION', 'group-archived');
+    for (const cmd of later) groupSpec.given(archived).when(cmd, worldOf(archived)).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.groupArchived);
   });
 
   it('still answers a non-member as if the Group did not exist', () => {

@@ -3,7 +3,7 @@
  * common-checks tests vary (another actor, another epoch, a terminal Mission, …).
  */
 
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 
 import { principalKey, type Principal } from '../../src/protocol/principal.js';

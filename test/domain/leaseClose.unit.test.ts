@@ -7,12 +7,14 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Lease, WorkItem } from '../../src/domain/documents.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { liveOwnerOf } from '../../src/domain/workItem/fencing.js';
 import { leasesOf, WORK_LEASES_EXTENSION } from '../../src/domain/workItem/workLeases.js';
 import { testContext } from '../support/specification.js';
 import { AUTHORITY, COORD, GROUP, MISSION, REGISTRY, T0, WORK, WORKER, WORLD, agent, at, command, expectStateValid, groupSpec, history, stateOf, steps } from './fixtures.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 
 const KIND = 'ext.missionweave.core.work_lease_close';
 const OWN = 'urn:missionweave:lease:own-1';
@@ -87,16 +89,16 @@ describe('ext.missionweave.core.work_lease_close: an expired Execution Lease', (
   });
 
   it('is refused while the lease still runs, and when it is no longer the current one (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(active).when(close({}), { now: at(119) }).thenFails('INVALID_STATE_TRANSITION', 'lease-not-expired');
+    groupSpec.given(active).when(close({}), { now: at(119) }).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.leaseNotExpired);
     expect(groupSpec.given(active).when(close({}), { now: at(120) }).decision.ok, 'expired at its expiry instant').toBe(true);
     const queued = seeded('queued', { ownership: OWNERSHIP });
-    groupSpec.given(queued).when(close({}, stateOf(queued)), { now: at(121) }).thenFails('INVALID_STATE_TRANSITION', 'lease-not-current');
-    groupSpec.given(active).when(close({ leaseId: 'urn:missionweave:lease:older' }), { now: at(121) }).thenFails('INVALID_STATE_TRANSITION', 'lease-not-current');
+    groupSpec.given(queued).when(close({}, stateOf(queued)), { now: at(121) }).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.leaseNotCurrent);
+    groupSpec.given(active).when(close({ leaseId: 'urn:missionweave:lease:older' }), { now: at(121) }).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.leaseNotCurrent);
   });
 
   it('is refused a second time: the closure already happened (the second node, or the same twice)', () => {
     const once = history([(s) => close({}, s!)], active, { now: at(121) });
-    groupSpec.given(once).when(close({}, stateOf(once)), { now: at(122) }).thenFails('INVALID_STATE_TRANSITION', 'lease-not-current');
+    groupSpec.given(once).when(close({}, stateOf(once)), { now: at(122) }).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.leaseNotCurrent);
   });
 });
 
@@ -128,10 +130,10 @@ describe('ext.missionweave.core.work_lease_close: an expired ownership or blocke
   });
 
   it('is refused before the expiry, under another epoch, or for another holder', () => {
-    groupSpec.given(active).when(close({ leaseId: OWN }), { now: at(599) }).thenFails('INVALID_STATE_TRANSITION', 'lease-not-expired');
-    groupSpec.given(active).when(close({ leaseId: OWN, ownershipEpoch: 2 }), { now: at(601) }).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-not-current');
-    groupSpec.given(active).when(close({ leaseId: OWN, holderAgentId: COORD.id }), { now: at(601) }).thenFails('INVALID_COMMAND', 'lease-holder-mismatch');
-    groupSpec.given(withWork).when(close({ leaseId: OWN }, stateOf(withWork)), { now: at(601) }).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-not-current');
+    groupSpec.given(active).when(close({ leaseId: OWN }), { now: at(599) }).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.leaseNotExpired);
+    groupSpec.given(active).when(close({ leaseId: OWN, ownershipEpoch: 2 }), { now: at(601) }).thenFails('WORK_STALE_OWNERSHIP', WORK_REASONS.ownershipEpochNotCurrent);
+    groupSpec.given(active).when(close({ leaseId: OWN, holderAgentId: COORD.id }), { now: at(601) }).thenFails('INVALID_COMMAND', WORK_REASONS.leaseHolderMismatch);
+    groupSpec.given(withWork).when(close({ leaseId: OWN }, stateOf(withWork)), { now: at(601) }).thenFails('WORK_STALE_OWNERSHIP', WORK_REASONS.ownershipEpochNotCurrent);
   });
 });
 
@@ -148,9 +150,9 @@ describe('ext.missionweave.core.work_lease_close: a replaced Session', () => {
   });
 
   it('is refused while the lease belongs to the current Session, for an unknown holder, and for ownership', () => {
-    groupSpec.given(active).when(close({ cause: 'session_replaced' }), { now: at(10) }).thenFails('INVALID_STATE_TRANSITION', 'session-not-replaced');
-    groupSpec.given(active).when(close({ cause: 'session_replaced' }), { now: at(10), agents: [] }).thenFails('INVALID_STATE_TRANSITION', 'session-not-replaced');
-    groupSpec.given(active).when(close({ cause: 'session_replaced', leaseId: OWN }), { ...replaced, now: at(10) }).thenFails('INVALID_STATE_TRANSITION', 'ownership-survives-session');
+    groupSpec.given(active).when(close({ cause: 'session_replaced' }), { now: at(10) }).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.sessionNotReplaced);
+    groupSpec.given(active).when(close({ cause: 'session_replaced' }), { now: at(10), agents: [] }).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.sessionNotReplaced);
+    groupSpec.given(active).when(close({ cause: 'session_replaced', leaseId: OWN }), { ...replaced, now: at(10) }).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.ownershipSurvivesSession);
   });
 });
 
@@ -170,20 +172,20 @@ describe('ext.missionweave.core.work_lease_close: an Agent Card that no longer m
 
   it('is refused while the Card still meets the contract, for the Execution Lease, and for a child Mission’s holder', () => {
     // The contract requires acme.sql-migration ≥ 1.4.0: 1.9.1 is a compatible in-place upgrade.
-    groupSpec.given(active).when(close({ leaseId: OWN, cause: 'card_incompatible' }), { ...upgraded(['1.9.1']), now: at(10) }).thenFails('INVALID_STATE_TRANSITION', 'card-compatible');
-    groupSpec.given(active).when(close({ cause: 'card_incompatible' }), { ...upgraded(['2.0.0']), now: at(10) }).thenFails('INVALID_STATE_TRANSITION', 'card-fences-ownership');
+    groupSpec.given(active).when(close({ leaseId: OWN, cause: 'card_incompatible' }), { ...upgraded(['1.9.1']), now: at(10) }).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.cardCompatible);
+    groupSpec.given(active).when(close({ cause: 'card_incompatible' }), { ...upgraded(['2.0.0']), now: at(10) }).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.cardFencesOwnership);
     const link = { version: '0.1.0', critical: false, data: { childMission: { missionId: 'urn:x:child', groupId: 'urn:x:child-group', failurePolicy: 'block_parent_work_item' } } };
     const held = seeded('blocked', { ownership: { ...OWNERSHIP, leaseType: 'blocked' } }).map((e) => {
       const w = e.payload['workItem'] as WorkItem | undefined;
       return e.kind === 'work.authorized' && w !== undefined ? ({ ...e, payload: { ...e.payload, workItem: { ...w, extensions: { ...w.extensions, 'urn:missionweave:extension:work-item-links': link } } } } as unknown as RecordedEvent) : e;
     });
-    groupSpec.given(held).when(close({ leaseId: OWN, cause: 'card_incompatible' }, stateOf(held)), { ...upgraded([]), now: at(10) }).thenFails('INVALID_STATE_TRANSITION', 'card-compatible');
+    groupSpec.given(held).when(close({ leaseId: OWN, cause: 'card_incompatible' }, stateOf(held)), { ...upgraded([]), now: at(10) }).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.cardCompatible);
   });
 });
 
 describe('ext.missionweave.core.work_lease_close: who and what', () => {
   it('is the Group Authority service only (AUTH_FORBIDDEN)', () => {
-    groupSpec.given(active).when(close({}, stateOf(active), REGISTRY), { now: at(121) }).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(active).when(close({}, stateOf(active), REGISTRY), { now: at(121) }).thenFails('AUTH_FORBIDDEN', GROUP_REASONS.serviceNotAuthorized);
     groupSpec.given(active).when(close({}, stateOf(active), WORKER), { now: at(121) }).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(active).when(close({}, stateOf(active), COORD), { now: at(121) }).thenFails('AUTH_FORBIDDEN', 'not-authorized');
   });

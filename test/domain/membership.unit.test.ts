@@ -3,7 +3,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import { principalKey } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import {
@@ -27,6 +27,9 @@ import {
   steps,
 } from './fixtures.js';
 import { ROLE_SCOPES, expectedMembership } from './expectedEvents.js';
+import { MEMBERSHIP_REASONS } from '../../src/domain/membership/membershipReasons.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
 
 const created = history([steps.create, steps.addMember(WORKER)]);
 const state = stateOf(created);
@@ -126,7 +129,7 @@ describe('membership.change', () => {
     groupSpec
       .given(created)
       .when(change({ principal: REVIEWER, roles: ['worker'], provisional: true, contextPackageId: 'urn:x:c', provisionalExpiresAt: at(0) }))
-      .thenFails('INVALID_COMMAND', 'provisional-terms');
+      .thenFails('INVALID_COMMAND', MEMBERSHIP_REASONS.provisionalTerms);
   });
 
   describe('activating a provisional Membership (§8 step 3)', () => {
@@ -170,7 +173,7 @@ describe('membership.change', () => {
       groupSpec
         .given(provisional)
         .when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, stateOf(provisional)), { now: at(3600) })
-        .thenFails('INVALID_STATE_TRANSITION', 'provisional-lapsed');
+        .thenFails('INVALID_STATE_TRANSITION', MEMBERSHIP_REASONS.provisionalLapsed);
       groupSpec
         .given(provisional)
         .when(change({ principal: REVIEWER, roles: ['worker'], provisional: true, contextPackageId: 'urn:x:c2', provisionalExpiresAt: at(7200) }, OWNER, stateOf(provisional)), { now: at(3600) })
@@ -197,24 +200,24 @@ describe('membership.change', () => {
 
   it('is the MissionOwner’s or the Coordinator’s (AUTH_FORBIDDEN)', () => {
     groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(created).when(envelope('membership.change', AUTHORITY, { principal: REVIEWER, roles: ['worker'] })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(created).when(envelope('membership.change', AUTHORITY, { principal: REVIEWER, roles: ['worker'] })).thenFails('AUTH_FORBIDDEN', GROUP_REASONS.serviceNotAuthorized);
     groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD, state, { coordinatorEpoch: 9 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', COMMON_REASONS.coordinatorLeaseExpired);
   });
 
   it('needs exactly one role (INVALID_COMMAND)', () => {
-    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker', 'reviewer'] })).thenFails('INVALID_COMMAND', 'one-role-per-membership');
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker', 'reviewer'] })).thenFails('INVALID_COMMAND', MEMBERSHIP_REASONS.oneRolePerMembership);
   });
 
   it('gives mission_owner only to the MissionOwner and coordinator only to the Coordinator (AUTH_FORBIDDEN)', () => {
-    groupSpec.given(created).when(change({ principal: WORKER, roles: ['mission_owner'] })).thenFails('AUTH_FORBIDDEN', 'reserved-role');
-    groupSpec.given(created).when(change({ principal: COORD2, roles: ['coordinator'] })).thenFails('AUTH_FORBIDDEN', 'reserved-role');
-    groupSpec.given(created).when(change({ principal: OWNER, roles: ['coordinator'] })).thenFails('AUTH_FORBIDDEN', 'reserved-role');
+    groupSpec.given(created).when(change({ principal: WORKER, roles: ['mission_owner'] })).thenFails('AUTH_FORBIDDEN', MEMBERSHIP_REASONS.reservedRole);
+    groupSpec.given(created).when(change({ principal: COORD2, roles: ['coordinator'] })).thenFails('AUTH_FORBIDDEN', MEMBERSHIP_REASONS.reservedRole);
+    groupSpec.given(created).when(change({ principal: OWNER, roles: ['coordinator'] })).thenFails('AUTH_FORBIDDEN', MEMBERSHIP_REASONS.reservedRole);
   });
 
   it('needs an active Agent Card for an Agent, and no service (INVALID_COMMAND)', () => {
     groupSpec.given(created).when(change({ principal: REVOKED, roles: ['worker'] })).thenFails('INVALID_COMMAND', 'agent-card-inactive');
-    groupSpec.given(created).when(change({ principal: AUTHORITY, roles: ['observer'] })).thenFails('INVALID_COMMAND', 'service-membership');
+    groupSpec.given(created).when(change({ principal: AUTHORITY, roles: ['observer'] })).thenFails('INVALID_COMMAND', MEMBERSHIP_REASONS.serviceMembership);
     groupSpec
       .given(created)
       .when(change({ principal: STRANGER, roles: ['observer'] }))
@@ -222,23 +225,23 @@ describe('membership.change', () => {
   });
 
   it('keeps the MissionOwner and Coordinator active, fully visible and in their role (INVALID_COMMAND)', () => {
-    groupSpec.given(created).when(change({ principal: COORD, roles: ['worker'] })).thenFails('INVALID_COMMAND', 'authority-membership-fixed');
-    groupSpec.given(created).when(change({ principal: OWNER, roles: ['observer'] })).thenFails('INVALID_COMMAND', 'authority-membership-fixed');
-    groupSpec.given(created).when(change({ principal: OWNER, roles: ['mission_owner'], visibilityAfterSequence: 1 })).thenFails('INVALID_COMMAND', 'authority-membership-fixed');
+    groupSpec.given(created).when(change({ principal: COORD, roles: ['worker'] })).thenFails('INVALID_COMMAND', MEMBERSHIP_REASONS.authorityMembershipFixed);
+    groupSpec.given(created).when(change({ principal: OWNER, roles: ['observer'] })).thenFails('INVALID_COMMAND', MEMBERSHIP_REASONS.authorityMembershipFixed);
+    groupSpec.given(created).when(change({ principal: OWNER, roles: ['mission_owner'], visibilityAfterSequence: 1 })).thenFails('INVALID_COMMAND', MEMBERSHIP_REASONS.authorityMembershipFixed);
     groupSpec
       .given(created)
       .when(change({ principal: COORD, roles: ['coordinator'], provisional: true, contextPackageId: 'urn:x:c', provisionalExpiresAt: at(60) }))
-      .thenFails('INVALID_COMMAND', 'authority-membership-fixed');
+      .thenFails('INVALID_COMMAND', MEMBERSHIP_REASONS.authorityMembershipFixed);
   });
 
   it('checks expectedRevision against the target Membership (REVISION_CONFLICT)', () => {
-    groupSpec.given(created).when(change({ principal: WORKER, roles: ['worker'] }, OWNER, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
-    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, state, { expectedRevision: 1 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(created).when(change({ principal: WORKER, roles: ['worker'] }, OWNER, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
+    groupSpec.given(created).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, state, { expectedRevision: 1 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
   });
 
   it('refuses a terminal Mission (INVALID_STATE_TRANSITION)', () => {
     const cancelled = history([steps.cancel()], created);
-    groupSpec.given(cancelled).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, stateOf(cancelled))).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+    groupSpec.given(cancelled).when(change({ principal: REVIEWER, roles: ['worker'] }, OWNER, stateOf(cancelled))).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionTerminal);
   });
 });
 
@@ -267,26 +270,26 @@ describe('membership.end', () => {
   it('is the MissionOwner’s, the Coordinator’s or the member’s own (AUTH_FORBIDDEN)', () => {
     const withReviewer = history([steps.addMember(REVIEWER, 'reviewer')], created);
     groupSpec.given(withReviewer).when(end(WORKER, REVIEWER, stateOf(withReviewer))).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(created).when(envelope('membership.end', AUTHORITY, { principal: WORKER })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(created).when(envelope('membership.end', AUTHORITY, { principal: WORKER })).thenFails('AUTH_FORBIDDEN', GROUP_REASONS.serviceNotAuthorized);
     groupSpec.given(created).when(end(WORKER, COORD, state, { coordinatorEpoch: 3 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
   });
 
   it('cannot end the MissionOwner’s or the Coordinator’s Membership (INVALID_COMMAND)', () => {
-    groupSpec.given(created).when(end(OWNER)).thenFails('INVALID_COMMAND', 'authority-membership-fixed');
-    groupSpec.given(created).when(end(COORD)).thenFails('INVALID_COMMAND', 'authority-membership-fixed');
-    groupSpec.given(created).when(end(COORD, COORD)).thenFails('INVALID_COMMAND', 'authority-membership-fixed');
+    groupSpec.given(created).when(end(OWNER)).thenFails('INVALID_COMMAND', MEMBERSHIP_REASONS.authorityMembershipFixed);
+    groupSpec.given(created).when(end(COORD)).thenFails('INVALID_COMMAND', MEMBERSHIP_REASONS.authorityMembershipFixed);
+    groupSpec.given(created).when(end(COORD, COORD)).thenFails('INVALID_COMMAND', MEMBERSHIP_REASONS.authorityMembershipFixed);
   });
 
   it('needs a Membership that exists and is not ended (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(created).when(end(REVIEWER)).thenFails('INVALID_STATE_TRANSITION', 'membership-not-current');
+    groupSpec.given(created).when(end(REVIEWER)).thenFails('INVALID_STATE_TRANSITION', MEMBERSHIP_REASONS.membershipNotCurrent);
     const ended = history([(s) => end(WORKER, OWNER, s!)], created);
-    groupSpec.given(ended).when(end(WORKER, OWNER, stateOf(ended))).thenFails('INVALID_STATE_TRANSITION', 'membership-not-current');
+    groupSpec.given(ended).when(end(WORKER, OWNER, stateOf(ended))).thenFails('INVALID_STATE_TRANSITION', MEMBERSHIP_REASONS.membershipNotCurrent);
   });
 
   it('checks expectedRevision against the target (REVISION_CONFLICT) and refuses terminal Missions', () => {
-    groupSpec.given(created).when(end(WORKER, OWNER, state, { expectedRevision: 3 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(created).when(end(WORKER, OWNER, state, { expectedRevision: 3 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
     const failed = history([steps.terminate()], created);
-    groupSpec.given(failed).when(end(WORKER, OWNER, stateOf(failed))).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+    groupSpec.given(failed).when(end(WORKER, OWNER, stateOf(failed))).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionTerminal);
   });
 
   it('fences the ended member: its next Command is refused (MEMBERSHIP_REQUIRED)', () => {

@@ -3,7 +3,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import {
@@ -29,6 +29,9 @@ import {
   stateOf,
   steps,
 } from './fixtures.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { CONVERSATION_REASONS } from '../../src/domain/conversation/conversationReasons.js';
+import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
 
 const M1 = 'urn:missionweave:message:m-1';
 const busy = busyGroup();
@@ -120,38 +123,38 @@ describe('message.post', () => {
   it('is open to any active member, the MissionOwner included', () => {
     groupSpec.given(busy).when(post({}, OWNER)).then([posted(OWNER)]);
     groupSpec.given(busy).when(post({}, REVIEWER)).then([posted(REVIEWER)]);
-    groupSpec.given(busy).when(envelope('message.post', AUTHORITY, { messageId: 'urn:x:m', conversationId: MAIN, content: 'x' })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(busy).when(envelope('message.post', AUTHORITY, { messageId: 'urn:x:m', conversationId: MAIN, content: 'x' })).thenFails('AUTH_FORBIDDEN', GROUP_REASONS.serviceNotAuthorized);
   });
 
   it('needs a Conversation of this Group (INVALID_COMMAND) that is active (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(busy).when(post({ conversationId: 'urn:missionweave:conversation:elsewhere' })).thenFails('INVALID_COMMAND', 'conversation-unknown');
-    groupSpec.given(withWorkConversation({ state: 'closed' })).when(post({ conversationId: WORK_CONVERSATION })).thenFails('INVALID_STATE_TRANSITION', 'conversation-closed');
+    groupSpec.given(busy).when(post({ conversationId: 'urn:missionweave:conversation:elsewhere' })).thenFails('INVALID_COMMAND', CONVERSATION_REASONS.conversationUnknown);
+    groupSpec.given(withWorkConversation({ state: 'closed' })).when(post({ conversationId: WORK_CONVERSATION })).thenFails('INVALID_STATE_TRANSITION', CONVERSATION_REASONS.conversationClosed);
   });
 
   it('admits to a restricted Conversation only its members, the MissionOwner and the Coordinator (AUTH_FORBIDDEN)', () => {
     const restricted = withWorkConversation({ type: 'restricted', access: { mode: 'restricted', members: [REVIEWER] } });
-    groupSpec.given(restricted).when(post({ conversationId: WORK_CONVERSATION }, WORKER)).thenFails('AUTH_FORBIDDEN', 'conversation-restricted');
+    groupSpec.given(restricted).when(post({ conversationId: WORK_CONVERSATION }, WORKER)).thenFails('AUTH_FORBIDDEN', CONVERSATION_REASONS.conversationRestricted);
     for (const actor of [REVIEWER, OWNER, COORD]) {
       groupSpec.given(restricted).when(post({ conversationId: WORK_CONVERSATION }, actor)).then([posted(actor, WORK_CONVERSATION)]);
     }
   });
 
   it('refuses a Message ID in use (INVALID_COMMAND)', () => {
-    groupSpec.given(busy).when(post({ messageId: M1 })).thenFails('INVALID_COMMAND', 'message-id-taken');
+    groupSpec.given(busy).when(post({ messageId: M1 })).thenFails('INVALID_COMMAND', CONVERSATION_REASONS.messageIdTaken);
   });
 
   it('checks expectedRevision against the Conversation (REVISION_CONFLICT)', () => {
-    groupSpec.given(busy).when(post({}, WORKER, state, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(busy).when(post({}, WORKER, state, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
   });
 
   it('refuses an envelope conversationId other than the payload’s (INVALID_COMMAND)', () => {
-    groupSpec.given(busy).when(post({}, WORKER, state, { conversationId: WORK_CONVERSATION })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
-    groupSpec.given(busy).when(post({}, WORKER, state, { workItemId: WORK })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
+    groupSpec.given(busy).when(post({}, WORKER, state, { conversationId: WORK_CONVERSATION })).thenFails('INVALID_COMMAND', GROUP_REASONS.envelopeTargetMismatch);
+    groupSpec.given(busy).when(post({}, WORKER, state, { workItemId: WORK })).thenFails('INVALID_COMMAND', GROUP_REASONS.envelopeTargetMismatch);
   });
 
   it('refuses a terminal Mission (INVALID_STATE_TRANSITION)', () => {
     const cancelled = history([steps.cancel()], busy);
-    groupSpec.given(cancelled).when(post({}, WORKER, stateOf(cancelled))).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+    groupSpec.given(cancelled).when(post({}, WORKER, stateOf(cancelled))).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionTerminal);
   });
 });
 
@@ -193,33 +196,33 @@ describe('message.correct and message.retract', () => {
 
   it('is the author’s only (AUTH_FORBIDDEN)', () => {
     for (const actor of [OWNER, COORD, REVIEWER]) {
-      groupSpec.given(busy).when(amend('message.correct', { replacementContent: 'x' }, actor)).thenFails('AUTH_FORBIDDEN', 'not-message-author');
-      groupSpec.given(busy).when(amend('message.retract', {}, actor)).thenFails('AUTH_FORBIDDEN', 'not-message-author');
+      groupSpec.given(busy).when(amend('message.correct', { replacementContent: 'x' }, actor)).thenFails('AUTH_FORBIDDEN', CONVERSATION_REASONS.notMessageAuthor);
+      groupSpec.given(busy).when(amend('message.retract', {}, actor)).thenFails('AUTH_FORBIDDEN', CONVERSATION_REASONS.notMessageAuthor);
     }
   });
 
   it('needs a Message of this Group, not an amendment (INVALID_COMMAND)', () => {
-    groupSpec.given(busy).when(amend('message.retract', { messageId: 'urn:missionweave:message:nope' })).thenFails('INVALID_COMMAND', 'message-unknown');
+    groupSpec.given(busy).when(amend('message.retract', { messageId: 'urn:missionweave:message:nope' })).thenFails('INVALID_COMMAND', CONVERSATION_REASONS.messageUnknown);
     const corrected = history([(s) => amend('message.correct', { replacementContent: 'v2' }, WORKER, s!)], busy);
     groupSpec
       .given(corrected)
       .when(amend('message.retract', { amendmentId: 'urn:x:a2', messageId: 'urn:missionweave:message:amend-1' }, WORKER, stateOf(corrected)))
-      .thenFails('INVALID_COMMAND', 'message-unknown');
+      .thenFails('INVALID_COMMAND', CONVERSATION_REASONS.messageUnknown);
   });
 
   it('refuses a retracted or redacted Message (INVALID_STATE_TRANSITION)', () => {
     const retracted = history([(s) => amend('message.retract', {}, WORKER, s!)], busy);
     const redacted = history([(s) => amend('message.redact', {}, OWNER, s!)], busy);
     for (const events of [retracted, redacted]) {
-      groupSpec.given(events).when(amend('message.correct', { amendmentId: 'urn:x:a2', replacementContent: 'x' }, WORKER, stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'message-not-amendable');
-      groupSpec.given(events).when(amend('message.retract', { amendmentId: 'urn:x:a2' }, WORKER, stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'message-not-amendable');
+      groupSpec.given(events).when(amend('message.correct', { amendmentId: 'urn:x:a2', replacementContent: 'x' }, WORKER, stateOf(events))).thenFails('INVALID_STATE_TRANSITION', CONVERSATION_REASONS.messageNotAmendable);
+      groupSpec.given(events).when(amend('message.retract', { amendmentId: 'urn:x:a2' }, WORKER, stateOf(events))).thenFails('INVALID_STATE_TRANSITION', CONVERSATION_REASONS.messageNotAmendable);
     }
   });
 
   it('refuses an amendment ID in use (INVALID_COMMAND) and a stale Conversation revision (REVISION_CONFLICT)', () => {
-    groupSpec.given(busy).when(amend('message.retract', { amendmentId: M1 })).thenFails('INVALID_COMMAND', 'amendment-id-taken');
-    groupSpec.given(busy).when(amend('message.retract', {}, WORKER, state, { expectedRevision: 5 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
-    groupSpec.given(busy).when(amend('message.retract', {}, WORKER, state, { conversationId: WORK_CONVERSATION })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
+    groupSpec.given(busy).when(amend('message.retract', { amendmentId: M1 })).thenFails('INVALID_COMMAND', CONVERSATION_REASONS.amendmentIdTaken);
+    groupSpec.given(busy).when(amend('message.retract', {}, WORKER, state, { expectedRevision: 5 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
+    groupSpec.given(busy).when(amend('message.retract', {}, WORKER, state, { conversationId: WORK_CONVERSATION })).thenFails('INVALID_COMMAND', GROUP_REASONS.envelopeTargetMismatch);
   });
 });
 
@@ -252,13 +255,13 @@ describe('message.redact', () => {
   it('is a policy decision of the MissionOwner or the Coordinator (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
     groupSpec.given(busy).when(amend('message.redact', {}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(busy).when(amend('message.redact', {}, COORD, state, { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-    groupSpec.given(busy).when(amend('message.redact', {}, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
+    groupSpec.given(busy).when(amend('message.redact', {}, COORD), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', COMMON_REASONS.coordinatorLeaseExpired);
   });
 
   it('needs a Message that exists (INVALID_COMMAND) and is not already redacted (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(busy).when(amend('message.redact', { messageId: 'urn:x:none' }, OWNER)).thenFails('INVALID_COMMAND', 'message-unknown');
+    groupSpec.given(busy).when(amend('message.redact', { messageId: 'urn:x:none' }, OWNER)).thenFails('INVALID_COMMAND', CONVERSATION_REASONS.messageUnknown);
     const redacted = history([(s) => amend('message.redact', {}, OWNER, s!)], busy);
-    groupSpec.given(redacted).when(amend('message.redact', { amendmentId: 'urn:x:a2' }, OWNER, stateOf(redacted))).thenFails('INVALID_STATE_TRANSITION', 'message-not-amendable');
+    groupSpec.given(redacted).when(amend('message.redact', { amendmentId: 'urn:x:a2' }, OWNER, stateOf(redacted))).thenFails('INVALID_STATE_TRANSITION', CONVERSATION_REASONS.messageNotAmendable);
   });
 });
 

@@ -3,7 +3,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import {
   AUTHORITY,
   COORD,
@@ -24,6 +24,9 @@ import {
   steps,
 } from './fixtures.js';
 import { expectedCreatedPayload } from './expectedEvents.js';
+import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
+import { MISSION_REASONS } from '../../src/domain/mission/missionReasons.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 
 const SOURCE = { missionId: 'urn:missionweave:mission:m0', groupId: 'urn:missionweave:group:g0', state: 'approved', missionOwner: OWNER };
 const FOLLOW_UP = { ...CREATE_PAYLOAD, followUpOfMissionId: SOURCE.missionId };
@@ -89,37 +92,37 @@ describe('mission.create', () => {
   });
 
   it('refuses a non-human creator (AUTH_FORBIDDEN)', () => {
-    groupSpec.given([]).when(envelope('mission.create', COORD, CREATE_PAYLOAD)).thenFails('AUTH_FORBIDDEN', 'creator-not-human');
-    groupSpec.given([]).when(envelope('mission.create', AUTHORITY, CREATE_PAYLOAD)).thenFails('AUTH_FORBIDDEN', 'creator-not-human');
+    groupSpec.given([]).when(envelope('mission.create', COORD, CREATE_PAYLOAD)).thenFails('AUTH_FORBIDDEN', COMMON_REASONS.creatorNotHuman);
+    groupSpec.given([]).when(envelope('mission.create', AUTHORITY, CREATE_PAYLOAD)).thenFails('AUTH_FORBIDDEN', COMMON_REASONS.creatorNotHuman);
   });
 
   it('refuses an envelope Group that is not the payload Group (INVALID_COMMAND)', () => {
-    groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { groupId: 'urn:missionweave:group:other' })).thenFails('INVALID_COMMAND', 'group-id-mismatch');
+    groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { groupId: 'urn:missionweave:group:other' })).thenFails('INVALID_COMMAND', MISSION_REASONS.groupIdMismatch);
   });
 
   it('refuses a Group ID or Mission ID in use (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(history([steps.create])).when(createCommand()).thenFails('INVALID_STATE_TRANSITION', 'group-id-taken');
-    groupSpec.given([]).when(createCommand(), { groups: [GROUP] }).thenFails('INVALID_STATE_TRANSITION', 'group-id-taken');
+    groupSpec.given(history([steps.create])).when(createCommand()).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.groupIdTaken);
+    groupSpec.given([]).when(createCommand(), { groups: [GROUP] }).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.groupIdTaken);
     groupSpec
       .given([])
       .when(createCommand(), { missions: [{ ...SOURCE, missionId: MISSION }] })
-      .thenFails('INVALID_STATE_TRANSITION', 'mission-id-taken');
+      .thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.missionIdTaken);
   });
 
   it('refuses a Coordinator without an active Agent Card (INVALID_COMMAND)', () => {
-    groupSpec.given([]).when(createCommand({ ...CREATE_PAYLOAD, coordinatorId: REVOKED.id })).thenFails('INVALID_COMMAND', 'coordinator-card-inactive');
-    groupSpec.given([]).when(createCommand({ ...CREATE_PAYLOAD, coordinatorId: 'urn:missionweave:agent:unknown' })).thenFails('INVALID_COMMAND', 'coordinator-card-inactive');
+    groupSpec.given([]).when(createCommand({ ...CREATE_PAYLOAD, coordinatorId: REVOKED.id })).thenFails('INVALID_COMMAND', MISSION_REASONS.coordinatorCardInactive);
+    groupSpec.given([]).when(createCommand({ ...CREATE_PAYLOAD, coordinatorId: 'urn:missionweave:agent:unknown' })).thenFails('INVALID_COMMAND', MISSION_REASONS.coordinatorCardInactive);
   });
 
   it('refuses a deadline that is not after now (INVALID_COMMAND)', () => {
-    groupSpec.given([]).when(createCommand({ ...CREATE_PAYLOAD, deadline: T0 })).thenFails('INVALID_COMMAND', 'deadline-passed');
-    groupSpec.given([]).when(createCommand({ ...CREATE_PAYLOAD, deadline: '2026-08-01T00:00:00Z' })).thenFails('INVALID_COMMAND', 'deadline-passed');
+    groupSpec.given([]).when(createCommand({ ...CREATE_PAYLOAD, deadline: T0 })).thenFails('INVALID_COMMAND', MISSION_REASONS.deadlinePassed);
+    groupSpec.given([]).when(createCommand({ ...CREATE_PAYLOAD, deadline: '2026-08-01T00:00:00Z' })).thenFails('INVALID_COMMAND', MISSION_REASONS.deadlinePassed);
   });
 
   it('refuses an expectedRevision other than 0, and an envelope Conversation it does not create', () => {
-    groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { expectedRevision: 1 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { expectedRevision: 1 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
     groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { expectedRevision: 0 })).then([{ kind: 'mission.created', payload: expectedCreatedPayload() }]);
-    groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { conversationId: 'urn:x:other' })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
+    groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { conversationId: 'urn:x:other' })).thenFails('INVALID_COMMAND', GROUP_REASONS.envelopeTargetMismatch);
     groupSpec.given([]).when(createCommand(CREATE_PAYLOAD, { conversationId: MAIN })).then([{ kind: 'mission.created', payload: expectedCreatedPayload() }]);
   });
 });
@@ -144,24 +147,24 @@ describe('mission.create_follow_up', () => {
   });
 
   it('refuses an unknown source Mission (INVALID_COMMAND)', () => {
-    groupSpec.given([]).when(followUp()).thenFails('INVALID_COMMAND', 'follow-up-source-unknown');
+    groupSpec.given([]).when(followUp()).thenFails('INVALID_COMMAND', MISSION_REASONS.followUpSourceUnknown);
   });
 
   it('refuses a source Mission owned by someone else (AUTH_FORBIDDEN)', () => {
-    groupSpec.given([]).when(followUp(FOLLOW_UP, STRANGER), world).thenFails('AUTH_FORBIDDEN', 'not-source-mission-owner');
+    groupSpec.given([]).when(followUp(FOLLOW_UP, STRANGER), world).thenFails('AUTH_FORBIDDEN', MISSION_REASONS.notSourceMissionOwner);
   });
 
   it('refuses a source Mission that is not approved (INVALID_STATE_TRANSITION)', () => {
     for (const state of ['active', 'awaiting_approval', 'cancelled', 'failed']) {
-      groupSpec.given([]).when(followUp(), { missions: [{ ...SOURCE, state }] }).thenFails('INVALID_STATE_TRANSITION', 'follow-up-source-not-approved');
+      groupSpec.given([]).when(followUp(), { missions: [{ ...SOURCE, state }] }).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.followUpSourceNotApproved);
     }
   });
 
   it('applies the creation checks too', () => {
-    groupSpec.given([]).when(envelope('mission.create_follow_up', COORD, FOLLOW_UP), world).thenFails('AUTH_FORBIDDEN', 'creator-not-human');
-    groupSpec.given([]).when(followUp({ ...FOLLOW_UP, groupId: 'urn:x:g' }), world).thenFails('INVALID_COMMAND', 'group-id-mismatch');
-    groupSpec.given([]).when(followUp(), { ...world, groups: [GROUP] }).thenFails('INVALID_STATE_TRANSITION', 'group-id-taken');
-    groupSpec.given([]).when(followUp({ ...FOLLOW_UP, coordinatorId: REVOKED.id }), world).thenFails('INVALID_COMMAND', 'coordinator-card-inactive');
-    groupSpec.given([]).when(followUp({ ...FOLLOW_UP, deadline: T0 }), world).thenFails('INVALID_COMMAND', 'deadline-passed');
+    groupSpec.given([]).when(envelope('mission.create_follow_up', COORD, FOLLOW_UP), world).thenFails('AUTH_FORBIDDEN', COMMON_REASONS.creatorNotHuman);
+    groupSpec.given([]).when(followUp({ ...FOLLOW_UP, groupId: 'urn:x:g' }), world).thenFails('INVALID_COMMAND', MISSION_REASONS.groupIdMismatch);
+    groupSpec.given([]).when(followUp(), { ...world, groups: [GROUP] }).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.groupIdTaken);
+    groupSpec.given([]).when(followUp({ ...FOLLOW_UP, coordinatorId: REVOKED.id }), world).thenFails('INVALID_COMMAND', MISSION_REASONS.coordinatorCardInactive);
+    groupSpec.given([]).when(followUp({ ...FOLLOW_UP, deadline: T0 }), world).thenFails('INVALID_COMMAND', MISSION_REASONS.deadlinePassed);
   });
 });

@@ -3,7 +3,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import { EXAMPLE_APPROVAL } from '../support/payloadExamples.js';
 import {
   AUTHORITY,
@@ -30,6 +30,9 @@ import {
   WORK,
 } from './fixtures.js';
 import { execManifest, publishedEvent } from './execFixtures.js';
+import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { MISSION_REASONS } from '../../src/domain/mission/missionReasons.js';
 
 /**
  * An active Mission whose one WorkItem w1 was verified with HASH_A and HASH_B as its accepted
@@ -100,28 +103,28 @@ describe('mission.submit_for_approval', () => {
     groupSpec.given(created).when(command(state, OWNER, 'mission.submit_for_approval', { artifactHashes: [HASH_A] })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(created).when(command(state, WORKER, 'mission.submit_for_approval', { artifactHashes: [HASH_A] })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(created).when(submit({ coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-    groupSpec.given(created).when(submit(), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
+    groupSpec.given(created).when(submit(), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED', COMMON_REASONS.coordinatorLeaseExpired);
   });
 
   it('needs an active Mission (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(submitted).when(command(submittedState, COORD, 'mission.submit_for_approval', { artifactHashes: [HASH_A] })).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
+    groupSpec.given(submitted).when(command(submittedState, COORD, 'mission.submit_for_approval', { artifactHashes: [HASH_A] })).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionState);
   });
 
   it('checks expectedRevision against the Mission (REVISION_CONFLICT)', () => {
-    groupSpec.given(created).when(submit({ expectedRevision: 7 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(created).when(submit({ expectedRevision: 7 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
     const decision = groupSpec.given(created).when(submit({ expectedRevision: 7 })).decision;
     expect(decision.ok ? undefined : decision.error.details).toEqual({ expectedRevision: 7, currentRevision: 1 });
   });
 
   it('refuses repeated Artifact hashes (INVALID_COMMAND)', () => {
-    groupSpec.given(created).when(submit({}, [HASH_A, HASH_A])).thenFails('INVALID_COMMAND', 'artifact-set-invalid');
+    groupSpec.given(created).when(submit({}, [HASH_A, HASH_A])).thenFails('INVALID_COMMAND', MISSION_REASONS.artifactSetInvalid);
   });
 
   it('takes only Artifacts of accepted results: never published here, or published but not accepted, is refused (INVALID_COMMAND)', () => {
     groupSpec.given(created).when(submit({}, [HASH_A, HASH_C])).thenFails('INVALID_COMMAND', 'artifact-not-published');
     const draft = [...created, publishedEvent(created, execManifest(HASH_C))];
     expect(stateOf(draft).artifacts.has(HASH_C)).toBe(true);
-    groupSpec.given(draft).when(command(stateOf(draft), COORD, 'mission.submit_for_approval', { artifactHashes: [HASH_C] })).thenFails('INVALID_COMMAND', 'artifact-not-accepted');
+    groupSpec.given(draft).when(command(stateOf(draft), COORD, 'mission.submit_for_approval', { artifactHashes: [HASH_C] })).thenFails('INVALID_COMMAND', MISSION_REASONS.artifactNotAccepted);
   });
 });
 
@@ -147,11 +150,11 @@ describe('mission.request_changes', () => {
   });
 
   it('needs a Mission awaiting approval (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(created).when(command(stateOf(created), OWNER, 'mission.request_changes', { missionRevision: 1, feedback: 'x' })).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
+    groupSpec.given(created).when(command(stateOf(created), OWNER, 'mission.request_changes', { missionRevision: 1, feedback: 'x' })).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionState);
   });
 
   it('answers only the submitted revision (REVISION_CONFLICT)', () => {
-    groupSpec.given(submitted).when(request(1)).thenFails('REVISION_CONFLICT', 'submitted-revision-mismatch');
+    groupSpec.given(submitted).when(request(1)).thenFails('REVISION_CONFLICT', MISSION_REASONS.submittedRevisionMismatch);
   });
 });
 
@@ -159,7 +162,7 @@ describe('mission.approve', () => {
   const approve = (payload: object = approvePayload(), actor = OWNER) => command(submittedState, actor, 'mission.approve', payload);
 
   it('refuses a flat approval without the embedded signed Approval document (INVALID_COMMAND)', () => {
-    groupSpec.given(submitted).when(approve()).thenFails('INVALID_COMMAND', 'approval-document-required');
+    groupSpec.given(submitted).when(approve()).thenFails('INVALID_COMMAND', MISSION_REASONS.approvalDocumentRequired);
   });
 
   it('records the embedded signed Approval unchanged, ends the Mission and releases the lease', () => {
@@ -187,15 +190,15 @@ describe('mission.approve', () => {
   });
 
   it('needs a Mission awaiting approval (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(created).when(command(stateOf(created), OWNER, 'mission.approve', approvePayload({ missionRevision: 1 }))).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
+    groupSpec.given(created).when(command(stateOf(created), OWNER, 'mission.approve', approvePayload({ missionRevision: 1 }))).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionState);
   });
 
   it('approves only the submitted revision (REVISION_CONFLICT)', () => {
-    groupSpec.given(submitted).when(approve(approvePayload({ missionRevision: 1 }))).thenFails('REVISION_CONFLICT', 'submitted-revision-mismatch');
+    groupSpec.given(submitted).when(approve(approvePayload({ missionRevision: 1 }))).thenFails('REVISION_CONFLICT', MISSION_REASONS.submittedRevisionMismatch);
   });
 
   it('approves exactly the submitted Artifact set (INVALID_COMMAND)', () => {
-    groupSpec.given(submitted).when(approve(approvePayload({ artifactHashes: [HASH_A] }))).thenFails('INVALID_COMMAND', 'artifact-set-mismatch');
+    groupSpec.given(submitted).when(approve(approvePayload({ artifactHashes: [HASH_A] }))).thenFails('INVALID_COMMAND', MISSION_REASONS.artifactSetMismatch);
   });
 
   it('refuses an embedded Approval that disagrees with the Command or is not the actor’s (INVALID_COMMAND)', () => {
@@ -210,7 +213,7 @@ describe('mission.approve', () => {
       { kind: 'child_mission' },
     ];
     for (const change of cases) {
-      groupSpec.given(submitted).when(approve(approvePayload({ approval: { ...EMBEDDED, ...change } }))).thenFails('INVALID_COMMAND', 'approval-disagrees');
+      groupSpec.given(submitted).when(approve(approvePayload({ approval: { ...EMBEDDED, ...change } }))).thenFails('INVALID_COMMAND', MISSION_REASONS.approvalDisagrees);
     }
   });
 
@@ -244,12 +247,12 @@ describe('mission.cancel', () => {
 
   it('is not the Coordinator’s nor another service’s (AUTH_FORBIDDEN)', () => {
     groupSpec.given(created).when(command(state, COORD, 'mission.cancel', { reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(created).when(envelope('mission.cancel', REGISTRY, { reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(created).when(envelope('mission.cancel', REGISTRY, { reason: 'x' })).thenFails('AUTH_FORBIDDEN', GROUP_REASONS.serviceNotAuthorized);
   });
 
   it('cannot cancel a terminal Mission (INVALID_STATE_TRANSITION)', () => {
     const cancelled = history([steps.cancel()], created);
-    groupSpec.given(cancelled).when(command(stateOf(cancelled), OWNER, 'mission.cancel', { reason: 'again' })).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+    groupSpec.given(cancelled).when(command(stateOf(cancelled), OWNER, 'mission.cancel', { reason: 'again' })).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionTerminal);
   });
 });
 
@@ -283,12 +286,12 @@ describe('mission.terminate', () => {
     groupSpec.given(created).when(command(state, OWNER, 'mission.terminate', { reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(created).when(command(state, WORKER, 'mission.terminate', { reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(created).when(command(state, COORD, 'mission.terminate', { reason: 'x' }, { coordinatorEpoch: 0 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-    groupSpec.given(created).when(command(state, COORD, 'mission.terminate', { reason: 'x' }), { now: at(900) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
-    groupSpec.given(created).when(envelope('mission.terminate', REGISTRY, { reason: 'x' })).thenFails('AUTH_FORBIDDEN', 'service-not-authorized');
+    groupSpec.given(created).when(command(state, COORD, 'mission.terminate', { reason: 'x' }), { now: at(900) }).thenFails('WORK_LEASE_EXPIRED', COMMON_REASONS.coordinatorLeaseExpired);
+    groupSpec.given(created).when(envelope('mission.terminate', REGISTRY, { reason: 'x' })).thenFails('AUTH_FORBIDDEN', GROUP_REASONS.serviceNotAuthorized);
   });
 
   it('cannot terminate a terminal Mission (INVALID_STATE_TRANSITION)', () => {
     const approved = history([steps.approve()], submitted);
-    groupSpec.given(approved).when(envelope('mission.terminate', AUTHORITY, { reason: 'late' })).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+    groupSpec.given(approved).when(envelope('mission.terminate', AUTHORITY, { reason: 'late' })).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionTerminal);
   });
 });

@@ -12,15 +12,15 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { Lease, WorkItem } from '../../src/domain/documents.js';
 import type { CommandEnvelope, Decision, EventDraft, RecordedEvent } from '../../src/domain/model.js';
 import { accept, refuse } from '../../src/domain/model.js';
 import { OFFLINE_EXECUTION_EXTENSION } from '../../src/protocol/offlineExecution.js';
 import { NO_USAGE, type OfflineBinding, type ResourceUsage } from '../../src/domain/workItem/offlineBinding.js';
 import { chargesOfflineUsage, decideWithOfflineBinding } from '../../src/domain/workItem/reconcileOffline.js';
-import { coreKinds } from '../../src/domain/kinds/coreKinds.js';
+import { coreKinds } from '../../src/domain/coreModules.js';
 import { RESOURCE_USAGE_EXTENSION, usageOf, withUsage, type ResourceUsageRecordedPayload } from '../../src/domain/workItem/resourceUsage.js';
 import { closeLease, newWorkLease, withLeases } from '../../src/domain/workItem/workLeases.js';
 import { EXAMPLE_WORK_CONTRACT } from '../support/payloadExamples.js';

@@ -16,6 +16,7 @@ import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { EXAMPLE_AGENT_CARD } from '../support/payloadExamples.js';
 import { recordDrafts, specification, testContext, type Decider } from '../support/specification.js';
 import { AUTHORITY, COORD, ORGANIZATION, REGISTRY, WORLD, WORKER, envelope } from './fixtures.js';
+import { ORGANIZATION_REASONS } from '../../src/domain/organization/organizationReasons.js';
 
 const CARD = { ...EXAMPLE_AGENT_CARD, agentId: WORKER.id, organizationId: ORGANIZATION, cardVersion: 4 } as unknown as JsonObject;
 
@@ -92,26 +93,26 @@ describe('ext.missionweaveprotocol.registry.agent_card_register', () => {
   });
 
   it('is the registry service’s only (AUTH_FORBIDDEN)', () => {
-    spec(facts()).given([]).when(register(AUTHORITY)).thenFails('AUTH_FORBIDDEN', 'not-registry-service');
-    spec(facts()).given([]).when(register(COORD)).thenFails('AUTH_FORBIDDEN', 'not-registry-service');
+    spec(facts()).given([]).when(register(AUTHORITY)).thenFails('AUTH_FORBIDDEN', ORGANIZATION_REASONS.notRegistryService);
+    spec(facts()).given([]).when(register(COORD)).thenFails('AUTH_FORBIDDEN', ORGANIZATION_REASONS.notRegistryService);
   });
 
   it('needs a card issued by the registry service for this Organization (AUTH_FORBIDDEN)', () => {
-    spec(facts(CARD, { cardIssuerAuthorized: false })).given([]).when(register()).thenFails('AUTH_FORBIDDEN', 'card-issuer-not-authorized');
-    spec(undefined).given([]).when(register()).thenFails('AUTH_FORBIDDEN', 'card-issuer-not-authorized');
+    spec(facts(CARD, { cardIssuerAuthorized: false })).given([]).when(register()).thenFails('AUTH_FORBIDDEN', ORGANIZATION_REASONS.cardIssuerNotAuthorized);
+    spec(undefined).given([]).when(register()).thenFails('AUTH_FORBIDDEN', ORGANIZATION_REASONS.cardIssuerNotAuthorized);
     const foreign = { ...CARD, organizationId: 'urn:missionweave:organization:other' } as JsonObject;
-    spec(facts(foreign)).given([]).when(register(REGISTRY, foreign)).thenFails('AUTH_FORBIDDEN', 'card-other-organization');
+    spec(facts(foreign)).given([]).when(register(REGISTRY, foreign)).thenFails('AUTH_FORBIDDEN', ORGANIZATION_REASONS.cardOtherOrganization);
   });
 
   it('needs a version above the registered one (REVISION_CONFLICT)', () => {
-    spec(facts()).given(registered).when(register()).thenFails('REVISION_CONFLICT', 'card-version-not-newer');
+    spec(facts()).given(registered).when(register()).thenFails('REVISION_CONFLICT', ORGANIZATION_REASONS.cardVersionNotNewer);
     const older = { ...CARD, cardVersion: 2 } as JsonObject;
     const decision = spec(facts(older)).given(registered).when(register(REGISTRY, older)).decision;
     expect(decision.ok ? undefined : decision.error.details).toEqual({ currentRevision: 4 });
   });
 
   it('refuses keys that would rebind or alias the Registry (INVALID_COMMAND)', () => {
-    spec(facts(CARD, { registryProblem: 'key-rebinding' })).given([]).when(register()).thenFails('INVALID_COMMAND', 'card-keys-conflict');
+    spec(facts(CARD, { registryProblem: 'key-rebinding' })).given([]).when(register()).thenFails('INVALID_COMMAND', ORGANIZATION_REASONS.cardKeysConflict);
   });
 });
 
@@ -133,8 +134,8 @@ describe('ext.missionweaveprotocol.identity.session_open', () => {
   });
 
   it('is the Group Authority’s only (AUTH_FORBIDDEN)', () => {
-    spec().given(registered).when(openSession(WORKER.id, REGISTRY)).thenFails('AUTH_FORBIDDEN', 'not-group-authority');
-    spec().given(registered).when(openSession(WORKER.id, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-group-authority');
+    spec().given(registered).when(openSession(WORKER.id, REGISTRY)).thenFails('AUTH_FORBIDDEN', ORGANIZATION_REASONS.notGroupAuthority);
+    spec().given(registered).when(openSession(WORKER.id, WORKER)).thenFails('AUTH_FORBIDDEN', ORGANIZATION_REASONS.notGroupAuthority);
   });
 
   it('needs an active Agent Card (INVALID_COMMAND)', () => {

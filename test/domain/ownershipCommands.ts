@@ -4,7 +4,7 @@
  * ways to move a history to a later instant or into a state other branches' kinds produce.
  */
 
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { AgentFacts, RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import { COORD, SELECTION, WORK, WORKER, WORLD, command, history, stateOf } from './fixtures.js';

@@ -5,12 +5,13 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { decideWithKinds } from '../../src/domain/group/decideGroup.js';
+import { decideWithKinds } from '../../src/domain/decideGroup.js';
 import { MAX_PINNED_PROFILES } from '../../src/domain/group/profileLimits.js';
-import { coreKinds } from '../../src/domain/kinds/coreKinds.js';
+import { coreKinds } from '../../src/domain/coreModules.js';
 import { testContext } from '../support/specification.js';
 import { TALLY_URI, tallyProfile } from '../support/tallyProfile.js';
 import { COORD, CREATE_PAYLOAD, MISSION, OWNER, WORLD, command, createCommand, groupSpec, history, stateOf, steps } from './fixtures.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 
 const PIN = 'ext.missionweaveprotocol.core.profile_pin';
 const REGISTERED = { profiles: [{ profileUri: TALLY_URI, majorVersion: 1 }, { profileUri: TALLY_URI, majorVersion: 2 }] };
@@ -33,14 +34,14 @@ describe('profile_pin (ours)', () => {
   it('refuses an unregistered profile or major, a second pin of the same, anyone but the MissionOwner, and pins beyond the limit', () => {
     const given = created();
     const s = stateOf(given);
-    groupSpec.given(given).when(command(s, OWNER, PIN, { profileUri: TALLY_URI, majorVersion: 3 }), REGISTERED).thenFails('UNKNOWN_CRITICAL_EXTENSION', 'profile-not-registered');
-    groupSpec.given(given).when(command(s, OWNER, PIN, { profileUri: 'urn:example:profile:other', majorVersion: 1 }), REGISTERED).thenFails('UNKNOWN_CRITICAL_EXTENSION', 'profile-not-registered');
+    groupSpec.given(given).when(command(s, OWNER, PIN, { profileUri: TALLY_URI, majorVersion: 3 }), REGISTERED).thenFails('UNKNOWN_CRITICAL_EXTENSION', GROUP_REASONS.profileNotRegistered);
+    groupSpec.given(given).when(command(s, OWNER, PIN, { profileUri: 'urn:example:profile:other', majorVersion: 1 }), REGISTERED).thenFails('UNKNOWN_CRITICAL_EXTENSION', GROUP_REASONS.profileNotRegistered);
     groupSpec.given(given).when(command(s, COORD, PIN, { profileUri: TALLY_URI, majorVersion: 1 }), REGISTERED).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     const pinned = history([(st) => command(st!, OWNER, PIN, { profileUri: TALLY_URI, majorVersion: 1 })], given, REGISTERED);
-    groupSpec.given(pinned).when(command(stateOf(pinned), OWNER, PIN, { profileUri: TALLY_URI, majorVersion: 1 }), REGISTERED).thenFails('INVALID_STATE_TRANSITION', 'profile-already-pinned');
+    groupSpec.given(pinned).when(command(stateOf(pinned), OWNER, PIN, { profileUri: TALLY_URI, majorVersion: 1 }), REGISTERED).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.profileAlreadyPinned);
     const many = Array.from({ length: MAX_PINNED_PROFILES }, (_, i) => ({ profileUri: `urn:example:profile:p${i}`, majorVersion: 1 }));
     const full = history([() => createCommand({ ...CREATE_PAYLOAD, pinnedProfiles: many })], [], { profiles: many });
-    groupSpec.given(full).when(command(stateOf(full), OWNER, PIN, { profileUri: TALLY_URI, majorVersion: 1 }), REGISTERED).thenFails('INVALID_COMMAND', 'too-many-pins');
+    groupSpec.given(full).when(command(stateOf(full), OWNER, PIN, { profileUri: TALLY_URI, majorVersion: 1 }), REGISTERED).thenFails('INVALID_COMMAND', GROUP_REASONS.tooManyPins);
   });
 });
 
@@ -49,7 +50,7 @@ describe('pins at mission.create, and the pin a profile Command needs', () => {
     const pins = [{ profileUri: TALLY_URI, majorVersion: 1 }];
     const state = stateOf(history([() => createCommand({ ...CREATE_PAYLOAD, pinnedProfiles: pins })], [], REGISTERED));
     expect(state.mission.pinnedProfiles).toEqual(pins);
-    groupSpec.given([]).when(createCommand({ ...CREATE_PAYLOAD, pinnedProfiles: [{ profileUri: TALLY_URI, majorVersion: 7 }] }), REGISTERED).thenFails('UNKNOWN_CRITICAL_EXTENSION', 'profile-not-registered');
+    groupSpec.given([]).when(createCommand({ ...CREATE_PAYLOAD, pinnedProfiles: [{ profileUri: TALLY_URI, majorVersion: 7 }] }), REGISTERED).thenFails('UNKNOWN_CRITICAL_EXTENSION', GROUP_REASONS.profileNotRegistered);
   });
 
   it('refuses a profile kind or a critical profile extension the Group has not pinned at that major; a noncritical one passes', () => {

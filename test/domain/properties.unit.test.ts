@@ -7,15 +7,11 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
-import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
-import type { MissionCreatedPayload } from '../../src/domain/group/events.js';
-import {
-  fromAggregates,
-  toAggregates,
-  type AggregateRow,
-  type GroupState,
-} from '../../src/domain/group/groupState.js';
+import { decideGroupCommand } from '../../src/domain/decideGroup.js';
+import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import type { MissionCreatedPayload } from '../../src/domain/groupEvents.js';
+import { fromAggregates, toAggregates } from '../../src/domain/coreModules.js';
+import type { AggregateRow, GroupState } from '../../src/domain/kinds/groupState.js';
 import type { CommandEnvelope, RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import { recordDrafts, testContext } from '../support/specification.js';

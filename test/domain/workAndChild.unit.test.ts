@@ -5,9 +5,9 @@
 
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { describe, expect, it } from 'vitest';
-import { decideGroupCommand } from '../../src/domain/group/decideGroup.js';
-import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import { decideGroupCommand } from '../../src/domain/decideGroup.js';
+import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { linksOf, WORK_LINKS_EXTENSION } from '../../src/domain/workItem/workItemDocuments.js';
 import { leasesOf, WORK_LEASES_EXTENSION } from '../../src/domain/workItem/workLeases.js';
@@ -39,6 +39,11 @@ import {
   verifiedWorkHistory,
 } from './fixtures.js';
 import { expectedAuthorized, expectedPromotion, PROMOTION_RULE, type CreationInput } from './expectedEvents.js';
+import type { RefusalReason } from '../support/specification.js';
+import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
+import { MISSION_REASONS } from '../../src/domain/mission/missionReasons.js';
 
 const created = history([steps.create, steps.addMember(WORKER)]);
 const withWork = history([steps.authorize()], created);
@@ -142,22 +147,22 @@ describe('work.authorize', () => {
     groupSpec.given(created).when(authorize({}, OWNER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(created).when(authorize({}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(created).when(authorize({}, COORD, stateOf(created), { coordinatorEpoch: 2 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-    groupSpec.given(created).when(authorize(), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
+    groupSpec.given(created).when(authorize(), { now: at(600) }).thenFails('WORK_LEASE_EXPIRED', COMMON_REASONS.coordinatorLeaseExpired);
   });
 
   it('needs an active Mission (INVALID_STATE_TRANSITION)', () => {
     const submitted = history([steps.submit()], verifiedWorkHistory(history([steps.authorize()], created)));
-    groupSpec.given(submitted).when(authorize({}, COORD, stateOf(submitted))).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
+    groupSpec.given(submitted).when(authorize({}, COORD, stateOf(submitted))).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionState);
   });
 
   it('needs an unused WorkItem ID and Conversation ID (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(withWork).when(authorize({ workItemId: WORK }, COORD, state)).thenFails('INVALID_STATE_TRANSITION', 'work-item-id-taken');
-    groupSpec.given(withWork).when(authorize({ conversationId: state.group.mainConversationId }, COORD, state)).thenFails('INVALID_STATE_TRANSITION', 'conversation-id-taken');
-    groupSpec.given(withWork).when(authorize({ workItemId: WORK }, COORD, state, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(withWork).when(authorize({ workItemId: WORK }, COORD, state)).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemIdTaken);
+    groupSpec.given(withWork).when(authorize({ conversationId: state.group.mainConversationId }, COORD, state)).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.conversationIdTaken);
+    groupSpec.given(withWork).when(authorize({ workItemId: WORK }, COORD, state, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
   });
 
   it('refuses what it cannot honour yet or what does not fit the Mission (INVALID_COMMAND)', () => {
-    const cases: [object, string][] = [
+    const cases: [object, RefusalReason][] = [
       [{ delegationGrantId: 'urn:missionweave:delegation-grant:g' }, 'coordinator-cites-grant'],
       [{ proposalId: 'urn:missionweave:work-proposal:p' }, 'proposal-unknown'],
       [{ parentWorkItemId: 'urn:missionweave:work-item:none' }, 'parent-work-item-unknown'],
@@ -169,7 +174,7 @@ describe('work.authorize', () => {
       [{ contract: { ...CONTRACT, budget: { currency: 'USD', financialLimit: 5 } } }, 'budget-exceeds-mission'],
     ];
     for (const [payload, reason] of cases) groupSpec.given(withWork).when(authorize(payload, COORD, state)).thenFails('INVALID_COMMAND', reason);
-    groupSpec.given(withWork).when(authorize({}, COORD, state, { workItemId: WORK })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
+    groupSpec.given(withWork).when(authorize({}, COORD, state, { workItemId: WORK })).thenFails('INVALID_COMMAND', GROUP_REASONS.envelopeTargetMismatch);
   });
 });
 
@@ -260,12 +265,12 @@ describe('mission.create_child', () => {
     groupSpec.given(withWork).when(createChild({}, OWNER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(withWork).when(createChild({}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(withWork).when(createChild({}, COORD, state, { coordinatorEpoch: 7 })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-    groupSpec.given(withWork).when(createChild(), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
+    groupSpec.given(withWork).when(createChild(), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', COMMON_REASONS.coordinatorLeaseExpired);
   });
 
   it('needs an active parent Mission (INVALID_STATE_TRANSITION)', () => {
     const submitted = history([steps.submit()], verifiedWorkHistory(withWork));
-    groupSpec.given(submitted).when(createChild({}, COORD, stateOf(submitted))).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
+    groupSpec.given(submitted).when(createChild({}, COORD, stateOf(submitted))).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionState);
   });
 
   it('needs the parent WorkItem in this Group (INVALID_COMMAND)', () => {
@@ -280,32 +285,32 @@ describe('mission.create_child', () => {
       .thenFails('INVALID_STATE_TRANSITION', 'work-item-has-child');
     for (const workState of ['failed', 'cancelled']) {
       const events = withWorkItem({ state: workState });
-      groupSpec.given(events).when(createChild({}, COORD, stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'work-item-not-promotable');
+      groupSpec.given(events).when(createChild({}, COORD, stateOf(events))).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.workItemNotPromotable);
     }
   });
 
   it('needs child deadline, budget and permissions within the parent’s (INVALID_COMMAND)', () => {
-    groupSpec.given(withWork).when(createChild({ deadline: '2026-10-15T00:00:00Z' })).thenFails('INVALID_COMMAND', 'deadline-after-parent');
-    groupSpec.given(withWork).when(createChild({ deadline: '2026-09-25T00:00:00Z' })).thenFails('INVALID_COMMAND', 'deadline-after-parent');
-    groupSpec.given(withWork).when(createChild({ budget: { currency: 'EUR', financialLimit: 200 } })).thenFails('INVALID_COMMAND', 'budget-exceeds-parent');
-    groupSpec.given(withWork).when(createChild({ budget: { toolCallLimit: 9000 } })).thenFails('INVALID_COMMAND', 'budget-exceeds-parent');
+    groupSpec.given(withWork).when(createChild({ deadline: '2026-10-15T00:00:00Z' })).thenFails('INVALID_COMMAND', MISSION_REASONS.deadlineAfterParent);
+    groupSpec.given(withWork).when(createChild({ deadline: '2026-09-25T00:00:00Z' })).thenFails('INVALID_COMMAND', MISSION_REASONS.deadlineAfterParent);
+    groupSpec.given(withWork).when(createChild({ budget: { currency: 'EUR', financialLimit: 200 } })).thenFails('INVALID_COMMAND', MISSION_REASONS.budgetExceedsParent);
+    groupSpec.given(withWork).when(createChild({ budget: { toolCallLimit: 9000 } })).thenFails('INVALID_COMMAND', MISSION_REASONS.budgetExceedsParent);
     groupSpec.given(withWork).when(createChild({ permissions: ['db.drop'] })).thenFails('INVALID_COMMAND', 'permission-exceeds-parent');
   });
 
   it('applies the creation checks to the child (INVALID_STATE_TRANSITION, INVALID_COMMAND)', () => {
-    groupSpec.given(withWork).when(createChild(), { groups: [CHILD_GROUP] }).thenFails('INVALID_STATE_TRANSITION', 'group-id-taken');
-    groupSpec.given(withWork).when(createChild({ groupId: GROUP })).thenFails('INVALID_STATE_TRANSITION', 'group-id-taken');
+    groupSpec.given(withWork).when(createChild(), { groups: [CHILD_GROUP] }).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.groupIdTaken);
+    groupSpec.given(withWork).when(createChild({ groupId: GROUP })).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.groupIdTaken);
     groupSpec
       .given(withWork)
       .when(createChild(), { missions: [{ missionId: CHILD_MISSION, groupId: 'urn:x:g', state: 'active', missionOwner: OWNER }] })
-      .thenFails('INVALID_STATE_TRANSITION', 'mission-id-taken');
-    groupSpec.given(withWork).when(createChild({ coordinatorId: REVOKED.id })).thenFails('INVALID_COMMAND', 'coordinator-card-inactive');
-    groupSpec.given(withWork).when(createChild({ deadline: '2026-08-01T00:00:00Z' })).thenFails('INVALID_COMMAND', 'deadline-passed');
-    groupSpec.given(withWork).when(createChild({ coordinatorId: COORD.id })).thenFails('INVALID_COMMAND', 'child-coordinator-is-owner');
+      .thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.missionIdTaken);
+    groupSpec.given(withWork).when(createChild({ coordinatorId: REVOKED.id })).thenFails('INVALID_COMMAND', MISSION_REASONS.coordinatorCardInactive);
+    groupSpec.given(withWork).when(createChild({ deadline: '2026-08-01T00:00:00Z' })).thenFails('INVALID_COMMAND', MISSION_REASONS.deadlinePassed);
+    groupSpec.given(withWork).when(createChild({ coordinatorId: COORD.id })).thenFails('INVALID_COMMAND', MISSION_REASONS.childCoordinatorIsOwner);
   });
 
   it('checks expectedRevision against the parent WorkItem (REVISION_CONFLICT) and the envelope workItemId (INVALID_COMMAND)', () => {
-    groupSpec.given(withWork).when(createChild({}, COORD, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
-    groupSpec.given(withWork).when(createChild({}, COORD, state, { workItemId: 'urn:missionweave:work-item:other' })).thenFails('INVALID_COMMAND', 'envelope-target-mismatch');
+    groupSpec.given(withWork).when(createChild({}, COORD, state, { expectedRevision: 2 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
+    groupSpec.given(withWork).when(createChild({}, COORD, state, { workItemId: 'urn:missionweave:work-item:other' })).thenFails('INVALID_COMMAND', GROUP_REASONS.envelopeTargetMismatch);
   });
 });

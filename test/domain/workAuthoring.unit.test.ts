@@ -7,7 +7,8 @@
 import { NO_SUPPORT } from './kindCases.js';
 import { DEFAULT_COOPERATION_LIMITS } from '../../src/domain/policy/cooperationLimits.js';
 import { describe, expect, it } from 'vitest';
-import { fromAggregates, toAggregates, type GroupState } from '../../src/domain/group/groupState.js';
+import { fromAggregates, toAggregates } from '../../src/domain/coreModules.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { deriveMissionProgress } from '../../src/domain/mission/missionProgress.js';
 import { MAX_OPEN_PROPOSALS_PER_GROUP } from '../../src/domain/workItem/workLimits.js';
@@ -31,6 +32,10 @@ import {
   verifiedWorkHistory,
 } from './fixtures.js';
 import { expectedAuthorized } from './expectedEvents.js';
+import type { RefusalReason } from '../support/specification.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { MISSION_REASONS } from '../../src/domain/mission/missionReasons.js';
 
 const PROPOSAL = 'urn:missionweave:work-proposal:p1';
 const W2 = 'urn:missionweave:work-item:w2';
@@ -68,12 +73,12 @@ describe('work.propose', () => {
 
   it('refuses a Proposal ID in use (INVALID_STATE_TRANSITION) and a stale expectedRevision (REVISION_CONFLICT)', () => {
     const proposed = history([(s) => command(s!, WORKER, 'work.propose', { proposalId: PROPOSAL, contract: CONTRACT })], withWork);
-    groupSpec.given(proposed).when(propose(proposed)).thenFails('INVALID_STATE_TRANSITION', 'proposal-id-taken');
-    groupSpec.given(proposed).when(propose(proposed, {}, WORKER, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT', 'revision-conflict');
+    groupSpec.given(proposed).when(propose(proposed)).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.proposalIdTaken);
+    groupSpec.given(proposed).when(propose(proposed, {}, WORKER, { expectedRevision: 0 })).thenFails('REVISION_CONFLICT', GROUP_REASONS.revisionConflict);
   });
 
   it('refuses a contract that does not fit the Mission or names unknown work (INVALID_COMMAND)', () => {
-    const cases: [object, string][] = [
+    const cases: [object, RefusalReason][] = [
       [{ contract: { ...CONTRACT, dependencyWorkItemIds: ['urn:missionweave:work-item:none'] } }, 'dependency-unknown'],
       [{ dependencyIds: [WORK] }, 'dependencies-disagree'],
       [{ parentWorkItemId: 'urn:missionweave:work-item:none' }, 'parent-work-item-unknown'],
@@ -86,7 +91,7 @@ describe('work.propose', () => {
 
   it('needs an active Mission (INVALID_STATE_TRANSITION)', () => {
     const submitted = history([steps.submit()], verifiedWorkHistory(withWork));
-    groupSpec.given(submitted).when(propose(submitted)).thenFails('INVALID_STATE_TRANSITION', 'mission-state');
+    groupSpec.given(submitted).when(propose(submitted)).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionState);
   });
 
   it(`bounds the open Work Proposals of a Group at ${MAX_OPEN_PROPOSALS_PER_GROUP} (RATE_LIMITED)`, () => {
@@ -96,7 +101,7 @@ describe('work.propose', () => {
     // The proposal rate and the duplicate limit (§20) are not what this test is about.
     const unlimited = { cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, proposalsPerWindow: 1_000, maxDuplicateWork: 1_000 } };
     const full = history(fill, withWork, unlimited);
-    groupSpec.given(full).when(propose(full), unlimited).thenFails('RATE_LIMITED', 'open-proposals-limit');
+    groupSpec.given(full).when(propose(full), unlimited).thenFails('RATE_LIMITED', WORK_REASONS.openProposalsLimit);
     // Taking one up frees a place.
     const takenUp = history([(s) => command(s!, COORD, 'work.authorize', { workItemId: W2, contract: CONTRACT, proposalId: 'urn:missionweave:work-proposal:fill-0' })], full, unlimited);
     groupSpec.given(takenUp).when(propose(takenUp), unlimited).then([{ kind: 'work.proposed', payload: { proposal: expectedProposal(WORKER) } }]);
@@ -125,19 +130,19 @@ describe('work.authorize from an open Work Proposal', () => {
   });
 
   it('refuses an unknown proposal (INVALID_COMMAND) and one already taken up (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(proposed).when(takeUp({ proposalId: 'urn:missionweave:work-proposal:none' })).thenFails('INVALID_COMMAND', 'proposal-unknown');
+    groupSpec.given(proposed).when(takeUp({ proposalId: 'urn:missionweave:work-proposal:none' })).thenFails('INVALID_COMMAND', WORK_REASONS.proposalUnknown);
     const taken = history([() => takeUp()], proposed);
     groupSpec
       .given(taken)
       .when(command(stateOf(taken), COORD, 'work.authorize', { workItemId: 'urn:x:w3', contract: CONTRACT, proposalId: PROPOSAL }))
-      .thenFails('INVALID_STATE_TRANSITION', 'proposal-not-open');
+      .thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.proposalNotOpen);
   });
 
   it('refuses an amended contract, dependencies or parent (INVALID_COMMAND)', () => {
-    groupSpec.given(proposed).when(takeUp({ contract: { ...CONTRACT, goal: 'Something else.' } })).thenFails('INVALID_COMMAND', 'proposal-amended');
-    groupSpec.given(proposed).when(takeUp({ parentWorkItemId: WORK })).thenFails('INVALID_COMMAND', 'proposal-amended');
+    groupSpec.given(proposed).when(takeUp({ contract: { ...CONTRACT, goal: 'Something else.' } })).thenFails('INVALID_COMMAND', WORK_REASONS.proposalAmended);
+    groupSpec.given(proposed).when(takeUp({ parentWorkItemId: WORK })).thenFails('INVALID_COMMAND', WORK_REASONS.proposalAmended);
     const contract = { ...CONTRACT, dependencyWorkItemIds: [WORK] };
-    groupSpec.given(proposed).when(takeUp({ contract, dependencyIds: [WORK] })).thenFails('INVALID_COMMAND', 'proposal-amended');
+    groupSpec.given(proposed).when(takeUp({ contract, dependencyIds: [WORK] })).thenFails('INVALID_COMMAND', WORK_REASONS.proposalAmended);
   });
 
   it('is the Coordinator’s, not the proposer’s (AUTH_FORBIDDEN)', () => {
@@ -148,7 +153,7 @@ describe('work.authorize from an open Work Proposal', () => {
 describe('work.authorize dependencies (§10.4)', () => {
   it('refuses a WorkItem that depends on itself (INVALID_COMMAND)', () => {
     const contract = { ...CONTRACT, dependencyWorkItemIds: [W2] };
-    groupSpec.given(withWork).when(command(stateOf(withWork), COORD, 'work.authorize', { workItemId: W2, contract })).thenFails('INVALID_COMMAND', 'dependency-cycle');
+    groupSpec.given(withWork).when(command(stateOf(withWork), COORD, 'work.authorize', { workItemId: W2, contract })).thenFails('INVALID_COMMAND', WORK_REASONS.dependencyCycle);
   });
 });
 
@@ -169,11 +174,11 @@ describe('work.authorize within its parent WorkItem (§4.11)', () => {
   const internal = history([(s) => command(s!, COORD, 'work.authorize', { workItemId: 'urn:x:w0', contract: { ...CONTRACT, budget: { currency: 'EUR', financialLimit: 10 }, constraints: { maxDataClassification: 'internal' } } })], created);
 
   it('refuses a sub-WorkItem with a resource, an operation or a classification its parent lacks, even from the Coordinator (INVALID_COMMAND)', () => {
-    groupSpec.given(withWork).when(sub({ allowedResources: [{ resource: 'urn:x:prod-db', operations: ['db.write'] }] })).thenFails('INVALID_COMMAND', 'resource-exceeds-parent');
-    groupSpec.given(withWork).when(sub({ allowedResources: [{ resource: STAGING, operations: ['db.drop'] }] })).thenFails('INVALID_COMMAND', 'operation-exceeds-parent');
+    groupSpec.given(withWork).when(sub({ allowedResources: [{ resource: 'urn:x:prod-db', operations: ['db.write'] }] })).thenFails('INVALID_COMMAND', WORK_REASONS.resourceExceedsParent);
+    groupSpec.given(withWork).when(sub({ allowedResources: [{ resource: STAGING, operations: ['db.drop'] }] })).thenFails('INVALID_COMMAND', WORK_REASONS.operationExceedsParent);
     const wider = command(stateOf(internal), COORD, 'work.authorize', { workItemId: W2, contract: { ...CONTRACT, budget: { currency: 'EUR', financialLimit: 5 }, allowedResources: [{ resource: STAGING, operations: ['db.read'], constraints: { maxDataClassification: 'confidential' } }] }, parentWorkItemId: 'urn:x:w0' });
-    groupSpec.given(internal).when(wider).thenFails('INVALID_COMMAND', 'classification-exceeds-parent');
-    groupSpec.given(withWork).when(sub({ constraints: { maxDataClassification: 'top-secret' } })).thenFails('INVALID_COMMAND', 'data-classification-unknown');
+    groupSpec.given(internal).when(wider).thenFails('INVALID_COMMAND', WORK_REASONS.classificationExceedsParent);
+    groupSpec.given(withWork).when(sub({ constraints: { maxDataClassification: 'top-secret' } })).thenFails('INVALID_COMMAND', WORK_REASONS.dataClassificationUnknown);
   });
 
   it('accepts a narrower one, and one that states no classification (it inherits its parent’s)', () => {
@@ -228,10 +233,10 @@ describe('mission.submit_for_approval needs every required WorkItem verified', (
   });
 
   it('refuses while a required WorkItem is not verified (INVALID_STATE_TRANSITION)', () => {
-    groupSpec.given(withWork).when(submit(withWork)).thenFails('INVALID_STATE_TRANSITION', 'required-work-unaccepted');
+    groupSpec.given(withWork).when(submit(withWork)).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.requiredWorkUnaccepted);
     for (const state of ['submitted', 'failed', 'blocked']) {
       const events = withState(withWork, WORK, state);
-      groupSpec.given(events).when(submit(events)).thenFails('INVALID_STATE_TRANSITION', 'required-work-unaccepted');
+      groupSpec.given(events).when(submit(events)).thenFails('INVALID_STATE_TRANSITION', MISSION_REASONS.requiredWorkUnaccepted);
     }
   });
 });

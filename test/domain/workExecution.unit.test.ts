@@ -7,7 +7,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 
 import { leasesOf } from '../../src/domain/workItem/workLeases.js';
 
@@ -49,6 +49,7 @@ import {
   expectedWork,
 } from './expectedExecution.js';
 import { CASES } from './kindCases.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 
 /** The Worker kinds that cite the current Execution Lease: a valid payload for w1 and what it appends. */
 const LEASE_CITING: readonly [kind: string, payload: () => object, accepted: (s: GroupState) => ExpectedEvent[]][] = [
@@ -87,19 +88,19 @@ describe.each(LEASE_CITING)('%s fencing (§11.3)', (kind, payload, accepted) => 
   it('refuses an Execution Lease past its expiry, or held in a replaced Session (WORK_LEASE_EXPIRED)', () => {
     const short = execState({ state: 'active', executionSeconds: 60 });
     groupSpec.given(short.events).when(command(short.state, WORKER, kind, payload()), { now: at(61) }).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-expired');
-    groupSpec.given(active.events).when(command(active.state, WORKER, kind, payload(), { sessionEpoch: 2 })).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-other-session');
+    groupSpec.given(active.events).when(command(active.state, WORKER, kind, payload(), { sessionEpoch: 2 })).thenFails('WORK_LEASE_EXPIRED', WORK_REASONS.executionLeaseOtherSession);
   });
 
   it('refuses a lapsed ownership lease (WORK_LEASE_EXPIRED)', () => {
     const lapsed = execState({ state: 'active', ownershipSeconds: 30 });
-    groupSpec.given(lapsed.events).when(command(lapsed.state, WORKER, kind, payload()), { now: at(31) }).thenFails('WORK_LEASE_EXPIRED', 'ownership-lease-expired');
+    groupSpec.given(lapsed.events).when(command(lapsed.state, WORKER, kind, payload()), { now: at(31) }).thenFails('WORK_LEASE_EXPIRED', WORK_REASONS.ownershipLeaseExpired);
   });
 
   it('refuses anyone but the owner, and a WorkItem that is not active', () => {
-    groupSpec.given(active.events).when(command(active.state, REVIEWER, kind, payload())).thenFails('AUTH_FORBIDDEN', 'not-the-owner');
+    groupSpec.given(active.events).when(command(active.state, REVIEWER, kind, payload())).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notTheOwner);
     for (const state of ['queued', 'blocked', 'submitted'] as const) {
       const other = execState({ state });
-      groupSpec.given(other.events).when(command(other.state, WORKER, kind, payload())).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+      groupSpec.given(other.events).when(command(other.state, WORKER, kind, payload())).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
     }
   });
 
@@ -136,7 +137,7 @@ describe('work.checkpoint: active → queued (§10.2, §11.4)', () => {
 
   it('refuses the same checkpoint delayed: the WorkItem is queued and the lease it cites released (INVALID_STATE_TRANSITION)', () => {
     const once = history([(s) => command(s!, WORKER, 'work.checkpoint', { ...EXEC_LEASED, checkpoint: EXEC_CHECKPOINT })], active.events);
-    groupSpec.given(once).when(command(stateOf(once), WORKER, 'work.checkpoint', { ...EXEC_LEASED, checkpoint: EXEC_CHECKPOINT })).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    groupSpec.given(once).when(command(stateOf(once), WORKER, 'work.checkpoint', { ...EXEC_LEASED, checkpoint: EXEC_CHECKPOINT })).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
   });
 });
 
@@ -196,7 +197,7 @@ describe('work.unblock: blocked → queued or open (§10.2, §11.4)', () => {
   it('needs a blocked WorkItem of this Group in an active Mission', () => {
     for (const state of ['open', 'queued', 'active', 'submitted'] as const) {
       const other = execState({ state });
-      groupSpec.given(other.events).when(command(other.state, COORD, 'work.unblock', { workItemId: WORK })).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+      groupSpec.given(other.events).when(command(other.state, COORD, 'work.unblock', { workItemId: WORK })).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
     }
     groupSpec.given(blocked.events).when(command(blocked.state, COORD, 'work.unblock', { workItemId: 'urn:x:none' })).thenFails('INVALID_COMMAND', 'work-item-unknown');
     // An `awaiting_approval` Mission has every required WorkItem verified (§7.3), so none is left
@@ -205,7 +206,7 @@ describe('work.unblock: blocked → queued or open (§10.2, §11.4)', () => {
 
   it('refuses a WorkItem blocked on its child Mission (§14)', () => {
     const child = execState({ state: 'blocked', childMission: { missionId: CHILD_MISSION, groupId: CHILD_GROUP, failurePolicy: 'block_parent_work_item' } });
-    groupSpec.given(child.events).when(command(child.state, COORD, 'work.unblock', { workItemId: WORK })).thenFails('INVALID_STATE_TRANSITION', 'work-item-awaiting-child');
+    groupSpec.given(child.events).when(command(child.state, COORD, 'work.unblock', { workItemId: WORK })).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemAwaitingChild);
   });
 });
 

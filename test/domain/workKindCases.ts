@@ -8,7 +8,7 @@ import type { Lease, WorkItem } from '../../src/domain/documents.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { WORK_LEASES_EXTENSION, withLeases } from '../../src/domain/workItem/workLeases.js';
 import { RESOURCE_USAGE_EXTENSION } from '../../src/domain/workItem/resourceUsage.js';
-import { withGrant } from '../../src/domain/authorization/capabilityGrants.js';
+import { withGrant } from '../../src/domain/workItem/capabilityGrants.js';
 
 import {
   AUTHORITY,

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/protocol/principal.js';
 import { satisfiesVersion } from '../../src/domain/workItem/capabilityMatch.js';
 import { MAX_OFFER_CANDIDATES, MAX_OFFER_ENTRIES } from '../../src/domain/workItem/workLimits.js';
-import { evolveGroup } from '../../src/domain/group/evolveGroup.js';
+import { evolveGroup } from '../../src/domain/evolveGroup.js';
 import type { DelegationGrant } from '../../src/domain/workItem/workItemDocuments.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import {
@@ -41,6 +41,7 @@ import {
 } from './fixtures.js';
 import { expectedAccepted, expectedOffered, leasesIn, offerEntry, withLeaseData } from './expectedOwnership.js';
 import { FENCE_REASON, ID, acceptOffer, longCoordinator, offer, patched, thenAt, worldWith } from './ownershipCommands.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 
 describe('capability versions (§6.1)', () => {
   it('a card version meets a minimum of the same major version, by SemVer precedence', () => {
@@ -80,7 +81,7 @@ describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, 
 
   it('refuses an offer once the contract deadline has passed (INVALID_STATE_TRANSITION)', () => {
     const events = longCoordinator(open);
-    groupSpec.given(events).when(offer(stateOf(events), [WORKER]), { now: '2026-09-21T00:00:00.000Z' }).thenFails('INVALID_STATE_TRANSITION', 'contract-deadline-passed');
+    groupSpec.given(events).when(offer(stateOf(events), [WORKER]), { now: '2026-09-21T00:00:00.000Z' }).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.contractDeadlinePassed);
   });
 
   it('extends a candidate’s pending offer under its own offer ID and withdraws the offers of Agents left out', () => {
@@ -136,7 +137,7 @@ describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, 
 
   it('refuses a WorkItem whose owner’s lease is live (WORK_ALREADY_OWNED), queued or active', () => {
     for (const events of [queuedWork(), activeWork()]) {
-      groupSpec.given(events).when(offer(stateOf(events), [WORKER2])).thenFails('WORK_ALREADY_OWNED', 'live-owner');
+      groupSpec.given(events).when(offer(stateOf(events), [WORKER2])).thenFails('WORK_ALREADY_OWNED', WORK_REASONS.liveOwner);
     }
   });
 
@@ -153,7 +154,7 @@ describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, 
   it('refuses a submitted, verified or cancelled WorkItem (INVALID_STATE_TRANSITION)', () => {
     for (const state of ['submitted', 'verified', 'cancelled']) {
       const events = patched(open, { state });
-      groupSpec.given(events).when(offer(stateOf(events), [WORKER])).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+      groupSpec.given(events).when(offer(stateOf(events), [WORKER])).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
     }
   });
 
@@ -188,18 +189,18 @@ describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, 
 
   it(`refuses more than ${MAX_OFFER_CANDIDATES} candidates (INVALID_COMMAND)`, () => {
     const many = Array.from({ length: MAX_OFFER_CANDIDATES + 1 }, (_, i): Principal => ({ type: 'agent', id: `urn:missionweave:agent:w-${i}` }));
-    groupSpec.given(open).when(offer(stateOf(open), many)).thenFails('INVALID_COMMAND', 'too-many-candidates');
+    groupSpec.given(open).when(offer(stateOf(open), many)).thenFails('INVALID_COMMAND', WORK_REASONS.tooManyCandidates);
   });
 
   it('refuses a candidate that is not an active Worker of the Group, or whose card is inactive or lacks the capability (AUTH_FORBIDDEN)', () => {
     const s = stateOf(open);
     const withReviewer = history([steps.addMember(COORD2, 'reviewer')], open);
-    groupSpec.given(withReviewer).when(offer(stateOf(withReviewer), [WORKER, COORD2])).thenFails('AUTH_FORBIDDEN', 'candidate-not-worker');
-    groupSpec.given(open).when(offer(s, [COORD2])).thenFails('AUTH_FORBIDDEN', 'candidate-not-worker');
-    groupSpec.given(open).when(offer(s, [WORKER]), worldWith(agent(WORKER, 'revoked', SQL_CAPABILITIES))).thenFails('AUTH_FORBIDDEN', 'candidate-card-inactive');
+    groupSpec.given(withReviewer).when(offer(stateOf(withReviewer), [WORKER, COORD2])).thenFails('AUTH_FORBIDDEN', WORK_REASONS.candidateNotWorker);
+    groupSpec.given(open).when(offer(s, [COORD2])).thenFails('AUTH_FORBIDDEN', WORK_REASONS.candidateNotWorker);
+    groupSpec.given(open).when(offer(s, [WORKER]), worldWith(agent(WORKER, 'revoked', SQL_CAPABILITIES))).thenFails('AUTH_FORBIDDEN', WORK_REASONS.candidateCardInactive);
     for (const versions of [['2.0.0'], ['1.3.9'], ['1.4.0-rc.1'], []]) {
       const card = agent(WORKER, 'active', new Map([['acme.sql-migration', versions]]));
-      groupSpec.given(open).when(offer(s, [WORKER]), worldWith(card)).thenFails('AUTH_FORBIDDEN', 'candidate-lacks-capability');
+      groupSpec.given(open).when(offer(s, [WORKER]), worldWith(card)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.candidateLacksCapability);
     }
   });
 
@@ -218,8 +219,8 @@ describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, 
   it('is the Coordinator’s or a delegate’s: another member is refused, a delegate’s Grant is judged, the Coordinator cites none', () => {
     const s = stateOf(open);
     groupSpec.given(open).when(offer(s, [WORKER], {}, WORKER2)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
-    groupSpec.given(open).when(offer(s, [WORKER], { delegationGrantId: 'urn:x:no-such-grant' }, WORKER2)).thenFails('INVALID_COMMAND', 'delegation-grant-unknown');
-    groupSpec.given(open).when(offer(s, [WORKER], { delegationGrantId: 'urn:x:no-such-grant' })).thenFails('INVALID_COMMAND', 'coordinator-cites-grant');
+    groupSpec.given(open).when(offer(s, [WORKER], { delegationGrantId: 'urn:x:no-such-grant' }, WORKER2)).thenFails('INVALID_COMMAND', WORK_REASONS.delegationGrantUnknown);
+    groupSpec.given(open).when(offer(s, [WORKER], { delegationGrantId: 'urn:x:no-such-grant' })).thenFails('INVALID_COMMAND', WORK_REASONS.coordinatorCitesGrant);
   });
 });
 
@@ -243,21 +244,21 @@ describe('work.accept_offer (§10.2: offered → queued; §10.3: the first valid
 
   it('refuses the loser of the race (WORK_ALREADY_OWNED)', () => {
     const events = queuedWork();
-    groupSpec.given(events).when(acceptOffer(stateOf(events), WORKER2)).thenFails('WORK_ALREADY_OWNED', 'already-owned');
+    groupSpec.given(events).when(acceptOffer(stateOf(events), WORKER2)).thenFails('WORK_ALREADY_OWNED', WORK_REASONS.alreadyOwned);
   });
 
   it('refuses an Agent the WorkItem was not offered to, or whose offer was withdrawn (AUTH_FORBIDDEN)', () => {
     const toOne = history([steps.offer([WORKER])], workGroup());
-    groupSpec.given(toOne).when(acceptOffer(stateOf(toOne), WORKER2)).thenFails('AUTH_FORBIDDEN', 'not-offered');
+    groupSpec.given(toOne).when(acceptOffer(stateOf(toOne), WORKER2)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notOffered);
     const narrowed = history([steps.offer([WORKER])], offered);
-    groupSpec.given(narrowed).when(acceptOffer(stateOf(narrowed), WORKER2)).thenFails('AUTH_FORBIDDEN', 'offer-withdrawn');
+    groupSpec.given(narrowed).when(acceptOffer(stateOf(narrowed), WORKER2)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.offerWithdrawn);
     const open = workGroup();
-    groupSpec.given(open).when(acceptOffer(stateOf(open))).thenFails('AUTH_FORBIDDEN', 'not-offered');
+    groupSpec.given(open).when(acceptOffer(stateOf(open))).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notOffered);
   });
 
   it('offer expiry (§10.2: offered → offered): an expired offer cannot be accepted and nothing else changes (WORK_OFFER_EXPIRED)', () => {
-    groupSpec.given(offered).when(acceptOffer(s), { now: at(300) }).thenFails('WORK_OFFER_EXPIRED', 'offer-expired');
-    groupSpec.given(offered).when(acceptOffer(s, WORKER2), { now: at(301) }).thenFails('WORK_OFFER_EXPIRED', 'offer-expired');
+    groupSpec.given(offered).when(acceptOffer(s), { now: at(300) }).thenFails('WORK_OFFER_EXPIRED', WORK_REASONS.offerExpired);
+    groupSpec.given(offered).when(acceptOffer(s, WORKER2), { now: at(301) }).thenFails('WORK_OFFER_EXPIRED', WORK_REASONS.offerExpired);
     expect(s.workItems.get(WORK)!.state).toBe('offered');
     const reOffered = thenAt(offered, at(400), (st) => offer(st!, [WORKER]));
     groupSpec.given(reOffered).when(acceptOffer(stateOf(reOffered)), { now: at(401) }).then([expectedAccepted(stateOf(reOffered), WORKER, `${ID}1`, 1, at(401))]);
@@ -265,17 +266,17 @@ describe('work.accept_offer (§10.2: offered → queued; §10.3: the first valid
 
   it('refuses a second acceptance by the owner itself (INVALID_STATE_TRANSITION)', () => {
     const events = queuedWork();
-    groupSpec.given(events).when(acceptOffer(stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    groupSpec.given(events).when(acceptOffer(stateOf(events))).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
   });
 
   it('refuses a member that is not a Worker, a revoked card and a card that no longer meets the contract (AUTH_FORBIDDEN)', () => {
-    groupSpec.given(offered).when(acceptOffer(s, COORD)).thenFails('AUTH_FORBIDDEN', 'not-a-worker');
-    groupSpec.given(offered).when(acceptOffer(s), worldWith(agent(WORKER, 'revoked', SQL_CAPABILITIES))).thenFails('AUTH_FORBIDDEN', 'card-inactive');
-    groupSpec.given(offered).when(acceptOffer(s), worldWith(agent(WORKER, 'active', new Map([['acme.sql-migration', ['2.1.0']]])))).thenFails('AUTH_FORBIDDEN', 'capability-not-satisfied');
+    groupSpec.given(offered).when(acceptOffer(s, COORD)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notAWorker);
+    groupSpec.given(offered).when(acceptOffer(s), worldWith(agent(WORKER, 'revoked', SQL_CAPABILITIES))).thenFails('AUTH_FORBIDDEN', WORK_REASONS.cardInactive);
+    groupSpec.given(offered).when(acceptOffer(s), worldWith(agent(WORKER, 'active', new Map([['acme.sql-migration', ['2.1.0']]])))).thenFails('AUTH_FORBIDDEN', WORK_REASONS.capabilityNotSatisfied);
   });
 
   it('refuses an unknown WorkItem and a Command without a Session Epoch (INVALID_COMMAND)', () => {
     groupSpec.given(offered).when(command(s, WORKER, 'work.accept_offer', { workItemId: 'urn:x:none' })).thenFails('INVALID_COMMAND', 'work-item-unknown');
-    groupSpec.given(offered).when(acceptOffer(s, WORKER, {}, { sessionEpoch: undefined })).thenFails('INVALID_COMMAND', 'session-epoch-required');
+    groupSpec.given(offered).when(acceptOffer(s, WORKER, {}, { sessionEpoch: undefined })).thenFails('INVALID_COMMAND', WORK_REASONS.sessionEpochRequired);
   });
 });

@@ -6,9 +6,9 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
-import { NO_USAGE } from '../../src/domain/budget/budgetMath.js';
+import { NO_USAGE } from '../../src/domain/budgetMath.js';
 import { withUsage } from '../../src/domain/workItem/resourceUsage.js';
 import { CLEANUP_EXTENSION } from '../../src/domain/workItem/workCleanup.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
@@ -58,6 +58,10 @@ import {
   expectedWork,
 } from './expectedExecution.js';
 import { CASES } from './kindCases.js';
+import type { RefusalReason } from '../support/specification.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
+import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
+import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 
 const UNFINISHED = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted'] as const;
 const FINISHED = ['verified', 'failed', 'cancelled'] as const;
@@ -84,7 +88,7 @@ describe('work.submit: active → submitted (§10.2, §13.2)', () => {
   });
 
   it('refuses Evidence that is not the owner’s own, not about this WorkItem, or repeated (INVALID_COMMAND)', () => {
-    const cases: [object, string][] = [
+    const cases: [object, RefusalReason][] = [
       [execEvidence('urn:x:ev', REVIEWER), 'evidence-producer-mismatch'],
       [execEvidence('urn:x:ev', WORKER, { workItemId: 'urn:x:other' }), 'evidence-other-work-item'],
       [execEvidence('urn:x:ev', WORKER, { groupId: 'urn:x:other' }), 'evidence-other-work-item'],
@@ -93,7 +97,7 @@ describe('work.submit: active → submitted (§10.2, §13.2)', () => {
       [execEvidence('urn:x:ev', WORKER, { subject: { type: 'mission', id: 'urn:x:m' } }), 'evidence-subject-mismatch'],
     ];
     for (const [evidence, reason] of cases) groupSpec.given(active.events).when(submit({ evidence: [evidence] })).thenFails('INVALID_COMMAND', reason);
-    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev'), execEvidence('urn:x:ev')] })).thenFails('INVALID_COMMAND', 'evidence-id-repeated');
+    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev'), execEvidence('urn:x:ev')] })).thenFails('INVALID_COMMAND', WORK_REASONS.evidenceIdRepeated);
   });
 
   it('submits only Artifacts this WorkItem published (INVALID_COMMAND)', () => {
@@ -104,13 +108,13 @@ describe('work.submit: active → submitted (§10.2, §13.2)', () => {
   });
 
   it('needs Evidence mapped to every acceptance criterion, of a kind the criterion requires, referencing only published Artifacts (§13.2, INVALID_COMMAND)', () => {
-    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev', WORKER, { type: 'business_rule' })] })).thenFails('INVALID_COMMAND', 'acceptance-criteria-uncovered');
-    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev', WORKER, { criterionIds: ['migration-roundtrip', 'not-in-contract'] })] })).thenFails('INVALID_COMMAND', 'evidence-criterion-unknown');
-    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev', WORKER, { artifactHashes: [HASH_C] })] })).thenFails('INVALID_COMMAND', 'evidence-artifact-unpublished');
+    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev', WORKER, { type: 'business_rule' })] })).thenFails('INVALID_COMMAND', WORK_REASONS.acceptanceCriteriaUncovered);
+    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev', WORKER, { criterionIds: ['migration-roundtrip', 'not-in-contract'] })] })).thenFails('INVALID_COMMAND', WORK_REASONS.evidenceCriterionUnknown);
+    groupSpec.given(active.events).when(submit({ evidence: [execEvidence('urn:x:ev', WORKER, { artifactHashes: [HASH_C] })] })).thenFails('INVALID_COMMAND', WORK_REASONS.evidenceArtifactUnpublished);
     // Two criteria: Evidence of each is needed; one Evidence may cover both.
     const two = twoCriteria('active');
     const covering = (ids: string[]) => submit({ evidence: [execEvidence('urn:x:ev', WORKER, { criterionIds: ids })] }, WORKER, stateOf(two));
-    groupSpec.given(two).when(covering(['migration-roundtrip'])).thenFails('INVALID_COMMAND', 'acceptance-criteria-uncovered');
+    groupSpec.given(two).when(covering(['migration-roundtrip'])).thenFails('INVALID_COMMAND', WORK_REASONS.acceptanceCriteriaUncovered);
     const decision = groupSpec.given(two).when(covering(['migration-roundtrip'])).decision;
     expect(decision.ok ? undefined : decision.error.details).toEqual({ workItemId: WORK, uncoveredCount: 1, uncoveredCriterionIds: ['rollback-tested'] });
     expect(groupSpec.given(two).when(covering(['migration-roundtrip', 'rollback-tested'])).decision.ok).toBe(true);
@@ -120,7 +124,7 @@ describe('work.submit: active → submitted (§10.2, §13.2)', () => {
     // Reassigned: another Agent owns the WorkItem under a higher epoch; the old owner cites its own.
     const reassigned = execState({ state: 'active', owner: REVIEWER });
     groupSpec.given(reassigned.events).when(submit({ ownershipEpoch: EXEC_EPOCH - 1, executionLeaseId: EXEC_OLD_RUN_LEASE }, WORKER, reassigned.state)).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
-    groupSpec.given(reassigned.events).when(submit({}, WORKER, reassigned.state)).thenFails('AUTH_FORBIDDEN', 'not-the-owner');
+    groupSpec.given(reassigned.events).when(submit({}, WORKER, reassigned.state)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notTheOwner);
     // Paused past its lease: same epoch, same Lease ID, but the Authority's clock says it expired.
     const paused = execState({ state: 'active', executionSeconds: 30 });
     groupSpec.given(paused.events).when(submit({}, WORKER, paused.state), { now: at(45) }).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-expired');
@@ -190,33 +194,33 @@ describe('work.accept_result: submitted → verified (§10.2, §7.2, §13.2)', (
   it('is the current Coordinator’s alone, under its Coordinator Epoch (AUTH_FORBIDDEN, AUTH_STALE_COORDINATOR, WORK_LEASE_EXPIRED)', () => {
     for (const actor of [WORKER, REVIEWER, OWNER]) groupSpec.given(submitted.events).when(acceptResult(review(), actor)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(submitted.events).when(acceptResult(review(), COORD, submitted.state, { coordinatorEpoch: undefined })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-    groupSpec.given(submitted.events).when(acceptResult(), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
+    groupSpec.given(submitted.events).when(acceptResult(), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', COMMON_REASONS.coordinatorLeaseExpired);
   });
 
   it('refuses a Coordinator that owns the WorkItem: never the sole reviewer of its own output (§7.2)', () => {
     const own = execState({ state: 'submitted', owner: COORD });
-    groupSpec.given(own.events).when(acceptResult(review(), COORD, own.state)).thenFails('AUTH_FORBIDDEN', 'coordinator-reviews-own-work');
+    groupSpec.given(own.events).when(acceptResult(review(), COORD, own.state)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.coordinatorReviewsOwnWork);
   });
 
   it('needs review Evidence that passed, about this WorkItem or its submitted Artifacts, not by the owner (INVALID_COMMAND)', () => {
-    groupSpec.given(submitted.events).when(acceptResult([execEvidence('urn:x:review', WORKER)])).thenFails('INVALID_COMMAND', 'evidence-by-owner');
-    groupSpec.given(submitted.events).when(acceptResult(review({ result: 'inconclusive' }))).thenFails('INVALID_COMMAND', 'review-not-passed');
-    groupSpec.given(submitted.events).when(acceptResult(review({ subject: { type: 'artifact', id: HASH_B } }))).thenFails('INVALID_COMMAND', 'evidence-subject-mismatch');
-    groupSpec.given(submitted.events).when(acceptResult(review({ workItemId: 'urn:x:other' }))).thenFails('INVALID_COMMAND', 'evidence-other-work-item');
+    groupSpec.given(submitted.events).when(acceptResult([execEvidence('urn:x:review', WORKER)])).thenFails('INVALID_COMMAND', WORK_REASONS.evidenceByOwner);
+    groupSpec.given(submitted.events).when(acceptResult(review({ result: 'inconclusive' }))).thenFails('INVALID_COMMAND', WORK_REASONS.reviewNotPassed);
+    groupSpec.given(submitted.events).when(acceptResult(review({ subject: { type: 'artifact', id: HASH_B } }))).thenFails('INVALID_COMMAND', WORK_REASONS.evidenceSubjectMismatch);
+    groupSpec.given(submitted.events).when(acceptResult(review({ workItemId: 'urn:x:other' }))).thenFails('INVALID_COMMAND', WORK_REASONS.evidenceOtherWorkItem);
   });
 
   it('needs passed review Evidence for every acceptance criterion (§13.2, INVALID_COMMAND)', () => {
     const two = twoCriteria('submitted');
     const reviewing = (ids: string[]) => acceptResult([execEvidence('urn:x:review', REVIEWER, { criterionIds: ids })], COORD, stateOf(two));
-    groupSpec.given(two).when(reviewing(['migration-roundtrip'])).thenFails('INVALID_COMMAND', 'acceptance-criteria-uncovered');
+    groupSpec.given(two).when(reviewing(['migration-roundtrip'])).thenFails('INVALID_COMMAND', WORK_REASONS.acceptanceCriteriaUncovered);
     expect(groupSpec.given(two).when(reviewing(['rollback-tested', 'migration-roundtrip'])).decision.ok).toBe(true);
-    groupSpec.given(submitted.events).when(acceptResult(review({ artifactHashes: [HASH_C] }))).thenFails('INVALID_COMMAND', 'evidence-artifact-unpublished');
+    groupSpec.given(submitted.events).when(acceptResult(review({ artifactHashes: [HASH_C] }))).thenFails('INVALID_COMMAND', WORK_REASONS.evidenceArtifactUnpublished);
   });
 
   it('needs a submitted WorkItem of this Group in an active Mission (INVALID_STATE_TRANSITION, INVALID_COMMAND)', () => {
     for (const state of ['open', 'queued', 'active', 'blocked'] as const) {
       const other = execState({ state });
-      groupSpec.given(other.events).when(acceptResult(review(), COORD, other.state)).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+      groupSpec.given(other.events).when(acceptResult(review(), COORD, other.state)).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
     }
     groupSpec.given(submitted.events).when(command(submitted.state, COORD, 'work.accept_result', { workItemId: 'urn:x:none', evidence: review() })).thenFails('INVALID_COMMAND', 'work-item-unknown');
     // An `awaiting_approval` Mission has every required WorkItem verified (§7.3), so none is left
@@ -247,15 +251,15 @@ describe('work.fail: unfinished → failed (§10.2, §11.4)', () => {
         progress: expectedProgress('active', { nextCheckpoint: 'not reported', evidenceIds: ['urn:x:failure'] }),
       }),
     ].map((e) => ({ ...e, payload: { ...e.payload, reason: 'Superseded.' } })));
-    groupSpec.given(active.events).when(fail(active.state, { ...EXEC_LEASED, evidence: failure(COORD) }, WORKER)).thenFails('INVALID_COMMAND', 'evidence-producer-mismatch');
+    groupSpec.given(active.events).when(fail(active.state, { ...EXEC_LEASED, evidence: failure(COORD) }, WORKER)).thenFails('INVALID_COMMAND', WORK_REASONS.evidenceProducerMismatch);
   });
 
   it('requires failure Evidence (INVALID_COMMAND)', () => {
     const open = execState({ state: 'open' });
-    groupSpec.given(open.events).when(command(open.state, COORD, 'work.fail', { workItemId: WORK, reason: 'no reason given' })).thenFails('INVALID_COMMAND', 'failure-evidence-required');
+    groupSpec.given(open.events).when(command(open.state, COORD, 'work.fail', { workItemId: WORK, reason: 'no reason given' })).thenFails('INVALID_COMMAND', WORK_REASONS.failureEvidenceRequired);
     const active = execState({ state: 'active' });
-    groupSpec.given(active.events).when(command(active.state, WORKER, 'work.fail', { ...EXEC_LEASED, reason: 'broken' })).thenFails('INVALID_COMMAND', 'failure-evidence-required');
-    groupSpec.given(open.events).when(fail(open.state, { evidence: [execEvidence('urn:x:f', COORD, { workItemId: 'urn:x:other' })] })).thenFails('INVALID_COMMAND', 'evidence-other-work-item');
+    groupSpec.given(active.events).when(command(active.state, WORKER, 'work.fail', { ...EXEC_LEASED, reason: 'broken' })).thenFails('INVALID_COMMAND', WORK_REASONS.failureEvidenceRequired);
+    groupSpec.given(open.events).when(fail(open.state, { evidence: [execEvidence('urn:x:f', COORD, { workItemId: 'urn:x:other' })] })).thenFails('INVALID_COMMAND', WORK_REASONS.evidenceOtherWorkItem);
   });
 
   it('is refused to other members, to a Worker citing no lease, and to a Coordinator without its epoch or lease', () => {
@@ -263,12 +267,12 @@ describe('work.fail: unfinished → failed (§10.2, §11.4)', () => {
     groupSpec.given(active.events).when(fail(active.state, {}, WORKER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(active.events).when(fail(active.state, {}, REVIEWER)).thenFails('AUTH_FORBIDDEN', 'not-authorized');
     groupSpec.given(active.events).when(fail(active.state, {}, COORD, { coordinatorEpoch: undefined })).thenFails('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale');
-    groupSpec.given(active.events).when(fail(active.state), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', 'coordinator-lease-expired');
+    groupSpec.given(active.events).when(fail(active.state), { now: at(601) }).thenFails('WORK_LEASE_EXPIRED', COMMON_REASONS.coordinatorLeaseExpired);
   });
 
   it.each(FINISHED)('refuses a WorkItem that is already %s (INVALID_STATE_TRANSITION)', (state) => {
     const done = execState({ state });
-    groupSpec.given(done.events).when(fail(done.state)).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    groupSpec.given(done.events).when(fail(done.state)).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
   });
 });
 
@@ -307,7 +311,7 @@ describe('work.cancel: unfinished → cancelled (§10.2, §12)', () => {
 
   it.each(FINISHED)('refuses a WorkItem that is already %s (INVALID_STATE_TRANSITION)', (state) => {
     const done = execState({ state });
-    groupSpec.given(done.events).when(cancel(done.state)).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    groupSpec.given(done.events).when(cancel(done.state)).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
   });
 
   it('refuses a WorkItem the Group does not have (INVALID_COMMAND)', () => {
@@ -333,7 +337,7 @@ describe('parent Mission failure or cancellation (§10.2, last row; §12)', () =
     expect(leases.closed?.at(-1)).toMatchObject({ leaseId: EXEC_RUN_LEASE, state: 'revoked' });
     expectStateValid(stateOf(events));
     // The owner's delayed Command finds its lease gone.
-    groupSpec.given(events).when(command(stateOf(events), WORKER, 'work.submit', { ...EXEC_LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')] })).thenFails('INVALID_STATE_TRANSITION', 'mission-terminal');
+    groupSpec.given(events).when(command(stateOf(events), WORKER, 'work.submit', { ...EXEC_LEASED, artifactHashes: [HASH_A], evidence: [execEvidence('urn:x:ev')] })).thenFails('INVALID_STATE_TRANSITION', GROUP_REASONS.missionTerminal);
   });
 });
 

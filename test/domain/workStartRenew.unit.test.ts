@@ -28,6 +28,7 @@ import {
 } from './fixtures.js';
 import { executionLease, expectedRenewed, expectedStarted, leasesIn } from './expectedOwnership.js';
 import { ID, RENEW, currentLeaseId, longCoordinator, offer, patched, renew, start, thenAt } from './ownershipCommands.js';
+import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 
 const DEP = 'urn:missionweave:work-item:w-dep';
 
@@ -49,13 +50,13 @@ describe('work.start (§10.2: queued → active under an Execution Lease)', () =
 
   it('refuses an Ownership Epoch that is not the current one (WORK_STALE_OWNERSHIP) and another Worker (AUTH_FORBIDDEN)', () => {
     groupSpec.given(queued).when(start(s, WORKER, 2)).thenFails('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale');
-    groupSpec.given(queued).when(start(s, WORKER2, 1)).thenFails('AUTH_FORBIDDEN', 'not-the-owner');
-    groupSpec.given(queued).when(start(s, COORD, 1)).thenFails('AUTH_FORBIDDEN', 'not-a-worker');
+    groupSpec.given(queued).when(start(s, WORKER2, 1)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notTheOwner);
+    groupSpec.given(queued).when(start(s, COORD, 1)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notAWorker);
   });
 
   it('refuses an owner whose ownership lease has lapsed, by the Authority’s clock (WORK_LEASE_EXPIRED)', () => {
     const events = longCoordinator(queued);
-    groupSpec.given(events).when(start(stateOf(events)), { now: at(900) }).thenFails('WORK_LEASE_EXPIRED', 'ownership-lease-expired');
+    groupSpec.given(events).when(start(stateOf(events)), { now: at(900) }).thenFails('WORK_LEASE_EXPIRED', WORK_REASONS.ownershipLeaseExpired);
     const lease = executionLease({ leaseId: `${ID}1`, holder: WORKER, ownershipEpoch: 1, seconds: 300, now: at(899) });
     const extended = { ...ownership, expiresAt: at(1199), renewalCount: 1, lastRenewedAt: at(899) };
     groupSpec.given(events).when(start(stateOf(events)), { now: at(899) }).then([expectedStarted(stateOf(events), lease, extended, at(899))]);
@@ -63,7 +64,7 @@ describe('work.start (§10.2: queued → active under an Execution Lease)', () =
 
   it('refuses a WorkItem that is not queued (INVALID_STATE_TRANSITION)', () => {
     const events = activeWork();
-    groupSpec.given(events).when(start(stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    groupSpec.given(events).when(start(stateOf(events))).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
   });
 
   it('refuses a WorkItem whose dependencies are not met (INVALID_STATE_TRANSITION)', () => {
@@ -71,7 +72,7 @@ describe('work.start (§10.2: queued → active under an Execution Lease)', () =
       [steps.authorize(DEP, { ...RUNNABLE_CONTRACT, dependencyWorkItemIds: [WORK] }), steps.offer([WORKER], DEP), steps.acceptOffer(WORKER, DEP)],
       workGroup(),
     );
-    groupSpec.given(events).when(command(stateOf(events), WORKER, 'work.start', { workItemId: DEP, ownershipEpoch: 1 })).thenFails('INVALID_STATE_TRANSITION', 'dependencies-unmet');
+    groupSpec.given(events).when(command(stateOf(events), WORKER, 'work.start', { workItemId: DEP, ownershipEpoch: 1 })).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.dependenciesUnmet);
   });
 
   it('refuses a contract that requires an Execution Approval while none is recorded (APPROVAL_REQUIRED; executionApproval.unit has the gate)', () => {
@@ -80,8 +81,8 @@ describe('work.start (§10.2: queued → active under an Execution Lease)', () =
   });
 
   it('refuses an Execution Lease longer than the limit, and a Command without a Session Epoch (INVALID_COMMAND)', () => {
-    groupSpec.given(queued).when(start(s, WORKER, 1, { executionLeaseSeconds: 3601 })).thenFails('INVALID_COMMAND', 'execution-lease-too-long');
-    groupSpec.given(queued).when(start(s, WORKER, 1, {}, { sessionEpoch: undefined })).thenFails('INVALID_COMMAND', 'session-epoch-required');
+    groupSpec.given(queued).when(start(s, WORKER, 1, { executionLeaseSeconds: 3601 })).thenFails('INVALID_COMMAND', WORK_REASONS.executionLeaseTooLong);
+    groupSpec.given(queued).when(start(s, WORKER, 1, {}, { sessionEpoch: undefined })).thenFails('INVALID_COMMAND', WORK_REASONS.sessionEpochRequired);
     groupSpec.given(queued).when(command(s, WORKER, 'work.start', { workItemId: 'urn:x:none', ownershipEpoch: 1 })).thenFails('INVALID_COMMAND', 'work-item-unknown');
   });
 });
@@ -106,19 +107,19 @@ describe('ext.missionweaveprotocol.core.work_execution_lease_renew', () => {
 
   it('refuses an Execution Lease that has expired, or is cited from another Session (WORK_LEASE_EXPIRED)', () => {
     groupSpec.given(active).when(renew(s), { now: at(300) }).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-expired');
-    groupSpec.given(active).when(renew(s, {}, WORKER, { sessionEpoch: 2 })).thenFails('WORK_LEASE_EXPIRED', 'execution-lease-other-session');
+    groupSpec.given(active).when(renew(s, {}, WORKER, { sessionEpoch: 2 })).thenFails('WORK_LEASE_EXPIRED', WORK_REASONS.executionLeaseOtherSession);
   });
 
   it('refuses another Worker, a member that is not a Worker and an overlong lease', () => {
-    groupSpec.given(active).when(renew(s, {}, WORKER2)).thenFails('AUTH_FORBIDDEN', 'not-the-owner');
-    groupSpec.given(active).when(renew(s, {}, COORD)).thenFails('AUTH_FORBIDDEN', 'not-a-worker');
-    groupSpec.given(active).when(renew(s, { leaseSeconds: 3601 })).thenFails('INVALID_COMMAND', 'execution-lease-too-long');
+    groupSpec.given(active).when(renew(s, {}, WORKER2)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notTheOwner);
+    groupSpec.given(active).when(renew(s, {}, COORD)).thenFails('AUTH_FORBIDDEN', WORK_REASONS.notAWorker);
+    groupSpec.given(active).when(renew(s, { leaseSeconds: 3601 })).thenFails('INVALID_COMMAND', WORK_REASONS.executionLeaseTooLong);
     groupSpec.given(active).when(command(s, WORKER, RENEW, { workItemId: 'urn:x:none', ownershipEpoch: 1, executionLeaseId: 'urn:x:l' })).thenFails('INVALID_COMMAND', 'work-item-unknown');
   });
 
   it('refuses a WorkItem that is no longer active (INVALID_STATE_TRANSITION)', () => {
     const events = patched(active, { state: 'blocked' });
-    groupSpec.given(events).when(renew(stateOf(events))).thenFails('INVALID_STATE_TRANSITION', 'work-item-state');
+    groupSpec.given(events).when(renew(stateOf(events))).thenFails('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState);
   });
 });
 

@@ -19,10 +19,20 @@ import type {
   RecordedEvent,
   StoredContentFacts,
 } from '../../src/domain/model.js';
-import type { GroupState } from '../../src/domain/group/groupState.js';
+import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { CooperationLimits } from '../../src/domain/policy/cooperationLimits.js';
 import type { ErrorCode } from '../../src/protocol/errorCodes.js';
+import type { CoreReason } from '../../src/domain/coreModules.js';
+import type { ParleyReason } from '../../src/domain/parley/parleyRefusals.js';
+import type { DisputReason } from '../../src/domain/disput/disputRefusals.js';
+import type { TallyReason } from './tallyProfile.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
+
+/**
+ * A reason `thenFails` may expect: one of a catalogue (`WORK_REASONS.notTheOwner`, or the same
+ * text), so that a test expecting a reason no decider has fails to compile.
+ */
+export type RefusalReason = CoreReason | ParleyReason | DisputReason | TallyReason;
 
 export interface World {
   readonly now: string;
@@ -150,7 +160,7 @@ export function specification<S>(decider: Decider<S>, defaults: World) {
               return after;
             },
             /** The decision is a refusal with exactly this code and reason. */
-            thenFails(code: ErrorCode, reason: string): void {
+            thenFails(code: ErrorCode, reason: RefusalReason): void {
               if (decision.ok) expect.fail(`accepted with ${decision.events.map((e) => e.kind).join(', ')}`);
               expect({ code: decision.error.code, reason: decision.error.reason }).toEqual({ code, reason });
             },

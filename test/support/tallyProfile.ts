@@ -8,6 +8,10 @@ import type { ExtensionProfile, ProfileEventType } from '../../src/domain/kinds/
 import { defineProfileKind, emit } from '../../src/domain/kinds/profile.js';
 import { refuse } from '../../src/domain/model.js';
 
+/** The test profile's refusal reasons. */
+export const TALLY_REASONS = { tallyLimit: 'tally-limit' } as const;
+export type TallyReason = (typeof TALLY_REASONS)[keyof typeof TALLY_REASONS];
+
 export const TALLY_URI = 'urn:missionweave:profile:test:tally:1';
 
 /** A profile's slice must stay small: a Group holds at most this many tallies. */
@@ -52,7 +56,7 @@ export const tallyAdd = defineProfileKind<TallyState, TallyPayload>()({
     const { label, delta } = command.payload;
     const current = slice.totals[label];
     if (current === undefined && Object.keys(slice.totals).length >= MAX_TALLIES) {
-      return refuse('INVALID_COMMAND', 'tally-limit', `a Group keeps at most ${MAX_TALLIES} tallies`);
+      return refuse('INVALID_COMMAND', TALLY_REASONS.tallyLimit, `a Group keeps at most ${MAX_TALLIES} tallies`);
     }
     return emit({ kind: 'ext.missionweave.tally.tallied', payload: { label, delta, total: (current ?? 0) + delta } });
   },

@@ -13,7 +13,7 @@
  *   current at its place in the log, and every deliberately stale probe was refused.
  */
 
-import { coreKinds } from '#src/domain/kinds/coreKinds.js';
+import { coreKinds } from '#src/domain/coreModules.js';
 import { DEFINITE_REFUSALS, outcomeOf, type GroupLog, type History, type Replay } from './history.js';
 
 export interface Violation {

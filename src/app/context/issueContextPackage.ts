@@ -18,7 +18,8 @@ import { buildContextPackage } from '../../domain/context/buildContextPackage.js
 import { sourceEventOf } from '../../domain/context/contextFacts.js';
 import { MAX_SOURCE_EVENTS } from '../../domain/context/contextLimits.js';
 import { contextViewOf, scopeKey, type ContextScope, type ContextView } from '../../domain/context/contextScope.js';
-import { fromAggregates, type GroupState } from '../../domain/group/groupState.js';
+import { fromAggregates } from '../../domain/coreModules.js';
+import type { GroupState } from '../../domain/kinds/groupState.js';
 import { sha256ContentHash } from '../../protocol/contentHash.js';
 import { canonicalize } from '../../protocol/jcs.js';
 import { principalKey, type Principal } from '../../protocol/principal.js';

@@ -11,7 +11,7 @@
  * deployment) nothing here runs.
  */
 
-import type { GroupState } from '../../domain/group/groupState.js';
+import type { GroupState } from '../../domain/kinds/groupState.js';
 import type { KindRegistry } from '../../domain/kinds/kindRegistry.js';
 import type { CommandEnvelope, EventDraft } from '../../domain/model.js';
 

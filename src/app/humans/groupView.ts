@@ -12,8 +12,8 @@
  */
 
 import type { Membership, WorkItem } from '../../domain/documents.js';
-import { limitsOf, USAGE_DIMENSIONS, type ResourceUsage } from '../../domain/budget/budgetMath.js';
-import type { GroupState } from '../../domain/group/groupState.js';
+import { limitsOf, USAGE_DIMENSIONS, type ResourceUsage } from '../../domain/budgetMath.js';
+import type { GroupState } from '../../domain/kinds/groupState.js';
 import { leasesOf } from '../../domain/workItem/workLeases.js';
 import { budgetPauseOf, missionUsageOf, usageOf, type BudgetPause } from '../../domain/workItem/resourceUsage.js';
 import { linksOf } from '../../domain/workItem/workItemDocuments.js';

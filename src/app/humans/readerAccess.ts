@@ -7,9 +7,9 @@
  * human owns, which it reads as a member with complete visibility (`readerStanding.ts`, §14).
  */
 
-import { fromAggregates } from '../../domain/group/groupState.js';
+import { fromAggregates } from '../../domain/coreModules.js';
 import { rowsVisibleTo } from '../../domain/group/snapshotView.js';
-import { membershipOf } from '../../domain/group/stateQueries.js';
+import { membershipOf } from '../../domain/stateQueries.js';
 import { decideRead, type ReadRequest } from '../../domain/readAccess.js';
 import type { Principal } from '../../protocol/principal.js';
 import type { JsonObject } from '../../protocol/strictJson.js';

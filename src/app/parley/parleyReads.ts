@@ -8,7 +8,7 @@
  */
 
 import { compareInstants, parseTimestamp } from '../../protocol/timestamp.js';
-import type { GroupState } from '../../domain/group/groupState.js';
+import type { GroupState } from '../../domain/kinds/groupState.js';
 import { parleyManifest } from '../../domain/parley/manifest.js';
 import { PARLEY_URI, speakerOf } from '../../domain/parley/parleyProfile.js';
 import { parleyRefusal } from '../../domain/parley/parleyRefusals.js';

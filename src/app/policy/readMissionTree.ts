@@ -7,8 +7,8 @@
  * ancestor Mission (`readerStanding.ts`), and the operator.
  */
 
-import { fromAggregates } from '../../domain/group/groupState.js';
-import { membershipOf } from '../../domain/group/stateQueries.js';
+import { fromAggregates } from '../../domain/coreModules.js';
+import { membershipOf } from '../../domain/stateQueries.js';
 import { summarizeMission, type ChildReference, type MissionSummary } from '../../domain/policy/missionTree.js';
 import { decideRead, UNDISCLOSED } from '../../domain/readAccess.js';
 import { samePrincipal, type Principal } from '../../protocol/principal.js';

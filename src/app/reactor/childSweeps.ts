@@ -12,7 +12,7 @@
  */
 
 import { missionCancel } from '../../domain/mission/missionCancel.js';
-import { childMissionSettle } from '../../domain/workItem/childMissionSettle.js';
+import { childMissionSettle } from '../../domain/mission/childMissionSettle.js';
 import type { Pool } from '../../store/pool.js';
 import { findChildrenOfEndedParents, findEndedChildren } from '../../store/sql/childMissions.js';
 import { factActionId, type AuthorityCommandDraft, type Sweep } from './sweep.js';

@@ -17,6 +17,7 @@
 
 import { refuse, type ContentPublicationFacts, type Refusal, type StoredContentFacts } from '../model.js';
 import { decideRead } from '../readAccess.js';
+import { ARTIFACT_REASONS } from './artifactReasons.js';
 
 /** The publication a cross-Mission reuse cites: its Group and `artifact.published` Event. */
 export interface ReusedFrom {
@@ -31,7 +32,7 @@ export interface Possession {
 
 /** What content not stored and content the publisher does not hold are both told. */
 export function contentNotHeld(contentHash: string): Refusal {
-  return refuse('INVALID_COMMAND', 'artifact-content-not-stored', 'upload the complete content before publishing its manifest', { contentHash });
+  return refuse('INVALID_COMMAND', ARTIFACT_REASONS.artifactContentNotStored, 'upload the complete content before publishing its manifest', { contentHash });
 }
 
 /** Whether `agentId` may read the publication: the read rule of the publishing Group's Events. */

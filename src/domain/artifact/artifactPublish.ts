@@ -22,7 +22,7 @@
  */
 
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { accept, refuse, type DecisionContext, type Refusal } from '../model.js';
 import { checkActiveOwner, workItemConversation } from '../workItem/executionSteps.js';
 import { isRefusal, workItemNamed } from '../workItem/fencing.js';
@@ -30,6 +30,7 @@ import { CLASSIFICATION_RANK, MAX_ARTIFACTS_PER_WORK_ITEM } from './artifactLimi
 import type { ArtifactManifest } from './artifactDocuments.js';
 import { contentNotHeld, possessionOf, reusedFromOf, type ReusedFrom } from './artifactPossession.js';
 import { withArtifact } from './publishedArtifacts.js';
+import { ARTIFACT_REASONS } from './artifactReasons.js';
 
 export interface ArtifactPublishedPayload {
   readonly artifact: ArtifactManifest;
@@ -63,14 +64,14 @@ export const artifactPublished = defineEvent<ArtifactPublishedPayload>()({
 function checkManifest(state: GroupState, manifest: ArtifactManifest, command: CommandOf<'artifact.publish'>, ctx: DecisionContext): Refusal | null {
   const details = { contentHash: manifest.contentHash };
   if (manifest.missionId !== state.mission.missionId || manifest.groupId !== state.groupId) {
-    return refuse('INVALID_COMMAND', 'artifact-other-mission', 'the manifest names another Mission or Group', details);
+    return refuse('INVALID_COMMAND', ARTIFACT_REASONS.artifactOtherMission, 'the manifest names another Mission or Group', details);
   }
   if (manifest.producer.agentId !== command.actor.id) {
-    return refuse('AUTH_FORBIDDEN', 'artifact-producer-not-owner', 'the manifest producer must be the WorkItem owner', details);
+    return refuse('AUTH_FORBIDDEN', ARTIFACT_REASONS.artifactProducerNotOwner, 'the manifest producer must be the WorkItem owner', details);
   }
   const card = ctx.agent(command.actor.id);
   if (card === undefined || manifest.producer.agentCardVersion !== card.cardVersion) {
-    return refuse('INVALID_COMMAND', 'artifact-card-version', 'the manifest must name the producer’s current Agent Card version', {
+    return refuse('INVALID_COMMAND', ARTIFACT_REASONS.artifactCardVersion, 'the manifest must name the producer’s current Agent Card version', {
       ...details,
       ...(card === undefined ? {} : { currentAgentCardVersion: card.cardVersion }),
     });
@@ -82,17 +83,17 @@ function checkManifest(state: GroupState, manifest: ArtifactManifest, command: C
 function checkNew(state: GroupState, manifest: ArtifactManifest): Refusal | null {
   const details = { contentHash: manifest.contentHash };
   if (state.artifacts.has(manifest.contentHash)) {
-    return refuse('INVALID_STATE_TRANSITION', 'artifact-already-published', 'this content hash is already published in the Group', details);
+    return refuse('INVALID_STATE_TRANSITION', ARTIFACT_REASONS.artifactAlreadyPublished, 'this content hash is already published in the Group', details);
   }
   let ofWorkItem = 0;
   for (const published of state.artifacts.values()) {
     if (published.manifest.artifactId === manifest.artifactId) {
-      return refuse('INVALID_COMMAND', 'artifact-id-taken', 'another Artifact of this Group has that Artifact ID', { artifactId: manifest.artifactId });
+      return refuse('INVALID_COMMAND', ARTIFACT_REASONS.artifactIdTaken, 'another Artifact of this Group has that Artifact ID', { artifactId: manifest.artifactId });
     }
     if (published.workItemId === manifest.workItemId) ofWorkItem += 1;
   }
   if (ofWorkItem >= MAX_ARTIFACTS_PER_WORK_ITEM) {
-    return refuse('RATE_LIMITED', 'artifacts-per-work-item', 'the WorkItem has published as many Artifacts as it may', { limit: MAX_ARTIFACTS_PER_WORK_ITEM });
+    return refuse('RATE_LIMITED', ARTIFACT_REASONS.artifactsPerWorkItem, 'the WorkItem has published as many Artifacts as it may', { limit: MAX_ARTIFACTS_PER_WORK_ITEM });
   }
   return null;
 }
@@ -103,10 +104,10 @@ function checkSources(state: GroupState, manifest: ArtifactManifest): Refusal | 
     const details = { contentHash: manifest.contentHash, sourceArtifactHash: source };
     const published = state.artifacts.get(source);
     if (published === undefined) {
-      return refuse('INVALID_COMMAND', 'artifact-source-unpublished', 'a source Artifact is not published in this Group', details);
+      return refuse('INVALID_COMMAND', ARTIFACT_REASONS.artifactSourceUnpublished, 'a source Artifact is not published in this Group', details);
     }
     if ((CLASSIFICATION_RANK[manifest.classification] ?? 0) < (CLASSIFICATION_RANK[published.manifest.classification] ?? 0)) {
-      return refuse('INVALID_COMMAND', 'artifact-classification-downgrade', 'a derived Artifact cannot be less restricted than its source', details);
+      return refuse('INVALID_COMMAND', ARTIFACT_REASONS.artifactClassificationDowngrade, 'a derived Artifact cannot be less restricted than its source', details);
     }
   }
   return null;
@@ -120,10 +121,10 @@ function checkStored(state: GroupState, manifest: ArtifactManifest, command: Com
   const details = { contentHash: manifest.contentHash };
   const source = held.source;
   if (source !== undefined && (CLASSIFICATION_RANK[manifest.classification] ?? 0) < (CLASSIFICATION_RANK[source.classification] ?? 0)) {
-    return refuse('INVALID_COMMAND', 'artifact-reuse-classification-downgrade', 'a reused Artifact cannot be less restricted than its source publication', { ...details, sourceGroupId: source.groupId });
+    return refuse('INVALID_COMMAND', ARTIFACT_REASONS.artifactReuseClassificationDowngrade, 'a reused Artifact cannot be less restricted than its source publication', { ...details, sourceGroupId: source.groupId });
   }
   if (stored.sizeBytes !== manifest.sizeBytes) {
-    return refuse('INVALID_COMMAND', 'artifact-size-mismatch', 'the manifest size differs from the stored content', { ...details, storedSizeBytes: stored.sizeBytes });
+    return refuse('INVALID_COMMAND', ARTIFACT_REASONS.artifactSizeMismatch, 'the manifest size differs from the stored content', { ...details, storedSizeBytes: stored.sizeBytes });
   }
   const reusedFrom = reusedFromOf(held);
   return reusedFrom === undefined ? {} : { reusedFrom };

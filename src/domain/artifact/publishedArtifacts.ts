@@ -10,8 +10,8 @@
  * only Artifact hashes its WorkItem published.
  */
 
-import type { GroupState } from '../group/groupState.js';
-import { withEntry } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { withEntry } from '../kinds/groupState.js';
 import type { PublishedArtifact } from './artifactDocuments.js';
 
 export type { ArtifactManifest, PublishedArtifact } from './artifactDocuments.js';

@@ -12,25 +12,26 @@
  */
 
 import type { WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type DecisionContext, type Refusal } from '../model.js';
-import { addUsage, usageOverflow, type ResourceUsage } from '../budget/budgetMath.js';
+import { addUsage, usageOverflow, type ResourceUsage } from '../budgetMath.js';
 import { isRefusal } from '../workItem/fencing.js';
-import { grantNamed } from './capabilityGrants.js';
+import { grantNamed } from '../workItem/capabilityGrants.js';
 import { checkCapabilityValid } from './capabilityStatus.js';
+import { AUTHORIZATION_REASONS } from './authorizationReasons.js';
 
 /** `null` when the charge fits the token; else the refusal (nothing is charged then). */
 export function checkCapabilityCharge(state: GroupState, workItem: WorkItem, capabilityTokenId: string, delta: ResourceUsage, ctx: DecisionContext): Refusal | null {
   void state;
   const named = grantNamed(workItem, capabilityTokenId);
   if (named === undefined) {
-    return refuse('AUTH_FORBIDDEN', 'capability-unknown', 'the WorkItem holds no such capability token', { workItemId: workItem.workItemId, capabilityTokenId });
+    return refuse('AUTH_FORBIDDEN', AUTHORIZATION_REASONS.capabilityUnknown, 'the WorkItem holds no such capability token', { workItemId: workItem.workItemId, capabilityTokenId });
   }
   const grant = checkCapabilityValid(workItem, named, ctx);
   if (isRefusal(grant)) return grant;
   const over = usageOverflow(addUsage(grant.used, delta), grant.limits);
   if (over === undefined) return null;
-  return refuse('BUDGET_EXCEEDED', 'capability-limit', `the charge exceeds the capability token's ${over} ceiling`, {
+  return refuse('BUDGET_EXCEEDED', AUTHORIZATION_REASONS.capabilityLimit, `the charge exceeds the capability token's ${over} ceiling`, {
     workItemId: workItem.workItemId,
     capabilityTokenId,
     dimension: over,

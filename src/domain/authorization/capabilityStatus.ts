@@ -19,12 +19,13 @@ import { refuse, type DecisionContext, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
 import type { CapabilityGrantClaims } from '../../protocol/capabilityToken.js';
 import { leasesOf } from '../workItem/workLeases.js';
-import { currentGrant, grantNamed, type CapabilityGrant } from './capabilityGrants.js';
+import { currentGrant, grantNamed, type CapabilityGrant } from '../workItem/capabilityGrants.js';
+import { AUTHORIZATION_REASONS } from './authorizationReasons.js';
 
 const BINDING = ['agentId', 'sessionEpoch', 'missionId', 'groupId', 'workItemId', 'ownershipEpoch', 'executionLeaseId', 'issuedAt', 'expiresAt'] as const;
 
 function revoked(workItem: WorkItem, tokenId: string, why: string): Refusal {
-  return refuse('AUTH_FORBIDDEN', 'capability-revoked', `the capability token is revoked: ${why}`, { workItemId: workItem.workItemId, capabilityTokenId: tokenId });
+  return refuse('AUTH_FORBIDDEN', AUTHORIZATION_REASONS.capabilityRevoked, `the capability token is revoked: ${why}`, { workItemId: workItem.workItemId, capabilityTokenId: tokenId });
 }
 
 /** Whether the lease the grant names still holds for the grant's owner, epoch and Session. */
@@ -45,10 +46,10 @@ function leaseRevocation(workItem: WorkItem, grant: CapabilityGrant, ctx: Decisi
 export function checkCapabilityValid(workItem: WorkItem, claims: Pick<CapabilityGrantClaims, 'tokenId' | (typeof BINDING)[number]>, ctx: DecisionContext): CapabilityGrant | Refusal {
   const details = { workItemId: workItem.workItemId, capabilityTokenId: claims.tokenId };
   const grant = grantNamed(workItem, claims.tokenId);
-  if (grant === undefined) return refuse('AUTH_FORBIDDEN', 'capability-unknown', 'the WorkItem holds no such capability token', details);
+  if (grant === undefined) return refuse('AUTH_FORBIDDEN', AUTHORIZATION_REASONS.capabilityUnknown, 'the WorkItem holds no such capability token', details);
   const differs = BINDING.find((member) => grant[member] !== claims[member]);
-  if (differs !== undefined) return refuse('AUTH_FORBIDDEN', 'capability-mismatch', `the token's ${differs} is not the grant's`, { ...details, member: differs });
-  if (!isAfterNow(grant.expiresAt, ctx)) return refuse('WORK_LEASE_EXPIRED', 'capability-expired', 'the capability token has expired', details);
+  if (differs !== undefined) return refuse('AUTH_FORBIDDEN', AUTHORIZATION_REASONS.capabilityMismatch, `the token's ${differs} is not the grant's`, { ...details, member: differs });
+  if (!isAfterNow(grant.expiresAt, ctx)) return refuse('WORK_LEASE_EXPIRED', AUTHORIZATION_REASONS.capabilityExpired, 'the capability token has expired', details);
   if (currentGrant(workItem)?.tokenId !== grant.tokenId) return revoked(workItem, grant.tokenId, 'a newer token superseded it');
   const why = leaseRevocation(workItem, grant, ctx);
   return why === undefined ? grant : revoked(workItem, grant.tokenId, why);

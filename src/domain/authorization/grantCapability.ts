@@ -27,12 +27,12 @@
  */
 
 import type { Lease, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';
-import { exhaustedDimension, limitsOf, minLimits, remainingOf, USAGE_DIMENSIONS, type BudgetLimits } from '../budget/budgetMath.js';
-import { ancestorsOf, remainingOverAncestry } from '../budget/ledger.js';
+import { exhaustedDimension, limitsOf, minLimits, remainingOf, USAGE_DIMENSIONS, type BudgetLimits } from '../budgetMath.js';
+import { ancestorsOf, remainingOverAncestry } from '../workItem/ledger.js';
 import type { CapabilityGrantClaims, CapabilityResource } from '../../protocol/capabilityToken.js';
 import { liveApproval, type ExecutionApproval } from '../workItem/executionApprovals.js';
 import { checkExecutionLease, checkOwner, checkOwnerCard, checkWorkState, isRefusal, workItemNamed, type FencedCommand } from '../workItem/fencing.js';
@@ -41,9 +41,10 @@ import { usageOf } from '../workItem/resourceUsage.js';
 import { ancestorWorkItems } from '../workItem/workAncestry.js';
 import { linksOf } from '../workItem/workItemDocuments.js';
 import type { WorkItemEventPayload } from '../workItem/workEvents.js';
-import { CAPABILITY_GRANTS_PER_LEASE, DEFAULT_CAPABILITY_SECONDS } from './authorizationLimits.js';
-import { grantsUnderLease, withGrant } from './capabilityGrants.js';
-import { requiredExecutionApproval } from './executionPolicy.js';
+import { CAPABILITY_GRANTS_PER_LEASE, DEFAULT_CAPABILITY_SECONDS } from '../workItem/authorizationLimits.js';
+import { grantsUnderLease, withGrant } from '../workItem/capabilityGrants.js';
+import { requiredExecutionApproval } from '../workItem/executionPolicy.js';
+import { AUTHORIZATION_REASONS } from './authorizationReasons.js';
 
 export const CAPABILITY_GRANT = 'ext.missionweave.core.capability_grant';
 export const CAPABILITY_GRANTED = 'ext.missionweave.core.capability_granted';
@@ -66,7 +67,7 @@ function checkBinding(workItem: WorkItem, payload: Grant['payload'], ctx: Decisi
   if (refused !== null) return refused;
   const current = ctx.agent(payload.agentId)?.sessionEpoch;
   if (current !== payload.sessionEpoch) {
-    return refuse('AUTH_STALE_SESSION', 'session-not-current', 'the Session is not the Agent’s current one', { workItemId: workItem.workItemId });
+    return refuse('AUTH_STALE_SESSION', AUTHORIZATION_REASONS.sessionNotCurrent, 'the Session is not the Agent’s current one', { workItemId: workItem.workItemId });
   }
   const lease = checkExecutionLease(workItem, holder, payload.executionLeaseId, ctx);
   return isRefusal(lease) ? lease : (checkOwnerCard(workItem, ctx) ?? lease);
@@ -78,7 +79,7 @@ function checkGate(workItem: WorkItem, ctx: DecisionContext): ExecutionApproval 
   if (requirement === 'not_required') return null;
   const approval = liveApproval(workItem, ctx);
   if (approval !== undefined && (requirement !== 'human_required' || approval.approver.type === 'human')) return approval;
-  return refuse('APPROVAL_REQUIRED', 'execution-approval-required', 'no capability token before a live Execution Approval of the current Ownership Epoch', {
+  return refuse('APPROVAL_REQUIRED', AUTHORIZATION_REASONS.executionApprovalRequired, 'no capability token before a live Execution Approval of the current Ownership Epoch', {
     workItemId: workItem.workItemId,
     executionApproval: requirement,
   });
@@ -91,7 +92,7 @@ function checkGate(workItem: WorkItem, ctx: DecisionContext): ExecutionApproval 
  */
 function scopeOf(allowedScope: ReadonlyMap<string, ResourceScope>, contractTools: readonly string[], payload: Grant['payload'], approval: ExecutionApproval | null): { tools: string[]; resources: CapabilityResource[] } | Refusal {
   const tool = (payload.tools ?? []).find((t) => !contractTools.includes(t));
-  if (tool !== undefined) return forbidden('tool-not-allowed', 'the Work Contract does not require that tool', { tool });
+  if (tool !== undefined) return forbidden(AUTHORIZATION_REASONS.toolNotAllowed, 'the Work Contract does not require that tool', { tool });
   const allowed = new Map<string, ResourceScope>();
   for (const [resource, scope] of allowedScope) {
     // Under an approval only what it approved: its resources (when it names any) and operations.
@@ -103,9 +104,9 @@ function scopeOf(allowedScope: ReadonlyMap<string, ResourceScope>, contractTools
   const resources: CapabilityResource[] = [];
   for (const { resource, operations } of asked) {
     const permitted = allowed.get(resource);
-    if (permitted === undefined) return forbidden('resource-not-allowed', 'the resource is not allowed to this WorkItem', { resource });
+    if (permitted === undefined) return forbidden(AUTHORIZATION_REASONS.resourceNotAllowed, 'the resource is not allowed to this WorkItem', { resource });
     const operation = operations.find((o) => !permitted.operations.includes(o));
-    if (operation !== undefined) return forbidden('operation-not-allowed', 'the operation is not allowed on the resource', { resource, operation });
+    if (operation !== undefined) return forbidden(AUTHORIZATION_REASONS.operationNotAllowed, 'the operation is not allowed on the resource', { resource, operation });
     const bound = permitted.maxDataClassification;
     resources.push({ resource, operations: sortedSet(operations), ...(bound === undefined ? {} : { constraints: { maxDataClassification: bound } }) });
   }
@@ -122,7 +123,7 @@ function limitsFor(state: GroupState, workItem: WorkItem, payload: Grant['payloa
   const details = { workItemId: workItem.workItemId };
   const exhausted = exhaustedDimension(cap);
   if (exhausted !== undefined) {
-    return refuse('BUDGET_EXCEEDED', 'budget-exhausted', `the ${exhausted} budget is exhausted: the work is paused until an escalation`, { ...details, dimension: exhausted });
+    return refuse('BUDGET_EXCEEDED', AUTHORIZATION_REASONS.budgetExhausted, `the ${exhausted} budget is exhausted: the work is paused until an escalation`, { ...details, dimension: exhausted });
   }
   if (payload.limits === undefined) return cap;
   const limits: BudgetLimits = {};
@@ -131,7 +132,7 @@ function limitsFor(state: GroupState, workItem: WorkItem, payload: Grant['payloa
     if (asked === undefined) continue;
     const ceiling = cap[dimension];
     if (ceiling === undefined || asked > ceiling) {
-      return refuse('BUDGET_EXCEEDED', 'capability-over-budget', `a ${dimension} ceiling of ${asked} exceeds what remains`, { ...details, dimension, limit: ceiling ?? 0 });
+      return refuse('BUDGET_EXCEEDED', AUTHORIZATION_REASONS.capabilityOverBudget, `a ${dimension} ceiling of ${asked} exceeds what remains`, { ...details, dimension, limit: ceiling ?? 0 });
     }
     limits[dimension] = asked;
   }
@@ -153,7 +154,7 @@ export function decideCapabilityGrant(state: GroupState, command: Grant, ctx: De
   const lease = checkBinding(workItem, payload, ctx);
   if (isRefusal(lease)) return lease;
   if (grantsUnderLease(workItem, lease.leaseId) >= CAPABILITY_GRANTS_PER_LEASE) {
-    return refuse('RATE_LIMITED', 'capability-grants-per-lease', `an Execution Lease is granted at most ${CAPABILITY_GRANTS_PER_LEASE} tokens`, { workItemId: workItem.workItemId, limit: CAPABILITY_GRANTS_PER_LEASE });
+    return refuse('RATE_LIMITED', AUTHORIZATION_REASONS.capabilityGrantsPerLease, `an Execution Lease is granted at most ${CAPABILITY_GRANTS_PER_LEASE} tokens`, { workItemId: workItem.workItemId, limit: CAPABILITY_GRANTS_PER_LEASE });
   }
   const approval = checkGate(workItem, ctx);
   if (isRefusal(approval)) return approval;

@@ -22,8 +22,8 @@
  */
 
 import type { Budget, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
-import { holdsCoordinatorLease, isMissionOwner } from '../group/stateQueries.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { holdsCoordinatorLease, isMissionOwner } from '../stateQueries.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { checkWorkState, isRefusal, workItemNamed } from '../workItem/fencing.js';
@@ -31,10 +31,11 @@ import { workContractRevised } from '../workItem/workDependencyAdd.js';
 import type { WorkContractRevisedPayload } from '../workItem/workEvents.js';
 import { budgetPauseOf, missionUsageOf, usageOf, withBudgetPause, withChildBudget } from '../workItem/resourceUsage.js';
 import { linksOf } from '../workItem/workItemDocuments.js';
-import { allocatedFrom, checkAllocation, sourceOf, type AllocationSource } from './allocation.js';
-import { allocationProblem, limitsOf, usageOverflow, type ResourceUsage } from './budgetMath.js';
+import { allocatedFrom, checkAllocation, sourceOf, type AllocationSource } from '../workItem/allocation.js';
+import { allocationProblem, limitsOf, usageOverflow, type ResourceUsage } from '../budgetMath.js';
 import { childBudgetRevised, missionBudgetRevised, type ChildBudgetRevisedPayload, type MissionBudgetRevisedPayload } from './budgetRevisedEvents.js';
-import { ancestorsOf, exhaustionOf } from './ledger.js';
+import { ancestorsOf, exhaustionOf } from '../workItem/ledger.js';
+import { BUDGET_REASONS } from './budgetReasons.js';
 
 type ReviseCommand = CommandOf<'ext.missionweave.core.budget_revise'>;
 type ReviseDraft =
@@ -47,12 +48,12 @@ const REVISABLE: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'a
 /** The new budget covers the account's usage and what it allocated beneath it, in its currency. */
 function checkCovers(state: GroupState, account: AllocationSource, previous: Budget, budget: Budget, used: ResourceUsage): Refusal | null {
   if (previous.currency !== undefined && budget.currency !== undefined && previous.currency !== budget.currency) {
-    return refuse('INVALID_COMMAND', 'budget-currency-change', 'a budget is revised in its own currency', { currency: previous.currency });
+    return refuse('INVALID_COMMAND', BUDGET_REASONS.budgetCurrencyChange, 'a budget is revised in its own currency', { currency: previous.currency });
   }
   const below = usageOverflow(used, limitsOf(budget));
-  if (below !== undefined) return refuse('BUDGET_EXCEEDED', 'revision-below-usage', `the new budget is below what is already used (${below})`, { dimension: below });
+  if (below !== undefined) return refuse('BUDGET_EXCEEDED', BUDGET_REASONS.revisionBelowUsage, `the new budget is below what is already used (${below})`, { dimension: below });
   const problem = allocationProblem(allocatedFrom(state, account), budget);
-  if (problem !== undefined) return refuse('BUDGET_EXCEEDED', 'revision-below-allocations', `the new budget does not hold what is already allocated (${problem.dimension})`, { dimension: problem.dimension });
+  if (problem !== undefined) return refuse('BUDGET_EXCEEDED', BUDGET_REASONS.revisionBelowAllocations, `the new budget does not hold what is already allocated (${problem.dimension})`, { dimension: problem.dimension });
   return null;
 }
 
@@ -68,7 +69,7 @@ function resumable(state: GroupState, ctx: DecisionContext, except?: string): Wo
 
 function reviseMission(state: GroupState, command: ReviseCommand, ctx: DecisionContext): Decision<ReviseDraft> {
   const { budget, reason } = command.payload;
-  if (!isMissionOwner(state, command.actor)) return refuse('AUTH_FORBIDDEN', 'mission-owner-required', 'only the MissionOwner revises the Mission budget');
+  if (!isMissionOwner(state, command.actor)) return refuse('AUTH_FORBIDDEN', BUDGET_REASONS.missionOwnerRequired, 'only the MissionOwner revises the Mission budget');
   const previous = state.mission.budget;
   const refused = checkCovers(state, { kind: 'mission' }, previous, budget, missionUsageOf(state));
   if (refused !== null) return refused;
@@ -78,7 +79,7 @@ function reviseMission(state: GroupState, command: ReviseCommand, ctx: DecisionC
     const parentGroup = ancestorsOf(ctx)[0];
     const parentItem = parentGroup?.workItems.get(link.workItemId);
     if (parentGroup === undefined || parentItem === undefined || parentGroup.mission.missionId !== link.missionId) {
-      return refuse('INVALID_COMMAND', 'ancestry-mismatch', 'the loaded ancestry does not match the Mission parent link', { missionId: state.mission.missionId });
+      return refuse('INVALID_COMMAND', BUDGET_REASONS.ancestryMismatch, 'the loaded ancestry does not match the Mission parent link', { missionId: state.mission.missionId });
     }
     const fits = checkAllocation(parentGroup, { kind: 'work-item', workItem: parentItem }, budget, { replacingChild: true });
     if (fits !== null) return fits;
@@ -105,7 +106,7 @@ function reviseMission(state: GroupState, command: ReviseCommand, ctx: DecisionC
 
 function reviseWorkItem(state: GroupState, command: ReviseCommand, workItemId: string, ctx: DecisionContext): Decision<ReviseDraft> {
   const { budget, reason } = command.payload;
-  if (!holdsCoordinatorLease(state, command.actor)) return refuse('AUTH_FORBIDDEN', 'coordinator-required', 'only the Coordinator revises a WorkItem budget');
+  if (!holdsCoordinatorLease(state, command.actor)) return refuse('AUTH_FORBIDDEN', BUDGET_REASONS.coordinatorRequired, 'only the Coordinator revises a WorkItem budget');
   const workItem = workItemNamed(state, workItemId);
   if (isRefusal(workItem)) return workItem;
   const previous = workItem.contract.budget;

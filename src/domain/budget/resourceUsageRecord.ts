@@ -14,7 +14,7 @@
  */
 
 import type { WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type Refusal } from '../model.js';
 import { samePrincipal } from '../../protocol/principal.js';
@@ -22,9 +22,10 @@ import { checkCapabilityCharge } from '../authorization/capabilityCharge.js';
 import { checkFenced, checkWorker, checkWorkState, isRefusal, workItemNamed } from '../workItem/fencing.js';
 import { leasesOf, isLive } from '../workItem/workLeases.js';
 import { resourceUsageRecorded } from '../workItem/resourceUsage.js';
-import { NO_USAGE, addUsage, type ResourceUsage } from './budgetMath.js';
-import { childUsageRecorded } from './childUsageRecorded.js';
-import { chargeUsage, type ChargeDraft } from './ledger.js';
+import { NO_USAGE, addUsage, type ResourceUsage } from '../budgetMath.js';
+import { childUsageRecorded } from '../workItem/childUsageRecorded.js';
+import { chargeUsage, type ChargeDraft } from '../workItem/ledger.js';
+import { BUDGET_REASONS } from './budgetReasons.js';
 
 type RecordCommand = CommandOf<'ext.missionweaveprotocol.core.resource_usage_record'>;
 
@@ -32,14 +33,14 @@ type RecordCommand = CommandOf<'ext.missionweaveprotocol.core.resource_usage_rec
 function checkAuthorityClaim(workItem: WorkItem, payload: RecordCommand['payload'], ctx: DecisionContext): Refusal | null {
   const details = { workItemId: workItem.workItemId };
   if (workItem.owner?.ownershipEpoch !== payload.ownershipEpoch) {
-    return refuse('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale', 'the Ownership Epoch is not the current one', details);
+    return refuse('WORK_STALE_OWNERSHIP', BUDGET_REASONS.ownershipEpochStale, 'the Ownership Epoch is not the current one', details);
   }
   const { execution } = leasesOf(workItem);
   if (execution?.leaseId !== payload.executionLeaseId) {
-    return refuse('WORK_LEASE_EXPIRED', 'execution-lease-not-current', 'the Execution Lease is not the current one', { ...details, executionLeaseId: payload.executionLeaseId });
+    return refuse('WORK_LEASE_EXPIRED', BUDGET_REASONS.executionLeaseNotCurrent, 'the Execution Lease is not the current one', { ...details, executionLeaseId: payload.executionLeaseId });
   }
   if (!isLive(execution, ctx)) {
-    return refuse('WORK_LEASE_EXPIRED', 'execution-lease-expired', 'the Execution Lease has expired', { ...details, executionLeaseId: payload.executionLeaseId });
+    return refuse('WORK_LEASE_EXPIRED', BUDGET_REASONS.executionLeaseExpired, 'the Execution Lease has expired', { ...details, executionLeaseId: payload.executionLeaseId });
   }
   return null;
 }
@@ -65,7 +66,7 @@ export function decideResourceUsageRecord(
   if (refused !== null) return refused;
   // Only the Authorization Service charges a token; an Agent's own record names none (schema).
   if (payload.capabilityTokenId !== undefined && !byAuthority) {
-    return refuse('AUTH_FORBIDDEN', 'capability-charge-not-authority', 'only the Group Authority charges a capability token', { workItemId: workItem.workItemId });
+    return refuse('AUTH_FORBIDDEN', BUDGET_REASONS.capabilityChargeNotAuthority, 'only the Group Authority charges a capability token', { workItemId: workItem.workItemId });
   }
   const delta = deltaOf(payload);
   if (payload.capabilityTokenId !== undefined) {

@@ -9,7 +9,7 @@
  */
 
 import type { JsonObject } from '../../protocol/strictJson.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { MAX_ARTIFACT_HASHES, MAX_CONSTRAINTS, MAX_DECISIONS, MAX_SUMMARY_CHARS, MAX_UNRESOLVED_QUESTIONS } from './contextLimits.js';
 import { decisionText, isDecision, missionConstraints, missionQuestions, quote, workItemConstraint, workItemQuestion, type SourceEvent } from './contextFacts.js';
 import type { ContextScope, ContextView } from './contextScope.js';

@@ -8,7 +8,7 @@
 
 import type { JsonObject, JsonValue } from '../../protocol/strictJson.js';
 import type { Budget, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { MAX_QUOTED_CHARS } from './contextLimits.js';
 
 /** What the builder reads of one Group Event. */

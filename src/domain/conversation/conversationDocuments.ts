@@ -7,41 +7,6 @@ import type { MessagePostPayload } from '../../protocol/schemas/payloadTypes.js'
 import type { ContentPart, Conversation, Message, Principal } from '../documents.js';
 import type { DecisionContext } from '../model.js';
 
-interface GroupRef {
-  readonly missionId: string;
-  readonly groupId: string;
-}
-
-/** The schema caps a Conversation title at 500 characters (code points, as JSON Schema counts). */
-const TITLE_LIMIT = 500;
-
-function titleOf(text: string): string {
-  const codePoints = [...text];
-  return codePoints.length <= TITLE_LIMIT ? text : `${codePoints.slice(0, TITLE_LIMIT - 1).join('')}…`;
-}
-
-export function newConversation(
-  group: GroupRef,
-  conversationId: string,
-  kind: { readonly type: 'group' } | { readonly type: 'work_item'; readonly workItemId: string },
-  title: string,
-  createdBy: Principal,
-  ctx: DecisionContext,
-): Conversation {
-  return {
-    conversationId,
-    missionId: group.missionId,
-    groupId: group.groupId,
-    type: kind.type,
-    ...(kind.type === 'work_item' ? { primaryWorkItemId: kind.workItemId } : {}),
-    title: titleOf(title),
-    access: { mode: 'group' },
-    createdBy: { type: createdBy.type, id: createdBy.id },
-    createdAt: ctx.now,
-    state: 'active',
-    revision: 0,
-  };
-}
 
 /** Message content as the payload gives it (its schema's type): plain text becomes one text part. */
 export type PayloadContent = MessagePostPayload['content'];

@@ -6,12 +6,14 @@
 
 import { samePrincipal } from '../../protocol/principal.js';
 import type { Conversation, Message, Principal } from '../documents.js';
-import { withEntry, type GroupState, type MessageFacts, type MessageStatus } from '../group/groupState.js';
-import type { MessageAmendedPayload, MessagePostedPayload } from '../group/events.js';
-import { coordinatorPrincipal } from '../group/stateQueries.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
+import type { MessageFacts, MessageStatus } from './conversationSlice.js';
+import type { MessageAmendedPayload, MessagePostedPayload } from '../groupEvents.js';
+import { coordinatorPrincipal } from '../stateQueries.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { newAmendment, newMessage, type AmendmentKind, type PayloadContent } from './conversationDocuments.js';
+import { CONVERSATION_REASONS } from './conversationReasons.js';
 
 /** Every Message Event advances its Conversation's revision by one. */
 function conversationEvent<K extends string, P>(kind: K, payload: P, conversation: Conversation): Decision<EventDraft<K, P>> {
@@ -41,16 +43,16 @@ export function decideMessagePost(
   const { payload } = command;
   const conversation = state.conversations.get(payload.conversationId);
   if (conversation === undefined) {
-    return refuse('INVALID_COMMAND', 'conversation-unknown', 'the Conversation is not in this Group');
+    return refuse('INVALID_COMMAND', CONVERSATION_REASONS.conversationUnknown, 'the Conversation is not in this Group');
   }
   if (conversation.state !== 'active') {
-    return refuse('INVALID_STATE_TRANSITION', 'conversation-closed', 'the Conversation is closed');
+    return refuse('INVALID_STATE_TRANSITION', CONVERSATION_REASONS.conversationClosed, 'the Conversation is closed');
   }
   if (!admits(state, conversation, command.actor)) {
-    return refuse('AUTH_FORBIDDEN', 'conversation-restricted', 'the Conversation is restricted to its members');
+    return refuse('AUTH_FORBIDDEN', CONVERSATION_REASONS.conversationRestricted, 'the Conversation is restricted to its members');
   }
   if (state.messages.has(payload.messageId)) {
-    return refuse('INVALID_COMMAND', 'message-id-taken', 'the Message ID is already in use');
+    return refuse('INVALID_COMMAND', CONVERSATION_REASONS.messageIdTaken, 'the Message ID is already in use');
   }
   const message = newMessage({ ...payload, conversation }, command.actor, ctx);
   return conversationEvent('message.posted', { message }, conversation);
@@ -80,21 +82,21 @@ export function decideAmendment<K extends string>(
   const { kind } = shape;
   const target = state.messages.get(payload.messageId);
   if (target === undefined || target.message.kind !== 'message') {
-    return refuse('INVALID_COMMAND', 'message-unknown', 'no such Message in this Group to amend');
+    return refuse('INVALID_COMMAND', CONVERSATION_REASONS.messageUnknown, 'no such Message in this Group to amend');
   }
   // Redaction is a policy decision its authority check already settled; the others are the author's.
   if (kind !== 'redaction' && !samePrincipal(target.message.author, command.actor)) {
-    return refuse('AUTH_FORBIDDEN', 'not-message-author', 'only the author corrects or retracts a Message');
+    return refuse('AUTH_FORBIDDEN', CONVERSATION_REASONS.notMessageAuthor, 'only the author corrects or retracts a Message');
   }
   if (!AMENDABLE[kind].includes(target.status)) {
-    return refuse('INVALID_STATE_TRANSITION', 'message-not-amendable', `a ${target.status} Message cannot take a ${kind}`);
+    return refuse('INVALID_STATE_TRANSITION', CONVERSATION_REASONS.messageNotAmendable, `a ${target.status} Message cannot take a ${kind}`);
   }
   if (state.messages.has(payload.amendmentId)) {
-    return refuse('INVALID_COMMAND', 'amendment-id-taken', 'the amendment ID is already in use');
+    return refuse('INVALID_COMMAND', CONVERSATION_REASONS.amendmentIdTaken, 'the amendment ID is already in use');
   }
   const conversation = state.conversations.get(target.message.conversationId);
   if (conversation === undefined) {
-    return refuse('INVALID_COMMAND', 'conversation-unknown', 'the Conversation is not in this Group');
+    return refuse('INVALID_COMMAND', CONVERSATION_REASONS.conversationUnknown, 'the Conversation is not in this Group');
   }
   const amendment = newAmendment({ amendmentId: payload.amendmentId, target: target.message, reason: payload.reason, ...shape }, command.actor, ctx);
   return conversationEvent(eventKind, { amendment }, conversation);

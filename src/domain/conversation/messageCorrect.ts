@@ -1,6 +1,6 @@
 /** `message.correct` (§9.1): the author appends a corrected content; the original stays. */
 
-import type { MessageAmendedPayload } from '../group/events.js';
+import type { MessageAmendedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { amendedConversation, decideAmendment, messageIdsOf, withMessage } from './decideMessages.js';
 

@@ -4,10 +4,10 @@
  * declared here, emitted by the offline reconciliation before `message.posted`.
  */
 
-import type { MessagePostedPayload } from '../group/events.js';
+import type { MessagePostedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { resourceUsageRecorded } from '../workItem/resourceUsage.js';
-import { childUsageRecorded } from '../budget/childUsageRecorded.js';
+import { childUsageRecorded } from '../workItem/childUsageRecorded.js';
 import { chargesOfflineUsage } from '../workItem/reconcileOffline.js';
 import { decideMessagePost, messageIdsOf, withMessage } from './decideMessages.js';
 

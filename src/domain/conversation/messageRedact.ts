@@ -9,8 +9,8 @@
  */
 
 import type { Message } from '../documents.js';
-import type { MessageAmendedPayload } from '../group/events.js';
-import { withEntry, type GroupState } from '../group/groupState.js';
+import type { MessageAmendedPayload } from '../groupEvents.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { amendedConversation, decideAmendment, messageIdsOf, withMessage } from './decideMessages.js';
 

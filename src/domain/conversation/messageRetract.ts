@@ -1,6 +1,6 @@
 /** `message.retract` (§9.1): the author withdraws a Message; a tombstone replaces its words. */
 
-import type { MessageAmendedPayload } from '../group/events.js';
+import type { MessageAmendedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { amendedConversation, decideAmendment, messageIdsOf, withMessage } from './decideMessages.js';
 

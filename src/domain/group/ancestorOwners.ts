@@ -10,8 +10,8 @@
 import type { Membership } from '../documents.js';
 import type { DecisionContext } from '../model.js';
 import type { Principal } from '../../protocol/principal.js';
-import type { GroupState } from './groupState.js';
-import { isMissionOwner, membershipOf } from './stateQueries.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { isMissionOwner, membershipOf } from '../stateQueries.js';
 
 /** The nearest ancestor Group whose Mission `actor` owns as a human, with the Membership it acts under. */
 export function ownedAncestor(ctx: DecisionContext, actor: Principal): { readonly state: GroupState; readonly membership: Membership } | undefined {

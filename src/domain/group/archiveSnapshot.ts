@@ -17,7 +17,8 @@ import { samePrincipal } from '../../protocol/principal.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { refuse, type DecisionContext, type GroupHistory, type Refusal } from '../model.js';
 import { isNoLaterThan } from '../rules.js';
-import type { GroupState } from './groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { GROUP_REASONS } from './groupReasons.js';
 
 export const GROUP_ARCHIVE = 'ext.missionweaveprotocol.core.group_archive';
 
@@ -32,10 +33,10 @@ function currentHistory(state: GroupState, snapshot: Snapshot, ctx: DecisionCont
   const history = ctx.groupHistory?.(state.groupId);
   // A Command earlier in the same batch appended to the Group: the history read before it is stale.
   if (history === undefined || history.eventIds.length !== state.lastSequence) {
-    return refuse('REVISION_CONFLICT', 'group-history-moved', 'the Group changed while the snapshot was judged; build a new one');
+    return refuse('REVISION_CONFLICT', GROUP_REASONS.groupHistoryMoved, 'the Group changed while the snapshot was judged; build a new one');
   }
   if (snapshot.throughSequence !== state.lastSequence) {
-    return refuse('REVISION_CONFLICT', 'snapshot-not-at-head', 'the snapshot does not reach the Group’s current sequence', {
+    return refuse('REVISION_CONFLICT', GROUP_REASONS.snapshotNotAtHead, 'the snapshot does not reach the Group’s current sequence', {
       throughSequence: snapshot.throughSequence,
       currentSequence: state.lastSequence,
     });
@@ -46,13 +47,13 @@ function currentHistory(state: GroupState, snapshot: Snapshot, ctx: DecisionCont
 function checkContents(snapshot: Snapshot, history: GroupHistory, ctx: DecisionContext): Refusal | null {
   const ids = snapshot.eventIds;
   if (ids.length !== history.eventIds.length || ids.some((id, i) => id !== history.eventIds[i])) {
-    return invalid('snapshot-event-ids-mismatch', 'the snapshot does not name the Group’s Events in sequence order');
+    return invalid(GROUP_REASONS.snapshotEventIdsMismatch, 'the snapshot does not name the Group’s Events in sequence order');
   }
   if (snapshot.stateHash !== history.stateHash) {
-    return invalid('snapshot-state-hash-mismatch', 'the snapshot’s state hash is not the hash of the Group’s stored state');
+    return invalid(GROUP_REASONS.snapshotStateHashMismatch, 'the snapshot’s state hash is not the hash of the Group’s stored state');
   }
   if (!isNoLaterThan(history.lastOccurredAt, snapshot.createdAt) || !isNoLaterThan(snapshot.createdAt, ctx.now)) {
-    return invalid('snapshot-time', 'the snapshot must be created after its last Event and before the archival');
+    return invalid(GROUP_REASONS.snapshotTime, 'the snapshot must be created after its last Event and before the archival');
   }
   return null;
 }
@@ -60,7 +61,7 @@ function checkContents(snapshot: Snapshot, history: GroupHistory, ctx: DecisionC
 function checkPolicyLog(snapshot: Snapshot, history: GroupHistory, ctx: DecisionContext): Refusal | null {
   const entries = snapshot.policyLog;
   const seen = new Set<string>();
-  const unlinked = invalid('snapshot-policy-log-unlinked', 'the snapshot’s Policy Log does not link to this Group’s audit records');
+  const unlinked = invalid(GROUP_REASONS.snapshotPolicyLogUnlinked, 'the snapshot’s Policy Log does not link to this Group’s audit records');
   for (const [i, entry] of entries.entries()) {
     if (!samePrincipal(entry.actor, ctx.services.authority) || seen.has(entry.entryId)) return unlinked;
     seen.add(entry.entryId);
@@ -77,9 +78,9 @@ function checkPolicyLog(snapshot: Snapshot, history: GroupHistory, ctx: Decision
 /** `null` when the snapshot may archive the Group, else the refusal. */
 export function checkArchiveSnapshot(state: GroupState, snapshot: Snapshot, ctx: DecisionContext): Refusal | null {
   if (!samePrincipal(snapshot.createdBy, ctx.services.authority)) {
-    return refuse('AUTH_FORBIDDEN', 'snapshot-not-by-authority', 'only this Group Authority’s snapshot archives a Group');
+    return refuse('AUTH_FORBIDDEN', GROUP_REASONS.snapshotNotByAuthority, 'only this Group Authority’s snapshot archives a Group');
   }
-  if (snapshot.groupId !== state.groupId) return invalid('snapshot-other-group', 'the snapshot belongs to another Group');
+  if (snapshot.groupId !== state.groupId) return invalid(GROUP_REASONS.snapshotOtherGroup, 'the snapshot belongs to another Group');
   const history = currentHistory(state, snapshot, ctx);
   if ('ok' in history) return history;
   return checkContents(snapshot, history, ctx) ?? checkPolicyLog(snapshot, history, ctx);

@@ -7,12 +7,13 @@
 import { samePrincipal } from '../../protocol/principal.js';
 import { refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
 import type { AnyEventType, Authority, GroupKind, NewGroupKind } from '../kinds/kindTypes.js';
+import { GROUP_REASONS } from './groupReasons.js';
 
 type GroupKindRules = GroupKind<string, CommandEnvelope, AnyEventType>;
 type KindRules = GroupKindRules | NewGroupKind<string, CommandEnvelope, AnyEventType>;
 import { ownedAncestor } from './ancestorOwners.js';
-import type { GroupState } from './groupState.js';
-import { holdsCoordinatorLease, isLeaseLive, isMissionOwner, isTerminal, membershipOf } from './stateQueries.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { checkCoordinatorLease, holdsCoordinatorLease, isMissionOwner, isTerminal, membershipOf } from '../stateQueries.js';
 
 /**
  * Agents and humans act through an active Membership of the current epoch. A Group the actor
@@ -24,20 +25,20 @@ export function checkMembership(rules: GroupKindRules, state: GroupState, comman
   const ancestor = membership?.state === 'active' || !rules.authority.includes('ancestor-owner') ? undefined : ownedAncestor(ctx, command.actor);
   if (ancestor !== undefined) {
     if (command.membershipEpoch === ancestor.membership.membershipEpoch) return null;
-    return refuse('MEMBERSHIP_STALE', 'membership-epoch-stale', 'the Membership Epoch is no longer current', { groupId: ancestor.state.groupId });
+    return refuse('MEMBERSHIP_STALE', GROUP_REASONS.membershipEpochStale, 'the Membership Epoch is no longer current', { groupId: ancestor.state.groupId });
   }
-  if (membership === undefined) return refuse('GROUP_NOT_FOUND', 'group-not-found', 'no such Group');
+  if (membership === undefined) return refuse('GROUP_NOT_FOUND', GROUP_REASONS.groupNotFound, 'no such Group');
   // A replaced Coordinator's delayed Command carries the epoch it held: it is fenced as stale
   // coordination (§7.2) before its ended Membership is looked at.
   const epoch = command.coordinatorEpoch;
   if (rules.authority.includes('coordinator') && epoch !== undefined && epoch < state.mission.coordinator.coordinatorEpoch) {
-    return refuse('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale', 'the Coordinator Epoch is no longer current');
+    return refuse('AUTH_STALE_COORDINATOR', GROUP_REASONS.coordinatorEpochStale, 'the Coordinator Epoch is no longer current');
   }
   if (membership.state !== 'active') {
     return refuse('MEMBERSHIP_REQUIRED', `membership-${membership.state}`, 'an active Membership is required');
   }
   if (command.membershipEpoch !== membership.membershipEpoch) {
-    return refuse('MEMBERSHIP_STALE', 'membership-epoch-stale', 'the Membership Epoch is no longer current');
+    return refuse('MEMBERSHIP_STALE', GROUP_REASONS.membershipEpochStale, 'the Membership Epoch is no longer current');
   }
   return null;
 }
@@ -45,7 +46,7 @@ export function checkMembership(rules: GroupKindRules, state: GroupState, comman
 /** Organization services carry no Membership; only the Group Authority acts, and only where listed. */
 export function checkService(rules: KindRules, command: CommandEnvelope, ctx: DecisionContext): Decision | null {
   const allowed = rules.authority.includes('organization-authority') && samePrincipal(command.actor, ctx.services.authority);
-  return allowed ? null : refuse('AUTH_FORBIDDEN', 'service-not-authorized', 'this service may not send this Command');
+  return allowed ? null : refuse('AUTH_FORBIDDEN', GROUP_REASONS.serviceNotAuthorized, 'this service may not send this Command');
 }
 
 type Pointer<S> = (state: S, command: CommandEnvelope) => string | undefined;
@@ -62,7 +63,7 @@ export function checkEnvelopeTargets<S>(
   ];
   for (const [envelope, pointer, member] of pairs) {
     if (envelope !== undefined && pointer?.(state, command) !== envelope) {
-      return refuse('INVALID_COMMAND', 'envelope-target-mismatch', `the envelope ${member} is not the one the payload acts on`);
+      return refuse('INVALID_COMMAND', GROUP_REASONS.envelopeTargetMismatch, `the envelope ${member} is not the one the payload acts on`);
     }
   }
   return null;
@@ -74,24 +75,13 @@ export function checkEnvelopeTargets<S>(
  */
 export function checkNotArchived(state: GroupState): Decision | null {
   if (state.group.state !== 'archived') return null;
-  return refuse('INVALID_STATE_TRANSITION', 'group-archived', 'the Group is archived');
+  return refuse('INVALID_STATE_TRANSITION', GROUP_REASONS.groupArchived, 'the Group is archived');
 }
 
 /** A terminal Mission accepts only the kinds that list its state (archival, §7.4). */
 export function checkNotTerminal(rules: GroupKindRules, state: GroupState): Decision | null {
   if (!isTerminal(state.mission) || rules.missionStates?.includes(state.mission.state) === true) return null;
-  return refuse('INVALID_STATE_TRANSITION', 'mission-terminal', `the Mission is ${state.mission.state}`);
-}
-
-/** The current Coordinator acts under its current epoch and a live lease (§7.2). */
-export function checkCoordinatorLease(state: GroupState, command: Pick<CommandEnvelope, 'coordinatorEpoch'>, ctx: DecisionContext): Decision | null {
-  if (command.coordinatorEpoch !== state.mission.coordinator.coordinatorEpoch) {
-    return refuse('AUTH_STALE_COORDINATOR', 'coordinator-epoch-stale', 'the Coordinator Epoch is no longer current');
-  }
-  if (!isLeaseLive(state.coordinatorLease, ctx)) {
-    return refuse('WORK_LEASE_EXPIRED', 'coordinator-lease-expired', 'the Coordinator lease has expired');
-  }
-  return null;
+  return refuse('INVALID_STATE_TRANSITION', GROUP_REASONS.missionTerminal, `the Mission is ${state.mission.state}`);
 }
 
 /** Grants the Command when any authority the kind lists applies to its actor. */
@@ -110,7 +100,7 @@ export function checkAuthority(
   if (allows('subject') && rules.subject !== undefined && samePrincipal(actor, rules.subject(command))) return null;
   if (allows('coordinator') && holdsCoordinatorLease(state, actor)) return checkCoordinatorLease(state, command, ctx);
   if (allows('delegate') && actor.type === 'agent' && typeof command.payload.delegationGrantId === 'string') return null;
-  return refuse('AUTH_FORBIDDEN', 'not-authorized', 'the actor may not send this Command');
+  return refuse('AUTH_FORBIDDEN', GROUP_REASONS.notAuthorized, 'the actor may not send this Command');
 }
 
 /**
@@ -126,7 +116,7 @@ export function checkCoordinatorContext(rules: KindRules, state: GroupState, com
   if (rules.assigns !== true || stored === undefined || coordinatorEpoch <= 1 || !holdsCoordinatorLease(state, command.actor) || stored(coordinatorEpoch)) return null;
   return refuse(
     'BACKPRESSURE',
-    'context-package-pending',
+    GROUP_REASONS.contextPackagePending,
     `the Context Package of Coordinator ${agentId} for Coordinator Epoch ${coordinatorEpoch} is not stored yet; a replacement Coordinator assigns work only once it has it (§7.2): retry shortly`,
     { reason: 'context-package-pending', coordinatorId: agentId, coordinatorEpoch },
   );
@@ -134,13 +124,13 @@ export function checkCoordinatorContext(rules: KindRules, state: GroupState, com
 
 export function checkMissionState(rules: GroupKindRules, state: GroupState): Decision | null {
   if (rules.missionStates === undefined || rules.missionStates.includes(state.mission.state)) return null;
-  return refuse('INVALID_STATE_TRANSITION', 'mission-state', `the Mission is ${state.mission.state}`);
+  return refuse('INVALID_STATE_TRANSITION', GROUP_REASONS.missionState, `the Mission is ${state.mission.state}`);
 }
 
 export function checkExpectedRevision(current: number | undefined, command: CommandEnvelope): Decision | null {
   const expected = command.expectedRevision;
   if (expected === undefined || current === undefined || expected === current) return null;
-  return refuse('REVISION_CONFLICT', 'revision-conflict', 'the aggregate changed since the expected revision', {
+  return refuse('REVISION_CONFLICT', GROUP_REASONS.revisionConflict, 'the aggregate changed since the expected revision', {
     expectedRevision: expected,
     currentRevision: current,
   });

@@ -16,7 +16,7 @@ import { TERMINAL_MISSION_STATES } from '../documents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { accept } from '../model.js';
 import { checkArchiveSnapshot, GROUP_ARCHIVE } from './archiveSnapshot.js';
-import { groupRevision } from './groupState.js';
+import { groupRevision } from './groupSlice.js';
 
 export interface GroupSnapshotCreatedPayload {
   readonly snapshotId: string;

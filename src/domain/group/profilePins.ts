@@ -15,8 +15,9 @@ import type { Mission, ProfilePin } from '../documents.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import type { KindRegistry } from '../kinds/kindRegistry.js';
 import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
-import type { GroupState } from './groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { MAX_PINNED_PROFILES } from './profileLimits.js';
+import { GROUP_REASONS } from './groupReasons.js';
 
 export interface ProfilePinnedPayload {
   readonly missionId: string;
@@ -37,7 +38,7 @@ function isPinned(mission: Mission, profileUri: string, majorVersion: number): b
 export function checkRegisteredPins(pins: readonly ProfilePin[], ctx: DecisionContext): Refusal | null {
   for (const pin of pins) {
     if (!(ctx.registeredMajors?.(pin.profileUri) ?? []).includes(pin.majorVersion)) {
-      return refuse('UNKNOWN_CRITICAL_EXTENSION', 'profile-not-registered', `${pin.profileUri} major ${pin.majorVersion} is not a registered Extension Profile`, { profileUri: pin.profileUri });
+      return refuse('UNKNOWN_CRITICAL_EXTENSION', GROUP_REASONS.profileNotRegistered, `${pin.profileUri} major ${pin.majorVersion} is not a registered Extension Profile`, { profileUri: pin.profileUri });
     }
   }
   return null;
@@ -46,9 +47,9 @@ export function checkRegisteredPins(pins: readonly ProfilePin[], ctx: DecisionCo
 function decideProfilePin(state: GroupState, command: CommandOf<'ext.missionweaveprotocol.core.profile_pin'>, ctx: DecisionContext): Decision<EventDraft<typeof profilePinned.kind, ProfilePinnedPayload>> {
   const pin: ProfilePin = { profileUri: command.payload.profileUri, majorVersion: command.payload.majorVersion };
   const { mission } = state;
-  if (isPinned(mission, pin.profileUri, pin.majorVersion)) return refuse('INVALID_STATE_TRANSITION', 'profile-already-pinned', 'the Group already pins this profile major version');
+  if (isPinned(mission, pin.profileUri, pin.majorVersion)) return refuse('INVALID_STATE_TRANSITION', GROUP_REASONS.profileAlreadyPinned, 'the Group already pins this profile major version');
   const pins = mission.pinnedProfiles ?? [];
-  if (pins.length >= MAX_PINNED_PROFILES) return refuse('INVALID_COMMAND', 'too-many-pins', `a Group pins at most ${MAX_PINNED_PROFILES} profile versions`);
+  if (pins.length >= MAX_PINNED_PROFILES) return refuse('INVALID_COMMAND', GROUP_REASONS.tooManyPins, `a Group pins at most ${MAX_PINNED_PROFILES} profile versions`);
   const registered = checkRegisteredPins([pin], ctx);
   if (registered !== null) return registered;
   const next: Mission = { ...mission, pinnedProfiles: [...pins, pin], revision: mission.revision + 1 };
@@ -77,7 +78,7 @@ function majorOf(version: string): number {
 /** A Command of a profile the Group did not pin at the major concerned is refused (§18). */
 export function checkProfilePins(kinds: KindRegistry, state: GroupState, command: CommandEnvelope): Decision | null {
   const unpinned = (profileUri: string, majorVersion: number): Decision =>
-    refuse('UNKNOWN_CRITICAL_EXTENSION', 'profile-not-pinned', `the Group does not pin ${profileUri} major ${majorVersion}`, { profileUri, majorVersion });
+    refuse('UNKNOWN_CRITICAL_EXTENSION', GROUP_REASONS.profileNotPinned, `the Group does not pin ${profileUri} major ${majorVersion}`, { profileUri, majorVersion });
   for (const profile of kinds.profiles) {
     const major = profile.majorVersion ?? 1;
     if (command.kind.startsWith(profile.namespace) && !isPinned(state.mission, profile.uri, major)) return unpinned(profile.uri, major);

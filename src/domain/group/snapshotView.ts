@@ -20,7 +20,7 @@
 
 import { samePrincipal, type Principal } from '../../protocol/principal.js';
 import type { Conversation, Membership, WorkItem } from '../documents.js';
-import type { MessageFacts } from './groupState.js';
+import type { MessageFacts } from '../conversation/conversationSlice.js';
 
 export interface SnapshotViewer {
   readonly principal: Principal;

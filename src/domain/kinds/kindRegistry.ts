@@ -7,21 +7,14 @@
 
 import type { JsonObject } from '../../protocol/strictJson.js';
 import { fromJson } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from './groupState.js';
+import type { AnyDomainModule } from './domainModule.js';
 import type { EventMeta, RecordedEvent } from '../model.js';
-import type { AnyEventType, AnyGroupKind, EmbeddedDocument } from './kindTypes.js';
+import type { AnyEventType, AnyGroupKind, EmbeddedDocument, KindEntry } from './kindTypes.js';
 import { OFFLINE_EXECUTION_EXTENSION } from '../../protocol/offlineExecution.js';
-import { profileEntries, type AnyExtensionProfile } from './profile.js';
-import { countInWindow } from '../policy/rateWindows.js';
+import { profileModule, type AnyExtensionProfile } from './profile.js';
 
-/** The Organization-scoped kinds (§15.1): no Group, no Group sequence. */
-export interface OrganizationKindEntry {
-  readonly scope: 'organization';
-  readonly kind: string;
-  readonly embedded?: EmbeddedDocument;
-}
-
-export type KindEntry = AnyGroupKind | OrganizationKindEntry;
+export type { KindEntry, OrganizationKindEntry } from './kindTypes.js';
 
 function metaOf(event: RecordedEvent): EventMeta {
   if (event.sequence === undefined) throw new Error(`Group Event ${event.eventId} has no sequence`);
@@ -31,12 +24,17 @@ function metaOf(event: RecordedEvent): EventMeta {
 export class KindRegistry {
   private readonly kinds = new Map<string, KindEntry>();
   private readonly events = new Map<string, AnyEventType>();
+  /** The core modules, in the order their slices are stored. */
+  readonly modules: readonly AnyDomainModule[];
   /** The profiles by URI, with the payload schemas their kinds declare. */
   readonly profiles: readonly AnyExtensionProfile[];
+  private readonly observers: readonly NonNullable<AnyDomainModule['observe']>[];
 
-  constructor(groupKinds: readonly AnyGroupKind[], organizationKinds: readonly OrganizationKindEntry[], profiles: readonly AnyExtensionProfile[] = []) {
+  constructor(modules: readonly AnyDomainModule[], profiles: readonly AnyExtensionProfile[] = []) {
+    this.modules = modules;
     this.profiles = profiles;
-    const all: KindEntry[] = [...groupKinds, ...organizationKinds, ...profiles.flatMap(profileEntries)];
+    this.observers = modules.flatMap((m) => (m.observe === undefined ? [] : [m.observe]));
+    const all: KindEntry[] = [...modules, ...profiles.map(profileModule)].flatMap((m) => m.kinds);
     for (const entry of all) {
       if (this.kinds.has(entry.kind)) throw new Error(`Command kind ${entry.kind} is registered twice`);
       this.kinds.set(entry.kind, entry);
@@ -52,12 +50,7 @@ export class KindRegistry {
 
   /** A new registry with `profiles` added to this one's kinds. */
   withProfiles(profiles: readonly AnyExtensionProfile[]): KindRegistry {
-    const own = [...this.kinds.values()].filter((k) => !this.profiles.some((p) => k.kind.startsWith(p.namespace)));
-    return new KindRegistry(
-      own.filter((k): k is AnyGroupKind => k.scope !== 'organization'),
-      own.filter((k): k is OrganizationKindEntry => k.scope === 'organization'),
-      [...this.profiles, ...profiles],
-    );
+    return new KindRegistry(this.modules, [...this.profiles, ...profiles]);
   }
 
   kind(name: string): KindEntry | undefined {
@@ -114,9 +107,9 @@ export class KindRegistry {
       return type.found(payload, meta);
     }
     if (state === null) throw new Error(`${event.kind} before the Group was created`);
-    const next = type.evolve({ ...state, lastSequence: meta.sequence }, payload, meta);
-    // Every rate-counted Event enters its actor's window (§20), whichever kind emitted it.
-    const rateWindows = countInWindow(next.rateWindows, event.kind, meta);
-    return rateWindows === next.rateWindows ? next : { ...next, rateWindows };
+    let next = type.evolve({ ...state, lastSequence: meta.sequence }, payload, meta);
+    // Modules that fold every Event whichever kind emitted it (the policy module's rate windows, §20).
+    for (const observe of this.observers) next = observe(next, event.kind, meta);
+    return next;
   }
 }

@@ -13,7 +13,7 @@
 import type { CommandPayloads } from '../../protocol/schemas/payloadTypes.js';
 import type { DocumentKind } from '../../protocol/signing/profiles.js';
 import type { MissionState, Principal } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from './groupState.js';
 import type { CommandEnvelope, Decision, DecisionContext, EventDraft, EventMeta } from '../model.js';
 
 /** Every core Command kind, from the payload schemas. */
@@ -38,21 +38,32 @@ export type CommandOf<K extends string, P = K extends CoreCommandKind ? CommandP
   readonly payload: P;
 };
 
+/**
+ * What delivery needs to know of an Event, declared by its type rather than guessed from the
+ * payload's shape (§8): whether subscribers re-check their Membership after it, the Agents it is
+ * addressed to (they receive it through any attention filter) and the Principals it mentions.
+ */
+export interface DeliveryFacts<P> {
+  /** Subscribers re-check their Membership after it (§8). */
+  readonly changesMembership?: boolean;
+  /** Agent IDs the Event is about (an offer's candidates, a lease's holder); absent: none declared. */
+  addressees?(payload: P): readonly string[];
+  /** Principal IDs the Event's Message mentions; absent: none. */
+  mentions?(payload: P): readonly string[];
+}
+
 /** An Event type that changes an existing Group. */
-export interface GroupEventType<K extends string, P> {
+export interface GroupEventType<K extends string, P> extends DeliveryFacts<P> {
   readonly kind: K;
   readonly founds?: false;
   evolve(state: GroupState, payload: P, meta: EventMeta): GroupState;
-  /** Subscribers re-check their Membership after it (§8). */
-  readonly changesMembership?: boolean;
 }
 
 /** An Event type that is the first Event of a Group (sequence 1) and builds its state from nothing. */
-export interface FoundingEventType<K extends string, P> {
+export interface FoundingEventType<K extends string, P> extends DeliveryFacts<P> {
   readonly kind: K;
   readonly founds: true;
   found(payload: P, meta: EventMeta): GroupState;
-  readonly changesMembership?: boolean;
 }
 
 export type EventType<K extends string, P> = GroupEventType<K, P> | FoundingEventType<K, P>;
@@ -172,6 +183,15 @@ export function defineKind<K extends CoreCommandKind, const E extends readonly A
 export function defineEvent<P>() {
   return <const K extends string>(type: EventType<K, P>): EventType<K, P> => type;
 }
+
+/** The Organization-scoped kinds (§15.1): no Group, no Group sequence. */
+export interface OrganizationKindEntry {
+  readonly scope: 'organization';
+  readonly kind: string;
+  readonly embedded?: EmbeddedDocument;
+}
+
+export type KindEntry = AnyGroupKind | OrganizationKindEntry;
 
 /** The entries' drafts are plain EventDrafts to the app. */
 export type AnyDecision = Decision<EventDraft>;

@@ -13,10 +13,11 @@
  */
 
 import type { MissionState } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
-import { withEntry, type ExtensionSlice } from '../group/groupState.js';
+import type { DomainModule } from './domainModule.js';
+import { withEntry, type ExtensionSlice, type GroupState } from './groupState.js';
 import { refuse, type DecisionContext, type EventDraft, type EventMeta, type Refusal } from '../model.js';
 import type { AnyEventType, AnyGroupKind, CommandOf, GroupEventType, GroupKind } from './kindTypes.js';
+import { KIND_REASONS } from './kindReasons.js';
 
 /** An Event type of a profile: it folds into the profile's slice only. */
 export interface ProfileEventType<S, K extends string, P> {
@@ -109,7 +110,7 @@ function wrapKind(profile: AnyExtensionProfile, kind: ExtensionProfile<unknown>[
       const drafts: EventDraft[] = [];
       for (const [index, draft] of decision.events.entries()) {
         // Typed profiles cannot get here; plain JavaScript ones can.
-        if (!declared.has(draft.kind)) return refuse('INTERNAL_ERROR', 'profile-undeclared-event', `${kind.kind} emitted an undeclared Event kind`);
+        if (!declared.has(draft.kind)) return refuse('INTERNAL_ERROR', KIND_REASONS.profileUndeclaredEvent, `${kind.kind} emitted an undeclared Event kind`);
         drafts.push({
           kind: draft.kind,
           payload: draft.payload,
@@ -122,6 +123,16 @@ function wrapKind(profile: AnyExtensionProfile, kind: ExtensionProfile<unknown>[
     },
   };
   return entry;
+}
+
+/**
+ * A profile as a domain module, the contract the core modules share: its key is its URI, its
+ * kinds are Group kinds like any other, and its slice is its entry of `GroupState.extensions`
+ * (stored by the framework's `EXTENSIONS_MODULE`, so the module declares no codec of its own).
+ * Throws when the profile is malformed.
+ */
+export function profileModule(profile: AnyExtensionProfile): DomainModule<object> {
+  return { key: profile.uri, kinds: profileEntries(profile) };
 }
 
 /** A profile's kinds as Group kinds of the registry; throws when the profile is malformed. */

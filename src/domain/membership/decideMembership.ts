@@ -6,14 +6,15 @@
 
 import { samePrincipal } from '../../protocol/principal.js';
 import type { MembershipRole, Principal } from '../documents.js';
-import type { MembershipChangedPayload, MembershipEndedPayload } from '../group/events.js';
-import { withEntry, type GroupState } from '../group/groupState.js';
+import type { MembershipChangedPayload, MembershipEndedPayload } from '../groupEvents.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
-import { activeAgent, coordinatorPrincipal, groupRef, membershipOf } from '../group/stateQueries.js';
+import { activeAgent, coordinatorPrincipal, groupRef, membershipOf } from '../stateQueries.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { principalKey } from '../../protocol/principal.js';
 import { isAfterNow } from '../rules.js';
 import { endMembership, grantMembership, type MembershipGrant } from './membershipDocuments.js';
+import { MEMBERSHIP_REASONS } from './membershipReasons.js';
 
 /** The roles only one Principal of the Group may hold, and who that is. */
 function reservedHolder(state: GroupState, role: MembershipRole): Principal | undefined {
@@ -34,29 +35,29 @@ export function decideMembershipChange(
   const { payload } = command;
   const [role, ...more] = payload.roles;
   if (role === undefined || more.length > 0) {
-    return refuse('INVALID_COMMAND', 'one-role-per-membership', 'a Membership holds exactly one role');
+    return refuse('INVALID_COMMAND', MEMBERSHIP_REASONS.oneRolePerMembership, 'a Membership holds exactly one role');
   }
   const { principal } = payload;
   const holder = reservedHolder(state, role);
   if (holder !== undefined && !samePrincipal(holder, principal)) {
-    return refuse('AUTH_FORBIDDEN', 'reserved-role', `only the current holder may have the ${role} role`);
+    return refuse('AUTH_FORBIDDEN', MEMBERSHIP_REASONS.reservedRole, `only the current holder may have the ${role} role`);
   }
   if (principal.type === 'service') {
-    return refuse('INVALID_COMMAND', 'service-membership', 'Organization services carry no Membership');
+    return refuse('INVALID_COMMAND', MEMBERSHIP_REASONS.serviceMembership, 'Organization services carry no Membership');
   }
   if (principal.type === 'agent' && activeAgent(ctx, principal.id) === undefined) {
-    return refuse('INVALID_COMMAND', 'agent-card-inactive', 'the Agent has no active Agent Card');
+    return refuse('INVALID_COMMAND', MEMBERSHIP_REASONS.agentCardInactive, 'the Agent has no active Agent Card');
   }
   const provisional = payload.provisional === true;
   // A reserved role reaching here is the holder's own; any other role would strip its authority.
   if (isOwnerOrCoordinator(state, principal) && (holder === undefined || provisional || (payload.visibilityAfterSequence ?? 0) > 0)) {
-    return refuse('INVALID_COMMAND', 'authority-membership-fixed', 'the MissionOwner and Coordinator keep an active, fully visible role');
+    return refuse('INVALID_COMMAND', MEMBERSHIP_REASONS.authorityMembershipFixed, 'the MissionOwner and Coordinator keep an active, fully visible role');
   }
   let provisionalGrant: MembershipGrant['provisional'];
   if (provisional) {
     const { contextPackageId, provisionalExpiresAt } = payload;
     if (contextPackageId === undefined || provisionalExpiresAt === undefined || !isAfterNow(provisionalExpiresAt, ctx)) {
-      return refuse('INVALID_COMMAND', 'provisional-terms', 'a provisional Membership needs a Context Package and a future expiry');
+      return refuse('INVALID_COMMAND', MEMBERSHIP_REASONS.provisionalTerms, 'a provisional Membership needs a Context Package and a future expiry');
     }
     provisionalGrant = { contextPackageId, expiresAt: provisionalExpiresAt };
   }
@@ -65,7 +66,7 @@ export function decideMembershipChange(
   // Activation (§8 step 3): a provisional Membership becomes active, keeping its ID and visibility,
   // only while its terms stand; a lapsed one must be granted again before it can be activated.
   if (existing?.state === 'provisional' && !provisional && existing.provisionalExpiresAt !== undefined && !isAfterNow(existing.provisionalExpiresAt, ctx)) {
-    return refuse('INVALID_STATE_TRANSITION', 'provisional-lapsed', 'the provisional Membership lapsed; grant it again before activating it', {
+    return refuse('INVALID_STATE_TRANSITION', MEMBERSHIP_REASONS.provisionalLapsed, 'the provisional Membership lapsed; grant it again before activating it', {
       provisionalExpiresAt: existing.provisionalExpiresAt,
     });
   }
@@ -96,11 +97,11 @@ export function decideMembershipEnd(
 ): Decision<EventDraft<'membership.ended', MembershipEndedPayload>> {
   const { principal } = command.payload;
   if (isOwnerOrCoordinator(state, principal)) {
-    return refuse('INVALID_COMMAND', 'authority-membership-fixed', 'the MissionOwner and Coordinator Memberships cannot be ended this way');
+    return refuse('INVALID_COMMAND', MEMBERSHIP_REASONS.authorityMembershipFixed, 'the MissionOwner and Coordinator Memberships cannot be ended this way');
   }
   const existing = membershipOf(state, principal);
   if (existing === undefined || existing.state === 'ended') {
-    return refuse('INVALID_STATE_TRANSITION', 'membership-not-current', 'the Principal holds no current Membership');
+    return refuse('INVALID_STATE_TRANSITION', MEMBERSHIP_REASONS.membershipNotCurrent, 'the Principal holds no current Membership');
   }
   const membership = endMembership(existing, ctx);
   return accept({

@@ -1,7 +1,7 @@
 /** `membership.change` (§8): the MissionOwner or Coordinator grants or changes a Membership. */
 
-import type { MembershipChangedPayload } from '../group/events.js';
-import { membershipOf } from '../group/stateQueries.js';
+import type { MembershipChangedPayload } from '../groupEvents.js';
+import { membershipOf } from '../stateQueries.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideMembershipChange, withMembership } from './decideMembership.js';
 

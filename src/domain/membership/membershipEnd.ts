@@ -1,7 +1,7 @@
 /** `membership.end` (§8): the MissionOwner, the Coordinator or the member itself ends a Membership. */
 
-import type { MembershipEndedPayload } from '../group/events.js';
-import { membershipOf } from '../group/stateQueries.js';
+import type { MembershipEndedPayload } from '../groupEvents.js';
+import { membershipOf } from '../stateQueries.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideMembershipEnd, withMembership } from './decideMembership.js';
 

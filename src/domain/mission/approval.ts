@@ -5,11 +5,12 @@
 
 import { samePrincipal } from '../../protocol/principal.js';
 import { fromJson, type Approval, type Lease, type Mission } from '../documents.js';
-import type { ApprovedPayload, ChangesRequestedPayload } from '../group/events.js';
-import type { GroupState } from '../group/groupState.js';
+import type { ApprovedPayload, ChangesRequestedPayload } from '../groupEvents.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { sameSet } from '../rules.js';
+import { MISSION_REASONS } from './missionReasons.js';
 
 type ApprovePayload = CommandOf<'mission.approve'>['payload'];
 
@@ -27,7 +28,7 @@ function missionEvent<K extends string, P extends { readonly mission: Mission }>
 function checkSubmittedRevision(state: GroupState, missionRevision: number): Refusal | null {
   const submitted = state.missionNotes.submission?.missionRevision;
   if (submitted === missionRevision) return null;
-  return refuse('REVISION_CONFLICT', 'submitted-revision-mismatch', 'that is not the submitted Mission revision', {
+  return refuse('REVISION_CONFLICT', MISSION_REASONS.submittedRevisionMismatch, 'that is not the submitted Mission revision', {
     currentRevision: state.mission.revision,
     ...(submitted === undefined ? {} : { submittedRevision: submitted }),
   });
@@ -74,19 +75,19 @@ export function decideApprove(
   const refused = checkSubmittedRevision(state, payload.missionRevision);
   if (refused !== null) return refused;
   if (!sameSet(payload.artifactHashes, state.missionNotes.submission?.artifactHashes ?? [])) {
-    return refuse('INVALID_COMMAND', 'artifact-set-mismatch', 'approve exactly the submitted Artifact set');
+    return refuse('INVALID_COMMAND', MISSION_REASONS.artifactSetMismatch, 'approve exactly the submitted Artifact set');
   }
   // The final decision is a Signed Document of its own (§7.3), verified by the app before
   // this decision; a flat reference-style payload alone is not an Approval.
   if (payload.approval === undefined) {
-    return refuse('INVALID_COMMAND', 'approval-document-required', 'mission.approve must embed the signed Approval document');
+    return refuse('INVALID_COMMAND', MISSION_REASONS.approvalDocumentRequired, 'mission.approve must embed the signed Approval document');
   }
   // The embedded Approval passed the approval schema with its six-stage verification (the app's
   // front checks it before any decision), so it is the normative document.
   const approval = fromJson<Approval>(payload.approval);
   const member = disagreement(approval, payload, state, command);
   if (member !== null) {
-    return refuse('INVALID_COMMAND', 'approval-disagrees', 'the signed Approval disagrees with the Command', { member });
+    return refuse('INVALID_COMMAND', MISSION_REASONS.approvalDisagrees, 'the signed Approval disagrees with the Command', { member });
   }
   const mission: Mission = { ...state.mission, state: 'approved', revision: state.mission.revision + 1 };
   // Approval ends the Coordinator's work: its lease is released, not left running.

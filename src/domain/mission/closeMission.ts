@@ -8,13 +8,14 @@
  */
 
 import type { Lease, Mission, WorkItem } from '../documents.js';
-import type { MissionClosedPayload } from '../group/events.js';
-import { withEntry, type GroupState } from '../group/groupState.js';
+import type { MissionClosedPayload } from '../groupEvents.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { endWorkItem } from '../workItem/executionSteps.js';
 import { cleanupDue, withCleanupDue } from '../workItem/workCleanup.js';
 import { linksOf, waitsForChild } from '../workItem/workItemDocuments.js';
+import { MISSION_REASONS } from './missionReasons.js';
 
 /** WorkItem states a closing Mission leaves as they are. */
 const FINISHED: ReadonlySet<string> = new Set(['verified', 'failed', 'cancelled']);
@@ -76,22 +77,22 @@ function checkPropagation(state: GroupState, command: CommandOf<'mission.cancel'
   const { parentMissionId, parentWorkItemId } = command.payload;
   if (parentMissionId === undefined) return null;
   if (command.actor.type !== 'service') {
-    return refuse('AUTH_FORBIDDEN', 'propagation-by-authority-only', 'only the Group Authority propagates a parent cancellation');
+    return refuse('AUTH_FORBIDDEN', MISSION_REASONS.propagationByAuthorityOnly, 'only the Group Authority propagates a parent cancellation');
   }
   if (state.mission.parent?.missionId !== parentMissionId) {
-    return refuse('INVALID_COMMAND', 'not-the-parent-mission', 'the cited Mission is not this Mission’s parent', { parentMissionId });
+    return refuse('INVALID_COMMAND', MISSION_REASONS.notTheParentMission, 'the cited Mission is not this Mission’s parent', { parentMissionId });
   }
   if (parentWorkItemId !== undefined) {
     if (state.mission.parent.workItemId !== parentWorkItemId) {
-      return refuse('INVALID_COMMAND', 'not-the-parent-work-item', 'the cited WorkItem is not this Mission’s parent WorkItem', { parentWorkItemId });
+      return refuse('INVALID_COMMAND', MISSION_REASONS.notTheParentWorkItem, 'the cited WorkItem is not this Mission’s parent WorkItem', { parentWorkItemId });
     }
     const parentGroup = ctx.ancestors?.[0] as GroupState | undefined;
     if (parentGroup?.mission.missionId === parentMissionId && releasedBy(parentGroup, parentWorkItemId, state.mission.missionId)) return null;
-    return refuse('INVALID_STATE_TRANSITION', 'parent-work-item-not-ended', 'the parent WorkItem still waits for this child Mission', { parentWorkItemId });
+    return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.parentWorkItemNotEnded, 'the parent WorkItem still waits for this child Mission', { parentWorkItemId });
   }
   const parent = ctx.mission(parentMissionId);
   if (parent === undefined || !PROPAGATING.has(parent.state)) {
-    return refuse('INVALID_STATE_TRANSITION', 'parent-mission-not-ended', 'the parent Mission is neither cancelled nor failed', {
+    return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.parentMissionNotEnded, 'the parent Mission is neither cancelled nor failed', {
       parentMissionId,
       ...(parent === undefined ? {} : { parentState: parent.state }),
     });

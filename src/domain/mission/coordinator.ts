@@ -6,14 +6,16 @@
 
 import { samePrincipal, type Principal } from '../../protocol/principal.js';
 import type { Lease, Membership } from '../documents.js';
-import type { CoordinatorAssignedPayload, CoordinatorRenewedPayload } from '../group/events.js';
+import type { CoordinatorAssignedPayload, CoordinatorRenewedPayload } from '../groupEvents.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
-import { leaseRevision, type GroupState } from '../group/groupState.js';
-import { activeAgent, groupRef, isLeaseLive, membershipOf } from '../group/stateQueries.js';
+import { leaseRevision } from './missionSlice.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { activeAgent, groupRef, isLeaseLive, membershipOf } from '../stateQueries.js';
 import { endMembership, FULL_VISIBILITY, grantMembership } from '../membership/membershipDocuments.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { DEFAULT_LEASE_SECONDS, isAfterNow, nowPlusSeconds } from '../rules.js';
 import { coordinatorLease } from './newMission.js';
+import { MISSION_REASONS } from './missionReasons.js';
 
 /** The replaced lease, closed when the next epoch begins (or when it ran out, if earlier). */
 function closeReplaced(lease: Lease, coordinatorEpoch: number, ctx: DecisionContext): Lease {
@@ -35,16 +37,16 @@ export function decideAssignCoordinator(
   const { mission, coordinatorLease: current } = state;
   const agent = activeAgent(ctx, payload.coordinatorId);
   if (agent === undefined) {
-    return refuse('INVALID_COMMAND', 'coordinator-card-inactive', 'the new Coordinator has no active Agent Card');
+    return refuse('INVALID_COMMAND', MISSION_REASONS.coordinatorCardInactive, 'the new Coordinator has no active Agent Card');
   }
   const reappointed = agent.agentId === current.holderAgentId;
   if (reappointed && isLeaseLive(current, ctx)) {
-    return refuse('INVALID_STATE_TRANSITION', 'coordinator-unchanged', 'the Agent already holds a live Coordinator lease');
+    return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.coordinatorUnchanged, 'the Agent already holds a live Coordinator lease');
   }
   const appointee: Principal = { type: 'agent', id: agent.agentId };
   // One Membership per Principal: a child Mission's owning Agent cannot also coordinate it.
   if (samePrincipal(appointee, mission.missionOwner)) {
-    return refuse('INVALID_COMMAND', 'coordinator-is-owner', 'the MissionOwner cannot be the Coordinator');
+    return refuse('INVALID_COMMAND', MISSION_REASONS.coordinatorIsOwner, 'the MissionOwner cannot be the Coordinator');
   }
 
   const coordinatorEpoch = mission.coordinator.coordinatorEpoch + 1;

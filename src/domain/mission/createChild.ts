@@ -6,21 +6,22 @@
  */
 
 import type { ApprovalPolicy, WorkItem } from '../documents.js';
-import type { ChildCreatedPayload, MissionCreatedPayload } from '../group/events.js';
-import type { GroupState } from '../group/groupState.js';
+import type { ChildCreatedPayload, MissionCreatedPayload } from '../groupEvents.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isNoLaterThan } from '../rules.js';
 import { promoteToChild } from '../workItem/childMissionWork.js';
 import { linksOf, PROMOTABLE_STATES, waitsForChild } from '../workItem/workItemDocuments.js';
 import { checkNewMission } from './createMission.js';
-import { checkAllocation } from '../budget/allocation.js';
-import { ancestorsOf } from '../budget/ledger.js';
+import { checkAllocation } from '../workItem/allocation.js';
+import { ancestorsOf } from '../workItem/ledger.js';
 import { checkPermissionsWithin } from '../workItem/authorityScope.js';
 import { isRefusal } from '../workItem/fencing.js';
 import { ancestorWorkItems } from '../workItem/workAncestry.js';
 import { withChildBudget } from '../workItem/resourceUsage.js';
 import { newMissionGroup } from './newMission.js';
+import { MISSION_REASONS } from './missionReasons.js';
 
 type CreateChildPayload = CommandOf<'mission.create_child'>['payload'];
 
@@ -45,15 +46,15 @@ function checkSubset(state: GroupState, payload: CreateChildPayload, parentItem:
   const { mission, missionNotes } = state;
   const { contract } = parentItem;
   if (!isNoLaterThan(payload.deadline, mission.deadline) || !isNoLaterThan(payload.deadline, contract.deadline)) {
-    return refuse('INVALID_COMMAND', 'deadline-after-parent', 'the child deadline is later than the parent Mission or WorkItem');
+    return refuse('INVALID_COMMAND', MISSION_REASONS.deadlineAfterParent, 'the child deadline is later than the parent Mission or WorkItem');
   }
   const overrun = budgetOverrun(payload.budget, mission.budget) ?? budgetOverrun(payload.budget, contract.budget);
   if (overrun !== undefined) {
-    return refuse('INVALID_COMMAND', 'budget-exceeds-parent', 'the child budget exceeds the parent Mission or WorkItem', { limit: overrun });
+    return refuse('INVALID_COMMAND', MISSION_REASONS.budgetExceedsParent, 'the child budget exceeds the parent Mission or WorkItem', { limit: overrun });
   }
   const extra = (payload.permissions ?? []).find((p) => !missionNotes.permissions.includes(p));
   if (extra !== undefined) {
-    return refuse('INVALID_COMMAND', 'permission-exceeds-parent', 'the child asks for a permission the parent lacks', { permission: extra });
+    return refuse('INVALID_COMMAND', MISSION_REASONS.permissionExceedsParent, 'the child asks for a permission the parent lacks', { permission: extra });
   }
   const ancestors = ancestorWorkItems(state, parentItem.workItemId, ancestorsOf(ctx));
   return isRefusal(ancestors) ? ancestors : checkPermissionsWithin(payload.permissions ?? [], ancestors);
@@ -67,23 +68,23 @@ export function decideCreateChild(
   const { payload } = command;
   const parentItem = state.workItems.get(payload.parentWorkItemId);
   if (parentItem === undefined) {
-    return refuse('INVALID_COMMAND', 'parent-work-item-unknown', 'the parent WorkItem is not in this Group');
+    return refuse('INVALID_COMMAND', MISSION_REASONS.parentWorkItemUnknown, 'the parent WorkItem is not in this Group');
   }
   // A settled child that failed or was cancelled leaves the WorkItem to be replanned, and a
   // replacement child is one of the Coordinator's options (§14), as is one the WorkItem released
   // when it failed (its cancellation follows); a child the WorkItem waits for is not replaced.
   const earlier = linksOf(parentItem).childMission;
   if (waitsForChild(earlier)) {
-    return refuse('INVALID_STATE_TRANSITION', 'work-item-has-child', 'the WorkItem is already promoted to a running child Mission');
+    return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.workItemHasChild, 'the WorkItem is already promoted to a running child Mission');
   }
   if (!PROMOTABLE_STATES.includes(parentItem.state)) {
-    return refuse('INVALID_STATE_TRANSITION', 'work-item-not-promotable', `a ${parentItem.state} WorkItem cannot be promoted`);
+    return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.workItemNotPromotable, `a ${parentItem.state} WorkItem cannot be promoted`);
   }
   const coordinator = checkNewMission(payload, payload.groupId === state.groupId, ctx);
   if ('ok' in coordinator) return coordinator;
   // One Membership per Principal: the owner of the child cannot also be its Coordinator.
   if (coordinator.agentId === command.actor.id) {
-    return refuse('INVALID_COMMAND', 'child-coordinator-is-owner', 'the child Coordinator must differ from its MissionOwner');
+    return refuse('INVALID_COMMAND', MISSION_REASONS.childCoordinatorIsOwner, 'the child Coordinator must differ from its MissionOwner');
   }
   // The child's budget is allocated from the parent WorkItem (§12, §14), replacing a settled child's.
   const refused = checkSubset(state, payload, parentItem, ctx) ?? checkAllocation(state, { kind: 'work-item', workItem: parentItem }, payload.budget, { replacingChild: true });

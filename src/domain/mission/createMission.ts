@@ -6,14 +6,15 @@
 
 import { samePrincipal } from '../../protocol/principal.js';
 import type { ApprovalPolicy } from '../documents.js';
-import type { MissionCreatedPayload } from '../group/events.js';
-import type { GroupState } from '../group/groupState.js';
+import type { MissionCreatedPayload } from '../groupEvents.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
-import { activeAgent } from '../group/stateQueries.js';
+import { activeAgent } from '../stateQueries.js';
 import { accept, refuse, type AgentFacts, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
 import { newMissionGroup, type CreationPayload } from './newMission.js';
 import { checkRegisteredPins } from '../group/profilePins.js';
+import { MISSION_REASONS } from './missionReasons.js';
 
 /** The Organization default: a human approves the result and every high-risk execution. */
 const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = { finalHumanApproval: true, highRiskExecutionApproval: true };
@@ -28,17 +29,17 @@ export function checkNewMission(
   ctx: DecisionContext,
 ): Refusal | AgentFacts {
   if (groupTaken || ctx.groupExists(payload.groupId)) {
-    return refuse('INVALID_STATE_TRANSITION', 'group-id-taken', 'the Group ID is already in use');
+    return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.groupIdTaken, 'the Group ID is already in use');
   }
   if (ctx.mission(payload.missionId) !== undefined) {
-    return refuse('INVALID_STATE_TRANSITION', 'mission-id-taken', 'the Mission ID is already in use');
+    return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.missionIdTaken, 'the Mission ID is already in use');
   }
   const coordinator = activeAgent(ctx, payload.coordinatorId);
   if (coordinator === undefined) {
-    return refuse('INVALID_COMMAND', 'coordinator-card-inactive', 'the Coordinator has no active Agent Card');
+    return refuse('INVALID_COMMAND', MISSION_REASONS.coordinatorCardInactive, 'the Coordinator has no active Agent Card');
   }
   if (!isAfterNow(payload.deadline, ctx)) {
-    return refuse('INVALID_COMMAND', 'deadline-passed', 'the Mission deadline must lie in the future');
+    return refuse('INVALID_COMMAND', MISSION_REASONS.deadlinePassed, 'the Mission deadline must lie in the future');
   }
   return coordinator;
 }
@@ -48,7 +49,7 @@ type CreateCommand = CommandOf<'mission.create'> | CommandOf<'mission.create_fol
 function create<K extends string>(state: GroupState | null, command: CreateCommand, ctx: DecisionContext, eventKind: K): Decision<EventDraft<K, MissionCreatedPayload>> {
   const { payload } = command;
   if (command.groupId !== payload.groupId) {
-    return refuse('INVALID_COMMAND', 'group-id-mismatch', 'the envelope and payload name different Groups');
+    return refuse('INVALID_COMMAND', MISSION_REASONS.groupIdMismatch, 'the envelope and payload name different Groups');
   }
   const coordinator = checkNewMission(payload, state !== null, ctx);
   if ('ok' in coordinator) return coordinator;
@@ -58,13 +59,13 @@ function create<K extends string>(state: GroupState | null, command: CreateComma
   if ('followUpOfMissionId' in payload) {
     const source = ctx.mission(payload.followUpOfMissionId);
     if (source === undefined) {
-      return refuse('INVALID_COMMAND', 'follow-up-source-unknown', 'the Mission to follow up does not exist');
+      return refuse('INVALID_COMMAND', MISSION_REASONS.followUpSourceUnknown, 'the Mission to follow up does not exist');
     }
     if (!samePrincipal(source.missionOwner, command.actor)) {
-      return refuse('AUTH_FORBIDDEN', 'not-source-mission-owner', 'only the MissionOwner may follow up a Mission');
+      return refuse('AUTH_FORBIDDEN', MISSION_REASONS.notSourceMissionOwner, 'only the MissionOwner may follow up a Mission');
     }
     if (source.state !== 'approved') {
-      return refuse('INVALID_STATE_TRANSITION', 'follow-up-source-not-approved', 'only an approved Mission is followed up');
+      return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.followUpSourceNotApproved, 'only an approved Mission is followed up');
     }
     followUpToMissionId = source.missionId;
   }

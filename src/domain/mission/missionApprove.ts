@@ -3,7 +3,7 @@
  * Artifact set with a signed Approval document embedded in the Command.
  */
 
-import type { ApprovedPayload } from '../group/events.js';
+import type { ApprovedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideApprove } from './approval.js';
 

@@ -1,8 +1,8 @@
 /** `mission.assign_coordinator` (§7.2): the MissionOwner or policy appoints a Coordinator under the next epoch. */
 
 import { principalKey } from '../../protocol/principal.js';
-import type { CoordinatorAssignedPayload } from '../group/events.js';
-import { withEntry } from '../group/groupState.js';
+import type { CoordinatorAssignedPayload } from '../groupEvents.js';
+import { withEntry } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideAssignCoordinator } from './coordinator.js';
 

@@ -5,7 +5,7 @@
  * the parent WorkItem failed or was cancelled.
  */
 
-import type { MissionClosedPayload } from '../group/events.js';
+import type { MissionClosedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideCancel, withClosedMission } from './closeMission.js';
 

@@ -1,8 +1,8 @@
 /** `mission.create` (§7.1): a human founds a Mission and its Group; `mission.created` is sequence 1. */
 
 import { principalKey } from '../../protocol/principal.js';
-import type { MissionCreatedPayload } from '../group/events.js';
-import type { GroupState } from '../group/groupState.js';
+import type { MissionCreatedPayload } from '../groupEvents.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideMissionCreate } from './createMission.js';
 

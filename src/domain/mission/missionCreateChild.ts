@@ -3,8 +3,8 @@
  * Group records `mission.child.created`; the child Group begins with `mission.created`.
  */
 
-import type { ChildCreatedPayload } from '../group/events.js';
-import { withEntry } from '../group/groupState.js';
+import type { ChildCreatedPayload } from '../groupEvents.js';
+import { withEntry } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideCreateChild } from './createChild.js';
 import { missionCreated } from './missionCreate.js';

@@ -1,6 +1,6 @@
 /** `mission.create_follow_up` (§7.1): a new Mission that follows up an approved one of the same owner. */
 
-import type { MissionCreatedPayload } from '../group/events.js';
+import type { MissionCreatedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideFollowUpCreate } from './createMission.js';
 import { foundGroup } from './missionCreate.js';

@@ -8,7 +8,7 @@
  */
 
 import type { WorkItem, WorkItemState } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { checkDependenciesMet } from '../workItem/dependencies.js';
 
 /** A WorkItem that holds up the Mission, and why. */

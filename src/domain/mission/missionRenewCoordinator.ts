@@ -1,7 +1,7 @@
 /** `mission.renew_coordinator` (§7.2): the Coordinator extends its live lease under its current epoch. */
 
-import type { CoordinatorRenewedPayload } from '../group/events.js';
-import { leaseRevision } from '../group/groupState.js';
+import type { CoordinatorRenewedPayload } from '../groupEvents.js';
+import { leaseRevision } from './missionSlice.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideRenewCoordinator } from './coordinator.js';
 

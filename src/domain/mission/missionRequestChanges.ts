@@ -1,6 +1,6 @@
 /** `mission.request_changes` (§7.3): the MissionOwner sends the submitted revision back with feedback. */
 
-import type { ChangesRequestedPayload } from '../group/events.js';
+import type { ChangesRequestedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideRequestChanges } from './approval.js';
 

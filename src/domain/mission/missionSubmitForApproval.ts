@@ -21,12 +21,13 @@
  */
 
 import type { Mission, WorkItem } from '../documents.js';
-import type { SubmittedPayload } from '../group/events.js';
-import type { GroupState } from '../group/groupState.js';
+import type { SubmittedPayload } from '../groupEvents.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Refusal } from '../model.js';
 import { sortedSet } from '../rules.js';
 import { deriveMissionProgress } from './missionProgress.js';
+import { MISSION_REASONS } from './missionReasons.js';
 
 /** WorkItems an unaccepted-work refusal names, and WorkItems a criterion's support lists. */
 const WORK_ITEMS_LISTED = 16;
@@ -61,8 +62,8 @@ function checkAcceptedArtifacts(state: GroupState, artifactHashes: readonly stri
   for (const hash of artifactHashes) {
     if (accepted.has(hash)) continue;
     const details = { contentHash: hash };
-    if (!state.artifacts.has(hash)) return refuse('INVALID_COMMAND', 'artifact-not-published', 'submit only Artifacts published in this Mission', details);
-    return refuse('INVALID_COMMAND', 'artifact-not-accepted', 'submit only Artifacts of accepted WorkItem results', details);
+    if (!state.artifacts.has(hash)) return refuse('INVALID_COMMAND', MISSION_REASONS.artifactNotPublished, 'submit only Artifacts published in this Mission', details);
+    return refuse('INVALID_COMMAND', MISSION_REASONS.artifactNotAccepted, 'submit only Artifacts of accepted WorkItem results', details);
   }
   return null;
 }
@@ -78,11 +79,11 @@ function supportOf(state: GroupState): CriterionSupport[] {
 function decideSubmitForApproval(state: GroupState, command: CommandOf<'mission.submit_for_approval'>) {
   const { artifactHashes } = command.payload;
   if (artifactHashes.length === 0 || sortedSet(artifactHashes).length !== artifactHashes.length) {
-    return refuse('INVALID_COMMAND', 'artifact-set-invalid', 'submit a non-empty set of distinct Artifact hashes');
+    return refuse('INVALID_COMMAND', MISSION_REASONS.artifactSetInvalid, 'submit a non-empty set of distinct Artifact hashes');
   }
   const progress = deriveMissionProgress(state);
   if (!progress.complete) {
-    return refuse('INVALID_STATE_TRANSITION', 'required-work-unaccepted', 'every required WorkItem must be verified before the Mission is submitted', {
+    return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.requiredWorkUnaccepted, 'every required WorkItem must be verified before the Mission is submitted', {
       unacceptedCount: progress.unaccepted.length,
       unacceptedWorkItemIds: progress.unaccepted.slice(0, WORK_ITEMS_LISTED),
     });

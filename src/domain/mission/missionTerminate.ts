@@ -1,6 +1,6 @@
 /** `mission.terminate` (§7.1): the Coordinator or policy ends the Mission as failed. */
 
-import type { MissionClosedPayload } from '../group/events.js';
+import type { MissionClosedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideTerminate, withClosedMission } from './closeMission.js';
 

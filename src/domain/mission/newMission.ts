@@ -6,9 +6,9 @@
 
 import type { MissionCreateChildPayload, MissionCreateFollowUpPayload, MissionCreatePayload } from '../../protocol/schemas/payloadTypes.js';
 import type { ApprovalPolicy, Lease, Mission, Principal } from '../documents.js';
-import type { MissionCreatedPayload } from '../group/events.js';
+import type { MissionCreatedPayload } from '../groupEvents.js';
 import type { AgentFacts, DecisionContext } from '../model.js';
-import { newConversation } from '../conversation/conversationDocuments.js';
+import { newConversation } from '../conversations.js';
 import { FULL_VISIBILITY, grantMembership } from '../membership/membershipDocuments.js';
 import { DEFAULT_LEASE_SECONDS, nowPlusSeconds } from '../rules.js';
 

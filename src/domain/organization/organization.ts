@@ -11,8 +11,9 @@ import { samePrincipal } from '../../protocol/principal.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
 import { fromJson, toJson } from '../documents.js';
 import { withLayeredEntry } from '../../protocol/layeredMap.js';
-import type { OrganizationKindEntry } from '../kinds/kindRegistry.js';
+import type { OrganizationKindEntry } from '../kinds/kindTypes.js';
 import { accept, refuse, type AgentFacts, type CommandEnvelope, type Decision, type DecisionContext, type RecordedEvent } from '../model.js';
+import { ORGANIZATION_REASONS } from './organizationReasons.js';
 
 export const CARD_REGISTER = 'ext.missionweaveprotocol.registry.agent_card_register';
 export const CARD_REGISTERED = 'ext.missionweaveprotocol.registry.agent_card_registered';
@@ -69,24 +70,24 @@ function decideCardRegister(
   facts: CardRegistrationFacts | undefined,
 ): Decision {
   if (!samePrincipal(command.actor, ctx.services.registry)) {
-    return refuse('AUTH_FORBIDDEN', 'not-registry-service', 'only the Organization registry registers Agent Cards');
+    return refuse('AUTH_FORBIDDEN', ORGANIZATION_REASONS.notRegistryService, 'only the Organization registry registers Agent Cards');
   }
   // Without the app's verdict the card counts as unverified: fail closed.
   if (facts === undefined || !facts.cardIssuerAuthorized) {
-    return refuse('AUTH_FORBIDDEN', 'card-issuer-not-authorized', 'the card is not issued by the registry service');
+    return refuse('AUTH_FORBIDDEN', ORGANIZATION_REASONS.cardIssuerNotAuthorized, 'the card is not issued by the registry service');
   }
   const card = fromJson<CardMembers>(facts.card);
   if (card.organizationId !== ctx.services.organizationId) {
-    return refuse('AUTH_FORBIDDEN', 'card-other-organization', 'the card belongs to another Organization');
+    return refuse('AUTH_FORBIDDEN', ORGANIZATION_REASONS.cardOtherOrganization, 'the card belongs to another Organization');
   }
   const registered = state.agents.get(card.agentId);
   if (registered !== undefined && card.cardVersion <= registered.cardVersion) {
-    return refuse('REVISION_CONFLICT', 'card-version-not-newer', 'a card of this or a later version is registered', {
+    return refuse('REVISION_CONFLICT', ORGANIZATION_REASONS.cardVersionNotNewer, 'a card of this or a later version is registered', {
       currentRevision: registered.cardVersion,
     });
   }
   if (facts.registryProblem !== undefined) {
-    return refuse('INVALID_COMMAND', 'card-keys-conflict', 'the card keys would rebind or alias registered keys', {
+    return refuse('INVALID_COMMAND', ORGANIZATION_REASONS.cardKeysConflict, 'the card keys would rebind or alias registered keys', {
       registryProblem: facts.registryProblem,
     });
   }
@@ -99,11 +100,11 @@ function decideCardRegister(
 
 function decideSessionOpen(state: OrganizationState, command: CommandEnvelope, ctx: DecisionContext): Decision {
   if (!samePrincipal(command.actor, ctx.services.authority)) {
-    return refuse('AUTH_FORBIDDEN', 'not-group-authority', 'only the Group Authority opens sessions');
+    return refuse('AUTH_FORBIDDEN', ORGANIZATION_REASONS.notGroupAuthority, 'only the Group Authority opens sessions');
   }
   const agentId = String(command.payload['agentId']);
   if (state.agents.get(agentId)?.status !== 'active') {
-    return refuse('INVALID_COMMAND', 'agent-card-inactive', 'the Agent has no active Agent Card');
+    return refuse('INVALID_COMMAND', ORGANIZATION_REASONS.agentCardInactive, 'the Agent has no active Agent Card');
   }
   // Epoch n + 1 fences every runtime still holding n or less (§6.3).
   const sessionEpoch = (state.sessions.get(agentId) ?? 0) + 1;
@@ -127,7 +128,7 @@ export function decideOrganizationCommand(
     case SESSION_OPEN:
       return decideSessionOpen(state, command, ctx);
     default:
-      return refuse('INVALID_COMMAND', 'kind-not-supported', `${command.kind} is not an Organization Command`);
+      return refuse('INVALID_COMMAND', ORGANIZATION_REASONS.kindNotSupported, `${command.kind} is not an Organization Command`);
   }
 }
 

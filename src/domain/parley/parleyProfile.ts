@@ -8,7 +8,7 @@
  * malformed one is refused with the seed's stable reason `invalid_body`.
  */
 
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { ExtensionProfile, ProfileEventType } from '../kinds/profile.js';
 import { defineProfileKind, emit } from '../kinds/profile.js';
 import type { JsonObject } from '../../protocol/strictJson.js';

@@ -8,11 +8,12 @@
  * the Coordinator with its own Events.
  */
 
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { accept, refuse, type CommandEnvelope, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { exceededLimit, thresholdCrossing, type ExceededLimit } from './cooperationPolicy.js';
 import { checkGrantFits } from './overrideGrants.js';
 import { COOPERATION_OVERRIDE_CONSUMED, COOPERATION_THRESHOLD_REACHED, type CooperationOverrideConsumedPayload, type CooperationThresholdReachedPayload } from './policyEvents.js';
+import { POLICY_REASONS } from './policyReasons.js';
 
 function rateLimited(exceeded: ExceededLimit): Decision {
   const { policy, limit, observed, resetsAt } = exceeded;
@@ -62,7 +63,7 @@ export function decideUnderCooperationPolicy(decide: () => Decision, state: Grou
   const cited = command.cooperationOverrideGrantId !== undefined;
   if (exceeded !== null && !cited) return rateLimited(exceeded);
   if (exceeded === null && cited) {
-    return refuse('INVALID_COMMAND', 'no-limit-exceeded', 'the Command cites a Cooperation Override Grant but passes no cooperation limit');
+    return refuse('INVALID_COMMAND', POLICY_REASONS.noLimitExceeded, 'the Command cites a Cooperation Override Grant but passes no cooperation limit');
   }
   if (exceeded !== null) {
     const misfit = checkGrantFits(state.cooperationGrants, { missionId: state.mission.missionId, groupId: state.groupId }, command, exceeded.policy, ctx.nowMillis);

@@ -123,3 +123,10 @@ export const MAX_RATE_WINDOW_ENTRIES = 10_000;
 export function softThreshold(limit: number): number {
   return Math.max(1, Math.floor(limit * SOFT_THRESHOLD_FRACTION));
 }
+
+declare module '../model.js' {
+  interface DecisionContext {
+    /** The Organization's cooperation limits (§20); `DEFAULT_COOPERATION_LIMITS` when absent. */
+    readonly cooperationLimits?: CooperationLimits;
+  }
+}

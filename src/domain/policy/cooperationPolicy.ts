@@ -7,7 +7,7 @@
  */
 
 import { formatTimestamp } from '../../protocol/timestamp.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { CommandEnvelope, DecisionContext } from '../model.js';
 import { DEFAULT_COOPERATION_LIMITS, RATE_WINDOW_MS, softThreshold, type CooperationLimits, type CooperationPolicy, type ExceededLimit } from './cooperationLimits.js';
 import { clarificationCrossing, clarificationLimit, duplicateDecomposition } from './decompositionLimits.js';

@@ -25,7 +25,7 @@
 
 import { canonicalize } from '../../protocol/jcs.js';
 import type { WorkContract, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { CommandEnvelope } from '../model.js';
 import { linksOf } from '../workItem/workItemDocuments.js';
 import { softThreshold, type CooperationLimits, type ExceededLimit } from './cooperationLimits.js';

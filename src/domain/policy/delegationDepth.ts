@@ -14,7 +14,7 @@
  * rules (`workItem/delegation.ts`), and a use outside the target's subtree too.
  */
 
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { CommandEnvelope } from '../model.js';
 import { depthBelow } from '../workItem/delegation.js';
 import type { CooperationLimits, ExceededLimit } from './cooperationLimits.js';

@@ -5,8 +5,8 @@
  */
 
 import type { Budget, Principal } from '../documents.js';
-import type { ResourceUsage } from '../budget/budgetMath.js';
-import type { GroupState } from '../group/groupState.js';
+import type { ResourceUsage } from '../budgetMath.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { missionUsageOf } from '../workItem/resourceUsage.js';
 import { linksOf } from '../workItem/workItemDocuments.js';
 

@@ -10,6 +10,7 @@ import { samePrincipal, type Principal } from '../../protocol/principal.js';
 import { refuse, type CommandEnvelope, type Refusal } from '../model.js';
 import type { CooperationPolicy } from './cooperationLimits.js';
 import { timestampMillis } from './rateWindows.js';
+import { POLICY_REASONS } from './policyReasons.js';
 
 export interface CooperationOverrideGrant {
   readonly id: string;
@@ -64,15 +65,15 @@ export function checkGrantFits(
 ): Refusal | null {
   const grantId = command.cooperationOverrideGrantId as string;
   const grant = grants.get(grantId);
-  if (grant === undefined) return mismatch('grant-unknown', 'no such Cooperation Override Grant in this Group', grantId);
+  if (grant === undefined) return mismatch(POLICY_REASONS.grantUnknown, 'no such Cooperation Override Grant in this Group', grantId);
   if (grant.consumedEventId !== undefined) {
-    return refuse('AUTH_FORBIDDEN', 'grant-consumed', 'the Cooperation Override Grant was already used', { cooperationOverrideGrantId: grantId, consumedEventId: grant.consumedEventId });
+    return refuse('AUTH_FORBIDDEN', POLICY_REASONS.grantConsumed, 'the Cooperation Override Grant was already used', { cooperationOverrideGrantId: grantId, consumedEventId: grant.consumedEventId });
   }
-  if (timestampMillis(grant.expiresAt) <= nowMillis) return mismatch('grant-expired', 'the Cooperation Override Grant has lapsed', grantId);
-  if (grant.missionId !== scope.missionId || grant.groupId !== scope.groupId) return mismatch('grant-other-mission', 'the Cooperation Override Grant belongs to another Mission or Group', grantId);
-  if (!samePrincipal(grant.beneficiary, command.actor)) return mismatch('grant-other-beneficiary', 'the Cooperation Override Grant is for another Principal', grantId);
-  if (grant.targetCommandKind !== command.kind) return mismatch('grant-other-kind', 'the Cooperation Override Grant targets another Command kind', grantId);
-  if (grant.targetActionId !== command.actionId) return mismatch('grant-other-action', 'the Cooperation Override Grant targets another Action ID', grantId);
-  if (grant.policyName !== policy) return mismatch('grant-other-policy', 'the Cooperation Override Grant is for another cooperation policy', grantId);
+  if (timestampMillis(grant.expiresAt) <= nowMillis) return mismatch(POLICY_REASONS.grantExpired, 'the Cooperation Override Grant has lapsed', grantId);
+  if (grant.missionId !== scope.missionId || grant.groupId !== scope.groupId) return mismatch(POLICY_REASONS.grantOtherMission, 'the Cooperation Override Grant belongs to another Mission or Group', grantId);
+  if (!samePrincipal(grant.beneficiary, command.actor)) return mismatch(POLICY_REASONS.grantOtherBeneficiary, 'the Cooperation Override Grant is for another Principal', grantId);
+  if (grant.targetCommandKind !== command.kind) return mismatch(POLICY_REASONS.grantOtherKind, 'the Cooperation Override Grant targets another Command kind', grantId);
+  if (grant.targetActionId !== command.actionId) return mismatch(POLICY_REASONS.grantOtherAction, 'the Cooperation Override Grant targets another Action ID', grantId);
+  if (grant.policyName !== policy) return mismatch(POLICY_REASONS.grantOtherPolicy, 'the Cooperation Override Grant is for another cooperation policy', grantId);
   return null;
 }

@@ -5,7 +5,7 @@
  * consumed the grant or crossed the threshold, so they commit, or not, with it.
  */
 
-import { withEntry } from '../group/groupState.js';
+import { withEntry } from '../kinds/groupState.js';
 import { defineEvent } from '../kinds/kindTypes.js';
 import type { Principal } from '../../protocol/principal.js';
 import type { CooperationPolicy } from './cooperationLimits.js';

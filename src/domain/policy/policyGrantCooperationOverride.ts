@@ -4,34 +4,35 @@
  */
 
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
-import type { GroupState } from '../group/groupState.js';
-import { membershipOf } from '../group/stateQueries.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { membershipOf } from '../stateQueries.js';
 import { accept, refuse, type DecisionContext } from '../model.js';
 import { isAfterNow, isNoLaterThan } from '../rules.js';
 import { MAX_COOPERATION_GRANTS_PER_GROUP } from './cooperationLimits.js';
 import { grantRevision, POLICY_TARGETS, type CooperationOverrideGrant } from './overrideGrants.js';
 import { cooperationOverrideConsumed, cooperationOverrideGranted, cooperationThresholdReached } from './policyEvents.js';
+import { POLICY_REASONS } from './policyReasons.js';
 
 type GrantCommand = CommandOf<'policy.grant_cooperation_override'>;
 
 function decideGrant(state: GroupState, command: GrantCommand, ctx: DecisionContext) {
   const { payload } = command;
   if (state.cooperationGrants.has(payload.grantId)) {
-    return refuse('INVALID_COMMAND', 'grant-id-taken', 'a Cooperation Override Grant with this ID exists');
+    return refuse('INVALID_COMMAND', POLICY_REASONS.grantIdTaken, 'a Cooperation Override Grant with this ID exists');
   }
   if (state.cooperationGrants.size >= MAX_COOPERATION_GRANTS_PER_GROUP) {
-    return refuse('RATE_LIMITED', 'grant-limit', 'this Group holds the most Cooperation Override Grants it may', { limit: MAX_COOPERATION_GRANTS_PER_GROUP });
+    return refuse('RATE_LIMITED', POLICY_REASONS.grantLimit, 'this Group holds the most Cooperation Override Grants it may', { limit: MAX_COOPERATION_GRANTS_PER_GROUP });
   }
   if (!POLICY_TARGETS[payload.policyName].includes(payload.targetCommandKind)) {
-    return refuse('INVALID_COMMAND', 'policy-not-for-kind', `the ${payload.policyName} policy does not limit ${payload.targetCommandKind}`);
+    return refuse('INVALID_COMMAND', POLICY_REASONS.policyNotForKind, `the ${payload.policyName} policy does not limit ${payload.targetCommandKind}`);
   }
   // A grant outliving its Mission could never be used; one already lapsed is a mistake.
   if (!isAfterNow(payload.expiresAt, ctx) || !isNoLaterThan(payload.expiresAt, state.mission.deadline)) {
-    return refuse('INVALID_COMMAND', 'grant-expiry-outside-mission', 'the grant must expire after now and no later than the Mission deadline');
+    return refuse('INVALID_COMMAND', POLICY_REASONS.grantExpiryOutsideMission, 'the grant must expire after now and no later than the Mission deadline');
   }
   const beneficiary = membershipOf(state, payload.beneficiary);
   if (beneficiary === undefined || beneficiary.state === 'ended') {
-    return refuse('INVALID_COMMAND', 'beneficiary-not-member', 'the beneficiary holds no current Membership of this Group');
+    return refuse('INVALID_COMMAND', POLICY_REASONS.beneficiaryNotMember, 'the beneficiary holds no current Membership of this Group');
   }
   const grant: CooperationOverrideGrant = {
     id: payload.grantId,

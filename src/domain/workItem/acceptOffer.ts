@@ -8,8 +8,8 @@
  */
 
 import type { WorkItem, WorkOffer, WorkOwner } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
-import { activeAgent } from '../group/stateQueries.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { activeAgent } from '../stateQueries.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isAfterNow, nowPlusSeconds } from '../rules.js';
@@ -18,6 +18,7 @@ import { checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing
 import { DEFAULT_OWNERSHIP_LEASE_SECONDS } from './workLimits.js';
 import type { WorkOfferAcceptedPayload } from './workEvents.js';
 import { leasesOf, newWorkLease, withLeases } from './workLeases.js';
+import { WORK_REASONS } from './workReasons.js';
 
 type AcceptCommand = CommandOf<'work.accept_offer'>;
 
@@ -30,18 +31,18 @@ function latestOfferTo(workItem: WorkItem, agentId: string): WorkOffer | undefin
 function checkOffer(workItem: WorkItem, agentId: string, ctx: DecisionContext): WorkOffer | Refusal {
   const offer = latestOfferTo(workItem, agentId);
   const details = { workItemId: workItem.workItemId };
-  if (offer === undefined) return refuse('AUTH_FORBIDDEN', 'not-offered', 'the WorkItem is not offered to this Agent', details);
+  if (offer === undefined) return refuse('AUTH_FORBIDDEN', WORK_REASONS.notOffered, 'the WorkItem is not offered to this Agent', details);
   // Someone won first: a candidate hears that, not merely that its offer is gone (§10.3).
   if (offer.status === 'lost_race' || (workItem.owner !== undefined && workItem.owner.agentId !== agentId && workItem.state !== 'offered')) {
-    return refuse('WORK_ALREADY_OWNED', 'already-owned', 'another candidate accepted the WorkItem first', details);
+    return refuse('WORK_ALREADY_OWNED', WORK_REASONS.alreadyOwned, 'another candidate accepted the WorkItem first', details);
   }
   const refused = checkWorkState(workItem, ['offered'], 'accept an offer');
   if (refused !== null) return refused;
   if (offer.status === 'withdrawn' || offer.status === 'declined' || offer.status === 'accepted') {
-    return refuse('AUTH_FORBIDDEN', 'offer-withdrawn', 'the offer to this Agent is no longer open', details);
+    return refuse('AUTH_FORBIDDEN', WORK_REASONS.offerWithdrawn, 'the offer to this Agent is no longer open', details);
   }
   if (offer.status === 'expired' || !isAfterNow(offer.expiresAt, ctx)) {
-    return refuse('WORK_OFFER_EXPIRED', 'offer-expired', 'the offer has expired', { ...details, offerId: offer.offerId });
+    return refuse('WORK_OFFER_EXPIRED', WORK_REASONS.offerExpired, 'the offer has expired', { ...details, offerId: offer.offerId });
   }
   return offer;
 }
@@ -62,10 +63,10 @@ export function decideAcceptOffer(state: GroupState, command: AcceptCommand, ctx
   if (isRefusal(offer)) return offer;
   // The card is judged again at acceptance: it may have been revoked or changed since the offer.
   const agent = activeAgent(ctx, agentId);
-  if (agent === undefined) return refuse('AUTH_FORBIDDEN', 'card-inactive', 'the Agent has no active Agent Card');
+  if (agent === undefined) return refuse('AUTH_FORBIDDEN', WORK_REASONS.cardInactive, 'the Agent has no active Agent Card');
   const pins = capabilityPins(agent, workItem.contract.requiredCapabilities);
-  if (pins === undefined) return refuse('AUTH_FORBIDDEN', 'capability-not-satisfied', 'the Agent Card no longer meets the required capabilities');
-  if (command.sessionEpoch === undefined) return refuse('INVALID_COMMAND', 'session-epoch-required', 'an ownership lease binds a Session Epoch');
+  if (pins === undefined) return refuse('AUTH_FORBIDDEN', WORK_REASONS.capabilityNotSatisfied, 'the Agent Card no longer meets the required capabilities');
+  if (command.sessionEpoch === undefined) return refuse('INVALID_COMMAND', WORK_REASONS.sessionEpochRequired, 'an ownership lease binds a Session Epoch');
 
   const ownershipEpoch = nextOwnershipEpoch(workItem);
   const seconds = command.payload.ownershipLeaseSeconds ?? DEFAULT_OWNERSHIP_LEASE_SECONDS;

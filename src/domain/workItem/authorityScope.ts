@@ -22,6 +22,7 @@ import { isDataClassification, MAX_DATA_CLASSIFICATION, tighterClassification, w
 import type { WorkContract } from '../documents.js';
 import { refuse, type Refusal } from '../model.js';
 import type { AncestorWorkItem } from './workAncestry.js';
+import { WORK_REASONS } from './workReasons.js';
 
 /** The operations a WorkItem may perform on one resource, and the classification bound there. */
 export interface ResourceScope {
@@ -49,7 +50,7 @@ export function checkClassifications(contract: WorkContract): Refusal | null {
   for (const { constraints, resource } of places) {
     const bound = statedBound(constraints);
     if (bound !== undefined && !isDataClassification(bound)) {
-      return refuse('INVALID_COMMAND', 'data-classification-unknown', 'maxDataClassification is one of public, internal, confidential, restricted', {
+      return refuse('INVALID_COMMAND', WORK_REASONS.dataClassificationUnknown, 'maxDataClassification is one of public, internal, confidential, restricted', {
         maxDataClassification: typeof bound === 'string' ? bound : JSON.stringify(bound),
         ...(resource === undefined ? {} : { resource }),
       });
@@ -83,16 +84,16 @@ export function checkWithinAncestors(contract: WorkContract, ancestors: readonly
     const theirs = scopeOfContract(ancestor.workItem.contract);
     const theirBound = boundOf(ancestor.workItem.contract.constraints);
     if (ownBound !== undefined && theirBound !== undefined && !withinClassification(ownBound, theirBound)) {
-      return exceeds('classification-exceeds-parent', 'the contract may see more sensitive data than a parent WorkItem', ancestor, { maxDataClassification: ownBound, parentMaxDataClassification: theirBound });
+      return exceeds(WORK_REASONS.classificationExceedsParent, 'the contract may see more sensitive data than a parent WorkItem', ancestor, { maxDataClassification: ownBound, parentMaxDataClassification: theirBound });
     }
     for (const [resource, scope] of own) {
       const allowed = theirs.get(resource);
-      if (allowed === undefined) return exceeds('resource-exceeds-parent', 'a parent WorkItem does not allow the resource', ancestor, { resource });
+      if (allowed === undefined) return exceeds(WORK_REASONS.resourceExceedsParent, 'a parent WorkItem does not allow the resource', ancestor, { resource });
       const operation = scope.operations.find((o) => !allowed.operations.includes(o));
-      if (operation !== undefined) return exceeds('operation-exceeds-parent', 'a parent WorkItem does not allow the operation on the resource', ancestor, { resource, operation });
+      if (operation !== undefined) return exceeds(WORK_REASONS.operationExceedsParent, 'a parent WorkItem does not allow the operation on the resource', ancestor, { resource, operation });
       const [bound, parentBound] = [scope.maxDataClassification, allowed.maxDataClassification];
       if (bound !== undefined && parentBound !== undefined && !withinClassification(bound, parentBound)) {
-        return exceeds('classification-exceeds-parent', 'the resource may show more sensitive data than a parent WorkItem allows', ancestor, { resource, maxDataClassification: bound, parentMaxDataClassification: parentBound });
+        return exceeds(WORK_REASONS.classificationExceedsParent, 'the resource may show more sensitive data than a parent WorkItem allows', ancestor, { resource, maxDataClassification: bound, parentMaxDataClassification: parentBound });
       }
     }
   }
@@ -104,7 +105,7 @@ export function checkPermissionsWithin(permissions: readonly string[], ancestors
   for (const ancestor of ancestors) {
     const operations = new Set(ancestor.workItem.contract.allowedResources.flatMap((grant) => grant.operations));
     const permission = permissions.find((p) => !operations.has(p));
-    if (permission !== undefined) return exceeds('permission-exceeds-parent', 'the child asks for a permission its parent WorkItem does not grant', ancestor, { permission });
+    if (permission !== undefined) return exceeds(WORK_REASONS.permissionExceedsParent, 'the child asks for a permission its parent WorkItem does not grant', ancestor, { permission });
   }
   return null;
 }

@@ -16,21 +16,22 @@
  */
 
 import { canonicalize } from '../../protocol/jcs.js';
-import type { WorkAuthorizedPayload } from '../group/events.js';
+import type { WorkAuthorizedPayload } from '../groupEvents.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
-import { newConversation } from '../conversation/conversationDocuments.js';
-import type { GroupState } from '../group/groupState.js';
-import { groupRef, holdsCoordinatorLease } from '../group/stateQueries.js';
+import { newConversation } from '../conversations.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { groupRef, holdsCoordinatorLease } from '../stateQueries.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { sameSet } from '../rules.js';
 import { checkDelegatedUse } from './delegation.js';
 import { checkContract } from './workContractChecks.js';
-import { checkAllocation, sourceOf } from '../budget/allocation.js';
-import { ancestorsOf } from '../budget/ledger.js';
+import { checkAllocation, sourceOf } from './allocation.js';
+import { ancestorsOf } from './ledger.js';
 import { checkWithinAncestors } from './authorityScope.js';
 import { isRefusal } from './fencing.js';
 import { ancestorWorkItems } from './workAncestry.js';
 import { newWorkItem, type WorkProposal } from './workItemDocuments.js';
+import { WORK_REASONS } from './workReasons.js';
 
 type AuthorizeCommand = CommandOf<'work.authorize'>;
 
@@ -39,16 +40,16 @@ function proposalTakenUp(state: GroupState, command: AuthorizeCommand): WorkProp
   const { payload } = command;
   if (payload.proposalId === undefined) return undefined;
   const proposal = state.proposals.get(payload.proposalId);
-  if (proposal === undefined) return refuse('INVALID_COMMAND', 'proposal-unknown', 'the Work Proposal does not exist in this Group');
+  if (proposal === undefined) return refuse('INVALID_COMMAND', WORK_REASONS.proposalUnknown, 'the Work Proposal does not exist in this Group');
   if (proposal.state !== 'open') {
-    return refuse('INVALID_STATE_TRANSITION', 'proposal-not-open', 'the Work Proposal was already authorized', { proposalId: proposal.proposalId });
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.proposalNotOpen, 'the Work Proposal was already authorized', { proposalId: proposal.proposalId });
   }
   const unchanged =
     canonicalize(proposal.contract) === canonicalize(payload.contract) &&
     sameSet(proposal.dependencyIds, payload.contract.dependencyWorkItemIds) &&
     proposal.parentWorkItemId === payload.parentWorkItemId;
   if (!unchanged) {
-    return refuse('INVALID_COMMAND', 'proposal-amended', 'authorize the proposal with its own contract, dependencies and parent', { proposalId: proposal.proposalId });
+    return refuse('INVALID_COMMAND', WORK_REASONS.proposalAmended, 'authorize the proposal with its own contract, dependencies and parent', { proposalId: proposal.proposalId });
   }
   return proposal;
 }
@@ -58,7 +59,7 @@ function checkAuthorizer(state: GroupState, command: AuthorizeCommand, ctx: Deci
   const { payload } = command;
   const coordinator = holdsCoordinatorLease(state, command.actor);
   if (coordinator && payload.delegationGrantId !== undefined) {
-    return refuse('INVALID_COMMAND', 'coordinator-cites-grant', 'the Coordinator authorizes under its lease, not a Delegation Grant');
+    return refuse('INVALID_COMMAND', WORK_REASONS.coordinatorCitesGrant, 'the Coordinator authorizes under its lease, not a Delegation Grant');
   }
   if (coordinator || payload.delegationGrantId === undefined) return null;
   const use = { kind: 'authorize', workItemId: payload.workItemId, parentWorkItemId: payload.parentWorkItemId, contract: payload.contract } as const;
@@ -72,10 +73,10 @@ export function decideWorkAuthorize(
 ): Decision<EventDraft<'work.authorized', WorkAuthorizedPayload>> {
   const { payload } = command;
   if (state.workItems.has(payload.workItemId)) {
-    return refuse('INVALID_STATE_TRANSITION', 'work-item-id-taken', 'the WorkItem ID is already in use');
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.workItemIdTaken, 'the WorkItem ID is already in use');
   }
   if (payload.conversationId !== undefined && state.conversations.has(payload.conversationId)) {
-    return refuse('INVALID_STATE_TRANSITION', 'conversation-id-taken', 'the Conversation ID is already in use');
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.conversationIdTaken, 'the Conversation ID is already in use');
   }
   // Authority first: a delegate learns nothing about proposals or the plan it may not act on.
   const unauthorized = checkAuthorizer(state, command, ctx);

@@ -23,13 +23,14 @@
  */
 
 import type { Lease, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
 import { isOwnerCardIncompatible, isRefusal, workItemNamed } from './fencing.js';
 import type { WorkItemEventPayload } from './workEvents.js';
 import { closeLease, leasesOf, withAllClosed, withExecutionClosed, withLeases, type WorkLeases } from './workLeases.js';
+import { WORK_REASONS } from './workReasons.js';
 
 export const WORK_LEASE_CLOSE = 'ext.missionweave.core.work_lease_close';
 export const WORK_LEASE_CLOSED = 'ext.missionweave.core.work_lease_closed';
@@ -51,17 +52,17 @@ type Close = CommandOf<typeof WORK_LEASE_CLOSE>;
 function namedLease(workItem: WorkItem, payload: Close['payload']): { which: 'execution' | 'ownership'; lease: Lease } | Refusal {
   const owner = workItem.owner;
   if (owner === undefined || owner.ownershipEpoch !== payload.ownershipEpoch) {
-    return refuse('WORK_STALE_OWNERSHIP', 'ownership-epoch-not-current', 'the lease was granted under an Ownership Epoch that is no longer current', {
+    return refuse('WORK_STALE_OWNERSHIP', WORK_REASONS.ownershipEpochNotCurrent, 'the lease was granted under an Ownership Epoch that is no longer current', {
       workItemId: workItem.workItemId,
     });
   }
   const { execution, ownership } = leasesOf(workItem);
   const found = execution?.leaseId === payload.leaseId ? { which: 'execution' as const, lease: execution } : ownership?.leaseId === payload.leaseId ? { which: 'ownership' as const, lease: ownership } : undefined;
   if (found === undefined || found.lease.state !== 'active') {
-    return refuse('INVALID_STATE_TRANSITION', 'lease-not-current', 'the lease is not a current lease of the WorkItem', { workItemId: workItem.workItemId, leaseId: payload.leaseId });
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.leaseNotCurrent, 'the lease is not a current lease of the WorkItem', { workItemId: workItem.workItemId, leaseId: payload.leaseId });
   }
   if (found.lease.holderAgentId !== payload.holderAgentId) {
-    return refuse('INVALID_COMMAND', 'lease-holder-mismatch', 'the lease has another holder', { workItemId: workItem.workItemId, leaseId: payload.leaseId });
+    return refuse('INVALID_COMMAND', WORK_REASONS.leaseHolderMismatch, 'the lease has another holder', { workItemId: workItem.workItemId, leaseId: payload.leaseId });
   }
   return found;
 }
@@ -71,21 +72,21 @@ function checkCause(workItem: WorkItem, which: 'execution' | 'ownership', lease:
   const details = { leaseId: lease.leaseId };
   switch (cause) {
     case 'expired':
-      return isAfterNow(lease.expiresAt, ctx) ? refuse('INVALID_STATE_TRANSITION', 'lease-not-expired', 'the lease has not expired', details) : null;
+      return isAfterNow(lease.expiresAt, ctx) ? refuse('INVALID_STATE_TRANSITION', WORK_REASONS.leaseNotExpired, 'the lease has not expired', details) : null;
     case 'session_replaced': {
       if (which !== 'execution') {
-        return refuse('INVALID_STATE_TRANSITION', 'ownership-survives-session', 'Session replacement closes Execution Leases only; ownership stays with the Agent', details);
+        return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.ownershipSurvivesSession, 'Session replacement closes Execution Leases only; ownership stays with the Agent', details);
       }
       const current = ctx.agent(lease.holderAgentId)?.sessionEpoch;
       return current !== undefined && current > lease.sessionEpoch
         ? null
-        : refuse('INVALID_STATE_TRANSITION', 'session-not-replaced', 'the holder has opened no Session since the lease was granted', details);
+        : refuse('INVALID_STATE_TRANSITION', WORK_REASONS.sessionNotReplaced, 'the holder has opened no Session since the lease was granted', details);
     }
     case 'card_incompatible':
       if (which !== 'ownership') {
-        return refuse('INVALID_STATE_TRANSITION', 'card-fences-ownership', 'an incompatible Agent Card fences the owner: name its ownership lease', details);
+        return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.cardFencesOwnership, 'an incompatible Agent Card fences the owner: name its ownership lease', details);
       }
-      return isOwnerCardIncompatible(workItem, ctx) ? null : refuse('INVALID_STATE_TRANSITION', 'card-compatible', 'the owner’s Agent Card still meets the Work Contract', details);
+      return isOwnerCardIncompatible(workItem, ctx) ? null : refuse('INVALID_STATE_TRANSITION', WORK_REASONS.cardCompatible, 'the owner’s Agent Card still meets the Work Contract', details);
     default: {
       const _exhaustive: never = cause;
       return _exhaustive;

@@ -17,12 +17,13 @@
  */
 
 import type { Budget, WorkContract, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
-import { membershipOf } from '../group/stateQueries.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { membershipOf } from '../stateQueries.js';
 import { refuse, type CommandEnvelope, type DecisionContext, type Refusal } from '../model.js';
 import { compareSemver, isAfterNow, isNoLaterThan } from '../rules.js';
 import { linksOf, type DelegationGrant } from './workItemDocuments.js';
 import { MAX_WORK_ITEMS_PER_GRANT } from './workLimits.js';
+import { WORK_REASONS } from './workReasons.js';
 
 /** What a delegate does with its Grant: authorize a new descendant, or offer an existing one. */
 export type DelegatedUse =
@@ -38,28 +39,28 @@ const forbidden = (reason: string, message: string, grant: DelegationGrant): Ref
 /** The Grant still stands for this actor now, whatever it is used for. */
 function checkGrantStands(state: GroupState, command: Pick<CommandEnvelope, 'actor'>, grant: DelegationGrant, ctx: DecisionContext): Refusal | null {
   if (command.actor.type !== 'agent' || command.actor.id !== grant.granteeAgentId) {
-    return forbidden('not-the-grantee', 'only the grantee may use a Delegation Grant', grant);
+    return forbidden(WORK_REASONS.notTheGrantee, 'only the grantee may use a Delegation Grant', grant);
   }
   const membership = membershipOf(state, command.actor);
   if (membership?.role !== 'work_delegate' || membership.state !== 'active') {
-    return forbidden('grantee-not-delegate', 'the grantee needs an active work_delegate Membership', grant);
+    return forbidden(WORK_REASONS.granteeNotDelegate, 'the grantee needs an active work_delegate Membership', grant);
   }
   if (membership.membershipEpoch !== grant.granteeMembershipEpoch) {
-    return refuse('MEMBERSHIP_STALE', 'grant-membership-changed', 'the grantee Membership changed since the Grant', { delegationGrantId: grant.grantId });
+    return refuse('MEMBERSHIP_STALE', WORK_REASONS.grantMembershipChanged, 'the grantee Membership changed since the Grant', { delegationGrantId: grant.grantId });
   }
   if (grant.missionId !== state.mission.missionId || grant.groupId !== state.groupId) {
-    return forbidden('grant-other-mission', 'the Grant belongs to another Mission', grant);
+    return forbidden(WORK_REASONS.grantOtherMission, 'the Grant belongs to another Mission', grant);
   }
   const coordinator = state.mission.coordinator;
   if (grant.coordinatorEpoch !== coordinator.coordinatorEpoch || grant.issuedBy.type !== 'agent' || grant.issuedBy.id !== coordinator.agentId) {
-    return refuse('AUTH_STALE_COORDINATOR', 'grant-coordinator-replaced', 'the Coordinator that issued the Grant is no longer current', { delegationGrantId: grant.grantId });
+    return refuse('AUTH_STALE_COORDINATOR', WORK_REASONS.grantCoordinatorReplaced, 'the Coordinator that issued the Grant is no longer current', { delegationGrantId: grant.grantId });
   }
   if (!isNoLaterThan(grant.grantedAt, ctx.now) || !isAfterNow(grant.expiresAt, ctx)) {
-    return forbidden('grant-expired', 'the Delegation Grant is not valid now', grant);
+    return forbidden(WORK_REASONS.grantExpired, 'the Delegation Grant is not valid now', grant);
   }
   const target = state.workItems.get(grant.targetWorkItemId);
-  if (target === undefined) return forbidden('grant-target-missing', 'the Grant target WorkItem no longer exists', grant);
-  if (ENDED_TARGET.includes(target.state)) return forbidden('grant-target-ended', `the Grant target WorkItem is ${target.state}`, grant);
+  if (target === undefined) return forbidden(WORK_REASONS.grantTargetMissing, 'the Grant target WorkItem no longer exists', grant);
+  if (ENDED_TARGET.includes(target.state)) return forbidden(WORK_REASONS.grantTargetEnded, `the Grant target WorkItem is ${target.state}`, grant);
   return null;
 }
 
@@ -86,7 +87,7 @@ function checkCapabilities(grant: DelegationGrant, contract: WorkContract): Refu
   for (const required of contract.requiredCapabilities) {
     const allowed = grant.allowedCapabilities.find((c) => c.id === required.id);
     if (allowed === undefined || compareSemver(required.version, allowed.version) < 0) {
-      return refuse('AUTH_FORBIDDEN', 'capability-outside-grant', 'a required capability is not allowed by the Grant at that version', {
+      return refuse('AUTH_FORBIDDEN', WORK_REASONS.capabilityOutsideGrant, 'a required capability is not allowed by the Grant at that version', {
         delegationGrantId: grant.grantId,
         capability: required.id,
         ...(allowed === undefined ? {} : { minimumVersion: allowed.version }),
@@ -112,27 +113,27 @@ function cumulativeOverrun(grant: DelegationGrant, budgets: readonly Budget[]): 
 function checkCumulative(state: GroupState, grant: DelegationGrant, workItemId: string, contract: WorkContract): Refusal | null {
   if (grant.usedBy.includes(workItemId)) return null;
   if (grant.usedBy.length >= MAX_WORK_ITEMS_PER_GRANT) {
-    return refuse('RATE_LIMITED', 'grant-use-limit', 'the Grant has been used for as many WorkItems as it may', { delegationGrantId: grant.grantId, limit: MAX_WORK_ITEMS_PER_GRANT });
+    return refuse('RATE_LIMITED', WORK_REASONS.grantUseLimit, 'the Grant has been used for as many WorkItems as it may', { delegationGrantId: grant.grantId, limit: MAX_WORK_ITEMS_PER_GRANT });
   }
   const used = grant.usedBy.map((id) => state.workItems.get(id)?.contract.budget ?? {});
   const overrun = cumulativeOverrun(grant, [...used, contract.budget]);
   if (overrun === undefined) return null;
-  return refuse('BUDGET_EXCEEDED', 'grant-budget-exceeded', 'the work under the Grant would exceed one of its ceilings', { delegationGrantId: grant.grantId, limit: overrun });
+  return refuse('BUDGET_EXCEEDED', WORK_REASONS.grantBudgetExceeded, 'the work under the Grant would exceed one of its ceilings', { delegationGrantId: grant.grantId, limit: overrun });
 }
 
 function checkScope(state: GroupState, grant: DelegationGrant, use: DelegatedUse): Refusal | null {
   if (use.kind === 'authorize') {
-    if (use.parentWorkItemId === undefined) return forbidden('delegated-parent-required', 'a delegated WorkItem must name its parent WorkItem', grant);
+    if (use.parentWorkItemId === undefined) return forbidden(WORK_REASONS.delegatedParentRequired, 'a delegated WorkItem must name its parent WorkItem', grant);
     const parentDepth = depthBelow(state, grant.targetWorkItemId, use.parentWorkItemId);
-    if (parentDepth === undefined) return forbidden('outside-grant-scope', 'the parent WorkItem is outside the Grant target subtree', grant);
-    if (parentDepth + 1 > grant.maxDescendantDepth) return forbidden('grant-depth-exceeded', 'the WorkItem would lie deeper than the Grant allows', grant);
+    if (parentDepth === undefined) return forbidden(WORK_REASONS.outsideGrantScope, 'the parent WorkItem is outside the Grant target subtree', grant);
+    if (parentDepth + 1 > grant.maxDescendantDepth) return forbidden(WORK_REASONS.grantDepthExceeded, 'the WorkItem would lie deeper than the Grant allows', grant);
     return null;
   }
   const attributed = linksOf(use.workItem).delegationGrantId;
-  if (attributed !== undefined && attributed !== grant.grantId) return forbidden('work-item-other-grant', 'the WorkItem is attributed to another Grant', grant);
+  if (attributed !== undefined && attributed !== grant.grantId) return forbidden(WORK_REASONS.workItemOtherGrant, 'the WorkItem is attributed to another Grant', grant);
   const depth = depthBelow(state, grant.targetWorkItemId, use.workItem.workItemId);
-  if (depth === undefined) return forbidden('outside-grant-scope', 'the WorkItem is outside the Grant target subtree', grant);
-  if (depth > grant.maxDescendantDepth) return forbidden('grant-depth-exceeded', 'the WorkItem lies deeper than the Grant allows', grant);
+  if (depth === undefined) return forbidden(WORK_REASONS.outsideGrantScope, 'the WorkItem is outside the Grant target subtree', grant);
+  if (depth > grant.maxDescendantDepth) return forbidden(WORK_REASONS.grantDepthExceeded, 'the WorkItem lies deeper than the Grant allows', grant);
   return null;
 }
 
@@ -146,7 +147,7 @@ export function checkDelegatedUse(
 ): Refusal | null {
   const grant = state.delegationGrants.get(grantId);
   if (grant === undefined) {
-    return refuse('INVALID_COMMAND', 'delegation-grant-unknown', 'the Delegation Grant does not exist in this Group', { delegationGrantId: grantId });
+    return refuse('INVALID_COMMAND', WORK_REASONS.delegationGrantUnknown, 'the Delegation Grant does not exist in this Group', { delegationGrantId: grantId });
   }
   const contract = use.kind === 'authorize' ? use.contract : use.workItem.contract;
   const workItemId = use.kind === 'authorize' ? use.workItemId : use.workItem.workItemId;

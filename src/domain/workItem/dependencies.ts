@@ -12,8 +12,9 @@
  */
 
 import type { WorkContract, WorkItem, WorkItemState } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type Refusal } from '../model.js';
+import { WORK_REASONS } from './workReasons.js';
 
 export const DEPENDENCY_POLICIES = ['all_verified', 'all_submitted'] as const;
 export type DependencyPolicy = (typeof DEPENDENCY_POLICIES)[number];
@@ -44,7 +45,7 @@ export function dependencyPolicyOf(contract: WorkContract): DependencyPolicy {
 export function checkDependencyPolicy(contract: WorkContract): Refusal | null {
   const declared = declaredPolicy(contract);
   if (declared === undefined || isPolicy(declared)) return null;
-  return refuse('INVALID_COMMAND', 'dependency-policy-unknown', 'constraints.dependencyPolicy must be all_verified or all_submitted', {
+  return refuse('INVALID_COMMAND', WORK_REASONS.dependencyPolicyUnknown, 'constraints.dependencyPolicy must be all_verified or all_submitted', {
     dependencyPolicies: [...DEPENDENCY_POLICIES],
   });
 }
@@ -57,7 +58,7 @@ export function checkDependenciesMet(state: GroupState, workItem: WorkItem): Ref
     return dependency === undefined || !met.includes(dependency);
   });
   if (unmet.length === 0) return null;
-  return refuse('INVALID_STATE_TRANSITION', 'dependencies-unmet', 'the WorkItem depends on work its dependency policy does not count as done yet', {
+  return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.dependenciesUnmet, 'the WorkItem depends on work its dependency policy does not count as done yet', {
     workItemId: workItem.workItemId,
     dependencyPolicy: dependencyPolicyOf(workItem.contract),
     unmetDependencyIds: unmet,
@@ -86,7 +87,7 @@ export function dependsOn(state: GroupState, from: string, to: string): boolean 
 /** Refuses an edge `workItemId → dependencyId` that would close a cycle (§10.4). */
 export function checkNoCycle(state: GroupState, workItemId: string, dependencyId: string): Refusal | null {
   if (dependencyId !== workItemId && !dependsOn(state, dependencyId, workItemId)) return null;
-  return refuse('INVALID_COMMAND', 'dependency-cycle', 'the dependency would make the WorkItem graph cyclic', { workItemId, dependencyId });
+  return refuse('INVALID_COMMAND', WORK_REASONS.dependencyCycle, 'the dependency would make the WorkItem graph cyclic', { workItemId, dependencyId });
 }
 
 /** Refuses dependencies that are not WorkItems of this Group, or that would form a cycle. */
@@ -95,7 +96,7 @@ export function checkDependencies(state: GroupState, workItemId: string, depende
     const cycle = checkNoCycle(state, workItemId, id);
     if (cycle !== null) return cycle;
     if (!state.workItems.has(id)) {
-      return refuse('INVALID_COMMAND', 'dependency-unknown', 'a dependency is not a WorkItem of this Group', { workItemId: id });
+      return refuse('INVALID_COMMAND', WORK_REASONS.dependencyUnknown, 'a dependency is not a WorkItem of this Group', { workItemId: id });
     }
   }
   return null;

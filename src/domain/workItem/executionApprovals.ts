@@ -13,7 +13,8 @@
 import type { Budget, Extension, Principal, WorkItem } from '../documents.js';
 import { refuse, type CommandSignature, type DecisionContext, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
-import { requiredExecutionApproval } from '../authorization/executionPolicy.js';
+import { requiredExecutionApproval } from './executionPolicy.js';
+import { WORK_REASONS } from './workReasons.js';
 
 export const EXECUTION_APPROVALS_EXTENSION = 'urn:missionweave:extension:execution-approvals';
 const EXECUTION_APPROVALS_VERSION = '0.1.0';
@@ -79,7 +80,7 @@ export function checkExecutionApproval(workItem: WorkItem, ctx: DecisionContext)
   if (requirement === 'not_required') return null;
   const approval = liveApproval(workItem, ctx);
   if (approval !== undefined && (requirement !== 'human_required' || approval.approver.type === 'human')) return null;
-  return refuse('APPROVAL_REQUIRED', 'execution-approval-required', 'a live Execution Approval for the current Ownership Epoch is required before start', {
+  return refuse('APPROVAL_REQUIRED', WORK_REASONS.executionApprovalRequired, 'a live Execution Approval for the current Ownership Epoch is required before start', {
     workItemId: workItem.workItemId,
     executionApproval: requirement,
   });

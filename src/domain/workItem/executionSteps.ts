@@ -5,7 +5,7 @@
  */
 
 import type { Lease, WorkItem, WorkOffer } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { DecisionContext, EventDraft, Refusal } from '../model.js';
 import { checkExecutionLease, checkOwner, checkWorkState, type FencedCommand } from './fencing.js';
 import type { WorkItemEventPayload } from './workEvents.js';

@@ -9,12 +9,13 @@
  */
 
 import type { Lease, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
-import { membershipOf } from '../group/stateQueries.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { membershipOf } from '../stateQueries.js';
 import { refuse, type CommandEnvelope, type DecisionContext, type Refusal } from '../model.js';
 import { capabilityPins } from './capabilityMatch.js';
 import { linksOf } from './workItemDocuments.js';
 import { isLive, leasesOf } from './workLeases.js';
+import { WORK_REASONS } from './workReasons.js';
 
 /**
  * What the fencing checks read of a Command: who sends it and in which Session. Narrower than
@@ -26,7 +27,7 @@ export type FencedCommand = Pick<CommandEnvelope, 'actor' | 'sessionEpoch'>;
 /** The WorkItem a Command names, or the refusal for one this Group does not have. */
 export function workItemNamed(state: GroupState, workItemId: string): WorkItem | Refusal {
   const workItem = state.workItems.get(workItemId);
-  return workItem ?? refuse('INVALID_COMMAND', 'work-item-unknown', 'the WorkItem is not in this Group', { workItemId });
+  return workItem ?? refuse('INVALID_COMMAND', WORK_REASONS.workItemUnknown, 'the WorkItem is not in this Group', { workItemId });
 }
 
 export function isRefusal(value: unknown): value is Refusal {
@@ -41,9 +42,9 @@ export function liveOwnerOf(workItem: WorkItem, ctx: DecisionContext): string | 
 
 /** Workers act through an active `worker` Membership (§8). */
 export function checkWorker(state: GroupState, command: FencedCommand): Refusal | null {
-  if (command.actor.type !== 'agent') return refuse('AUTH_FORBIDDEN', 'worker-not-agent', 'only a Worker Agent may do this');
+  if (command.actor.type !== 'agent') return refuse('AUTH_FORBIDDEN', WORK_REASONS.workerNotAgent, 'only a Worker Agent may do this');
   const membership = membershipOf(state, command.actor);
-  if (membership?.role !== 'worker') return refuse('AUTH_FORBIDDEN', 'not-a-worker', 'a worker Membership is required');
+  if (membership?.role !== 'worker') return refuse('AUTH_FORBIDDEN', WORK_REASONS.notAWorker, 'a worker Membership is required');
   return null;
 }
 
@@ -61,17 +62,17 @@ export interface OwnerClaim {
 export function checkOwner(workItem: WorkItem, command: FencedCommand, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
   const owner = workItem.owner;
   if (owner === undefined || claim.ownershipEpoch !== owner.ownershipEpoch) {
-    return refuse('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale', 'the Ownership Epoch is not the current one', {
+    return refuse('WORK_STALE_OWNERSHIP', WORK_REASONS.ownershipEpochStale, 'the Ownership Epoch is not the current one', {
       workItemId: workItem.workItemId,
       ...(owner === undefined ? {} : { currentOwnershipEpoch: owner.ownershipEpoch }),
     });
   }
   if (command.actor.type !== 'agent' || command.actor.id !== owner.agentId) {
-    return refuse('AUTH_FORBIDDEN', 'not-the-owner', 'only the current owner may do this', { workItemId: workItem.workItemId });
+    return refuse('AUTH_FORBIDDEN', WORK_REASONS.notTheOwner, 'only the current owner may do this', { workItemId: workItem.workItemId });
   }
   const { ownership } = leasesOf(workItem);
   if (!isLive(ownership, ctx)) {
-    return refuse('WORK_LEASE_EXPIRED', 'ownership-lease-expired', 'the ownership lease is no longer valid', { workItemId: workItem.workItemId });
+    return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.ownershipLeaseExpired, 'the ownership lease is no longer valid', { workItemId: workItem.workItemId });
   }
   return null;
 }
@@ -84,13 +85,13 @@ export function checkExecutionLease(workItem: WorkItem, command: FencedCommand, 
   const { execution } = leasesOf(workItem);
   const details = { workItemId: workItem.workItemId, executionLeaseId: leaseId };
   if (execution === undefined || execution.leaseId !== leaseId) {
-    return refuse('WORK_LEASE_EXPIRED', 'execution-lease-not-current', 'the Execution Lease is not the current one', details);
+    return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.executionLeaseNotCurrent, 'the Execution Lease is not the current one', details);
   }
   if (!isLive(execution, ctx)) {
-    return refuse('WORK_LEASE_EXPIRED', 'execution-lease-expired', 'the Execution Lease has expired', details);
+    return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.executionLeaseExpired, 'the Execution Lease has expired', details);
   }
   if (command.sessionEpoch !== execution.sessionEpoch) {
-    return refuse('WORK_LEASE_EXPIRED', 'execution-lease-other-session', 'the Execution Lease belongs to another Session', details);
+    return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.executionLeaseOtherSession, 'the Execution Lease belongs to another Session', details);
   }
   return execution;
 }
@@ -119,7 +120,7 @@ export function isOwnerCardIncompatible(workItem: WorkItem, ctx: DecisionContext
  */
 export function checkOwnerCard(workItem: WorkItem, ctx: DecisionContext): Refusal | null {
   if (!isOwnerCardIncompatible(workItem, ctx)) return null;
-  return refuse('WORK_LEASE_EXPIRED', 'agent-card-incompatible', 'the owner’s Agent Card no longer meets the Work Contract; execution needs renewed acceptance', {
+  return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.agentCardIncompatible, 'the owner’s Agent Card no longer meets the Work Contract; execution needs renewed acceptance', {
     workItemId: workItem.workItemId,
     agentId: workItem.owner?.agentId ?? '',
     agentCardVersion: ctx.agent(workItem.owner?.agentId ?? '')?.cardVersion ?? 0,
@@ -138,7 +139,7 @@ export function checkFenced(workItem: WorkItem, command: FencedCommand, claim: O
 /** Refuses a transition the §10.2 table does not allow from the WorkItem's state. */
 export function checkWorkState(workItem: WorkItem, allowed: readonly WorkItem['state'][], transition: string): Refusal | null {
   if (allowed.includes(workItem.state)) return null;
-  return refuse('INVALID_STATE_TRANSITION', 'work-item-state', `a ${workItem.state} WorkItem cannot ${transition}`, {
+  return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState, `a ${workItem.state} WorkItem cannot ${transition}`, {
     workItemId: workItem.workItemId,
     state: workItem.state,
   });

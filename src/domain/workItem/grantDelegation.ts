@@ -10,13 +10,14 @@
  * contract budget (the subtree's work is part of the target's) and the Mission's (§12).
  */
 
-import { withEntry, type GroupState } from '../group/groupState.js';
-import { groupRef, membershipOf } from '../group/stateQueries.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
+import { groupRef, membershipOf } from '../stateQueries.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isAfterNow, isNoLaterThan } from '../rules.js';
 import type { DelegationGrantedPayload } from './workEvents.js';
 import type { DelegationGrant } from './workItemDocuments.js';
+import { WORK_REASONS } from './workReasons.js';
 
 type GrantCommand = CommandOf<'membership.grant_delegation'>;
 
@@ -31,20 +32,20 @@ export const delegationGranted = defineEvent<DelegationGrantedPayload>()({
 function checkGrant(state: GroupState, command: GrantCommand, ctx: DecisionContext): Refusal | null {
   const { payload } = command;
   const target = state.workItems.get(payload.targetWorkItemId);
-  if (target === undefined) return refuse('INVALID_COMMAND', 'target-work-item-unknown', 'the target WorkItem is not in this Group');
+  if (target === undefined) return refuse('INVALID_COMMAND', WORK_REASONS.targetWorkItemUnknown, 'the target WorkItem is not in this Group');
   if (['verified', 'failed', 'cancelled'].includes(target.state)) {
-    return refuse('INVALID_STATE_TRANSITION', 'grant-target-ended', `the target WorkItem is ${target.state}`, { workItemId: target.workItemId });
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.grantTargetEnded, `the target WorkItem is ${target.state}`, { workItemId: target.workItemId });
   }
   if (!isAfterNow(payload.expiresAt, ctx) || !isNoLaterThan(payload.expiresAt, state.mission.deadline)) {
-    return refuse('INVALID_COMMAND', 'expiry-outside-mission', 'the Grant must expire after now and no later than the Mission deadline');
+    return refuse('INVALID_COMMAND', WORK_REASONS.expiryOutsideMission, 'the Grant must expire after now and no later than the Mission deadline');
   }
   const overTarget = budgetOverrun(payload.budget, target.contract.budget);
   if (overTarget !== undefined) {
-    return refuse('INVALID_COMMAND', 'budget-exceeds-target', 'the Grant ceilings exceed the target WorkItem budget', { limit: overTarget });
+    return refuse('INVALID_COMMAND', WORK_REASONS.budgetExceedsTarget, 'the Grant ceilings exceed the target WorkItem budget', { limit: overTarget });
   }
   const overMission = budgetOverrun(payload.budget, state.mission.budget);
   if (overMission !== undefined) {
-    return refuse('INVALID_COMMAND', 'budget-exceeds-mission', 'the Grant ceilings exceed the Mission budget', { limit: overMission });
+    return refuse('INVALID_COMMAND', WORK_REASONS.budgetExceedsMission, 'the Grant ceilings exceed the Mission budget', { limit: overMission });
   }
   return null;
 }
@@ -56,11 +57,11 @@ export function decideGrantDelegation(
 ): Decision<EventDraft<'membership.delegation.granted', DelegationGrantedPayload>> {
   const { payload } = command;
   if (state.delegationGrants.has(payload.grantId)) {
-    return refuse('INVALID_STATE_TRANSITION', 'grant-id-taken', 'the Delegation Grant ID is already in use');
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.grantIdTaken, 'the Delegation Grant ID is already in use');
   }
   const grantee = membershipOf(state, { type: 'agent', id: payload.granteeAgentId });
   if (grantee?.role !== 'work_delegate' || grantee.state !== 'active') {
-    return refuse('INVALID_COMMAND', 'grantee-not-delegate', 'the grantee needs an active work_delegate Membership', { agentId: payload.granteeAgentId });
+    return refuse('INVALID_COMMAND', WORK_REASONS.granteeNotDelegate, 'the grantee needs an active work_delegate Membership', { agentId: payload.granteeAgentId });
   }
   const refused = checkGrant(state, command, ctx);
   if (refused !== null) return refused;

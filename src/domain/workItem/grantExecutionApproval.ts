@@ -20,16 +20,17 @@
  */
 
 import type { WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';
-import { requiredExecutionApproval } from '../authorization/executionPolicy.js';
+import { requiredExecutionApproval } from './executionPolicy.js';
 import { approvalsOf, withApproval, type ExecutionApproval } from './executionApprovals.js';
 import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';
 import { DEFAULT_EXECUTION_APPROVAL_SECONDS } from './workLimits.js';
 import type { ExecutionApprovalGrantedPayload } from './workEvents.js';
 import { isLive, leasesOf } from './workLeases.js';
+import { WORK_REASONS } from './workReasons.js';
 
 type GrantCommand = CommandOf<'approval.grant_execution'>;
 type Requirement = ExecutionApproval['requirement'];
@@ -41,11 +42,11 @@ function checkApprover(workItem: WorkItem, command: GrantCommand): Requirement |
   const details = { workItemId: workItem.workItemId, executionApproval: requirement };
   // §10.2 has this transition only "when required"; any other is refused like every row not in the table.
   if (requirement === 'not_required') {
-    return refuse('INVALID_STATE_TRANSITION', 'execution-approval-not-required', 'the Work Contract requires no Execution Approval', details);
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.executionApprovalNotRequired, 'the Work Contract requires no Execution Approval', details);
   }
-  if (command.actor.type === 'agent') return refuse('AUTH_FORBIDDEN', 'approver-not-human', 'an Agent may not grant an Execution Approval', details);
+  if (command.actor.type === 'agent') return refuse('AUTH_FORBIDDEN', WORK_REASONS.approverNotHuman, 'an Agent may not grant an Execution Approval', details);
   if (command.actor.type === 'service' && requirement === 'human_required') {
-    return refuse('AUTH_FORBIDDEN', 'human-approval-required', 'the Work Contract requires a human Execution Approval', details);
+    return refuse('AUTH_FORBIDDEN', WORK_REASONS.humanApprovalRequired, 'the Work Contract requires a human Execution Approval', details);
   }
   return requirement;
 }
@@ -56,13 +57,13 @@ function checkOwnedUnder(workItem: WorkItem, ownershipEpoch: number, ctx: Decisi
   if (refused !== null) return refused;
   const owner = workItem.owner;
   if (owner === undefined || owner.ownershipEpoch !== ownershipEpoch) {
-    return refuse('WORK_STALE_OWNERSHIP', 'ownership-epoch-stale', 'the Ownership Epoch is not the current one', {
+    return refuse('WORK_STALE_OWNERSHIP', WORK_REASONS.ownershipEpochStale, 'the Ownership Epoch is not the current one', {
       workItemId: workItem.workItemId,
       ...(owner === undefined ? {} : { currentOwnershipEpoch: owner.ownershipEpoch }),
     });
   }
   if (!isLive(leasesOf(workItem).ownership, ctx)) {
-    return refuse('WORK_LEASE_EXPIRED', 'ownership-lease-expired', 'the owner’s ownership lease is no longer valid', { workItemId: workItem.workItemId });
+    return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.ownershipLeaseExpired, 'the owner’s ownership lease is no longer valid', { workItemId: workItem.workItemId });
   }
   return null;
 }
@@ -80,16 +81,16 @@ function approvalIdTaken(state: GroupState, approvalId: string): boolean {
 function checkScope(state: GroupState, workItem: WorkItem, payload: GrantCommand['payload']): Refusal | null {
   const operation = payload.operations.find((o) => !state.missionNotes.permissions.includes(o));
   if (operation !== undefined) {
-    return refuse('INVALID_COMMAND', 'operation-not-permitted', 'the operation is not among the Mission’s permissions', { operation });
+    return refuse('INVALID_COMMAND', WORK_REASONS.operationNotPermitted, 'the operation is not among the Mission’s permissions', { operation });
   }
   const allowed = new Set(workItem.contract.allowedResources.map((grant) => grant.resource));
   const resource = (payload.resources ?? []).find((r) => !allowed.has(r));
   if (resource !== undefined) {
-    return refuse('INVALID_COMMAND', 'resource-not-allowed', 'the resource is not among the Work Contract’s allowed resources', { resource });
+    return refuse('INVALID_COMMAND', WORK_REASONS.resourceNotAllowed, 'the resource is not among the Work Contract’s allowed resources', { resource });
   }
   const overrun = payload.budget === undefined ? undefined : budgetOverrun(payload.budget, workItem.contract.budget);
   if (overrun !== undefined) {
-    return refuse('INVALID_COMMAND', 'budget-exceeds-contract', 'the approved budget exceeds the Work Contract’s', { limit: overrun });
+    return refuse('INVALID_COMMAND', WORK_REASONS.budgetExceedsContract, 'the approved budget exceeds the Work Contract’s', { limit: overrun });
   }
   return null;
 }
@@ -107,14 +108,14 @@ export function decideGrantExecutionApproval(
   const refused = checkOwnedUnder(workItem, payload.ownershipEpoch, ctx);
   if (refused !== null) return refused;
   if (approvalIdTaken(state, payload.approvalId)) {
-    return refuse('INVALID_STATE_TRANSITION', 'approval-id-taken', 'the approval ID is already in use', { approvalId: payload.approvalId });
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.approvalIdTaken, 'the approval ID is already in use', { approvalId: payload.approvalId });
   }
   const outOfScope = checkScope(state, workItem, payload);
   if (outOfScope !== null) return outOfScope;
   const expiresAt = nowPlusSeconds(ctx, payload.expiresInSeconds ?? DEFAULT_EXECUTION_APPROVAL_SECONDS);
   const ownership = leasesOf(workItem).ownership;
   if (ownership === undefined || !isNoLaterThan(expiresAt, ownership.expiresAt)) {
-    return refuse('INVALID_COMMAND', 'approval-outlives-ownership', 'the approval would expire after the owner’s ownership lease', {
+    return refuse('INVALID_COMMAND', WORK_REASONS.approvalOutlivesOwnership, 'the approval would expire after the owner’s ownership lease', {
       expiresAt,
       ...(ownership === undefined ? {} : { ownershipLeaseExpiresAt: ownership.expiresAt }),
     });

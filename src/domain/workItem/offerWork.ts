@@ -7,8 +7,8 @@
  */
 
 import type { Lease, SelectionBasis, WorkItem, WorkOffer } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
-import { activeAgent, holdsCoordinatorLease, membershipOf } from '../group/stateQueries.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { activeAgent, holdsCoordinatorLease, membershipOf } from '../stateQueries.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isAfterNow, isNoLaterThan, nowPlusSeconds } from '../rules.js';
@@ -19,6 +19,7 @@ import { DEFAULT_OFFER_SECONDS, MAX_OFFER_CANDIDATES, MAX_OFFER_ENTRIES } from '
 import type { WorkOfferCreatedPayload } from './workEvents.js';
 import { linksOf, waitsForChild } from './workItemDocuments.js';
 import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';
+import { WORK_REASONS } from './workReasons.js';
 
 type OfferCommand = CommandOf<'work.offer'>;
 
@@ -31,7 +32,7 @@ function checkNoRunningChild(workItem: WorkItem): Refusal | null {
   // A settled link records the child's end (ext.missionweave.core.child_mission_settle), a released
   // one the WorkItem's own end (`work.fail`); until then the child runs, as `work.unblock` judges it too.
   if (!waitsForChild(child)) return null;
-  return refuse('INVALID_STATE_TRANSITION', 'child-mission-running', 'the WorkItem is being done by a child Mission', {
+  return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.childMissionRunning, 'the WorkItem is being done by a child Mission', {
     workItemId: workItem.workItemId,
     childMissionId: child.missionId,
   });
@@ -40,18 +41,18 @@ function checkNoRunningChild(workItem: WorkItem): Refusal | null {
 /** Each candidate is an active Worker of this Group whose active Agent Card meets the contract. */
 function checkCandidates(state: GroupState, workItem: WorkItem, candidateIds: readonly string[], ctx: DecisionContext): Refusal | Map<string, number> {
   if (candidateIds.length > MAX_OFFER_CANDIDATES) {
-    return refuse('INVALID_COMMAND', 'too-many-candidates', `at most ${MAX_OFFER_CANDIDATES} candidates per offer`, { limit: MAX_OFFER_CANDIDATES });
+    return refuse('INVALID_COMMAND', WORK_REASONS.tooManyCandidates, `at most ${MAX_OFFER_CANDIDATES} candidates per offer`, { limit: MAX_OFFER_CANDIDATES });
   }
   const cardVersions = new Map<string, number>();
   for (const agentId of candidateIds) {
     const membership = membershipOf(state, { type: 'agent', id: agentId });
     if (membership?.state !== 'active' || membership.role !== 'worker') {
-      return refuse('AUTH_FORBIDDEN', 'candidate-not-worker', 'a candidate is not an active Worker of this Group', { agentId });
+      return refuse('AUTH_FORBIDDEN', WORK_REASONS.candidateNotWorker, 'a candidate is not an active Worker of this Group', { agentId });
     }
     const agent = activeAgent(ctx, agentId);
-    if (agent === undefined) return refuse('AUTH_FORBIDDEN', 'candidate-card-inactive', 'a candidate has no active Agent Card', { agentId });
+    if (agent === undefined) return refuse('AUTH_FORBIDDEN', WORK_REASONS.candidateCardInactive, 'a candidate has no active Agent Card', { agentId });
     if (capabilityPins(agent, workItem.contract.requiredCapabilities) === undefined) {
-      return refuse('AUTH_FORBIDDEN', 'candidate-lacks-capability', 'a candidate Agent Card does not meet the required capabilities', { agentId });
+      return refuse('AUTH_FORBIDDEN', WORK_REASONS.candidateLacksCapability, 'a candidate Agent Card does not meet the required capabilities', { agentId });
     }
     cardVersions.set(agentId, agent.cardVersion);
   }
@@ -102,7 +103,7 @@ export function decideWorkOffer(state: GroupState, command: OfferCommand, ctx: D
   const grantId = payload.delegationGrantId;
   if (grantId !== undefined) {
     if (holdsCoordinatorLease(state, command.actor)) {
-      return refuse('INVALID_COMMAND', 'coordinator-cites-grant', 'the Coordinator offers under its lease, not a Delegation Grant');
+      return refuse('INVALID_COMMAND', WORK_REASONS.coordinatorCitesGrant, 'the Coordinator offers under its lease, not a Delegation Grant');
     }
     const refused = checkDelegatedUse(state, command, grantId, { kind: 'offer', workItem }, ctx);
     if (refused !== null) return refused;
@@ -111,7 +112,7 @@ export function decideWorkOffer(state: GroupState, command: OfferCommand, ctx: D
   if (refused !== null) return refused;
   const liveOwner = liveOwnerOf(workItem, ctx);
   if (liveOwner !== undefined) {
-    return refuse('WORK_ALREADY_OWNED', 'live-owner', 'the WorkItem has an owner under a live lease', { workItemId: workItem.workItemId, ownerId: liveOwner });
+    return refuse('WORK_ALREADY_OWNED', WORK_REASONS.liveOwner, 'the WorkItem has an owner under a live lease', { workItemId: workItem.workItemId, ownerId: liveOwner });
   }
   const cardVersions = checkCandidates(state, workItem, payload.candidateAgentIds, ctx);
   if (isRefusal(cardVersions)) return cardVersions;
@@ -120,7 +121,7 @@ export function decideWorkOffer(state: GroupState, command: OfferCommand, ctx: D
   const requested = nowPlusSeconds(ctx, payload.offerExpiresInSeconds ?? DEFAULT_OFFER_SECONDS);
   const deadline = workItem.contract.deadline;
   if (!isAfterNow(deadline, ctx)) {
-    return refuse('INVALID_STATE_TRANSITION', 'contract-deadline-passed', 'the Work Contract deadline has passed', { workItemId: workItem.workItemId });
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.contractDeadlinePassed, 'the Work Contract deadline has passed', { workItemId: workItem.workItemId });
   }
   const offerExpiresAt = isNoLaterThan(requested, deadline) ? requested : deadline;
 

@@ -12,7 +12,7 @@
 
 import { OFFLINE_EXECUTION_EXTENSION, type ResourceUsage } from '../../protocol/offlineExecution.js';
 import type { CommandEnvelope } from '../model.js';
-export { addUsage, isZeroUsage, NO_USAGE, USAGE_DIMENSIONS } from '../budget/budgetMath.js';
+export { addUsage, isZeroUsage, NO_USAGE, USAGE_DIMENSIONS } from '../budgetMath.js';
 
 /** Every 0.1.x is interpreted (a Group pins major versions, §18). */
 const INTERPRETED_VERSION = /^0\.1\.\d+$/;

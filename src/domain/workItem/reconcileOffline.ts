@@ -32,7 +32,7 @@
  */
 
 import type { Lease, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import {
   accept,
   refuse,
@@ -44,8 +44,9 @@ import {
 import { isAfterNow, isNoLaterThan } from '../rules.js';
 import { leasesOf } from './workLeases.js';
 import { isZeroUsage, readBinding, type OfflineBinding, type OfflineTarget } from './offlineBinding.js';
-import { chargeUsage, type Charged } from '../budget/ledger.js';
+import { chargeUsage, type Charged } from './ledger.js';
 import { OFFLINE_EXECUTION_EXTENSION } from '../../protocol/offlineExecution.js';
+import { WORK_REASONS } from './workReasons.js';
 
 type KindDecide = (state: GroupState, command: CommandEnvelope, ctx: DecisionContext) => Decision;
 
@@ -56,27 +57,27 @@ function isBefore(a: string, b: string): boolean {
 
 function checkEnvelope(binding: OfflineBinding, command: CommandEnvelope, ctx: DecisionContext): Refusal | null {
   if (command.actor.type !== 'agent' || command.actor.id !== binding.agentId) {
-    return refuse('AUTH_FORBIDDEN', 'offline-binding-actor', 'the offline binding names another Agent');
+    return refuse('AUTH_FORBIDDEN', WORK_REASONS.offlineBindingActor, 'the offline binding names another Agent');
   }
-  if (command.groupId !== binding.groupId) return refuse('INVALID_COMMAND', 'offline-binding-group', 'the offline binding names another Group');
+  if (command.groupId !== binding.groupId) return refuse('INVALID_COMMAND', WORK_REASONS.offlineBindingGroup, 'the offline binding names another Group');
   const ordered =
     isNoLaterThan(binding.disconnectedAt, binding.bufferedAt) &&
     isBefore(binding.bufferedAt, binding.graceDeadline) &&
     isNoLaterThan(binding.graceDeadline, binding.executionLeaseExpiresAt) &&
     isNoLaterThan(binding.bufferedAt, command.issuedAt);
-  if (!ordered) return refuse('INVALID_COMMAND', 'offline-binding-window', 'the offline window is not ordered (disconnect ≤ buffer < grace deadline ≤ lease expiry, buffer ≤ issuedAt)');
-  if (isAfterNow(binding.bufferedAt, ctx)) return refuse('INVALID_COMMAND', 'offline-binding-future', 'the progress claims to be buffered in the future');
+  if (!ordered) return refuse('INVALID_COMMAND', WORK_REASONS.offlineBindingWindow, 'the offline window is not ordered (disconnect ≤ buffer < grace deadline ≤ lease expiry, buffer ≤ issuedAt)');
+  if (isAfterNow(binding.bufferedAt, ctx)) return refuse('INVALID_COMMAND', WORK_REASONS.offlineBindingFuture, 'the progress claims to be buffered in the future');
   return null;
 }
 
 function checkOwnerUnchanged(workItem: WorkItem, binding: OfflineBinding): Refusal | null {
   const details = { workItemId: workItem.workItemId };
   if (workItem.state !== 'queued' && workItem.state !== 'active') {
-    return refuse('INVALID_STATE_TRANSITION', 'offline-work-item-state', `offline progress cannot reconcile into a WorkItem in state ${workItem.state}`, { ...details, state: workItem.state });
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.offlineWorkItemState, `offline progress cannot reconcile into a WorkItem in state ${workItem.state}`, { ...details, state: workItem.state });
   }
   const owner = workItem.owner;
   if (owner === undefined || owner.agentId !== binding.agentId || owner.ownershipEpoch !== binding.ownershipEpoch) {
-    return refuse('WORK_STALE_OWNERSHIP', 'offline-owner-changed', 'the WorkItem changed owner since the progress was buffered', details);
+    return refuse('WORK_STALE_OWNERSHIP', WORK_REASONS.offlineOwnerChanged, 'the WorkItem changed owner since the progress was buffered', details);
   }
   return null;
 }
@@ -91,32 +92,32 @@ function historicalLease(workItem: WorkItem, leaseId: string): Lease | undefined
 function checkLease(workItem: WorkItem, binding: OfflineBinding): Lease | Refusal {
   const details = { workItemId: workItem.workItemId, executionLeaseId: binding.executionLeaseId };
   const lease = historicalLease(workItem, binding.executionLeaseId);
-  if (lease === undefined) return refuse('WORK_LEASE_EXPIRED', 'offline-lease-unknown', 'the WorkItem records no such Execution Lease', details);
+  if (lease === undefined) return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.offlineLeaseUnknown, 'the WorkItem records no such Execution Lease', details);
   if (lease.holderAgentId !== binding.agentId || lease.ownershipEpoch !== binding.ownershipEpoch || lease.sessionEpoch !== binding.sessionEpoch) {
-    return refuse('WORK_LEASE_EXPIRED', 'offline-lease-mismatch', 'the Execution Lease was not held in that Session under that Ownership Epoch', details);
+    return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.offlineLeaseMismatch, 'the Execution Lease was not held in that Session under that Ownership Epoch', details);
   }
   if (!isNoLaterThan(binding.executionLeaseExpiresAt, lease.expiresAt)) {
-    return refuse('WORK_LEASE_EXPIRED', 'offline-lease-expiry-mismatch', 'the binding claims a later lease expiry than the Authority granted', details);
+    return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.offlineLeaseExpiryMismatch, 'the binding claims a later lease expiry than the Authority granted', details);
   }
   // Buffered before the lease's expiry follows: buffer < grace deadline ≤ claimed expiry ≤ granted expiry.
   if (!isNoLaterThan(lease.startsAt, binding.disconnectedAt)) {
-    return refuse('WORK_LEASE_EXPIRED', 'offline-outside-window', 'the progress was buffered outside the historical lease and grace window', details);
+    return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.offlineOutsideWindow, 'the progress was buffered outside the historical lease and grace window', details);
   }
   if (lease.closedAt !== undefined && isBefore(lease.closedAt, binding.bufferedAt)) {
-    return refuse('WORK_LEASE_EXPIRED', 'offline-after-lease-closure', 'the progress was buffered after the Execution Lease closed', details);
+    return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.offlineAfterLeaseClosure, 'the progress was buffered after the Execution Lease closed', details);
   }
   return lease;
 }
 
 function checkTarget(workItem: WorkItem, binding: OfflineBinding, target: OfflineTarget): Refusal | null {
   if (target.conversationId !== undefined && target.conversationId !== workItem.conversationId) {
-    return refuse('AUTH_FORBIDDEN', 'offline-outside-conversation', 'offline progress is posted only in the bound WorkItem Conversation');
+    return refuse('AUTH_FORBIDDEN', WORK_REASONS.offlineOutsideConversation, 'offline progress is posted only in the bound WorkItem Conversation');
   }
   if (target.workItemId !== undefined && (target.workItemId !== binding.workItemId || target.ownershipEpoch !== binding.ownershipEpoch)) {
-    return refuse('AUTH_FORBIDDEN', 'offline-outside-work-item', 'the checkpoint is not of the bound WorkItem and Ownership Epoch');
+    return refuse('AUTH_FORBIDDEN', WORK_REASONS.offlineOutsideWorkItem, 'the checkpoint is not of the bound WorkItem and Ownership Epoch');
   }
   if (target.checkpointAt !== undefined && (!isNoLaterThan(binding.disconnectedAt, target.checkpointAt) || !isNoLaterThan(target.checkpointAt, binding.bufferedAt))) {
-    return refuse('WORK_LEASE_EXPIRED', 'offline-checkpoint-outside-window', 'the checkpoint was not taken between disconnection and buffering');
+    return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.offlineCheckpointOutsideWindow, 'the checkpoint was not taken between disconnection and buffering');
   }
   return null;
 }
@@ -165,11 +166,11 @@ export function decideWithOfflineBinding(decide: KindDecide, state: GroupState, 
   if (!read.found) return decide(state, command, ctx);
   switch (read.problem) {
     case 'kind':
-      return refuse('INVALID_COMMAND', 'offline-binding-kind', `${command.kind} cannot be buffered offline`);
+      return refuse('INVALID_COMMAND', WORK_REASONS.offlineBindingKind, `${command.kind} cannot be buffered offline`);
     case 'not-critical':
-      return refuse('INVALID_COMMAND', 'offline-binding-not-critical', 'the offline execution binding must be critical');
+      return refuse('INVALID_COMMAND', WORK_REASONS.offlineBindingNotCritical, 'the offline execution binding must be critical');
     case 'version':
-      return refuse('UNKNOWN_CRITICAL_EXTENSION', 'offline-binding-version', 'this version of the offline execution binding is not interpreted');
+      return refuse('UNKNOWN_CRITICAL_EXTENSION', WORK_REASONS.offlineBindingVersion, 'this version of the offline execution binding is not interpreted');
     case undefined:
       break;
     default: {
@@ -181,7 +182,7 @@ export function decideWithOfflineBinding(decide: KindDecide, state: GroupState, 
   const envelope = checkEnvelope(binding, command, ctx);
   if (envelope !== null) return envelope;
   const workItem = state.workItems.get(binding.workItemId);
-  if (workItem === undefined) return refuse('INVALID_COMMAND', 'work-item-unknown', 'the WorkItem is not in this Group', { workItemId: binding.workItemId });
+  if (workItem === undefined) return refuse('INVALID_COMMAND', WORK_REASONS.workItemUnknown, 'the WorkItem is not in this Group', { workItemId: binding.workItemId });
   const refused = checkOwnerUnchanged(workItem, binding) ?? checkTarget(workItem, binding, target);
   if (refused !== null) return refused;
   const lease = checkLease(workItem, binding);

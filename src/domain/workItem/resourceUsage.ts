@@ -11,12 +11,12 @@
  */
 
 import type { Budget, Extension, WorkItem } from '../documents.js';
-import { withEntry, type GroupState } from '../group/groupState.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent } from '../kinds/kindTypes.js';
 import type { GroupEventType } from '../kinds/kindTypes.js';
 import type { WorkItemEventPayload } from './workEvents.js';
 import { linksOf } from './workItemDocuments.js';
-import { addUsage, NO_USAGE, type ResourceUsage, type UsageDimension } from '../budget/budgetMath.js';
+import { addUsage, NO_USAGE, type ResourceUsage, type UsageDimension } from '../budgetMath.js';
 
 export const RESOURCE_USAGE_EXTENSION = 'urn:missionweave:extension:resource-usage';
 const RESOURCE_USAGE_VERSION = '0.1.0';

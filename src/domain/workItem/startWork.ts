@@ -9,23 +9,24 @@
  */
 
 import type { Lease } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isNoLaterThan } from '../rules.js';
 import { checkDependenciesMet } from './dependencies.js';
 import { checkExecutionApproval } from './executionApprovals.js';
 import { checkOwner, checkOwnerCard, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
-import { checkBudgetPause } from '../budget/budgetPause.js';
+import { checkBudgetPause } from './budgetPause.js';
 import { DEFAULT_EXECUTION_LEASE_SECONDS, MAX_EXECUTION_LEASE_SECONDS } from './workLimits.js';
 import type { WorkStartedPayload } from './workEvents.js';
 import { leasesOf, newWorkLease, renewLease, withLeases } from './workLeases.js';
+import { WORK_REASONS } from './workReasons.js';
 
 /** An Execution Lease length within `MAX_EXECUTION_LEASE_SECONDS`, or the refusal. */
 export function executionLeaseSeconds(requested: number | undefined): number | Refusal {
   const seconds = requested ?? DEFAULT_EXECUTION_LEASE_SECONDS;
   if (seconds <= MAX_EXECUTION_LEASE_SECONDS) return seconds;
-  return refuse('INVALID_COMMAND', 'execution-lease-too-long', `an Execution Lease lasts at most ${MAX_EXECUTION_LEASE_SECONDS} seconds; renew it instead`, {
+  return refuse('INVALID_COMMAND', WORK_REASONS.executionLeaseTooLong, `an Execution Lease lasts at most ${MAX_EXECUTION_LEASE_SECONDS} seconds; renew it instead`, {
     limit: MAX_EXECUTION_LEASE_SECONDS,
   });
 }
@@ -54,7 +55,7 @@ export function decideWorkStart(
   if (refused !== null) return refused;
   const seconds = executionLeaseSeconds(payload.executionLeaseSeconds);
   if (isRefusal(seconds)) return seconds;
-  if (command.sessionEpoch === undefined) return refuse('INVALID_COMMAND', 'session-epoch-required', 'an Execution Lease binds a Session Epoch');
+  if (command.sessionEpoch === undefined) return refuse('INVALID_COMMAND', WORK_REASONS.sessionEpochRequired, 'an Execution Lease binds a Session Epoch');
 
   const leases = leasesOf(workItem);
   const ownership = leases.ownership as Lease; // live: checkOwner passed

@@ -12,7 +12,7 @@
 import { samePrincipal } from '../../protocol/principal.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { defineKind } from '../kinds/kindTypes.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { accept, refuse, type DecisionContext } from '../model.js';
 import { nextRevision, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';
@@ -20,6 +20,7 @@ import { checkCoverage, checkEvidence, evidenceIdsOf } from './workEvidence.js';
 import { workItemEvent, type WorkResultAcceptedPayload } from './workEvents.js';
 import { leasesOf, withAllClosed, withLeases } from './workLeases.js';
 import { progressOf, withEvidenceIds } from './workProgress.js';
+import { WORK_REASONS } from './workReasons.js';
 
 export const workResultAccepted = workItemEvent<WorkResultAcceptedPayload>()('work.result.accepted');
 
@@ -32,7 +33,7 @@ function decideAcceptResult(state: GroupState, command: CommandOf<'work.accept_r
   // A submitted WorkItem has an owner and a submission (the work-item schema requires both).
   const owner = { type: 'agent' as const, id: workItem.owner!.agentId };
   if (samePrincipal(command.actor, owner)) {
-    return refuse('AUTH_FORBIDDEN', 'coordinator-reviews-own-work', 'the Coordinator cannot accept a result it produced', { workItemId: workItem.workItemId });
+    return refuse('AUTH_FORBIDDEN', WORK_REASONS.coordinatorReviewsOwnWork, 'the Coordinator cannot accept a result it produced', { workItemId: workItem.workItemId });
   }
   const submission = workItem.submission!;
   const badEvidence =

@@ -9,9 +9,10 @@
  */
 
 import type { WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type Refusal } from '../model.js';
 import { linksOf } from './workItemDocuments.js';
+import { WORK_REASONS } from './workReasons.js';
 
 /** One ancestor WorkItem and the Group it lives in. */
 export interface AncestorWorkItem {
@@ -33,7 +34,7 @@ export function ancestorWorkItems(state: GroupState, parentWorkItemId: string | 
       const workItem = current.workItems.get(next);
       // A loop of parent links is corrupt state; it ends the walk as a missing parent would.
       if (workItem === undefined || seen.has(next)) {
-        return refuse('INVALID_COMMAND', 'work-item-unknown', 'a parent WorkItem of the ancestry is not in its Group', { workItemId: next, groupId: current.groupId });
+        return refuse('INVALID_COMMAND', WORK_REASONS.workItemUnknown, 'a parent WorkItem of the ancestry is not in its Group', { workItemId: next, groupId: current.groupId });
       }
       seen.add(next);
       found.push({ groupId: current.groupId, workItem });
@@ -43,7 +44,7 @@ export function ancestorWorkItems(state: GroupState, parentWorkItemId: string | 
     if (link === undefined) return found;
     const parent = ancestors[level];
     if (parent === undefined || parent.mission.missionId !== link.missionId) {
-      return refuse('INVALID_COMMAND', 'ancestry-mismatch', 'the loaded ancestry does not match the Mission parent link', { missionId: current.mission.missionId });
+      return refuse('INVALID_COMMAND', WORK_REASONS.ancestryMismatch, 'the loaded ancestry does not match the Mission parent link', { missionId: current.mission.missionId });
     }
     current = parent;
     next = link.workItemId;

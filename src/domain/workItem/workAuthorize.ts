@@ -3,8 +3,8 @@
  * a Work Contract (possibly an open Work Proposal's) into an `open` WorkItem.
  */
 
-import type { WorkAuthorizedPayload } from '../group/events.js';
-import { withEntry, type GroupState } from '../group/groupState.js';
+import type { WorkAuthorizedPayload } from '../groupEvents.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import type { WorkItem } from '../documents.js';
 import { decideWorkAuthorize } from './authorizeWork.js';

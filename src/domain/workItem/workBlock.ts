@@ -7,7 +7,7 @@
 
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { defineKind } from '../kinds/kindTypes.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { accept, type DecisionContext } from '../model.js';
 import { checkActiveOwner, nextRevision, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { isRefusal, workItemNamed } from './fencing.js';

@@ -8,7 +8,7 @@
 
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { defineKind } from '../kinds/kindTypes.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { accept, type DecisionContext } from '../model.js';
 import { checkActiveOwner, nextRevision, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { isRefusal, workItemNamed } from './fencing.js';
@@ -16,7 +16,7 @@ import { workItemEvent, type WorkCheckpointedPayload } from './workEvents.js';
 import { leasesOf, renewLease, withExecutionClosed, withLeases, type WorkCheckpoint } from './workLeases.js';
 import { progressAtCheckpoint } from './workProgress.js';
 import { resourceUsageRecorded } from './resourceUsage.js';
-import { childUsageRecorded } from '../budget/childUsageRecorded.js';
+import { childUsageRecorded } from './childUsageRecorded.js';
 import { chargesOfflineUsage } from './reconcileOffline.js';
 
 /** The payload schema's default `resumeWithinSeconds` (its bound, one year, is the schema's). */

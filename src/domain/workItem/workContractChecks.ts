@@ -7,11 +7,12 @@
  */
 
 import type { WorkContract } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type DecisionContext, type Refusal } from '../model.js';
 import { budgetOverrun, isAfterNow, isNoLaterThan, sameSet } from '../rules.js';
 import { checkClassifications } from './authorityScope.js';
 import { checkDependencies, checkDependencyPolicy } from './dependencies.js';
+import { WORK_REASONS } from './workReasons.js';
 
 export interface ContractInput {
   readonly contract: WorkContract;
@@ -23,19 +24,19 @@ export interface ContractInput {
 export function checkContract(state: GroupState, workItemId: string, input: ContractInput, ctx: DecisionContext): Refusal | null {
   const { contract } = input;
   if (input.dependencyIds !== undefined && !sameSet(input.dependencyIds, contract.dependencyWorkItemIds)) {
-    return refuse('INVALID_COMMAND', 'dependencies-disagree', 'dependencyIds and the contract name different dependencies');
+    return refuse('INVALID_COMMAND', WORK_REASONS.dependenciesDisagree, 'dependencyIds and the contract name different dependencies');
   }
   if (input.parentWorkItemId !== undefined && !state.workItems.has(input.parentWorkItemId)) {
-    return refuse('INVALID_COMMAND', 'parent-work-item-unknown', 'the parent WorkItem is not in this Group');
+    return refuse('INVALID_COMMAND', WORK_REASONS.parentWorkItemUnknown, 'the parent WorkItem is not in this Group');
   }
   const dependencies = checkDependencyPolicy(contract) ?? checkDependencies(state, workItemId, contract.dependencyWorkItemIds) ?? checkClassifications(contract);
   if (dependencies !== null) return dependencies;
   if (!isAfterNow(contract.deadline, ctx) || !isNoLaterThan(contract.deadline, state.mission.deadline)) {
-    return refuse('INVALID_COMMAND', 'deadline-outside-mission', 'the contract deadline must lie between now and the Mission deadline');
+    return refuse('INVALID_COMMAND', WORK_REASONS.deadlineOutsideMission, 'the contract deadline must lie between now and the Mission deadline');
   }
   const overrun = budgetOverrun(contract.budget, state.mission.budget);
   if (overrun !== undefined) {
-    return refuse('INVALID_COMMAND', 'budget-exceeds-mission', 'the contract budget exceeds the Mission budget', { limit: overrun });
+    return refuse('INVALID_COMMAND', WORK_REASONS.budgetExceedsMission, 'the contract budget exceeds the Mission budget', { limit: overrun });
   }
   return null;
 }

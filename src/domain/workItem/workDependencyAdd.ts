@@ -15,7 +15,7 @@
  */
 
 import type { Lease, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { checkNoCycle } from './dependencies.js';
@@ -24,6 +24,7 @@ import { workItemEvent, type WorkContractRevisedPayload } from './workEvents.js'
 import { linksOf } from './workItemDocuments.js';
 import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';
 import { MAX_DEPENDENCIES_PER_WORK_ITEM } from './workLimits.js';
+import { WORK_REASONS } from './workReasons.js';
 
 export const workContractRevised = workItemEvent<WorkContractRevisedPayload>()('work.contract.revised');
 
@@ -34,22 +35,22 @@ type AddCommand = CommandOf<'ext.missionweaveprotocol.core.work_dependency_add'>
 
 function checkEdge(state: GroupState, workItem: WorkItem, dependencyId: string): Refusal | null {
   if (!state.workItems.has(dependencyId)) {
-    return refuse('INVALID_COMMAND', 'dependency-unknown', 'the dependency is not a WorkItem of this Group', { workItemId: dependencyId });
+    return refuse('INVALID_COMMAND', WORK_REASONS.dependencyUnknown, 'the dependency is not a WorkItem of this Group', { workItemId: dependencyId });
   }
   if (workItem.state === 'active') {
-    return refuse('INVALID_STATE_TRANSITION', 'work-item-active', 'an active WorkItem is revised once its Worker checkpoints or blocks', { workItemId: workItem.workItemId, state: 'active' });
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.workItemActive, 'an active WorkItem is revised once its Worker checkpoints or blocks', { workItemId: workItem.workItemId, state: 'active' });
   }
   const stateRefused = checkWorkState(workItem, REVISABLE, 'have its contract revised');
   if (stateRefused !== null) return stateRefused;
   if (linksOf(workItem).childMission !== undefined) {
-    return refuse('INVALID_STATE_TRANSITION', 'work-item-has-child', 'a child Mission carries this WorkItem; revise the child instead', { workItemId: workItem.workItemId });
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.workItemHasChild, 'a child Mission carries this WorkItem; revise the child instead', { workItemId: workItem.workItemId });
   }
   const deps = workItem.contract.dependencyWorkItemIds;
   if (deps.includes(dependencyId)) {
-    return refuse('INVALID_STATE_TRANSITION', 'dependency-exists', 'the WorkItem already depends on it', { workItemId: workItem.workItemId, dependencyId });
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.dependencyExists, 'the WorkItem already depends on it', { workItemId: workItem.workItemId, dependencyId });
   }
   if (deps.length >= MAX_DEPENDENCIES_PER_WORK_ITEM) {
-    return refuse('INVALID_COMMAND', 'dependencies-full', 'the WorkItem has as many dependencies as a contract may hold', { limit: MAX_DEPENDENCIES_PER_WORK_ITEM });
+    return refuse('INVALID_COMMAND', WORK_REASONS.dependenciesFull, 'the WorkItem has as many dependencies as a contract may hold', { limit: MAX_DEPENDENCIES_PER_WORK_ITEM });
   }
   return checkNoCycle(state, workItem.workItemId, dependencyId);
 }

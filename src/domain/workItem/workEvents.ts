@@ -6,7 +6,7 @@
  */
 
 import type { Budget, Lease, SelectionBasis, WorkItem } from '../documents.js';
-import { withEntry, type GroupState } from '../group/groupState.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent, type GroupEventType } from '../kinds/kindTypes.js';
 import type { ExecutionApproval } from './executionApprovals.js';
 import type { DelegationGrant, WorkProposal } from './workItemDocuments.js';

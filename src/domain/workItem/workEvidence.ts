@@ -21,6 +21,7 @@ import type { MissionWeaveEvidence } from '../../protocol/schemas/payloadTypes.j
 import { samePrincipal, type Principal } from '../../protocol/principal.js';
 import type { WorkItem } from '../documents.js';
 import { refuse, type Refusal } from '../model.js';
+import { WORK_REASONS } from './workReasons.js';
 
 export type Evidence = MissionWeaveEvidence;
 
@@ -50,30 +51,30 @@ export function checkEvidence(workItem: WorkItem, evidence: readonly Evidence[],
   const ids = new Set<string>();
   for (const e of evidence) {
     const details = { evidenceId: e.evidenceId };
-    if (ids.has(e.evidenceId)) return refuse('INVALID_COMMAND', 'evidence-id-repeated', 'an Evidence ID appears twice', details);
+    if (ids.has(e.evidenceId)) return refuse('INVALID_COMMAND', WORK_REASONS.evidenceIdRepeated, 'an Evidence ID appears twice', details);
     ids.add(e.evidenceId);
     if (e.workItemId !== workItem.workItemId || e.missionId !== workItem.missionId || e.groupId !== workItem.groupId) {
-      return refuse('INVALID_COMMAND', 'evidence-other-work-item', 'the Evidence belongs to another WorkItem', details);
+      return refuse('INVALID_COMMAND', WORK_REASONS.evidenceOtherWorkItem, 'the Evidence belongs to another WorkItem', details);
     }
     if (!isAbout(workItem, e, rules.artifactHashes)) {
-      return refuse('INVALID_COMMAND', 'evidence-subject-mismatch', 'the Evidence subject is neither the WorkItem nor an Artifact it names', details);
+      return refuse('INVALID_COMMAND', WORK_REASONS.evidenceSubjectMismatch, 'the Evidence subject is neither the WorkItem nor an Artifact it names', details);
     }
     if (rules.producer !== undefined && !samePrincipal(e.generatedBy, rules.producer)) {
-      return refuse('INVALID_COMMAND', 'evidence-producer-mismatch', 'the Evidence was produced by someone else', details);
+      return refuse('INVALID_COMMAND', WORK_REASONS.evidenceProducerMismatch, 'the Evidence was produced by someone else', details);
     }
     if (rules.notProducer !== undefined && samePrincipal(e.generatedBy, rules.notProducer)) {
-      return refuse('INVALID_COMMAND', 'evidence-by-owner', 'review Evidence cannot come from the WorkItem owner', details);
+      return refuse('INVALID_COMMAND', WORK_REASONS.evidenceByOwner, 'review Evidence cannot come from the WorkItem owner', details);
     }
     const unknown = e.criterionIds.find((id) => !workItem.contract.acceptanceCriteria.some((c) => c.criterionId === id));
     if (unknown !== undefined) {
-      return refuse('INVALID_COMMAND', 'evidence-criterion-unknown', 'the Evidence names a criterion the Work Contract does not have', { ...details, criterionId: unknown });
+      return refuse('INVALID_COMMAND', WORK_REASONS.evidenceCriterionUnknown, 'the Evidence names a criterion the Work Contract does not have', { ...details, criterionId: unknown });
     }
     const unpublished = rules.published === undefined ? undefined : e.artifactHashes.find((hash) => !rules.published!.has(hash));
     if (unpublished !== undefined) {
-      return refuse('INVALID_COMMAND', 'evidence-artifact-unpublished', 'the Evidence references an Artifact not published in this Group', { ...details, contentHash: unpublished });
+      return refuse('INVALID_COMMAND', WORK_REASONS.evidenceArtifactUnpublished, 'the Evidence references an Artifact not published in this Group', { ...details, contentHash: unpublished });
     }
     if (rules.passed === true && e.result !== 'passed') {
-      return refuse('INVALID_COMMAND', 'review-not-passed', 'acceptance needs Evidence whose result is passed', details);
+      return refuse('INVALID_COMMAND', WORK_REASONS.reviewNotPassed, 'acceptance needs Evidence whose result is passed', details);
     }
   }
   return null;
@@ -89,7 +90,7 @@ export function checkCoverage(workItem: WorkItem, evidence: readonly Evidence[],
     .filter((criterion) => !evidence.some((e) => e.criterionIds.includes(criterion.criterionId) && (kinds === 'any' || (criterion.evidenceRequired as readonly string[]).includes(e.type))))
     .map((criterion) => criterion.criterionId);
   if (uncovered.length === 0) return null;
-  return refuse('INVALID_COMMAND', 'acceptance-criteria-uncovered', 'the Evidence does not cover every acceptance criterion of the Work Contract', {
+  return refuse('INVALID_COMMAND', WORK_REASONS.acceptanceCriteriaUncovered, 'the Evidence does not cover every acceptance criterion of the Work Contract', {
     workItemId: workItem.workItemId,
     uncoveredCount: uncovered.length,
     uncoveredCriterionIds: uncovered.slice(0, UNCOVERED_LISTED),

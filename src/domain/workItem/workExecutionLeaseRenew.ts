@@ -9,11 +9,11 @@
  */
 
 import type { Lease } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { checkFenced, checkOwnerCard, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
-import { checkBudgetPause } from '../budget/budgetPause.js';
+import { checkBudgetPause } from './budgetPause.js';
 import { executionLeaseSeconds, ownershipCovering } from './startWork.js';
 import { workItemEvent, type WorkProgressedPayload } from './workEvents.js';
 import { leasesOf, renewLease, withLeases } from './workLeases.js';

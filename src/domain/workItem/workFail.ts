@@ -15,9 +15,8 @@
 
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { defineKind } from '../kinds/kindTypes.js';
-import { checkCoordinatorLease } from '../group/commonChecks.js';
-import type { GroupState } from '../group/groupState.js';
-import { holdsCoordinatorLease } from '../group/stateQueries.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { checkCoordinatorLease, holdsCoordinatorLease } from '../stateQueries.js';
 import { accept, refuse, type DecisionContext, type Refusal } from '../model.js';
 import { checkActiveOwner, endWorkItem, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';
@@ -26,6 +25,7 @@ import type { WorkItem } from '../documents.js';
 import { workItemEvent, type WorkFailedPayload } from './workEvents.js';
 import { progressOf, withEvidenceIds } from './workProgress.js';
 import { withChildReleased } from './workItemDocuments.js';
+import { WORK_REASONS } from './workReasons.js';
 
 /** The §10.2 states `work.fail` and `work.cancel` leave. */
 export const UNFINISHED_STATES: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted'];
@@ -42,7 +42,7 @@ function checkSender(state: GroupState, workItem: WorkItem, command: FailCommand
     return isRefusal(execution) ? execution : null;
   }
   if (!holdsCoordinatorLease(state, command.actor)) {
-    return refuse('AUTH_FORBIDDEN', 'not-authorized', 'only the owner, citing its lease, or the Coordinator may fail a WorkItem');
+    return refuse('AUTH_FORBIDDEN', WORK_REASONS.notAuthorized, 'only the owner, citing its lease, or the Coordinator may fail a WorkItem');
   }
   const lease = checkCoordinatorLease(state, command, ctx);
   if (lease !== null && !lease.ok) return lease;
@@ -57,7 +57,7 @@ function decideFail(state: GroupState, command: FailCommand, ctx: DecisionContex
   if (refused !== null) return refused;
   const evidence = payload.evidence ?? [];
   if (evidence.length === 0) {
-    return refuse('INVALID_COMMAND', 'failure-evidence-required', 'a failure needs failure Evidence', { workItemId: workItem.workItemId });
+    return refuse('INVALID_COMMAND', WORK_REASONS.failureEvidenceRequired, 'a failure needs failure Evidence', { workItemId: workItem.workItemId });
   }
   const workerReported = payload.executionLeaseId !== undefined;
   const badEvidence = checkEvidence(workItem, evidence, {

@@ -5,15 +5,16 @@
  * checked as at authorization, so an open proposal is one the Coordinator can take up unchanged.
  */
 
-import { withEntry } from '../group/groupState.js';
-import { groupRef } from '../group/stateQueries.js';
+import { withEntry } from '../kinds/groupState.js';
+import { groupRef } from '../stateQueries.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { checkContract } from './workContractChecks.js';
 import type { WorkProposedPayload } from './workEvents.js';
 import type { WorkProposal } from './workItemDocuments.js';
 import { MAX_OPEN_PROPOSALS_PER_GROUP } from './workLimits.js';
+import { WORK_REASONS } from './workReasons.js';
 
 export const workProposed = defineEvent<WorkProposedPayload>()({
   kind: 'work.proposed',
@@ -33,10 +34,10 @@ export function decideWorkPropose(
 ): Decision<EventDraft<'work.proposed', WorkProposedPayload>> {
   const { payload } = command;
   if (state.proposals.has(payload.proposalId)) {
-    return refuse('INVALID_STATE_TRANSITION', 'proposal-id-taken', 'the Work Proposal ID is already in use');
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.proposalIdTaken, 'the Work Proposal ID is already in use');
   }
   if (openProposals(state) >= MAX_OPEN_PROPOSALS_PER_GROUP) {
-    return refuse('RATE_LIMITED', 'open-proposals-limit', 'the Group holds as many open Work Proposals as it may', { limit: MAX_OPEN_PROPOSALS_PER_GROUP });
+    return refuse('RATE_LIMITED', WORK_REASONS.openProposalsLimit, 'the Group holds as many open Work Proposals as it may', { limit: MAX_OPEN_PROPOSALS_PER_GROUP });
   }
   // A proposal is not a WorkItem: its ID is checked against the dependency graph only as a name.
   const refused = checkContract(state, payload.proposalId, payload, ctx);

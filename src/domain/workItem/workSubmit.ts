@@ -14,7 +14,7 @@
 
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { defineKind } from '../kinds/kindTypes.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import type { WorkItem } from '../documents.js';
 import { accept, refuse, type DecisionContext, type Refusal } from '../model.js';
 import { checkActiveOwner, nextRevision, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
@@ -23,6 +23,7 @@ import { checkCoverage, checkEvidence, evidenceIdsOf } from './workEvidence.js';
 import { workItemEvent, type WorkSubmittedPayload } from './workEvents.js';
 import { leasesOf, withExecutionClosed, withLeases } from './workLeases.js';
 import { progressOf, withEvidenceIds } from './workProgress.js';
+import { WORK_REASONS } from './workReasons.js';
 
 export const workSubmitted = workItemEvent<WorkSubmittedPayload>()('work.submitted');
 
@@ -30,7 +31,7 @@ export const workSubmitted = workItemEvent<WorkSubmittedPayload>()('work.submitt
 function checkOwnArtifacts(state: GroupState, workItem: WorkItem, artifactHashes: readonly string[]): Refusal | null {
   const foreign = artifactHashes.find((hash) => state.artifacts.get(hash)?.workItemId !== workItem.workItemId);
   if (foreign === undefined) return null;
-  return refuse('INVALID_COMMAND', 'artifact-not-published', 'submit only Artifacts this WorkItem published', { workItemId: workItem.workItemId, contentHash: foreign });
+  return refuse('INVALID_COMMAND', WORK_REASONS.artifactNotPublished, 'submit only Artifacts this WorkItem published', { workItemId: workItem.workItemId, contentHash: foreign });
 }
 
 function decideSubmit(state: GroupState, command: CommandOf<'work.submit'>, ctx: DecisionContext) {

@@ -12,7 +12,7 @@
 import type { Lease } from '../documents.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { defineKind } from '../kinds/kindTypes.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { accept, refuse, type DecisionContext } from '../model.js';
 import { nextRevision, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { checkWorkState, isRefusal, liveOwnerOf, workItemNamed } from './fencing.js';
@@ -20,6 +20,7 @@ import { workItemEvent, type WorkUnblockedPayload } from './workEvents.js';
 import { linksOf, waitsForChild } from './workItemDocuments.js';
 import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';
 import { progressOf } from './workProgress.js';
+import { WORK_REASONS } from './workReasons.js';
 
 export const workUnblocked = workItemEvent<WorkUnblockedPayload>()('work.unblocked');
 
@@ -32,7 +33,7 @@ function decideUnblock(state: GroupState, command: CommandOf<'work.unblock'>, ct
   // (settled as failed or cancelled), the Coordinator may unblock it to replan.
   const child = linksOf(workItem).childMission;
   if (waitsForChild(child)) {
-    return refuse('INVALID_STATE_TRANSITION', 'work-item-awaiting-child', 'the WorkItem waits for its child Mission', {
+    return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.workItemAwaitingChild, 'the WorkItem waits for its child Mission', {
       workItemId: workItem.workItemId,
       childMissionId: child.missionId,
     });

@@ -13,15 +13,16 @@ import { DISPUT_MAJOR, DISPUT_NAMESPACE, DISPUT_URI, disputProfile } from '../..
 import { initialDisputState, type DisputConfig, type DisputState } from '../../../src/domain/disput/disputTypes.js';
 import { foldItems } from '../../../src/domain/disput/items.js';
 import { nextTurn } from '../../../src/domain/disput/schedule.js';
-import { decideWithKinds } from '../../../src/domain/group/decideGroup.js';
-import type { GroupState } from '../../../src/domain/group/groupState.js';
-import { coreKinds } from '../../../src/domain/kinds/coreKinds.js';
+import { decideWithKinds } from '../../../src/domain/decideGroup.js';
+import type { GroupState } from '../../../src/domain/kinds/groupState.js';
+import { coreKinds } from '../../../src/domain/coreModules.js';
 import { profileEntries } from '../../../src/domain/kinds/profile.js';
 import type { RecordedEvent } from '../../../src/domain/model.js';
 import type { Principal } from '../../../src/protocol/principal.js';
 import { recordDrafts, specification, testContext, type Decider } from '../../support/specification.js';
 import { COORD2, T0, command, createCommand, CREATE_PAYLOAD, envelope, history, OWNER, REVIEWER, steps, WORKER, WORKER2, WORLD } from '../fixtures.js';
 import { ACTORS, BACKLOG, CONFIG, commitOf, submission, T1, T2, T3, T4, T5, T6, type Play } from './disputFixtures.js';
+import { GROUP_REASONS } from '../../../src/domain/group/groupReasons.js';
 
 const TURN = 'ext.missionweave.disput.turn';
 const kinds = coreKinds.withProfiles([disputProfile]);
@@ -90,7 +91,7 @@ describe('disput as an Extension Profile', () => {
 
   it('is refused in a Group that has not pinned it (§18)', () => {
     const unpinned = history([steps.create, steps.addMember(WORKER)]);
-    spec.given(unpinned).when(command(groupOf(unpinned), WORKER, TURN, submission(T1))).thenFails('UNKNOWN_CRITICAL_EXTENSION', 'profile-not-pinned');
+    spec.given(unpinned).when(command(groupOf(unpinned), WORKER, TURN, submission(T1))).thenFails('UNKNOWN_CRITICAL_EXTENSION', GROUP_REASONS.profileNotPinned);
   });
 
   it('the first turn pins the config, then records the turn file exactly as committed', () => {

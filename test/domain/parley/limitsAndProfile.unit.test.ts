@@ -12,6 +12,7 @@ import { PARLEY_NAMESPACE, parleyProfile } from '../../../src/domain/parley/parl
 import type { RecordedEvent } from '../../../src/domain/model.js';
 import { COORD2, envelope, history, steps, WORKER as MEMBER } from '../fixtures.js';
 import { ASKED, GROUP_EVENTS, OWNER, POST, WORKER, WORKER2, parley, parleySpec, say, sliceOf, talk, when, type Turn } from './parleyFixtures.js';
+import { GROUP_REASONS } from '../../../src/domain/group/groupReasons.js';
 
 describe('Parley limits', () => {
   it('are published in the manifest, every one a positive number', () => {
@@ -100,6 +101,6 @@ describe('Parley as an Extension Profile', () => {
 
   it('is refused in a Group that has not pinned it (§18 UNKNOWN_CRITICAL_EXTENSION)', () => {
     const unpinned = history([steps.create, steps.addMember(MEMBER)]);
-    parleySpec.given(unpinned).when(parley(unpinned, MEMBER, say('ask', 'Anyone?'))).thenFails('UNKNOWN_CRITICAL_EXTENSION', 'profile-not-pinned');
+    parleySpec.given(unpinned).when(parley(unpinned, MEMBER, say('ask', 'Anyone?'))).thenFails('UNKNOWN_CRITICAL_EXTENSION', GROUP_REASONS.profileNotPinned);
   });
 });

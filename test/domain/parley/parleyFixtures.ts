@@ -6,9 +6,9 @@
  */
 
 import { expect } from 'vitest';
-import { decideWithKinds } from '../../../src/domain/group/decideGroup.js';
-import type { GroupState } from '../../../src/domain/group/groupState.js';
-import { coreKinds } from '../../../src/domain/kinds/coreKinds.js';
+import { decideWithKinds } from '../../../src/domain/decideGroup.js';
+import type { GroupState } from '../../../src/domain/kinds/groupState.js';
+import { coreKinds } from '../../../src/domain/coreModules.js';
 import type { CommandEnvelope, RecordedEvent } from '../../../src/domain/model.js';
 import { PARLEY_URI, parleyProfile } from '../../../src/domain/parley/parleyProfile.js';
 import { initialParleyState, type ParleyState } from '../../../src/domain/parley/parleyTypes.js';

@@ -26,8 +26,8 @@
  * never converted.
  */
 
-import type { Budget } from '../documents.js';
-import { NO_USAGE, type ResourceUsage } from '../../protocol/offlineExecution.js';
+import type { Budget } from './documents.js';
+import { NO_USAGE, type ResourceUsage } from '../protocol/offlineExecution.js';
 
 export type { ResourceUsage };
 export { NO_USAGE };

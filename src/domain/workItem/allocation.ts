@@ -19,12 +19,12 @@
  */
 
 import type { Budget, WorkItem } from '../documents.js';
-import type { GroupState } from '../group/groupState.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type Refusal } from '../model.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
-import { childBudgetOf, usageOf } from '../workItem/resourceUsage.js';
-import { linksOf } from '../workItem/workItemDocuments.js';
-import { allocationProblem, fromMicrounits } from './budgetMath.js';
+import { childBudgetOf, usageOf } from './resourceUsage.js';
+import { linksOf } from './workItemDocuments.js';
+import { allocationProblem, fromMicrounits } from '../budgetMath.js';
 
 const FINISHED: readonly WorkItem['state'][] = ['verified', 'failed', 'cancelled'];
 

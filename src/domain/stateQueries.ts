@@ -3,11 +3,12 @@
  * MissionOwner" or "is this Mission over" means the same thing in every rule.
  */
 
-import { principalKey, samePrincipal, type Principal } from '../../protocol/principal.js';
-import { TERMINAL_MISSION_STATES, type Lease, type Membership, type Mission } from '../documents.js';
-import type { AgentFacts, DecisionContext } from '../model.js';
-import { isAfterNow } from '../rules.js';
-import type { GroupState } from './groupState.js';
+import { principalKey, samePrincipal, type Principal } from '../protocol/principal.js';
+import { TERMINAL_MISSION_STATES, type Lease, type Membership, type Mission } from './documents.js';
+import { refuse, type AgentFacts, type CommandEnvelope, type Decision, type DecisionContext } from './model.js';
+import { isAfterNow } from './rules.js';
+import type { GroupState } from './kinds/groupState.js';
+import { COMMON_REASONS } from './commonReasons.js';
 
 export function membershipOf(state: GroupState, principal: Principal): Membership | undefined {
   return state.memberships.get(principalKey(principal));
@@ -45,4 +46,15 @@ export function activeAgent(ctx: DecisionContext, agentId: string): AgentFacts |
 /** The identifiers every document of the Group repeats. */
 export function groupRef(state: GroupState): { missionId: string; groupId: string } {
   return { missionId: state.mission.missionId, groupId: state.groupId };
+}
+
+/** The current Coordinator acts under its current epoch and a live lease (§7.2). */
+export function checkCoordinatorLease(state: GroupState, command: Pick<CommandEnvelope, 'coordinatorEpoch'>, ctx: DecisionContext): Decision | null {
+  if (command.coordinatorEpoch !== state.mission.coordinator.coordinatorEpoch) {
+    return refuse('AUTH_STALE_COORDINATOR', COMMON_REASONS.coordinatorEpochStale, 'the Coordinator Epoch is no longer current');
+  }
+  if (!isLeaseLive(state.coordinatorLease, ctx)) {
+    return refuse('WORK_LEASE_EXPIRED', COMMON_REASONS.coordinatorLeaseExpired, 'the Coordinator lease has expired');
+  }
+  return null;
 }

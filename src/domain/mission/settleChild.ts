@@ -9,15 +9,16 @@
  */
 
 import type { Lease, WorkItem } from '../documents.js';
-import type { MissionClosedPayload } from '../group/events.js';
-import { withEntry, type GroupState } from '../group/groupState.js';
+import type { MissionClosedPayload } from '../groupEvents.js';
+import { withEntry, type GroupState } from '../kinds/groupState.js';
 import type { CommandOf } from '../kinds/kindTypes.js';
-import { closingEvent, TERMINATED } from '../mission/closeMission.js';
+import { closingEvent, TERMINATED } from './closeMission.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type MissionFacts, type Refusal } from '../model.js';
-import { checkWorkState, isRefusal } from './fencing.js';
-import type { WorkBlockedPayload, WorkFailedPayload, WorkResultAcceptedPayload } from './workEvents.js';
-import { linksOf, withLinks, type ChildMissionLink, type ChildOutcome } from './workItemDocuments.js';
-import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';
+import { checkWorkState, isRefusal } from '../workItem/fencing.js';
+import type { WorkBlockedPayload, WorkFailedPayload, WorkResultAcceptedPayload } from '../workItem/workEvents.js';
+import { linksOf, withLinks, type ChildMissionLink, type ChildOutcome } from '../workItem/workItemDocuments.js';
+import { closeLease, leasesOf, withAllClosed, withLeases } from '../workItem/workLeases.js';
+import { MISSION_REASONS } from './missionReasons.js';
 
 type SettleCommand = CommandOf<'ext.missionweave.core.child_mission_settle'>;
 
@@ -52,16 +53,16 @@ interface Linked {
 function linkedChild(state: GroupState, command: SettleCommand, ctx: DecisionContext): Linked | Refusal {
   const { parentWorkItemId, childMissionId } = command.payload;
   const workItem = state.workItems.get(parentWorkItemId);
-  if (workItem === undefined) return refuse('INVALID_COMMAND', 'work-item-unknown', 'the WorkItem is not in this Group', { workItemId: parentWorkItemId });
+  if (workItem === undefined) return refuse('INVALID_COMMAND', MISSION_REASONS.workItemUnknown, 'the WorkItem is not in this Group', { workItemId: parentWorkItemId });
   const link = linksOf(workItem).childMission;
   const child = ctx.mission(childMissionId);
   const linked =
     link !== undefined && link.missionId === childMissionId && child !== undefined && child.groupId === link.groupId &&
     child.parent?.missionId === state.mission.missionId && child.parent.workItemId === parentWorkItemId;
-  if (!linked) return refuse('INVALID_COMMAND', 'child-mission-not-linked', 'the WorkItem is not promoted to that child Mission', { childMissionId });
-  if (link.outcome !== undefined) return refuse('INVALID_STATE_TRANSITION', 'child-mission-settled', 'the child Mission is already settled', { childMissionId });
+  if (!linked) return refuse('INVALID_COMMAND', MISSION_REASONS.childMissionNotLinked, 'the WorkItem is not promoted to that child Mission', { childMissionId });
+  if (link.outcome !== undefined) return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.childMissionSettled, 'the child Mission is already settled', { childMissionId });
   // The WorkItem let the child go when it failed or was cancelled: its outcome decides nothing here.
-  if (link.released !== undefined) return refuse('INVALID_STATE_TRANSITION', 'child-mission-released', 'the WorkItem released the child Mission when it ended', { childMissionId });
+  if (link.released !== undefined) return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.childMissionReleased, 'the WorkItem released the child Mission when it ended', { childMissionId });
   const wrongState = checkWorkState(workItem, ['blocked'], 'take a child Mission outcome');
   return wrongState ?? { workItem, link, child };
 }
@@ -77,7 +78,7 @@ function draftFor<K extends string, P>(kind: K, workItem: WorkItem, payload: P):
 /** The child's Approval becomes the parent WorkItem's Evidence and Artifacts (§14). */
 function approved({ workItem, link, child }: Linked, ctx: DecisionContext): Decision<SettleDraft> {
   const approval = child.approval;
-  if (approval === undefined) return refuse('INVALID_STATE_TRANSITION', 'child-approval-missing', 'the approved child Mission has no recorded Approval');
+  if (approval === undefined) return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.childApprovalMissing, 'the approved child Mission has no recorded Approval');
   const outcome: ChildOutcome = { state: 'approved', settledAt: ctx.now, approvalId: approval.approvalId };
   const before = leasesOf(workItem);
   const leases = withAllClosed(before, 'released', 'child Mission approved', ctx);
@@ -167,6 +168,6 @@ export function decideChildSettle(state: GroupState, command: SettleCommand, ctx
     case 'failed':
       return link.failurePolicy === 'block_parent_work_item' ? stillBlocked(linked, ended('failed'), ctx) : failed(state, linked, ended('failed'), ctx);
     default:
-      return refuse('INVALID_STATE_TRANSITION', 'child-mission-running', `the child Mission is ${child.state}`, { childMissionId: child.missionId });
+      return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.childMissionRunning, `the child Mission is ${child.state}`, { childMissionId: child.missionId });
   }
 }

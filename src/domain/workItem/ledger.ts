@@ -24,10 +24,10 @@
  */
 
 import type { WorkItem } from '../documents.js';
-import { withCapabilityCharge } from '../authorization/capabilityGrants.js';
-import type { GroupState } from '../group/groupState.js';
+import { withCapabilityCharge } from './capabilityGrants.js';
+import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
-import { linksOf } from '../workItem/workItemDocuments.js';
+import { linksOf } from './workItemDocuments.js';
 import {
   missionUsageOf,
   resourceUsageRecorded,
@@ -37,10 +37,11 @@ import {
   withUsage,
   type BudgetPause,
   type ResourceUsageRecordedPayload,
-} from '../workItem/resourceUsage.js';
-import { addUsage, limitsOf, minLimits, NO_USAGE, remainingOf, usageOverflow, USAGE_DIMENSIONS, type BudgetLimits, type ResourceUsage } from './budgetMath.js';
+} from './resourceUsage.js';
+import { addUsage, limitsOf, minLimits, NO_USAGE, remainingOf, usageOverflow, USAGE_DIMENSIONS, type BudgetLimits, type ResourceUsage } from '../budgetMath.js';
 import { childUsageRecorded, type ChildUsageRecordedPayload } from './childUsageRecorded.js';
 import { MAX_LEDGER_ANCESTRY } from './budgetLimits.js';
+import { WORK_REASONS } from './workReasons.js';
 
 /** The ancestor Group states the app loaded for the decision, nearest parent Group first. */
 export function ancestorsOf(ctx: DecisionContext): readonly GroupState[] {
@@ -89,7 +90,7 @@ function workItemChain(state: GroupState, workItemId: string): WorkItem[] | Refu
     const workItem = state.workItems.get(current);
     // The delegation depth bound (§9.1) keeps real chains short; a cycle is a corrupt state.
     if (workItem === undefined || chain.length > state.workItems.size) {
-      return refuse('INVALID_COMMAND', 'work-item-unknown', 'the WorkItem or one of its parents is not in its Group', { workItemId: current, groupId: state.groupId });
+      return refuse('INVALID_COMMAND', WORK_REASONS.workItemUnknown, 'the WorkItem or one of its parents is not in its Group', { workItemId: current, groupId: state.groupId });
     }
     chain.push(workItem);
     current = linksOf(workItem).parentWorkItemId;
@@ -108,7 +109,7 @@ function chargeGroup(state: GroupState, workItemId: string, delta: ResourceUsage
     const limits = limitsOf(workItem.contract.budget);
     const over = usageOverflow(cumulative, limits);
     if (over !== undefined) {
-      return refuse('BUDGET_EXCEEDED', 'work-item-budget', `the usage exceeds the WorkItem budget (${over})`, { workItemId: workItem.workItemId, groupId: state.groupId, dimension: over });
+      return refuse('BUDGET_EXCEEDED', WORK_REASONS.workItemBudget, `the usage exceeds the WorkItem budget (${over})`, { workItemId: workItem.workItemId, groupId: state.groupId, dimension: over });
     }
     workItems.push({ ...withUsage(workItem, cumulative), revision: workItem.revision + 1, updatedAt: ctx.now });
     accounts.push({ accountId: workItem.workItemId, remaining: remainingOf(cumulative, limits) });
@@ -117,7 +118,7 @@ function chargeGroup(state: GroupState, workItemId: string, delta: ResourceUsage
   const missionLimits = limitsOf(state.mission.budget);
   const over = usageOverflow(missionCumulative, missionLimits);
   if (over !== undefined) {
-    return refuse('BUDGET_EXCEEDED', 'mission-budget', `the usage exceeds the Mission budget (${over})`, { missionId: state.mission.missionId, groupId: state.groupId, dimension: over });
+    return refuse('BUDGET_EXCEEDED', WORK_REASONS.missionBudget, `the usage exceeds the Mission budget (${over})`, { missionId: state.mission.missionId, groupId: state.groupId, dimension: over });
   }
   accounts.push({ accountId: state.mission.missionId, remaining: remainingOf(missionCumulative, missionLimits) });
   return { workItems, missionCumulative, accounts };
@@ -190,7 +191,7 @@ function ancestryAccounts(state: GroupState, workItemId: string, ctx: DecisionCo
   let current = state;
   let target = workItemId;
   const mismatch = (missionId: string): UnwalkedAncestry => ({
-    refusal: refuse('INVALID_COMMAND', 'ancestry-mismatch', 'the loaded ancestry does not match the Mission parent link', { missionId }),
+    refusal: refuse('INVALID_COMMAND', WORK_REASONS.ancestryMismatch, 'the loaded ancestry does not match the Mission parent link', { missionId }),
     accountId: missionId,
   });
   for (const next of [undefined, ...ancestorsOf(ctx)]) {
@@ -243,7 +244,7 @@ export function chargeUsage(state: GroupState, charge: UsageCharge, ctx: Decisio
   if ('ok' in own) return own;
   const ancestors = ancestorsOf(ctx);
   if (ancestors.length > MAX_LEDGER_ANCESTRY) {
-    return refuse('INVALID_COMMAND', 'ancestry-too-deep', 'the Mission ancestry is deeper than the budget ledger charges', { maxAncestry: MAX_LEDGER_ANCESTRY });
+    return refuse('INVALID_COMMAND', WORK_REASONS.ancestryTooDeep, 'the Mission ancestry is deeper than the budget ledger charges', { maxAncestry: MAX_LEDGER_ANCESTRY });
   }
   const origin = { groupId: state.groupId, workItemId: charge.workItemId };
   const drafts: ChargeDraft[] = [];
@@ -252,7 +253,7 @@ export function chargeUsage(state: GroupState, charge: UsageCharge, ctx: Decisio
   for (const ancestor of ancestors) {
     const link = child.mission.parent;
     if (link === undefined || link.missionId !== ancestor.mission.missionId) {
-      return refuse('INVALID_COMMAND', 'ancestry-mismatch', 'the loaded ancestry does not match the Mission parent link', { missionId: child.mission.missionId });
+      return refuse('INVALID_COMMAND', WORK_REASONS.ancestryMismatch, 'the loaded ancestry does not match the Mission parent link', { missionId: child.mission.missionId });
     }
     const charged = chargeGroup(ancestor, link.workItemId, delta, ctx);
     if ('ok' in charged) return charged;

@@ -8,12 +8,12 @@
  */
 
 import { defineKind } from '../kinds/kindTypes.js';
-import { missionTerminated } from '../mission/missionTerminate.js';
+import { missionTerminated } from './missionTerminate.js';
 import { decideChildSettle } from './settleChild.js';
 // The Event types of the kinds that own them: one definition per Event kind.
-import { workResultAccepted } from './workAcceptResult.js';
-import { workBlocked } from './workBlock.js';
-import { workFailed } from './workFail.js';
+import { workResultAccepted } from '../workItem/workAcceptResult.js';
+import { workBlocked } from '../workItem/workBlock.js';
+import { workFailed } from '../workItem/workFail.js';
 
 export const childMissionSettle = defineKind({
   kind: 'ext.missionweave.core.child_mission_settle',

@@ -13,7 +13,7 @@
 
 import type { Extension, WorkItem } from '../documents.js';
 import type { CapabilityGrantClaims } from '../../protocol/capabilityToken.js';
-import { addUsage, NO_USAGE, type ResourceUsage } from '../budget/budgetMath.js';
+import { addUsage, NO_USAGE, type ResourceUsage } from '../budgetMath.js';
 import { CAPABILITY_GRANTS_KEPT } from './authorizationLimits.js';
 
 export const CAPABILITY_GRANTS_EXTENSION = 'urn:missionweave:extension:capability-grants';

@@ -14,7 +14,7 @@ import type {
   Mission,
   Principal,
   WorkItem,
-} from '../documents.js';
+} from './documents.js';
 
 /** `mission.created` / `mission.follow_up.created`: sequence 1 of a new Group. */
 export interface MissionCreatedPayload {

@@ -10,10 +10,10 @@
  * Profile kinds are entries like any other, so these checks run before any profile code (§18).
  */
 
-import type { KindRegistry } from '../kinds/kindRegistry.js';
-import type { AnyEventType, AnyGroupKind, GroupKind, NewGroupKind } from '../kinds/kindTypes.js';
-import { coreKinds } from '../kinds/coreKinds.js';
-import { refuse, type CommandEnvelope, type Decision, type DecisionContext } from '../model.js';
+import type { KindRegistry } from './kinds/kindRegistry.js';
+import type { AnyEventType, AnyGroupKind, GroupKind, NewGroupKind } from './kinds/kindTypes.js';
+import { coreKinds } from './coreModules.js';
+import { refuse, type CommandEnvelope, type Decision, type DecisionContext } from './model.js';
 import {
   checkAuthority,
   checkCoordinatorContext,
@@ -24,11 +24,12 @@ import {
   checkNotArchived,
   checkNotTerminal,
   checkService,
-} from './commonChecks.js';
-import { decideWithOfflineBinding } from '../workItem/reconcileOffline.js';
-import { decideUnderCooperationPolicy } from '../policy/applyCooperationPolicy.js';
-import type { GroupState } from './groupState.js';
-import { checkProfilePins } from './profilePins.js';
+} from './group/commonChecks.js';
+import { decideWithOfflineBinding } from './workItem/reconcileOffline.js';
+import { decideUnderCooperationPolicy } from './policy/applyCooperationPolicy.js';
+import type { GroupState } from './kinds/groupState.js';
+import { checkProfilePins } from './group/profilePins.js';
+import { COMMON_REASONS } from './commonReasons.js';
 
 // An entry is looked up by the Command's own kind, whose payload passed that kind's schema: the
 // generic envelope is the kind's typed Command.
@@ -37,7 +38,7 @@ type Entry<T> = T extends 'group' ? GroupKind<string, CommandEnvelope, AnyEventT
 /** Founding a Group: a human, no Membership yet, nothing to revise. */
 function decideCreation(kind: Entry<'new-group'>, state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext): Decision {
   if (command.actor.type !== 'human') {
-    return refuse('AUTH_FORBIDDEN', 'creator-not-human', 'only a human founds a Mission this way');
+    return refuse('AUTH_FORBIDDEN', COMMON_REASONS.creatorNotHuman, 'only a human founds a Mission this way');
   }
   return (
     checkEnvelopeTargets(kind, state, command) ??
@@ -69,13 +70,13 @@ function decideInGroup(kinds: KindRegistry, kind: Entry<'group'>, state: GroupSt
 export function decideWithKinds(kinds: KindRegistry, state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext): Decision {
   const entry: AnyGroupKind | undefined = kinds.groupKind(command.kind);
   if (entry === undefined) {
-    return refuse('INVALID_COMMAND', 'kind-not-supported', `the Group Authority does not accept ${command.kind} yet`);
+    return refuse('INVALID_COMMAND', COMMON_REASONS.kindNotSupported, `the Group Authority does not accept ${command.kind} yet`);
   }
   switch (entry.scope) {
     case 'new-group':
       return decideCreation(entry, state, command, ctx);
     case 'group':
-      return state === null ? refuse('GROUP_NOT_FOUND', 'group-not-found', 'no such Group') : decideInGroup(kinds, entry, state, command, ctx);
+      return state === null ? refuse('GROUP_NOT_FOUND', COMMON_REASONS.groupNotFound, 'no such Group') : decideInGroup(kinds, entry, state, command, ctx);
     default: {
       const _exhaustive: never = entry;
       return _exhaustive;

@@ -8,9 +8,9 @@
 
 import type { WorkItem } from '../documents.js';
 import { defineEvent } from '../kinds/kindTypes.js';
-import type { WorkItemEventPayload } from '../workItem/workEvents.js';
-import { withCharged } from '../workItem/resourceUsage.js';
-import type { BudgetLimits, ResourceUsage } from './budgetMath.js';
+import type { WorkItemEventPayload } from './workEvents.js';
+import { withCharged } from './resourceUsage.js';
+import type { BudgetLimits, ResourceUsage } from '../budgetMath.js';
 
 export interface ChildUsageRecordedPayload extends WorkItemEventPayload {
   /** The parent WorkItems in this Group the charge rolled up into, nearest first. */

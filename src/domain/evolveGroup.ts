@@ -5,9 +5,9 @@
  * fails and tell changed aggregates by identity.
  */
 
-import { coreKinds } from '../kinds/coreKinds.js';
-import type { RecordedEvent } from '../model.js';
-import type { GroupState } from './groupState.js';
+import { coreKinds } from './coreModules.js';
+import type { RecordedEvent } from './model.js';
+import type { GroupState } from './kinds/groupState.js';
 
 export function evolveGroup(state: GroupState | null, event: RecordedEvent): GroupState {
   return coreKinds.evolve(state, event);

@@ -8,13 +8,14 @@
 
 import type { WorkItem } from '../documents.js';
 import { refuse, type Refusal } from '../model.js';
-import { budgetPauseOf } from '../workItem/resourceUsage.js';
+import { budgetPauseOf } from './resourceUsage.js';
+import { WORK_REASONS } from './workReasons.js';
 
 /** `null` when the WorkItem's work may spend; BUDGET_EXCEEDED 'budget-exhausted' while paused. */
 export function checkBudgetPause(workItem: WorkItem): Refusal | null {
   const pause = budgetPauseOf(workItem);
   if (pause === undefined) return null;
-  return refuse('BUDGET_EXCEEDED', 'budget-exhausted', `the work is paused: the budget of ${pause.accountId} has no ${pause.dimension} left`, {
+  return refuse('BUDGET_EXCEEDED', WORK_REASONS.budgetExhausted, `the work is paused: the budget of ${pause.accountId} has no ${pause.dimension} left`, {
     workItemId: workItem.workItemId,
     accountId: pause.accountId,
     dimension: pause.dimension,
