@@ -10,14 +10,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from './support/harness.js';
 import { RawClient } from './support/rawClient.js';
 import { BAD_UPGRADE, exchange, openTls } from './support/rawTls.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let agent: Actor;
 
 beforeAll(async () => {
-  server = await startTestServer({ maxConnectionsPerAddress: 4, maxHttpsConnectionsPerAddress: 3 });
-  agent = await server.harness.agent('caps');
+  ({ server, agent } = await serverWorld({
+    agents: { agent: { handle: 'caps' } },
+    limits: { maxConnectionsPerAddress: 4, maxHttpsConnectionsPerAddress: 3 },
+  }));
 });
 
 const open = () => RawClient.open(server.url, server.ca);

@@ -12,11 +12,11 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, eventsOf } from './support/missions.js';
 import { acceptedResult, activeWork, publish, publishedArtifact, signedManifest, storedContent, submitWork, WORKER_CAPABILITIES } from './support/publishedWork.js';
 import { ArtifactAccess } from '../src/app/artifacts/artifactAccess.js';
+import { world } from './support/world.js';
 
 let h: Harness;
 let owner: Actor;
@@ -24,11 +24,7 @@ let coordinator: Actor;
 let worker: Actor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  worker = await h.agent('worker', WORKER_CAPABILITIES);
+  ({ h, owner, coordinator, worker } = await world({ humans: { owner: 'dana' }, agents: { coordinator: {}, worker: WORKER_CAPABILITIES } }));
 });
 
 const code = (outcome: { ok: boolean; error?: { code: string } }) => (outcome.ok ? 'accepted' : outcome.error?.code);

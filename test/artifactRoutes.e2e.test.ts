@@ -28,10 +28,11 @@ import type { Actor } from './support/harness.js';
 import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { activeWork, publish, signedManifest, WORKER_CAPABILITIES } from './support/publishedWork.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, testCertificate, type TestServer } from './support/server.js';
+import { testCertificate, type TestServer } from './support/server.js';
 import { GroupAccess } from '../src/app/groupAccess.js';
 import { startListener, type RunningListener } from '../src/transport/listener.js';
 import pino from 'pino';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -44,9 +45,11 @@ let smallToken: string;
 const sessions: Record<'producer' | 'reader' | 'stranger', { actor: Actor; client: RawClient }> = {} as never;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  mission = await createMission(server.harness, owner, await server.harness.agent('coordinator'));
+  ({ server, owner, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+  }));
   for (const handle of ['producer', 'reader', 'stranger'] as const) {
     const actor = await server.harness.agent(handle);
     const client = await RawClient.open(server.url, server.ca);

@@ -11,18 +11,21 @@ import { BinaryCopyOut, integer, literal } from '../src/store/binaryCopy.js';
 import { checkOut } from '../src/store/pool.js';
 import { insertEventRedaction, readServedEventsAfter } from '../src/store/sql/eventRedactions.js';
 import { readServedEventBytesAfter } from '../src/store/sql/replayRows.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { Harness } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import type { TestDatabase } from './support/database.js';
+import type { MissionRefs } from './support/missions.js';
+import { world } from './support/world.js';
 
 let db: TestDatabase;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  const h = await Harness.start(db.pool);
-  const owner = await h.human('owner');
-  mission = await createMission(h, owner, await h.agent('coordinator'));
+  const w = await world({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+  });
+  ({ db, mission } = w);
+  const { h, owner } = w;
   for (const content of ['déjà vu — « guillemets »', 'emoji 🧵 and \u2028', 'a "quoted" \\ back\tslash']) {
     await h.expectOk(h.send(owner, 'message.post', { messageId: `urn:uuid:${randomUUID()}`, conversationId: mission.mainConversationId, content }, { groupId: mission.groupId, membershipEpoch: 1 }));
   }

@@ -9,10 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
+import { world } from './support/world.js';
 
 const RECORD = 'ext.missionweaveprotocol.core.resource_usage_record';
 let h: Harness;
@@ -23,13 +23,10 @@ let grandchildCoordinator: Actor;
 let worker: Actor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  childCoordinator = await h.agent('child-coordinator');
-  grandchildCoordinator = await h.agent('grandchild-coordinator');
-  worker = await h.agent('worker', ['acme.sql-migration@1.5.0']);
+  ({ h, owner, coordinator, childCoordinator, grandchildCoordinator, worker } = await world({
+    humans: { owner: 'dana' },
+    agents: { coordinator: {}, childCoordinator: {}, grandchildCoordinator: {}, worker: ['acme.sql-migration@1.5.0'] },
+  }));
 });
 
 const inHours = (hours: number) => new Date(h.clock.millis + hours * 3_600_000).toISOString();

@@ -21,9 +21,10 @@ import { coreKinds } from '../src/domain/coreModules.js';
 import type { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
-import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { eventsOf, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 const SELECTION = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
 const STAGING_DB = 'urn:missionweave:resource:billing-db-staging';
@@ -44,12 +45,12 @@ const tokens: string[] = [];
 beforeAll(async () => {
   // Every log line the node writes, at the most verbose level, captured for the scan.
   const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString('utf8')), done()) });
-  server = await startTestServer({}, { logger: pino({ level: 'trace', redact: LOG_REDACTION }, sink) });
-  owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
-  worker = await server.harness.agent('worker', ['acme.sql-migration@1.5.0']);
-  mission = await createMission(server.harness, owner, coordinator, { permissions: ['db.read', 'db.migrate'], budget: { currency: 'EUR', financialLimit: 100, toolCallLimit: 100, modelTokenLimit: 100_000 } });
-  await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, { groupId: mission.groupId, membershipEpoch: 1 }));
+  ({ server, owner, coordinator, worker, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {}, worker: ['acme.sql-migration@1.5.0'] },
+    mission: { owner: 'owner', coordinator: 'coordinator', payload: { permissions: ['db.read', 'db.migrate'], budget: { currency: 'EUR', financialLimit: 100, toolCallLimit: 100, modelTokenLimit: 100_000 } }, members: { worker: ['worker'] } },
+    logger: pino({ level: 'trace', redact: LOG_REDACTION }, sink),
+  }));
   agent = new MissionWeaveAgent({ url: server.url, ca: server.ca, agentId: worker.principal.id, keyId: worker.key.keyId, privateKey: worker.key.privateKey });
   await agent.connect();
   // The tool host's Registry snapshot: the Organization's export, as `registry export` writes it.

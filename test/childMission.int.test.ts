@@ -19,12 +19,12 @@ import type { AuthorityCommandDraft, Sweep } from '../src/app/reactor/sweep.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
 import { findChildrenOfEndedParents, findEndedChildren } from '../src/store/sql/childMissions.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { childMission, count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { acceptedResult, activeWork, submitWork, workEvidence, WORKER_CAPABILITIES, type ActiveWork } from './support/publishedWork.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
+import { world } from './support/world.js';
 
 /** The child's accepted result, published in the child Group (§7.3: what it may submit). */
 const CONTENTS = ['child schema port', 'child report'];
@@ -37,13 +37,10 @@ let grandchildCoordinator: Actor;
 let worker: Actor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  childCoordinator = await h.agent('child-coordinator');
-  grandchildCoordinator = await h.agent('grandchild-coordinator');
-  worker = await h.agent('worker', WORKER_CAPABILITIES);
+  ({ h, owner, coordinator, childCoordinator, grandchildCoordinator, worker } = await world({
+    humans: { owner: 'dana' },
+    agents: { coordinator: {}, childCoordinator: {}, grandchildCoordinator: {}, worker: WORKER_CAPABILITIES },
+  }));
 });
 
 function asCoordinator(m: MissionRefs, kind: string, payload: JsonObject, actor = coordinator) {

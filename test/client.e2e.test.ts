@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupAuthority, Submission } from '../src/app/groupAuthority.js';
 import { AgentClientError, FileCursorStore, MissionWeaveAgent, MissionWeaveError, type AgentError, type GroupEvent, type MissionWeaveAgentOptions } from '../src/client/index.js';
 import type { Actor } from './support/harness.js';
-import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { eventsOf, type MissionRefs } from './support/missions.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -23,12 +24,11 @@ let mission: MissionRefs;
 const running: MissionWeaveAgent[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
-  worker = await server.harness.agent('worker');
-  mission = await createMission(server.harness, owner, coordinator);
-  await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, { groupId: mission.groupId, membershipEpoch: 1 }));
+  ({ server, owner, coordinator, worker, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {}, worker: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator', members: { worker: ['worker'] } },
+  }));
 });
 
 afterAll(async () => {

@@ -15,8 +15,9 @@ import { MissionWeaveAgent, type AgentError, type GroupEvent, type GroupSnapshot
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
 import { canonicalize } from '../src/protocol/jcs.js';
 import type { Actor } from './support/harness.js';
-import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { eventsOf, type MissionRefs } from './support/missions.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 const WINDOW = 3;
 let server: TestServer;
@@ -26,10 +27,12 @@ let mission: MissionRefs;
 const running: MissionWeaveAgent[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ onlineReplayWindow: WINDOW });
-  owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
-  mission = await createMission(server.harness, owner, coordinator);
+  ({ server, owner, coordinator, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+    limits: { onlineReplayWindow: WINDOW },
+  }));
   await ownerPosts(WINDOW + 2);
 });
 

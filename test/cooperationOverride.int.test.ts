@@ -9,24 +9,22 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_COOPERATION_LIMITS } from '../src/domain/policy/cooperationLimits.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
-import { count, createMission, type MissionRefs } from './support/missions.js';
+import type { Harness, Actor } from './support/harness.js';
+import { count, type MissionRefs } from './support/missions.js';
+import { world } from './support/world.js';
 
 let h: Harness;
 let owner: Actor;
-let coordinator: Actor;
 let worker: Actor;
 let m: MissionRefs;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool, { cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, messagesPerWindow: 2 } });
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  worker = await h.agent('worker');
-  m = await createMission(h, owner, coordinator);
-  await h.expectOk(h.send(owner, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, { groupId: m.groupId, membershipEpoch: 1 }));
+  ({ h, owner, worker, mission: m } = await world({
+    humans: { owner: 'dana' },
+    agents: { coordinator: {}, worker: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator', members: { worker: ['worker'] } },
+    settings: { cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, messagesPerWindow: 2 } },
+  }));
 });
 
 function post(extra: JsonObject = {}): JsonObject {

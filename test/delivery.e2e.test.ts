@@ -9,9 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../src/store/pool.js';
 import type { Actor } from './support/harness.js';
-import { count, createMission, type MissionRefs } from './support/missions.js';
+import { count, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startNode, startTestServer, type TestServer } from './support/server.js';
+import { startNode, type TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -21,11 +22,11 @@ let observer: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
-  worker = await server.harness.agent('worker');
-  mission = await createMission(server.harness, owner, coordinator);
+  ({ server, owner, coordinator, worker, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {}, worker: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+  }));
   observer = await server.harness.agent('observer');
   for (const [agent, role] of [[worker, 'worker'], [observer, 'observer']] as const) {
     await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...agent.principal }, roles: [role] }, { groupId: mission.groupId, membershipEpoch: 1 }));

@@ -14,9 +14,10 @@ import { foldItems } from '../src/domain/disput/items.js';
 import { PARLEY_URI } from '../src/domain/parley/parleyProfile.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { configFor, submission, T1, T2, type Play } from './domain/disput/disputFixtures.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { TestDatabase } from './support/database.js';
+import type { Harness, Actor } from './support/harness.js';
 import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { world } from './support/world.js';
 
 const TURN = 'ext.missionweave.disput.turn';
 let db: TestDatabase;
@@ -26,9 +27,7 @@ let players: Record<string, Actor>;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  h = await Harness.start(db.pool, {}, undefined, NODE_CODE_PROFILES);
-  owner = await h.human('owner');
+  ({ db, h, owner } = await world({ humans: { owner: 'owner' }, profiles: NODE_CODE_PROFILES }));
   const coordinator = await h.agent('coordinator');
   players = { claude: await h.agent('claude'), vibe: await h.agent('vibe'), codex: await h.agent('codex'), user: owner };
   await registerNodeProfiles(h.authority, db.pool, owner);

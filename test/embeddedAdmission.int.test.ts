@@ -10,11 +10,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { timestampOf } from '../src/app/issueDocuments.js';
 import { generatePrivateKey, publicKeyBase64url, signDocument, type SigningKey } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, type MissionRefs } from './support/missions.js';
 import { acceptedResult, WORKER_CAPABILITIES } from './support/publishedWork.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
+import { world } from './support/world.js';
 
 /** The accepted result each Mission submits, published anew in its own Group. */
 const CONTENTS = ['admission result'];
@@ -26,11 +26,7 @@ let coordinator: Actor;
 let worker: Actor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  worker = await h.agent('worker', WORKER_CAPABILITIES);
+  ({ h, owner, coordinator, worker } = await world({ humans: { owner: 'dana' }, agents: { coordinator: {}, worker: WORKER_CAPABILITIES } }));
 });
 
 /** Another key of the owner, valid from two minutes ago until `validUntilSecondsAgo` seconds ago. */

@@ -13,11 +13,11 @@ import type { Submission } from '../src/app/groupAuthority.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
-import { createTestDatabase } from './support/database.js';
 import { publishedArtifact } from './support/publishedWork.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
+import { world } from './support/world.js';
 
 /** The submitted Artifact: published by each WorkItem before it submits (§13.1). */
 const CONTENT = 'evidence verification result';
@@ -30,11 +30,7 @@ let coordinator: Actor;
 let worker: Actor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  worker = await h.agent('worker', ['acme.sql-migration@1.5.0']);
+  ({ h, owner, coordinator, worker } = await world({ humans: { owner: 'dana' }, agents: { coordinator: {}, worker: ['acme.sql-migration@1.5.0'] } }));
 });
 
 function ok(outcome: Submission): JsonObject {

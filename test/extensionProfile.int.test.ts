@@ -11,11 +11,12 @@ import { coreKinds } from '../src/domain/coreModules.js';
 import type { ExtensionProfile } from '../src/domain/kinds/profile.js';
 import { GroupAuthority } from '../src/app/groupAuthority.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { TestDatabase } from './support/database.js';
+import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { registerTallyDocument } from './support/profileDocuments.js';
 import { MAX_TALLIES, TALLY_URI, tallyAdd, tallyProfile, type TallyState } from './support/tallyProfile.js';
+import { world } from './support/world.js';
 
 let db: TestDatabase;
 let h: Harness;
@@ -25,10 +26,7 @@ let stranger: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  h = await Harness.start(db.pool, {}, undefined, [tallyProfile]);
-  owner = await h.human('dana');
-  stranger = await h.human('mallory');
+  ({ db, h, owner, stranger } = await world({ humans: { owner: 'dana', stranger: 'mallory' }, profiles: [tallyProfile] }));
   const coordinator = await h.agent('coordinator');
   worker = await h.agent('worker');
   // The Organization approved the profile and the Group pins it (§18).

@@ -11,9 +11,10 @@ import { canonicalize } from '../src/protocol/jcs.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
-import { count, createMission, type MissionRefs } from './support/missions.js';
+import { count, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -21,10 +22,11 @@ let coordinator: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
-  mission = await createMission(server.harness, owner, coordinator);
+  ({ server, owner, coordinator, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+  }));
 });
 
 /** A signed `message.post` carrying `extensions` (the harness's signer has no such member). */

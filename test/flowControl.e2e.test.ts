@@ -12,7 +12,8 @@ import { verifySignedDocument } from '../src/protocol/signing/verifySignedDocume
 import type { Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -21,9 +22,11 @@ let noisy: MissionRefs;
 let quiet: MissionRefs;
 
 beforeAll(async () => {
-  server = await startTestServer({ groupQueueLimit: 40, socketHighWaterBytes: 16 * 1024, backpressureRetryMs: 200, onlineReplayWindow: 400 });
-  owner = await server.harness.human('owner');
-  agent = await server.harness.agent('slow');
+  ({ server, owner, agent } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { agent: { handle: 'slow' } },
+    limits: { groupQueueLimit: 40, socketHighWaterBytes: 16 * 1024, backpressureRetryMs: 200, onlineReplayWindow: 400 },
+  }));
   const coordinator = await server.harness.agent('coordinator');
   noisy = await createMission(server.harness, owner, coordinator);
   quiet = await createMission(server.harness, owner, coordinator);

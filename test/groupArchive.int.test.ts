@@ -17,19 +17,16 @@ import { signDocument } from '../src/protocol/signing/signDocument.js';
 import { verifySignedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { readSnapshot } from '../src/store/sql/snapshots.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { world } from './support/world.js';
 
 let h: Harness;
 let owner: Actor;
 let coordinator: Actor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
+  ({ h, owner, coordinator } = await world({ humans: { owner: 'dana' }, agents: { coordinator: {} } }));
 });
 
 function post(m: MissionRefs, content: string, issuedAt = h.now()) {

@@ -9,14 +9,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from './support/harness.js';
 import { createMission } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let agent: Actor;
 
 beforeAll(async () => {
-  server = await startTestServer({ challengeTtlMs: 300 });
-  agent = await server.harness.agent('hello');
+  ({ server, agent } = await serverWorld({ agents: { agent: { handle: 'hello' } }, limits: { challengeTtlMs: 300 } }));
 });
 
 const open = () => RawClient.open(server.url, server.ca);

@@ -12,10 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
 import { httpJson, signIn } from './support/humanReader.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import type { MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 type Pair = 'full' | 'late' | 'stranger';
 
@@ -90,10 +91,11 @@ function refusal(answer: { status: number; body: { error: JsonObject } }): JsonO
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
-  mission = await createMission(server.harness, owner, coordinator);
+  ({ server, owner, coordinator, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+  }));
   childMissionId = await createChild();
   for (const pair of ['full', 'late', 'stranger'] as const) {
     humans[pair] = await server.harness.human(`${pair}-human`);

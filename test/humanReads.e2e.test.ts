@@ -21,7 +21,8 @@ import { httpJson, signIn, SseReader } from './support/humanReader.js';
 import { childMission, createMission, type MissionRefs } from './support/missions.js';
 import { activeWork, publishedArtifact, WORKER_CAPABILITIES } from './support/publishedWork.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -48,10 +49,12 @@ async function stream(token: string | undefined, query = '', headers: Record<str
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ streamHeartbeatMs: 300, maxStreamsPerReader: 3 });
-  owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
-  mission = await createMission(server.harness, owner, coordinator);
+  ({ server, owner, coordinator, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+    limits: { streamHeartbeatMs: 300, maxStreamsPerReader: 3 },
+  }));
   for (const handle of ['stranger', 'late', 'leaver'] as const) humans[handle] = await server.harness.human(handle);
   await grant(humans.leaver, { visibilityAfterSequence: 0 });
   await post('before the late joiner');

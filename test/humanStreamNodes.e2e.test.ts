@@ -11,8 +11,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPool, type Pool } from '../src/store/pool.js';
 import type { Actor } from './support/harness.js';
 import { httpJson, signIn, SseReader } from './support/humanReader.js';
-import { createMission, type MissionRefs } from './support/missions.js';
-import { startNode, startTestServer, type TestServer } from './support/server.js';
+import type { MissionRefs } from './support/missions.js';
+import { startNode, type TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -21,9 +22,11 @@ let pool: Pool;
 let second: { httpsUrl: string; ca: string };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  mission = await createMission(server.harness, owner, await server.harness.agent('coordinator'));
+  ({ server, owner, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+  }));
   pool = createPool(server.db.url, { max: 4 });
   const node = await startNode(await server.harness.peer(pool), pool, server.db.url);
   second = { httpsUrl: node.httpsUrl, ca: server.ca };

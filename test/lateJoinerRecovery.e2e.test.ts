@@ -14,9 +14,10 @@ import { canonicalize } from '../src/protocol/jcs.js';
 import { verifySignedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import type { JsonValue } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import type { MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 const WINDOW = 20;
 let server: TestServer;
@@ -55,11 +56,12 @@ async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ onlineReplayWindow: WINDOW });
-  owner = await server.harness.human('owner');
-  full = await server.harness.agent('full');
-  late = await server.harness.agent('late');
-  mission = await createMission(server.harness, owner, await server.harness.agent('coordinator'));
+  ({ server, owner, full, late, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { full: {}, late: {}, coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+    limits: { onlineReplayWindow: WINDOW },
+  }));
   await grant(full, { visibilityAfterSequence: 0 });
   for (let i = 0; i < 3; i++) await post(`before the late joiner ${i}`);
   const granted = await grant(late);

@@ -19,10 +19,10 @@ import type { WorkItem } from '../src/domain/documents.js';
 import { SESSION_OPEN } from '../src/domain/organization/organization.js';
 import { leasesOf } from '../src/domain/workItem/workLeases.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
+import { world } from './support/world.js';
 
 const CLOSED = 'ext.missionweave.core.work_lease_closed';
 /** Long enough that only a hint or `sweepNow`, never the timer, starts a round during a test. */
@@ -38,11 +38,7 @@ const reactors: AuthorityReactor[] = [];
 const silent = pino({ level: 'silent' });
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  worker = await h.agent('worker', ['acme.sql-migration@1.5.0']);
+  ({ h, owner, coordinator, worker } = await world({ humans: { owner: 'dana' }, agents: { coordinator: {}, worker: ['acme.sql-migration@1.5.0'] } }));
 });
 
 afterAll(async () => {

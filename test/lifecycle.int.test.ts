@@ -11,11 +11,11 @@ import { timestampOf } from '../src/app/issueDocuments.js';
 import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
 import { acceptedResult, WORKER_CAPABILITIES } from './support/publishedWork.js';
 import { createMission, eventsOf, missionPayload, type MissionRefs } from './support/missions.js';
+import { world } from './support/world.js';
 
 /** The accepted result a Mission submits: the same content, published anew in each Mission's Group. */
 const CONTENTS = ['lifecycle migration', 'lifecycle report'];
@@ -34,12 +34,10 @@ async function missionWithResult(overrides: JsonObject = {}): Promise<MissionRef
 }
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('owner');
-  coordinator = await h.agent('coordinator');
-  replacement = await h.agent('replacement');
-  worker = await h.agent('worker', WORKER_CAPABILITIES);
+  ({ h, owner, coordinator, replacement, worker } = await world({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {}, replacement: {}, worker: WORKER_CAPABILITIES },
+  }));
 });
 
 async function membershipEpoch(groupId: string, actor: Actor): Promise<number> {

@@ -13,12 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroupAuthority } from '../src/app/groupAuthority.js';
 import { ERROR_CODES } from '../src/protocol/errorCodes.js';
 import type { Actor } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import type { MissionRefs } from './support/missions.js';
 import { signIn, SseReader } from './support/humanReader.js';
 import { samplesOf, scrape, valueOf, type Scrape } from './support/prometheus.js';
 import { RawClient } from './support/rawClient.js';
 import { postCommands } from './support/refusals.js';
-import { startNode, startTestServer, type TestServer } from './support/server.js';
+import { startNode, type TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -26,10 +27,11 @@ let agent: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  agent = await server.harness.agent('writer');
-  mission = await createMission(server.harness, owner, agent);
+  ({ server, owner, agent, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { agent: { handle: 'writer' } },
+    mission: { owner: 'owner', coordinator: 'agent' },
+  }));
 });
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {

@@ -21,10 +21,10 @@ import { CARD_REGISTER } from '../src/domain/organization/organization.js';
 import { DEFAULT_COOPERATION_LIMITS } from '../src/domain/policy/cooperationLimits.js';
 import { leasesOf } from '../src/domain/workItem/workLeases.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, ORGANIZATION_ID, type Actor } from './support/harness.js';
+import { type Harness, ORGANIZATION_ID, type Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
+import { world } from './support/world.js';
 
 const GRANT = 'ext.missionweave.core.capability_grant';
 const RECORD = 'ext.missionweaveprotocol.core.resource_usage_record';
@@ -50,14 +50,11 @@ let node: GroupAuthority;
 let reactor: AuthorityReactor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool, { cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, maxDelegatedWorkDepth: DELEGATION_DEPTH } });
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  childCoordinator = await h.agent('child-coordinator');
-  grandchildCoordinator = await h.agent('grandchild-coordinator');
-  worker = await h.agent('worker', ['acme.sql-migration@1.5.0']);
-  delegate = await h.agent('delegate');
+  ({ h, owner, coordinator, childCoordinator, grandchildCoordinator, worker, delegate } = await world({
+    humans: { owner: 'dana' },
+    agents: { coordinator: {}, childCoordinator: {}, grandchildCoordinator: {}, worker: ['acme.sql-migration@1.5.0'], delegate: {} },
+    settings: { cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, maxDelegatedWorkDepth: DELEGATION_DEPTH } },
+  }));
   // On another node, so that this node's commits never hint it: only `sweepNow` sweeps.
   node = await h.peer(h.pool);
   reactor = AuthorityReactor.start({ authority: node, pool: h.pool, logger: pino({ level: 'silent' }), periodMs: NEVER, sweeps: LEASE_SWEEPS });

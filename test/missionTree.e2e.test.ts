@@ -9,9 +9,10 @@ import { beforeAll, expect, it } from 'vitest';
 import type { MissionTree } from '../src/app/policy/readMissionTree.js';
 import { httpStatusOf } from '../src/protocol/errorCodes.js';
 import type { Actor } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import type { MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let coordinator: Actor;
@@ -19,11 +20,11 @@ let stranger: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
-  stranger = await server.harness.agent('stranger');
-  mission = await createMission(server.harness, owner, coordinator);
+  ({ server, coordinator, stranger, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {}, stranger: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+  }));
 });
 
 function getTree(token: string | undefined): Promise<{ status: number; body: MissionTree & { error?: { code: string } } }> {

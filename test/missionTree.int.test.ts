@@ -10,10 +10,10 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readMissionTree } from '../src/app/policy/readMissionTree.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
+import { world } from './support/world.js';
 
 let h: Harness;
 let owner: Actor;
@@ -22,12 +22,10 @@ let childCoordinator: Actor;
 let stranger: Actor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  childCoordinator = await h.agent('child-coordinator');
-  stranger = await h.agent('stranger');
+  ({ h, owner, coordinator, childCoordinator, stranger } = await world({
+    humans: { owner: 'dana' },
+    agents: { coordinator: {}, childCoordinator: {}, stranger: {} },
+  }));
 });
 
 function contract(): JsonObject {

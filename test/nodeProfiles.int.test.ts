@@ -8,8 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { listProfiles } from '../src/app/extensionProfiles.js';
 import { codeProfileDocument, NODE_CODE_PROFILES, NODE_PROFILES, registerNodeProfiles } from '../src/app/nodeProfiles.js';
 import { PARLEY_URI } from '../src/domain/parley/parleyProfile.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { TestDatabase } from './support/database.js';
+import type { Harness, Actor } from './support/harness.js';
+import { world } from './support/world.js';
 
 let db: TestDatabase;
 let h: Harness;
@@ -17,10 +18,7 @@ let first: Actor;
 let second: Actor;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  h = await Harness.start(db.pool, {}, undefined, NODE_CODE_PROFILES);
-  first = await h.human('approver-1');
-  second = await h.human('approver-2');
+  ({ db, h, first, second } = await world({ humans: { first: 'approver-1', second: 'approver-2' }, profiles: NODE_CODE_PROFILES }));
 });
 
 describe('the node registers its code profiles', () => {

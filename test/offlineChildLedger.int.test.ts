@@ -10,10 +10,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { OfflineBuffer } from '../src/client/offlineBuffer.js';
 import { keySigner } from '../src/client/signer.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
+import { world } from './support/world.js';
 
 let h: Harness;
 let owner: Actor;
@@ -22,12 +22,10 @@ let childCoordinator: Actor;
 let worker: Actor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  childCoordinator = await h.agent('child-coordinator');
-  worker = await h.agent('worker', ['acme.sql-migration@1.5.0']);
+  ({ h, owner, coordinator, childCoordinator, worker } = await world({
+    humans: { owner: 'dana' },
+    agents: { coordinator: {}, childCoordinator: {}, worker: ['acme.sql-migration@1.5.0'] },
+  }));
 });
 
 const inHours = (hours: number) => new Date(h.clock.millis + hours * 3_600_000).toISOString();

@@ -13,10 +13,10 @@ import { OfflineBuffer, type OfflineExecution } from '../src/client/offlineBuffe
 import { keySigner } from '../src/client/signer.js';
 import { OFFLINE_EXECUTION_EXTENSION } from '../src/protocol/offlineExecution.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
+import { world } from './support/world.js';
 
 let h: Harness;
 let owner: Actor;
@@ -24,11 +24,7 @@ let coordinator: Actor;
 let worker: Actor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  worker = await h.agent('worker', ['acme.sql-migration@1.5.0']);
+  ({ h, owner, coordinator, worker } = await world({ humans: { owner: 'dana' }, agents: { coordinator: {}, worker: ['acme.sql-migration@1.5.0'] } }));
 });
 
 interface Work {

@@ -1,7 +1,7 @@
 /**
  * The README's operator walk-through, as a newcomer types it: init, agent add, human add, a
- * human creating a Mission and posting to it, and reading it back with `replay --verify` — on
- * the embedded PostgreSQL each command starts inside the directory.
+ * human creating a Mission and posting to it, and reading it back with `replay --verify` — in
+ * process, on the folder's own database (the binary on the embedded PostgreSQL: cliBinary.e2e).
  */
 
 import { writeFileSync } from 'node:fs';
@@ -10,15 +10,15 @@ import { expect, it } from 'vitest';
 import { lastJsonLine, operatorScratch, runCli } from './support/operatorCli.js';
 
 const { scratch, dir } = operatorScratch('mw-flow-', 'demo');
-it('goes from init to a verified replay of a human-created Mission', () => {
-  const init = runCli('init', '--dir', dir);
+it('goes from init to a verified replay of a human-created Mission', async () => {
+  const init = await runCli('init', '--dir', dir);
   expect(init.code, init.stderr).toBe(0);
-  expect(runCli('init', '--dir', dir).stdout).toBe(init.stdout);
+  expect((await runCli('init', '--dir', dir)).stdout).toBe(init.stdout);
 
-  const agent = runCli('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0');
+  const agent = await runCli('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0');
   expect(agent.code, agent.stderr).toBe(0);
   expect(lastJsonLine(agent.stdout)).toMatchObject({ type: 'agent', id: 'urn:missionweave:agent:planner' });
-  const human = runCli('human', 'add', 'alice', '--dir', dir);
+  const human = await runCli('human', 'add', 'alice', '--dir', dir);
   expect(lastJsonLine(human.stdout)).toMatchObject({ type: 'human', id: 'urn:missionweave:human:alice' });
   expect(String(lastJsonLine(human.stdout)['privateKeyFile'])).toMatch(/alice\.pem$/);
 
@@ -31,17 +31,17 @@ it('goes from init to a verified replay of a human-created Mission', () => {
     budget: { currency: 'EUR', financialLimit: 100 },
     deadline: new Date(Date.now() + 30 * 86_400_000).toISOString(),
   }));
-  const created = runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
+  const created = await runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
   expect(created.code, created.stderr).toBe(0);
   const groupId = String(lastJsonLine(created.stdout)['groupId']);
-  const posted = runCli('command', 'message.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', '{"content":"Ideas welcome."}');
+  const posted = await runCli('command', 'message.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', '{"content":"Ideas welcome."}');
   expect(posted.code, posted.stderr).toBe(0);
   expect(lastJsonLine(posted.stdout)).toMatchObject({ kind: 'message.posted', sequence: 2 });
 
-  const replay = runCli('replay', groupId, '--dir', dir, '--verify');
+  const replay = await runCli('replay', groupId, '--dir', dir, '--verify');
   expect(replay.code, replay.stderr).toBe(0);
   expect(replay.stdout.trim().split('\n').map((line) => JSON.parse(line).kind)).toEqual(['mission.created', 'message.posted']);
   expect(replay.stderr).toContain('verified 2 Events');
-  expect(runCli('replay', groupId, '--dir', dir, '--after', '1').stdout.trim().split('\n')).toHaveLength(1);
-  expect(runCli('replay', 'urn:missionweave:group:missing', '--dir', dir).code).toBe(1);
+  expect((await runCli('replay', groupId, '--dir', dir, '--after', '1')).stdout.trim().split('\n')).toHaveLength(1);
+  expect((await runCli('replay', 'urn:missionweave:group:missing', '--dir', dir)).code).toBe(1);
 }, 180_000);

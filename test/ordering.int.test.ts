@@ -8,9 +8,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { GroupAuthority } from '../src/app/groupAuthority.js';
 import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
 import { createPool } from '../src/store/pool.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { TestDatabase } from './support/database.js';
+import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { world } from './support/world.js';
 
 let db: TestDatabase;
 let h: Harness;
@@ -19,9 +20,7 @@ let writers: Actor[];
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  db = await createTestDatabase({ poolSize: 12 });
-  h = await Harness.start(db.pool);
-  owner = await h.human('owner');
+  ({ db, h, owner } = await world({ humans: { owner: 'owner' }, poolSize: 12 }));
   const coordinator = await h.agent('coordinator');
   mission = await createMission(h, owner, coordinator);
   writers = [coordinator];

@@ -26,26 +26,26 @@ function missionFile(name: string, extra: object): string {
   return file;
 }
 
-it('pins Parley at mission.create, posts to it, and replays it verified', () => {
-  expect(runCli('init', '--dir', dir).code).toBe(0);
-  expect(runCli('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0').code).toBe(0);
-  expect(runCli('human', 'add', 'alice', '--dir', dir).code).toBe(0);
+it('pins Parley at mission.create, posts to it, and replays it verified', async () => {
+  expect((await runCli('init', '--dir', dir)).code).toBe(0);
+  expect((await runCli('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0')).code).toBe(0);
+  expect((await runCli('human', 'add', 'alice', '--dir', dir)).code).toBe(0);
   const ask = JSON.stringify({ parley: '1', kind: 'ask', body: 'Which index fits the orders table?', from: { extension: 'cli' } });
 
-  const pinned = runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${missionFile('pinned', { pinnedProfiles: [{ profileUri: 'urn:missionweave:profile:parley:1', majorVersion: 1 }] })}`);
+  const pinned = await runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${missionFile('pinned', { pinnedProfiles: [{ profileUri: 'urn:missionweave:profile:parley:1', majorVersion: 1 }] })}`);
   expect(pinned.code, pinned.stderr).toBe(0);
   const groupId = String(lastJsonLine(pinned.stdout)['groupId']);
-  const posted = runCli('command', 'ext.missionweave.parley.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', ask);
+  const posted = await runCli('command', 'ext.missionweave.parley.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', ask);
   expect(posted.code, posted.stderr).toBe(0);
   expect(lastJsonLine(posted.stdout)).toMatchObject({ kind: 'ext.missionweave.parley.posted', sequence: 2 });
 
-  const unpinned = runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${missionFile('unpinned', {})}`);
+  const unpinned = await runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${missionFile('unpinned', {})}`);
   const other = String(lastJsonLine(unpinned.stdout)['groupId']);
-  const refused = runCli('command', 'ext.missionweave.parley.post', '--as', 'alice', '--dir', dir, '--group', other, '--payload', ask);
+  const refused = await runCli('command', 'ext.missionweave.parley.post', '--as', 'alice', '--dir', dir, '--group', other, '--payload', ask);
   expect(refused.code).toBe(1);
   expect(refused.stdout + refused.stderr).toContain('UNKNOWN_CRITICAL_EXTENSION');
 
-  const replay = runCli('replay', groupId, '--dir', dir, '--verify');
+  const replay = await runCli('replay', groupId, '--dir', dir, '--verify');
   expect(replay.code, replay.stderr).toBe(0);
   expect(replay.stdout.trim().split('\n').map((line) => JSON.parse(line).kind)).toEqual(['mission.created', 'ext.missionweave.parley.posted']);
   expect(replay.stderr).toContain('verified 2 Events');

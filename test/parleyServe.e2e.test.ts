@@ -18,7 +18,8 @@ import type { Actor } from './support/harness.js';
 import { httpJson, signIn } from './support/humanReader.js';
 import { createMission, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 const POST = 'ext.missionweave.parley.post';
 
@@ -32,10 +33,11 @@ let strangerToken: string;
 const agents: Record<'a' | 'b', MissionWeaveAgent> = {} as never;
 
 beforeAll(async () => {
-  server = await startTestServer({}, { profiles: NODE_CODE_PROFILES });
-  owner = await server.harness.human('owner');
-  stranger = await server.harness.human('stranger');
-  coordinator = await server.harness.agent('coordinator');
+  ({ server, owner, stranger, coordinator } = await serverWorld({
+    humans: { owner: 'owner', stranger: 'stranger' },
+    agents: { coordinator: {} },
+    profiles: NODE_CODE_PROFILES,
+  }));
   const workers = { a: await server.harness.agent('worker-a'), b: await server.harness.agent('worker-b') };
   // What `init` and `serve` do, here approved by the human owner: the second run registers nothing.
   const registered = await registerNodeProfiles(server.harness.authority, server.db.pool, owner);

@@ -9,16 +9,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
 import { RawClient } from './support/rawClient.js';
-import { startNode, startTestServer, type TestServer } from './support/server.js';
+import { startNode, type TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let agent: Actor;
 let other: Actor;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  agent = await server.harness.agent('pinger');
-  other = await server.harness.agent('other');
+  ({ server, agent, other } = await serverWorld({ agents: { agent: { handle: 'pinger' }, other: {} } }));
 });
 
 function presenceOf(actor: Actor, sessionEpoch: number, status = 'online'): JsonObject {

@@ -5,11 +5,11 @@
  */
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
-import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import type { Harness, Actor } from './support/harness.js';
+import { count, eventsOf, type MissionRefs } from './support/missions.js';
 import { timestampOf } from '../src/app/issueDocuments.js';
 import { generatePrivateKey, publicKeyBase64url } from '../src/protocol/signing/signDocument.js';
+import { world } from './support/world.js';
 
 let h: Harness;
 let owner: Actor;
@@ -18,12 +18,11 @@ let stranger: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  stranger = await h.human('mallory');
-  coordinator = await h.agent('coordinator');
-  mission = await createMission(h, owner, coordinator);
+  ({ h, owner, stranger, coordinator, mission } = await world({
+    humans: { owner: 'dana', stranger: 'mallory' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+  }));
 });
 
 function post(actor: Actor, content: string, membershipEpoch = 1, messageId = `urn:uuid:${crypto.randomUUID()}`) {

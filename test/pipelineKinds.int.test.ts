@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
+import { world } from './support/world.js';
 
 let h: Harness;
 let owner: Actor;
@@ -19,12 +19,10 @@ let childCoordinator: Actor;
 let worker: Actor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  childCoordinator = await h.agent('child-coordinator');
-  worker = await h.agent('worker');
+  ({ h, owner, coordinator, childCoordinator, worker } = await world({
+    humans: { owner: 'dana' },
+    agents: { coordinator: {}, childCoordinator: {}, worker: {} },
+  }));
 });
 
 function contract(): JsonObject {

@@ -12,9 +12,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readPolicyLog, type PolicyLogRow } from '../src/store/sql/policyLog.js';
 import { insertValidityRecord } from '../src/store/sql/registry.js';
 import type { Actor } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import type { MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -22,10 +23,11 @@ let agent: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  agent = await server.harness.agent('worker');
-  mission = await createMission(server.harness, owner, agent);
+  ({ server, owner, agent, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { agent: { handle: 'worker' } },
+    mission: { owner: 'owner', coordinator: 'agent' },
+  }));
 });
 
 /** The Policy Log as PostgreSQL holds it now: no flush, so only what was committed. */

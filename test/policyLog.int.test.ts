@@ -20,10 +20,10 @@ import { errorDocument } from '../src/app/wireError.js';
 import { verifySignedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import { createPool } from '../src/store/pool.js';
 import { readPolicyLog, type PolicyLogRow } from '../src/store/sql/policyLog.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
 import { tampered } from './support/refusals.js';
+import { world } from './support/world.js';
 
 let h: Harness;
 let owner: Actor;
@@ -31,11 +31,11 @@ let coordinator: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  mission = await createMission(h, owner, coordinator);
+  ({ h, owner, coordinator, mission } = await world({
+    humans: { owner: 'dana' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+  }));
 });
 
 function post(actor: Actor, content: string) {

@@ -21,9 +21,9 @@ function lines(text: string): Record<string, unknown>[] {
   return text.trim() === '' ? [] : text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-it('registers an approved profile once, lists it, and refuses a tampered one', () => {
-  expect(runCli('init', '--dir', dir).code).toBe(0);
-  const added = runCli('human', 'add', 'alice', '--dir', dir);
+it('registers an approved profile once, lists it, and refuses a tampered one', async () => {
+  expect((await runCli('init', '--dir', dir)).code).toBe(0);
+  const added = await runCli('human', 'add', 'alice', '--dir', dir);
   expect(added.code, added.stderr).toBe(0);
   const human = JSON.parse(added.stdout.trim().split('\n').at(-1) as string) as { id: string; keyId: string; privateKeyFile: string };
   const alice: Actor = { principal: { type: 'human', id: human.id }, key: { keyId: human.keyId, privateKey: createPrivateKey(readFileSync(human.privateKeyFile, 'utf8')) } };
@@ -34,19 +34,19 @@ it('registers an approved profile once, lists it, and refuses a tampered one', (
   const file = join(scratch, 'tally-profile.json');
   writeFileSync(file, JSON.stringify(document, null, 2));
 
-  const first = runCli('profile', 'add', file, '--dir', dir);
+  const first = await runCli('profile', 'add', file, '--dir', dir);
   expect(first.code, first.stderr).toBe(0);
   expect(lines(first.stdout)).toEqual([expect.objectContaining({ profileUri: TALLY_URI, version: '1.0.0', majorVersion: 1, critical: true, registered: true })]);
-  const again = runCli('profile', 'add', file, '--dir', dir);
+  const again = await runCli('profile', 'add', file, '--dir', dir);
   expect(lines(again.stdout)[0]).toMatchObject({ registered: false });
 
   const tampered = join(scratch, 'tampered.json');
   writeFileSync(tampered, JSON.stringify({ ...document, version: '1.0.1' }));
-  const refused = runCli('profile', 'add', tampered, '--dir', dir);
+  const refused = await runCli('profile', 'add', tampered, '--dir', dir);
   expect(refused.code).toBe(1);
   expect(refused.stderr).toMatch(/^AUTH_INVALID_SIGNATURE/);
 
-  const listed = runCli('profile', 'list', '--dir', dir);
+  const listed = await runCli('profile', 'list', '--dir', dir);
   expect(listed.code, listed.stderr).toBe(0);
   // `init` registered the node's own Parley v1 and disput v0, approved by the Registry service, ready to pin.
   expect(lines(listed.stdout).map((p) => [p['profileUri'], p['version']]).sort()).toEqual([
@@ -54,6 +54,6 @@ it('registers an approved profile once, lists it, and refuses a tampered one', (
     [PARLEY_URI, '1.0.0'],
     [DISPUT_URI, '0.1.0'],
   ].sort());
-  expect(runCli('profile', 'add', '--dir', dir).code).toBe(2);
-  expect(runCli('profile', 'remove', file, '--dir', dir).code).toBe(2);
+  expect((await runCli('profile', 'add', '--dir', dir)).code).toBe(2);
+  expect((await runCli('profile', 'remove', file, '--dir', dir)).code).toBe(2);
 }, 180_000);

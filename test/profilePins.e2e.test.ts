@@ -12,8 +12,9 @@ import type { Actor } from './support/harness.js';
 import { count, createMission, type MissionRefs } from './support/missions.js';
 import { registerTallyDocument } from './support/profileDocuments.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 import { TALLY_URI, tallyProfile } from './support/tallyProfile.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -21,9 +22,7 @@ let coordinator: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  server = await startTestServer({}, { profiles: [tallyProfile] });
-  owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
+  ({ server, owner, coordinator } = await serverWorld({ humans: { owner: 'owner' }, agents: { coordinator: {} }, profiles: [tallyProfile] }));
   expect((await registerTallyDocument(server.harness, owner)).ok).toBe(true);
   mission = await createMission(server.harness, owner, coordinator);
 });

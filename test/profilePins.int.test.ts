@@ -11,11 +11,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GroupAuthority } from '../src/app/groupAuthority.js';
 import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { TestDatabase } from './support/database.js';
+import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, eventsOf, missionPayload, type MissionRefs } from './support/missions.js';
 import { registerTallyDocument } from './support/profileDocuments.js';
 import { TALLY_URI, tallyProfile } from './support/tallyProfile.js';
+import { world } from './support/world.js';
 
 let db: TestDatabase;
 let h: Harness;
@@ -26,10 +27,11 @@ let mission: MissionRefs;
 const PIN = 'ext.missionweaveprotocol.core.profile_pin';
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  h = await Harness.start(db.pool, {}, undefined, [tallyProfile]);
-  owner = await h.human('pin-owner');
-  coordinator = await h.agent('pin-coordinator');
+  ({ db, h, owner, coordinator } = await world({
+    humans: { owner: 'pin-owner' },
+    agents: { coordinator: { handle: 'pin-coordinator' } },
+    profiles: [tallyProfile],
+  }));
   expect((await registerTallyDocument(h, owner)).ok).toBe(true);
   mission = await createMission(h, owner, coordinator);
 });

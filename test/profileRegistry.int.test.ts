@@ -15,19 +15,16 @@ import type { JsonObject } from '../src/protocol/strictJson.js';
 import { timestampOf } from '../src/app/issueDocuments.js';
 import { generatePrivateKey, publicKeyBase64url } from '../src/protocol/signing/signDocument.js';
 import { insertValidityRecord } from '../src/store/sql/registry.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { tallyProfileDocument } from './support/profileDocuments.js';
 import { TALLY_URI, tallyProfile } from './support/tallyProfile.js';
+import { world } from './support/world.js';
 
-let db: TestDatabase;
 let h: Harness;
 let approver: Actor;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  approver = await h.human('profile-owner');
+  ({ h, approver } = await world({ humans: { approver: 'profile-owner' } }));
 });
 
 function register(document: JsonObject | string): Promise<ProfileRegistration> {

@@ -10,9 +10,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GroupAccess } from '../src/app/groupAccess.js';
 import { httpStatusOf, type ErrorCode } from '../src/protocol/errorCodes.js';
 import type { Actor } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import type { MissionRefs } from './support/missions.js';
 import { RawClient, type Frame } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -31,9 +32,11 @@ function post(content: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  mission = await createMission(server.harness, owner, await server.harness.agent('coordinator'));
+  ({ server, owner, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+  }));
   for (const handle of ['full', 'late', 'leaver', 'stranger'] as const) actors[handle] = await server.harness.agent(handle);
   await grant(actors.full, { visibilityAfterSequence: 0 });
   await grant(actors.leaver, { visibilityAfterSequence: 0 });

@@ -11,11 +11,11 @@ import { timestampOf } from '../src/app/issueDocuments.js';
 import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
 import { acceptedResult, WORKER_CAPABILITIES } from './support/publishedWork.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
+import { world } from './support/world.js';
 
 let h: Harness;
 let owner: Actor;
@@ -23,9 +23,7 @@ let agents: Actor[];
 let worker: Actor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('owner');
+  ({ h, owner } = await world({ humans: { owner: 'owner' } }));
   agents = [];
   for (const name of ['a', 'b', 'c']) agents.push(await h.agent(name));
   worker = await h.agent('worker', WORKER_CAPABILITIES);

@@ -11,10 +11,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
 import { verifySignedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import type { Actor } from './support/harness.js';
-import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { eventsOf, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 import { until } from './support/until.js';
+import { serverWorld } from './support/world.js';
 
 const SECRET = 'the vault code is 4711';
 let server: TestServer;
@@ -23,11 +24,11 @@ let member: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  member = await server.harness.agent('member');
-  mission = await createMission(server.harness, owner, await server.harness.agent('coordinator'));
-  await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...member.principal }, roles: ['observer'], visibilityAfterSequence: 0 }, { groupId: mission.groupId, membershipEpoch: 1 }));
+  ({ server, owner, member, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { member: {}, coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator', members: { member: { roles: ['observer'], extra: { visibilityAfterSequence: 0 } } } },
+  }));
 });
 
 describe('a redacted Message on replay', () => {

@@ -10,9 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { archiveGroup } from '../src/app/archiveGroup.js';
 import { issueSnapshot } from '../src/app/groupSnapshots.js';
 import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
-import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import type { Harness, Actor } from './support/harness.js';
+import { eventsOf, type MissionRefs } from './support/missions.js';
+import { world } from './support/world.js';
 
 const SECRET = 'the vault code is 4711';
 let h: Harness;
@@ -20,10 +20,11 @@ let owner: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  mission = await createMission(h, owner, await h.agent('coordinator'));
+  ({ h, owner, mission } = await world({
+    humans: { owner: 'dana' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+  }));
 });
 
 describe('a redacted Message', () => {

@@ -9,10 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_VERIFICATION_LIMITS } from '../src/app/verificationLimits.js';
 import type { Actor } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import type { MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
 import { postCommands, tampered, withUnknownKey } from './support/refusals.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -21,12 +22,12 @@ let worker: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  server = await startTestServer({}, { settings: { verificationLimits: { ...DEFAULT_VERIFICATION_LIMITS, refusalsPerConnection: 5, refusalsPerAddress: 12, refusalWindowMs: 60_000 } } });
-  owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
-  worker = await server.harness.agent('worker');
-  mission = await createMission(server.harness, owner, coordinator);
-  await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, { groupId: mission.groupId, membershipEpoch: 1 }));
+  ({ server, owner, coordinator, worker, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {}, worker: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator', members: { worker: ['worker'] } },
+    settings: { verificationLimits: { ...DEFAULT_VERIFICATION_LIMITS, refusalsPerConnection: 5, refusalsPerAddress: 12, refusalWindowMs: 60_000 } },
+  }));
 });
 
 function message(actor: Actor, content: string) {

@@ -9,21 +9,22 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import type { Harness, Actor } from './support/harness.js';
+import type { MissionRefs } from './support/missions.js';
 import { IDENTITY_R, withSignature, withUnknownKey, ZERO_S } from './support/refusals.js';
+import { world } from './support/world.js';
 
-let db: TestDatabase;
 let h: Harness;
 let owner: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  db = await createTestDatabase({ poolSize: 4 });
-  h = await Harness.start(db.pool);
-  owner = await h.human('owner');
-  mission = await createMission(h, owner, await h.agent('coordinator'));
+  ({ h, owner, mission } = await world({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+    poolSize: 4,
+  }));
 });
 
 function median(values: number[]): number {

@@ -34,13 +34,13 @@ let events: string[] = [];
 let authority: { id: string; keyId: string };
 let publishedKey: { keyId: string; publicKey: string };
 
-beforeAll(() => {
-  const init = runCli('init', '--dir', dir);
+beforeAll(async () => {
+  const init = await runCli('init', '--dir', dir);
   expect(init.code, init.stderr).toBe(0);
   authority = lastJsonLine(init.stdout)['authority'] as { id: string; keyId: string };
   publishedKey = lastJsonLine(init.stdout)['registry'] as { keyId: string; publicKey: string };
-  expect(runCli('agent', 'add', 'planner', '--dir', dir).code).toBe(0);
-  expect(runCli('human', 'add', 'alice', '--dir', dir).code).toBe(0);
+  expect((await runCli('agent', 'add', 'planner', '--dir', dir)).code).toBe(0);
+  expect((await runCli('human', 'add', 'alice', '--dir', dir)).code).toBe(0);
   const payload = join(scratch, 'mission.json');
   writeFileSync(payload, JSON.stringify({
     coordinatorId: 'urn:missionweave:agent:planner',
@@ -50,13 +50,13 @@ beforeAll(() => {
     budget: { currency: 'EUR', financialLimit: 100 },
     deadline: new Date(Date.now() + 30 * 86_400_000).toISOString(),
   }));
-  const created = runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
+  const created = await runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
   expect(created.code, created.stderr).toBe(0);
   const groupId = String(lastJsonLine(created.stdout)['groupId']);
-  expect(runCli('command', 'message.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', '{"content":"Ideas welcome."}').code).toBe(0);
-  events = runCli('replay', groupId, '--dir', dir).stdout.trim().split('\n');
+  expect((await runCli('command', 'message.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', '{"content":"Ideas welcome."}')).code).toBe(0);
+  events = (await runCli('replay', groupId, '--dir', dir)).stdout.trim().split('\n');
   expect(events).toHaveLength(2);
-  const exported = runCli('registry', 'export', '--dir', dir, '--out', exportFile);
+  const exported = await runCli('registry', 'export', '--dir', dir, '--out', exportFile);
   expect(exported.code, exported.stderr).toBe(0);
 }, 240_000);
 
@@ -64,8 +64,8 @@ function verifyAll(registry: unknown) {
   return events.map((text) => verifySignedDocument('event', Buffer.from(text), registryInput(registry), schemaRegistry()));
 }
 
-it('prints the same document it writes, with every Principal’s public key and no private material', () => {
-  const printed = runCli('registry', 'export', '--dir', dir);
+it('prints the same document it writes, with every Principal’s public key and no private material', async () => {
+  const printed = await runCli('registry', 'export', '--dir', dir);
   expect(printed.code, printed.stderr).toBe(0);
   const text = readFileSync(exportFile, 'utf8');
   expect(printed.stdout).toBe(`${text}\n`);
@@ -82,10 +82,10 @@ it('prints the same document it writes, with every Principal’s public key and 
   expect(text).not.toMatch(/PRIVATE KEY|"seed"|"d"\s*:/);
   // It names the Agent whose Context Packages this Organization's Agents accept (§13.3).
   expect(document.snapshot.contextGenerator).toEqual({ type: 'agent', id: 'urn:missionweave:agent:organization:context-generator' });
-  expect(runCli('registry', '--dir', dir).code).toBe(2);
+  expect((await runCli('registry', '--dir', dir)).code).toBe(2);
 });
 
-it('verifies the Group’s Events offline, accepted by the Group Authority, once the Registry key init printed vouches for it', () => {
+it('verifies the Group’s Events offline, accepted by the Group Authority, once the Registry key init printed vouches for it', async () => {
   const checked = verifyRegistrySnapshot(readFileSync(exportFile), publishedKey);
   expect(checked.revision).toBe((JSON.parse(readFileSync(exportFile, 'utf8')) as Export).snapshot.revision);
   for (const result of verifyAll(checked.registry.evidence())) {
@@ -93,7 +93,7 @@ it('verifies the Group’s Events offline, accepted by the Group Authority, once
   }
 });
 
-it('rejects the Events at stage 4 when their key is missing from it, or they fall outside its validity', () => {
+it('rejects the Events at stage 4 when their key is missing from it, or they fall outside its validity', async () => {
   const document = (JSON.parse(readFileSync(exportFile, 'utf8')) as Export).registry;
   const without = { ...document, bindings: document.bindings.filter((b) => b.keyId !== authority.keyId) };
   for (const result of verifyAll(without)) expect(!result.ok && [result.failure.stage, result.failure.reason, result.failure.code]).toEqual(['key-resolution', 'unknown-key', 'AUTH_INVALID_SIGNATURE']);
@@ -107,7 +107,7 @@ it('rejects the Events at stage 4 when their key is missing from it, or they fal
 });
 
 describeWithSpec('the export and the conformance bundles', () => {
-  it('carries the Registry in the normative fixture schema’s form, as it is, and our own facts beside it', () => {
+  it('carries the Registry in the normative fixture schema’s form, as it is, and our own facts beside it', async () => {
     const document = JSON.parse(readFileSync(exportFile, 'utf8')) as Record<string, unknown>;
     expect(Object.keys(document).sort()).toEqual(['registry', 'signature', 'snapshot']);
     const validate = new Ajv2020({ strict: false }).compile(specJson<Record<string, unknown>>('cryptography/registry-fixture.schema.json'));

@@ -8,10 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import type { MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 import { until } from './support/until.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -19,11 +20,11 @@ let member: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  member = await server.harness.agent('member');
-  mission = await createMission(server.harness, owner, await server.harness.agent('coordinator'));
-  await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...member.principal }, roles: ['observer'], visibilityAfterSequence: 0 }, { groupId: mission.groupId, membershipEpoch: 1 }));
+  ({ server, owner, member, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { member: {}, coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator', members: { member: { roles: ['observer'], extra: { visibilityAfterSequence: 0 } } } },
+  }));
 });
 
 describe('a replayed EVENT frame', () => {

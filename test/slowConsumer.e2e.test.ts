@@ -8,14 +8,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CLOSE } from '../src/transport/limits.js';
 import type { Actor } from './support/harness.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let agent: Actor;
 
 beforeAll(async () => {
-  server = await startTestServer({ socketHighWaterBytes: 16 * 1024, maxQueuedReplyBytes: 256 * 1024 });
-  agent = await server.harness.agent('never-reads');
+  ({ server, agent } = await serverWorld({
+    agents: { agent: { handle: 'never-reads' } },
+    limits: { socketHighWaterBytes: 16 * 1024, maxQueuedReplyBytes: 256 * 1024 },
+  }));
 });
 
 /** The server's side of a connection, as far as this test looks at it. */

@@ -12,7 +12,8 @@ import { GroupAccess } from '../src/app/groupAccess.js';
 import type { Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let agent: Actor;
@@ -22,11 +23,14 @@ let small: MissionRefs;
 const FROM = 100;
 
 beforeAll(async () => {
-  server = await startTestServer({ replayPageSize: 200, socketHighWaterBytes: 16 * 1024, maxQueuedControlFrames: 64, maxSubscriptionsPerConnection: 1, onlineReplayWindow: 400 });
-  const owner = await server.harness.human('owner');
-  agent = await server.harness.agent('resubscriber');
-  const coordinator = await server.harness.agent('coordinator');
-  mission = await createMission(server.harness, owner, coordinator);
+  const w = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { agent: { handle: 'resubscriber' }, coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+    limits: { replayPageSize: 200, socketHighWaterBytes: 16 * 1024, maxQueuedControlFrames: 64, maxSubscriptionsPerConnection: 1, onlineReplayWindow: 400 },
+  });
+  ({ server, agent, mission } = w);
+  const { owner, coordinator } = w;
   small = await createMission(server.harness, owner, coordinator);
   for (const m of [mission, small]) {
     await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...agent.principal }, roles: ['worker'], visibilityAfterSequence: 0 }, { groupId: m.groupId, membershipEpoch: 1 }));

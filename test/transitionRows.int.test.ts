@@ -9,12 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { Harness, Actor } from './support/harness.js';
 import { childMission, count, createMission, missionPayload, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
 import { acceptedResult, activeWork, publishedArtifact, submitWork, workEvidence, WORKER_CAPABILITIES, type ActiveWork } from './support/publishedWork.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
+import { world } from './support/world.js';
 
 const SELECTION = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
 let h: Harness;
@@ -24,12 +24,10 @@ let childCoordinator: Actor;
 let worker: Actor;
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
-  childCoordinator = await h.agent('child-coordinator');
-  worker = await h.agent('worker', WORKER_CAPABILITIES);
+  ({ h, owner, coordinator, childCoordinator, worker } = await world({
+    humans: { owner: 'dana' },
+    agents: { coordinator: {}, childCoordinator: {}, worker: WORKER_CAPABILITIES },
+  }));
 });
 
 const asMember = (m: MissionRefs) => ({ groupId: m.groupId, membershipEpoch: 1 });

@@ -10,10 +10,10 @@ import { lastJsonLine, operatorScratch, runCli } from './support/operatorCli.js'
 
 const { scratch, dir } = operatorScratch('mw-tree-', 'org');
 
-it('prints the Mission tree, refuses an unknown Mission and a missing argument', () => {
-  expect(runCli('init', '--dir', dir).code).toBe(0);
-  expect(runCli('agent', 'add', 'planner', '--dir', dir).code).toBe(0);
-  expect(runCli('human', 'add', 'alice', '--dir', dir).code).toBe(0);
+it('prints the Mission tree, refuses an unknown Mission and a missing argument', async () => {
+  expect((await runCli('init', '--dir', dir)).code).toBe(0);
+  expect((await runCli('agent', 'add', 'planner', '--dir', dir)).code).toBe(0);
+  expect((await runCli('human', 'add', 'alice', '--dir', dir)).code).toBe(0);
   const payload = join(scratch, 'mission.json');
   writeFileSync(payload, JSON.stringify({
     coordinatorId: 'urn:missionweave:agent:planner',
@@ -23,17 +23,17 @@ it('prints the Mission tree, refuses an unknown Mission and a missing argument',
     budget: { currency: 'EUR', financialLimit: 100 },
     deadline: new Date(Date.now() + 30 * 86_400_000).toISOString(),
   }));
-  const created = runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
+  const created = await runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
   expect(created.code, created.stderr).toBe(0);
   const missionId = String((lastJsonLine(created.stdout)['payload'] as { mission: { missionId: string } }).mission.missionId);
 
-  const tree = runCli('tree', missionId, '--dir', dir);
+  const tree = await runCli('tree', missionId, '--dir', dir);
   expect(tree.code, tree.stderr).toBe(0);
   expect(lastJsonLine(tree.stdout)).toMatchObject({
     rootMissionId: missionId,
     truncated: false,
     missions: [{ missionId, title: 'Plan the offsite', state: 'active', depth: 0, missionOwner: { type: 'human', id: 'urn:missionweave:human:alice' }, coordinator: { agentId: 'urn:missionweave:agent:planner' }, workItems: {}, children: [] }],
   });
-  expect(runCli('tree', 'urn:missionweave:mission:missing', '--dir', dir).code).toBe(1);
-  expect(runCli('tree', '--dir', dir).code).toBe(2);
+  expect((await runCli('tree', 'urn:missionweave:mission:missing', '--dir', dir)).code).toBe(1);
+  expect((await runCli('tree', '--dir', dir)).code).toBe(2);
 }, 180_000);

@@ -34,7 +34,8 @@ import type { Actor } from './support/harness.js';
 import { signIn } from './support/humanReader.js';
 import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -42,9 +43,7 @@ let coordinator: Actor;
 const running: MissionWeaveAgent[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
+  ({ server, owner, coordinator } = await serverWorld({ humans: { owner: 'owner' }, agents: { coordinator: {} } }));
 });
 
 afterAll(async () => {

@@ -12,10 +12,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_VERIFICATION_LIMITS } from '../src/app/verificationLimits.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import type { MissionRefs } from './support/missions.js';
 import { RawClient } from './support/rawClient.js';
 import { NONCANONICAL_R, postCommands, tampered, withSignature, withUnknownKey } from './support/refusals.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -25,12 +26,12 @@ let mission: MissionRefs;
 
 beforeAll(async () => {
   // Budgets out of the way: these tests are about where the work runs and who waits for it.
-  server = await startTestServer({}, { settings: { verificationLimits: { ...DEFAULT_VERIFICATION_LIMITS, inFlightPerConnection: 4, refusalsPerConnection: 1_000_000, refusalsPerAddress: 1_000_000 } } });
-  owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
-  worker = await server.harness.agent('worker');
-  mission = await createMission(server.harness, owner, coordinator);
-  await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, { groupId: mission.groupId, membershipEpoch: 1 }));
+  ({ server, owner, coordinator, worker, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {}, worker: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator', members: { worker: ['worker'] } },
+    settings: { verificationLimits: { ...DEFAULT_VERIFICATION_LIMITS, inFlightPerConnection: 4, refusalsPerConnection: 1_000_000, refusalsPerAddress: 1_000_000 } },
+  }));
 });
 
 function message(actor: Actor, content: string) {

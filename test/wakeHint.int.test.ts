@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroupAccess } from '../src/app/groupAccess.js';
 import { Notifier } from '../src/delivery/notifier.js';
 import { EVENTS_CHANNEL, eventsHint, MAX_HINT_BYTES, WAKE_ALL } from '../src/store/channels.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { TestDatabase } from './support/database.js';
+import type { Harness, Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
+import { world } from './support/world.js';
 
 let db: TestDatabase;
 let h: Harness;
@@ -22,10 +23,7 @@ let coordinator: Actor;
 const listener = { client: undefined as pg.Client | undefined, payloads: [] as string[] };
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  h = await Harness.start(db.pool, { maxBatch: 64 });
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
+  ({ db, h, owner, coordinator } = await world({ humans: { owner: 'dana' }, agents: { coordinator: {} }, settings: { maxBatch: 64 } }));
   listener.client = new pg.Client({ connectionString: db.url });
   await listener.client.connect();
   listener.client.on('notification', (m) => listener.payloads.push(m.payload ?? ''));

@@ -9,10 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
-import { count, createMission, type MissionRefs } from './support/missions.js';
+import { count, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
 import { RawClient } from './support/rawClient.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let owner: Actor;
@@ -22,12 +23,11 @@ let bystander: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
-  candidate = await server.harness.agent('candidate');
-  bystander = await server.harness.agent('bystander');
-  mission = await createMission(server.harness, owner, coordinator);
+  ({ server, owner, coordinator, candidate, bystander, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {}, candidate: {}, bystander: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+  }));
   for (const agent of [candidate, bystander]) {
     await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...agent.principal }, roles: ['worker'] }, { groupId: mission.groupId, membershipEpoch: 1 }));
   }

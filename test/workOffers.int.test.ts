@@ -15,10 +15,11 @@ import type { GroupAuthority, Submission } from '../src/app/groupAuthority.js';
 import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createPool, type Pool } from '../src/store/pool.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { TestDatabase } from './support/database.js';
+import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
+import { world } from './support/world.js';
 
 let db: TestDatabase;
 let h: Harness;
@@ -29,10 +30,7 @@ let otherPool: Pool;
 let other: GroupAuthority;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  h = await Harness.start(db.pool);
-  owner = await h.human('dana');
-  coordinator = await h.agent('coordinator');
+  ({ db, h, owner, coordinator } = await world({ humans: { owner: 'dana' }, agents: { coordinator: {} } }));
   workers = [await h.agent('worker-a', ['acme.sql-migration@1.5.0']), await h.agent('worker-b', ['acme.sql-migration@1.4.2'])];
   // The second node starts after the Agents are registered, as a node joining a running cluster.
   otherPool = createPool(db.url, { max: 4 });

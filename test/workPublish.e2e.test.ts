@@ -18,10 +18,11 @@ import { downloadArtifact, MissionWeaveAgent, MissionWeaveWorker, type WorkExecu
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
-import { createMission, eventsOf, type MissionRefs } from './support/missions.js';
+import { eventsOf, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
 import { WORKER_CAPABILITIES } from './support/publishedWork.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { serverWorld } from './support/world.js';
 
 let server: TestServer;
 let mission: MissionRefs;
@@ -42,12 +43,11 @@ async function until<T>(check: () => T | undefined, what: string, timeoutMs = 15
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const owner = await server.harness.human('owner');
-  coordinator = await server.harness.agent('coordinator');
-  workerActor = await server.harness.agent('worker', WORKER_CAPABILITIES);
-  mission = await createMission(server.harness, owner, coordinator);
-  await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...workerActor.principal }, roles: ['worker'] }, { groupId: mission.groupId, membershipEpoch: 1 }));
+  ({ server, coordinator, workerActor, mission } = await serverWorld({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {}, workerActor: { handle: 'worker', capabilities: WORKER_CAPABILITIES } },
+    mission: { owner: 'owner', coordinator: 'coordinator', members: { workerActor: ['worker'] } },
+  }));
   agent = new MissionWeaveAgent({ url: server.url, ca: server.ca, agentId: workerActor.principal.id, keyId: workerActor.key.keyId, privateKey: workerActor.key.privateKey });
   worker = new MissionWeaveWorker(agent, { executionLeaseSeconds: 120 });
   await agent.connect();

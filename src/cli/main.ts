@@ -1,91 +1,15 @@
 #!/usr/bin/env node
 /**
- * The `missionweave` operator CLI. Exit codes: 0 success, 1 the command's negative outcome
- * (invalid document, conformance mismatch, verification failure), 2 usage errors.
+ * The `missionweave` operator CLI binary: the dispatch is `runCli.ts`. Exit codes: 0 success,
+ * 1 the command's negative outcome (invalid document, conformance mismatch, verification
+ * failure), 2 usage errors, 70 an unexpected failure.
  */
 
-import { UsageError } from './args.js';
-import { NODE_READ_SIDES } from './nodeReadSides.js';
-import { readSideVerbs } from './readSide.js';
-
-/** The verbs of the node's Extension Profiles' read sides (`missionweave disput`…). */
-const PROFILE_VERBS = readSideVerbs(NODE_READ_SIDES);
-
-const USAGE = `usage: missionweave <command> [options]
-
-commands:
-  start [--dir DIR]                   initialise DIR (default .missionweave) if new, then serve it
-  serve --dir DIR [--host H] [--port N] [--processes P]
-                                      run a Group Authority node; prints {"url":"wss://…/v1/ws"} when ready
-  init --dir DIR [--organization ID] [--host H] [--port N]
-                                      create the Organization's services, keys and configuration
-  agent add <handle> --dir DIR [--capability id@version ...] [--owner HUMAN]
-                                      a key and a signed, registered Agent Card
-  human add <name> --dir DIR [--public-key FILE|KEY]
-                                      a key bound to a human Principal (--public-key: one made elsewhere, e.g. in a browser)
-  command <kind> --as HANDLE --dir DIR [--group G] [--payload JSON|@FILE] [--node HTTPS_ORIGIN]
-                                      sign a Command as a Principal and submit it (--node: through
-                                      a running node's POST /v1/commands)
-  archive <groupId> --dir DIR         archive a terminal Mission's Group with its signed final snapshot
-  replay <groupId> --dir DIR [--after N] [--verify]
-                                      a Group's Events as JSON lines; --verify checks them
-  registry export --dir DIR [--out FILE]
-                                      the Registry's public key bindings, for offline verification
-  audit --dir DIR [--group G] [--since T] [--limit N]
-                                      refused Signed Documents (the Policy Log) as JSON lines, oldest first
-  tree <missionId> --dir DIR          the Mission tree below a Mission (§14) as JSON
-  profile add FILE --dir DIR | profile list --dir DIR
-                                      register an Organization-approved Extension Profile (§18); list them
-  mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]
-                                      an MCP server speaking for the Agent: Parley and Mission tools over
-                                      stdio (stdout is MCP only), or Streamable HTTP on 127.0.0.1:PORT
-${[...PROFILE_VERBS.values()].map((verb) => verb.usage).join('')}  conformance [--spec DIR] [--json]   run the official bundles against this implementation
-  validate <object> <file|->          strictly parse and schema-validate one document
-`;
-
-type Command = (argv: readonly string[]) => number | Promise<number>;
-
-// Loaded on demand: commands that never touch the database stay fast and light.
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  init: async () => (await import('./initCommand.js')).initCommand,
-  serve: async () => (await import('./serveCommand.js')).serveCommand,
-  start: async () => (await import('./serveCommand.js')).startCommand,
-  agent: async () => (await import('./principalCommands.js')).principalCommand('agent'),
-  human: async () => (await import('./principalCommands.js')).principalCommand('human'),
-  command: async () => (await import('./commandCommand.js')).commandCommand,
-  archive: async () => (await import('./archiveCommand.js')).archiveCommand,
-  replay: async () => (await import('./replayCommand.js')).replayCommand,
-  registry: async () => (await import('./registryCommand.js')).registryCommand,
-  audit: async () => (await import('./auditCommand.js')).auditCommand,
-  tree: async () => (await import('./treeCommand.js')).treeCommand,
-  profile: async () => (await import('./profileCommand.js')).profileCommand,
-  mcp: async () => (await import('./mcpCommand.js')).mcpCommand,
-  ...Object.fromEntries([...PROFILE_VERBS].map(([name, verb]) => [name, () => verb.load()])),
-  conformance: async () => (await import('./conformanceCommand.js')).conformanceCommand,
-  validate: async () => (await import('./validateCommand.js')).validateCommand,
-};
-
-async function main(argv: readonly string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  const load = name === undefined ? undefined : COMMANDS[name];
-  if (load === undefined) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
-  try {
-    return await (await load())(rest);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
-}
+import { runCli } from './runCli.js';
 
 // Exit explicitly, with the command's status, rather than wait for every handle still open to
 // close. Writes to pipes and files are synchronous on Linux, so nothing is lost.
-main(process.argv.slice(2)).then(
+runCli(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`missionweave: ${(error as Error).stack ?? String(error)}\n`);
