@@ -5,24 +5,19 @@
  */
 
 import { ERROR_CODES, type ErrorCode } from '../protocol/errorCodes.js';
+import type { MissionWeaveProtocolError as ProtocolErrorDocument } from '../protocol/schemas/wireTypes.js';
 import type { SemanticStage } from '../protocol/signing/verification.js';
-import type { JsonObject } from '../protocol/strictJson.js';
 import { MAX_ERROR_MESSAGE_CHARS } from './limits.js';
 
-export interface WireError {
-  readonly code: ErrorCode;
-  readonly message: string;
-  readonly retryable: boolean;
-  readonly relatedActionId?: string;
-  readonly groupId?: string;
-  readonly expectedRevision?: number;
-  readonly currentRevision?: number;
-  readonly retryAfterMs?: number;
-  readonly snapshotArtifactHash?: string;
-  readonly details?: JsonObject;
-  /** Protected (§6.4): the first failing semantic stage, kept for the Policy Log, never sent. */
-  readonly diagnostic?: { readonly stage: SemanticStage; readonly reason: string };
-}
+/**
+ * An error before it is sent: the error.schema.json members the pipeline decides (the generated
+ * type's), without the send time and frame, plus the protected diagnostic.
+ */
+export type WireError = Readonly<Pick<ProtocolErrorDocument, 'code' | 'message' | 'retryable'>> &
+  Readonly<Partial<Pick<ProtocolErrorDocument, 'relatedActionId' | 'groupId' | 'expectedRevision' | 'currentRevision' | 'retryAfterMs' | 'snapshotArtifactHash' | 'details'>>> & {
+    /** Protected (§6.4): the first failing semantic stage, kept for the Policy Log, never sent. */
+    readonly diagnostic?: { readonly stage: SemanticStage; readonly reason: string };
+  };
 
 /** Wire messages for codes whose cause must not be revealed (§6.4 non-oracular failures). */
 const OPAQUE: Partial<Record<ErrorCode, string>> = {
@@ -40,8 +35,8 @@ export function wireError(code: ErrorCode, message: string, extra: Partial<Omit<
 }
 
 /** The error.schema.json document for a wire error. */
-export function errorDocument(error: WireError, occurredAt: string, relatedFrameId?: string): JsonObject {
-  const document: JsonObject = { code: error.code, message: error.message, retryable: error.retryable, occurredAt };
+export function errorDocument(error: WireError, occurredAt: string, relatedFrameId?: string): ProtocolErrorDocument {
+  const document: ProtocolErrorDocument = { code: error.code, message: error.message, retryable: error.retryable, occurredAt };
   if (relatedFrameId !== undefined) document['relatedFrameId'] = relatedFrameId;
   if (error.relatedActionId !== undefined) document['relatedActionId'] = error.relatedActionId;
   if (error.groupId !== undefined) document['groupId'] = error.groupId;

@@ -1,12 +1,17 @@
 /**
- * Frames the server sends, as JCS text (§17.4): the wire shape of each frame type, no I/O. An
- * EVENT frame wraps the stored Event text verbatim and takes the Event ID as its frame ID, so it
- * is built once per Event and the same bytes go to every subscriber.
+ * Frames the server sends, as JCS text (§17.4): each frame's members typed by its generated
+ * websocket-frame.schema.json type, no I/O. An EVENT frame wraps the stored Event text verbatim
+ * and takes the Event ID as its frame ID, so it is built once per Event and the same bytes go to
+ * every subscriber.
  */
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import { canonicalize } from './jcs.js';
 import type { JsonObject } from './jsonValue.js';
+import type { ErrorFrame, HelloAccept, HelloChallenge, MissionWeaveProtocolError, MissionWeaveWebSocketFrame, PingFrame } from './schemas/wireTypes.js';
+
+/** A frame's own members: `frame()` adds the three every frame has. */
+type Members<F> = Omit<F, 'protocolVersion' | 'frameId' | 'frameType'>;
 
 export function newFrameId(): string {
   return `urn:uuid:${randomUUID()}`;
@@ -16,7 +21,7 @@ export function nonce(bytes = 18): string {
   return randomBytes(bytes).toString('base64url');
 }
 
-function frame(frameType: string, members: JsonObject, frameId = newFrameId()): string {
+function frame(frameType: MissionWeaveWebSocketFrame['frameType'], members: JsonObject, frameId = newFrameId()): string {
   return canonicalize({ protocolVersion: '0.1', frameId, frameType, ...members });
 }
 
@@ -26,18 +31,22 @@ export function eventFrame(eventId: string, eventText: string): string {
 }
 
 /** An ERROR frame around an error.schema.json document; a fatal one precedes the close. */
-export function errorFrame(error: JsonObject, fatal = false): string {
-  return frame('ERROR', { error: fatal ? { ...error, fatal: true } : error });
+export function errorFrame(error: MissionWeaveProtocolError, fatal = false): string {
+  const members: Members<ErrorFrame> = { error: fatal ? { ...error, fatal: true } : error };
+  return frame('ERROR', members);
 }
 
 export function challengeFrame(clientNonce: string, serverNonce: string, challenge: string): string {
-  return frame('HELLO', { phase: 'server_challenge', selectedVersion: '0.1', clientNonce, serverNonce, challenge });
+  const members: Members<HelloChallenge> = { phase: 'server_challenge', selectedVersion: '0.1', clientNonce, serverNonce, challenge };
+  return frame('HELLO', members);
 }
 
 export function acceptFrame(sessionToken: string, sessionEpoch: number, expiresAt: string): string {
-  return frame('HELLO', { phase: 'server_accept', selectedVersion: '0.1', sessionToken, sessionEpoch, expiresAt });
+  const members: Members<HelloAccept> = { phase: 'server_accept', selectedVersion: '0.1', sessionToken, sessionEpoch, expiresAt };
+  return frame('HELLO', members);
 }
 
 export function pingFrame(replyToNonce: string | undefined, sentAt: string): string {
-  return frame('PING', { nonce: nonce(), ...(replyToNonce === undefined ? {} : { replyToNonce }), sentAt });
+  const members: Members<PingFrame> = { nonce: nonce(), ...(replyToNonce === undefined ? {} : { replyToNonce }), sentAt };
+  return frame('PING', members);
 }

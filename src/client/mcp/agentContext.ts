@@ -28,11 +28,11 @@ export interface AgentContextOptions {
 }
 
 /** One Group entry of `GET /v1/me`, as far as a tool needs it. */
-export interface MyGroup {
+export type MyGroup = {
   readonly groupId: string;
   readonly membershipEpoch?: number;
   readonly membershipState?: string;
-}
+};
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -80,7 +80,7 @@ export class AgentContext implements ToolContext {
   /** The Groups this Agent holds a Membership in (`GET /v1/me`), learning their epochs. */
   async groups(): Promise<JsonObject> {
     const me = await this.read('/v1/me');
-    const groups = Array.isArray(me['groups']) ? (me['groups'] as unknown as MyGroup[]) : [];
+    const groups = Array.isArray(me['groups']) ? (me['groups'] as MyGroup[]) : [];
     this.epochs.clear();
     for (const group of groups) {
       if (group.membershipState === 'active' && typeof group.membershipEpoch === 'number') this.epochs.set(group.groupId, group.membershipEpoch);
