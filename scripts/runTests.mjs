@@ -1,7 +1,7 @@
 // `npm test`'s last step. Runs every test with the pipeline's conformance evidence recorded into
 // .evidence/ (MW_CONFORMANCE_EVIDENCE, src/app/evidence/), then — after a whole, passing run —
 // the check that the committed conformance report (docs/conformance.md, and the claim in
-// README.md) is exactly what this run showed (test/conformanceReport.check.ts). Arguments go to
+// docs/conformance-claim.md) is exactly what this run showed (test/conformanceReport.check.ts). Arguments go to
 // vitest; a run narrowed by them records evidence but checks no report.
 //
 // After a change that moves the evidence: `npm test`, then `npm run conformance:write`.

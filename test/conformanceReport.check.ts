@@ -4,7 +4,7 @@
  * recorded in .evidence/): every finding shown or not exactly as this run showed it, and each
  * shown finding backed by at least one of the tests it cites. With MW_WRITE_CONFORMANCE=1
  * (`npm run conformance:write`) it rewrites docs/conformance.json, docs/conformance.md and the
- * README's claim block from that evidence instead.
+ * claim block of docs/conformance-claim.md from that evidence instead.
  */
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { buildReport, cited, readEvidence, readmeClaim, reportMarkdown, shownOf,
 const FOLDER = resolve(process.env['MW_CONFORMANCE_EVIDENCE'] ?? '.evidence');
 const DATA = resolve('docs/conformance.json');
 const REPORT = resolve('docs/conformance.md');
-const README = resolve('README.md');
+const CLAIM = resolve('docs/conformance-claim.md');
 const BLOCK = /<!-- conformance:claim -->[\s\S]*?<!-- \/conformance:claim -->/;
 
 function withClaim(readme: string, report: ConformanceReport): string {
@@ -27,14 +27,14 @@ it('finds the evidence of a whole test run', () => {
   expect(readEvidence(FOLDER).length).toBeGreaterThan(0);
 });
 
-it('commits the report this run’s evidence makes, and the README claim it allows', () => {
+it('commits the report this run’s evidence makes, and the claim it allows (docs/conformance-claim.md)', () => {
   const fresh = buildReport(readEvidence(FOLDER));
-  expect(BLOCK.test(readFileSync(README, 'utf8')), 'README.md has a conformance:claim block').toBe(true);
+  expect(BLOCK.test(readFileSync(CLAIM, 'utf8')), 'docs/conformance-claim.md has a conformance:claim block').toBe(true);
   if (process.env['MW_WRITE_CONFORMANCE'] === '1') {
     const report = cited(fresh);
     writeFileSync(DATA, `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(REPORT, reportMarkdown(report));
-    writeFileSync(README, withClaim(readFileSync(README, 'utf8'), report));
+    writeFileSync(CLAIM, withClaim(readFileSync(CLAIM, 'utf8'), report));
   }
   expect(existsSync(DATA), 'docs/conformance.json (npm run conformance:write)').toBe(true);
   const committed = JSON.parse(readFileSync(DATA, 'utf8')) as ConformanceReport;
@@ -42,6 +42,6 @@ it('commits the report this run’s evidence makes, and the README claim it allo
   expect(shownOf(committed), `what the report says is shown differs from this run: ${rewrite}`).toEqual(shownOf(fresh));
   expect(unbackedCitations(committed, fresh), `cited tests that showed nothing of it this run: ${rewrite}`).toEqual([]);
   expect(readFileSync(REPORT, 'utf8'), `docs/conformance.md is not docs/conformance.json rendered: ${rewrite}`).toBe(reportMarkdown(committed));
-  const readme = readFileSync(README, 'utf8');
-  expect(readme, `the README's claim is not the report's: ${rewrite}`).toBe(withClaim(readme, committed));
+  const claim = readFileSync(CLAIM, 'utf8');
+  expect(claim, `the claim in docs/conformance-claim.md is not the report's: ${rewrite}`).toBe(withClaim(claim, committed));
 });
