@@ -11,9 +11,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ArtifactAccess } from '../src/app/artifacts/artifactAccess.js';
 import { ArtifactIntegrityError } from '../src/app/artifacts/downloadArtifact.js';
 import { contentHashOf, seedPublishedArtifact } from './support/artifacts.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
+import type { TestDatabase } from './support/database.js';
+import type { Actor, Harness } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
+import { world } from './support/world.js';
 
 const CHUNK = 1024;
 let db: TestDatabase;
@@ -24,12 +25,14 @@ let owner: Actor;
 let mission: MissionRefs;
 
 beforeAll(async () => {
-  db = await createTestDatabase({ poolSize: 4 });
-  harness = await Harness.start(db.pool);
+  ({ db, h: harness, owner, mission } = await world({
+    humans: { owner: 'owner' },
+    agents: { coordinator: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator' },
+    poolSize: 4,
+  }));
   organizationId = harness.authority.settings.services.organizationId;
   store = new ArtifactAccess(db.pool, organizationId, { chunkBytes: CHUNK, maxContentBytes: 10 * CHUNK, maxPendingUploadsPerAgent: 3, maxPendingBytesPerAgent: 24 * CHUNK });
-  owner = await harness.human('owner');
-  mission = await createMission(harness, owner, await harness.agent('coordinator'));
 });
 
 function agentId(): string {

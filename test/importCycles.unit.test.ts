@@ -86,6 +86,8 @@ describe('the import graph of src/', () => {
   it('reads every kind of relative import, type-only ones too', () => {
     const graph = importGraph();
     expect(graph.get('server.ts')).toContain('app/groupAuthority.ts');
+    expect(graph.get('cli/main.ts')).toContain('cli/runCli.ts');
+    // The dispatch's `await import('./serveCommand.js')`: a dynamic import counts too.
     expect(graph.get('cli/runCli.ts')).toContain('cli/serveCommand.ts');
     expect(graph.get('app/wireError.ts')).toContain('protocol/strictJson.ts');
     expect([...graph.values()].flat().filter((target) => !graph.has(target))).toEqual([]);

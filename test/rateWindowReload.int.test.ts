@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupAuthority } from '../src/app/groupAuthority.js';
 import { DEFAULT_COOPERATION_LIMITS } from '../src/domain/policy/cooperationLimits.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase } from './support/database.js';
-import { Harness, type Actor } from './support/harness.js';
-import { count, createMission, type MissionRefs } from './support/missions.js';
+import type { Actor, Harness } from './support/harness.js';
+import { count, type MissionRefs } from './support/missions.js';
+import { world } from './support/world.js';
 
 let h: Harness;
 let worker: Actor;
@@ -19,14 +19,13 @@ let m: MissionRefs;
 const peers: GroupAuthority[] = [];
 
 beforeAll(async () => {
-  const db = await createTestDatabase();
-  // Limit 3: the soft threshold is 2.
-  h = await Harness.start(db.pool, { cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, messagesPerWindow: 3 } });
-  const owner = await h.human('dana');
-  const coordinator = await h.agent('coordinator');
-  worker = await h.agent('worker');
-  m = await createMission(h, owner, coordinator);
-  await h.expectOk(h.send(owner, 'membership.change', { principal: { ...worker.principal }, roles: ['worker'] }, { groupId: m.groupId, membershipEpoch: 1 }));
+  ({ h, worker, mission: m } = await world({
+    humans: { owner: 'dana' },
+    agents: { coordinator: {}, worker: {} },
+    mission: { owner: 'owner', coordinator: 'coordinator', members: { worker: ['worker'] } },
+    // Limit 3: the soft threshold is 2.
+    settings: { cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, messagesPerWindow: 3 } },
+  }));
 });
 
 afterAll(async () => {
