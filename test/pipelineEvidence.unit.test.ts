@@ -6,8 +6,8 @@
 
 import { expect, it } from 'vitest';
 import { acceptedFacts, refusalTarget } from '../src/app/evidence/pipelineEvidence.js';
-import { decideGroupCommand } from '../src/domain/decideGroup.js';
-import { evolveGroup } from '../src/domain/evolveGroup.js';
+import { decideGroupCommand } from './support/coreDecider.js';
+import { evolveGroup } from './support/coreDecider.js';
 import type { GroupState } from '../src/domain/kinds/groupState.js';
 import { coreKinds } from '../src/domain/coreModules.js';
 import type { CommandEnvelope } from '../src/domain/model.js';

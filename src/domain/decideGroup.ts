@@ -12,7 +12,6 @@
 
 import type { KindRegistry } from './kinds/kindRegistry.js';
 import type { AnyEventType, AnyGroupKind, GroupKind, NewGroupKind } from './kinds/kindTypes.js';
-import { coreKinds } from './coreModules.js';
 import { refuse, type CommandEnvelope, type Decision, type DecisionContext } from './model.js';
 import {
   checkAuthority,
@@ -82,9 +81,4 @@ export function decideWithKinds(kinds: KindRegistry, state: GroupState | null, c
       return _exhaustive;
     }
   }
-}
-
-/** Decides a Group-scoped Command with the core kinds. */
-export function decideGroupCommand(state: GroupState | null, command: CommandEnvelope, ctx: DecisionContext): Decision {
-  return decideWithKinds(coreKinds, state, command, ctx);
 }

@@ -131,7 +131,7 @@ export interface DecisionContext {
    * whose entry declares `ancestry: true` (a budget charge updates every ancestor, §12); the app
    * locks and loads them in the same transaction. Absent or empty for a root Mission and for
    * every other kind. Each is a `GroupState`, typed by its Group ID only here (this module
-   * cannot import the Group state's): read them with `ancestorsOf(ctx)` (`budget/ledger.ts`).
+   * cannot import the Group state's): read them with `ancestorsOf(ctx)` (`workItem/ledger.ts`).
    */
   readonly ancestors?: readonly { readonly groupId: string }[];
   /**

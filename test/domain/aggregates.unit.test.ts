@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import { evolveGroup } from '../support/coreDecider.js';
 import { fromAggregates, toAggregates } from '../../src/domain/coreModules.js';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';

@@ -7,8 +7,8 @@
 import { expect } from 'vitest';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { Decision, RecordedEvent } from '../../src/domain/model.js';
-import { decideGroupCommand } from '../../src/domain/decideGroup.js';
-import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import { decideGroupCommand } from '../support/coreDecider.js';
+import { evolveGroup } from '../support/coreDecider.js';
 import { testContext } from '../support/specification.js';
 import { CHILD_GROUP, CHILD_MISSION, CONTRACT, COORD, COORD2, SELECTION, T0, WORK, WORKER, WORLD, command, history, stateOf, steps } from './fixtures.js';
 import { leasesIn } from './expectedOwnership.js';

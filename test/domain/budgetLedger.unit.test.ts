@@ -11,7 +11,7 @@ import { MAX_LEDGER_ANCESTRY } from '../../src/domain/workItem/budgetLimits.js';
 import { describe, expect, it } from 'vitest';
 import type { WorkItem } from '../../src/domain/documents.js';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
-import { decideGroupCommand } from '../../src/domain/decideGroup.js';
+import { decideGroupCommand } from '../support/coreDecider.js';
 import { budgetPauseOf, usageOf } from '../../src/domain/workItem/resourceUsage.js';
 import { testContext } from '../support/specification.js';
 import { AUTHORITY, CHILD_GROUP, CHILD_MISSION, COORD, MISSION, T0, WORK, WORKER, WORLD, command, groupSpec, history, stateOf, steps } from './fixtures.js';

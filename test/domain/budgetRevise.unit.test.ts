@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { WorkItem } from '../../src/domain/documents.js';
-import { decideGroupCommand } from '../../src/domain/decideGroup.js';
+import { decideGroupCommand } from '../support/coreDecider.js';
 import { budgetPauseOf, usageOf, withBudgetPause } from '../../src/domain/workItem/resourceUsage.js';
 import { testContext } from '../support/specification.js';
 import { COORD, OWNER, T0, WORK, WORKER, WORLD, command, groupSpec, history, stateOf } from './fixtures.js';

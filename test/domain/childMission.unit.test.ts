@@ -12,7 +12,7 @@ import type { MissionFacts, RecordedEvent } from '../../src/domain/model.js';
 import { leasesOf } from '../../src/domain/workItem/workLeases.js';
 import { linksOf } from '../../src/domain/workItem/workItemDocuments.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
-import { decideGroupCommand } from '../../src/domain/decideGroup.js';
+import { decideGroupCommand } from '../support/coreDecider.js';
 import { testContext, type World } from '../support/specification.js';
 import { expectedChildApproved, expectedPromotion } from './expectedEvents.js';
 import {

@@ -6,7 +6,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { decideGroupCommand } from '../../src/domain/decideGroup.js';
+import { decideGroupCommand } from '../support/coreDecider.js';
 import { fromAggregates, toAggregates } from '../../src/domain/coreModules.js';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { CommandEnvelope, Decision, RecordedEvent } from '../../src/domain/model.js';

@@ -3,7 +3,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { decideGroupCommand } from '../../src/domain/decideGroup.js';
+import { decideGroupCommand } from '../support/coreDecider.js';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import { principalKey } from '../../src/protocol/principal.js';
 import {

@@ -7,8 +7,8 @@
 
 import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
-import { decideGroupCommand } from '../../src/domain/decideGroup.js';
-import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import { decideGroupCommand } from '../support/coreDecider.js';
+import { evolveGroup } from '../support/coreDecider.js';
 import type { EventDraft, RecordedEvent } from '../../src/domain/model.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { testContext, type ExpectedEvent } from '../support/specification.js';

@@ -5,8 +5,8 @@
  */
 
 import { expect } from 'vitest';
-import { decideGroupCommand } from '../../src/domain/decideGroup.js';
-import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import { decideGroupCommand } from '../support/coreDecider.js';
+import { evolveGroup } from '../support/coreDecider.js';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import { CORE_GROUP_KINDS, coreKinds } from '../../src/domain/coreModules.js';
 import type { AnyGroupKind } from '../../src/domain/kinds/kindTypes.js';

@@ -12,7 +12,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import { evolveGroup } from '../support/coreDecider.js';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { Lease, WorkItem } from '../../src/domain/documents.js';
 import type { CommandEnvelope, Decision, EventDraft, RecordedEvent } from '../../src/domain/model.js';

@@ -7,8 +7,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideGroupCommand } from '../../src/domain/decideGroup.js';
-import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import { decideGroupCommand } from '../support/coreDecider.js';
+import { evolveGroup } from '../support/coreDecider.js';
 import type { MissionCreatedPayload } from '../../src/domain/groupEvents.js';
 import { fromAggregates, toAggregates } from '../../src/domain/coreModules.js';
 import type { AggregateRow, GroupState } from '../../src/domain/kinds/groupState.js';

@@ -5,8 +5,8 @@
 
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { describe, expect, it } from 'vitest';
-import { decideGroupCommand } from '../../src/domain/decideGroup.js';
-import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import { decideGroupCommand } from '../support/coreDecider.js';
+import { evolveGroup } from '../support/coreDecider.js';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { linksOf, WORK_LINKS_EXTENSION } from '../../src/domain/workItem/workItemDocuments.js';

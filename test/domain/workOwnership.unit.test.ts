@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/protocol/principal.js';
 import { satisfiesVersion } from '../../src/domain/workItem/capabilityMatch.js';
 import { MAX_OFFER_CANDIDATES, MAX_OFFER_ENTRIES } from '../../src/domain/workItem/workLimits.js';
-import { evolveGroup } from '../../src/domain/evolveGroup.js';
+import { evolveGroup } from '../support/coreDecider.js';
 import type { DelegationGrant } from '../../src/domain/workItem/workItemDocuments.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import {

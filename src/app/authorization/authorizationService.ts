@@ -32,7 +32,7 @@ import type { WorkItem } from '../../domain/documents.js';
 import type { DecisionContext } from '../../domain/model.js';
 import { checkCapabilityValid } from '../../domain/authorization/capabilityStatus.js';
 import { isRefusal } from '../../domain/workItem/fencing.js';
-import { CAPABILITY_GRANT, type CapabilityGrantedPayload } from '../../domain/authorization/grantCapability.js';
+import { CAPABILITY_GRANT, type CapabilityGrantedPayload } from '../../domain/authorization/capabilityGrant.js';
 import {
   idempotencyKeyOf,
   decodeCapabilityToken,

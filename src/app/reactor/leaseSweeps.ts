@@ -9,7 +9,7 @@
  */
 
 import type { Lease } from '../../domain/documents.js';
-import { WORK_LEASE_CLOSE, type LeaseCloseCause } from '../../domain/workItem/closeWorkLease.js';
+import { WORK_LEASE_CLOSE, type LeaseCloseCause } from '../../domain/workItem/workLeaseClose.js';
 import type { WorkLeases } from '../../domain/workItem/workLeases.js';
 import { compareInstants, formatTimestamp, parseTimestamp } from '../../protocol/timestamp.js';
 import type { Pool } from '../../store/pool.js';

@@ -14,6 +14,8 @@ import { decideMessagePost, messageIdsOf, withMessage } from './decideMessages.j
 export const messagePosted = defineEvent<MessagePostedPayload>()({
   kind: 'message.posted',
   evolve: (state, { message }) => withMessage(state, message),
+  // Delivery's attention filter (§8) reads who the Message mentions from here.
+  mentions: ({ message }) => (message.mentions ?? []).map((principal) => principal.id),
 });
 
 export const messagePost = defineKind({

@@ -2,7 +2,7 @@
 
 import type { MissionCreatedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
-import { decideFollowUpCreate } from './createMission.js';
+import { decideFollowUpCreate } from './missionCreate.js';
 import { foundGroup } from './missionCreate.js';
 
 export const missionFollowUpCreated = defineEvent<MissionCreatedPayload>()({

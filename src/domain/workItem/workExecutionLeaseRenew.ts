@@ -14,7 +14,7 @@ import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { checkFenced, checkOwnerCard, checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing.js';
 import { checkBudgetPause } from './budgetPause.js';
-import { executionLeaseSeconds, ownershipCovering } from './startWork.js';
+import { executionLeaseSeconds, ownershipCovering } from './workStart.js';
 import { workItemEvent, type WorkProgressedPayload } from './workEvents.js';
 import { leasesOf, renewLease, withLeases } from './workLeases.js';
 
