@@ -10,7 +10,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { coreKinds } from '../src/domain/kinds/coreKinds.js';
+import { coreKinds } from '../src/domain/coreModules.js';
 
 const FILE = new URL('../docs/transitions.md', import.meta.url);
 const OPEN = '<!-- kind header: generated from the kind registry by `npm run transitions:write` -->';
