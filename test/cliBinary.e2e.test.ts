@@ -6,11 +6,9 @@
  * `conformance` are in cli.e2e.test.ts, `serve`, `mcp` and `disput` in their own files.
  */
 
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PARLEY_URI } from '../src/domain/parley/parleyProfile.js';
-import { lastJsonLine, operatorScratch, runBinary } from './support/operatorCli.js';
+import { lastJsonLine, operatorScratch, plannerMissionFile, runBinary } from './support/operatorCli.js';
 
 const { scratch, dir } = operatorScratch('mw-binary-', 'org');
 let groupId = '';
@@ -33,15 +31,7 @@ describe.sequential('missionweave, the binary, on an embedded PostgreSQL', () =>
   }, 120_000);
 
   it('command: signs and submits, printing the Events', () => {
-    const payload = join(scratch, 'mission.json');
-    writeFileSync(payload, JSON.stringify({
-      coordinatorId: 'urn:missionweave:agent:planner',
-      title: 'Plan the offsite',
-      objective: 'Agree an agenda for the team offsite.',
-      definitionOfDone: [{ criterionId: 'agenda', description: 'An agreed agenda.', evidenceRequired: ['human_review'] }],
-      budget: { currency: 'EUR', financialLimit: 100 },
-      deadline: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-    }));
+    const payload = plannerMissionFile(scratch);
     const created = runBinary('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
     expect(created.code, created.stderr).toBe(0);
     const event = lastJsonLine(created.stdout);

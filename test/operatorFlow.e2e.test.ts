@@ -4,10 +4,8 @@
  * process, on the folder's own database (the binary on the embedded PostgreSQL: cliBinary.e2e).
  */
 
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { lastJsonLine, operatorScratch, runCli } from './support/operatorCli.js';
+import { lastJsonLine, operatorScratch, plannerMissionFile, runCli } from './support/operatorCli.js';
 
 const { scratch, dir } = operatorScratch('mw-flow-', 'demo');
 it('goes from init to a verified replay of a human-created Mission', async () => {
@@ -22,15 +20,7 @@ it('goes from init to a verified replay of a human-created Mission', async () =>
   expect(lastJsonLine(human.stdout)).toMatchObject({ type: 'human', id: 'urn:missionweave:human:alice' });
   expect(String(lastJsonLine(human.stdout)['privateKeyFile'])).toMatch(/alice\.pem$/);
 
-  const payload = join(scratch, 'mission.json');
-  writeFileSync(payload, JSON.stringify({
-    coordinatorId: 'urn:missionweave:agent:planner',
-    title: 'Plan the offsite',
-    objective: 'Agree an agenda for the team offsite.',
-    definitionOfDone: [{ criterionId: 'agenda', description: 'An agreed agenda.', evidenceRequired: ['human_review'] }],
-    budget: { currency: 'EUR', financialLimit: 100 },
-    deadline: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-  }));
+  const payload = plannerMissionFile(scratch);
   const created = await runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
   expect(created.code, created.stderr).toBe(0);
   const groupId = String(lastJsonLine(created.stdout)['groupId']);

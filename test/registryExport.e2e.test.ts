@@ -6,11 +6,11 @@
  * rejected at stage 4. Its `registry` member is the normative Registry fixture schema's form.
  */
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { beforeAll, expect, it } from 'vitest';
-import { lastJsonLine, operatorScratch, runCli } from './support/operatorCli.js';
+import { lastJsonLine, operatorScratch, plannerMissionFile, runCli } from './support/operatorCli.js';
 import { verifyRegistrySnapshot } from '../src/client/registrySnapshot.js';
 import { canonicalize } from '../src/protocol/jcs.js';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
@@ -41,15 +41,7 @@ beforeAll(async () => {
   publishedKey = lastJsonLine(init.stdout)['registry'] as { keyId: string; publicKey: string };
   expect((await runCli('agent', 'add', 'planner', '--dir', dir)).code).toBe(0);
   expect((await runCli('human', 'add', 'alice', '--dir', dir)).code).toBe(0);
-  const payload = join(scratch, 'mission.json');
-  writeFileSync(payload, JSON.stringify({
-    coordinatorId: 'urn:missionweave:agent:planner',
-    title: 'Plan the offsite',
-    objective: 'Agree an agenda for the team offsite.',
-    definitionOfDone: [{ criterionId: 'agenda', description: 'An agreed agenda.', evidenceRequired: ['human_review'] }],
-    budget: { currency: 'EUR', financialLimit: 100 },
-    deadline: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-  }));
+  const payload = plannerMissionFile(scratch);
   const created = await runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
   expect(created.code, created.stderr).toBe(0);
   const groupId = String(lastJsonLine(created.stdout)['groupId']);

@@ -3,10 +3,8 @@
  * as one JSON document, exit 1 for an unknown Mission, exit 2 for a usage error.
  */
 
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { lastJsonLine, operatorScratch, runCli } from './support/operatorCli.js';
+import { lastJsonLine, operatorScratch, plannerMissionFile, runCli } from './support/operatorCli.js';
 
 const { scratch, dir } = operatorScratch('mw-tree-', 'org');
 
@@ -14,15 +12,7 @@ it('prints the Mission tree, refuses an unknown Mission and a missing argument',
   expect((await runCli('init', '--dir', dir)).code).toBe(0);
   expect((await runCli('agent', 'add', 'planner', '--dir', dir)).code).toBe(0);
   expect((await runCli('human', 'add', 'alice', '--dir', dir)).code).toBe(0);
-  const payload = join(scratch, 'mission.json');
-  writeFileSync(payload, JSON.stringify({
-    coordinatorId: 'urn:missionweave:agent:planner',
-    title: 'Plan the offsite',
-    objective: 'Agree an agenda for the team offsite.',
-    definitionOfDone: [{ criterionId: 'agenda', description: 'An agreed agenda.', evidenceRequired: ['human_review'] }],
-    budget: { currency: 'EUR', financialLimit: 100 },
-    deadline: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-  }));
+  const payload = plannerMissionFile(scratch);
   const created = await runCli('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${payload}`);
   expect(created.code, created.stderr).toBe(0);
   const missionId = String((lastJsonLine(created.stdout)['payload'] as { mission: { missionId: string } }).mission.missionId);

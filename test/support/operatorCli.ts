@@ -8,7 +8,7 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -66,4 +66,18 @@ export function runBinary(...args: string[]): CliResult {
   delete env['DATABASE_URL'];
   const result = spawnSync(process.execPath, [BINARY, ...args], { encoding: 'utf8', env, timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The walk-through's Mission (planner coordinating, due in 30 days) as a `--payload @FILE` in `scratch`: its path. */
+export function plannerMissionFile(scratch: string): string {
+  const payload = join(scratch, 'mission.json');
+  writeFileSync(payload, JSON.stringify({
+    coordinatorId: 'urn:missionweave:agent:planner',
+    title: 'Plan the offsite',
+    objective: 'Agree an agenda for the team offsite.',
+    definitionOfDone: [{ criterionId: 'agenda', description: 'An agreed agenda.', evidenceRequired: ['human_review'] }],
+    budget: { currency: 'EUR', financialLimit: 100 },
+    deadline: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+  }));
+  return payload;
 }
