@@ -87,7 +87,7 @@ describe('the import graph of src/', () => {
     const graph = importGraph();
     expect(graph.get('server.ts')).toContain('app/groupAuthority.ts');
     expect(graph.get('cli/main.ts')).toContain('cli/serveCommand.ts');
-    expect(graph.get('app/wireError.ts')).toContain('protocol/strictJson.ts');
+    expect(graph.get('app/wireError.ts')).toContain('protocol/schemas/wireTypes.ts');
     expect([...graph.values()].flat().filter((target) => !graph.has(target))).toEqual([]);
   });
 
