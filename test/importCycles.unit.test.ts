@@ -89,7 +89,7 @@ describe('the import graph of src/', () => {
     expect(graph.get('cli/main.ts')).toContain('cli/runCli.ts');
     // The dispatch's `await import('./serveCommand.js')`: a dynamic import counts too.
     expect(graph.get('cli/runCli.ts')).toContain('cli/serveCommand.ts');
-    expect(graph.get('app/wireError.ts')).toContain('protocol/strictJson.ts');
+    expect(graph.get('app/wireError.ts')).toContain('protocol/schemas/wireTypes.ts');
     expect([...graph.values()].flat().filter((target) => !graph.has(target))).toEqual([]);
   });
 
