@@ -10,6 +10,7 @@ import {
   EXAMPLE_EVIDENCE,
   EXAMPLE_HASHES,
   EXAMPLE_IDS,
+  KIND_EXAMPLES,
   PAYLOAD_EXAMPLES,
   type PayloadExample,
 } from './support/payloadExamples.js';
@@ -17,97 +18,15 @@ import {
 type Payload = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests poke at arbitrary nested members
 type Mutation = (payload: Payload) => void;
 
-/** Every kind with the members the reference model declares without a default (plus spec-required ones). */
-const REQUIRED: Record<string, readonly string[]> = {
-  'mission.create': ['missionId', 'groupId', 'coordinatorId', 'title', 'objective', 'definitionOfDone', 'budget', 'deadline'],
-  'mission.create_follow_up': [
-    'missionId',
-    'groupId',
-    'coordinatorId',
-    'title',
-    'objective',
-    'definitionOfDone',
-    'budget',
-    'deadline',
-    'followUpOfMissionId',
-  ],
-  'mission.create_child': [
-    'missionId',
-    'groupId',
-    'parentWorkItemId',
-    'coordinatorId',
-    'title',
-    'objective',
-    'definitionOfDone',
-    'budget',
-    'deadline',
-  ],
-  'mission.assign_coordinator': ['coordinatorId'],
-  'mission.renew_coordinator': [],
-  'mission.submit_for_approval': ['artifactHashes'],
-  'mission.approve': ['approvalId', 'missionRevision', 'artifactHashes', 'acceptancePolicyVersion'],
-  'mission.request_changes': ['missionRevision', 'feedback'],
-  'mission.cancel': ['reason'],
-  'mission.terminate': ['reason'],
-  'membership.change': ['principal', 'roles'],
-  'membership.end': ['principal'],
-  'membership.grant_delegation': [
-    'grantId',
-    'granteeAgentId',
-    'targetWorkItemId',
-    'allowedCapabilities',
-    'budget',
-    'maxDescendantDepth',
-    'expiresAt',
-  ],
-  'message.post': ['messageId', 'conversationId', 'content'],
-  'message.correct': ['amendmentId', 'messageId', 'replacementContent', 'reason'],
-  'message.retract': ['amendmentId', 'messageId', 'reason'],
-  'message.redact': ['amendmentId', 'messageId', 'reason'],
-  'work.propose': ['proposalId', 'contract'],
-  'work.authorize': ['workItemId', 'contract'],
-  'work.offer': ['workItemId', 'candidateAgentIds', 'selectionBasis'],
-  'work.accept_offer': ['workItemId'],
-  'work.start': ['workItemId', 'ownershipEpoch'],
-  'work.checkpoint': ['workItemId', 'ownershipEpoch', 'executionLeaseId', 'checkpoint'],
-  'work.block': ['workItemId', 'ownershipEpoch', 'executionLeaseId', 'reason', 'checkpoint'],
-  'work.unblock': ['workItemId'],
-  'work.submit': ['workItemId', 'ownershipEpoch', 'executionLeaseId', 'artifactHashes', 'evidence'],
-  'work.accept_result': ['workItemId', 'evidence'],
-  'work.fail': ['workItemId', 'reason'],
-  'work.cancel': ['workItemId', 'reason'],
-  'artifact.publish': ['artifact', 'ownershipEpoch', 'executionLeaseId'],
-  'approval.grant_execution': ['approvalId', 'workItemId', 'ownershipEpoch', 'operations'],
-  'policy.grant_cooperation_override': [
-    'grantId',
-    'policyName',
-    'beneficiary',
-    'targetCommandKind',
-    'targetActionId',
-    'reason',
-    'expiresAt',
-  ],
-  'ext.missionweaveprotocol.registry.agent_card_register': ['card'],
-  'ext.missionweaveprotocol.identity.session_open': ['agentId'],
-  'ext.missionweave.core.child_mission_settle': ['parentWorkItemId', 'childMissionId'],
-  'ext.missionweaveprotocol.core.work_dependency_add': ['workItemId', 'dependencyId'],
-  'ext.missionweaveprotocol.core.work_execution_lease_renew': ['workItemId', 'ownershipEpoch', 'executionLeaseId'],
-  'ext.missionweaveprotocol.core.resource_usage_record': ['workItemId', 'ownershipEpoch', 'executionLeaseId', 'usageDelta'],
-  'ext.missionweaveprotocol.core.group_archive': ['snapshot'],
-  // Our own kind (docs/reference-differences.md): the Group Authority's lease closure.
-  'ext.missionweave.core.work_lease_close': ['workItemId', 'ownershipEpoch', 'leaseId', 'holderAgentId', 'cause'],
-  // Our own kind: the Authorization Service's record of a capability grant (§12).
-  'ext.missionweave.core.capability_grant': ['workItemId', 'agentId', 'sessionEpoch', 'ownershipEpoch', 'executionLeaseId'],
-  // Our own kind: the escalation after budget exhaustion (§12).
-  'ext.missionweave.core.budget_revise': ['budget', 'reason'],
-  // Our own kind: a Group pins an Extension Profile major version (§18).
-  'ext.missionweaveprotocol.core.profile_pin': ['profileUri', 'majorVersion'],
-};
-
-/** Optional members that are only valid together. */
-const COUPLED: Record<string, readonly string[]> = {
-  'work.fail': ['ownershipEpoch', 'executionLeaseId'],
-};
+/**
+ * Every kind with the members the reference model declares without a default (plus spec-required
+ * ones), and the optional members only valid together: each kind declares them beside its example
+ * (`KindExamples` in its module's `*Examples.ts`).
+ */
+const REQUIRED: Record<string, readonly string[]> = Object.fromEntries(Object.entries(KIND_EXAMPLES).map(([kind, e]) => [kind, e.required]));
+const COUPLED: Record<string, readonly string[]> = Object.fromEntries(
+  Object.entries(KIND_EXAMPLES).flatMap(([kind, e]) => (e.coupled === undefined ? [] : [[kind, e.coupled]])),
+);
 
 const KINDS = Object.keys(REQUIRED).sort();
 

@@ -110,8 +110,24 @@ export interface EmbeddedDocument {
   readonly many?: true;
 }
 
+/**
+ * A kind's example payload, told in the one story of `exampleStory.ts`, with the members its
+ * payload schema requires: the payload tests derive their tables from these (each required
+ * member's absence is refused, every other member is optional), so no test list names a kind.
+ */
+export interface KindExamples {
+  /** A payload that passes the kind's payload schema (its nested signatures need not verify). */
+  readonly payload: Readonly<Record<string, unknown>>;
+  /** The members the payload schema requires. */
+  readonly required: readonly string[];
+  /** Optional members that are only valid together. */
+  readonly coupled?: readonly string[];
+}
+
 interface KindBase<K extends string, C, E extends AnyEventType> {
   readonly kind: K;
+  /** The kind's example payload (`KindExamples`); every core kind has one. */
+  readonly examples?: KindExamples;
   readonly authority: readonly Authority[];
   readonly events: readonly E[];
   readonly embedded?: EmbeddedDocument;
@@ -188,6 +204,7 @@ export function defineEvent<P>() {
 export interface OrganizationKindEntry {
   readonly scope: 'organization';
   readonly kind: string;
+  readonly examples?: KindExamples;
   readonly embedded?: EmbeddedDocument;
 }
 
