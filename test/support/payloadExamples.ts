@@ -15,12 +15,8 @@ export { EXAMPLE_APPROVAL } from '../../src/domain/mission/missionExamples.js';
 export { EXAMPLE_ARTIFACT } from '../../src/domain/artifact/artifactExamples.js';
 export { EXAMPLE_AGENT_CARD } from '../../src/domain/organization/organizationExamples.js';
 export { EXAMPLE_GROUP_SNAPSHOT } from '../../src/domain/group/groupExamples.js';
-export {
-  EXAMPLE_EVIDENCE,
-  EXAMPLE_FAILURE_EVIDENCE,
-  EXAMPLE_REVIEW_EVIDENCE,
-  EXAMPLE_WORK_CONTRACT,
-} from '../../src/domain/workItem/workExamples.js';
+export { EXAMPLE_WORK_CONTRACT } from '../../src/domain/workItem/workExamples.js';
+export { EXAMPLE_EVIDENCE, EXAMPLE_FAILURE_EVIDENCE, EXAMPLE_REVIEW_EVIDENCE } from '../../src/domain/workItem/workExecutionExamples.js';
 
 export type PayloadExample = Record<string, unknown>;
 

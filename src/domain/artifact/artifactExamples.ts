@@ -4,6 +4,7 @@
  */
 
 import { EXAMPLE_AT, EXAMPLE_IDS, EXAMPLE_HASHES, exampleSignature } from '../kinds/exampleStory.js';
+import { REFERENCE_ARTIFACT } from '../kinds/exampleVariants.js';
 import type { KindExamples } from '../kinds/kindTypes.js';
 
 export const EXAMPLE_ARTIFACT = {
@@ -34,5 +35,14 @@ export const ARTIFACT_EXAMPLES = {
   'artifact.publish': {
     payload: { artifact: EXAMPLE_ARTIFACT, ownershipEpoch: 2, executionLeaseId: EXAMPLE_IDS.executionLease },
     required: ['artifact', 'ownershipEpoch', 'executionLeaseId'],
+    invalid: [
+      ['a reference Artifact', (p) => (p.artifact = REFERENCE_ARTIFACT)],
+      ['an unsigned Artifact manifest', (p) => delete p.artifact.signature],
+      ['an Artifact with inline content', (p) => (p.artifact.content = 'ALTER TABLE invoices …')],
+      ['an Artifact with a bad contentHash', (p) => (p.artifact.contentHash = 'sha256:ABC')],
+      ['an Artifact without retrieval uri', (p) => delete p.artifact.uri],
+      ['ownershipEpoch of 0', (p) => (p.ownershipEpoch = 0)],
+      ['relative executionLeaseId', (p) => (p.executionLeaseId = 'lease-1')],
+    ],
   },
 } satisfies Record<string, KindExamples>;

@@ -21,5 +21,12 @@ export const AUTHORIZATION_EXAMPLES = {
       expiresInSeconds: 120,
     },
     required: ['workItemId', 'agentId', 'sessionEpoch', 'ownershipEpoch', 'executionLeaseId'],
+    invalid: [
+      ['sessionEpoch of 0', (p) => (p.sessionEpoch = 0)],
+      ['a tool that is no capability ID', (p) => (p.tools = ['Payments Tool'])],
+      ['a negative ceiling', (p) => (p.limits = { toolCalls: -1 })],
+      ['an unknown dimension', (p) => (p.limits = { gpuSeconds: 1 })],
+      ['a lifetime over an hour', (p) => (p.expiresInSeconds = 3601)],
+    ],
   },
 } satisfies Record<string, KindExamples>;

@@ -15,6 +15,12 @@ export const BUDGET_EXAMPLES = {
       reason: 'The backfill needs more tool calls than planned; the exhausted WorkItem resumes.',
     },
     required: ['budget', 'reason'],
+    invalid: [
+      ['an empty budget', (p) => (p.budget = {})],
+      ['a budget delta', (p) => (p.budget = { toolCallLimit: -5 })],
+      ['an empty reason', (p) => (p.reason = '')],
+      ['relative workItemId', (p) => (p.workItemId = 'w1')],
+    ],
   },
   'ext.missionweaveprotocol.core.resource_usage_record': {
     payload: {
@@ -29,5 +35,18 @@ export const BUDGET_EXAMPLES = {
       },
     },
     required: ['workItemId', 'ownershipEpoch', 'executionLeaseId', 'usageDelta'],
+    invalid: [
+      ['an empty usage delta', (p) => (p.usageDelta = {})],
+      ['an all-zero usage delta', (p) => (p.usageDelta = { modelTokens: 0, toolCalls: 0 })],
+      ['a negative dimension', (p) => (p.usageDelta = { modelTokens: 10, toolCalls: -1 })],
+      ['a fractional dimension', (p) => (p.usageDelta = { computeSeconds: 1.5, toolCalls: 1 })],
+      ['an unknown dimension', (p) => (p.usageDelta = { gpuSeconds: 5, toolCalls: 1 })],
+      ['a normative budget shape', (p) => (p.usageDelta = { modelTokenLimit: 5, toolCalls: 1 })],
+      ['ownershipEpoch of 0', (p) => (p.ownershipEpoch = 0)],
+    ],
+    valid: [
+      ['a single nonzero dimension', (p) => (p.usageDelta = { toolCalls: 1 })],
+      ['zeros beside one nonzero dimension', (p) => (p.usageDelta = { modelTokens: 0, externalActions: 1 })],
+    ],
   },
 } satisfies Record<string, KindExamples>;

@@ -4,6 +4,7 @@
  */
 
 import { EXAMPLE_IDS, EXAMPLE_HASHES } from '../kinds/exampleStory.js';
+import { CONTENT_PARTS, LONG } from '../kinds/exampleVariants.js';
 import type { KindExamples } from '../kinds/kindTypes.js';
 
 export const CONVERSATION_EXAMPLES = {
@@ -16,6 +17,28 @@ export const CONVERSATION_EXAMPLES = {
       references: [EXAMPLE_IDS.workItem],
     },
     required: ['messageId', 'conversationId', 'content'],
+    invalid: [
+      ['empty content', (p) => (p.content = '')],
+      ['content over 100000 characters', (p) => (p.content = LONG(100001))],
+      ['no content parts', (p) => (p.content = [])],
+      ['an unknown content part type', (p) => (p.content = [{ type: 'image', data: 'AAAA' }])],
+      ['an empty text part', (p) => (p.content = [{ type: 'text', text: '' }])],
+      ['an artifact_ref with a bad hash', (p) => (p.content = [{ type: 'artifact_ref', artifactHash: 'sha256:xyz' }])],
+      ['a data_ref without schema', (p) => (p.content = [{ type: 'data_ref', data: { rows: 1 } }])],
+      ['a data_ref with a relative schema', (p) => (p.content = [{ type: 'data_ref', schema: 'rows.json', data: {} }])],
+      ['content as an object', (p) => (p.content = { type: 'text', text: 'hi' })],
+      ['a repeated mention', (p) => (p.mentions = [p.mentions[0], p.mentions[0]])],
+      ['a "system" mention', (p) => (p.mentions = [{ type: 'system', id: EXAMPLE_IDS.registry }])],
+      ['a relative reference', (p) => (p.references = ['work-item-1'])],
+      ['a repeated reference', (p) => (p.references = [EXAMPLE_IDS.workItem, EXAMPLE_IDS.workItem])],
+      ['relative conversationId', (p) => (p.conversationId = 'schema-port')],
+      ['an authority member', (p) => (p.authority = false)],
+    ],
+    valid: [
+      ['content parts of every type', (p) => (p.content = CONTENT_PARTS)],
+      ['content of exactly 100000 characters', (p) => (p.content = LONG(100000))],
+      ['a human and a service mention', (p) => (p.mentions = [{ type: 'human', id: EXAMPLE_IDS.owner }, { type: 'service', id: EXAMPLE_IDS.groupAuthority }])],
+    ],
   },
   'message.correct': {
     payload: {
@@ -28,6 +51,15 @@ export const CONVERSATION_EXAMPLES = {
       reason: 'The row count in the original Message was mistyped.',
     },
     required: ['amendmentId', 'messageId', 'replacementContent', 'reason'],
+    invalid: [
+      ['empty replacementContent', (p) => (p.replacementContent = '')],
+      ['no replacement parts', (p) => (p.replacementContent = [])],
+      ['empty reason', (p) => (p.reason = '')],
+      ['relative messageId', (p) => (p.messageId = 'message-1')],
+    ],
+    valid: [
+      ['plain-text replacement', (p) => (p.replacementContent = 'Dry run finished: 182,344 rows migrated.')],
+    ],
   },
   'message.retract': {
     payload: {
@@ -36,6 +68,11 @@ export const CONVERSATION_EXAMPLES = {
       reason: 'Posted in the wrong Conversation.',
     },
     required: ['amendmentId', 'messageId', 'reason'],
+    invalid: [
+      ['empty reason', (p) => (p.reason = '')],
+      ['relative amendmentId', (p) => (p.amendmentId = 'retraction-1')],
+      ['replacementContent', (p) => (p.replacementContent = 'new text')],
+    ],
   },
   'message.redact': {
     payload: {
@@ -44,5 +81,10 @@ export const CONVERSATION_EXAMPLES = {
       reason: 'Contained a customer account number (data-protection policy DP-7).',
     },
     required: ['amendmentId', 'messageId', 'reason'],
+    invalid: [
+      ['empty reason', (p) => (p.reason = '')],
+      ['reason over 4000 characters', (p) => (p.reason = LONG(4001))],
+      ['relative messageId', (p) => (p.messageId = 'message-1')],
+    ],
   },
 } satisfies Record<string, KindExamples>;

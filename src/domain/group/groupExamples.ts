@@ -36,9 +36,21 @@ export const GROUP_EXAMPLES = {
   'ext.missionweaveprotocol.core.profile_pin': {
     payload: { profileUri: 'urn:missionweave:profile:example:tally:1', majorVersion: 1 },
     required: ['profileUri', 'majorVersion'],
+    invalid: [
+      ['a relative profileUri', (p) => (p.profileUri = 'tally')],
+      ['a negative majorVersion', (p) => (p.majorVersion = -1)],
+      ['a semantic version for majorVersion', (p) => (p.majorVersion = '1.0.0')],
+    ],
   },
   'ext.missionweaveprotocol.core.group_archive': {
     payload: { snapshot: EXAMPLE_GROUP_SNAPSHOT },
     required: ['snapshot'],
+    invalid: [
+      ['a snapshot created by a human', (p) => (p.snapshot.createdBy = { type: 'human', id: EXAMPLE_IDS.owner })],
+      ['a snapshot created by "system" (reference spelling)', (p) => (p.snapshot.createdBy = { type: 'system', id: 'organization' })],
+      ['a snapshot without policy log', (p) => (p.snapshot.policyLog = [])],
+      ['a snapshot without Event ids', (p) => (p.snapshot.eventIds = [])],
+      ['an unsigned snapshot', (p) => delete p.snapshot.signature],
+    ],
   },
 } satisfies Record<string, KindExamples>;

@@ -115,6 +115,13 @@ export interface EmbeddedDocument {
  * payload schema requires: the payload tests derive their tables from these (each required
  * member's absence is refused, every other member is optional), so no test list names a kind.
  */
+// `any` lets a variant reach into the example's nested members; it is a test fixture's change.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type PayloadDraft = Record<string, any>;
+
+/** A change to a clone of a kind's example payload, with what it makes of the payload. */
+export type PayloadVariant = readonly [label: string, change: (payload: PayloadDraft) => void];
+
 export interface KindExamples {
   /** A payload that passes the kind's payload schema (its nested signatures need not verify). */
   readonly payload: Readonly<Record<string, unknown>>;
@@ -122,6 +129,10 @@ export interface KindExamples {
   readonly required: readonly string[];
   /** Optional members that are only valid together. */
   readonly coupled?: readonly string[];
+  /** Kind-specific changes the payload schema must refuse (each kind has several). */
+  readonly invalid?: readonly PayloadVariant[];
+  /** Kind-specific changes the payload schema must accept. */
+  readonly valid?: readonly PayloadVariant[];
 }
 
 interface KindBase<K extends string, C, E extends AnyEventType> {

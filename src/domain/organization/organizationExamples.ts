@@ -4,6 +4,7 @@
  */
 
 import { EXAMPLE_IDS, EXAMPLE_HASHES, exampleSignature } from '../kinds/exampleStory.js';
+import { REFERENCE_AGENT_CARD } from '../kinds/exampleVariants.js';
 import type { KindExamples } from '../kinds/kindTypes.js';
 
 export const EXAMPLE_AGENT_CARD = {
@@ -46,9 +47,22 @@ export const ORGANIZATION_EXAMPLES = {
   'ext.missionweaveprotocol.registry.agent_card_register': {
     payload: { card: EXAMPLE_AGENT_CARD },
     required: ['card'],
+    invalid: [
+      ['a reference Agent Card', (p) => (p.card = REFERENCE_AGENT_CARD)],
+      ['an unsigned Agent Card', (p) => delete p.card.signature],
+      ['an Agent Card without capabilities', (p) => (p.card.capabilities = [])],
+      ['a plain ws:// endpoint', (p) => (p.card.endpoints = [{ transport: 'wss', uri: 'ws://agents.acme.example/w7' }])],
+      ['an Agent Card with permissions', (p) => (p.card.permissions = ['db.migrate'])],
+    ],
   },
   'ext.missionweaveprotocol.identity.session_open': {
     payload: { agentId: EXAMPLE_IDS.worker },
     required: ['agentId'],
+    invalid: [
+      ['relative agentId', (p) => (p.agentId = 'sql-worker-7')],
+      ['empty agentId', (p) => (p.agentId = '')],
+      ['an IRI-only agentId', (p) => (p.agentId = 'urn:missionweave:agent:größe')],
+      ['a sessionEpoch', (p) => (p.sessionEpoch = 3)],
+    ],
   },
 } satisfies Record<string, KindExamples>;

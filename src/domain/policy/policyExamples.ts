@@ -18,5 +18,21 @@ export const POLICY_EXAMPLES = {
       expiresAt: '2026-09-01T13:00:00Z',
     },
     required: ['grantId', 'policyName', 'beneficiary', 'targetCommandKind', 'targetActionId', 'reason', 'expiresAt'],
+    invalid: [
+      ['an unknown policyName', (p) => (p.policyName = 'token_budget')],
+      ['an unknown core kind', (p) => (p.targetCommandKind = 'mission.pause')],
+      ['an Event kind', (p) => (p.targetCommandKind = 'message.posted')],
+      ['an ext kind with two segments', (p) => (p.targetCommandKind = 'ext.acme.send')],
+      ['an upper-case ext kind', (p) => (p.targetCommandKind = 'ext.Acme.billing.send')],
+      ['a "system" beneficiary', (p) => (p.beneficiary = { type: 'system', id: 'organization' })],
+      ['relative targetActionId', (p) => (p.targetActionId = 'action-1')],
+      ['empty reason', (p) => (p.reason = '')],
+      ['bad expiresAt', (p) => (p.expiresAt = '2026-09-01T13:00:00.Z')],
+    ],
+    valid: [
+      ['an Extension Profile target kind', (p) => (p.targetCommandKind = 'ext.acme.billing.invoice_send')],
+      ['a reference ext target kind', (p) => (p.targetCommandKind = 'ext.missionweaveprotocol.core.resource_usage_record')],
+      ['a human beneficiary', (p) => (p.beneficiary = { type: 'human', id: EXAMPLE_IDS.owner })],
+    ],
   },
 } satisfies Record<string, KindExamples>;

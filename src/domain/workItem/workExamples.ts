@@ -1,9 +1,11 @@
 /**
- * The work kinds' example payloads, with the members their payload schemas require (`KindExamples`).
- * They tell one story with the other modules' examples (`../kinds/exampleStory.ts`).
+ * The work kinds' example payloads from proposal to accepted offer, with the members their payload
+ * schemas require and their kind-specific variants (`KindExamples`); the execution kinds' are in
+ * `workExecutionExamples.ts`. They tell one story with the other modules' examples (`../kinds/exampleStory.ts`).
  */
 
-import { EXAMPLE_AT, EXAMPLE_LEASED, EXAMPLE_LATER, EXAMPLE_IDS, EXAMPLE_HASHES, exampleSignature } from '../kinds/exampleStory.js';
+import { EXAMPLE_IDS, EXAMPLE_HASHES } from '../kinds/exampleStory.js';
+import { LONG, REFERENCE_BUDGET, REFERENCE_CONTRACT, REFERENCE_SELECTION_BASIS, RELATIVE_ID } from '../kinds/exampleVariants.js';
 import type { KindExamples } from '../kinds/kindTypes.js';
 
 export const EXAMPLE_WORK_CONTRACT = {
@@ -44,55 +46,6 @@ export const EXAMPLE_WORK_CONTRACT = {
   executionApproval: 'policy_required',
 };
 
-export const EXAMPLE_EVIDENCE = {
-  evidenceId: EXAMPLE_IDS.evidence,
-  missionId: EXAMPLE_IDS.mission,
-  groupId: EXAMPLE_IDS.group,
-  workItemId: EXAMPLE_IDS.workItem,
-  type: 'deterministic_test',
-  subject: { type: 'artifact', id: EXAMPLE_HASHES.migration },
-  criterionIds: ['migration-roundtrip'],
-  method: 'Apply, verify and roll back the migration on a masked staging snapshot.',
-  result: 'passed',
-  details: { applied: true, rolledBack: true, rowsChecked: 182344 },
-  artifactHashes: [EXAMPLE_HASHES.migration, EXAMPLE_HASHES.report],
-  generatedBy: { type: 'agent', id: EXAMPLE_IDS.worker },
-  toolVersion: 'pg_prove 3.36',
-  createdAt: EXAMPLE_LATER,
-  signature: exampleSignature('urn:missionweave:key:sql-worker-7', EXAMPLE_LATER),
-};
-
-export const EXAMPLE_FAILURE_EVIDENCE = {
-  ...EXAMPLE_EVIDENCE,
-  evidenceId: 'urn:missionweave:evidence:schema-port-failure',
-  type: 'failure_report',
-  subject: { type: 'work_item', id: EXAMPLE_IDS.workItem },
-  method: 'Attempted the migration three times; the staging database rejected the lock.',
-  result: 'failed',
-  details: { attempts: 3, lastError: 'lock timeout' },
-  artifactHashes: [],
-};
-
-export const EXAMPLE_REVIEW_EVIDENCE = {
-  ...EXAMPLE_EVIDENCE,
-  evidenceId: 'urn:missionweave:evidence:schema-port-review',
-  type: 'reviewer_assessment',
-  method: 'Reviewed the migration and its test report against the acceptance criterion.',
-  details: { findings: 0 },
-  generatedBy: { type: 'agent', id: EXAMPLE_IDS.reviewer },
-  signature: exampleSignature('urn:missionweave:key:reviewer-3', EXAMPLE_LATER),
-};
-
-
-const CHECKPOINT = {
-  phase: 'dry-run on staging',
-  completedMilestones: ['schema diff generated', 'migration script drafted'],
-  nextStep: 'run rollback test',
-  stateArtifactHash: EXAMPLE_HASHES.checkpointState,
-  createdAt: EXAMPLE_AT,
-};
-
-
 export const WORK_EXAMPLES = {
   'membership.grant_delegation': {
     payload: {
@@ -116,6 +69,22 @@ export const WORK_EXAMPLES = {
       expiresAt: '2026-09-10T00:00:00Z',
     },
     required: ['grantId', 'granteeAgentId', 'targetWorkItemId', 'allowedCapabilities', 'budget', 'maxDescendantDepth', 'expiresAt'],
+    invalid: [
+      ['relative granteeAgentId', (p) => (p.granteeAgentId = 'sql-worker-7')],
+      ['no allowed capabilities', (p) => (p.allowedCapabilities = [])],
+      ['a repeated capability', (p) => (p.allowedCapabilities = [p.allowedCapabilities[0], p.allowedCapabilities[0]])],
+      ['a reference capability requirement', (p) => (p.allowedCapabilities = [{ id: 'acme.sql-migration', minimumVersion: 2 }])],
+      ['a non-semver capability version', (p) => (p.allowedCapabilities[0].version = '2')],
+      ['a budget without toolCallLimit', (p) => delete p.budget.toolCallLimit],
+      ['a budget without currency', (p) => delete p.budget.currency],
+      ['a budget without externalSideEffectLimit', (p) => delete p.budget.externalSideEffectLimit],
+      ['a budget in reference microunits', (p) => (p.budget = { ...REFERENCE_BUDGET, currency: 'EUR' })],
+      ['negative maxDescendantDepth', (p) => (p.maxDescendantDepth = -1)],
+      ['bad expiresAt', (p) => (p.expiresAt = 'tomorrow')],
+    ],
+    valid: [
+      ['zero ceilings and depth', (p) => Object.assign(p, { maxDescendantDepth: 0, budget: { ...p.budget, financialLimit: 0, modelTokenLimit: 0 } })],
+    ],
   },
   'work.propose': {
     payload: {
@@ -125,6 +94,15 @@ export const WORK_EXAMPLES = {
       parentWorkItemId: EXAMPLE_IDS.parentWorkItem,
     },
     required: ['proposalId', 'contract'],
+    invalid: [
+      ['a reference Work Contract', (p) => (p.contract = REFERENCE_CONTRACT)],
+      ['a contract without acceptanceCriteria', (p) => delete p.contract.acceptanceCriteria],
+      ['a contract with no acceptance criteria', (p) => (p.contract.acceptanceCriteria = [])],
+      ['a contract with no required capabilities', (p) => (p.contract.requiredCapabilities = [])],
+      ['a repeated dependency', (p) => (p.dependencyIds = [EXAMPLE_IDS.dependencyWorkItem, EXAMPLE_IDS.dependencyWorkItem])],
+      ['a relative dependency', (p) => (p.dependencyIds = ['ledger-spec'])],
+      ['relative parentWorkItemId', (p) => (p.parentWorkItemId = 'ledger-backfill')],
+    ],
   },
   'work.authorize': {
     payload: {
@@ -138,6 +116,18 @@ export const WORK_EXAMPLES = {
       conversationId: EXAMPLE_IDS.workConversation,
     },
     required: ['workItemId', 'contract'],
+    invalid: [
+      ['exclusive as a string', (p) => (p.exclusive = 'true')],
+      ['relative conversationId', (p) => (p.conversationId = 'schema-port')],
+      ['relative delegationGrantId', (p) => (p.delegationGrantId = 'grant-1')],
+      ['relative proposalId', (p) => (p.proposalId = 'proposal-1')],
+      ['exclusive inside the contract (reference shape)', (p) => (p.contract.exclusive = true)],
+      ['a contract with a reference budget', (p) => (p.contract.budget = REFERENCE_BUDGET)],
+      ['a repeated dependency', (p) => (p.dependencyIds = [EXAMPLE_IDS.dependencyWorkItem, EXAMPLE_IDS.dependencyWorkItem])],
+    ],
+    valid: [
+      ['a non-exclusive WorkItem', (p) => (p.exclusive = false)],
+    ],
   },
   'work.offer': {
     payload: {
@@ -156,55 +146,30 @@ export const WORK_EXAMPLES = {
       delegationGrantId: EXAMPLE_IDS.delegationGrant,
     },
     required: ['workItemId', 'candidateAgentIds', 'selectionBasis'],
+    invalid: [
+      ['no candidates', (p) => (p.candidateAgentIds = [])],
+      ['a repeated candidate', (p) => (p.candidateAgentIds = [EXAMPLE_IDS.worker, EXAMPLE_IDS.worker])],
+      ['a relative candidate', (p) => (p.candidateAgentIds = ['sql-worker-7'])],
+      ['a reference selection basis', (p) => (p.selectionBasis = REFERENCE_SELECTION_BASIS)],
+      ['a selection basis without policyRulesApplied', (p) => delete p.selectionBasis.policyRulesApplied],
+      ['a selection basis with no verified matches', (p) => (p.selectionBasis.verifiedMatches = [])],
+      ['a negative expectedCost', (p) => (p.selectionBasis.expectedCost = -1)],
+      ['a bad availabilityEstimate', (p) => (p.selectionBasis.availabilityEstimate = 'soon')],
+      ['a relative reliability Evidence id', (p) => (p.selectionBasis.reliabilityEvidence = ['evidence-1'])],
+      ['offerExpiresInSeconds of 0', (p) => (p.offerExpiresInSeconds = 0)],
+    ],
+    valid: [
+      ['a selection basis with no reliability Evidence', (p) => (p.selectionBasis.reliabilityEvidence = [])],
+    ],
   },
   'work.accept_offer': {
     payload: { workItemId: EXAMPLE_IDS.workItem, ownershipLeaseSeconds: 900 },
     required: ['workItemId'],
-  },
-  'work.start': {
-    payload: { workItemId: EXAMPLE_IDS.workItem, ownershipEpoch: 2, executionLeaseSeconds: 600 },
-    required: ['workItemId', 'ownershipEpoch'],
-  },
-  'work.checkpoint': {
-    payload: { ...EXAMPLE_LEASED, checkpoint: CHECKPOINT, resumeWithinSeconds: 1800 },
-    required: ['workItemId', 'ownershipEpoch', 'executionLeaseId', 'checkpoint'],
-  },
-  'work.block': {
-    payload: {
-      ...EXAMPLE_LEASED,
-      reason: 'Staging credentials expired; needs a renewed database grant.',
-      checkpoint: CHECKPOINT,
-      blockedLeaseSeconds: 3600,
-    },
-    required: ['workItemId', 'ownershipEpoch', 'executionLeaseId', 'reason', 'checkpoint'],
-  },
-  'work.unblock': {
-    payload: { workItemId: EXAMPLE_IDS.workItem },
-    required: ['workItemId'],
-  },
-  'work.submit': {
-    payload: {
-      ...EXAMPLE_LEASED,
-      artifactHashes: [EXAMPLE_HASHES.migration, EXAMPLE_HASHES.report],
-      evidence: [EXAMPLE_EVIDENCE],
-    },
-    required: ['workItemId', 'ownershipEpoch', 'executionLeaseId', 'artifactHashes', 'evidence'],
-  },
-  'work.accept_result': {
-    payload: { workItemId: EXAMPLE_IDS.workItem, evidence: [EXAMPLE_REVIEW_EVIDENCE] },
-    required: ['workItemId', 'evidence'],
-  },
-  'work.fail': {
-    payload: {
-      ...EXAMPLE_LEASED,
-      reason: 'Retry budget exhausted: the staging database kept rejecting the schema lock.',
-      evidence: [EXAMPLE_FAILURE_EVIDENCE],
-    },
-    required: ['workItemId', 'reason'], coupled: ['ownershipEpoch', 'executionLeaseId'],
-  },
-  'work.cancel': {
-    payload: { workItemId: EXAMPLE_IDS.workItem, reason: 'Superseded by the vendor-provided migration.' },
-    required: ['workItemId', 'reason'],
+    invalid: [
+      ['ownershipLeaseSeconds of 0', (p) => (p.ownershipLeaseSeconds = 0)],
+      ['ownershipLeaseSeconds over a year', (p) => (p.ownershipLeaseSeconds = 31536001)],
+      ['relative workItemId', (p) => (p.workItemId = RELATIVE_ID)],
+    ],
   },
   'approval.grant_execution': {
     payload: {
@@ -218,6 +183,20 @@ export const WORK_EXAMPLES = {
       comments: 'Staging only; production needs a separate approval.',
     },
     required: ['approvalId', 'workItemId', 'ownershipEpoch', 'operations'],
+    invalid: [
+      ['no operations', (p) => (p.operations = [])],
+      ['a repeated operation', (p) => (p.operations = ['db.migrate', 'db.migrate'])],
+      ['an operation with spaces', (p) => (p.operations = ['Deploy Prod'])],
+      ['a relative resource', (p) => (p.resources = ['billing-db'])],
+      ['a budget without any limit', (p) => (p.budget = {})],
+      ['a budget in reference microunits', (p) => (p.budget = REFERENCE_BUDGET)],
+      ['expiresInSeconds of 0', (p) => (p.expiresInSeconds = 0)],
+      ['comments over 4000 characters', (p) => (p.comments = LONG(4001))],
+      ['ownershipEpoch of 0', (p) => (p.ownershipEpoch = 0)],
+    ],
+    valid: [
+      ['a production deployment with several operations', (p) => (p.operations = ['deploy:production', 'db.migrate'])],
+    ],
   },
   'ext.missionweaveprotocol.core.work_dependency_add': {
     payload: {
@@ -225,14 +204,10 @@ export const WORK_EXAMPLES = {
       dependencyId: EXAMPLE_IDS.dependencyWorkItem,
     },
     required: ['workItemId', 'dependencyId'],
-  },
-  'ext.missionweaveprotocol.core.work_execution_lease_renew': {
-    payload: { ...EXAMPLE_LEASED, leaseSeconds: 600 },
-    required: ['workItemId', 'ownershipEpoch', 'executionLeaseId'],
-  },
-  // Our own kind (docs/reference-differences.md): the Group Authority's lease closure.
-  'ext.missionweave.core.work_lease_close': {
-    payload: { workItemId: EXAMPLE_IDS.workItem, ownershipEpoch: 3, leaseId: EXAMPLE_IDS.executionLease, holderAgentId: EXAMPLE_IDS.worker, cause: 'expired' },
-    required: ['workItemId', 'ownershipEpoch', 'leaseId', 'holderAgentId', 'cause'],
+    invalid: [
+      ['relative dependencyId', (p) => (p.dependencyId = 'ledger-spec')],
+      ['dependencyId as a list', (p) => (p.dependencyId = [EXAMPLE_IDS.dependencyWorkItem])],
+      ['numeric workItemId', (p) => (p.workItemId = 1)],
+    ],
   },
 } satisfies Record<string, KindExamples>;
