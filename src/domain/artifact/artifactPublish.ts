@@ -31,6 +31,7 @@ import type { ArtifactManifest } from './artifactDocuments.js';
 import { contentNotHeld, possessionOf, reusedFromOf, type ReusedFrom } from './artifactPossession.js';
 import { withArtifact } from './publishedArtifacts.js';
 import { ARTIFACT_REASONS } from './artifactReasons.js';
+import { ARTIFACT_EXAMPLES } from './artifactExamples.js';
 
 export interface ArtifactPublishedPayload {
   readonly artifact: ArtifactManifest;
@@ -151,6 +152,7 @@ function decidePublish(state: GroupState, command: CommandOf<'artifact.publish'>
 
 export const artifactPublish = defineKind({
   kind: 'artifact.publish',
+  examples: ARTIFACT_EXAMPLES['artifact.publish'],
   scope: 'group',
   authority: ['member'],
   missionStates: ['active'],

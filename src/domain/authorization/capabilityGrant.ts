@@ -24,6 +24,7 @@ import { CAPABILITY_GRANTS_PER_LEASE, DEFAULT_CAPABILITY_SECONDS } from '../work
 import { grantsUnderLease, withGrant } from '../workItem/capabilityGrants.js';
 import { requiredExecutionApproval } from '../workItem/executionPolicy.js';
 import { AUTHORIZATION_REASONS } from './authorizationReasons.js';
+import { AUTHORIZATION_EXAMPLES } from './authorizationExamples.js';
 
 /**
  * `ext.missionweave.core.capability_grant` (our own kind): the Authorization Service records
@@ -202,6 +203,7 @@ export const capabilityGranted = workItemEvent<CapabilityGrantedPayload>()(CAPAB
 
 export const capabilityGrant = defineKind({
   kind: CAPABILITY_GRANT,
+  examples: AUTHORIZATION_EXAMPLES['ext.missionweave.core.capability_grant'],
   scope: 'group',
   authority: ['organization-authority'],
   missionStates: ['active'],

@@ -36,6 +36,7 @@ import { allocationProblem, limitsOf, usageOverflow, type ResourceUsage } from '
 import { childBudgetRevised, missionBudgetRevised, type ChildBudgetRevisedPayload, type MissionBudgetRevisedPayload } from './budgetRevisedEvents.js';
 import { ancestorsOf, exhaustionOf } from '../workItem/ledger.js';
 import { BUDGET_REASONS } from './budgetReasons.js';
+import { BUDGET_EXAMPLES } from './budgetExamples.js';
 
 type ReviseCommand = CommandOf<'ext.missionweave.core.budget_revise'>;
 type ReviseDraft =
@@ -134,6 +135,7 @@ export function decideBudgetRevise(state: GroupState, command: ReviseCommand, ct
 
 export const budgetRevise = defineKind({
   kind: 'ext.missionweave.core.budget_revise',
+  examples: BUDGET_EXAMPLES['ext.missionweave.core.budget_revise'],
   scope: 'group',
   authority: ['mission-owner', 'coordinator'],
   missionStates: ['active'],

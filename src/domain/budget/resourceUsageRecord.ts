@@ -26,6 +26,7 @@ import { NO_USAGE, addUsage, type ResourceUsage } from '../budgetMath.js';
 import { childUsageRecorded } from '../workItem/childUsageRecorded.js';
 import { chargeUsage, type ChargeDraft } from '../workItem/ledger.js';
 import { BUDGET_REASONS } from './budgetReasons.js';
+import { BUDGET_EXAMPLES } from './budgetExamples.js';
 
 type RecordCommand = CommandOf<'ext.missionweaveprotocol.core.resource_usage_record'>;
 
@@ -86,6 +87,7 @@ export function decideResourceUsageRecord(
 
 export const resourceUsageRecord = defineKind({
   kind: 'ext.missionweaveprotocol.core.resource_usage_record',
+  examples: BUDGET_EXAMPLES['ext.missionweaveprotocol.core.resource_usage_record'],
   scope: 'group',
   authority: ['member', 'organization-authority'],
   events: [resourceUsageRecorded, childUsageRecorded],

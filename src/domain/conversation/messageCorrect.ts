@@ -3,6 +3,7 @@
 import type { MessageAmendedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { amendedConversation, decideAmendment, messageIdsOf, withMessage } from './decideMessages.js';
+import { CONVERSATION_EXAMPLES } from './conversationExamples.js';
 
 export const messageCorrected = defineEvent<MessageAmendedPayload>()({
   kind: 'message.corrected',
@@ -11,6 +12,7 @@ export const messageCorrected = defineEvent<MessageAmendedPayload>()({
 
 export const messageCorrect = defineKind({
   kind: 'message.correct',
+  examples: CONVERSATION_EXAMPLES['message.correct'],
   scope: 'group',
   authority: ['member'],
   events: [messageCorrected],

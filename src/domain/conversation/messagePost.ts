@@ -10,6 +10,7 @@ import { resourceUsageRecorded } from '../workItem/resourceUsage.js';
 import { childUsageRecorded } from '../workItem/childUsageRecorded.js';
 import { chargesOfflineUsage } from '../workItem/reconcileOffline.js';
 import { decideMessagePost, messageIdsOf, withMessage } from './decideMessages.js';
+import { CONVERSATION_EXAMPLES } from './conversationExamples.js';
 
 export const messagePosted = defineEvent<MessagePostedPayload>()({
   kind: 'message.posted',
@@ -20,6 +21,7 @@ export const messagePosted = defineEvent<MessagePostedPayload>()({
 
 export const messagePost = defineKind({
   kind: 'message.post',
+  examples: CONVERSATION_EXAMPLES['message.post'],
   scope: 'group',
   authority: ['member'],
   events: [messagePosted, resourceUsageRecorded, childUsageRecorded],

@@ -13,6 +13,7 @@ import type { MessageAmendedPayload } from '../groupEvents.js';
 import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { amendedConversation, decideAmendment, messageIdsOf, withMessage } from './decideMessages.js';
+import { CONVERSATION_EXAMPLES } from './conversationExamples.js';
 
 /** The target's row, if loaded, with the tombstone's content instead of its own. */
 function withoutRedactedContent(state: GroupState, amendment: Message): GroupState {
@@ -28,6 +29,7 @@ export const messageRedacted = defineEvent<MessageAmendedPayload>()({
 
 export const messageRedact = defineKind({
   kind: 'message.redact',
+  examples: CONVERSATION_EXAMPLES['message.redact'],
   scope: 'group',
   authority: ['mission-owner', 'coordinator'],
   events: [messageRedacted],

@@ -3,6 +3,7 @@
 import type { MessageAmendedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { amendedConversation, decideAmendment, messageIdsOf, withMessage } from './decideMessages.js';
+import { CONVERSATION_EXAMPLES } from './conversationExamples.js';
 
 export const messageRetracted = defineEvent<MessageAmendedPayload>()({
   kind: 'message.retracted',
@@ -11,6 +12,7 @@ export const messageRetracted = defineEvent<MessageAmendedPayload>()({
 
 export const messageRetract = defineKind({
   kind: 'message.retract',
+  examples: CONVERSATION_EXAMPLES['message.retract'],
   scope: 'group',
   authority: ['member'],
   events: [messageRetracted],

@@ -17,6 +17,7 @@ import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { accept } from '../model.js';
 import { checkArchiveSnapshot, GROUP_ARCHIVE } from './archiveSnapshot.js';
 import { groupRevision } from './groupSlice.js';
+import { GROUP_EXAMPLES } from './groupExamples.js';
 
 export interface GroupSnapshotCreatedPayload {
   readonly snapshotId: string;
@@ -44,6 +45,7 @@ export const groupArchived = defineEvent<GroupArchivedPayload>()({
 
 export const groupArchive = defineKind({
   kind: GROUP_ARCHIVE,
+  examples: GROUP_EXAMPLES['ext.missionweaveprotocol.core.group_archive'],
   scope: 'group',
   authority: ['organization-authority'],
   missionStates: TERMINAL_MISSION_STATES,

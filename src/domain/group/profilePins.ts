@@ -18,6 +18,7 @@ import { accept, refuse, type CommandEnvelope, type Decision, type DecisionConte
 import type { GroupState } from '../kinds/groupState.js';
 import { MAX_PINNED_PROFILES } from './profileLimits.js';
 import { GROUP_REASONS } from './groupReasons.js';
+import { GROUP_EXAMPLES } from './groupExamples.js';
 
 export interface ProfilePinnedPayload {
   readonly missionId: string;
@@ -62,6 +63,7 @@ function decideProfilePin(state: GroupState, command: CommandOf<'ext.missionweav
 
 export const profilePin = defineKind({
   kind: 'ext.missionweaveprotocol.core.profile_pin',
+  examples: GROUP_EXAMPLES['ext.missionweaveprotocol.core.profile_pin'],
   scope: 'group',
   authority: ['mission-owner'],
   missionStates: ['active', 'awaiting_approval'],

@@ -110,8 +110,35 @@ export interface EmbeddedDocument {
   readonly many?: true;
 }
 
+/**
+ * A kind's example payload, told in the one story of `exampleStory.ts`, with the members its
+ * payload schema requires: the payload tests derive their tables from these (each required
+ * member's absence is refused, every other member is optional), so no test list names a kind.
+ */
+// `any` lets a variant reach into the example's nested members; it is a test fixture's change.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type PayloadDraft = Record<string, any>;
+
+/** A change to a clone of a kind's example payload, with what it makes of the payload. */
+export type PayloadVariant = readonly [label: string, change: (payload: PayloadDraft) => void];
+
+export interface KindExamples {
+  /** A payload that passes the kind's payload schema (its nested signatures need not verify). */
+  readonly payload: Readonly<Record<string, unknown>>;
+  /** The members the payload schema requires. */
+  readonly required: readonly string[];
+  /** Optional members that are only valid together. */
+  readonly coupled?: readonly string[];
+  /** Kind-specific changes the payload schema must refuse (each kind has several). */
+  readonly invalid?: readonly PayloadVariant[];
+  /** Kind-specific changes the payload schema must accept. */
+  readonly valid?: readonly PayloadVariant[];
+}
+
 interface KindBase<K extends string, C, E extends AnyEventType> {
   readonly kind: K;
+  /** The kind's example payload (`KindExamples`); every core kind has one. */
+  readonly examples?: KindExamples;
   readonly authority: readonly Authority[];
   readonly events: readonly E[];
   readonly embedded?: EmbeddedDocument;
@@ -188,6 +215,7 @@ export function defineEvent<P>() {
 export interface OrganizationKindEntry {
   readonly scope: 'organization';
   readonly kind: string;
+  readonly examples?: KindExamples;
   readonly embedded?: EmbeddedDocument;
 }
 

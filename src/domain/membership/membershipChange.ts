@@ -4,6 +4,7 @@ import type { MembershipChangedPayload } from '../groupEvents.js';
 import { membershipOf } from '../stateQueries.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideMembershipChange, withMembership } from './decideMembership.js';
+import { MEMBERSHIP_EXAMPLES } from './membershipExamples.js';
 
 export const membershipChanged = defineEvent<MembershipChangedPayload>()({
   kind: 'membership.changed',
@@ -13,6 +14,7 @@ export const membershipChanged = defineEvent<MembershipChangedPayload>()({
 
 export const membershipChange = defineKind({
   kind: 'membership.change',
+  examples: MEMBERSHIP_EXAMPLES['membership.change'],
   scope: 'group',
   authority: ['mission-owner', 'coordinator'],
   events: [membershipChanged],

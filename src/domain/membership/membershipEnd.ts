@@ -4,6 +4,7 @@ import type { MembershipEndedPayload } from '../groupEvents.js';
 import { membershipOf } from '../stateQueries.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideMembershipEnd, withMembership } from './decideMembership.js';
+import { MEMBERSHIP_EXAMPLES } from './membershipExamples.js';
 
 export const membershipEnded = defineEvent<MembershipEndedPayload>()({
   kind: 'membership.ended',
@@ -13,6 +14,7 @@ export const membershipEnded = defineEvent<MembershipEndedPayload>()({
 
 export const membershipEnd = defineKind({
   kind: 'membership.end',
+  examples: MEMBERSHIP_EXAMPLES['membership.end'],
   scope: 'group',
   authority: ['mission-owner', 'coordinator', 'subject'],
   events: [membershipEnded],

@@ -186,9 +186,11 @@ export function decideChildSettle(state: GroupState, command: SettleCommand, ctx
 import { workResultAccepted } from '../workItem/workAcceptResult.js';
 import { workBlocked } from '../workItem/workBlock.js';
 import { workFailed } from '../workItem/workFail.js';
+import { MISSION_EXAMPLES } from './missionExamples.js';
 
 export const childMissionSettle = defineKind({
   kind: 'ext.missionweave.core.child_mission_settle',
+  examples: MISSION_EXAMPLES['ext.missionweave.core.child_mission_settle'],
   scope: 'group',
   authority: ['organization-authority'],
   events: [workResultAccepted, workBlocked, workFailed, missionTerminated],

@@ -6,6 +6,7 @@
 import type { ApprovedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideApprove } from './approval.js';
+import { MISSION_EXAMPLES } from './missionExamples.js';
 
 export const missionApproved = defineEvent<ApprovedPayload>()({
   kind: 'mission.approved',
@@ -19,6 +20,7 @@ export const missionApproved = defineEvent<ApprovedPayload>()({
 
 export const missionApprove = defineKind({
   kind: 'mission.approve',
+  examples: MISSION_EXAMPLES['mission.approve'],
   scope: 'group',
   authority: ['mission-owner'],
   missionStates: ['awaiting_approval'],

@@ -5,6 +5,7 @@ import type { CoordinatorAssignedPayload } from '../groupEvents.js';
 import { withEntry } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideAssignCoordinator } from './coordinator.js';
+import { MISSION_EXAMPLES } from './missionExamples.js';
 
 export const missionCoordinatorAssigned = defineEvent<CoordinatorAssignedPayload>()({
   kind: 'mission.coordinator.assigned',
@@ -25,6 +26,7 @@ export const missionCoordinatorAssigned = defineEvent<CoordinatorAssignedPayload
 
 export const missionAssignCoordinator = defineKind({
   kind: 'mission.assign_coordinator',
+  examples: MISSION_EXAMPLES['mission.assign_coordinator'],
   scope: 'group',
   authority: ['mission-owner', 'organization-authority'],
   events: [missionCoordinatorAssigned],

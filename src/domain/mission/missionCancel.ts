@@ -8,6 +8,7 @@
 import type { MissionClosedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideCancel, withClosedMission } from './closeMission.js';
+import { MISSION_EXAMPLES } from './missionExamples.js';
 
 export const missionCancelled = defineEvent<MissionClosedPayload>()({
   kind: 'mission.cancelled',
@@ -16,6 +17,7 @@ export const missionCancelled = defineEvent<MissionClosedPayload>()({
 
 export const missionCancel = defineKind({
   kind: 'mission.cancel',
+  examples: MISSION_EXAMPLES['mission.cancel'],
   scope: 'group',
   authority: ['mission-owner', 'organization-authority'],
   events: [missionCancelled],

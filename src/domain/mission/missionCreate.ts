@@ -11,6 +11,7 @@ import { isAfterNow } from '../rules.js';
 import { newMissionGroup, type CreationPayload } from './newMission.js';
 import { checkRegisteredPins } from '../group/profilePins.js';
 import { MISSION_REASONS } from './missionReasons.js';
+import { MISSION_EXAMPLES } from './missionExamples.js';
 
 /**
  * `mission.create` and `mission.create_follow_up` (§7.1): a human founds a Mission, and with it a
@@ -127,6 +128,7 @@ export const missionCreated = defineEvent<MissionCreatedPayload>()({
 
 export const missionCreate = defineKind({
   kind: 'mission.create',
+  examples: MISSION_EXAMPLES['mission.create'],
   scope: 'new-group',
   authority: ['creator'],
   events: [missionCreated],

@@ -21,6 +21,7 @@ import { ancestorWorkItems } from '../workItem/workAncestry.js';
 import { withChildBudget } from '../workItem/resourceUsage.js';
 import { newMissionGroup } from './newMission.js';
 import { MISSION_REASONS } from './missionReasons.js';
+import { MISSION_EXAMPLES } from './missionExamples.js';
 
 /**
  * `mission.create_child` (§14): the Coordinator promotes a WorkItem to a child Mission with its
@@ -159,6 +160,7 @@ export const missionChildCreated = defineEvent<ChildCreatedPayload>()({
 
 export const missionCreateChild = defineKind({
   kind: 'mission.create_child',
+  examples: MISSION_EXAMPLES['mission.create_child'],
   scope: 'group',
   authority: ['coordinator'],
   // A replacement Coordinator's assignment waits for its Context Package (§7.2).

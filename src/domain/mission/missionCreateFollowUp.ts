@@ -4,6 +4,7 @@ import type { MissionCreatedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideFollowUpCreate } from './missionCreate.js';
 import { foundGroup } from './missionCreate.js';
+import { MISSION_EXAMPLES } from './missionExamples.js';
 
 export const missionFollowUpCreated = defineEvent<MissionCreatedPayload>()({
   kind: 'mission.follow_up.created',
@@ -13,6 +14,7 @@ export const missionFollowUpCreated = defineEvent<MissionCreatedPayload>()({
 
 export const missionCreateFollowUp = defineKind({
   kind: 'mission.create_follow_up',
+  examples: MISSION_EXAMPLES['mission.create_follow_up'],
   scope: 'new-group',
   authority: ['creator'],
   events: [missionFollowUpCreated],

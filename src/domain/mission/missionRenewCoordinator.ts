@@ -4,6 +4,7 @@ import type { CoordinatorRenewedPayload } from '../groupEvents.js';
 import { leaseRevision } from './missionSlice.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideRenewCoordinator } from './coordinator.js';
+import { MISSION_EXAMPLES } from './missionExamples.js';
 
 export const missionCoordinatorRenewed = defineEvent<CoordinatorRenewedPayload>()({
   kind: 'mission.coordinator.renewed',
@@ -12,6 +13,7 @@ export const missionCoordinatorRenewed = defineEvent<CoordinatorRenewedPayload>(
 
 export const missionRenewCoordinator = defineKind({
   kind: 'mission.renew_coordinator',
+  examples: MISSION_EXAMPLES['mission.renew_coordinator'],
   scope: 'group',
   authority: ['coordinator'],
   events: [missionCoordinatorRenewed],

@@ -3,6 +3,7 @@
 import type { ChangesRequestedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideRequestChanges } from './approval.js';
+import { MISSION_EXAMPLES } from './missionExamples.js';
 
 export const missionChangesRequested = defineEvent<ChangesRequestedPayload>()({
   kind: 'mission.changes_requested',
@@ -14,6 +15,7 @@ export const missionChangesRequested = defineEvent<ChangesRequestedPayload>()({
 
 export const missionRequestChanges = defineKind({
   kind: 'mission.request_changes',
+  examples: MISSION_EXAMPLES['mission.request_changes'],
   scope: 'group',
   authority: ['mission-owner'],
   missionStates: ['awaiting_approval'],

@@ -28,6 +28,7 @@ import { accept, refuse, type Refusal } from '../model.js';
 import { sortedSet } from '../rules.js';
 import { deriveMissionProgress } from './missionProgress.js';
 import { MISSION_REASONS } from './missionReasons.js';
+import { MISSION_EXAMPLES } from './missionExamples.js';
 
 /** WorkItems an unaccepted-work refusal names, and WorkItems a criterion's support lists. */
 const WORK_ITEMS_LISTED = 16;
@@ -100,6 +101,7 @@ function decideSubmitForApproval(state: GroupState, command: CommandOf<'mission.
 
 export const missionSubmitForApproval = defineKind({
   kind: 'mission.submit_for_approval',
+  examples: MISSION_EXAMPLES['mission.submit_for_approval'],
   scope: 'group',
   authority: ['coordinator'],
   missionStates: ['active'],

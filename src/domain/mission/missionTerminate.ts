@@ -3,6 +3,7 @@
 import type { MissionClosedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideTerminate, withClosedMission } from './closeMission.js';
+import { MISSION_EXAMPLES } from './missionExamples.js';
 
 export const missionTerminated = defineEvent<MissionClosedPayload>()({
   kind: 'mission.terminated',
@@ -11,6 +12,7 @@ export const missionTerminated = defineEvent<MissionClosedPayload>()({
 
 export const missionTerminate = defineKind({
   kind: 'mission.terminate',
+  examples: MISSION_EXAMPLES['mission.terminate'],
   scope: 'group',
   authority: ['coordinator', 'organization-authority'],
   events: [missionTerminated],

@@ -14,6 +14,7 @@ import { withLayeredEntry } from '../../protocol/layeredMap.js';
 import type { OrganizationKindEntry } from '../kinds/kindTypes.js';
 import { accept, refuse, type AgentFacts, type CommandEnvelope, type Decision, type DecisionContext, type RecordedEvent } from '../model.js';
 import { ORGANIZATION_REASONS } from './organizationReasons.js';
+import { ORGANIZATION_EXAMPLES } from './organizationExamples.js';
 
 export const CARD_REGISTER = 'ext.missionweaveprotocol.registry.agent_card_register';
 export const CARD_REGISTERED = 'ext.missionweaveprotocol.registry.agent_card_registered';
@@ -27,8 +28,13 @@ export const SESSION_OPENED = 'ext.missionweaveprotocol.identity.session_opened'
 export const ORGANIZATION_EVENT_KINDS: readonly string[] = [CARD_REGISTERED, SESSION_OPENED];
 
 export const ORGANIZATION_KINDS: readonly OrganizationKindEntry[] = [
-  { scope: 'organization', kind: CARD_REGISTER, embedded: { member: 'card', document: 'agent-card' } },
-  { scope: 'organization', kind: SESSION_OPEN },
+  {
+    scope: 'organization',
+    kind: CARD_REGISTER,
+    embedded: { member: 'card', document: 'agent-card' },
+    examples: ORGANIZATION_EXAMPLES['ext.missionweaveprotocol.registry.agent_card_register'],
+  },
+  { scope: 'organization', kind: SESSION_OPEN, examples: ORGANIZATION_EXAMPLES['ext.missionweaveprotocol.identity.session_open'] },
 ];
 
 /**

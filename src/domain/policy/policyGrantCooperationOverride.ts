@@ -12,6 +12,7 @@ import { MAX_COOPERATION_GRANTS_PER_GROUP } from './cooperationLimits.js';
 import { grantRevision, POLICY_TARGETS, type CooperationOverrideGrant } from './overrideGrants.js';
 import { cooperationOverrideConsumed, cooperationOverrideGranted, cooperationThresholdReached } from './policyEvents.js';
 import { POLICY_REASONS } from './policyReasons.js';
+import { POLICY_EXAMPLES } from './policyExamples.js';
 
 type GrantCommand = CommandOf<'policy.grant_cooperation_override'>;
 
@@ -57,6 +58,7 @@ function decideGrant(state: GroupState, command: GrantCommand, ctx: DecisionCont
 
 export const policyGrantCooperationOverride = defineKind({
   kind: 'policy.grant_cooperation_override',
+  examples: POLICY_EXAMPLES['policy.grant_cooperation_override'],
   scope: 'group',
   authority: ['mission-owner', 'organization-authority'],
   // The consumption and the soft-threshold notice are emitted by the cooperation check

@@ -12,6 +12,7 @@ import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';
 import { DEFAULT_EXECUTION_APPROVAL_SECONDS } from './workLimits.js';
 import { isLive, leasesOf } from './workLeases.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXAMPLES } from './workExamples.js';
 
 /**
  * `approval.grant_execution` (§10.2 `queued` → `queued`, §12): the signed Execution Approval a
@@ -152,6 +153,7 @@ export const executionApprovalGranted = workItemEvent<ExecutionApprovalGrantedPa
 
 export const approvalGrantExecution = defineKind({
   kind: 'approval.grant_execution',
+  examples: WORK_EXAMPLES['approval.grant_execution'],
   scope: 'group',
   // `organization-authority` only for a `policy_required` contract: the decider judges which. A
   // human owner of an ancestor Mission approves in a descendant (§14), so a human's Command loads

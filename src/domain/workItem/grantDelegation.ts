@@ -18,6 +18,7 @@ import { budgetOverrun, isAfterNow, isNoLaterThan } from '../rules.js';
 import type { DelegationGrantedPayload } from './workEvents.js';
 import type { DelegationGrant } from './workItemDocuments.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXAMPLES } from './workExamples.js';
 
 type GrantCommand = CommandOf<'membership.grant_delegation'>;
 
@@ -90,6 +91,7 @@ export function decideGrantDelegation(
 
 export const membershipGrantDelegation = defineKind({
   kind: 'membership.grant_delegation',
+  examples: WORK_EXAMPLES['membership.grant_delegation'],
   scope: 'group',
   authority: ['coordinator'],
   missionStates: ['active'],

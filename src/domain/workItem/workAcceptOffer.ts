@@ -12,6 +12,7 @@ import { checkWorker, checkWorkState, isRefusal, workItemNamed } from './fencing
 import { DEFAULT_OWNERSHIP_LEASE_SECONDS } from './workLimits.js';
 import { leasesOf, newWorkLease, withLeases } from './workLeases.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXAMPLES } from './workExamples.js';
 
 /**
  * `work.accept_offer` (§10.2, §10.3): the first valid acceptance of a pending, unexpired offer
@@ -113,6 +114,7 @@ export const workOfferAccepted = workItemEvent<WorkOfferAcceptedPayload>()('work
 
 export const workAcceptOffer = defineKind({
   kind: 'work.accept_offer',
+  examples: WORK_EXAMPLES['work.accept_offer'],
   scope: 'group',
   authority: ['member'],
   missionStates: ['active'],

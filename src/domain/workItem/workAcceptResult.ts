@@ -21,6 +21,7 @@ import { workItemEvent, type WorkResultAcceptedPayload } from './workEvents.js';
 import { leasesOf, withAllClosed, withLeases } from './workLeases.js';
 import { progressOf, withEvidenceIds } from './workProgress.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
 
 export const workResultAccepted = workItemEvent<WorkResultAcceptedPayload>()('work.result.accepted');
 
@@ -49,6 +50,7 @@ function decideAcceptResult(state: GroupState, command: CommandOf<'work.accept_r
 
 export const workAcceptResult = defineKind({
   kind: 'work.accept_result',
+  examples: WORK_EXECUTION_EXAMPLES['work.accept_result'],
   scope: 'group',
   authority: ['coordinator'],
   // A replacement Coordinator's assignment waits for its Context Package (§7.2).

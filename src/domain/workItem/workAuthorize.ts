@@ -21,6 +21,7 @@ import { checkWithinAncestors } from './authorityScope.js';
 import { isRefusal } from './fencing.js';
 import { ancestorWorkItems } from './workAncestry.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXAMPLES } from './workExamples.js';
 
 /**
  * `work.authorize` (§10.2 "none or open Work Proposal → open", §9.1): the current Coordinator, or
@@ -155,6 +156,7 @@ export const workAuthorized = defineEvent<WorkAuthorizedPayload>()({
 
 export const workAuthorize = defineKind({
   kind: 'work.authorize',
+  examples: WORK_EXAMPLES['work.authorize'],
   scope: 'group',
   authority: ['coordinator', 'delegate'],
   // A replacement Coordinator's assignment waits for its Context Package (§7.2).

@@ -14,6 +14,7 @@ import { isRefusal, workItemNamed } from './fencing.js';
 import { workItemEvent, type WorkBlockedPayload } from './workEvents.js';
 import { leasesOf, renewLease, withExecutionClosed, withLeases, type WorkCheckpoint } from './workLeases.js';
 import { progressAtCheckpoint } from './workProgress.js';
+import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
 
 /** The payload schema's default `blockedLeaseSeconds` (its bound, one year, is the schema's). */
 export const DEFAULT_BLOCKED_LEASE_SECONDS = 900;
@@ -49,6 +50,7 @@ function decideBlock(state: GroupState, command: CommandOf<'work.block'>, ctx: D
 
 export const workBlock = defineKind({
   kind: 'work.block',
+  examples: WORK_EXECUTION_EXAMPLES['work.block'],
   scope: 'group',
   authority: ['member'],
   events: [workBlocked],

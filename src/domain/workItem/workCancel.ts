@@ -21,6 +21,7 @@ import { cleanupDue, withCleanupDue } from './workCleanup.js';
 import { workItemEvent, type WorkCancelledPayload } from './workEvents.js';
 import { withChildReleased } from './workItemDocuments.js';
 import { UNFINISHED_STATES } from './workFail.js';
+import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
 
 export const workCancelled = workItemEvent<WorkCancelledPayload>()('work.cancelled');
 
@@ -42,6 +43,7 @@ function decideCancel(state: GroupState, command: CommandOf<'work.cancel'>, ctx:
 
 export const workCancel = defineKind({
   kind: 'work.cancel',
+  examples: WORK_EXECUTION_EXAMPLES['work.cancel'],
   scope: 'group',
   authority: ['coordinator', 'mission-owner'],
   events: [workCancelled],

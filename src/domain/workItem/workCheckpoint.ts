@@ -18,6 +18,7 @@ import { progressAtCheckpoint } from './workProgress.js';
 import { resourceUsageRecorded } from './resourceUsage.js';
 import { childUsageRecorded } from './childUsageRecorded.js';
 import { chargesOfflineUsage } from './reconcileOffline.js';
+import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
 
 /** The payload schema's default `resumeWithinSeconds` (its bound, one year, is the schema's). */
 export const DEFAULT_RESUME_SECONDS = 900;
@@ -50,6 +51,7 @@ function decideCheckpoint(state: GroupState, command: CommandOf<'work.checkpoint
 
 export const workCheckpoint = defineKind({
   kind: 'work.checkpoint',
+  examples: WORK_EXECUTION_EXAMPLES['work.checkpoint'],
   scope: 'group',
   authority: ['member'],
   // A checkpoint buffered offline comes charged: its usage Event first (reconcileOffline.ts, §11.5).

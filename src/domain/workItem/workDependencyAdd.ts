@@ -25,6 +25,7 @@ import { linksOf } from './workItemDocuments.js';
 import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';
 import { MAX_DEPENDENCIES_PER_WORK_ITEM } from './workLimits.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXAMPLES } from './workExamples.js';
 
 export const workContractRevised = workItemEvent<WorkContractRevisedPayload>()('work.contract.revised');
 
@@ -93,6 +94,7 @@ export function decideWorkDependencyAdd(
 
 export const workDependencyAdd = defineKind({
   kind: 'ext.missionweaveprotocol.core.work_dependency_add',
+  examples: WORK_EXAMPLES['ext.missionweaveprotocol.core.work_dependency_add'],
   scope: 'group',
   authority: ['coordinator'],
   missionStates: ['active'],

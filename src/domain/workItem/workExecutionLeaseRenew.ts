@@ -17,6 +17,7 @@ import { checkBudgetPause } from './budgetPause.js';
 import { executionLeaseSeconds, ownershipCovering } from './workStart.js';
 import { workItemEvent, type WorkProgressedPayload } from './workEvents.js';
 import { leasesOf, renewLease, withLeases } from './workLeases.js';
+import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
 
 type RenewKind = 'ext.missionweaveprotocol.core.work_execution_lease_renew';
 
@@ -58,6 +59,7 @@ export function decideLeaseRenew(state: GroupState, command: CommandOf<RenewKind
 
 export const workExecutionLeaseRenew = defineKind({
   kind: 'ext.missionweaveprotocol.core.work_execution_lease_renew',
+  examples: WORK_EXECUTION_EXAMPLES['ext.missionweaveprotocol.core.work_execution_lease_renew'],
   scope: 'group',
   authority: ['member'],
   events: [workProgressed],

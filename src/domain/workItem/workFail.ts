@@ -26,6 +26,7 @@ import { workItemEvent, type WorkFailedPayload } from './workEvents.js';
 import { progressOf, withEvidenceIds } from './workProgress.js';
 import { withChildReleased } from './workItemDocuments.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
 
 /** The §10.2 states `work.fail` and `work.cancel` leave. */
 export const UNFINISHED_STATES: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted'];
@@ -75,6 +76,7 @@ function decideFail(state: GroupState, command: FailCommand, ctx: DecisionContex
 
 export const workFail = defineKind({
   kind: 'work.fail',
+  examples: WORK_EXECUTION_EXAMPLES['work.fail'],
   scope: 'group',
   // Any member reaches the decider, which admits only the owner (fenced by its lease) or the
   // current Coordinator; listing `coordinator` fences a replaced Coordinator's delayed Command.

@@ -14,6 +14,7 @@ import { isAfterNow } from '../rules.js';
 import { isOwnerCardIncompatible, isRefusal, workItemNamed } from './fencing.js';
 import { closeLease, leasesOf, withAllClosed, withExecutionClosed, withLeases, type WorkLeases } from './workLeases.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
 
 /**
  * `ext.missionweave.core.work_lease_close`: the Group Authority closes a WorkItem lease that no
@@ -143,6 +144,7 @@ export const workLeaseClosed = workItemEvent<WorkLeaseClosedPayload>()(WORK_LEAS
 
 export const workLeaseClose = defineKind({
   kind: WORK_LEASE_CLOSE,
+  examples: WORK_EXECUTION_EXAMPLES['ext.missionweave.core.work_lease_close'],
   scope: 'group',
   authority: ['organization-authority'],
   events: [workLeaseClosed],

@@ -14,6 +14,7 @@ import { DEFAULT_OFFER_SECONDS, MAX_OFFER_CANDIDATES, MAX_OFFER_ENTRIES } from '
 import { linksOf, waitsForChild } from './workItemDocuments.js';
 import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXAMPLES } from './workExamples.js';
 
 /**
  * `work.offer` (§10.2, §10.3): creates, replaces or extends the durable, expiring offers of a
@@ -164,6 +165,7 @@ export const workOfferCreated = defineEvent<WorkOfferCreatedPayload>()({
 
 export const workOffer = defineKind({
   kind: 'work.offer',
+  examples: WORK_EXAMPLES['work.offer'],
   scope: 'group',
   authority: ['coordinator', 'delegate'],
   // A replacement Coordinator's assignment waits for its Context Package (§7.2).

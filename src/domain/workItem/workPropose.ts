@@ -15,6 +15,7 @@ import type { WorkProposedPayload } from './workEvents.js';
 import type { WorkProposal } from './workItemDocuments.js';
 import { MAX_OPEN_PROPOSALS_PER_GROUP } from './workLimits.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXAMPLES } from './workExamples.js';
 
 export const workProposed = defineEvent<WorkProposedPayload>()({
   kind: 'work.proposed',
@@ -58,6 +59,7 @@ export function decideWorkPropose(
 
 export const workPropose = defineKind({
   kind: 'work.propose',
+  examples: WORK_EXAMPLES['work.propose'],
   scope: 'group',
   authority: ['member'],
   missionStates: ['active'],

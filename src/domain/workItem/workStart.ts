@@ -13,6 +13,7 @@ import { checkBudgetPause } from './budgetPause.js';
 import { DEFAULT_EXECUTION_LEASE_SECONDS, MAX_EXECUTION_LEASE_SECONDS } from './workLimits.js';
 import { leasesOf, newWorkLease, renewLease, withLeases } from './workLeases.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
 
 /**
  * `work.start` (§10.2, §11.3): the current owner, under the current Ownership Epoch and a live
@@ -95,6 +96,7 @@ export const workStarted = workItemEvent<WorkStartedPayload>()('work.started');
 
 export const workStart = defineKind({
   kind: 'work.start',
+  examples: WORK_EXECUTION_EXAMPLES['work.start'],
   scope: 'group',
   authority: ['member'],
   missionStates: ['active'],

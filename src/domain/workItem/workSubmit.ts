@@ -24,6 +24,7 @@ import { workItemEvent, type WorkSubmittedPayload } from './workEvents.js';
 import { leasesOf, withExecutionClosed, withLeases } from './workLeases.js';
 import { progressOf, withEvidenceIds } from './workProgress.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
 
 export const workSubmitted = workItemEvent<WorkSubmittedPayload>()('work.submitted');
 
@@ -72,6 +73,7 @@ function decideSubmit(state: GroupState, command: CommandOf<'work.submit'>, ctx:
 
 export const workSubmit = defineKind({
   kind: 'work.submit',
+  examples: WORK_EXECUTION_EXAMPLES['work.submit'],
   scope: 'group',
   authority: ['member'],
   events: [workSubmitted],

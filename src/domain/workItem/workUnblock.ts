@@ -21,6 +21,7 @@ import { linksOf, waitsForChild } from './workItemDocuments.js';
 import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';
 import { progressOf } from './workProgress.js';
 import { WORK_REASONS } from './workReasons.js';
+import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
 
 export const workUnblocked = workItemEvent<WorkUnblockedPayload>()('work.unblocked');
 
@@ -65,6 +66,7 @@ function decideUnblock(state: GroupState, command: CommandOf<'work.unblock'>, ct
 
 export const workUnblock = defineKind({
   kind: 'work.unblock',
+  examples: WORK_EXECUTION_EXAMPLES['work.unblock'],
   scope: 'group',
   authority: ['coordinator'],
   missionStates: ['active'],
