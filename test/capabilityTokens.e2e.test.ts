@@ -17,7 +17,7 @@ import { MissionWeaveAgent } from '../src/client/agent.js';
 import { CapabilityClient, idempotencyKey } from '../src/client/capabilities.js';
 import { loadRegistry } from '../src/client/eventVerifier.js';
 import { chargeCapability, verifyCapabilityOffline, verifyCapabilityOnline } from '../src/client/toolVerifier.js';
-import { coreKinds } from '../src/domain/coreModules.js';
+import { coreRegistry } from './support/coreDecider.js';
 import type { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Actor } from './support/harness.js';
@@ -25,6 +25,8 @@ import { eventsOf, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
 import type { TestServer } from './support/server.js';
 import { serverWorld } from './support/world.js';
+
+const coreKinds = coreRegistry();
 
 const SELECTION = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
 const STAGING_DB = 'urn:missionweave:resource:billing-db-staging';

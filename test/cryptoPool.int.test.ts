@@ -7,13 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signEventDocuments } from '../src/app/eventFactory.js';
 import { commandFromWorker, verifyCommandBytes } from '../src/app/verifyCommand.js';
-import { coreKinds } from '../src/domain/coreModules.js';
+import { coreRegistry } from './support/coreDecider.js';
 import { CryptoPool } from '../src/app/workers/cryptoPool.js';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { makeKey, ORGANIZATION, unsignedCommand } from './support/keys.js';
+
+const coreKinds = coreRegistry();
 
 const writer = makeKey({ type: 'agent', id: 'urn:missionweave:agent:w' });
 const late = makeKey({ type: 'agent', id: 'urn:missionweave:agent:late' });
@@ -47,7 +49,7 @@ describe('CryptoPool', () => {
     const registry = KeyRegistry.fromEvidence({ organizationId: ORGANIZATION, bindings: [writer.binding] });
     const inputs = [command(), command().replace('"hello"', '"hellO"'), '{"a":1,"a":2}', command(late), command().replace('"kind"', '"extra":1,"kind"')];
     for (const text of inputs) {
-      const here = verifyCommandBytes(Buffer.from(text), { registry, revision: 1 }, schemaRegistry());
+      const here = verifyCommandBytes(Buffer.from(text), { registry, revision: 1 }, schemaRegistry(), coreRegistry());
       const there = await pool.verify(text, false);
       expect(there.type).toBe(here.ok ? 'verified' : 'rejected');
       if (!here.ok && there.type === 'rejected') expect(there.error.code).toBe(here.error.code);
@@ -80,7 +82,7 @@ describe('CryptoPool', () => {
     const registry = KeyRegistry.fromEvidence({ organizationId: ORGANIZATION, bindings: [writer.binding] });
     const items = [evidence(), evidence()];
     const good = submission(items);
-    const here = verifyCommandBytes(Buffer.from(good), { registry, revision: 1 }, schemaRegistry());
+    const here = verifyCommandBytes(Buffer.from(good), { registry, revision: 1 }, schemaRegistry(), coreRegistry());
     const there = await pool.verify(good, false);
     if (!here.ok || there.type !== 'verified') throw new Error('the good submission was refused');
     expect(there.embedded).toEqual(here.command.embedded?.map(({ document, signingHash, keyId, index }) => ({ document, signingHash, keyId, index })));

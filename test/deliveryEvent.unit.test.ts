@@ -10,6 +10,9 @@ import { createRequire } from 'node:module';
 import { FrameAssembler, readReplayPage } from '../src/delivery/replayPage.js';
 import { payloadOf, wireFrameOf } from '../src/delivery/wireFrame.js';
 import type { StoredEventBytes } from '../src/store/sql/replayRows.js';
+import { coreRegistry } from './support/coreDecider.js';
+
+const coreKinds = coreRegistry();
 
 /** A served Event as the store hands it: ranges of a message buffer, with bytes around them. */
 function storedBytes(sequence: number, eventId: string, kind: string, document: string): StoredEventBytes {
@@ -49,17 +52,17 @@ describe('delivery events', () => {
   it('replay (from the row) and live (from the text) send identical frame bytes', () => {
     for (const kind of ['message.posted', 'membership.changed', 'mission.coordinator.assigned', 'membership.ended']) {
       const text = eventText(kind);
-      const live = deliveryEventOf(text);
+      const live = deliveryEventOf(coreKinds, text);
       expect(replayFrame(live.eventId, kind, text).equals(live.frame)).toBe(true);
-      expect(changesMembership(kind)).toBe(live.changesMembership);
+      expect(changesMembership(coreKinds, kind)).toBe(live.changesMembership);
     }
-    expect(deliveryEventOf(eventText('membership.changed')).changesMembership).toBe(true);
-    expect(deliveryEventOf(eventText('message.posted')).changesMembership).toBe(false);
+    expect(deliveryEventOf(coreKinds, eventText('membership.changed')).changesMembership).toBe(true);
+    expect(deliveryEventOf(coreKinds, eventText('message.posted')).changesMembership).toBe(false);
   });
 
   it('the frame is the EVENT frame around the unchanged signed text', () => {
     const text = eventText('message.posted');
-    const frame = JSON.parse(deliveryEventOf(text).frame.toString('utf8')) as Record<string, unknown>;
+    const frame = JSON.parse(deliveryEventOf(coreKinds, text).frame.toString('utf8')) as Record<string, unknown>;
     expect(frame).toMatchObject({ frameType: 'EVENT', protocolVersion: '0.1' });
     expect(JSON.stringify(frame['event'])).toBe(text);
   });
@@ -76,7 +79,7 @@ describe('delivery events', () => {
 
   it('attention filters read the live facts', () => {
     const text = eventText('message.posted', { conversationId: 'urn:c:1', payload: { message: { mentions: [{ id: 'urn:a:me' }] } } });
-    const event = deliveryEventOf(text);
+    const event = deliveryEventOf(coreKinds, text);
     expect(attends({ mentionsOnly: true }, event, 'urn:a:me')).toBe(true);
     expect(attends({ mentionsOnly: true }, event, 'urn:a:other')).toBe(false);
     expect(attends({ conversationIds: ['urn:c:2'] }, event, 'urn:a:me')).toBe(false);
@@ -84,7 +87,7 @@ describe('delivery events', () => {
   });
 
   it('an offer reaches its candidates through any filter, and no one else', () => {
-    const offer = deliveryEventOf(eventText('work.offer.created', { workItemId: 'urn:w:1', payload: { workItemId: 'urn:w:1', candidateAgentIds: ['urn:a:me', 'urn:a:too'], workItem: { state: 'offered' } } }));
+    const offer = deliveryEventOf(coreKinds, eventText('work.offer.created', { workItemId: 'urn:w:1', payload: { workItemId: 'urn:w:1', candidateAgentIds: ['urn:a:me', 'urn:a:too'], workItem: { state: 'offered' } } }));
     for (const filter of [{ mentionsOnly: true }, { workItemIds: ['urn:w:other'] }, { conversationIds: ['urn:c:1'] }, { eventKinds: ['message.posted'] }]) {
       expect(attends(filter, offer, 'urn:a:me')).toBe(true);
       expect(attends(filter, offer, 'urn:a:too')).toBe(true);
@@ -93,18 +96,18 @@ describe('delivery events', () => {
   });
 
   it('a WorkItem Event reaches its owner, and a closed lease reaches its former holder', () => {
-    const owned = deliveryEventOf(eventText('work.started', { payload: { workItem: { owner: { agentId: 'urn:a:owner' } }, executionLease: { leaseType: 'execution', holderAgentId: 'urn:a:owner' } } }));
+    const owned = deliveryEventOf(coreKinds, eventText('work.started', { payload: { workItem: { owner: { agentId: 'urn:a:owner' } }, executionLease: { leaseType: 'execution', holderAgentId: 'urn:a:owner' } } }));
     expect(attends({ mentionsOnly: true }, owned, 'urn:a:owner')).toBe(true);
     expect(attends({ mentionsOnly: true }, owned, 'urn:a:other')).toBe(false);
-    const fenced = deliveryEventOf(eventText('work.offer.created', { payload: { candidateAgentIds: ['urn:a:b'], fencedOwnershipLease: { leaseType: 'ownership', holderAgentId: 'urn:a:a' }, revokedLeases: [{ leaseType: 'execution', holderAgentId: 'urn:a:c' }] } }));
+    const fenced = deliveryEventOf(coreKinds, eventText('work.offer.created', { payload: { candidateAgentIds: ['urn:a:b'], fencedOwnershipLease: { leaseType: 'ownership', holderAgentId: 'urn:a:a' }, revokedLeases: [{ leaseType: 'execution', holderAgentId: 'urn:a:c' }] } }));
     expect([...fenced.addressees].sort()).toEqual(['urn:a:a', 'urn:a:b', 'urn:a:c']);
     expect(attends({ mentionsOnly: true }, fenced, 'urn:a:a')).toBe(true);
   });
 
   it('addressees are bounded and read only from well-formed members', () => {
     const many = Array.from({ length: 5_000 }, (_, i) => `urn:a:${i}`);
-    expect(deliveryEventOf(eventText('work.offer.created', { payload: { candidateAgentIds: many } })).addressees.length).toBe(512);
-    const odd = deliveryEventOf(eventText('work.progressed', { payload: { candidateAgentIds: 'urn:a:x', assigneeId: 7, lease: { holderAgentId: 'urn:a:y' }, workItem: null } }));
+    expect(deliveryEventOf(coreKinds, eventText('work.offer.created', { payload: { candidateAgentIds: many } })).addressees.length).toBe(512);
+    const odd = deliveryEventOf(coreKinds, eventText('work.progressed', { payload: { candidateAgentIds: 'urn:a:x', assigneeId: 7, lease: { holderAgentId: 'urn:a:y' }, workItem: null } }));
     expect(odd.addressees).toEqual([]);
   });
 
@@ -117,7 +120,7 @@ describe('delivery events', () => {
     expect(frames[0]?.toString('utf8')).toBe(`{"event":${big},"frameId":"urn:e:1","frameType":"EVENT","protocolVersion":"0.1"}`);
     expect(frames[1]?.toString('utf8')).toBe(`{"event":${eventText('membership.changed')},"frameId":${JSON.stringify(odd)},"frameType":"EVENT","protocolVersion":"0.1"}`);
     frames.slice(2).forEach((frame, i) => expect(frame.toString('utf8')).toBe(`{"event":${eventText('message.posted')},"frameId":"urn:e:${i}","frameType":"EVENT","protocolVersion":"0.1"}`));
-    const page = await readReplayPage((onEvent) => {
+    const page = await readReplayPage(coreKinds, (onEvent) => {
       onEvent(storedBytes(8, 'urn:e:8', 'message.posted', eventText('message.posted')));
       onEvent(storedBytes(9, 'urn:e:9', 'membership.changed', eventText('membership.changed')));
       return Promise.resolve(2);
@@ -137,6 +140,6 @@ describe('delivery events', () => {
     const replayed = documents.map((document, i) => assembler.wire(storedBytes(i + 1, `urn:e:${i}`, 'message.posted', document)));
     expect(replayed[1]?.byteOffset).toBe((replayed[0]?.byteOffset as number) + (replayed[0]?.length as number));
     expect(received(Buffer.concat(replayed))).toEqual(documents.map((document, i) => `{"event":${document},"frameId":"urn:e:${i}","frameType":"EVENT","protocolVersion":"0.1"}`));
-    expect(received(deliveryEventOf(documents[0] as string).wire)).toEqual([deliveryEventOf(documents[0] as string).frame.toString('utf8')]);
+    expect(received(deliveryEventOf(coreKinds, documents[0] as string).wire)).toEqual([deliveryEventOf(coreKinds, documents[0] as string).frame.toString('utf8')]);
   });
 });

@@ -15,6 +15,7 @@ import { signDocument } from '../src/protocol/signing/signDocument.js';
 import { verifyParsedDocument } from '../src/protocol/signing/verifySignedDocument.js';
 import type { EmbeddedAdmissionRow } from '../src/store/sql/embeddedAdmissions.js';
 import { makeKey, ORGANIZATION, unsignedCommand, type TestKey } from './support/keys.js';
+import { coreRegistry } from './support/coreDecider.js';
 
 // Counts the six-stage verifications, to show a repeated element is not verified twice.
 vi.mock('../src/protocol/signing/verifySignedDocument.js', async (importOriginal) => {
@@ -57,7 +58,7 @@ function submit(items: readonly Record<string, unknown>[]): Buffer {
 }
 
 function verify(items: readonly Record<string, unknown>[]) {
-  return verifyCommandBytes(submit(items), { registry, revision: 1 }, schemas);
+  return verifyCommandBytes(submit(items), { registry, revision: 1 }, schemas, coreRegistry());
 }
 
 /** The wire code, the index the details name and the protected reason of a refusal. */
@@ -110,7 +111,7 @@ describe('an array of embedded Evidence at the front', () => {
 
 describe('the Evidence of work.accept_result and work.fail', () => {
   const send = (kind: string, payload: Record<string, unknown>) =>
-    verifyCommandBytes(Buffer.from(JSON.stringify(signDocument('command', unsignedCommand(worker.principal, { kind, payload, coordinatorEpoch: 1 }), worker.signingKey))), { registry, revision: 1 }, schemas);
+    verifyCommandBytes(Buffer.from(JSON.stringify(signDocument('command', unsignedCommand(worker.principal, { kind, payload, coordinatorEpoch: 1 }), worker.signingKey))), { registry, revision: 1 }, schemas, coreRegistry());
   const codeOf = (result: ReturnType<typeof send>) => (result.ok ? result.command.embedded?.length : [result.error.code, result.error.details]);
 
   it('is verified element by element too, and a work.fail without Evidence embeds nothing', () => {

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
 import { KindRegistry } from '../src/domain/kinds/kindRegistry.js';
-import { coreKinds } from '../src/domain/coreModules.js';
+import { coreRegistry } from './support/coreDecider.js';
 import type { ExtensionProfile } from '../src/domain/kinds/profile.js';
 import { GroupAuthority } from '../src/app/groupAuthority.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
@@ -17,6 +17,8 @@ import { count, createMission, eventsOf, type MissionRefs } from './support/miss
 import { registerTallyDocument } from './support/profileDocuments.js';
 import { MAX_TALLIES, TALLY_URI, tallyAdd, tallyProfile, type TallyState } from './support/tallyProfile.js';
 import { world } from './support/world.js';
+
+const coreKinds = coreRegistry();
 
 let db: TestDatabase;
 let h: Harness;
@@ -90,7 +92,7 @@ describe('a registered profile kind on the real pipeline', () => {
   });
 
   it('replays and verifies with the profile kinds, and a verifier without them reports the unknown Event', async () => {
-    const verifier = { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority };
+    const verifier = { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority, kinds: coreRegistry() };
     expect((await verifyGroupHistory(h.pool, mission.groupId, { ...verifier, kinds: h.authority.kinds })).problems).toEqual([]);
     await expect(verifyGroupHistory(h.pool, mission.groupId, verifier)).rejects.toThrow(/unknown Group Event kind ext\.missionweave\.tally\.tallied/);
   });

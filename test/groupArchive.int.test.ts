@@ -20,6 +20,7 @@ import { readSnapshot } from '../src/store/sql/snapshots.js';
 import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { world } from './support/world.js';
+import { coreRegistry } from './support/coreDecider.js';
 
 let h: Harness;
 let owner: Actor;
@@ -71,7 +72,7 @@ describe('archiving a terminal Mission’s Group', () => {
     // §7.4: decisions (Mission with its notes), WorkItems, approvals and Artifacts are the state rows.
     expect(new Set(state.map((r) => r.type))).toContain('mission');
 
-    const report = await verifyGroupHistory(h.pool, m.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority });
+    const report = await verifyGroupHistory(h.pool, m.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority, kinds: coreRegistry() });
     expect(report).toEqual({ groupId: m.groupId, events: before + 2, problems: [] });
 
     for (const later of [await post(m, 'after the end'), (await archiveGroup(h.authority, h.pool, m.groupId)).submission]) {

@@ -6,11 +6,14 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { CORE_GROUP_KINDS, coreKinds } from '../src/domain/coreModules.js';
+import { CORE_GROUP_KINDS } from '../src/domain/coreModules.js';
+import { coreRegistry } from './support/coreDecider.js';
 import { defineEvent, defineKind } from '../src/domain/kinds/kindTypes.js';
 import { accept } from '../src/domain/model.js';
 import type { MessagePostedPayload } from '../src/domain/groupEvents.js';
 import { messagePosted } from '../src/domain/conversation/messagePost.js';
+
+const coreKinds = coreRegistry();
 
 const fakeMessage = {} as MessagePostedPayload['message'];
 

@@ -16,6 +16,7 @@ import { sha256ContentHash } from '../src/protocol/contentHash.js';
 import { acceptedResult, WORKER_CAPABILITIES } from './support/publishedWork.js';
 import { createMission, eventsOf, missionPayload, type MissionRefs } from './support/missions.js';
 import { world } from './support/world.js';
+import { coreRegistry } from './support/coreDecider.js';
 
 /** The accepted result a Mission submits: the same content, published anew in each Mission's Group. */
 const CONTENTS = ['lifecycle migration', 'lifecycle report'];
@@ -111,7 +112,7 @@ describe('Coordinator lease and fencing', () => {
     const wrongEpoch = await asCoordinator(m, replacement, 'mission.submit_for_approval', { artifactHashes: HASHES }, 1, await membershipEpoch(m.groupId, replacement));
     expect(wrongEpoch.ok ? 'accepted' : wrongEpoch.error.code).toBe('AUTH_STALE_COORDINATOR');
     await h.expectOk(asCoordinator(m, replacement, 'mission.submit_for_approval', { artifactHashes: HASHES }, 2, await membershipEpoch(m.groupId, replacement)));
-    const report = await verifyGroupHistory(h.pool, m.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority });
+    const report = await verifyGroupHistory(h.pool, m.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority, kinds: coreRegistry() });
     expect(report.problems).toEqual([]);
   });
 

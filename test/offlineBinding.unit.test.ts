@@ -11,6 +11,7 @@ import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import { signDocument } from '../src/protocol/signing/signDocument.js';
 import { makeKey, ORGANIZATION, unsignedCommand } from './support/keys.js';
+import { coreRegistry } from './support/coreDecider.js';
 
 const worker = makeKey({ type: 'agent', id: 'urn:missionweave:agent:worker-7' });
 const registry = KeyRegistry.fromEvidence({ organizationId: ORGANIZATION, bindings: [worker.binding] });
@@ -63,7 +64,7 @@ function signed(extensions: object): Buffer {
 }
 
 describe('the stateless front', () => {
-  const verify = (extensions: object) => verifyCommandBytes(signed(extensions), { registry, revision: 1 }, schemaRegistry());
+  const verify = (extensions: object) => verifyCommandBytes(signed(extensions), { registry, revision: 1 }, schemaRegistry(), coreRegistry());
 
   it('interprets the critical binding and hands it to the decider', () => {
     const result = verify({ [OFFLINE_EXECUTION_EXTENSION]: { version: '0.1.0', critical: true, data: BINDING } });

@@ -14,6 +14,7 @@ import { OFFLINE_EXECUTION_EXTENSION } from '../src/protocol/offlineExecution.js
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
 import { makeKey, ORGANIZATION } from './support/keys.js';
+import { coreRegistry } from './support/coreDecider.js';
 
 const worker = makeKey({ type: 'agent', id: 'urn:missionweave:agent:worker-7' });
 const registry = KeyRegistry.fromEvidence({ organizationId: ORGANIZATION, bindings: [worker.binding] });
@@ -38,7 +39,7 @@ function clockAt(seconds: number): { now: number; clock: () => number } {
 }
 
 function front(text: string) {
-  return verifyCommandBytes(Buffer.from(text), { registry, revision: 1 }, schemaRegistry());
+  return verifyCommandBytes(Buffer.from(text), { registry, revision: 1 }, schemaRegistry(), coreRegistry());
 }
 
 type Command = Record<string, unknown> & { payload: Record<string, unknown>; extensions: Record<string, { data: Record<string, unknown> }> };

@@ -12,6 +12,7 @@ import type { TestDatabase } from './support/database.js';
 import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
 import { world } from './support/world.js';
+import { coreRegistry } from './support/coreDecider.js';
 
 let db: TestDatabase;
 let h: Harness;
@@ -60,7 +61,7 @@ describe('one order per Group', () => {
       const outcomes = await Promise.all(commands.map((c, i) => (i % 2 === 0 ? h.authority : other).submit(c)));
       expect(outcomes.filter((o) => !o.ok)).toEqual([]);
       await expectContiguous(mission.groupId);
-      const report = await verifyGroupHistory(db.pool, mission.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority });
+      const report = await verifyGroupHistory(db.pool, mission.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority, kinds: coreRegistry() });
       expect(report.problems).toEqual([]);
     } finally {
       await otherPool.end();

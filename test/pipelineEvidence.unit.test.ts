@@ -9,10 +9,12 @@ import { acceptedFacts, refusalTarget } from '../src/app/evidence/pipelineEviden
 import { decideGroupCommand } from './support/coreDecider.js';
 import { evolveGroup } from './support/coreDecider.js';
 import type { GroupState } from '../src/domain/kinds/groupState.js';
-import { coreKinds } from '../src/domain/coreModules.js';
+import { coreRegistry } from './support/coreDecider.js';
 import type { CommandEnvelope } from '../src/domain/model.js';
 import { recordDrafts, testContext } from './support/specification.js';
 import { GROUP, WORK, WORKER, WORKER2, WORLD, command, groupDecider, offeredWork, stateOf, steps, workGroup } from './domain/fixtures.js';
+
+const coreKinds = coreRegistry();
 
 function decideFacts(state: GroupState, cmd: CommandEnvelope) {
   const ctx = testContext(WORLD);

@@ -16,6 +16,7 @@ import { createMission, type MissionRefs } from './support/missions.js';
 import { acceptedResult, WORKER_CAPABILITIES } from './support/publishedWork.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
 import { world } from './support/world.js';
+import { coreRegistry } from './support/coreDecider.js';
 
 let h: Harness;
 let owner: Actor;
@@ -109,7 +110,7 @@ it('reproduces the stored state by replaying the Events, for random Command sequ
       const facts: Facts = { mission: await createMission(h, owner, agents[0] as Actor), messages: [] };
       await acceptedResult(h, facts.mission, { owner, coordinator: agents[0] as Actor, worker }, CONTENTS);
       for (const [step, pick] of plan) await (STEPS[step] as Step)(facts, pick);
-      const report = await verifyGroupHistory(h.pool, facts.mission.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority });
+      const report = await verifyGroupHistory(h.pool, facts.mission.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority, kinds: coreRegistry() });
       expect(report.problems).toEqual([]);
       expect(report.events).toBeGreaterThanOrEqual(1);
       const rows = await h.pool.query<{ kind: string }>('select distinct kind from events where group_id = $1', [facts.mission.groupId]);

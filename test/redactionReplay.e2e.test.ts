@@ -16,6 +16,7 @@ import { RawClient } from './support/rawClient.js';
 import type { TestServer } from './support/server.js';
 import { until } from './support/until.js';
 import { serverWorld } from './support/world.js';
+import { coreRegistry } from './support/coreDecider.js';
 
 const SECRET = 'the vault code is 4711';
 let server: TestServer;
@@ -61,7 +62,7 @@ describe('a redacted Message on replay', () => {
 
     // The accepted chain is untouched: the stored Event keeps its text, and the history verifies.
     expect((await eventsOf(h.pool, mission.groupId)).find((e) => e['eventId'] === original?.['eventId'])).toEqual(original);
-    const report = await verifyGroupHistory(h.pool, mission.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority });
+    const report = await verifyGroupHistory(h.pool, mission.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority, kinds: coreRegistry() });
     expect(report.problems).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import { verifyGroupHistory } from '../src/app/verifyGroupHistory.js';
 import type { Harness, Actor } from './support/harness.js';
 import { eventsOf, type MissionRefs } from './support/missions.js';
 import { world } from './support/world.js';
+import { coreRegistry } from './support/coreDecider.js';
 
 const SECRET = 'the vault code is 4711';
 let h: Harness;
@@ -45,7 +46,7 @@ describe('a redacted Message', () => {
     // The Event log is never rewritten: the same Event, ID and sequence, with its signed text.
     const after = (await eventsOf(h.pool, mission.groupId)).find((e) => e['eventId'] === posted?.['eventId']);
     expect(after).toEqual(posted);
-    const verifier = { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority };
+    const verifier = { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority, kinds: coreRegistry() };
     expect((await verifyGroupHistory(h.pool, mission.groupId, verifier)).problems).toEqual([]);
 
     await h.expectOk(h.send(owner, 'mission.cancel', { reason: 'done' }, extra));

@@ -10,7 +10,9 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { coreKinds } from '../src/domain/coreModules.js';
+import { coreRegistry } from './support/coreDecider.js';
+
+const coreKinds = coreRegistry();
 
 const FILE = new URL('../docs/transitions.md', import.meta.url);
 const OPEN = '<!-- kind header: generated from the kind registry by `npm run transitions:write` -->';

@@ -15,6 +15,7 @@ import { BenchWorld, type BenchAgent } from '../tools/bench/benchWorld.js';
 import { seedHistory } from '../tools/bench/curvesSeed.js';
 import type { KindRegistry } from '../src/domain/kinds/kindRegistry.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { coreRegistry } from './support/coreDecider.js';
 
 let db: TestDatabase;
 let world: BenchWorld;
@@ -46,7 +47,7 @@ it('folds a long message.post history with a bounded Message view per Event, and
   const total = 3_000;
   await seedHistory(world, mission, total, 'linear');
   const { authority } = world.running;
-  const verifier = { registry: authority.registry.current.registry, schemas: authority.schemas, authority: world.home.settings().services.authority };
+  const verifier = { registry: authority.registry.current.registry, schemas: authority.schemas, authority: world.home.settings().services.authority, kinds: coreRegistry() };
   const sizes: number[] = [];
   const report = await verifyGroupHistory(db.pool, mission.groupId, { ...verifier, kinds: countingKinds(sizes) });
   expect(report.problems).toEqual([]);

@@ -20,6 +20,7 @@ import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, type MissionRefs } from './support/missions.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
 import { world } from './support/world.js';
+import { coreRegistry } from './support/coreDecider.js';
 
 let db: TestDatabase;
 let h: Harness;
@@ -115,7 +116,7 @@ describe('work.start and the Execution Lease renewal', () => {
     const kinds = (await db.pool.query<{ kind: string }>("select kind from events where group_id = $1 and aggregate_type = 'work-item' and aggregate_id = $2 order by sequence", [m.groupId, workItemId])).rows.map((r) => r.kind);
     expect(kinds).toEqual(['work.authorized', 'work.offer.created', 'work.offer.accepted', 'work.started', 'work.progressed']);
     // The stored Events are signed, ordered and fold into the stored WorkItem.
-    const report = await verifyGroupHistory(db.pool, m.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority });
+    const report = await verifyGroupHistory(db.pool, m.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority, kinds: coreRegistry() });
     expect(report.problems).toEqual([]);
   });
 });
@@ -141,7 +142,7 @@ describe('approval.grant_execution and the start gate', () => {
     await h.expectOk(h.send(worker, 'work.start', { workItemId, ownershipEpoch: 1 }, asMember));
     const kinds = (await db.pool.query<{ kind: string }>("select kind from events where group_id = $1 and aggregate_type = 'work-item' and aggregate_id = $2 order by sequence", [m.groupId, workItemId])).rows.map((r) => r.kind);
     expect(kinds).toEqual(['work.authorized', 'work.offer.created', 'work.offer.accepted', 'approval.execution.granted', 'work.started']);
-    const report = await verifyGroupHistory(db.pool, m.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority });
+    const report = await verifyGroupHistory(db.pool, m.groupId, { registry: h.authority.registry.current.registry, schemas: h.authority.schemas, authority: h.settings.services.authority, kinds: coreRegistry() });
     expect(report.problems).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  * extensions this Group Authority interprets.
  */
 
-import { coreKinds } from '../domain/coreModules.js';
+import { buildKindRegistry } from '../domain/coreModules.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { AnyExtensionProfile } from '../domain/kinds/profile.js';
 import { readSchemaDocuments, schemaRegistry } from '../protocol/schemas/files.js';
@@ -30,16 +30,16 @@ export function schemaRegistryWith(extra: readonly SchemaDocument[]): SchemaRegi
   return extra.length === 0 ? schemaRegistry() : SchemaRegistry.compile([...readSchemaDocuments(), ...extra]);
 }
 
-/** The core kinds plus the profiles' extension URIs: what a crypto worker needs of the kinds. */
-export function workerFrontRules(extensionUris: readonly string[]): FrontRules {
+/** The worker's kinds plus the profiles' extension URIs: what a crypto worker needs of the kinds. */
+export function workerFrontRules(kinds: KindRegistry, extensionUris: readonly string[]): FrontRules {
   return {
-    scopeOf: (kind) => coreKinds.scopeOf(kind),
-    embeddedOf: (kind) => coreKinds.embeddedOf(kind),
+    scopeOf: (kind) => kinds.scopeOf(kind),
+    embeddedOf: (kind) => kinds.embeddedOf(kind),
     extensionUris: new Set(extensionUris),
   };
 }
 
 /** The kinds of a Group Authority with `profiles`. */
 export function kindsWith(profiles: readonly AnyExtensionProfile[]): KindRegistry {
-  return profiles.length === 0 ? coreKinds : coreKinds.withProfiles(profiles);
+  return buildKindRegistry(profiles);
 }

@@ -6,7 +6,6 @@
  */
 
 import { isDeepStrictEqual } from 'node:util';
-import { coreKinds } from '../domain/coreModules.js';
 import type { EmbeddedDocument } from '../domain/kinds/kindTypes.js';
 import type { CommandEnvelope } from '../domain/model.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
@@ -95,7 +94,7 @@ function relatedActionId(value: JsonValue): string | undefined {
 }
 
 /** Runs every stateless check on an already strictly parsed Command. */
-export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevision, schemas: SchemaRegistry, rules: FrontRules = coreKinds): FrontResult {
+export function verifyCommandValue(value: JsonValue, evidence: RegistryAtRevision, schemas: SchemaRegistry, rules: FrontRules): FrontResult {
   const result = verifyParsedDocument('command', value, evidence.registry, schemas);
   if (!result.ok) {
     const { failure } = result;
@@ -227,7 +226,7 @@ export function commandFromWorker(canonical: string, signingHash: string, keyId:
 }
 
 /** Runs every stateless check on untrusted bytes. */
-export function verifyCommandBytes(bytes: Uint8Array, evidence: RegistryAtRevision, schemas: SchemaRegistry, rules: FrontRules = coreKinds): FrontResult {
+export function verifyCommandBytes(bytes: Uint8Array, evidence: RegistryAtRevision, schemas: SchemaRegistry, rules: FrontRules): FrontResult {
   let value: JsonValue;
   try {
     value = parseStrictJson(bytes);

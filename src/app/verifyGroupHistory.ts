@@ -6,7 +6,6 @@
  * and folding the Events from nothing reproduces exactly the stored aggregate state.
  */
 
-import { coreKinds } from '../domain/coreModules.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { toAggregates } from '../domain/coreModules.js';
 import type { GroupState } from '../domain/kinds/groupState.js';
@@ -36,7 +35,7 @@ export interface HistoryVerifier {
   readonly schemas: SchemaRegistry;
   readonly authority: Principal;
   /** The kinds whose Events the Group may hold: the core ones unless profiles were registered. */
-  readonly kinds?: KindRegistry;
+  readonly kinds: KindRegistry;
 }
 
 /**
@@ -106,7 +105,7 @@ export async function verifyGroupHistory(db: Queryable, groupId: string, verifie
   const problems: string[] = [];
   let state: GroupState | null = null;
   const messages = new Map<string, MessageFacts>();
-  const kinds = verifier.kinds ?? coreKinds;
+  const kinds = verifier.kinds;
   let expected = 1;
   for (;;) {
     const rows = await readEventAuditRows(db, groupId, expected - 1, VERIFY_PAGE_EVENTS);

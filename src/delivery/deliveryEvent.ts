@@ -4,7 +4,7 @@
  * frames stored Events from their bytes instead (`replayPage.ts`).
  */
 
-import { coreKinds } from '../domain/coreModules.js';
+import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { eventFrame } from '../protocol/frames.js';
 import { payloadOf, wireFrameOf } from './wireFrame.js';
 import { workAddressees } from './workAddressees.js';
@@ -34,8 +34,8 @@ export interface DeliveryEvent {
  * Whether an Event kind may change a Membership, as its Event type declares. Only core kinds do:
  * an Extension Profile's Events fold into its own slice and never touch Memberships (§18).
  */
-export function changesMembership(kind: string): boolean {
-  return coreKinds.event(kind)?.changesMembership === true;
+export function changesMembership(kinds: KindRegistry, kind: string): boolean {
+  return kinds.event(kind)?.changesMembership === true;
 }
 
 interface EventShape {
@@ -52,7 +52,7 @@ interface EventShape {
 }
 
 /** Reads the routing facts of a stored, trusted Event text. */
-export function deliveryEventOf(text: string): DeliveryEvent {
+export function deliveryEventOf(kinds: KindRegistry, text: string): DeliveryEvent {
   const event = JSON.parse(text) as EventShape;
   const wire = wireFrameOf(eventFrame(event.eventId, text));
   return {
@@ -65,7 +65,7 @@ export function deliveryEventOf(text: string): DeliveryEvent {
     mentions: (event.payload?.message?.mentions ?? []).map((m) => String(m.id)),
     addressees: workAddressees(event.payload),
     announcement: event.payload?.announcement === true,
-    changesMembership: changesMembership(event.kind),
+    changesMembership: changesMembership(kinds, event.kind),
     frame: payloadOf(wire),
     wire,
   };

@@ -13,6 +13,7 @@
 import type { Logger } from 'pino';
 import type { GroupAccess } from '../app/groupAccess.js';
 import type { WireError } from '../app/wireError.js';
+import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { deliveryEventOf, type DeliveryEvent } from './deliveryEvent.js';
 import { readReplayPage, type ReplayPage } from './replayPage.js';
 import type { Subscription, SubscriptionHost } from './subscription.js';
@@ -40,6 +41,7 @@ class GroupFeed {
     readonly groupId: string,
     public head: number,
     private readonly groups: GroupAccess,
+    private readonly kinds: KindRegistry,
     private readonly logger: Logger,
     private readonly tally: DeliveryTally,
   ) {}
@@ -63,7 +65,7 @@ class GroupFeed {
     try {
       for (;;) {
         const rows = await this.groups.eventsAfter(this.groupId, this.head, FEED_PAGE);
-        for (const row of rows) this.offer(deliveryEventOf(row.document));
+        for (const row of rows) this.offer(deliveryEventOf(this.kinds, row.document));
         if (rows.length < FEED_PAGE) return;
       }
     } catch (error) {
@@ -87,6 +89,8 @@ class GroupFeed {
 export interface DeliveryHubOptions {
   /** Group Events and heads, and the read rule the Membership re-check applies. */
   readonly groups: GroupAccess;
+  /** The kinds whose Event types say which Events may change a Membership. */
+  readonly kinds: KindRegistry;
   readonly logger: Logger;
   readonly replayPageSize: number;
   /** The subscription was closed: the read rule now refuses it, for `error`. */
@@ -121,7 +125,7 @@ export class DeliveryHub implements SubscriptionHost {
     if (subscription.mode !== 'replaying') return undefined;
     let feed = this.feeds.get(groupId);
     if (feed === undefined) {
-      feed = new GroupFeed(groupId, head, this.options.groups, this.options.logger, this.tally);
+      feed = new GroupFeed(groupId, head, this.options.groups, this.options.kinds, this.options.logger, this.tally);
       this.feeds.set(groupId, feed);
     }
     feed.members.add(subscription);
@@ -197,7 +201,7 @@ export class DeliveryHub implements SubscriptionHost {
 
   /** One replay page; a prefetched page nobody awaits any more must not reject unhandled. */
   private readPage(groupId: string, after: number): Promise<ReplayPage> {
-    const page = readReplayPage((onEvent) => this.options.groups.replayEventsAfter(groupId, after, this.options.replayPageSize, onEvent));
+    const page = readReplayPage(this.options.kinds, (onEvent) => this.options.groups.replayEventsAfter(groupId, after, this.options.replayPageSize, onEvent));
     page.catch(() => undefined);
     return page;
   }
@@ -262,7 +266,7 @@ export class DeliveryHub implements SubscriptionHost {
     for (const event of events) {
       if (event.groupId === undefined || event.sequence === undefined) continue;
       const feed = this.feeds.get(event.groupId);
-      if (feed !== undefined) feed.offer(deliveryEventOf(event.text));
+      if (feed !== undefined) feed.offer(deliveryEventOf(this.options.kinds, event.text));
     }
   }
 

@@ -7,6 +7,7 @@
  * thread (docs/perf/where-the-time-goes.md) — and lie end to end, so they leave in one write.
  */
 
+import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { StoredEventBytes } from '../store/sql/replayRows.js';
 import { changesMembership } from './deliveryEvent.js';
 import { headerBytes, writeHeader } from './wireFrame.js';
@@ -80,13 +81,13 @@ export class FrameAssembler {
 }
 
 /** Reads and frames one page. */
-export async function readReplayPage(read: ReplayRead): Promise<ReplayPage> {
+export async function readReplayPage(kinds: KindRegistry, read: ReplayRead): Promise<ReplayPage> {
   const page: ReplayPage = { sequences: [], wires: [], changesMembership: [] };
   const assembler = new FrameAssembler();
   await read((event) => {
     page.sequences.push(event.sequence);
     page.wires.push(assembler.wire(event));
-    page.changesMembership.push(changesMembership(event.kind));
+    page.changesMembership.push(changesMembership(kinds, event.kind));
   });
   return page;
 }

@@ -14,6 +14,7 @@ import { decodeGroupState, encodeGroupState, EXTENSIONS_MODULE, type AnyDomainMo
 import type { AggregateRow, GroupState, StoredAggregateRow } from './kinds/groupState.js';
 import { KindRegistry } from './kinds/kindRegistry.js';
 import type { AnyGroupKind } from './kinds/kindTypes.js';
+import type { AnyExtensionProfile } from './kinds/profile.js';
 import { MEMBERSHIP_MODULE } from './membership/membershipModule.js';
 import { MISSION_MODULE } from './mission/missionModule.js';
 import { ORGANIZATION_MODULE } from './organization/organizationModule.js';
@@ -49,8 +50,14 @@ export const CORE_MODULES: readonly AnyDomainModule[] = [
 /** The core Group-scoped kinds, module by module. */
 export const CORE_GROUP_KINDS: readonly AnyGroupKind[] = CORE_MODULES.flatMap((m) => m.kinds).filter((k): k is AnyGroupKind => k.scope !== 'organization');
 
-/** The registry of the core kinds alone; a Group Authority adds its profiles to it. */
-export const coreKinds = new KindRegistry(CORE_MODULES);
+/**
+ * The registry of the core kinds plus `profiles`, built once by a composition root (the server,
+ * a CLI command, a crypto worker, a tool) and handed on explicitly: no module keeps one.
+ */
+export function buildKindRegistry(profiles: readonly AnyExtensionProfile[]): KindRegistry {
+  const core = new KindRegistry(CORE_MODULES);
+  return profiles.length === 0 ? core : core.withProfiles(profiles);
+}
 
 /** Every aggregate of `state`, with the document the store keeps for it. */
 export function toAggregates(state: GroupState): AggregateRow[] {

@@ -87,6 +87,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   const httpsSlotOf = new WeakMap<Socket, () => void>();
   const hub: DeliveryHub = new DeliveryHub({
     groups,
+    kinds: options.authority.kinds,
     logger,
     replayPageSize: limits.replayPageSize,
     retryAfterMs: limits.backpressureRetryMs,

@@ -4,10 +4,13 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { CORE_MODULES, coreKinds } from '../../src/domain/coreModules.js';
+import { CORE_MODULES } from '../../src/domain/coreModules.js';
+import { coreRegistry } from '../support/coreDecider.js';
 import { decodeGroupState } from '../../src/domain/kinds/domainModule.js';
 import type { MessagePostedPayload } from '../../src/domain/groupEvents.js';
 import { GROUP } from './fixtures.js';
+
+const coreKinds = coreRegistry();
 
 describe('the core domain modules', () => {
   it('claim each aggregate row type once', () => {

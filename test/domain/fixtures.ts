@@ -8,7 +8,8 @@ import { expect } from 'vitest';
 import { decideGroupCommand } from '../support/coreDecider.js';
 import { evolveGroup } from '../support/coreDecider.js';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
-import { CORE_GROUP_KINDS, coreKinds } from '../../src/domain/coreModules.js';
+import { CORE_GROUP_KINDS } from '../../src/domain/coreModules.js';
+import { coreRegistry } from '../support/coreDecider.js';
 import type { AnyGroupKind } from '../../src/domain/kinds/kindTypes.js';
 import type { AgentFacts, CommandEnvelope, MissionFacts, RecordedEvent } from '../../src/domain/model.js';
 import { principalKey, type Principal } from '../../src/protocol/principal.js';
@@ -22,6 +23,8 @@ import {
   type Decider,
   type World,
 } from '../support/specification.js';
+
+const coreKinds = coreRegistry();
 
 export const T0 = '2026-09-01T12:00:00.000Z';
 export const GROUP = 'urn:missionweave:group:g1';

@@ -20,12 +20,14 @@ import { accept, refuse } from '../../src/domain/model.js';
 import { OFFLINE_EXECUTION_EXTENSION } from '../../src/protocol/offlineExecution.js';
 import { NO_USAGE, type OfflineBinding, type ResourceUsage } from '../../src/domain/workItem/offlineBinding.js';
 import { chargesOfflineUsage, decideWithOfflineBinding } from '../../src/domain/workItem/reconcileOffline.js';
-import { coreKinds } from '../../src/domain/coreModules.js';
+import { coreRegistry } from '../support/coreDecider.js';
 import { RESOURCE_USAGE_EXTENSION, usageOf, withUsage, type ResourceUsageRecordedPayload } from '../../src/domain/workItem/resourceUsage.js';
 import { closeLease, newWorkLease, withLeases } from '../../src/domain/workItem/workLeases.js';
 import { EXAMPLE_WORK_CONTRACT } from '../support/payloadExamples.js';
 import { recordDrafts, testContext } from '../support/specification.js';
 import { COORD, GROUP, MAIN, MISSION, WORK, WORKER, WORLD, at, command, expectStateValid, groupDecider, groupSpec, history, stateOf, steps } from './fixtures.js';
+
+const coreKinds = coreRegistry();
 
 const W2 = 'urn:missionweave:work-item:w2';
 const EXEC = 'urn:missionweave:lease:exec-1';

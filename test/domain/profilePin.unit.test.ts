@@ -7,11 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { decideWithKinds } from '../../src/domain/decideGroup.js';
 import { MAX_PINNED_PROFILES } from '../../src/domain/group/profileLimits.js';
-import { coreKinds } from '../../src/domain/coreModules.js';
+import { coreRegistry } from '../support/coreDecider.js';
 import { testContext } from '../support/specification.js';
 import { TALLY_URI, tallyProfile } from '../support/tallyProfile.js';
 import { COORD, CREATE_PAYLOAD, MISSION, OWNER, WORLD, command, createCommand, groupSpec, history, stateOf, steps } from './fixtures.js';
 import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+
+const coreKinds = coreRegistry();
 
 const PIN = 'ext.missionweaveprotocol.core.profile_pin';
 const REGISTERED = { profiles: [{ profileUri: TALLY_URI, majorVersion: 1 }, { profileUri: TALLY_URI, majorVersion: 2 }] };

@@ -9,10 +9,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EvidenceLine } from '../../src/app/evidence/evidenceFile.js';
-import { coreKinds } from '../../src/domain/coreModules.js';
+import { coreRegistry } from './coreDecider.js';
 import { CARD_REGISTER, CARD_REGISTERED, SESSION_OPEN, SESSION_OPENED } from '../../src/domain/organization/organization.js';
 import { KNOWN_DEPARTURES } from './conformanceDepartures.js';
 import { negativeFor, positiveFor, TRANSITION_ROWS, type TransitionRow } from './transitionRows.js';
+
+const coreKinds = coreRegistry();
 
 /** At most this many test files are cited for one finding: enough to find it, short enough to read. */
 const CITED = 3;

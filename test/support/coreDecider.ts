@@ -4,11 +4,14 @@
  * of src/domain reaches for a registry of its own.
  */
 
-import { coreKinds } from '../../src/domain/coreModules.js';
+import { buildKindRegistry } from '../../src/domain/coreModules.js';
 import { decideWithKinds } from '../../src/domain/decideGroup.js';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { KindRegistry } from '../../src/domain/kinds/kindRegistry.js';
 import type { CommandEnvelope, Decision, DecisionContext, RecordedEvent } from '../../src/domain/model.js';
+
+/** The core kinds, built once for the tests (test support is a composition root). */
+const coreKinds = buildKindRegistry([]);
 
 /** The registry of the core kinds, as a test gets it. */
 export function coreRegistry(): KindRegistry {

@@ -7,6 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { buildKindRegistry } from '#src/domain/coreModules.js';
 import { issueAgentCard, signCommand, timestampOf } from '#src/app/issueDocuments.js';
 import { schemaRegistry } from '#src/protocol/schemas/files.js';
 import { KeyRegistry } from '#src/protocol/signing/keyRegistry.js';
@@ -41,7 +42,7 @@ export function fuzzContext(): FuzzContext {
     signCommand({ actor: agent, kind: 'mission.submit_for_approval', payload: { artifactHashes: [`sha256:${'a'.repeat(64)}`] }, issuedAt, groupId: group, sessionEpoch: 1, membershipEpoch: 1, coordinatorEpoch: 1, expectedRevision: 3 }, { keyId: keyIds.agent, privateKey: agentKey }),
     signCommand({ actor: { type: 'service', id: 'urn:x:registry' }, kind: 'ext.missionweaveprotocol.registry.agent_card_register', issuedAt, payload: { card: issueAgentCard({ agentId: agent.id, organizationId: 'urn:x:o', cardVersion: 1, displayName: 'f', owner: human, endpoint: 'wss://x:1', keys: [{ keyId: keyIds.agent, publicKey: publicKeyBase64url(agentKey), validFrom }], capabilities: ['a.b@1.0.0'], maxConcurrency: 1, issuedAt }, { keyId: keyIds.human, privateKey: humanKey }) } }, { keyId: keyIds.human, privateKey: humanKey }),
   ].map((command) => JSON.stringify(command));
-  return { schemas: schemaRegistry(), registry: { registry, revision: 1 }, seeds };
+  return { schemas: schemaRegistry(), kinds: buildKindRegistry([]), registry: { registry, revision: 1 }, seeds };
 }
 
 /** Runs `cases` cases spread over the targets; returns per-target counts and the peak heap. */

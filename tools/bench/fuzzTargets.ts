@@ -7,6 +7,7 @@
 
 import fc from 'fast-check';
 import { verifyCommandBytes, type RegistryAtRevision } from '#src/app/verifyCommand.js';
+import type { KindRegistry } from '#src/domain/kinds/kindRegistry.js';
 import { isErrorCode, isProtocolError } from '#src/protocol/errorCodes.js';
 import { parseJsonExplicit } from '#src/protocol/explainJson.js';
 import { canonicalize } from '#src/protocol/jcs.js';
@@ -17,6 +18,8 @@ import { readFrame } from '#src/transport/frameIntake.js';
 export interface FuzzContext {
   readonly schemas: SchemaRegistry;
   readonly registry: RegistryAtRevision;
+  /** The kinds a Command is verified against, built by the fuzz run. */
+  readonly kinds: KindRegistry;
   /** Valid signed Commands (as JSON text) to mutate. */
   readonly seeds: readonly string[];
 }
@@ -98,7 +101,7 @@ export function frameProperty(context: FuzzContext): fc.IPropertyWithHooks<[stri
 
 export function pipelineProperty(context: FuzzContext): fc.IPropertyWithHooks<[string]> {
   return fc.property(mutatedText(context.seeds), (text) => {
-    const result = verifyCommandBytes(Buffer.from(text, 'utf8'), context.registry, context.schemas);
+    const result = verifyCommandBytes(Buffer.from(text, 'utf8'), context.registry, context.schemas, context.kinds);
     if (!result.ok && !isErrorCode(result.error.code)) fail('pipeline', `unknown code ${result.error.code}`);
   });
 }

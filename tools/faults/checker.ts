@@ -13,7 +13,7 @@
  *   current at its place in the log, and every deliberately stale probe was refused.
  */
 
-import { coreKinds } from '#src/domain/coreModules.js';
+import { buildKindRegistry } from '#src/domain/coreModules.js';
 import { DEFINITE_REFUSALS, outcomeOf, type GroupLog, type History, type Replay } from './history.js';
 
 export interface Violation {
@@ -140,9 +140,12 @@ export function checkReplays(replays: readonly Replay[], logs: readonly GroupLog
   return violations;
 }
 
+/** The core kinds, built once for this tool (a composition root). */
+const CORE_KINDS = buildKindRegistry([]);
+
 /** Kinds only the current Coordinator may send, under its current epoch (from their entries). */
 function coordinatorOnly(kind: string): boolean {
-  const authority = coreKinds.groupKind(kind)?.authority;
+  const authority = CORE_KINDS.groupKind(kind)?.authority;
   return authority !== undefined && authority.length > 0 && authority.every((a) => a === 'coordinator');
 }
 

@@ -11,6 +11,7 @@ import { sha256ContentHash } from '../../protocol/contentHash.js';
 import type { SchemaDocument } from '../../protocol/schemas/registry.js';
 import { schemaRegistryWith, workerFrontRules } from '../profiles.js';
 import { KeyRegistry, type KeyBindingEvidence } from '../../protocol/signing/keyRegistry.js';
+import { buildKindRegistry } from '../../domain/coreModules.js';
 import { signDocumentWithBytes } from '../../protocol/signing/signDocument.js';
 import type { JsonValue } from '../../protocol/strictJson.js';
 import { embeddedReports, verifyCommandBytes, verifyCommandValue } from '../verifyCommand.js';
@@ -27,7 +28,8 @@ interface Setup {
 
 const setup = workerData as Setup;
 const schemas = schemaRegistryWith(setup.profileSchemas);
-const rules = workerFrontRules(setup.extensionUris);
+// A worker thread is a composition root of its own: it builds the kinds it verifies against once.
+const rules = workerFrontRules(buildKindRegistry([]), setup.extensionUris);
 const authorityKey = { keyId: setup.authorityKeyId, privateKey: createPrivateKey(setup.authorityKeyPem) };
 let registry = KeyRegistry.fromEvidence({ organizationId: setup.organizationId, bindings: [] });
 let revision = -1;

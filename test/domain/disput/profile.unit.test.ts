@@ -15,7 +15,7 @@ import { foldItems } from '../../../src/domain/disput/items.js';
 import { nextTurn } from '../../../src/domain/disput/schedule.js';
 import { decideWithKinds } from '../../../src/domain/decideGroup.js';
 import type { GroupState } from '../../../src/domain/kinds/groupState.js';
-import { coreKinds } from '../../../src/domain/coreModules.js';
+import { coreRegistry } from '../../support/coreDecider.js';
 import { profileEntries } from '../../../src/domain/kinds/profile.js';
 import type { RecordedEvent } from '../../../src/domain/model.js';
 import type { Principal } from '../../../src/protocol/principal.js';
@@ -23,6 +23,8 @@ import { recordDrafts, specification, testContext, type Decider } from '../../su
 import { COORD2, T0, command, createCommand, CREATE_PAYLOAD, envelope, history, OWNER, REVIEWER, steps, WORKER, WORKER2, WORLD } from '../fixtures.js';
 import { ACTORS, BACKLOG, CONFIG, commitOf, submission, T1, T2, T3, T4, T5, T6, type Play } from './disputFixtures.js';
 import { GROUP_REASONS } from '../../../src/domain/group/groupReasons.js';
+
+const coreKinds = coreRegistry();
 
 const TURN = 'ext.missionweave.disput.turn';
 const kinds = coreKinds.withProfiles([disputProfile]);

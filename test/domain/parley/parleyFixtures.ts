@@ -8,13 +8,15 @@
 import { expect } from 'vitest';
 import { decideWithKinds } from '../../../src/domain/decideGroup.js';
 import type { GroupState } from '../../../src/domain/kinds/groupState.js';
-import { coreKinds } from '../../../src/domain/coreModules.js';
+import { coreRegistry } from '../../support/coreDecider.js';
 import type { CommandEnvelope, RecordedEvent } from '../../../src/domain/model.js';
 import { PARLEY_URI, parleyProfile } from '../../../src/domain/parley/parleyProfile.js';
 import { initialParleyState, type ParleyState } from '../../../src/domain/parley/parleyTypes.js';
 import type { Principal } from '../../../src/protocol/principal.js';
 import { recordDrafts, specification, testContext, type Decider } from '../../support/specification.js';
 import { command, createCommand, CREATE_PAYLOAD, history, steps, STRANGER, REVIEWER, WORKER, WORKER2, WORLD } from '../fixtures.js';
+
+const coreKinds = coreRegistry();
 
 export { COORD, OWNER, REVIEWER, STRANGER, T0, WORKER, WORKER2, at } from '../fixtures.js';
 
