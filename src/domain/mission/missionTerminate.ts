@@ -1,9 +1,15 @@
 /** `mission.terminate` (§7.1): the Coordinator or policy ends the Mission as failed. */
 
 import type { MissionClosedPayload } from '../groupEvents.js';
-import { defineEvent, defineKind } from '../kinds/kindTypes.js';
-import { decideTerminate, withClosedMission } from './closeMission.js';
+import type { GroupState } from '../kinds/groupState.js';
+import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
+import { accept, type DecisionContext } from '../model.js';
+import { closingEvent, TERMINATED, withClosedMission } from './closeMission.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+
+export function decideTerminate(state: GroupState, command: CommandOf<'mission.terminate'>, ctx: DecisionContext) {
+  return accept(closingEvent(state, command.payload.reason, TERMINATED, ctx));
+}
 
 export const missionTerminated = defineEvent<MissionClosedPayload>()({
   kind: 'mission.terminated',
