@@ -2,7 +2,8 @@
 
 import type { MessageAmendedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
-import { amendedConversation, decideAmendment, messageIdsOf, withMessage } from './decideMessages.js';
+import { amendedConversation, amendMessage } from './amendMessage.js';
+import { messageIdsOf, withMessage } from './messageRows.js';
 import { CONVERSATION_EXAMPLES } from './conversationExamples.js';
 
 export const messageCorrected = defineEvent<MessageAmendedPayload>()({
@@ -20,5 +21,5 @@ export const messageCorrect = defineKind({
   target: (state, command) => state.conversations.get(amendedConversation(state, command) ?? '')?.revision,
   conversationOf: amendedConversation,
   decide: (state, command, ctx) =>
-    decideAmendment(state, command, ctx, { kind: 'correction', replacement: command.payload.replacementContent }, 'message.corrected'),
+    amendMessage(state, command, ctx, { kind: 'correction', replacement: command.payload.replacementContent }, 'message.corrected'),
 });

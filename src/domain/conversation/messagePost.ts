@@ -9,7 +9,15 @@ import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { resourceUsageRecorded } from '../workItem/resourceUsage.js';
 import { childUsageRecorded } from '../workItem/childUsageRecorded.js';
 import { chargesOfflineUsage } from '../workItem/reconcileOffline.js';
-import { decideMessagePost, messageIdsOf, withMessage } from './decideMessages.js';
+import { samePrincipal } from '../../protocol/principal.js';
+import type { Conversation, Principal } from '../documents.js';
+import type { GroupState } from '../kinds/groupState.js';
+import type { CommandOf } from '../kinds/kindTypes.js';
+import { coordinatorPrincipal } from '../stateQueries.js';
+import { refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
+import { newMessage } from './conversationDocuments.js';
+import { CONVERSATION_REASONS } from './conversationReasons.js';
+import { conversationEvent, messageIdsOf, withMessage } from './messageRows.js';
 import { CONVERSATION_EXAMPLES } from './conversationExamples.js';
 
 export const messagePosted = defineEvent<MessagePostedPayload>()({
@@ -31,3 +39,36 @@ export const messagePost = defineKind({
   conversationOf: (_state, command) => command.payload.conversationId,
   decide: decideMessagePost,
 });
+
+/** A restricted Conversation admits its members, and the MissionOwner and Coordinator (§9). */
+function admits(state: GroupState, conversation: Conversation, actor: Principal): boolean {
+  if (conversation.access.mode !== 'restricted') return true;
+  return (
+    samePrincipal(actor, state.mission.missionOwner) ||
+    samePrincipal(actor, coordinatorPrincipal(state)) ||
+    (conversation.access.members ?? []).some((member) => samePrincipal(member, actor))
+  );
+}
+
+export function decideMessagePost(
+  state: GroupState,
+  command: CommandOf<'message.post'>,
+  ctx: DecisionContext,
+): Decision<EventDraft<'message.posted', MessagePostedPayload>> {
+  const { payload } = command;
+  const conversation = state.conversations.get(payload.conversationId);
+  if (conversation === undefined) {
+    return refuse('INVALID_COMMAND', CONVERSATION_REASONS.conversationUnknown, 'the Conversation is not in this Group');
+  }
+  if (conversation.state !== 'active') {
+    return refuse('INVALID_STATE_TRANSITION', CONVERSATION_REASONS.conversationClosed, 'the Conversation is closed');
+  }
+  if (!admits(state, conversation, command.actor)) {
+    return refuse('AUTH_FORBIDDEN', CONVERSATION_REASONS.conversationRestricted, 'the Conversation is restricted to its members');
+  }
+  if (state.messages.has(payload.messageId)) {
+    return refuse('INVALID_COMMAND', CONVERSATION_REASONS.messageIdTaken, 'the Message ID is already in use');
+  }
+  const message = newMessage({ ...payload, conversation }, command.actor, ctx);
+  return conversationEvent('message.posted', { message }, conversation);
+}

@@ -12,7 +12,8 @@ import type { Message } from '../documents.js';
 import type { MessageAmendedPayload } from '../groupEvents.js';
 import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
-import { amendedConversation, decideAmendment, messageIdsOf, withMessage } from './decideMessages.js';
+import { amendedConversation, amendMessage } from './amendMessage.js';
+import { messageIdsOf, withMessage } from './messageRows.js';
 import { CONVERSATION_EXAMPLES } from './conversationExamples.js';
 
 /** The target's row, if loaded, with the tombstone's content instead of its own. */
@@ -36,5 +37,5 @@ export const messageRedact = defineKind({
   preload: { messages: messageIdsOf },
   target: (state, command) => state.conversations.get(amendedConversation(state, command) ?? '')?.revision,
   conversationOf: amendedConversation,
-  decide: (state, command, ctx) => decideAmendment(state, command, ctx, { kind: 'redaction' }, 'message.redacted'),
+  decide: (state, command, ctx) => amendMessage(state, command, ctx, { kind: 'redaction' }, 'message.redacted'),
 });

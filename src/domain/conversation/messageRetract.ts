@@ -2,7 +2,8 @@
 
 import type { MessageAmendedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
-import { amendedConversation, decideAmendment, messageIdsOf, withMessage } from './decideMessages.js';
+import { amendedConversation, amendMessage } from './amendMessage.js';
+import { messageIdsOf, withMessage } from './messageRows.js';
 import { CONVERSATION_EXAMPLES } from './conversationExamples.js';
 
 export const messageRetracted = defineEvent<MessageAmendedPayload>()({
@@ -19,5 +20,5 @@ export const messageRetract = defineKind({
   preload: { messages: messageIdsOf },
   target: (state, command) => state.conversations.get(amendedConversation(state, command) ?? '')?.revision,
   conversationOf: amendedConversation,
-  decide: (state, command, ctx) => decideAmendment(state, command, ctx, { kind: 'retraction' }, 'message.retracted'),
+  decide: (state, command, ctx) => amendMessage(state, command, ctx, { kind: 'retraction' }, 'message.retracted'),
 });
