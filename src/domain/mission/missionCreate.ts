@@ -1,6 +1,6 @@
 /** `mission.create` (§7.1): a human founds a Mission and its Group; `mission.created` is sequence 1. */
 
-import { principalKey, samePrincipal } from '../../protocol/principal.js';
+import { principalKey } from '../../protocol/principal.js';
 import type { MissionCreatedPayload } from '../groupEvents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
@@ -49,7 +49,17 @@ export function checkNewMission(
 
 type CreateCommand = CommandOf<'mission.create'> | CommandOf<'mission.create_follow_up'>;
 
-function create<K extends string>(state: GroupState | null, command: CreateCommand, ctx: DecisionContext, eventKind: K): Decision<EventDraft<K, MissionCreatedPayload>> {
+/**
+ * A Mission creation emitted as `eventKind`. A follow-up (`missionCreateFollowUp.ts`) passes
+ * `followUpSource`, which checks the Mission it follows up and returns its ID, or the refusal.
+ */
+export function createMission<K extends string>(
+  state: GroupState | null,
+  command: CreateCommand,
+  ctx: DecisionContext,
+  eventKind: K,
+  followUpSource?: () => Refusal | string,
+): Decision<EventDraft<K, MissionCreatedPayload>> {
   const { payload } = command;
   if (command.groupId !== payload.groupId) {
     return refuse('INVALID_COMMAND', MISSION_REASONS.groupIdMismatch, 'the envelope and payload name different Groups');
@@ -58,20 +68,8 @@ function create<K extends string>(state: GroupState | null, command: CreateComma
   if ('ok' in coordinator) return coordinator;
   const pins = 'pinnedProfiles' in payload ? checkRegisteredPins(payload.pinnedProfiles ?? [], ctx) : null;
   if (pins !== null) return pins;
-  let followUpToMissionId: string | undefined;
-  if ('followUpOfMissionId' in payload) {
-    const source = ctx.mission(payload.followUpOfMissionId);
-    if (source === undefined) {
-      return refuse('INVALID_COMMAND', MISSION_REASONS.followUpSourceUnknown, 'the Mission to follow up does not exist');
-    }
-    if (!samePrincipal(source.missionOwner, command.actor)) {
-      return refuse('AUTH_FORBIDDEN', MISSION_REASONS.notSourceMissionOwner, 'only the MissionOwner may follow up a Mission');
-    }
-    if (source.state !== 'approved') {
-      return refuse('INVALID_STATE_TRANSITION', MISSION_REASONS.followUpSourceNotApproved, 'only an approved Mission is followed up');
-    }
-    followUpToMissionId = source.missionId;
-  }
+  const followUpToMissionId = followUpSource?.();
+  if (followUpToMissionId !== undefined && typeof followUpToMissionId !== 'string') return followUpToMissionId;
   const created = newMissionGroup(
     {
       payload,
@@ -90,11 +88,7 @@ function create<K extends string>(state: GroupState | null, command: CreateComma
 }
 
 export function decideMissionCreate(state: GroupState | null, command: CommandOf<'mission.create'>, ctx: DecisionContext) {
-  return create(state, command, ctx, 'mission.created');
-}
-
-export function decideFollowUpCreate(state: GroupState | null, command: CommandOf<'mission.create_follow_up'>, ctx: DecisionContext) {
-  return create(state, command, ctx, 'mission.follow_up.created');
+  return createMission(state, command, ctx, 'mission.created');
 }
 
 /** A new Group's state from its founding Event alone. */
