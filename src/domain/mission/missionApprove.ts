@@ -7,9 +7,11 @@ import type { ApprovedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideApprove } from './approval.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 
 export const missionApproved = defineEvent<ApprovedPayload>()({
   kind: 'mission.approved',
+  addressees: workAddressees,
   evolve: (state, { approval, mission, coordinatorLease }) => ({
     ...state,
     mission,

@@ -6,9 +6,11 @@ import { withEntry } from '../kinds/groupState.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideAssignCoordinator } from './coordinator.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 
 export const missionCoordinatorAssigned = defineEvent<CoordinatorAssignedPayload>()({
   kind: 'mission.coordinator.assigned',
+  addressees: workAddressees,
   changesMembership: true,
   evolve: (state, payload) => {
     const memberships = new Map(state.memberships);

@@ -9,9 +9,11 @@ import type { MissionClosedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideCancel, withClosedMission } from './closeMission.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 
 export const missionCancelled = defineEvent<MissionClosedPayload>()({
   kind: 'mission.cancelled',
+  addressees: workAddressees,
   evolve: withClosedMission,
 });
 

@@ -5,9 +5,11 @@ import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideFollowUpCreate } from './missionCreate.js';
 import { foundGroup } from './missionCreate.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 
 export const missionFollowUpCreated = defineEvent<MissionCreatedPayload>()({
   kind: 'mission.follow_up.created',
+  addressees: workAddressees,
   founds: true,
   found: (payload, meta) => foundGroup(payload, meta.sequence),
 });

@@ -5,9 +5,11 @@ import { leaseRevision } from './missionSlice.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideRenewCoordinator } from './coordinator.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 
 export const missionCoordinatorRenewed = defineEvent<CoordinatorRenewedPayload>()({
   kind: 'mission.coordinator.renewed',
+  addressees: workAddressees,
   evolve: (state, { coordinatorLease }) => ({ ...state, coordinatorLease }),
 });
 

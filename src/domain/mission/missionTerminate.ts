@@ -4,9 +4,11 @@ import type { MissionClosedPayload } from '../groupEvents.js';
 import { defineEvent, defineKind } from '../kinds/kindTypes.js';
 import { decideTerminate, withClosedMission } from './closeMission.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 
 export const missionTerminated = defineEvent<MissionClosedPayload>()({
   kind: 'mission.terminated',
+  addressees: workAddressees,
   evolve: withClosedMission,
 });
 

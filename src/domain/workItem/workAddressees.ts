@@ -9,6 +9,9 @@
  * lease expiry, offline reconciliation) addressed by declaring this rule, without a change here.
  * It reads the payload as `unknown`: a stored Event is trusted, but the rule stays total.
  *
+ * Mission Events that carry a lease (the Coordinator lease) or a WorkItem declare it too, so the
+ * Coordinator hears of its own lease as a Worker does.
+ *
  * The closed-lease history a WorkItem keeps in its extension is not read: a former owner is told
  * once, by the Event that fenced it, not by every Event of the WorkItem after that.
  */
