@@ -11,6 +11,9 @@ import { FrameAssembler, readReplayPage } from '../src/delivery/replayPage.js';
 import { payloadOf, wireFrameOf } from '../src/delivery/wireFrame.js';
 import type { StoredEventBytes } from '../src/store/sql/replayRows.js';
 import { coreRegistry } from './support/coreDecider.js';
+import { KindRegistry } from '../src/domain/kinds/kindRegistry.js';
+import { defineEvent, type AnyGroupKind } from '../src/domain/kinds/kindTypes.js';
+import { membershipEnd } from '../src/domain/membership/membershipEnd.js';
 
 const coreKinds = coreRegistry();
 
@@ -102,6 +105,37 @@ describe('delivery events', () => {
     const fenced = deliveryEventOf(coreKinds, eventText('work.offer.created', { payload: { candidateAgentIds: ['urn:a:b'], fencedOwnershipLease: { leaseType: 'ownership', holderAgentId: 'urn:a:a' }, revokedLeases: [{ leaseType: 'execution', holderAgentId: 'urn:a:c' }] } }));
     expect([...fenced.addressees].sort()).toEqual(['urn:a:a', 'urn:a:b', 'urn:a:c']);
     expect(attends({ mentionsOnly: true }, fenced, 'urn:a:a')).toBe(true);
+  });
+
+  it('recipients and mentions come only from the Event type the registry holds, never from payload shapes', () => {
+    const pinged = defineEvent<{ to: string[]; cc: string[] }>()({
+      kind: 'ext.missionweave.test.pinged',
+      evolve: (state) => state,
+      addressees: (payload) => payload.to,
+      mentions: (payload) => payload.cc,
+    });
+    const ping = { ...membershipEnd, kind: 'ext.missionweave.test.ping', events: [pinged] } as unknown as AnyGroupKind;
+    const kinds = new KindRegistry([{ key: 'test.delivery', kinds: [ping] }]);
+    const shapes = { candidateAgentIds: ['urn:a:offered'], assigneeId: 'urn:a:assignee', message: { mentions: [{ id: 'urn:a:mentioned' }] } };
+    const event = deliveryEventOf(kinds, eventText('ext.missionweave.test.pinged', { payload: { to: ['urn:a:to'], cc: ['urn:a:cc'], ...shapes } }));
+    expect(event.addressees).toEqual(['urn:a:to']);
+    expect(event.mentions).toEqual(['urn:a:cc']);
+    expect(attends({ eventKinds: ['message.posted'] }, event, 'urn:a:to')).toBe(true);
+    expect(attends({ eventKinds: ['message.posted'] }, event, 'urn:a:offered')).toBe(false);
+    // Kinds this registry does not hold declare nothing, whatever their payload carries.
+    for (const kind of ['work.offer.created', 'message.posted']) {
+      const unknown = deliveryEventOf(kinds, eventText(kind, { payload: shapes }));
+      expect([unknown.addressees, unknown.mentions]).toEqual([[], []]);
+    }
+    expect(deliveryEventOf(coreKinds, eventText('message.posted', { payload: shapes })).mentions).toEqual(['urn:a:mentioned']);
+  });
+
+  it('Mission Events carrying a lease or a WorkItem reach its holder or owner, as WorkItem Events do', () => {
+    const lease = (holderAgentId: string) => ({ leaseType: 'coordinator', holderAgentId });
+    const assigned = deliveryEventOf(coreKinds, eventText('mission.coordinator.assigned', { payload: { coordinatorLease: lease('urn:a:new'), previousCoordinatorLease: lease('urn:a:old') } }));
+    expect([...assigned.addressees].sort()).toEqual(['urn:a:new', 'urn:a:old']);
+    const child = deliveryEventOf(coreKinds, eventText('mission.child.created', { payload: { workItem: { owner: { agentId: 'urn:a:coord' } } } }));
+    expect(child.addressees).toEqual(['urn:a:coord']);
   });
 
   it('addressees are bounded and read only from well-formed members', () => {

@@ -14,7 +14,7 @@
  * ```
  *
  * Offers arrive as Events: a `work.offer.created` naming this Agent among its candidates reaches
- * it through any attention filter (delivery/workAddressees.ts) and, on replay, from its Cursor;
+ * it through any attention filter (its Event type's `addressees`, domain/workItem/workAddressees.ts) and, on replay, from its Cursor;
  * one already expired is not handed over. Offer handlers run beside the Event stream, never in
  * it, so the Events that tell an execution its lease is lost keep flowing while work runs.
  * `accept` wins the WorkItem under a new Ownership Epoch (WORK_ALREADY_OWNED or

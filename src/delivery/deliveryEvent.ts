@@ -1,5 +1,6 @@
 /**
- * An Event as delivery handles it: routing facts read once from its signed text, and the EVENT
+ * An Event as delivery handles it: routing facts read once from its signed text (who it is
+ * addressed to and whom it mentions as its Event type declares them, `DeliveryFacts`), and the EVENT
  * frame built and encoded once for all subscribers (each socket sends the same bytes). Replay
  * frames stored Events from their bytes instead (`replayPage.ts`).
  */
@@ -7,7 +8,6 @@
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { eventFrame } from '../protocol/frames.js';
 import { payloadOf, wireFrameOf } from './wireFrame.js';
-import { workAddressees } from './workAddressees.js';
 
 export interface DeliveryEvent {
   readonly groupId: string;
@@ -18,7 +18,7 @@ export interface DeliveryEvent {
   readonly workItemId: string | undefined;
   /** IDs of the Principals the Event's Message mentions. */
   readonly mentions: readonly string[];
-  /** Agents whose own work the Event is about (workAddressees): it reaches them through any filter. */
+  /** Agents whose own work the Event is about (its Event type's `addressees`): it reaches them through any filter. */
   readonly addressees: readonly string[];
   /** Whether the Event is flagged as an announcement for attention filters. */
   readonly announcement: boolean;
@@ -45,16 +45,15 @@ interface EventShape {
   kind: string;
   conversationId?: string;
   workItemId?: string;
-  payload?: {
-    announcement?: unknown;
-    message?: { mentions?: { id?: unknown }[] };
-  };
+  payload?: { announcement?: unknown };
 }
 
 /** Reads the routing facts of a stored, trusted Event text. */
 export function deliveryEventOf(kinds: KindRegistry, text: string): DeliveryEvent {
   const event = JSON.parse(text) as EventShape;
   const wire = wireFrameOf(eventFrame(event.eventId, text));
+  const type = kinds.event(event.kind);
+  const payload = event.payload ?? {};
   return {
     groupId: event.groupId,
     sequence: event.sequence,
@@ -62,8 +61,8 @@ export function deliveryEventOf(kinds: KindRegistry, text: string): DeliveryEven
     kind: event.kind,
     conversationId: event.conversationId,
     workItemId: event.workItemId,
-    mentions: (event.payload?.message?.mentions ?? []).map((m) => String(m.id)),
-    addressees: workAddressees(event.payload),
+    mentions: type?.mentions?.(payload) ?? [],
+    addressees: type?.addressees?.(payload) ?? [],
     announcement: event.payload?.announcement === true,
     changesMembership: changesMembership(kinds, event.kind),
     frame: payloadOf(wire),

@@ -9,6 +9,7 @@ import { defineEvent } from '../kinds/kindTypes.js';
 import type { WorkItemEventPayload } from '../workItem/workEvents.js';
 import { withCharged } from '../workItem/resourceUsage.js';
 import { withWorkItem } from '../workItem/workEvents.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 
 export interface MissionBudgetRevisedPayload {
   readonly missionId: string;
@@ -35,5 +36,6 @@ export interface ChildBudgetRevisedPayload extends WorkItemEventPayload {
 /** In the parent Group: the child Mission's new budget, allocated from its parent WorkItem. */
 export const childBudgetRevised = defineEvent<ChildBudgetRevisedPayload>()({
   kind: 'ext.missionweave.core.child_budget_revised',
+  addressees: workAddressees,
   evolve: (state, payload) => withWorkItem(state, payload.workItem),
 });

@@ -23,8 +23,9 @@ import { CONVERSATION_EXAMPLES } from './conversationExamples.js';
 export const messagePosted = defineEvent<MessagePostedPayload>()({
   kind: 'message.posted',
   evolve: (state, { message }) => withMessage(state, message),
-  // Delivery's attention filter (§8) reads who the Message mentions from here.
-  mentions: ({ message }) => (message.mentions ?? []).map((principal) => principal.id),
+  // Delivery's attention filter (§8) reads who the Message mentions from here; it reads stored
+  // Events, so a payload without a Message mentions no one.
+  mentions: ({ message }: Partial<MessagePostedPayload>) => (message?.mentions ?? []).map((principal) => String(principal.id)),
 });
 
 export const messagePost = defineKind({

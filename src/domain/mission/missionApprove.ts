@@ -11,6 +11,7 @@ import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { refuse, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { sameSet } from '../rules.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 import { MISSION_REASONS } from './missionReasons.js';
 import { checkSubmittedRevision, missionEvent } from './submittedRevision.js';
 
@@ -65,6 +66,7 @@ export function decideApprove(
 
 export const missionApproved = defineEvent<ApprovedPayload>()({
   kind: 'mission.approved',
+  addressees: workAddressees,
   evolve: (state, { approval, mission, coordinatorLease }) => ({
     ...state,
     mission,

@@ -15,6 +15,7 @@ import { accept, refuse, type Decision, type DecisionContext, type EventDraft } 
 import { DEFAULT_LEASE_SECONDS, isAfterNow } from '../rules.js';
 import { coordinatorLease } from './newMission.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 import { MISSION_REASONS } from './missionReasons.js';
 
 /** The replaced lease, closed when the next epoch begins (or when it ran out, if earlier). */
@@ -95,6 +96,7 @@ export function decideAssignCoordinator(
 
 export const missionCoordinatorAssigned = defineEvent<CoordinatorAssignedPayload>()({
   kind: 'mission.coordinator.assigned',
+  addressees: workAddressees,
   changesMembership: true,
   evolve: (state, payload) => {
     const memberships = new Map(state.memberships);

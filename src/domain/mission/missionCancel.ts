@@ -12,6 +12,7 @@ import { accept, refuse, type Decision, type DecisionContext, type EventDraft, t
 import { linksOf, waitsForChild } from '../workItem/workItemDocuments.js';
 import { closingEvent, withClosedMission } from './closeMission.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 import { MISSION_REASONS } from './missionReasons.js';
 
 /** Mission states a parent must be in for its cancellation to propagate (§7.1, §14). */
@@ -67,6 +68,7 @@ export function decideCancel(state: GroupState, command: CommandOf<'mission.canc
 
 export const missionCancelled = defineEvent<MissionClosedPayload>()({
   kind: 'mission.cancelled',
+  addressees: workAddressees,
   evolve: withClosedMission,
 });
 

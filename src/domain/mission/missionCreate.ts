@@ -12,6 +12,7 @@ import { newMissionGroup, type CreationPayload } from './newMission.js';
 import { checkRegisteredPins } from '../group/profilePins.js';
 import { MISSION_REASONS } from './missionReasons.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 
 /**
  * `mission.create` and `mission.create_follow_up` (§7.1): a human founds a Mission, and with it a
@@ -116,6 +117,7 @@ export function foundGroup(payload: MissionCreatedPayload, sequence: number): Gr
 
 export const missionCreated = defineEvent<MissionCreatedPayload>()({
   kind: 'mission.created',
+  addressees: workAddressees,
   founds: true,
   found: (payload, meta) => foundGroup(payload, meta.sequence),
 });

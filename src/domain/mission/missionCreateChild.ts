@@ -22,6 +22,7 @@ import { withChildBudget } from '../workItem/resourceUsage.js';
 import { newMissionGroup } from './newMission.js';
 import { MISSION_REASONS } from './missionReasons.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 
 /**
  * `mission.create_child` (§14): the Coordinator promotes a WorkItem to a child Mission with its
@@ -155,6 +156,7 @@ export function decideCreateChild(
 
 export const missionChildCreated = defineEvent<ChildCreatedPayload>()({
   kind: 'mission.child.created',
+  addressees: workAddressees,
   evolve: (state, { workItem }) => ({ ...state, workItems: withEntry(state.workItems, workItem.workItemId, workItem) }),
 });
 

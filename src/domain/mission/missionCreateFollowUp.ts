@@ -7,6 +7,7 @@ import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { refuse, type DecisionContext, type Refusal } from '../model.js';
 import { createMission, foundGroup } from './missionCreate.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 import { MISSION_REASONS } from './missionReasons.js';
 
 /** The Mission followed up: an approved Mission of the same owner (corrections never reopen it). Its ID, or the refusal. */
@@ -31,6 +32,7 @@ export function decideFollowUpCreate(state: GroupState | null, command: CommandO
 
 export const missionFollowUpCreated = defineEvent<MissionCreatedPayload>()({
   kind: 'mission.follow_up.created',
+  addressees: workAddressees,
   founds: true,
   found: (payload, meta) => foundGroup(payload, meta.sequence),
 });

@@ -8,6 +8,7 @@ import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, type Decision, type DecisionContext, type EventDraft } from '../model.js';
 import { DEFAULT_LEASE_SECONDS, nowPlusSeconds } from '../rules.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 
 export function decideRenewCoordinator(
   state: GroupState,
@@ -33,6 +34,7 @@ export function decideRenewCoordinator(
 
 export const missionCoordinatorRenewed = defineEvent<CoordinatorRenewedPayload>()({
   kind: 'mission.coordinator.renewed',
+  addressees: workAddressees,
   evolve: (state, { coordinatorLease }) => ({ ...state, coordinatorLease }),
 });
 

@@ -6,6 +6,7 @@ import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, type DecisionContext } from '../model.js';
 import { closingEvent, TERMINATED, withClosedMission } from './closeMission.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workAddressees } from '../workItem/workAddressees.js';
 
 export function decideTerminate(state: GroupState, command: CommandOf<'mission.terminate'>, ctx: DecisionContext) {
   return accept(closingEvent(state, command.payload.reason, TERMINATED, ctx));
@@ -13,6 +14,7 @@ export function decideTerminate(state: GroupState, command: CommandOf<'mission.t
 
 export const missionTerminated = defineEvent<MissionClosedPayload>()({
   kind: 'mission.terminated',
+  addressees: workAddressees,
   evolve: withClosedMission,
 });
 

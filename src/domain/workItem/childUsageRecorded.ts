@@ -11,6 +11,7 @@ import { defineEvent } from '../kinds/kindTypes.js';
 import type { WorkItemEventPayload } from './workEvents.js';
 import { withCharged } from './resourceUsage.js';
 import type { BudgetLimits, ResourceUsage } from '../budgetMath.js';
+import { workAddressees } from './workAddressees.js';
 
 export interface ChildUsageRecordedPayload extends WorkItemEventPayload {
   /** The parent WorkItems in this Group the charge rolled up into, nearest first. */
@@ -28,5 +29,6 @@ export interface ChildUsageRecordedPayload extends WorkItemEventPayload {
 
 export const childUsageRecorded = defineEvent<ChildUsageRecordedPayload>()({
   kind: 'ext.missionweave.core.child_usage_recorded',
+  addressees: workAddressees,
   evolve: (state, payload) => withCharged(state, [payload.workItem, ...payload.parentWorkItems]),
 });

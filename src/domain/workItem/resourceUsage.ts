@@ -17,6 +17,7 @@ import type { GroupEventType } from '../kinds/kindTypes.js';
 import type { WorkItemEventPayload } from './workEvents.js';
 import { linksOf } from './workItemDocuments.js';
 import { addUsage, NO_USAGE, type ResourceUsage, type UsageDimension } from '../budgetMath.js';
+import { workAddressees } from './workAddressees.js';
 
 export const RESOURCE_USAGE_EXTENSION = 'urn:missionweave:extension:resource-usage';
 const RESOURCE_USAGE_VERSION = '0.1.0';
@@ -123,5 +124,6 @@ export function withCharged(state: GroupState, workItems: readonly WorkItem[]): 
 
 export const resourceUsageRecorded: GroupEventType<'ext.missionweaveprotocol.core.resource_usage_recorded', ResourceUsageRecordedPayload> = defineEvent<ResourceUsageRecordedPayload>()({
   kind: 'ext.missionweaveprotocol.core.resource_usage_recorded',
+  addressees: workAddressees,
   evolve: (state, payload) => withCharged(state, [payload.workItem, ...(payload.parentWorkItems ?? [])]),
 }) as GroupEventType<'ext.missionweaveprotocol.core.resource_usage_recorded', ResourceUsageRecordedPayload>;

@@ -22,6 +22,7 @@ import { isRefusal } from './fencing.js';
 import { ancestorWorkItems } from './workAncestry.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXAMPLES } from './workExamples.js';
+import { workAddressees } from './workAddressees.js';
 
 /**
  * `work.authorize` (§10.2 "none or open Work Proposal → open", §9.1): the current Coordinator, or
@@ -142,6 +143,7 @@ function withProposalAuthorized(state: GroupState, proposalId: string | null, wo
 
 export const workAuthorized = defineEvent<WorkAuthorizedPayload>()({
   kind: 'work.authorized',
+  addressees: workAddressees,
   evolve: (state, { workItem, conversation, proposalId }) => {
     const grantId = linksOf(workItem).delegationGrantId;
     const withWork: GroupState = {

@@ -11,6 +11,7 @@ import { defineEvent, type GroupEventType } from '../kinds/kindTypes.js';
 import type { ExecutionApproval } from './executionApprovals.js';
 import type { DelegationGrant, WorkProposal } from './workItemDocuments.js';
 import type { WorkCheckpoint } from './workLeases.js';
+import { workAddressees } from './workAddressees.js';
 
 export type { DelegationGrant, WorkProposal };
 
@@ -25,10 +26,10 @@ export function withWorkItem(state: GroupState, workItem: WorkItem): GroupState 
   return { ...state, workItems: withEntry(state.workItems, workItem.workItemId, workItem) };
 }
 
-/** An Event type whose only effect is the WorkItem it carries. */
+/** An Event type whose only effect is the WorkItem it carries, addressed to its owner and lease holders. */
 export function workItemEvent<P extends WorkItemEventPayload>() {
   return <const K extends string>(kind: K): GroupEventType<K, P> =>
-    defineEvent<P>()({ kind, evolve: (state, payload) => withWorkItem(state, payload.workItem) }) as GroupEventType<K, P>;
+    defineEvent<P>()({ kind, evolve: (state, payload) => withWorkItem(state, payload.workItem), addressees: workAddressees }) as GroupEventType<K, P>;
 }
 
 export interface WorkProposedPayload {

@@ -15,6 +15,7 @@ import { linksOf, waitsForChild } from './workItemDocuments.js';
 import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXAMPLES } from './workExamples.js';
+import { workAddressees } from './workAddressees.js';
 
 /**
  * `work.offer` (§10.2, §10.3): creates, replaces or extends the durable, expiring offers of a
@@ -156,6 +157,7 @@ export function decideWorkOffer(state: GroupState, command: OfferCommand, ctx: D
 
 export const workOfferCreated = defineEvent<WorkOfferCreatedPayload>()({
   kind: 'work.offer.created',
+  addressees: workAddressees,
   evolve: (state, payload) => {
     const next = withWorkItem(state, payload.workItem);
     // An offer under a Grant counts against its ceilings from now on (§9.1).

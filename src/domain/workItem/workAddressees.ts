@@ -1,11 +1,16 @@
 /**
- * The Agents a WorkItem Event is addressed to, read from its payload for attention filters (§8):
+ * The Agents a WorkItem Event is addressed to, declared by its Event type (`addressees`) for
+ * delivery's attention filters (§8):
  * the candidates of an offer (§10.3: "the Worker receives an expiring offer"), the owner of the
  * WorkItem it carries, the assignee that won it, and the holder of every lease the Event carries
  * at its top level (a lease granted, renewed, released, revoked or expired: §11.3, "timeout
  * expires it; Session replacement, reassignment, cancellation, and failure revoke it"). Reading
  * lease-shaped members rather than named ones keeps an Event kind added later (the Authority's
- * lease expiry, offline reconciliation) addressed without a change here.
+ * lease expiry, offline reconciliation) addressed by declaring this rule, without a change here.
+ * It reads the payload as `unknown`: a stored Event is trusted, but the rule stays total.
+ *
+ * Mission Events that carry a lease (the Coordinator lease) or a WorkItem declare it too, so the
+ * Coordinator hears of its own lease as a Worker does.
  *
  * The closed-lease history a WorkItem keeps in its extension is not read: a former owner is told
  * once, by the Event that fenced it, not by every Event of the WorkItem after that.
