@@ -72,3 +72,11 @@ describe('relative links in the documentation', () => {
     });
   }
 });
+
+describe('the front pages stay short (issue 30)', () => {
+  it('keeps the README a front door of at most 250 lines and BENCHMARKS.md at most 300', () => {
+    const lines = (page: string) => readFileSync(join(ROOT, page), 'utf8').split('\n').length - 1;
+    expect(lines('README.md')).toBeLessThanOrEqual(250);
+    expect(lines('BENCHMARKS.md')).toBeLessThanOrEqual(300);
+  });
+});
