@@ -5,12 +5,15 @@
  * process) fences the first session — one session per Agent, not one per process — and resumes
  * after the first one's Cursor; the Agent's session token and a human's token are accepted by
  * every process, a challenge is single-use across them, and DELETE ends the human session
- * everywhere; one `/metrics` scrape sums the node; a killed process is replaced; SIGTERM stops all.
+ * everywhere; one `/metrics` scrape sums the node; a renewed certificate is served by every process
+ * and SIGHUP reloads rather than stops; a killed process is replaced; SIGTERM stops all.
  */
 
 import { execFileSync } from 'node:child_process';
-import { createPrivateKey, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createPrivateKey, randomUUID, X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:tls';
+import selfsigned from 'selfsigned';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +95,18 @@ async function caughtUp(client: RawClient, minimum: number): Promise<void> {
   }
 }
 
+/** The fingerprint of the certificate a new handshake is served. */
+function servedFingerprint(httpsUrl: string): Promise<string> {
+  const url = new URL(httpsUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port), rejectUnauthorized: false }, () => {
+      resolve(socket.getPeerX509Certificate()?.fingerprint256 ?? '');
+      socket.end();
+    });
+    socket.once('error', reject);
+  });
+}
+
 describe('missionweave serve --processes 2', () => {
   it('runs two serving processes behind one port, with the heap growth its processes report (cli/heapTuning.ts)', () => {
     expect(node.ready['heapGrowingPercent']).toBe(heapGrowingPercent(process.env, []) ?? null);
@@ -151,6 +166,39 @@ describe('missionweave serve --processes 2', () => {
     expect(valueOf(await scrape(node.https, ca), 'missionweave_human_sessions_open')).toBe(2);
     expect((await httpJson(server, 'DELETE', '/v1/human-sessions/current', { token })).status).toBe(204);
     for (let i = 0; i < 6; i++) expect((await httpJson(server, 'GET', '/v1/me', { token })).status).toBe(401);
+  }, 60_000);
+
+  it('serves a renewed certificate from every process, and SIGHUP reloads instead of stopping the node', async () => {
+    const pids = servingPids();
+    const renewed = await selfsigned.generate([{ name: 'commonName', value: 'renewed' }], {
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2 as const, value: 'localhost' }, { type: 7 as const, ip: '127.0.0.1' }] }],
+    });
+    writeFileSync(join(dir, 'tls', 'key.pem.new'), renewed.private);
+    writeFileSync(join(dir, 'tls', 'cert.pem.new'), renewed.cert);
+    renameSync(join(dir, 'tls', 'key.pem.new'), join(dir, 'tls', 'key.pem'));
+    renameSync(join(dir, 'tls', 'cert.pem.new'), join(dir, 'tls', 'cert.pem'));
+    const expected = new X509Certificate(renewed.cert).fingerprint256;
+    // Connections alternate between the two processes: four in a row see both.
+    const start = Date.now();
+    let seen: string[] = [];
+    while (Date.now() - start < 30_000) {
+      seen = [];
+      for (let i = 0; i < 4; i++) seen.push(await servedFingerprint(node.https));
+      if (seen.every((f) => f === expected)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(seen).toEqual([expected, expected, expected, expected]);
+    ca = renewed.cert;
+    // SIGHUP's default is to end a process; the node and each of its processes reload instead.
+    node.child.kill('SIGHUP');
+    for (const pid of pids) process.kill(pid, 'SIGHUP');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(node.child.exitCode).toBeNull();
+    expect(servingPids()).toEqual(pids);
+    expect((await scrape(node.https, ca)).status).toBe(200);
   }, 60_000);
 
   it('replaces a killed process, and SIGTERM stops every process', async () => {

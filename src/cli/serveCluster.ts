@@ -151,6 +151,8 @@ export async function servePrimary(home: Home, processes: number): Promise<numbe
   });
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
+  // Every process serves TLS itself: each reloads its certificate (each also watches the files).
+  process.on('SIGHUP', () => workers().forEach((worker) => worker.process.kill('SIGHUP')));
 
   const allReady = (count: number): Promise<void> => new Promise((resolve) => {
     const check = (): void => (ready.size >= count || stopping ? resolve() : void waiters.push(check));

@@ -4,16 +4,17 @@
  * with `"url":"wss://host:port/v1/ws"` — the WebSocket endpoint a client connects to, the real
  * port when N is 0 — and `"https":"https://host:port"`, the origin of the HTTPS endpoints.
  * `missionweave start [--dir DIR]` (what `npm start` runs) first initialises DIR when it is new.
- * SIGINT/SIGTERM stop it cleanly. With `--processes P` (or `MW_SERVE_PROCESSES`) above 1 the node
+ * SIGINT/SIGTERM stop it cleanly; SIGHUP reloads the configured certificate and key (so does a
+ * change to their files), for new handshakes only. With `--processes P` (or `MW_SERVE_PROCESSES`) above 1 the node
  * is P processes behind the one listener (serveCluster.ts).
  */
 
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { installFailpoints } from '../app/failpoints.js';
 import { systemClock } from '../app/settings.js';
 import { openAuthority } from '../server.js';
-import { startListener } from '../transport/listener.js';
+import { startListener, type RunningListener } from '../transport/listener.js';
+import { watchCertificateFiles } from '../transport/certificateFiles.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { Home } from '../home/home.js';
 import { NODE_READ_SIDES } from './nodeReadSides.js';
@@ -46,10 +47,15 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
   const running = await openAuthority(home, { poolSize: worker?.poolSize ?? 16, settings: { cryptoWorkers: cryptoWorkers(), metrics: metricsOn(), ...worker?.settings }, reactor: true });
   link?.shareMetrics(() => running.authority.metrics.asJson());
   const settings = running.authority.settings;
+  const serving: { listener?: RunningListener } = {};
+  const certificates = await watchCertificateFiles(home.path(config.tls.certFile), home.path(config.tls.keyFile), (pair) => {
+    if (serving.listener === undefined) throw new Error('not listening yet');
+    serving.listener.useCertificate(pair);
+  }, running.logger);
   const listener = await startListener({
     host: host ?? config.server.host,
     port: port ?? config.server.port,
-    tls: { cert: readFileSync(home.path(config.tls.certFile)), key: readFileSync(home.path(config.tls.keyFile)) },
+    tls: certificates.initial,
     databaseUrl: running.database.url,
     groups: running.groups,
     routes: await readSideRoutes(NODE_READ_SIDES, running.groups),
@@ -59,6 +65,11 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
     service: { principal: settings.services.authority, key: settings.authorityKey },
     ...(worker === undefined || link === undefined ? {} : { limits: shareOfLimits(DEFAULT_LIMITS, worker.processes), cluster: { link, humanSecret: worker.humanSecret } }),
   });
+  serving.listener = listener;
+  // A renewal that landed while the node was starting is served now; later ones as they come.
+  await certificates.reload();
+  const reloadCertificate = (): void => void certificates.reload();
+  process.on('SIGHUP', reloadCertificate);
   if (link !== undefined) link.tell({ mw: 'ready', url: listener.url, https: listener.httpsUrl, heapGrowingPercent });
   else process.stdout.write(`${JSON.stringify({ status: 'ready', url: listener.url, https: listener.httpsUrl, organizationId: config.organizationId, pid: process.pid, heapGrowingPercent })}\n`);
   return new Promise((resolve) => {
@@ -68,6 +79,8 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
       if (stopping) return;
       stopping = true;
       void (async () => {
+        process.off('SIGHUP', reloadCertificate);
+        certificates.close();
         await listener.close();
         await running.close();
         resolve(0);

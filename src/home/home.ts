@@ -58,8 +58,9 @@ export class Home {
     this.directory = resolve(directory);
   }
 
+  /** A path inside the home; a configured absolute path (the operator's certificate, say) stays as it is. */
   path(...parts: string[]): string {
-    return join(this.directory, ...parts);
+    return resolve(this.directory, ...parts);
   }
 
   get configFile(): string {

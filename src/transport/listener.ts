@@ -4,6 +4,7 @@
  */
 
 import { createServer, type Server } from 'node:https';
+import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
@@ -58,6 +59,11 @@ export interface RunningListener {
   readonly url: string;
   /** The origin of the HTTPS endpoints (`https://host:port`). */
   readonly httpsUrl: string;
+  /**
+   * Serves `tls` to every handshake from now on; open sessions keep theirs. Throws, changing
+   * nothing, when the key does not match the certificate or either does not parse.
+   */
+  useCertificate(tls: ListenerOptions['tls']): void;
   readonly port: number;
   readonly sessions: SessionRegistry;
   readonly hub: DeliveryHub;
@@ -147,10 +153,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxPayloadBytes, perMessageDeflate: false, clientTracking: false });
   const server: Server = createServer({
-    cert: options.tls.cert,
-    key: options.tls.key,
-    minVersion: 'TLSv1.3',
-    maxVersion: 'TLSv1.3',
+    ...secureContextOptions(options.tls),
     // Node's defaults (120 s handshake, 60 s headers, 300 s request) let a silent or trickling
     // client hold a socket for minutes; the documented limits are seconds.
     handshakeTimeout: limits.tlsHandshakeTimeoutMs,
@@ -203,6 +206,11 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     port,
     sessions,
     hub,
+    useCertificate(tls) {
+      // Built first so that a bad pair throws here and the server keeps the context it has.
+      createSecureContext(secureContextOptions(tls));
+      server.setSecureContext(secureContextOptions(tls));
+    },
     presence: context.presence,
     async close() {
       unwatch();
@@ -212,4 +220,9 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
       server.closeAllConnections();
     },
   };
+}
+
+/** The TLS settings of every handshake: the certificate, its key, and TLS 1.3 only. */
+function secureContextOptions(tls: ListenerOptions['tls']): SecureContextOptions {
+  return { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.3', maxVersion: 'TLSv1.3' };
 }
