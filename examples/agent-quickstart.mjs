@@ -49,6 +49,15 @@ const input = (name, fallback) => {
 };
 const print = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
+/** The WebSocket endpoint `missionweave serve` recorded in the home's node.json, if it did. */
+function runningNodeUrl(home) {
+  try {
+    return JSON.parse(readFileSync(join(home, 'node.json'), 'utf8')).url;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The Agent's identity and the server, from an operator directory or from explicit inputs. */
 function configuration() {
   const home = args.MW_HOME ?? process.env.MW_HOME;
@@ -56,7 +65,8 @@ function configuration() {
     const record = JSON.parse(readFileSync(join(home, 'principals', `${input('MW_AGENT')}.json`), 'utf8'));
     const config = JSON.parse(readFileSync(join(home, 'config.json'), 'utf8'));
     return {
-      url: input('MW_URL', `wss://${config.server.host}:${config.server.port}`),
+      // The node serving the home records where it listens (`serve --port 0` picks any port).
+      url: input('MW_URL', runningNodeUrl(home) ?? `wss://${config.server.host}:${config.server.port}`),
       ca: readFileSync(input('MW_CA_FILE', join(home, 'tls', 'cert.pem')), 'utf8'),
       agentId: record.id,
       keyId: record.keyId,

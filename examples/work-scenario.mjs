@@ -17,12 +17,21 @@ const required = (name) => {
   return value;
 };
 
+/** The WebSocket endpoint `missionweave serve` recorded in the home's node.json (it may pick any port). */
+function runningNodeUrl(home) {
+  try {
+    return JSON.parse(readFileSync(join(home, 'node.json'), 'utf8')).url;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The Group Authority's wss URL and the CA file to trust: MW_URL / MW_CA_FILE, else from MW_HOME. */
 export function server() {
   const home = env('MW_HOME');
   if (home === undefined) return { url: required('MW_URL'), caFile: required('MW_CA_FILE') };
   const config = JSON.parse(readFileSync(join(home, 'config.json'), 'utf8'));
-  return { url: env('MW_URL') ?? `wss://${config.server.host}:${config.server.port}`, caFile: env('MW_CA_FILE') ?? join(home, 'tls', 'cert.pem') };
+  return { url: env('MW_URL') ?? runningNodeUrl(home) ?? `wss://${config.server.host}:${config.server.port}`, caFile: env('MW_CA_FILE') ?? join(home, 'tls', 'cert.pem') };
 }
 
 /** One Agent (`role` is COORDINATOR, WORKER_A, …): MW_<ROLE> as a handle under MW_HOME, else MW_<ROLE>_AGENT_ID, _KEY_ID, _PRIVATE_KEY_FILE. */

@@ -25,6 +25,7 @@ import { NODE_READ_SIDES } from './nodeReadSides.js';
 import { readSideTools } from './readSide.js';
 import { Home } from '../home/home.js';
 import { serveMcpHttp } from './mcpHttp.js';
+import { nodeWebSocketUrl, unreachable } from './nodeAddress.js';
 
 const USAGE = 'usage: missionweave mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]';
 /** A profile's `from.extension` label when neither the call nor `--extension` names one. */
@@ -32,12 +33,6 @@ export const DEFAULT_EXTENSION = 'main';
 
 function log(message: string): void {
   process.stderr.write(`missionweave mcp: ${message}\n`);
-}
-
-/** A node bound to every address is reached on this machine's loopback. */
-function nodeUrl(host: string, port: number): string {
-  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return `wss://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}/v1/ws`;
 }
 
 /** Resolves once the client is gone or the process is told to stop. */
@@ -66,7 +61,9 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   if (principal.type !== 'agent') throw new UsageError(`${handle} is a ${principal.type}: the MCP server speaks for an Agent`);
   if (principal.privateKeyFile === undefined) throw new UsageError(`${handle}'s private key is held elsewhere`);
 
-  const url = stringOption(args, 'url') ?? nodeUrl(config.server.host, config.server.port);
+  const given = stringOption(args, 'url');
+  if (given !== undefined && !given.startsWith('wss://')) throw new UsageError(`--url is the node's WebSocket endpoint, wss://HOST:PORT/v1/ws (got ${given})`);
+  const url = nodeWebSocketUrl(home, given);
   const ca = readFileSync(home.path(config.tls.certFile));
   const agent = new MissionWeaveAgent({ url, ca, agentId: principal.id, keyId: principal.keyId, privateKey: home.privateKey(principal.privateKeyFile) });
   agent.onError((error) => log(`${error.code}: ${error.message}`));
@@ -75,7 +72,11 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   // listens before any subscription, so it sees every offer the Groups' replay delivers.
   agent.onEvent(() => {});
   const worker = new MissionWeaveWorker(agent);
-  await agent.connect();
+  try {
+    await agent.connect();
+  } catch (error) {
+    throw unreachable(error, home, url);
+  }
   const context = new AgentContext({ agent, origin: new URL(url.replace(/^wss:/, 'https:')), ca, extension });
   const me = await context.groups();
   const groups = (me['groups'] as { groupId: string; membershipState: string }[]).filter((g) => g.membershipState === 'active');

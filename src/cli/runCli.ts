@@ -1,11 +1,13 @@
 /**
  * The `missionweave` operator CLI's dispatch: `runCli(argv, io)` runs one command and returns its
  * exit code — 0 success, 1 the command's negative outcome (invalid document, conformance
- * mismatch, verification failure), 2 usage errors, 70 an unexpected failure — and never exits
+ * mismatch, verification failure), 2 usage errors, 69 unavailable (no node runs for the home, or
+ * none answers), 70 an unexpected failure — and never exits
  * the process; `main.ts` is the binary around it. Tests call it in process.
  */
 
 import { UsageError } from './args.js';
+import { UnavailableError } from '../home/usageError.js';
 import { PROCESS_IO, withIo, type CliIo } from './cliIo.js';
 import { NODE_READ_SIDES } from './nodeReadSides.js';
 import { readSideVerbs } from './readSide.js';
@@ -80,6 +82,10 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
+    }
+    if (error instanceof UnavailableError) {
+      process.stderr.write(`${error.message}\n`);
+      return 69;
     }
     process.stderr.write(`missionweave: ${(error as Error).stack ?? String(error)}\n`);
     return 70;

@@ -26,6 +26,7 @@ import type { ToPrimary } from '../transport/clusterLink.js';
 import { UsageError } from './args.js';
 import { ClusterTables } from './clusterTables.js';
 import type { Home } from '../home/home.js';
+import { forgetRunningNode, recordRunningNode } from '../home/runningNode.js';
 
 /** The most processes one node runs: a core each on the largest machines we size for. */
 const MAX_PROCESSES = 64;
@@ -133,6 +134,7 @@ export async function servePrimary(home: Home, processes: number): Promise<numbe
         });
         worker.process.kill('SIGTERM');
       })));
+      forgetRunningNode(home);
       await database.stop();
       settle(code);
     })();
@@ -165,6 +167,7 @@ export async function servePrimary(home: Home, processes: number): Promise<numbe
   await allReady(processes);
   if (!stopping && readyLine !== undefined) {
     const config = home.config();
+    recordRunningNode(home, { url: readyLine.url, https: readyLine.https });
     process.stdout.write(`${JSON.stringify({ status: 'ready', url: readyLine.url, https: readyLine.https, organizationId: config.organizationId, pid: process.pid, processes, heapGrowingPercent: readyLine.heapGrowingPercent })}\n`);
   }
   return finished;

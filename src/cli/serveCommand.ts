@@ -17,6 +17,7 @@ import { startListener, type RunningListener } from '../transport/listener.js';
 import { watchCertificateFiles } from '../transport/certificateFiles.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { Home } from '../home/home.js';
+import { forgetRunningNode, recordRunningNode } from '../home/runningNode.js';
 import { NODE_READ_SIDES } from './nodeReadSides.js';
 import { readSideRoutes } from './readSide.js';
 import { ClusterLink } from '../transport/clusterLink.js';
@@ -71,7 +72,10 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
   const reloadCertificate = (): void => void certificates.reload();
   process.on('SIGHUP', reloadCertificate);
   if (link !== undefined) link.tell({ mw: 'ready', url: listener.url, https: listener.httpsUrl, heapGrowingPercent });
-  else process.stdout.write(`${JSON.stringify({ status: 'ready', url: listener.url, https: listener.httpsUrl, organizationId: config.organizationId, pid: process.pid, heapGrowingPercent })}\n`);
+  else {
+    recordRunningNode(home, { url: listener.url, https: listener.httpsUrl });
+    process.stdout.write(`${JSON.stringify({ status: 'ready', url: listener.url, https: listener.httpsUrl, organizationId: config.organizationId, pid: process.pid, heapGrowingPercent })}\n`);
+  }
   return new Promise((resolve) => {
     let stopping = false;
     const stop = (): void => {
@@ -81,6 +85,7 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
       void (async () => {
         process.off('SIGHUP', reloadCertificate);
         certificates.close();
+        if (link === undefined) forgetRunningNode(home);
         await listener.close();
         await running.close();
         resolve(0);

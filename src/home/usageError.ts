@@ -10,3 +10,14 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
+
+/**
+ * What the command needs is not there — no node runs for the home, a node does not answer: one
+ * line and exit code 69 (EX_UNAVAILABLE in sysexits.h), so a script can tell it from a mistake.
+ */
+export class UnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnavailableError';
+  }
+}

@@ -19,6 +19,7 @@ import type { JsonObject } from '../../protocol/strictJson.js';
 import { UsageError } from '../args.js';
 import type { Home } from '../../home/home.js';
 import { DISPUT_HTTP_TIMEOUT_MS, EVENTS_PAGE } from './disputCliLimits.js';
+import { nodeOrigin } from '../nodeAddress.js';
 
 /** A refused Command, as the node said it: the §19 code, its message and details. */
 export interface NodeRefusal {
@@ -36,12 +37,6 @@ export interface NodeLink {
   events(groupId: string): Promise<JsonObject[]>;
   submit(groupId: string, kind: string, payload: JsonObject): Promise<SubmitOutcome>;
   close(): Promise<void>;
-}
-
-/** A node bound to every address is reached on this machine's loopback. */
-function nodeHost(host: string): string {
-  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return reachable.includes(':') ? `[${reachable}]` : reachable;
 }
 
 function https(origin: URL, ca: Buffer, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: JsonObject }> {
@@ -153,10 +148,10 @@ async function humanLink(home: Home, handle: string, origin: URL, ca: Buffer): P
   };
 }
 
-/** Connects as `handle` to the node the folder's configuration names (or `url`, `https://host:port`). */
+/** Connects as `handle` to `url` (`https://host:port`), else the node serving the folder, else the one its configuration names. */
 export async function connect(home: Home, handle: string, url?: string): Promise<NodeLink> {
   const config = home.config();
-  const origin = new URL(url ?? `https://${nodeHost(config.server.host)}:${config.server.port}`);
+  const origin = nodeOrigin(home, url);
   const ca = readFileSync(home.path(config.tls.certFile));
   return home.principal(handle).type === 'agent' ? agentLink(home, handle, origin, ca) : humanLink(home, handle, origin, ca);
 }
