@@ -1,7 +1,8 @@
 /**
  * The plug-in point for Extension Profiles (§18). A profile brings its own Command and Event
  * kinds (named `ext.<organization>.<profile>.<name>`), its own slice of Group state, the
- * evolve functions of that slice and the delivery facts of its Events (addressees, mentions); it
+ * evolve functions of that slice and the delivery facts of its Events (addressees, mentions,
+ * announcements); it
  * is registered with the Group Authority, never edited into core files.
  *
  * A profile cannot weaken the §18 list. Its kinds are wrapped into ordinary Group kinds, so the
@@ -21,7 +22,7 @@ import { KIND_REASONS } from './kindReasons.js';
 
 /**
  * The delivery facts a profile's Event type may declare, as a core Event type does (§8): the
- * Agents it is addressed to and the Principals it mentions. Not `changesMembership`: a profile's
+ * Agents it is addressed to, the Principals it mentions, whether it is an announcement. Not `changesMembership`: a profile's
  * evolve sees its own slice only, so none of its Events can change a Membership (§18).
  */
 export type ProfileDeliveryFacts<P> = Omit<DeliveryFacts<P>, 'changesMembership'>;
@@ -116,11 +117,27 @@ function guardedIds(fact: ((payload: unknown) => readonly string[]) | undefined)
   };
 }
 
+function guardedFlag(fact: ((payload: unknown) => boolean) | undefined): ((payload: unknown) => boolean) | undefined {
+  if (fact === undefined) return undefined;
+  return (payload) => {
+    try {
+      return fact(payload) === true;
+    } catch {
+      return false;
+    }
+  };
+}
+
 /** The delivery facts `type` declares, guarded (`MAX_PROFILE_FACT_IDS`). */
 function profileFacts(type: AnyProfileEvent<unknown>): ProfileDeliveryFacts<unknown> {
   const addressees = guardedIds(type.addressees?.bind(type));
   const mentions = guardedIds(type.mentions?.bind(type));
-  return { ...(addressees === undefined ? {} : { addressees }), ...(mentions === undefined ? {} : { mentions }) };
+  const announces = guardedFlag(type.announces?.bind(type));
+  return {
+    ...(addressees === undefined ? {} : { addressees }),
+    ...(mentions === undefined ? {} : { mentions }),
+    ...(announces === undefined ? {} : { announces }),
+  };
 }
 
 function wrapEvent(profile: AnyExtensionProfile, type: AnyProfileEvent<unknown>): GroupEventType<string, unknown> {
