@@ -10,6 +10,7 @@ import { GroupAccess } from './app/groupAccess.js';
 import { registerContextGenerator } from './app/context/contextGenerator.js';
 import { GroupAuthority } from './app/groupAuthority.js';
 import { NODE_CODE_PROFILES, registerNodeProfiles } from './app/nodeProfiles.js';
+import { buildKindRegistry } from './domain/coreModules.js';
 import { AuthorityReactor } from './app/reactor/authorityReactor.js';
 import type { AuthoritySettings } from './app/settings.js';
 import type { Home } from './home/home.js';
@@ -86,7 +87,7 @@ export async function openAuthority(home: Home, options: OpenOptions = {}): Prom
   try {
     await migrate(pool);
     if (options.reactor === true) home.ensureContextGenerator();
-    const authority = await GroupAuthority.start({ pool, settings: home.settings(options.settings), logger, profiles: NODE_CODE_PROFILES });
+    const authority = await GroupAuthority.start({ pool, settings: home.settings(options.settings), logger, kinds: buildKindRegistry(NODE_CODE_PROFILES) });
     if (options.reactor === true) {
       const registered = async (): Promise<void> => {
         await registerFolderContextGenerator(home, authority, pool);
@@ -100,7 +101,7 @@ export async function openAuthority(home: Home, options: OpenOptions = {}): Prom
     const reactor = options.reactor === true ? AuthorityReactor.start({ authority, pool, logger }) : undefined;
     return {
       authority,
-      groups: new GroupAccess(pool, authority.settings),
+      groups: new GroupAccess(pool, authority.settings, authority.kinds),
       pool,
       database,
       logger,

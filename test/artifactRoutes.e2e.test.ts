@@ -59,7 +59,7 @@ beforeAll(async () => {
   const { authority } = server.harness;
   small = await startListener({
     host: '127.0.0.1', port: 0, tls: await testCertificate(), limits: { requestTimeoutMs: 1_000, requestHeadersTimeoutMs: 1_000 }, databaseUrl: server.db.url, authority, logger: pino({ level: 'silent' }), clock: authority.clock,
-    groups: new GroupAccess(server.db.pool, authority.settings, { maxContentBytes: SMALL_LIMIT }),
+    groups: new GroupAccess(server.db.pool, authority.settings, authority.kinds, { maxContentBytes: SMALL_LIMIT }),
     service: { principal: authority.settings.services.authority, key: authority.settings.authorityKey },
   });
   afterAll(() => small.close());

@@ -251,7 +251,7 @@ describe('refusals', () => {
     const due = (await findDueContextRecipients(server.db.pool, 100)).filter((d) => d.recipient.id === joiner.principal.id);
     expect(due).toHaveLength(1);
     const now = server.harness.authority.clock.nowMillis();
-    const outcomes = await Promise.all([1, 2, 3].map(() => issueContextPackage(server.db.pool, due[0]!, generator(), now)));
+    const outcomes = await Promise.all([1, 2, 3].map(() => issueContextPackage(server.db.pool, server.harness.authority.kinds, due[0]!, generator(), now)));
     expect(outcomes.sort()).toEqual(['duplicate', 'duplicate', 'issued']);
     expect(await findDueContextRecipients(server.db.pool, 100)).toEqual([]);
   });

@@ -14,6 +14,9 @@ import { coreRegistry } from './support/coreDecider.js';
 import { KindRegistry } from '../src/domain/kinds/kindRegistry.js';
 import { defineEvent, type AnyGroupKind } from '../src/domain/kinds/kindTypes.js';
 import { membershipEnd } from '../src/domain/membership/membershipEnd.js';
+import { buildKindRegistry } from '../src/domain/coreModules.js';
+import { MAX_PROFILE_FACT_IDS, type AnyExtensionProfile } from '../src/domain/kinds/profile.js';
+import { tallyAdd, tallyProfile } from './support/tallyProfile.js';
 
 const coreKinds = coreRegistry();
 
@@ -128,6 +131,51 @@ describe('delivery events', () => {
       expect([unknown.addressees, unknown.mentions]).toEqual([[], []]);
     }
     expect(deliveryEventOf(coreKinds, eventText('message.posted', { payload: shapes })).mentions).toEqual(['urn:a:mentioned']);
+  });
+
+  it('an announcement is what its Event type declares, never a payload flag', () => {
+    const noticed = defineEvent<{ urgent: boolean }>()({ kind: 'ext.missionweave.test.noticed', evolve: (state) => state, announces: (payload) => payload.urgent });
+    const notice = { ...membershipEnd, kind: 'ext.missionweave.test.notice', events: [noticed] } as unknown as AnyGroupKind;
+    const kinds = new KindRegistry([{ key: 'test.announcements', kinds: [notice] }]);
+    const urgent = deliveryEventOf(kinds, eventText('ext.missionweave.test.noticed', { payload: { urgent: true } }));
+    const routine = deliveryEventOf(kinds, eventText('ext.missionweave.test.noticed', { payload: { urgent: false, announcement: true } }));
+    expect([urgent.announcement, routine.announcement]).toEqual([true, false]);
+    const filter = { announcements: true, eventKinds: ['message.posted'] };
+    expect(attends(filter, urgent, 'urn:a:me')).toBe(true);
+    expect(attends(filter, routine, 'urn:a:me')).toBe(false);
+    // A core Event whose type declares no announcement is none, whatever its payload carries.
+    expect(deliveryEventOf(coreKinds, eventText('message.posted', { payload: { announcement: true } })).announcement).toBe(false);
+  });
+
+  it("an Extension Profile's Event type declares its addressees as a core one does, and delivery uses them", () => {
+    const kinds = buildKindRegistry([tallyProfile]);
+    const told = deliveryEventOf(kinds, eventText('ext.missionweave.tally.tallied', { payload: { label: 'bugs', delta: 1, total: 3, notify: ['urn:a:told'] } }));
+    expect(told.addressees).toEqual(['urn:a:told']);
+    expect(told.changesMembership).toBe(false);
+    for (const filter of [{ eventKinds: ['message.posted'] }, { mentionsOnly: true }, { workItemIds: ['urn:w:1'] }]) {
+      expect(attends(filter, told, 'urn:a:told')).toBe(true);
+      expect(attends(filter, told, 'urn:a:other')).toBe(false);
+    }
+    expect(deliveryEventOf(kinds, eventText('ext.missionweave.tally.tallied', { payload: { label: 'bugs', delta: 1, total: 3 } })).addressees).toEqual([]);
+    // A registry without the profile knows nothing of its Event, whatever the payload names.
+    expect(deliveryEventOf(coreKinds, eventText('ext.missionweave.tally.tallied', { payload: { notify: ['urn:a:told'] } })).addressees).toEqual([]);
+  });
+
+  it("a profile's delivery facts are bounded, cannot throw into delivery, and cannot claim a Membership change", () => {
+    const facts = [
+      { addressees: () => Array.from({ length: 5_000 }, (_, i) => `urn:a:${i}`), mentions: () => ['urn:a:m', 7, null] },
+      { addressees: () => { throw new Error('a bug in the profile'); }, mentions: () => 'urn:a:not-a-list', announces: () => { throw new Error('another'); }, changesMembership: true },
+    ];
+    const [bounded, broken] = facts.map((declared, i) => {
+      const namespace = `ext.missionweave.facts${i}.`;
+      const type = { ...tallyAdd.events[0], kind: `${namespace}tallied`, ...declared };
+      // Plain JavaScript can declare what the types forbid; the registry must not pass it on.
+      const profile = { ...tallyProfile, uri: `urn:test:facts:${i}`, namespace, kinds: [{ ...tallyAdd, kind: `${namespace}add`, events: [type] }] } as unknown as AnyExtensionProfile;
+      return deliveryEventOf(buildKindRegistry([profile]), eventText(`${namespace}tallied`));
+    });
+    expect(bounded?.addressees.length).toBe(MAX_PROFILE_FACT_IDS);
+    expect(bounded?.mentions).toEqual(['urn:a:m']);
+    expect([broken?.addressees, broken?.mentions, broken?.announcement, broken?.changesMembership]).toEqual([[], [], false, false]);
   });
 
   it('Mission Events carrying a lease or a WorkItem reach its holder or owner, as WorkItem Events do', () => {

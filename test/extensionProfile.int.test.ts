@@ -17,6 +17,7 @@ import { count, createMission, eventsOf, type MissionRefs } from './support/miss
 import { registerTallyDocument } from './support/profileDocuments.js';
 import { MAX_TALLIES, TALLY_URI, tallyAdd, tallyProfile, type TallyState } from './support/tallyProfile.js';
 import { world } from './support/world.js';
+import { buildKindRegistry } from '../src/domain/coreModules.js';
 
 const coreKinds = coreRegistry();
 
@@ -60,7 +61,7 @@ describe('a registered profile kind on the real pipeline', () => {
   });
 
   it('continues from the stored slice in another Group Authority with a cold cache', async () => {
-    const peer = await GroupAuthority.start({ pool: db.pool, settings: h.settings, clock: h.clock, logger: h.authority.logger, profiles: [tallyProfile] });
+    const peer = await GroupAuthority.start({ pool: db.pool, settings: h.settings, clock: h.clock, logger: h.authority.logger, kinds: buildKindRegistry([tallyProfile]) });
     const outcome = await peer.submit(tally(worker, 'bugs', 1));
     expect(outcome.ok && JSON.parse(outcome.events[0]?.text ?? '{}').payload).toEqual({ label: 'bugs', delta: 1, total: 8 });
     await peer.close();
@@ -108,7 +109,7 @@ describe('a registered profile kind on the real pipeline', () => {
 
 describe('the core checks run before any profile code (§18)', () => {
   it('a Group Authority without the profile refuses its kind', async () => {
-    const plain = await GroupAuthority.start({ pool: db.pool, settings: h.settings, clock: h.clock, logger: h.authority.logger });
+    const plain = await GroupAuthority.start({ pool: db.pool, settings: h.settings, clock: h.clock, logger: h.authority.logger, kinds: buildKindRegistry([]) });
     const outcome = await plain.submit(tally(worker, 'bugs', 1));
     expect(!outcome.ok && outcome.error.code).toBe('INVALID_COMMAND');
     await plain.close();
@@ -153,7 +154,7 @@ describe('the core checks run before any profile code (§18)', () => {
     };
     expect((await registerTallyDocument(h, owner, { profileUri: sneaky.uri, commandKinds: ['ext.missionweave.sneaky.add'], eventKinds: ['ext.missionweave.sneaky.added'] })).ok).toBe(true);
     await h.expectOk(h.send(owner, 'ext.missionweaveprotocol.core.profile_pin', { profileUri: sneaky.uri, majorVersion: 1 }, { groupId: mission.groupId, membershipEpoch: 1 }));
-    const authority = await GroupAuthority.start({ pool: db.pool, settings: h.settings, clock: h.clock, logger: h.authority.logger, profiles: [sneaky] });
+    const authority = await GroupAuthority.start({ pool: db.pool, settings: h.settings, clock: h.clock, logger: h.authority.logger, kinds: buildKindRegistry([sneaky]) });
     const before = await eventCount();
     const outcome = await authority.submit(h.sign(worker, 'ext.missionweave.sneaky.add', { label: 'x', delta: 1 }, { groupId: mission.groupId, membershipEpoch: 1 }));
     expect(!outcome.ok && outcome.error.code).toBe('INTERNAL_ERROR');

@@ -99,7 +99,7 @@ describe('a late joiner beyond the online window', () => {
   });
 
   it('still refuses it the whole-Group snapshot, and serves its limited one to no other member', async () => {
-    const access = new GroupAccess(server.db.pool, server.harness.authority.settings);
+    const access = new GroupAccess(server.db.pool, server.harness.authority.settings, server.harness.authority.kinds);
     const whole = await access.snapshotReference(mission.groupId, full.principal.id, server.harness.clock.millis, 0);
     const limited = await access.snapshotReference(mission.groupId, late.principal.id, server.harness.clock.millis, 0);
     expect(limited.hash).not.toBe(whole.hash);

@@ -135,7 +135,7 @@ describe('GET /metrics', () => {
 describe('metrics off (MW_METRICS=off)', () => {
   it('answers 404 on /metrics and still serves', async () => {
     const { pool } = server.db;
-    const authority = await GroupAuthority.start({ pool, settings: { ...server.harness.settings, metrics: false }, clock: server.harness.clock, logger: server.harness.authority.logger });
+    const authority = await GroupAuthority.start({ pool, settings: { ...server.harness.settings, metrics: false }, clock: server.harness.clock, logger: server.harness.authority.logger, kinds: server.harness.authority.kinds });
     afterAll(() => authority.close());
     const node = await startNode(authority, pool, server.db.url);
     const result = await scrape(node.httpsUrl, server.ca);

@@ -68,7 +68,7 @@ describe('the Mission tree', () => {
     await h.expectOk(asCoordinator(m, 'mission.create_child', childA));
     await h.expectOk(asCoordinator(m, 'mission.create_child', childB));
 
-    const read = await readMissionTree(h.pool, m.groupId, { kind: 'principal', principal: owner.principal });
+    const read = await readMissionTree(h.pool, h.authority.kinds, m.groupId, { kind: 'principal', principal: owner.principal });
     if (!read.ok) expect.fail(read.error.message);
     const { tree } = read;
     expect(tree.rootMissionId).toBe(m.missionId);
@@ -90,17 +90,17 @@ describe('the Mission tree', () => {
     expect(a).toMatchObject({ depth: 1, missionOwner: coordinator.principal, coordinator: { agentId: childCoordinator.principal.id }, budget: { financialLimit: 50 }, children: [] });
 
     // The parent Coordinator owns the child Missions; the root Coordinator reads the whole tree.
-    const asParent = await readMissionTree(h.pool, String(childA['groupId']), { kind: 'principal', principal: coordinator.principal });
+    const asParent = await readMissionTree(h.pool, h.authority.kinds, String(childA['groupId']), { kind: 'principal', principal: coordinator.principal });
     expect(asParent.ok && asParent.tree.missions.map((s) => s.missionId)).toEqual([childA['missionId']]);
-    const asRootCoordinator = await readMissionTree(h.pool, m.groupId, { kind: 'principal', principal: coordinator.principal });
+    const asRootCoordinator = await readMissionTree(h.pool, h.authority.kinds, m.groupId, { kind: 'principal', principal: coordinator.principal });
     expect(asRootCoordinator.ok && asRootCoordinator.tree.missions.length).toBe(3);
 
-    const refused = await readMissionTree(h.pool, m.groupId, { kind: 'principal', principal: stranger.principal });
+    const refused = await readMissionTree(h.pool, h.authority.kinds, m.groupId, { kind: 'principal', principal: stranger.principal });
     expect(refused.ok ? 'read' : refused.error.code).toBe('GROUP_NOT_FOUND');
-    const missing = await readMissionTree(h.pool, 'urn:missionweave:group:none', { kind: 'operator' });
+    const missing = await readMissionTree(h.pool, h.authority.kinds, 'urn:missionweave:group:none', { kind: 'operator' });
     expect(missing.ok ? 'read' : missing.error.code).toBe('GROUP_NOT_FOUND');
 
-    const cut = await readMissionTree(h.pool, m.groupId, { kind: 'operator' }, 2);
+    const cut = await readMissionTree(h.pool, h.authority.kinds, m.groupId, { kind: 'operator' }, 2);
     expect(cut.ok && { n: cut.tree.missions.length, truncated: cut.tree.truncated }).toEqual({ n: 2, truncated: true });
   });
 

@@ -185,7 +185,7 @@ describe('a flood of refusals', () => {
   });
 
   it('refuses the flooder RATE_LIMITED through the pipeline, and answers no refusal it did not record', async () => {
-    const limited = await GroupAuthority.start({ pool: h.pool, settings: { ...h.settings, policyLogLimits: { maxPendingEntries: 4, maxRowsPerInsert: 1_000, maxClaimedChars: 256 } }, clock: h.clock, logger: pino({ level: 'silent' }) });
+    const limited = await GroupAuthority.start({ pool: h.pool, settings: { ...h.settings, policyLogLimits: { maxPendingEntries: 4, maxRowsPerInsert: 1_000, maxClaimedChars: 256 } }, clock: h.clock, logger: pino({ level: 'silent' }), kinds: h.authority.kinds });
     const before = await records();
     const flood = Array.from({ length: 60 }, (_, i) => tampered(post(owner, `flood ${i}`)));
     const outcomes = await Promise.all(flood.map((command) => limited.submit(command, undefined, { transport: 'https', address: '203.0.113.9' })));

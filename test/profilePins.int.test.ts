@@ -17,6 +17,7 @@ import { count, createMission, eventsOf, missionPayload, type MissionRefs } from
 import { registerTallyDocument } from './support/profileDocuments.js';
 import { TALLY_URI, tallyProfile } from './support/tallyProfile.js';
 import { world } from './support/world.js';
+import { buildKindRegistry } from '../src/domain/coreModules.js';
 
 let db: TestDatabase;
 let h: Harness;
@@ -63,7 +64,7 @@ describe('pinning', () => {
   });
 
   it('keeps the pin in the stored Mission: a cold Group Authority accepts the profile Command too', async () => {
-    const peer = await GroupAuthority.start({ pool: db.pool, settings: h.settings, clock: h.clock, logger: h.authority.logger, profiles: [tallyProfile] });
+    const peer = await GroupAuthority.start({ pool: db.pool, settings: h.settings, clock: h.clock, logger: h.authority.logger, kinds: buildKindRegistry([tallyProfile]) });
     const outcome = await peer.submit(tally(mission, 'docs'));
     expect(outcome.ok).toBe(true);
     await peer.close();

@@ -44,7 +44,7 @@ beforeAll(async () => {
   const granted = await grant(actors.late);
   lateStart = Number((JSON.parse(granted.events[0]?.text ?? '{}') as { sequence: number }).sequence);
   await post('after the late joiner');
-  const access = new GroupAccess(server.db.pool, server.harness.authority.settings);
+  const access = new GroupAccess(server.db.pool, server.harness.authority.settings, server.harness.authority.kinds);
   const reference = await access.snapshotReference(mission.groupId, actors.full.principal.id, server.harness.clock.millis, 0);
   snapshotPath = `/v1/groups/${encodeURIComponent(mission.groupId)}/snapshots/${reference.hash}`;
 });

@@ -16,6 +16,7 @@ import { readLastSequence, readLastSequences } from '../store/sql/groups.js';
 import { readMembership } from '../store/sql/memberships.js';
 import { readArchiveSnapshot, readSnapshot } from '../store/sql/snapshots.js';
 import { ArtifactAccess } from './artifacts/artifactAccess.js';
+import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { ReaderAccess } from './humans/readerAccess.js';
 import type { ArtifactLimits } from './artifacts/artifactLimits.js';
 import { readProfileSlice, type ProfileSliceRead, type ProfileSlices } from './profileSlices.js';
@@ -45,10 +46,12 @@ export class GroupAccess implements ProfileSlices {
   constructor(
     private readonly pool: Pool,
     private readonly settings: AuthoritySettings,
+    /** The Authority's kinds: the Group states it reads are rebuilt through them. */
+    private readonly kinds: KindRegistry,
     artifactLimits: Partial<ArtifactLimits> = {},
   ) {
     this.artifacts = new ArtifactAccess(pool, settings.services.organizationId, artifactLimits);
-    this.readers = new ReaderAccess(pool);
+    this.readers = new ReaderAccess(pool, kinds);
   }
 
   /**
@@ -56,7 +59,7 @@ export class GroupAccess implements ProfileSlices {
    * reads (its read side, composed at the composition root) are computed over.
    */
   profileSlice(groupId: string, reader: Principal, profileUri: string): Promise<ProfileSliceRead> {
-    return readProfileSlice(this.pool, groupId, reader, profileUri);
+    return readProfileSlice(this.pool, this.kinds, groupId, reader, profileUri);
   }
 
   /** Whether the Agent may read the Group for `request`, and from which sequence. */

@@ -19,8 +19,7 @@ import { GroupStateCache } from './groupStates.js';
 import { BatchConflict, type CommandOutcome, type DeliveredEvent } from './outcomes.js';
 import { lockedGroupsOf } from './batchPreloads.js';
 import { AncestorGroupCache } from './ancestorGroups.js';
-import { kindsWith, profileSchemaDocuments, schemaRegistryWith } from './profiles.js';
-import type { AnyExtensionProfile } from '../domain/kinds/profile.js';
+import { profileSchemaDocuments, schemaRegistryWith } from './profiles.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { RegistryCache } from './registryCache.js';
 import { loadRegistrySnapshot, registryDelta } from './registrySnapshot.js';
@@ -70,8 +69,11 @@ export interface GroupAuthorityOptions {
   readonly clock?: Clock;
   readonly schemas?: SchemaRegistry;
   readonly logger?: Logger;
-  /** Extension Profiles whose kinds this Group Authority accepts (§18). */
-  readonly profiles?: readonly AnyExtensionProfile[];
+  /**
+   * The Command and Event kinds this Group Authority accepts: the core ones and those of the
+   * Extension Profiles it runs (§18), built by the composition root and handed down from here.
+   */
+  readonly kinds: KindRegistry;
   /**
    * Told what each Command's rules decided (conformance evidence, §22). By default the recorder
    * `npm test` asks for through `MW_CONFORMANCE_EVIDENCE`, and none elsewhere.
@@ -117,9 +119,9 @@ export class GroupAuthority {
       settings: options.settings,
       clock: options.clock ?? systemClock,
       registry,
-      states: new GroupStateCache(),
+      states: new GroupStateCache(kinds),
       ancestry: new AncestorGroupCache(),
-      schemas: options.schemas ?? schemaRegistryWith(profileSchemaDocuments(options.profiles ?? [])),
+      schemas: options.schemas ?? schemaRegistryWith(profileSchemaDocuments(kinds.profiles)),
       organization: new OrganizationStateCache(),
       kinds,
       ...(evidence === undefined ? {} : { evidence }),
@@ -185,8 +187,8 @@ export class GroupAuthority {
     const snapshot = await loadRegistrySnapshot(options.pool, organizationId);
     const registry = new RegistryCache(snapshot, organizationId);
     const workers = options.settings.cryptoWorkers ?? 0;
-    const profiles = options.profiles ?? [];
-    const kinds = kindsWith(profiles);
+    const { kinds } = options;
+    const { profiles } = kinds;
     let crypto: CryptoPool | undefined;
     if (workers > 0) {
       crypto = await CryptoPool.start({

@@ -6,8 +6,8 @@
  * Group's recent Events.
  */
 
-import { fromAggregates, toAggregates } from '../domain/coreModules.js';
 import type { GroupState } from '../domain/kinds/groupState.js';
+import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { Queryable } from '../store/pool.js';
 import { readGroupAggregates, readMessages, type AggregateRow } from '../store/sql/aggregates.js';
 import { readRecentEventsOfKinds } from '../store/sql/recentEvents.js';
@@ -27,18 +27,21 @@ async function recentRateWindows(db: Queryable, groupId: string, lastSequence: n
 export class GroupStateCache {
   private readonly states = new Map<string, GroupState>();
 
+  /** `kinds` stores and rebuilds the states: its modules own the rows. */
+  constructor(private readonly kinds: KindRegistry) {}
+
   /** The state of an existing Group at `lastSequence`, with the given Messages loaded. */
   async load(db: Queryable, groupId: string, lastSequence: number, messageIds: readonly string[]): Promise<GroupState> {
     let state = this.states.get(groupId);
     if (state === undefined || state.lastSequence !== lastSequence) {
-      const loaded = fromAggregates(groupId, lastSequence, await readGroupAggregates(db, groupId));
+      const loaded = this.kinds.decodeState(groupId, lastSequence, await readGroupAggregates(db, groupId));
       state = { ...loaded, rateWindows: await recentRateWindows(db, groupId, lastSequence) };
     }
     if (messageIds.length === 0) return state;
     const messages = await readMessages(db, groupId, messageIds);
     if (messages.length === 0) return state;
     // Rate windows are derived, not rows (`policy/rateWindows.ts`): they survive adding Messages.
-    return { ...fromAggregates(groupId, lastSequence, [...toAggregates(state), ...messages]), rateWindows: state.rateWindows };
+    return { ...this.kinds.decodeState(groupId, lastSequence, [...this.kinds.encodeState(state), ...messages]), rateWindows: state.rateWindows };
   }
 
   /** Installs states committed by this process, without their (partial) Message views. */
@@ -60,10 +63,10 @@ export class GroupStateCache {
 }
 
 /** The aggregates of `after` that differ from `before` (new, or changed in any way). */
-export function changedAggregates(before: GroupState | null, after: GroupState): AggregateRow[] {
+export function changedAggregates(kinds: KindRegistry, before: GroupState | null, after: GroupState): AggregateRow[] {
   const previous = new Map<string, AggregateRow>();
-  if (before !== null) for (const row of toAggregates(before)) previous.set(`${row.type} ${row.id}`, row);
-  return toAggregates(after).filter((row) => {
+  if (before !== null) for (const row of kinds.encodeState(before)) previous.set(`${row.type} ${row.id}`, row);
+  return kinds.encodeState(after).filter((row) => {
     const old = previous.get(`${row.type} ${row.id}`);
     if (old === undefined) return true;
     return old.document !== row.document && (old.revision !== row.revision || JSON.stringify(old.document) !== JSON.stringify(row.document));

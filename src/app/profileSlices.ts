@@ -7,8 +7,8 @@
  * `app/<profile>/` module) decide what that Membership may see of it. Reads never change state.
  */
 
-import { fromAggregates } from '../domain/coreModules.js';
 import type { GroupState } from '../domain/kinds/groupState.js';
+import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { membershipOf } from '../domain/stateQueries.js';
 import type { Membership } from '../domain/documents.js';
 import { decideRead } from '../domain/readAccess.js';
@@ -34,12 +34,12 @@ export interface ProfileSlices {
   profileSlice(groupId: string, reader: Principal, profileUri: string): Promise<ProfileSliceRead>;
 }
 
-export function readProfileSlice(pool: Pool, groupId: string, reader: Principal, profileUri: string): Promise<ProfileSliceRead> {
+export function readProfileSlice(pool: Pool, kinds: KindRegistry, groupId: string, reader: Principal, profileUri: string): Promise<ProfileSliceRead> {
   return inTransaction(pool, async (client) => {
     await client.query('set transaction isolation level repeatable read, read only');
     const decision = decideRead(await readMembership(client, groupId, reader.type, reader.id), { purpose: 'recheck' });
     if (!decision.allowed) return { ok: false as const, error: wireError(decision.code, decision.message, { groupId }) };
-    const group = fromAggregates(groupId, (await readLastSequence(client, groupId)) ?? 0, await readGroupAggregates(client, groupId));
+    const group = kinds.decodeState(groupId, (await readLastSequence(client, groupId)) ?? 0, await readGroupAggregates(client, groupId));
     const membership = membershipOf(group, reader);
     if (membership === undefined) throw new Error(`the read rule let a reader without a Membership read ${groupId}`);
     return { ok: true as const, value: { group, membership, state: group.extensions.get(profileUri)?.state } };

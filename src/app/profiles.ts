@@ -4,7 +4,6 @@
  * extensions this Group Authority interprets.
  */
 
-import { buildKindRegistry } from '../domain/coreModules.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import type { AnyExtensionProfile } from '../domain/kinds/profile.js';
 import { readSchemaDocuments, schemaRegistry } from '../protocol/schemas/files.js';
@@ -37,9 +36,4 @@ export function workerFrontRules(kinds: KindRegistry, extensionUris: readonly st
     embeddedOf: (kind) => kinds.embeddedOf(kind),
     extensionUris: new Set(extensionUris),
   };
-}
-
-/** The kinds of a Group Authority with `profiles`. */
-export function kindsWith(profiles: readonly AnyExtensionProfile[]): KindRegistry {
-  return buildKindRegistry(profiles);
 }

@@ -169,7 +169,7 @@ async function writeAndCommit(tx: PipelinedTransaction, batch: BatchPlan, deps: 
   for (const [groupId, state] of batch.after) {
     const before = batch.before.get(groupId);
     if (before === undefined) continue;
-    for (const row of changedAggregates(before, state)) aggregates.push({ groupId, ...row, sequence: state.lastSequence });
+    for (const row of changedAggregates(deps.kinds, before, state)) aggregates.push({ groupId, ...row, sequence: state.lastSequence });
   }
   const advanced = new Map([...batch.lastSequences].filter(([groupId]) => batch.before.has(groupId)));
   const append = appendBatchStatement({

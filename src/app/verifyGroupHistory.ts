@@ -7,7 +7,6 @@
  */
 
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
-import { toAggregates } from '../domain/coreModules.js';
 import type { GroupState } from '../domain/kinds/groupState.js';
 import type { MessageFacts } from '../domain/conversation/conversationSlice.js';
 import type { RecordedEvent } from '../domain/model.js';
@@ -140,7 +139,7 @@ export async function verifyGroupHistory(db: Queryable, groupId: string, verifie
   }
   const events = expected - 1;
   const stored = new Map((await readAllGroupAggregates(db, groupId)).map((r) => [`${r.type} ${r.id}`, r]));
-  const rebuilt = state === null ? [] : toAggregates({ ...state, messages });
+  const rebuilt = state === null ? [] : kinds.encodeState({ ...state, messages });
   for (const row of rebuilt) {
     const key = `${row.type} ${row.id}`;
     const other = stored.get(key);

@@ -25,7 +25,7 @@ export async function treeCommand(argv: readonly string[]): Promise<number> {
       process.stderr.write(`no Mission ${missionId}\n`);
       return 1;
     }
-    const read = await readMissionTree(running.pool, found.groupId, { kind: 'operator' });
+    const read = await readMissionTree(running.pool, running.authority.kinds, found.groupId, { kind: 'operator' });
     if (!read.ok) {
       process.stderr.write(`${read.error.code}: ${read.error.message}\n`);
       return 1;

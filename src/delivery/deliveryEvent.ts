@@ -1,6 +1,7 @@
 /**
  * An Event as delivery handles it: routing facts read once from its signed text (who it is
- * addressed to and whom it mentions as its Event type declares them, `DeliveryFacts`), and the EVENT
+ * addressed to, whom it mentions and whether it is an announcement, as its Event type declares
+ * them: `DeliveryFacts`; nothing is guessed from the payload's shape), and the EVENT
  * frame built and encoded once for all subscribers (each socket sends the same bytes). Replay
  * frames stored Events from their bytes instead (`replayPage.ts`).
  */
@@ -20,7 +21,7 @@ export interface DeliveryEvent {
   readonly mentions: readonly string[];
   /** Agents whose own work the Event is about (its Event type's `addressees`): it reaches them through any filter. */
   readonly addressees: readonly string[];
-  /** Whether the Event is flagged as an announcement for attention filters. */
+  /** Whether the Event is an announcement for attention filters, as its Event type declares (`announces`). */
   readonly announcement: boolean;
   /** The Event may have changed someone's Membership: subscribers re-check theirs. */
   readonly changesMembership: boolean;
@@ -45,7 +46,7 @@ interface EventShape {
   kind: string;
   conversationId?: string;
   workItemId?: string;
-  payload?: { announcement?: unknown };
+  payload?: unknown;
 }
 
 /** Reads the routing facts of a stored, trusted Event text. */
@@ -63,7 +64,7 @@ export function deliveryEventOf(kinds: KindRegistry, text: string): DeliveryEven
     workItemId: event.workItemId,
     mentions: type?.mentions?.(payload) ?? [],
     addressees: type?.addressees?.(payload) ?? [],
-    announcement: event.payload?.announcement === true,
+    announcement: type?.announces?.(payload) === true,
     changesMembership: changesMembership(kinds, event.kind),
     frame: payloadOf(wire),
     wire,

@@ -10,45 +10,36 @@
 
 import type { ErrorCode } from '../protocol/errorCodes.js';
 import type { Principal } from '../protocol/principal.js';
-import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
+import type { JsonObject } from '../protocol/strictJson.js';
+import type { Extensions, MissionWeaveCommand, Signature } from '../protocol/schemas/wireTypes.js';
 
-/** A Command that passed parsing, schemas and signature verification. */
-export interface CommandEnvelope {
-  readonly actionId: string;
-  readonly actor: Principal;
-  readonly kind: string;
-  readonly groupId?: string;
-  readonly sessionEpoch?: number;
-  readonly membershipEpoch?: number;
-  readonly coordinatorEpoch?: number;
-  readonly expectedRevision?: number;
-  readonly conversationId?: string;
-  readonly workItemId?: string;
-  /** The Cooperation Override Grant this Command consumes to pass a cooperation limit (§20). */
-  readonly cooperationOverrideGrantId?: string;
-  readonly correlationId: string;
-  readonly issuedAt: string;
-  readonly payload: JsonObject;
+/**
+ * The members of the wire Command (`command.schema.json`, generated into `wireTypes.ts`) that
+ * a decider reads, all of them but two: `protocolVersion`, which intake checked and the domain
+ * never branches on, and `signature`, which is optional here (below).
+ */
+type DecidedCommandMembers = Omit<MissionWeaveCommand, 'protocolVersion' | 'signature' | 'extensions'>;
+
+/**
+ * A Command that passed parsing, schemas and signature verification: the wire Command, read
+ * only, so a member the schema adds or retypes reaches the deciders without an edit here.
+ */
+export type CommandEnvelope = Readonly<DecidedCommandMembers> & {
   /**
    * Extension data by profile URI (§18). Only the critical extensions this Authority interprets
    * reach a decider; others were refused (critical) or are relayed unread (noncritical).
    */
-  readonly extensions?: Readonly<Record<string, { readonly version: string; readonly critical: boolean; readonly data: JsonValue }>>;
+  readonly extensions?: Readonly<Record<string, Readonly<Extensions[string]>>>;
   /**
    * The Command's own verified signature envelope. Every verified Command has one; it is optional
    * only so that Commands built in process compile. `mission.approve` without an embedded signed
    * Approval records it as the Approval's signature.
    */
   readonly signature?: CommandSignature;
-}
+};
 
 /** A Command's Ed25519 signature envelope (`common#/$defs/signature`). */
-export interface CommandSignature {
-  readonly algorithm: 'Ed25519';
-  readonly keyId: string;
-  readonly createdAt: string;
-  readonly value: string;
-}
+export type CommandSignature = Readonly<Signature>;
 
 /** What the Organization knows about an Agent, from its latest registered Agent Card. */
 export interface AgentFacts {

@@ -15,6 +15,7 @@ import type { Principal } from '../../src/protocol/principal.js';
 import { generatePrivateKey, publicKeyBase64url, type SigningKey } from '../../src/protocol/signing/signDocument.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import type { Pool } from '../../src/store/pool.js';
+import { buildKindRegistry } from '../../src/domain/coreModules.js';
 
 export const ORGANIZATION_ID = 'urn:missionweave:organization:test';
 const registryService: Principal = { type: 'service', id: 'urn:missionweave:service:registry' };
@@ -72,7 +73,7 @@ export class Harness {
       writerConcurrency: 4,
       ...overrides,
     };
-    const instance = await GroupAuthority.start({ pool, settings, clock, profiles, logger: pino({ level: process.env['MW_LOG_LEVEL'] ?? 'silent' }) });
+    const instance = await GroupAuthority.start({ pool, settings, clock, kinds: buildKindRegistry(profiles), logger: pino({ level: process.env['MW_LOG_LEVEL'] ?? 'silent' }) });
     const validFrom = timestampOf(clock.millis - 60_000);
     for (const [principal, material] of [[registryService, registry], [authorityService, authority]] as const) {
       if (instance.registry.current.registry.resolve(material.key.keyId) === undefined) {
@@ -84,7 +85,7 @@ export class Harness {
 
   /** A second Group Authority on the same database (as another process would be). */
   async peer(pool: Pool): Promise<GroupAuthority> {
-    return GroupAuthority.start({ pool, settings: this.settings, clock: this.clock, logger: this.authority.logger });
+    return GroupAuthority.start({ pool, settings: this.settings, clock: this.clock, logger: this.authority.logger, kinds: this.authority.kinds });
   }
 
   now(): string {

@@ -53,7 +53,7 @@ export interface TestServer {
  */
 export async function startNode(authority: GroupAuthority, pool: Pool, url: string, limits: Partial<TransportLimits> = {}, logger?: Logger, readSides: readonly ProfileReadSide[] = []): Promise<RunningListener> {
   const tls = await testCertificate();
-  const groups = new GroupAccess(pool, authority.settings);
+  const groups = new GroupAccess(pool, authority.settings, authority.kinds);
   const listener = await startListener({
     host: '127.0.0.1',
     port: 0,

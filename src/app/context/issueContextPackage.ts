@@ -18,7 +18,7 @@ import { buildContextPackage } from '../../domain/context/buildContextPackage.js
 import { sourceEventOf } from '../../domain/context/contextFacts.js';
 import { MAX_SOURCE_EVENTS } from '../../domain/context/contextLimits.js';
 import { contextViewOf, scopeKey, type ContextScope, type ContextView } from '../../domain/context/contextScope.js';
-import { fromAggregates } from '../../domain/coreModules.js';
+import type { KindRegistry } from '../../domain/kinds/kindRegistry.js';
 import type { GroupState } from '../../domain/kinds/groupState.js';
 import { sha256ContentHash } from '../../protocol/contentHash.js';
 import { canonicalize } from '../../protocol/jcs.js';
@@ -57,7 +57,7 @@ interface GroupRead {
 }
 
 /** The Group's state and its newest Events the view allows, from one snapshot of the store. */
-async function readGroup(pool: Pool, groupId: string, firstSequence: (state: GroupState) => number | undefined): Promise<GroupRead | undefined> {
+async function readGroup(pool: Pool, kinds: KindRegistry, groupId: string, firstSequence: (state: GroupState) => number | undefined): Promise<GroupRead | undefined> {
   const { client, release } = await checkOut(pool);
   try {
     await client.query('begin isolation level repeatable read read only');
@@ -67,7 +67,7 @@ async function readGroup(pool: Pool, groupId: string, firstSequence: (state: Gro
       await client.query('commit');
       return undefined;
     }
-    const state = fromAggregates(groupId, Number(last), await readGroupAggregates(client, groupId));
+    const state = kinds.decodeState(groupId, Number(last), await readGroupAggregates(client, groupId));
     const first = firstSequence(state);
     const after = first === undefined ? undefined : Math.max(first - 1, state.lastSequence - MAX_SOURCE_EVENTS);
     const events = after === undefined ? [] : await readEventsAfter(client, groupId, after, MAX_SOURCE_EVENTS);
@@ -81,8 +81,8 @@ async function readGroup(pool: Pool, groupId: string, firstSequence: (state: Gro
   }
 }
 
-export async function issueContextPackage(pool: Pool, due: DueContextRecipient, generator: ContextGenerator, nowMillis: number): Promise<IssueOutcome> {
-  const read = await readGroup(pool, due.groupId, (state) => viewFor(state, due)?.firstSequence);
+export async function issueContextPackage(pool: Pool, kinds: KindRegistry, due: DueContextRecipient, generator: ContextGenerator, nowMillis: number): Promise<IssueOutcome> {
+  const read = await readGroup(pool, kinds, due.groupId, (state) => viewFor(state, due)?.firstSequence);
   const view = read === undefined ? undefined : viewFor(read.state, due);
   if (read === undefined || view === undefined) return 'skipped';
   const { state } = read;

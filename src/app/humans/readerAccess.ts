@@ -7,7 +7,7 @@
  * human owns, which it reads as a member with complete visibility (`readerStanding.ts`, §14).
  */
 
-import { fromAggregates } from '../../domain/coreModules.js';
+import type { KindRegistry } from '../../domain/kinds/kindRegistry.js';
 import { rowsVisibleTo } from '../../domain/group/snapshotView.js';
 import { membershipOf } from '../../domain/stateQueries.js';
 import { decideRead, type ReadRequest } from '../../domain/readAccess.js';
@@ -36,7 +36,10 @@ export interface ReaderGroups {
 }
 
 export class ReaderAccess {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly kinds: KindRegistry,
+  ) {}
 
   /** Whether `reader` may read the Group for `request`, and from which sequence. */
   authorize(groupId: string, reader: Principal, request: ReadRequest): Promise<ReadAccess> {
@@ -72,11 +75,11 @@ export class ReaderAccess {
       if (membership === undefined) throw new Error(`the read rule let a reader without a Membership read ${groupId}`);
       const lastSequence = (await readLastSequence(client, groupId)) ?? 0;
       const rows = await readGroupAggregates(client, groupId);
-      const full = fromAggregates(groupId, lastSequence, rows);
+      const full = this.kinds.decodeState(groupId, lastSequence, rows);
       const limited = membership.visibilityStartSequence > 1;
       const viewer = { principal: reader, membershipId: membership.membershipId, visibilityStartSequence: membership.visibilityStartSequence };
       // Message rows are not read here, so the sequence that last wrote a row is never consulted.
-      const visible = limited ? fromAggregates(groupId, lastSequence, rowsVisibleTo(rows.map((row) => ({ ...row, updatedSequence: 0 })), viewer)) : full;
+      const visible = limited ? this.kinds.decodeState(groupId, lastSequence, rowsVisibleTo(rows.map((row) => ({ ...row, updatedSequence: 0 })), viewer)) : full;
       const { via } = membership;
       // A reader through an ancestor it owns holds no role here (§14); it is told which Membership it reads with.
       const role = via === undefined ? (membershipOf(full, reader)?.role ?? '') : ANCESTOR_OWNER_ROLE;
@@ -87,6 +90,6 @@ export class ReaderAccess {
 
   /** The Mission tree below the Group's Mission, by the rule Agents read it by (§14). */
   missionTree(groupId: string, reader: Principal): Promise<TreeRead> {
-    return readMissionTree(this.pool, groupId, { kind: 'principal', principal: reader });
+    return readMissionTree(this.pool, this.kinds, groupId, { kind: 'principal', principal: reader });
   }
 }

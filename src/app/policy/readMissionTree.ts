@@ -7,7 +7,8 @@
  * ancestor Mission (`readerStanding.ts`), and the operator.
  */
 
-import { fromAggregates } from '../../domain/coreModules.js';
+import type { GroupState } from '../../domain/kinds/groupState.js';
+import type { KindRegistry } from '../../domain/kinds/kindRegistry.js';
 import { membershipOf } from '../../domain/stateQueries.js';
 import { summarizeMission, type ChildReference, type MissionSummary } from '../../domain/policy/missionTree.js';
 import { decideRead, UNDISCLOSED } from '../../domain/readAccess.js';
@@ -35,7 +36,7 @@ export interface MissionTree {
 
 export type TreeRead = { readonly ok: true; readonly tree: MissionTree } | { readonly ok: false; readonly error: WireError };
 
-async function refusal(client: Queryable, groupId: string, viewer: TreeViewer, state: ReturnType<typeof fromAggregates>): Promise<WireError | null> {
+async function refusal(client: Queryable, groupId: string, viewer: TreeViewer, state: GroupState): Promise<WireError | null> {
   if (viewer.kind === 'operator' || samePrincipal(state.mission.missionOwner, viewer.principal)) return null;
   const membership = membershipOf(state, viewer.principal);
   const own = membership === undefined ? undefined : { state: membership.state, visibilityStartSequence: membership.visibilityStartSequence };
@@ -45,13 +46,13 @@ async function refusal(client: Queryable, groupId: string, viewer: TreeViewer, s
   return decision.allowed ? null : wireError(decision.code, decision.message, { groupId });
 }
 
-/** The tree below the Mission of `groupId`, for `viewer`. */
-export function readMissionTree(pool: Pool, groupId: string, viewer: TreeViewer, maxMissions = MAX_TREE_MISSIONS): Promise<TreeRead> {
+/** The tree below the Mission of `groupId`, for `viewer`; `kinds` rebuilds each Group's state from its rows. */
+export function readMissionTree(pool: Pool, kinds: KindRegistry, groupId: string, viewer: TreeViewer, maxMissions = MAX_TREE_MISSIONS): Promise<TreeRead> {
   return inTransaction(pool, async (client): Promise<TreeRead> => {
     await client.query('set transaction isolation level repeatable read, read only');
     const rootRows = await readGroupAggregates(client, groupId);
     if (rootRows.length === 0) return { ok: false, error: wireError('GROUP_NOT_FOUND', UNDISCLOSED.snapshot, { groupId }) };
-    const root = fromAggregates(groupId, 0, rootRows);
+    const root = kinds.decodeState(groupId, 0, rootRows);
     const refused = await refusal(client, groupId, viewer, root);
     if (refused !== null) return { ok: false, error: refused };
     const missions: MissionSummary[] = [summarizeMission(root)];
@@ -68,7 +69,7 @@ export function readMissionTree(pool: Pool, groupId: string, viewer: TreeViewer,
       seen.add(next.groupId);
       const rows = await readGroupAggregates(client, next.groupId);
       if (rows.length === 0) continue;
-      const summary = summarizeMission(fromAggregates(next.groupId, 0, rows));
+      const summary = summarizeMission(kinds.decodeState(next.groupId, 0, rows));
       missions.push(summary);
       queue.push(...summary.children);
     }

@@ -74,7 +74,7 @@ export class AuthorityReactor {
   private constructor(private readonly options: ReactorOptions) {
     // Every node runs the lease sweeps (§11.3), the child-Mission sweeps (§7.1, §14) and, with the context generator's key, the Context Package sweep (§13.3).
     const { contextGenerator } = options.authority.settings;
-    this.sweeps = options.sweeps ?? [...LEASE_SWEEPS, ...CHILD_SWEEPS, ...(contextGenerator === undefined ? [] : [contextPackageSweep(contextGenerator)])];
+    this.sweeps = options.sweeps ?? [...LEASE_SWEEPS, ...CHILD_SWEEPS, ...(contextGenerator === undefined ? [] : [contextPackageSweep(contextGenerator, options.authority.kinds)])];
     this.roundLimit = options.roundLimit ?? REACTOR_ROUND_LIMIT;
     this.timer = setInterval(() => this.hint(), options.periodMs ?? REACTOR_PERIOD_MS);
     this.timer.unref();

@@ -11,13 +11,14 @@
  * runs on a node configured with the Organization's context generator (`settings.contextGenerator`).
  */
 
+import type { KindRegistry } from '../../domain/kinds/kindRegistry.js';
 import type { Pool } from '../../store/pool.js';
 import { findDueContextRecipients } from '../../store/sql/contextPackages.js';
 import { issueContextPackage } from '../context/issueContextPackage.js';
 import type { ContextGenerator } from '../settings.js';
 import type { AuthorityCommandDraft, Sweep } from './sweep.js';
 
-export function contextPackageSweep(generator: ContextGenerator): Sweep {
+export function contextPackageSweep(generator: ContextGenerator, kinds: KindRegistry): Sweep {
   return {
     name: 'context-packages',
     async find(pool: Pool, nowMillis: number, limit: number): Promise<readonly AuthorityCommandDraft[]> {
@@ -25,7 +26,7 @@ export function contextPackageSweep(generator: ContextGenerator): Sweep {
       // One at a time: each reads a Group snapshot and up to MAX_SOURCE_EVENTS Events.
       for (const due of await findDueContextRecipients(pool, limit)) {
         try {
-          await issueContextPackage(pool, due, generator, nowMillis);
+          await issueContextPackage(pool, kinds, due, generator, nowMillis);
         } catch (error) {
           failures.push(error);
         }

@@ -7,8 +7,8 @@
 
 import type { JsonObject } from '../../protocol/strictJson.js';
 import { fromJson } from '../documents.js';
-import type { GroupState } from './groupState.js';
-import type { AnyDomainModule } from './domainModule.js';
+import type { AggregateRow, GroupState, StoredAggregateRow } from './groupState.js';
+import { decodeGroupState, encodeGroupState, type AnyDomainModule } from './domainModule.js';
 import type { EventMeta, RecordedEvent } from '../model.js';
 import type { AnyEventType, AnyGroupKind, EmbeddedDocument, KindEntry } from './kindTypes.js';
 import { OFFLINE_EXECUTION_EXTENSION } from '../../protocol/offlineExecution.js';
@@ -90,6 +90,22 @@ export class KindRegistry {
    */
   get extensionUris(): ReadonlySet<string> {
     return new Set([OFFLINE_EXECUTION_EXTENSION, ...this.profiles.map((p) => p.uri)]);
+  }
+
+  /**
+   * Every aggregate of `state`, with the document the store keeps for it, module by module: the
+   * app writes a Group's state through its registry, never through the list of modules.
+   */
+  encodeState(state: GroupState): AggregateRow[] {
+    return encodeGroupState(this.modules, state);
+  }
+
+  /**
+   * Rebuilds a Group's state from its rows (`messages` holds whichever Message rows were loaded).
+   * Throws when the rows cannot be one Group's state: that is corrupt storage, not a refusal.
+   */
+  decodeState(groupId: string, lastSequence: number, rows: readonly StoredAggregateRow[]): GroupState {
+    return decodeGroupState(this.modules, groupId, lastSequence, rows);
   }
 
   /**

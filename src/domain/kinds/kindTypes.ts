@@ -41,7 +41,8 @@ export type CommandOf<K extends string, P = K extends CoreCommandKind ? CommandP
 /**
  * What delivery needs to know of an Event, declared by its type rather than guessed from the
  * payload's shape (§8): whether subscribers re-check their Membership after it, the Agents it is
- * addressed to (they receive it through any attention filter) and the Principals it mentions.
+ * addressed to (they receive it through any attention filter), the Principals it mentions, and
+ * whether it is an announcement (it reaches a subscription that asks for announcements).
  */
 export interface DeliveryFacts<P> {
   /** Subscribers re-check their Membership after it (§8). */
@@ -50,6 +51,8 @@ export interface DeliveryFacts<P> {
   addressees?(payload: P): readonly string[];
   /** Principal IDs the Event's Message mentions; absent: none. */
   mentions?(payload: P): readonly string[];
+  /** Whether the Event is an announcement for attention filters (§8: "important announcements"); absent: never. */
+  announces?(payload: P): boolean;
 }
 
 /** An Event type that changes an existing Group. */

@@ -1,8 +1,9 @@
 /**
  * The plug-in point for Extension Profiles (§18). A profile brings its own Command and Event
- * kinds (named `ext.<organization>.<profile>.<name>`), its own slice of Group state and the
- * evolve functions of that slice; it is registered with the Group Authority, never edited into
- * core files.
+ * kinds (named `ext.<organization>.<profile>.<name>`), its own slice of Group state, the
+ * evolve functions of that slice and the delivery facts of its Events (addressees, mentions,
+ * announcements); it
+ * is registered with the Group Authority, never edited into core files.
  *
  * A profile cannot weaken the §18 list. Its kinds are wrapped into ordinary Group kinds, so the
  * core checks (Membership and its epoch, envelope targets, a live Mission, authority, Mission
@@ -16,11 +17,18 @@ import type { MissionState } from '../documents.js';
 import type { DomainModule } from './domainModule.js';
 import { withEntry, type ExtensionSlice, type GroupState } from './groupState.js';
 import { refuse, type DecisionContext, type EventDraft, type EventMeta, type Refusal } from '../model.js';
-import type { AnyEventType, AnyGroupKind, CommandOf, GroupEventType, GroupKind } from './kindTypes.js';
+import type { AnyEventType, AnyGroupKind, CommandOf, DeliveryFacts, GroupEventType, GroupKind } from './kindTypes.js';
 import { KIND_REASONS } from './kindReasons.js';
 
+/**
+ * The delivery facts a profile's Event type may declare, as a core Event type does (§8): the
+ * Agents it is addressed to, the Principals it mentions, whether it is an announcement. Not `changesMembership`: a profile's
+ * evolve sees its own slice only, so none of its Events can change a Membership (§18).
+ */
+export type ProfileDeliveryFacts<P> = Omit<DeliveryFacts<P>, 'changesMembership'>;
+
 /** An Event type of a profile: it folds into the profile's slice only. */
-export interface ProfileEventType<S, K extends string, P> {
+export interface ProfileEventType<S, K extends string, P> extends ProfileDeliveryFacts<P> {
   readonly kind: K;
   evolve(slice: S, payload: P, meta: EventMeta): S;
 }
@@ -83,9 +91,59 @@ function sliceOf(profile: AnyExtensionProfile, state: GroupState): ExtensionSlic
   return state.extensions.get(profile.uri) ?? { revision: 0, state: profile.initialState() };
 }
 
+/**
+ * IDs a profile's delivery fact yields per Event. A profile's code is not the core's: whatever
+ * its function returns, delivery gets at most this many strings, and an empty list if it throws,
+ * so one profile cannot make every subscription scan a huge list or stop a Group's live feed.
+ */
+export const MAX_PROFILE_FACT_IDS = 512;
+
+function guardedIds(fact: ((payload: unknown) => readonly string[]) | undefined): ((payload: unknown) => readonly string[]) | undefined {
+  if (fact === undefined) return undefined;
+  return (payload) => {
+    let ids: unknown;
+    try {
+      ids = fact(payload);
+    } catch {
+      return [];
+    }
+    if (!Array.isArray(ids)) return [];
+    const strings: string[] = [];
+    for (const id of ids as unknown[]) {
+      if (strings.length >= MAX_PROFILE_FACT_IDS) break;
+      if (typeof id === 'string') strings.push(id);
+    }
+    return strings;
+  };
+}
+
+function guardedFlag(fact: ((payload: unknown) => boolean) | undefined): ((payload: unknown) => boolean) | undefined {
+  if (fact === undefined) return undefined;
+  return (payload) => {
+    try {
+      return fact(payload) === true;
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** The delivery facts `type` declares, guarded (`MAX_PROFILE_FACT_IDS`). */
+function profileFacts(type: AnyProfileEvent<unknown>): ProfileDeliveryFacts<unknown> {
+  const addressees = guardedIds(type.addressees?.bind(type));
+  const mentions = guardedIds(type.mentions?.bind(type));
+  const announces = guardedFlag(type.announces?.bind(type));
+  return {
+    ...(addressees === undefined ? {} : { addressees }),
+    ...(mentions === undefined ? {} : { mentions }),
+    ...(announces === undefined ? {} : { announces }),
+  };
+}
+
 function wrapEvent(profile: AnyExtensionProfile, type: AnyProfileEvent<unknown>): GroupEventType<string, unknown> {
   return {
     kind: type.kind,
+    ...profileFacts(type),
     evolve(state, payload, meta) {
       const slice = sliceOf(profile, state);
       const next: ExtensionSlice = { revision: slice.revision + 1, state: type.evolve(slice.state, payload, meta) };

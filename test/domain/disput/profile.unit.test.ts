@@ -7,7 +7,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { kindsWith, profileSchemaDocuments, schemaRegistryWith } from '../../../src/app/profiles.js';
+import { profileSchemaDocuments, schemaRegistryWith } from '../../../src/app/profiles.js';
 import { parseDisputConfig } from '../../../src/domain/disput/disputConfig.js';
 import { DISPUT_MAJOR, DISPUT_NAMESPACE, DISPUT_URI, disputProfile } from '../../../src/domain/disput/disputProfile.js';
 import { initialDisputState, type DisputConfig, type DisputState } from '../../../src/domain/disput/disputTypes.js';
@@ -23,6 +23,7 @@ import { recordDrafts, specification, testContext, type Decider } from '../../su
 import { COORD2, T0, command, createCommand, CREATE_PAYLOAD, envelope, history, OWNER, REVIEWER, steps, WORKER, WORKER2, WORLD } from '../fixtures.js';
 import { ACTORS, BACKLOG, CONFIG, commitOf, submission, T1, T2, T3, T4, T5, T6, type Play } from './disputFixtures.js';
 import { GROUP_REASONS } from '../../../src/domain/group/groupReasons.js';
+import { buildKindRegistry } from '../../../src/domain/coreModules.js';
 
 const coreKinds = coreRegistry();
 
@@ -83,7 +84,7 @@ describe('disput as an Extension Profile', () => {
     const documents = profileSchemaDocuments([disputProfile]);
     expect(documents.map((d) => d.name)).toEqual([TURN]);
     expect(() => schemaRegistryWith(documents)).not.toThrow();
-    expect(kindsWith([disputProfile]).groupKind(TURN)?.kind).toBe(TURN);
+    expect(buildKindRegistry([disputProfile]).groupKind(TURN)?.kind).toBe(TURN);
   }, 60_000);
 
   it('runs the core checks first: a non-member learns nothing of the Group', () => {

@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { kindsWith, profileSchemaDocuments, schemaRegistryWith } from '../../../src/app/profiles.js';
+import { profileSchemaDocuments, schemaRegistryWith } from '../../../src/app/profiles.js';
 import { profileEntries } from '../../../src/domain/kinds/profile.js';
 import { parleyManifest } from '../../../src/domain/parley/manifest.js';
 import { parleyLimits } from '../../../src/domain/parley/parleyLimits.js';
@@ -13,6 +13,7 @@ import type { RecordedEvent } from '../../../src/domain/model.js';
 import { COORD2, envelope, history, steps, WORKER as MEMBER } from '../fixtures.js';
 import { ASKED, GROUP_EVENTS, OWNER, POST, WORKER, WORKER2, parley, parleySpec, say, sliceOf, talk, when, type Turn } from './parleyFixtures.js';
 import { GROUP_REASONS } from '../../../src/domain/group/groupReasons.js';
+import { buildKindRegistry } from '../../../src/domain/coreModules.js';
 
 describe('Parley limits', () => {
   it('are published in the manifest, every one a positive number', () => {
@@ -88,7 +89,7 @@ describe('Parley as an Extension Profile', () => {
     const documents = profileSchemaDocuments([parleyProfile]);
     expect(documents.map((d) => d.name)).toEqual(['ext.missionweave.parley.post', 'ext.missionweave.parley.claim']);
     expect(() => schemaRegistryWith(documents)).not.toThrow();
-    expect(kindsWith([parleyProfile]).groupKind('ext.missionweave.parley.post')?.kind).toBe('ext.missionweave.parley.post');
+    expect(buildKindRegistry([parleyProfile]).groupKind('ext.missionweave.parley.post')?.kind).toBe('ext.missionweave.parley.post');
   }, 60_000);
 
   it('runs the core checks first: a Principal without Membership is refused before Parley reads the envelope', () => {
