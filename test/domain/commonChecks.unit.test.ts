@@ -30,7 +30,8 @@ import {
   steps,
   verifiedWorkHistory,
 } from './fixtures.js';
-import { CASES, type KindCase } from './kindCases.js';
+import { CASE_FILES, CASES } from './kindCases.js';
+import type { KindCase } from './cases/kindCase.js';
 import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 
 const GROUP_KINDS = Object.entries(COMMAND_RULES)
@@ -71,6 +72,11 @@ function worldFor(kind: string, events: readonly RecordedEvent[]): Partial<World
 describe('the registry', () => {
   it('has a test case for every Group kind', () => {
     expect([...GROUP_KINDS].sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  it('finds each case in a file named after the kind it accepts (cases/<kind>.case.ts)', () => {
+    expect(CASE_FILES.length).toBe(Object.keys(CASES).length);
+    for (const { named, accepted } of CASE_FILES) expect(accepted.kind, named).toBe(named);
   });
 
   it('accepts each case in a live Mission (so the refusals below come from the checks)', () => {

@@ -15,7 +15,7 @@ import { WINDOW_EVENT_KINDS, rebuildRateWindows } from '../../src/domain/policy/
 import type { Principal } from '../../src/protocol/principal.js';
 import { recordDrafts, testContext } from '../support/specification.js';
 import { AUTHORITY, COORD, COORD2, MAIN, OWNER, REVIEWER, STRANGER, T0, WORK, WORKER, WORLD, at, busyGroup, command, groupDecider, groupSpec, history, queuedWork, stateOf, steps } from './fixtures.js';
-import { GRANT_PAYLOAD, expectedGrant } from './kindCases.js';
+import { GRANT_PAYLOAD, expectedGrant } from './cases/policy.grant_cooperation_override.case.js';
 import { POLICY_REASONS } from '../../src/domain/policy/policyReasons.js';
 
 const busy = busyGroup();

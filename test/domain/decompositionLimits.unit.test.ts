@@ -16,7 +16,7 @@ import type { Principal } from '../../src/protocol/principal.js';
 import { testContext } from '../support/specification.js';
 import { EXEC_CHECKPOINT, EXEC_LEASED, execState } from './execFixtures.js';
 import { CONTRACT, COORD, COORD2, OWNER, T0, WORK, WORKER, WORKER2, WORLD, busyGroup, command, history, stateOf } from './fixtures.js';
-import { GRANT_PAYLOAD } from './kindCases.js';
+import { GRANT_PAYLOAD } from './cases/policy.grant_cooperation_override.case.js';
 
 function decide(events: readonly RecordedEvent[], cmd: CommandEnvelope, limits: Partial<CooperationLimits> = {}): Decision {
   const ctx = { ...testContext({ ...WORLD, now: T0, idPrefix: 'urn:test:id:dec-' }), cooperationLimits: { ...DEFAULT_COOPERATION_LIMITS, ...limits } };

@@ -4,7 +4,7 @@
  * submission gate it sets (§7.3). Given / when / then, accepted and refused.
  */
 
-import { NO_SUPPORT } from './kindCases.js';
+import { NO_SUPPORT } from './cases/caseFixtures.js';
 import { DEFAULT_COOPERATION_LIMITS } from '../../src/domain/policy/cooperationLimits.js';
 import { describe, expect, it } from 'vitest';
 import { fromAggregates, toAggregates } from '../../src/domain/coreModules.js';
