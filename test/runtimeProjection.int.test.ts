@@ -13,6 +13,9 @@ import { verifyCommandBytes } from '../src/app/verifyCommand.js';
 import { OfflineBuffer } from '../src/client/offlineBuffer.js';
 import { openProjection, type LocalProjection, type ProjectionOptions } from '../src/client/runtime/projection.js';
 import { ProjectionError } from '../src/client/runtime/projectionErrors.js';
+import { sendOutbox } from '../src/client/runtime/projectionSend.js';
+import { AgentClientError, MissionWeaveError } from '../src/client/errors.js';
+import type { ProtocolEvent } from '../src/client/documents.js';
 import { keySigner } from '../src/client/signer.js';
 import { MAX_INBOX_EVENTS_PER_GROUP, MAX_OUTBOX_COMMANDS } from '../src/client/limits.js';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
@@ -113,7 +116,7 @@ describe('the durable outbox', () => {
     const [a, b] = (await offlineCommands()).map((text) => projection.outbox.add(text));
     expect(projection.outbox.markSent(a!.actionId).state).toBe('sent');
     expect(projection.outbox.markAcked(a!.actionId, 'urn:uuid:e-1')).toMatchObject({ state: 'acked', eventId: 'urn:uuid:e-1' });
-    expect(projection.outbox.markRefused(b!.actionId, 'LEASE_STALE')).toMatchObject({ state: 'refused', refusal: 'LEASE_STALE' });
+    expect(projection.outbox.markRefused(b!.actionId, 'WORK_LEASE_EXPIRED')).toMatchObject({ state: 'refused', refusal: 'WORK_LEASE_EXPIRED' });
     expect(projection.outbox.toSend()).toEqual([]);
     expect(() => projection.outbox.markSent(a!.actionId)).toThrow(expect.objectContaining({ reason: 'stale' }));
     expect(() => projection.outbox.markAcked(b!.actionId)).toThrow(expect.objectContaining({ reason: 'stale' }));
@@ -140,6 +143,45 @@ describe('the durable outbox', () => {
     projection.outbox.add(third);
     expect(projection.outbox.count()).toBe(2);
     expect(projection.outbox.get(a!.actionId)).toBeUndefined();
+  });
+});
+
+/** A sender that records what it was given and answers from a script. */
+function scriptedSender(answers: ((text: string) => ProtocolEvent | Error)[]) {
+  const sent: string[] = [];
+  return {
+    sent,
+    sendSigned(text: string): Promise<ProtocolEvent> {
+      sent.push(text);
+      const answer = (answers.shift() ?? (() => new Error('no answer scripted')))(text);
+      return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
+    },
+  };
+}
+
+const refusal = (code: 'WORK_STALE_OWNERSHIP' | 'ACTION_ID_COLLISION' | 'BACKPRESSURE', retryable: boolean) =>
+  new MissionWeaveError({ code, message: code, retryable, occurredAt: '2026-07-15T00:00:00.000Z' });
+
+describe('sending the outbox', () => {
+  it('sends in order with the kept bytes, stops at an unanswered Command and resends it unchanged after a restart', async () => {
+    const path = home();
+    const texts = [...(await offlineCommands()), ...(await offlineCommands())];
+    const first = open(path);
+    const ids = texts.map((text) => first.outbox.add(text).actionId);
+    const dropped = scriptedSender([() => ({ eventId: 'urn:uuid:e-1' }) as ProtocolEvent, () => new AgentClientError('CONNECTION_CLOSED', 'the connection closed')]);
+    expect(await sendOutbox(first.outbox, dropped)).toEqual([
+      { actionId: ids[0], outcome: 'acked', eventId: 'urn:uuid:e-1' },
+      { actionId: ids[1], outcome: 'unanswered', error: expect.objectContaining({ code: 'CONNECTION_CLOSED' }) },
+    ]);
+    expect(dropped.sent).toEqual(texts.slice(0, 2));
+    first.close();
+
+    const second = open(path);
+    const answered = scriptedSender([() => refusal('ACTION_ID_COLLISION', false), () => refusal('WORK_STALE_OWNERSHIP', false), () => refusal('BACKPRESSURE', true)]);
+    expect((await sendOutbox(second.outbox, answered)).map((o) => o.outcome)).toEqual(['acked', 'refused', 'unanswered']);
+    expect(answered.sent).toEqual(texts.slice(1));
+    expect(second.outbox.get(ids[2]!)).toMatchObject({ state: 'refused', refusal: 'WORK_STALE_OWNERSHIP' });
+    expect(second.outbox.toSend().map((c) => [c.actionId, c.state])).toEqual([[ids[3], 'sent']]);
   });
 });
 
