@@ -5,6 +5,7 @@
  * file's path; none loses what was written before.
  */
 
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +91,18 @@ describe('one writer', () => {
     expect(error.message).toMatch(/another process holds this projection/);
     first.close();
     expect(open(path).outbox.count()).toBe(1);
+  });
+
+  it('keeps another process out of the file until it closes', () => {
+    const path = home();
+    const projection = open(path);
+    projection.outbox.add(command(1));
+    // Another OS process, with SQLite alone: it can neither read nor write the held file.
+    const probe = `const D = require('better-sqlite3'); try { console.log(new D(process.argv[1], { timeout: 0 }).prepare('SELECT count(*) AS n FROM outbox').get().n); } catch (e) { console.log(e.code); }`;
+    const other = () => execFileSync(process.execPath, ['-e', probe, path], { cwd: join(import.meta.dirname, '..'), encoding: 'utf8' }).trim();
+    expect(other()).toBe('SQLITE_BUSY');
+    projection.close();
+    expect(other()).toBe('1');
   });
 
   it('fails every call after close as closed', () => {
