@@ -52,7 +52,15 @@ afterEach(() => {
 
 /** Two Commands signed while offline, as the OfflineBuffer makes them (texts). */
 async function offlineCommands(): Promise<string[]> {
-  const buffer = new OfflineBuffer(
+  const buffer = offlineBuffer();
+  const message = await buffer.bufferMessage({ content: 'copied 40% of the rows' }, { modelTokens: 900 });
+  const checkpoint = await buffer.bufferCheckpoint({ phase: 'copying', completedMilestones: ['rows 1–4000'] }, { toolCalls: 2 });
+  // Key order and spacing as a caller chose them: the outbox must not re-serialise.
+  return [JSON.stringify(message, null, 2), JSON.stringify(checkpoint)];
+}
+
+function offlineBuffer(): OfflineBuffer {
+  return new OfflineBuffer(
     {
       agentId: worker.principal.id,
       groupId: G1,
@@ -67,10 +75,6 @@ async function offlineCommands(): Promise<string[]> {
     signer,
     { disconnectedAt: '2026-07-15T00:00:30.000Z', maxGraceSeconds: 300, clock: () => T0 + 60_000 },
   );
-  const message = await buffer.bufferMessage({ content: 'copied 40% of the rows' }, { modelTokens: 900 });
-  const checkpoint = await buffer.bufferCheckpoint({ phase: 'copying', completedMilestones: ['rows 1–4000'] }, { toolCalls: 2 });
-  // Key order and spacing as a caller chose them: the outbox must not re-serialise.
-  return [JSON.stringify(message, null, 2), JSON.stringify(checkpoint)];
 }
 
 function event(groupId: string, sequence: number, eventId = `urn:uuid:${groupId.slice(-2)}-${sequence}`): Record<string, unknown> {
@@ -182,6 +186,31 @@ describe('sending the outbox', () => {
     expect(answered.sent).toEqual(texts.slice(1));
     expect(second.outbox.get(ids[2]!)).toMatchObject({ state: 'refused', refusal: 'WORK_STALE_OWNERSHIP' });
     expect(second.outbox.toSend().map((c) => [c.actionId, c.state])).toEqual([[ids[3], 'sent']]);
+  });
+});
+
+describe('a §11.5 rebase in the outbox', () => {
+  it('replaces an offline-buffered Command with its re-signed form under the same Action ID, kept across a restart', async () => {
+    const path = home();
+    const buffer = offlineBuffer();
+    const buffered = await buffer.bufferMessage({ content: 'copied 40% of the rows' }, { modelTokens: 900 });
+    const first = open(path);
+    const kept = first.outbox.add(JSON.stringify(buffered));
+    first.close();
+
+    const second = open(path);
+    const [rebased] = await buffer.rebase({ sessionEpoch: 4, membershipEpoch: 2 });
+    expect(() => second.outbox.add(rebased!)).toThrow(expect.objectContaining({ reason: 'action-id-collision' }));
+    expect(second.outbox.rebase(rebased!)).toMatchObject({ actionId: kept.actionId, position: kept.position, state: 'pending' });
+    second.close();
+    const third = open(path);
+    const [toSend] = third.outbox.toSend();
+    expect(toSend?.bytes.toString('utf8')).toBe(rebased);
+    expect(JSON.parse(rebased!)).toMatchObject({ actionId: kept.actionId, sessionEpoch: 4 });
+    expect(verifyCommandBytes(toSend!.bytes, { registry, revision: 1 }, schemaRegistry(), coreRegistry()).ok).toBe(true);
+    third.outbox.markAcked(kept.actionId);
+    expect(() => third.outbox.rebase(rebased!)).toThrow(expect.objectContaining({ reason: 'stale' }));
+    expect(() => third.outbox.rebase(JSON.stringify({ ...JSON.parse(rebased!), actionId: 'urn:uuid:unknown' }))).toThrow(/not in the outbox/);
   });
 });
 

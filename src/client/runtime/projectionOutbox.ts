@@ -11,7 +11,9 @@
  * `toSend()` lists `pending` and `sent` rows, oldest first: a Command sent before a crash but
  * never answered is sent again. Adding an Action ID already present with the same bytes
  * returns the row; with other bytes it is refused (`action-id-collision`), since a changed
- * Command needs a new Action ID. Rows not yet answered are bounded (`maxOutboxCommands`); answered
+ * Command needs a new Action ID. The one exception is `rebase`: a Command buffered offline is
+ * re-signed on reconnect under the current Session with its Action ID kept (§11.5,
+ * offlineBuffer.ts), and the re-signed bytes replace the kept ones. Rows not yet answered are bounded (`maxOutboxCommands`); answered
  * ones make room for new ones, oldest first.
  */
 
@@ -118,6 +120,27 @@ export class ProjectionOutbox {
         .prepare(`INSERT INTO outbox (action_id, group_id, kind, bytes, state, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`)
         .run(actionId, groupId, kind, bytes, now, now);
       return commandOf(this.row(actionId) as OutboxRow);
+    });
+  }
+
+  /**
+   * Replaces an unanswered Command with its re-signed form (same Action ID, Group and kind: a
+   * §11.5 rebase onto the current Session); it is pending again and sent with the new bytes.
+   */
+  rebase(command: string | Uint8Array): OutboxCommand {
+    const bytes = Buffer.from(typeof command === 'string' ? Buffer.from(command, 'utf8') : command);
+    const { context } = this;
+    context.bound('a signed Command', bytes.byteLength, MAX_COMMAND_TEXT_BYTES, 'MAX_COMMAND_TEXT_BYTES');
+    const header = headerOf(bytes);
+    return context.write(() => {
+      const row = this.row(header.actionId);
+      if (row === undefined) throw context.refuse('stale', `Action ID ${header.actionId} is not in the outbox; add it`, header.groupId);
+      if (row.state !== 'pending' && row.state !== 'sent') throw context.refuse('stale', `outbox Command ${header.actionId} is ${row.state}; an answered Command is not rebased`, row.group_id);
+      if (row.group_id !== header.groupId || row.kind !== header.kind) {
+        throw context.refuse('action-id-collision', `Action ID ${header.actionId} is a ${row.kind} of ${row.group_id} in the outbox, not a ${header.kind} of ${header.groupId}`, header.groupId);
+      }
+      context.db.prepare(`UPDATE outbox SET bytes = ?, state = 'pending', updated_at = ? WHERE action_id = ?`).run(bytes, context.now(), header.actionId);
+      return commandOf(this.row(header.actionId) as OutboxRow);
     });
   }
 
