@@ -187,22 +187,24 @@ export class ProjectionWork {
 
   /** After a restart: nothing runs any more; see the file's comment. */
   recover(): WorkRecovery {
+    const { db } = this.context;
     return this.context.write(() => {
-      const resumable: ProjectedWork[] = [];
-      const queued: ProjectedWork[] = [];
-      const lost: ProjectedWork[] = [];
-      const blocked: ProjectedWork[] = [];
-      for (const row of this.context.db.prepare('SELECT * FROM work ORDER BY group_id, work_item_id').all() as WorkRow[]) {
+      const at = this.context.now();
+      const pause = db.prepare(`UPDATE work SET status = 'paused', execution_lease_id = NULL, updated_at = ? WHERE group_id = ? AND work_item_id = ?`);
+      const lose = db.prepare(`UPDATE work SET status = 'blocked', execution_lease_id = NULL, blocked_reason = ?, updated_at = ? WHERE group_id = ? AND work_item_id = ?`);
+      const outcome = { resumable: [] as ProjectedWork[], queued: [] as ProjectedWork[], lost: [] as ProjectedWork[], blocked: [] as ProjectedWork[] };
+      for (const row of db.prepare('SELECT * FROM work ORDER BY group_id, work_item_id').all() as WorkRow[]) {
+        if (row.status !== 'running') {
+          (row.status === 'paused' ? outcome.resumable : row.status === 'queued' ? outcome.queued : outcome.blocked).push(workOf(row));
+          continue;
+        }
         const safe = row.checkpoint !== null && row.checkpoint_ownership_epoch === row.ownership_epoch;
-        if (row.status === 'running' && safe) this.update(row.group_id, row.work_item_id, { status: 'paused', execution_lease_id: null });
-        if (row.status === 'running' && !safe) this.update(row.group_id, row.work_item_id, { status: 'blocked', execution_lease_id: null, blocked_reason: RUNTIME_SESSION_LOST });
-        const now = workOf(this.row(row.group_id, row.work_item_id) as WorkRow);
-        if (row.status === 'running') (safe ? resumable : lost).push(now);
-        else if (row.status === 'paused') resumable.push(now);
-        else if (row.status === 'queued') queued.push(now);
-        else blocked.push(now);
+        if (safe) pause.run(at, row.group_id, row.work_item_id);
+        else lose.run(RUNTIME_SESSION_LOST, at, row.group_id, row.work_item_id);
+        const settled: WorkRow = { ...row, execution_lease_id: null, updated_at: at, ...(safe ? { status: 'paused' } : { status: 'blocked', blocked_reason: RUNTIME_SESSION_LOST }) };
+        (safe ? outcome.resumable : outcome.lost).push(workOf(settled));
       }
-      return { resumable, queued, lost, blocked };
+      return outcome;
     });
   }
 
