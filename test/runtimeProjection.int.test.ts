@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyCommandBytes } from '../src/app/verifyCommand.js';
 import { OfflineBuffer } from '../src/client/offlineBuffer.js';
-import { openProjection, type LocalProjection, type ProjectionOptions } from '../src/client/runtime/projection.js';
+import { openProjection, projectionPathIn, type LocalProjection, type ProjectionOptions } from '../src/client/runtime/projection.js';
 import { ProjectionError } from '../src/client/runtime/projectionErrors.js';
 import { sendOutbox } from '../src/client/runtime/projectionSend.js';
 import { AgentClientError, MissionWeaveError } from '../src/client/errors.js';
@@ -36,7 +36,7 @@ const opened: LocalProjection[] = [];
 function home(): string {
   const folder = mkdtempSync(join(tmpdir(), 'mw-projection-'));
   folders.push(folder);
-  return join(folder, 'agent', 'projection.sqlite');
+  return projectionPathIn(join(folder, 'agent'));
 }
 
 function open(path: string, options: Partial<ProjectionOptions> = {}): LocalProjection {

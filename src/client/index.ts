@@ -23,7 +23,7 @@ export { FileCursorStore, MemoryCursorStore } from './cursorStore.js';
 export { OfflineBuffer } from './offlineBuffer.js';
 export type { CurrentSession, OfflineBufferOptions, OfflineExecution, ReconcileOutcome, ResourceUsageDelta, SignedCommandSender } from './offlineBuffer.js';
 export type { CursorStore } from './cursorStore.js';
-export { LocalProjection, openProjection } from './runtime/projection.js';
+export { LocalProjection, openProjection, PROJECTION_FILE_NAME, projectionPathIn } from './runtime/projection.js';
 export type { ProjectionOptions, ProjectionRecovery } from './runtime/projection.js';
 export type { ProjectionLimits } from './runtime/projectionContext.js';
 export { isProjectionError, ProjectionError } from './runtime/projectionErrors.js';

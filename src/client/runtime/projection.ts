@@ -7,7 +7,7 @@
  * by replay except the outbox's Commands signed while offline, which is why they are kept.
  *
  * ```ts
- * const projection = openProjection({ path: join(home, 'projection.sqlite'), agentId });
+ * const projection = openProjection({ path: projectionPathIn(home), agentId });
  * const agent = new MissionWeaveAgent({ …, cursorStore: projection.cursors });
  * ```
  *
@@ -23,7 +23,7 @@
  */
 
 import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { formatTimestamp } from '../../protocol/timestamp.js';
 import { DEFAULT_PROJECTION_LIMITS, ProjectionContext, type ProjectionLimits } from './projectionContext.js';
@@ -35,8 +35,16 @@ import { ProjectionState, type SavedSnapshot } from './projectionState.js';
 import { ProjectionWork, type WorkRecovery } from './projectionWork.js';
 import type { InboxEvent } from './projectionInbox.js';
 
+/** The projection's file name in an Agent home: one file per home. */
+export const PROJECTION_FILE_NAME = 'projection.sqlite';
+
+/** Where the projection of the Agent whose home is `home` lives. */
+export function projectionPathIn(home: string): string {
+  return join(home, PROJECTION_FILE_NAME);
+}
+
 export interface ProjectionOptions {
-  /** The projection file, conventionally `<agent home>/projection.sqlite`; its folder is created. */
+  /** The projection file, `projectionPathIn(home)` by convention; its folder is created. */
   readonly path: string;
   /** The Agent the file belongs to: recorded when it is created, checked on every open. */
   readonly agentId: string;
