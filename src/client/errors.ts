@@ -99,7 +99,9 @@ export type ClientErrorCode =
   /** The caller passed something no Group Authority could accept. */
   | 'INVALID_ARGUMENT'
   /** An Execution Lease was lost while its work ran (a LeaseLostError says why). */
-  | 'LEASE_LOST';
+  | 'LEASE_LOST'
+  /** The runtime's local projection refused or failed (a ProjectionError says which bound or fault). */
+  | 'PROJECTION_FAILED';
 
 export interface ClientErrorInit {
   readonly groupId?: string;

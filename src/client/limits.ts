@@ -95,3 +95,27 @@ export const MAX_HELD_WORK = 64;
  * again, under a current lease, after it reconnects.
  */
 export const MAX_OFFLINE_COMMANDS = 1_000;
+
+/**
+ * The runtime's local projection (runtime/projection.ts): one SQLite file per Agent home. Each
+ * bound refuses with a ProjectionError naming it, so a runaway Group or handler cannot fill the
+ * disk of the Agent's host; an Agent may lower or raise them (`ProjectionOptions.limits`).
+ *
+ * Signed Commands waiting to be sent or answered: ten times an OfflineBuffer, since the outbox
+ * also holds what waits on a reconnect while several Missions' work goes on.
+ */
+export const MAX_OUTBOX_COMMANDS = 10_000;
+/**
+ * Events kept per Group in the inbox. Applied ones beyond it are pruned oldest first (the Cursor
+ * still recognises their duplicates); unapplied ones beyond it are refused, and the Authority
+ * delivers them again from the Cursor.
+ */
+export const MAX_INBOX_EVENTS_PER_GROUP = 10_000;
+/** One WorkItem's checkpoint data: a safe resumption point, not the work's output (that is an Artifact). */
+export const MAX_CHECKPOINT_BYTES = 1024 * 1024;
+/** One Group's context as the runtime keeps it for its jobs, and the scheduler's snapshot: documents, not payloads. */
+export const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
+/** WorkItems the projection tracks (owned, running, paused or blocked): far more than any slot count queues. */
+export const MAX_PROJECTED_WORK = 10_000;
+/** The projection file itself (SQLite's max_page_count): beyond it every write refuses as a full disk would. */
+export const MAX_PROJECTION_BYTES = 1024 * 1024 * 1024;

@@ -1,0 +1,60 @@
+/**
+ * Sends the outbox: each Command not yet answered, oldest first, with exactly the bytes it was
+ * kept as, recording each answer in the projection before the next is sent. Run it after every
+ * (re)connect and after adding a Command; a Command sent before a crash and never answered goes
+ * out again unchanged, which the Authority treats as a retry of the same Action ID (§19).
+ *
+ * - accepted: `acked`, with the Event that recorded it;
+ * - ACTION_ID_COLLISION: an earlier sending was accepted (its answer was lost): `acked`;
+ * - any other refusal the Authority says is final (`retryable: false`): `refused` with its code,
+ *   and never sent again — the runtime decides what to do about it (a new Command, a new
+ *   Action ID);
+ * - anything else (the connection dropped, a retryable refusal): the Command stays `sent` and
+ *   sending stops there, so later Commands never overtake it; the next run starts from it.
+ */
+
+import type { SignedCommandSender } from '../offlineBuffer.js';
+import { isAgentError, MissionWeaveError } from '../errors.js';
+import type { OutboxCommand, ProjectionOutbox } from './projectionOutbox.js';
+
+export type OutboxOutcome =
+  | { readonly actionId: string; readonly outcome: 'acked'; readonly eventId?: string }
+  | { readonly actionId: string; readonly outcome: 'refused'; readonly code: string }
+  /** Not answered: it is sent again next time, and nothing after it was sent this time. */
+  | { readonly actionId: string; readonly outcome: 'unanswered'; readonly error: unknown };
+
+function eventIdOf(event: unknown): string | undefined {
+  const eventId = (event as { eventId?: unknown } | null)?.eventId;
+  return typeof eventId === 'string' ? eventId : undefined;
+}
+
+async function sendOne(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender): Promise<OutboxOutcome> {
+  const { actionId } = command;
+  outbox.markSent(actionId);
+  try {
+    const eventId = eventIdOf(await sender.sendSigned(command.bytes.toString('utf8')));
+    outbox.markAcked(actionId, eventId);
+    return eventId === undefined ? { actionId, outcome: 'acked' } : { actionId, outcome: 'acked', eventId };
+  } catch (error) {
+    if (isAgentError(error) && error.code === 'ACTION_ID_COLLISION') {
+      outbox.markAcked(actionId);
+      return { actionId, outcome: 'acked' };
+    }
+    if (error instanceof MissionWeaveError && !error.retryable) {
+      outbox.markRefused(actionId, error.code);
+      return { actionId, outcome: 'refused', code: error.code };
+    }
+    return { actionId, outcome: 'unanswered', error };
+  }
+}
+
+/** Sends every unanswered Command in order until one is left unanswered; says what became of each sent. */
+export async function sendOutbox(outbox: ProjectionOutbox, sender: SignedCommandSender): Promise<OutboxOutcome[]> {
+  const outcomes: OutboxOutcome[] = [];
+  for (const command of outbox.toSend()) {
+    const outcome = await sendOne(outbox, command, sender);
+    outcomes.push(outcome);
+    if (outcome.outcome === 'unanswered') break;
+  }
+  return outcomes;
+}
