@@ -27,9 +27,10 @@ export const UNIT_WITH_PROCESSES = [
 ];
 
 /**
- * Unit tests that are long runs rather than unit tests: CI's short fuzz run (40,000 fast-check
- * cases over the parser, JCS, the frame decoder and the Command pipeline) was a tenth of the
- * unit project's CPU time. They run with int, their counts unchanged, so `npm test` keeps them.
+ * Unit tests that are long runs rather than unit tests: CI's short fuzz run (tens of thousands of
+ * fast-check cases over the parser, JCS, the frame decoder and the Command pipeline) cost as much
+ * CPU as the domain's tests together. They run with int, their counts unchanged, so `npm test`
+ * keeps them.
  */
 export const UNIT_LONG_RUNS = ['test/fuzz.unit.test.ts'];
 
