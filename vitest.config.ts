@@ -10,8 +10,8 @@ import { defineConfig } from 'vitest/config';
  *   in one module graph (isolate: false: a third of the CPU time, most of it went to importing
  *   src anew for every file); the few that replace a module (vi.mock) need a graph of their own
  *   and run beside it as unit-mocked (UNIT_WITH_MOCKS);
- * - int: against the shared template database (`*.int.test.ts`), and the unit tests that start a
- *   child process (UNIT_WITH_PROCESSES);
+ * - int: against the shared template database (`*.int.test.ts`), the unit tests that start a
+ *   child process (UNIT_WITH_PROCESSES) and the long runs (UNIT_LONG_RUNS);
  * - e2e: real nodes over TLS, and the CLI's binary (`*.e2e.test.ts`);
  * - browser: the console in Chromium (`*.browser.e2e.test.ts`).
  *
@@ -25,6 +25,14 @@ export const UNIT_WITH_PROCESSES = [
   'test/deployment.unit.test.ts',
   'test/stallWatch.unit.test.ts',
 ];
+
+/**
+ * Unit tests that are long runs rather than unit tests: CI's short fuzz run (tens of thousands of
+ * fast-check cases over the parser, JCS, the frame decoder and the Command pipeline) cost as much
+ * CPU as the domain's tests together. They run with int, their counts unchanged, so `npm test`
+ * keeps them.
+ */
+export const UNIT_LONG_RUNS = ['test/fuzz.unit.test.ts'];
 
 /** Unit tests that replace a module with vi.mock, which an unisolated run cannot do. */
 export const UNIT_WITH_MOCKS = ['test/embeddedEvidence.unit.test.ts'];
@@ -51,7 +59,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: UNIT, exclude: [...UNIT_WITH_PROCESSES, ...UNIT_WITH_MOCKS], isolate: false },
+        test: { name: 'unit', include: UNIT, exclude: [...UNIT_WITH_PROCESSES, ...UNIT_LONG_RUNS, ...UNIT_WITH_MOCKS], isolate: false },
       },
       {
         extends: true,
@@ -59,7 +67,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'int', include: ['test/**/*.int.test.ts', ...UNIT_WITH_PROCESSES], globalSetup: DATABASE },
+        test: { name: 'int', include: ['test/**/*.int.test.ts', ...UNIT_WITH_PROCESSES, ...UNIT_LONG_RUNS], globalSetup: DATABASE },
       },
       {
         extends: true,

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isIPv6, isProtocolIdentifier, isUri, MAX_IDENTIFIER_LENGTH } from '../src/protocol/identifier.js';
+import { expectSame } from './support/cheapExpect.js';
 import { describeWithTestdata, testdataJson } from './support/spec.js';
 
 interface SuiteGroup {
@@ -166,7 +167,7 @@ describe('identifier: isIPv6', () => {
       fc.property(fc.array(group, { maxLength: 10 }), fc.nat(11), (groups, split) => {
         const plain = groups.join(':');
         const compressed = `${groups.slice(0, split).join(':')}::${groups.slice(split).join(':')}`;
-        for (const text of [plain, compressed]) expect(isIPv6(text)).toBe(IPV6_ABNF.test(text));
+        for (const text of [plain, compressed]) expectSame(isIPv6(text), IPV6_ABNF.test(text), text);
       }),
       { numRuns: 20000 },
     );
@@ -181,7 +182,7 @@ describe('identifier: isUri matches the RFC 3986 grammar (differential)', () => 
     fc.assert(
       fc.property(tail, (rest) => {
         const text = prefix + rest;
-        expect(isUri(text)).toBe(URI_ABNF.test(text));
+        expectSame(isUri(text), URI_ABNF.test(text), text);
       }),
       { numRuns: 20000 },
     );

@@ -2,13 +2,14 @@
  * The vitest projects (vitest.config.ts) split the tests by their file names; these keep the
  * names honest: every test file falls in a project, and a unit test starts no PostgreSQL and no
  * child process, as far as its own imports show (those that do are listed as UNIT_WITH_PROCESSES
- * and run with int), and a unit test that replaces a module runs isolated (UNIT_WITH_MOCKS).
+ * and run with int, as the long runs of UNIT_LONG_RUNS do), and a unit test that replaces a
+ * module runs isolated (UNIT_WITH_MOCKS).
  */
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UNIT_WITH_MOCKS, UNIT_WITH_PROCESSES } from '../vitest.config.js';
+import config, { UNIT_LONG_RUNS, UNIT_WITH_MOCKS, UNIT_WITH_PROCESSES } from '../vitest.config.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const SUFFIXES = ['.unit.test.ts', '.int.test.ts', '.e2e.test.ts', '.conformance.test.ts'];
@@ -32,8 +33,8 @@ describe('vitest projects', () => {
     expect(FILES.filter((file) => !SUFFIXES.some((suffix) => file.endsWith(suffix)))).toEqual([]);
   });
 
-  it('list as unit tests with processes or mocks only unit test files that exist', () => {
-    for (const file of [...UNIT_WITH_PROCESSES, ...UNIT_WITH_MOCKS]) {
+  it('list as unit tests with processes, long runs or mocks only unit test files that exist', () => {
+    for (const file of [...UNIT_WITH_PROCESSES, ...UNIT_LONG_RUNS, ...UNIT_WITH_MOCKS]) {
       expect(file.endsWith('.unit.test.ts'), file).toBe(true);
       expect(existsSync(join(ROOT, file)), file).toBe(true);
     }
@@ -46,6 +47,15 @@ describe('vitest projects', () => {
       return /^import [^;]*from '(node:child_process|pg)'/m.test(text) || /\binject\('/.test(text) || support.test(text);
     });
     expect(offenders).toEqual([]);
+  });
+
+  it('run the long runs with int, not with unit', () => {
+    const projects = (config.test?.projects ?? []) as { test: { name: string; include?: string[]; exclude?: string[] } }[];
+    const project = (name: string) => projects.find((p) => p.test.name === name)?.test;
+    for (const file of UNIT_LONG_RUNS) {
+      expect(project('unit')?.exclude, file).toContain(file);
+      expect(project('int')?.include, file).toContain(file);
+    }
   });
 
   it('run every unit test that replaces a module (vi.mock) isolated, as unit-mocked', () => {

@@ -9,26 +9,60 @@
 
 const ALPHA = /[A-Za-z]/;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
-const HEX = /^[0-9A-Fa-f]$/;
-const UNRESERVED_OR_SUB = /^[A-Za-z0-9\-._~!$&'()*+,;=]$/;
+
+/**
+ * What each ASCII code unit may be, as bits: a lookup per character instead of a regular
+ * expression per character (identifiers are checked on every Command, Event and frame, and a
+ * schema validation checks each URI-formatted member).
+ */
+const HEX_DIGIT = 1;
+const UNRESERVED_OR_SUB = 2;
+const COLON = 4;
+const AT = 8;
+const SLASH = 16;
+const QUESTION = 32;
+const CLASS = ((): Uint8Array => {
+  const table = new Uint8Array(128);
+  const mark = (characters: string, bit: number): void => {
+    for (let i = 0; i < characters.length; i++) table[characters.charCodeAt(i)] = (table[characters.charCodeAt(i)] ?? 0) | bit;
+  };
+  mark('0123456789ABCDEFabcdef', HEX_DIGIT);
+  mark("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=", UNRESERVED_OR_SUB);
+  mark(':', COLON);
+  mark('@', AT);
+  mark('/', SLASH);
+  mark('?', QUESTION);
+  return table;
+})();
+
+/** What a run of each part may hold besides percent escapes (RFC 3986 reg-name, userinfo, pchar, query and fragment). */
+const HOST_RUN = UNRESERVED_OR_SUB;
+const USERINFO_RUN = UNRESERVED_OR_SUB | COLON;
+const PATH_RUN = UNRESERVED_OR_SUB | COLON | AT | SLASH;
+const QUERY_RUN = PATH_RUN | QUESTION;
+
+/** The class bits of code unit `c` (none outside ASCII). */
+function classOf(c: number): number {
+  return c < 128 ? (CLASS[c] ?? 0) : 0;
+}
 
 /** Largest identifier length the normative schemas allow. */
 export const MAX_IDENTIFIER_LENGTH = 512;
 
 /**
- * Counts how many characters of `s` from `i` form runs of allowed characters or percent
- * escapes; returns -1 on a malformed escape. `extra` lists characters allowed beyond
- * unreserved and sub-delims.
+ * Returns where the run of allowed characters or percent escapes of `s` from `i` ends (at most
+ * `end`); -1 on a malformed escape. `allowed` is the class bits a character may have
+ * (one of the `*_RUN` sets).
  */
-function scanRun(s: string, i: number, end: number, extra: string): number {
+function scanRun(s: string, i: number, end: number, allowed: number): number {
   let j = i;
   while (j < end) {
-    const c = s[j] as string;
-    if (c === '%') {
+    const c = s.charCodeAt(j);
+    if (c === 0x25) {
       if (j + 2 >= end) return -1;
-      if (!HEX.test(s[j + 1] as string) || !HEX.test(s[j + 2] as string)) return -1;
+      if ((classOf(s.charCodeAt(j + 1)) & HEX_DIGIT) === 0 || (classOf(s.charCodeAt(j + 2)) & HEX_DIGIT) === 0) return -1;
       j += 3;
-    } else if (UNRESERVED_OR_SUB.test(c) || extra.includes(c)) {
+    } else if ((classOf(c) & allowed) !== 0) {
       j++;
     } else {
       break;
@@ -38,8 +72,8 @@ function scanRun(s: string, i: number, end: number, extra: string): number {
 }
 
 /** True when the whole of s[i, end) is made of allowed characters and valid escapes. */
-function isRun(s: string, i: number, end: number, extra: string): boolean {
-  return scanRun(s, i, end, extra) === end;
+function isRun(s: string, i: number, end: number, allowed: number): boolean {
+  return scanRun(s, i, end, allowed) === end;
 }
 
 function isDecOctet(part: string): boolean {
@@ -91,7 +125,7 @@ function isAuthority(s: string, i: number, end: number): boolean {
   let hostStart = i;
   const at = s.lastIndexOf('@', end - 1);
   if (at >= i) {
-    if (!isRun(s, i, at, ':')) return false;
+    if (!isRun(s, i, at, USERINFO_RUN)) return false;
     hostStart = at + 1;
   }
   let hostEnd = end;
@@ -101,7 +135,7 @@ function isAuthority(s: string, i: number, end: number): boolean {
     if (!isIPLiteral(s.slice(hostStart + 1, close))) return false;
     hostEnd = close + 1;
   } else {
-    hostEnd = scanRun(s, hostStart, end, '');
+    hostEnd = scanRun(s, hostStart, end, HOST_RUN);
     if (hostEnd < 0) return false;
   }
   if (hostEnd === end) return true;
@@ -116,10 +150,10 @@ export function isUri(text: string): boolean {
   }
   const hash = text.indexOf('#', colon);
   const end = hash < 0 ? text.length : hash;
-  if (hash >= 0 && !isRun(text, hash + 1, text.length, ':@/?')) return false;
+  if (hash >= 0 && !isRun(text, hash + 1, text.length, QUERY_RUN)) return false;
   const question = text.indexOf('?', colon);
   const hierEnd = question >= 0 && question < end ? question : end;
-  if (hierEnd < end && !isRun(text, hierEnd + 1, end, ':@/?')) return false;
+  if (hierEnd < end && !isRun(text, hierEnd + 1, end, QUERY_RUN)) return false;
   let pathStart = colon + 1;
   if (text.startsWith('//', pathStart)) {
     const slash = text.indexOf('/', pathStart + 2);
@@ -127,7 +161,7 @@ export function isUri(text: string): boolean {
     if (!isAuthority(text, pathStart + 2, authorityEnd)) return false;
     pathStart = authorityEnd;
   }
-  return isRun(text, pathStart, hierEnd, ':@/');
+  return isRun(text, pathStart, hierEnd, PATH_RUN);
 }
 
 /** A protocol identifier: an RFC 3986 URI no longer than the schemas' 512 characters. */
