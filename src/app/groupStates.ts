@@ -62,11 +62,22 @@ export class GroupStateCache {
   }
 }
 
-/** The aggregates of `after` that differ from `before` (new, or changed in any way). */
+/**
+ * The aggregates of `after` that differ from `before` (new, or changed in any way). A row object
+ * found in both states is unchanged: the slice codecs hand back the same rows for what evolve
+ * left alone, so only the rows of changed members are looked up by key and compared.
+ */
 export function changedAggregates(kinds: KindRegistry, before: GroupState | null, after: GroupState): AggregateRow[] {
+  const afterRows = kinds.encodeState(after);
+  if (before === null) return afterRows;
+  const beforeRows = kinds.encodeState(before);
+  const kept = new Set(beforeRows);
+  const candidates = afterRows.filter((row) => !kept.has(row));
+  if (candidates.length === 0) return candidates;
+  const stillThere = new Set(afterRows);
   const previous = new Map<string, AggregateRow>();
-  if (before !== null) for (const row of kinds.encodeState(before)) previous.set(`${row.type} ${row.id}`, row);
-  return kinds.encodeState(after).filter((row) => {
+  for (const row of beforeRows) if (!stillThere.has(row)) previous.set(`${row.type} ${row.id}`, row);
+  return candidates.filter((row) => {
     const old = previous.get(`${row.type} ${row.id}`);
     if (old === undefined) return true;
     return old.document !== row.document && (old.revision !== row.revision || JSON.stringify(old.document) !== JSON.stringify(row.document));

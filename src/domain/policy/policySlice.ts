@@ -30,5 +30,5 @@ export const POLICY_SLICE: SliceCodec<PolicySlice> = {
   rowTypes: grants.rowTypes,
   initialState: () => ({ cooperationGrants: new Map(), rateWindows: new Map() }),
   encode: (slice) => grants.encode(slice),
-  decode: (rows, groupId) => ({ ...grants.decode(rows, groupId), rateWindows: new Map() }),
+  decode: (rows, groupId) => ({ cooperationGrants: grants.decode(rows, groupId).cooperationGrants, rateWindows: new Map() }),
 };
