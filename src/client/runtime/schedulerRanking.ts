@@ -59,15 +59,13 @@ export function preemptRank(work: HeldWork, nowMs: number): number {
   return URGENCY_POINTS[work.urgency] + 2 * deadlineFactor(work, nowMs);
 }
 
-function byIntraRank(nowMs: number): (a: HeldWork, b: HeldWork) => number {
-  return (a, b) => intraRank(b, nowMs) - intraRank(a, nowMs) || a.seq - b.seq;
-}
-
-/** A Group's ready WorkItems, best first. */
+/** A Group's ready WorkItems, best first (ranks computed once each, then sorted). */
 export function readyQueue(state: SchedulerState, groupId: string, nowMs: number): HeldWork[] {
   return Object.values(state.work)
     .filter((w) => w.groupId === groupId && w.status === 'ready')
-    .sort(byIntraRank(nowMs));
+    .map((work) => ({ work, rank: intraRank(work, nowMs) }))
+    .sort((a, b) => b.rank - a.rank || a.work.seq - b.work.seq)
+    .map(({ work }) => work);
 }
 
 export function runningCount(state: SchedulerState, groupId: string): number {
