@@ -52,7 +52,7 @@ describe('admission', () => {
   it('refuses a new Group past MAX_GROUPS and any WorkItem past MAX_HELD_WORK, both as capacity declines', () => {
     const base = given([]);
     const groups: Record<string, GroupState> = {};
-    for (let i = 0; i < MAX_GROUPS; i += 1) groups[`g${i}`] = { groupId: `g${i}`, policy: policy({ maxQueued: 100 }), credit: 0 };
+    for (let i = 0; i < MAX_GROUPS; i += 1) groups[`g${i}`] = { groupId: `g${i}`, policy: policy({ maxQueued: 100 }), credit: 0, policySet: true };
     const crowded: SchedulerState = { ...base, groups };
     expect(when(crowded, { type: 'admit', nowMs: T0, work: request('w', 'new') })).toMatchObject({ ok: false, refusal: { code: 'too-many-groups' } });
     expect(when(crowded, { type: 'admit', nowMs: T0, work: request('w', 'g0') }).ok).toBe(true);
@@ -171,6 +171,35 @@ describe('run lifecycle', () => {
       refusal: { code: 'unknown-work-item', workItemId: 'zz' },
     });
     expect(when(ready, { type: 'withdraw', nowMs: T0, workItemId: 'zz' })).toMatchObject({ ok: false, refusal: { code: 'unknown-work-item' } });
+  });
+});
+
+describe('Groups come and go', () => {
+  it('forgets a Group without a set policy once it holds nothing, and keeps one with a policy', () => {
+    const state = given([policySet('P'), admitted(request('p1', 'P')), admitted(request('g1', 'G'))], 2);
+    const ran = step(state, { type: 'schedule', nowMs: T0 }).state;
+    let after = step(ran, { type: 'endRun', nowMs: T0 + MINUTE, workItemId: 'g1', outcome: 'submitted' }).state;
+    after = step(after, { type: 'endRun', nowMs: T0 + MINUTE, workItemId: 'p1', outcome: 'failed' }).state;
+    expect(Object.keys(after.groups)).toEqual(['P']);
+    expect(after.groups.P).toMatchObject({ credit: -1, policySet: true }); // picked first, its debt stays
+  });
+});
+
+describe('recovery after a restart (§11.5)', () => {
+  it('empties every slot: a run with a safe durable checkpoint is ready again, one without is blocked', () => {
+    let state = given([admitted(request('a', 'A')), admitted(request('b', 'B')), admitted(request('c', 'C'))], 2);
+    state = step(state, { type: 'schedule', nowMs: T0 }).state;
+    expect(state.slots).toEqual(['a', 'b']);
+    state = step(state, { type: 'reportCheckpoint', nowMs: T0 + MINUTE, workItemId: 'b', safe: true, durable: true }).state;
+    const restart = T0 + 5 * MINUTE;
+    const { state: after, events } = step(state, { type: 'recoverRuns', nowMs: restart });
+    expect(events).toEqual([
+      { type: 'run.interrupted', atMs: restart, workItemId: 'a', slot: 0, resumable: false },
+      { type: 'run.interrupted', atMs: restart, workItemId: 'b', slot: 1, resumable: true },
+    ]);
+    expect(after.slots).toEqual([null, null]);
+    expect([after.work.a?.status, after.work.b?.status, after.work.c?.status]).toEqual(['blocked', 'ready', 'ready']);
+    expect(when(after, { type: 'recoverRuns', nowMs: restart })).toEqual({ ok: true, events: [] });
   });
 });
 

@@ -58,6 +58,7 @@ describe('scheduler snapshots', () => {
     ['a running WorkItem moved out of its slot', corrupt((v) => (v.slots[0] = 'b2')), /b1 runs in a slot that does not name it/],
     ['a run in a slot that does not name it', corrupt((v) => (v.slots = [null, null])), /runs in a slot that does not name it/],
     ['a policy out of range', corrupt((v) => (v.groups.A.policy.weight = 0)), /group A has an invalid policy/],
+    ['a Group without its policySet flag', corrupt((v) => delete v.groups.A.policySet), /does not say whether its policy was set/],
     ['a fractional credit', corrupt((v) => (v.groups.A.credit = 0.5)), /credit/],
     ['work of an absent Group', corrupt((v) => delete v.groups.B), /names a Group the snapshot lacks/],
     ['an unknown status', corrupt((v) => (v.work.b2.status = 'paused')), /unknown status/],

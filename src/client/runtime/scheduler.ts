@@ -64,6 +64,8 @@ export function decide(state: SchedulerState, command: SchedulerCommand): Schedu
       }
       return { ok: true, events: [{ type: 'work.withdrawn', atMs: command.nowMs, workItemId: command.workItemId }] };
     }
+    case 'recoverRuns':
+      return { ok: true, events: interruptedRuns(state, command.nowMs) };
     default: {
       const _exhaustive: never = command;
       return _exhaustive;
@@ -86,6 +88,20 @@ function running(state: SchedulerState, workItemId: string): HeldWork | { code: 
   if (work === undefined) return { code: 'unknown-work-item', workItemId };
   if (work.status !== 'running' || work.slot === null) return { code: 'not-running', workItemId };
   return work;
+}
+
+/**
+ * After a restart nothing runs, whatever the snapshot says (§11.5): each run leaves its slot. One
+ * with a safe durable checkpoint is ready again, to resume from it once the runtime has re-checked
+ * its Ownership Epoch and Execution Lease with the Authority (and withdrawn it if they are gone);
+ * one without is blocked, which the runtime reports to its Coordinator as `runtime-session-lost`.
+ */
+function interruptedRuns(state: SchedulerState, nowMs: number): SchedulerEvent[] {
+  return state.slots.flatMap((workItemId, slot) => {
+    const work = workItemId === null ? undefined : state.work[workItemId];
+    if (work === undefined) return [];
+    return [{ type: 'run.interrupted', atMs: nowMs, workItemId: work.workItemId, slot, resumable: work.lastSafeCheckpointAtMs !== null } as const];
+  });
 }
 
 /** Fills free slots by fair picks, then asks at most one run to yield if better work still waits. */

@@ -17,14 +17,22 @@ function withSlot(state: SchedulerState, slot: number, workItemId: string | null
 
 /**
  * A Group whose ready queue empties keeps no positive credit: credit is earned by waiting, and a
- * Group with nothing to wait for must not bank it for later bursts. Debt (negative credit) stays,
- * so leaving and coming back does not reset it either.
+ * Group with nothing to wait for must not bank it for later bursts. Debt (negative credit) stays
+ * while it holds work. A Group that holds nothing and whose policy nobody set is forgotten, so it
+ * no longer counts against MAX_GROUPS; its debt goes with it (it took no picks while it held
+ * nothing, and comes back as a new Group would).
  */
-function settleIdle(state: SchedulerState, groupId: string): SchedulerState {
+function settle(state: SchedulerState, groupId: string): SchedulerState {
   const group = state.groups[groupId];
-  if (group === undefined || group.credit <= 0) return state;
-  const hasReady = Object.values(state.work).some((w) => w.groupId === groupId && w.status === 'ready');
-  return hasReady ? state : { ...state, groups: { ...state.groups, [groupId]: { ...group, credit: 0 } } };
+  if (group === undefined) return state;
+  const held = Object.values(state.work).filter((w) => w.groupId === groupId);
+  if (held.length === 0 && !group.policySet) {
+    const groups = { ...state.groups };
+    delete groups[groupId];
+    return { ...state, groups };
+  }
+  if (group.credit <= 0 || held.some((w) => w.status === 'ready')) return state;
+  return { ...state, groups: { ...state.groups, [groupId]: { ...group, credit: 0 } } };
 }
 
 /** Out of its slot, back to its Group's ready queue (a yield) or to `status`. */
@@ -44,7 +52,7 @@ export function evolve(state: SchedulerState, event: SchedulerEvent): SchedulerS
     case 'work.admitted': {
       const { work } = event;
       const groups = state.groups[work.groupId] === undefined
-        ? { ...state.groups, [work.groupId]: { groupId: work.groupId, policy: defaultGroupPolicy(state.slots.length), credit: 0 } }
+        ? { ...state.groups, [work.groupId]: { groupId: work.groupId, policy: defaultGroupPolicy(state.slots.length), credit: 0, policySet: false } }
         : state.groups;
       const held: HeldWork = {
         ...work,
@@ -61,8 +69,8 @@ export function evolve(state: SchedulerState, event: SchedulerEvent): SchedulerS
       return withWork({ ...state, groups, nextSeq: state.nextSeq + 1 }, held);
     }
     case 'group.policy.set': {
-      const group: GroupState = state.groups[event.groupId] ?? { groupId: event.groupId, policy: event.policy, credit: 0 };
-      return { ...state, groups: { ...state.groups, [event.groupId]: { ...group, policy: event.policy } } };
+      const group: GroupState = state.groups[event.groupId] ?? { groupId: event.groupId, policy: event.policy, credit: 0, policySet: true };
+      return { ...state, groups: { ...state.groups, [event.groupId]: { ...group, policy: event.policy, policySet: true } } };
     }
     case 'run.started': {
       const groups: Record<string, GroupState> = { ...state.groups };
@@ -77,7 +85,7 @@ export function evolve(state: SchedulerState, event: SchedulerEvent): SchedulerS
       if (picked !== undefined) groups[event.groupId] = { ...picked, credit: picked.credit - paid };
       const work = state.work[event.workItemId] as HeldWork;
       const next: HeldWork = { ...work, status: 'running', slot: event.slot, runs: work.runs + 1, runStartedAtMs: event.atMs, preemptRequestedAtMs: null };
-      return settleIdle(withSlot(withWork({ ...state, groups }, next), event.slot, event.workItemId), event.groupId);
+      return settle(withSlot(withWork({ ...state, groups }, next), event.slot, event.workItemId), event.groupId);
     }
     case 'preemption.requested': {
       const work = state.work[event.workItemId] as HeldWork;
@@ -93,7 +101,7 @@ export function evolve(state: SchedulerState, event: SchedulerEvent): SchedulerS
     case 'run.ended': {
       const work = state.work[event.workItemId] as HeldWork;
       if (event.outcome === 'blocked') return release(state, work, event.slot, event.atMs, 'blocked');
-      return settleIdle(withSlot(without(state, event.workItemId), event.slot, null), work.groupId);
+      return settle(withSlot(without(state, event.workItemId), event.slot, null), work.groupId);
     }
     case 'work.unblocked': {
       const work = state.work[event.workItemId] as HeldWork;
@@ -102,8 +110,10 @@ export function evolve(state: SchedulerState, event: SchedulerEvent): SchedulerS
     case 'work.withdrawn': {
       const work = state.work[event.workItemId] as HeldWork;
       const freed = work.slot === null ? state : withSlot(state, work.slot, null);
-      return settleIdle(without(freed, event.workItemId), work.groupId);
+      return settle(without(freed, event.workItemId), work.groupId);
     }
+    case 'run.interrupted':
+      return release(state, state.work[event.workItemId] as HeldWork, event.slot, event.atMs, event.resumable ? 'ready' : 'blocked');
     default: {
       const _exhaustive: never = event;
       return _exhaustive;

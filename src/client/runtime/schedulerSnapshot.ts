@@ -65,9 +65,10 @@ function problemOf(value: unknown): string | null {
 
 function groupProblem(groupId: string, group: unknown, slots: number): string | null {
   if (!isRecord(group) || group.groupId !== groupId) return `group ${groupId} is malformed`;
-  const { policy, credit } = group as unknown as GroupState;
+  const { policy, credit, policySet } = group as unknown as GroupState;
   if (!isRecord(policy) || !validPolicy(policy, slots)) return `group ${groupId} has an invalid policy`;
   if (!Number.isSafeInteger(credit)) return `group ${groupId} has a credit that is not an integer`;
+  if (typeof policySet !== 'boolean') return `group ${groupId} does not say whether its policy was set`;
   return null;
 }
 

@@ -38,6 +38,8 @@ export interface GroupState {
   readonly policy: GroupPolicy;
   /** Weighted-fair credit: earned by weight at each pick the Group waits through, paid when picked. */
   readonly credit: number;
+  /** True once `setGroupPolicy` named the Group: it then stays while empty, with its policy. */
+  readonly policySet: boolean;
 }
 
 /** What admission needs to know of a WorkItem. */
@@ -89,7 +91,9 @@ export type SchedulerCommand =
   | { readonly type: 'reportCheckpoint'; readonly nowMs: number; readonly workItemId: string; readonly safe: boolean; readonly durable: boolean }
   | { readonly type: 'endRun'; readonly nowMs: number; readonly workItemId: string; readonly outcome: RunOutcome }
   | { readonly type: 'unblock'; readonly nowMs: number; readonly workItemId: string }
-  | { readonly type: 'withdraw'; readonly nowMs: number; readonly workItemId: string };
+  | { readonly type: 'withdraw'; readonly nowMs: number; readonly workItemId: string }
+  /** After a restart: no run survived the process, so every slot is emptied (§11.5). */
+  | { readonly type: 'recoverRuns'; readonly nowMs: number };
 
 export type SchedulerEvent =
   | { readonly type: 'work.admitted'; readonly atMs: number; readonly work: WorkRequest }
@@ -101,7 +105,9 @@ export type SchedulerEvent =
   | { readonly type: 'run.yielded'; readonly atMs: number; readonly workItemId: string; readonly slot: number }
   | { readonly type: 'run.ended'; readonly atMs: number; readonly workItemId: string; readonly slot: number; readonly outcome: RunOutcome }
   | { readonly type: 'work.unblocked'; readonly atMs: number; readonly workItemId: string }
-  | { readonly type: 'work.withdrawn'; readonly atMs: number; readonly workItemId: string };
+  | { readonly type: 'work.withdrawn'; readonly atMs: number; readonly workItemId: string }
+  /** `resumable`: it has a safe durable checkpoint and is ready again; otherwise it is blocked. */
+  | { readonly type: 'run.interrupted'; readonly atMs: number; readonly workItemId: string; readonly slot: number; readonly resumable: boolean };
 
 export interface SchedulerRefusal {
   readonly code: SchedulerRefusalCode;
