@@ -15,7 +15,7 @@
 import { admit, validPolicy } from './schedulerAdmission.js';
 import { evolve } from './schedulerEvolve.js';
 import { CROSS_PREEMPT_MARGIN, INTRA_PREEMPT_MARGIN, MAX_SLOTS, MIN_RUN_BEFORE_PREEMPT_MS } from './schedulerLimits.js';
-import { candidates, groupBonus, preemptRank, readyQueue } from './schedulerRanking.js';
+import { candidates, groupBonus, preemptRank, queuedCount, readyQueue } from './schedulerRanking.js';
 import type { HeldWork, SchedulerCommand, SchedulerDecision, SchedulerEvent, SchedulerState } from './schedulerTypes.js';
 
 export { evolve } from './schedulerEvolve.js';
@@ -165,6 +165,6 @@ function crossGain(state: SchedulerState, waitingScore: number, run: HeldWork, w
   const group = state.groups[run.groupId];
   if (group === undefined) return 0;
   // The run's Group scored as if the run were its head and it were eligible now.
-  const runScore = group.credit + group.policy.weight + weightSum * groupBonus(state, group, { ...run, readySinceMs: nowMs }, nowMs);
+  const runScore = group.credit + group.policy.weight + weightSum * groupBonus(group, { ...run, readySinceMs: nowMs }, queuedCount(state, run.groupId), nowMs);
   return (waitingScore - runScore) / Math.max(weightSum, 1) - CROSS_PREEMPT_MARGIN;
 }

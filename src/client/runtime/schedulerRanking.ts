@@ -68,19 +68,18 @@ export function readyQueue(state: SchedulerState, groupId: string, nowMs: number
     .map(({ work }) => work);
 }
 
-export function runningCount(state: SchedulerState, groupId: string): number {
-  return Object.values(state.work).filter((w) => w.groupId === groupId && w.status === 'running').length;
-}
-
 /** Ready and blocked WorkItems: what counts against a Group's queue quota. */
 export function queuedCount(state: SchedulerState, groupId: string): number {
   return Object.values(state.work).filter((w) => w.groupId === groupId && w.status !== 'running').length;
 }
 
-/** The cross-Group bonus of a Group whose head is `head`, as a fraction of the eligible weight sum. */
-export function groupBonus(state: SchedulerState, group: GroupState, head: HeldWork, nowMs: number): number {
+/**
+ * The cross-Group bonus of a Group whose head is `head` and which holds `queued` ready and
+ * blocked WorkItems, as a fraction of the eligible weight sum.
+ */
+export function groupBonus(group: GroupState, head: HeldWork, queued: number, nowMs: number): number {
   const waited = Math.max(0, nowMs - head.readySinceMs);
-  const pressure = clamp01(queuedCount(state, group.groupId) / group.policy.maxQueued);
+  const pressure = clamp01(queued / group.policy.maxQueued);
   return (
     BONUS.priorityClass * CLASS_FACTOR[group.policy.priorityClass] +
     BONUS.deadline * deadlineFactor(head, nowMs) +
@@ -97,20 +96,52 @@ export interface Candidate {
   readonly score: number;
 }
 
+interface Tally {
+  head: HeldWork | undefined;
+  headRank: number;
+  running: number;
+  queued: number;
+}
+
+/** Each Group's best ready WorkItem and its counts, in one pass over the held work. */
+function tallies(state: SchedulerState, nowMs: number): Map<string, Tally> {
+  const byGroup = new Map<string, Tally>();
+  for (const work of Object.values(state.work)) {
+    let tally = byGroup.get(work.groupId);
+    if (tally === undefined) {
+      tally = { head: undefined, headRank: 0, running: 0, queued: 0 };
+      byGroup.set(work.groupId, tally);
+    }
+    if (work.status === 'running') {
+      tally.running += 1;
+      continue;
+    }
+    tally.queued += 1;
+    if (work.status !== 'ready') continue;
+    const rank = intraRank(work, nowMs);
+    if (tally.head === undefined || rank > tally.headRank || (rank === tally.headRank && work.seq < tally.head.seq)) {
+      tally.head = work;
+      tally.headRank = rank;
+    }
+  }
+  return byGroup;
+}
+
 /**
  * The eligible Groups (ready work, under their concurrency quota), each with its head and score,
  * best first; ties go to the head admitted first, so the order is a function of the state alone.
  */
 export function candidates(state: SchedulerState, nowMs: number): { readonly ranked: Candidate[]; readonly weightSum: number } {
-  const eligible: { group: GroupState; head: HeldWork }[] = [];
+  const byGroup = tallies(state, nowMs);
+  const eligible: { group: GroupState; head: HeldWork; queued: number }[] = [];
   for (const group of Object.values(state.groups)) {
-    if (runningCount(state, group.groupId) >= group.policy.maxConcurrent) continue;
-    const head = readyQueue(state, group.groupId, nowMs)[0];
-    if (head !== undefined) eligible.push({ group, head });
+    const tally = byGroup.get(group.groupId);
+    if (tally?.head === undefined || tally.running >= group.policy.maxConcurrent) continue;
+    eligible.push({ group, head: tally.head, queued: tally.queued });
   }
   const weightSum = eligible.reduce((sum, e) => sum + e.group.policy.weight, 0);
   const ranked = eligible
-    .map(({ group, head }) => ({ group, head, score: group.credit + group.policy.weight + weightSum * groupBonus(state, group, head, nowMs) }))
+    .map(({ group, head, queued }) => ({ group, head, score: group.credit + group.policy.weight + weightSum * groupBonus(group, head, queued, nowMs) }))
     .sort((a, b) => b.score - a.score || a.head.seq - b.head.seq);
   return { ranked, weightSum };
 }
