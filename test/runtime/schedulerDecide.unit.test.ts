@@ -4,6 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { evolve } from '../../src/client/runtime/scheduler.js';
 import { declineReasonOf, SCHEDULER_REFUSALS } from '../../src/client/runtime/schedulerRefusals.js';
 import { MAX_GROUPS, MAX_HELD_WORK, MIN_RUN_BEFORE_PREEMPT_MS } from '../../src/client/runtime/schedulerLimits.js';
 import type { GroupState, HeldWork, SchedulerState } from '../../src/client/runtime/schedulerTypes.js';
@@ -232,15 +233,44 @@ describe('preemption only at a safe durable checkpoint (§11.3)', () => {
     }
   });
 
-  it('yields at a safe durable checkpoint, back to its Group queue, and the arrival starts', () => {
+  it('yields at a safe durable checkpoint, back to its Group queue, and the slot passes to the arrival', () => {
     const at = arrival + MINUTE;
     const { state, events } = step(requested, { type: 'reportCheckpoint', nowMs: at, workItemId: 'r', safe: true, durable: true });
     expect(events).toEqual([
       { type: 'checkpoint.recorded', atMs: at, workItemId: 'r', safe: true, durable: true },
       { type: 'run.yielded', atMs: at, workItemId: 'r', slot: 0 },
+      started('c', 'A', 0, ['A'], at),
     ]);
-    expect(state.work.r).toMatchObject({ status: 'ready', slot: null, preemptRequestedAtMs: null, lastSafeCheckpointAtMs: at, runs: 1 });
-    expect(when(state, { type: 'schedule', nowMs: at })).toMatchObject({ ok: true, events: [{ type: 'run.started', workItemId: 'c', slot: 0 }] });
+    expect(state.work.r).toMatchObject({ status: 'ready', slot: null, preemptRequestedAtMs: null, preemptFor: null, lastSafeCheckpointAtMs: at, runs: 1 });
+    expect(state.slots).toEqual(['c']);
+  });
+
+  it('gives the yielded slot to the Group it was freed for, not to a third Group with more credit', () => {
+    const later = T0 + 10 * MINUTE;
+    let state = given([
+      policySet('A', { priorityClass: 'high' }),
+      policySet('B', { priorityClass: 'low' }),
+      policySet('C', { priorityClass: 'low', weight: 5 }),
+      admitted(request('b', 'B', { effort: 'xl' })),
+      started('b', 'B', 0, ['B']),
+      admitted(request('c', 'C')),
+      admitted(request('a', 'A', { deadlineMs: later + MINUTE }), later),
+    ]);
+    state = step(state, { type: 'schedule', nowMs: later }).state;
+    expect(state.work.b).toMatchObject({ preemptFor: 'a' });
+    // Before the run reaches its checkpoint, C gains credit enough to win an ordinary pick.
+    state = { ...state, groups: { ...state.groups, C: { ...(state.groups.C as GroupState), credit: 500 } } };
+    const { events } = step(state, { type: 'reportCheckpoint', nowMs: later + MINUTE, workItemId: 'b', safe: true, durable: true });
+    expect(events.at(-1)).toEqual(started('a', 'A', 0, ['A', 'B', 'C'], later + MINUTE));
+    const withoutHandOff = events.slice(0, 2).reduce(evolve, state);
+    expect(when(withoutHandOff, { type: 'schedule', nowMs: later + MINUTE })).toMatchObject({ ok: true, events: [{ workItemId: 'c' }] });
+  });
+
+  it('leaves the slot free when the WorkItem it was freed for is gone', () => {
+    const gone = step(requested, { type: 'withdraw', nowMs: arrival + MINUTE, workItemId: 'c' }).state;
+    const { state, events } = step(gone, { type: 'reportCheckpoint', nowMs: arrival + 2 * MINUTE, workItemId: 'r', safe: true, durable: true });
+    expect(events.map((e) => e.type)).toEqual(['checkpoint.recorded', 'run.yielded']);
+    expect(state.slots).toEqual([null]);
   });
 
   it('leaves a young run, or one that cannot checkpoint, alone', () => {

@@ -40,11 +40,9 @@ export function decide(state: SchedulerState, command: SchedulerCommand): Schedu
       const work = running(state, command.workItemId);
       if ('code' in work) return { ok: false, refusal: work };
       const { nowMs: atMs, workItemId, safe, durable } = command;
-      const events: SchedulerEvent[] = [{ type: 'checkpoint.recorded', atMs, workItemId, safe, durable }];
-      if (safe && durable && work.preemptRequestedAtMs !== null) {
-        events.push({ type: 'run.yielded', atMs, workItemId, slot: work.slot as number });
-      }
-      return { ok: true, events };
+      const recorded: SchedulerEvent = { type: 'checkpoint.recorded', atMs, workItemId, safe, durable };
+      if (!safe || !durable || work.preemptRequestedAtMs === null) return { ok: true, events: [recorded] };
+      return { ok: true, events: [recorded, ...yieldSlot(state, work, recorded, atMs)] };
     }
     case 'endRun': {
       const work = running(state, command.workItemId);
@@ -102,6 +100,25 @@ function interruptedRuns(state: SchedulerState, nowMs: number): SchedulerEvent[]
     if (work === undefined) return [];
     return [{ type: 'run.interrupted', atMs: nowMs, workItemId: work.workItemId, slot, resumable: work.lastSafeCheckpointAtMs !== null } as const];
   });
+}
+
+/**
+ * The run yields its slot, which passes to the head of the Group the yield was asked for (the
+ * WorkItem it was asked for, unless a better one of that Group arrived since), as a pick paid like
+ * any other. Otherwise the next `schedule` could give the slot to a third Group and leave the
+ * WorkItem that caused the preemption waiting. If that Group can no longer run (its work was
+ * withdrawn, or it is at its quota), the slot stays free for `schedule`.
+ */
+function yieldSlot(state: SchedulerState, run: HeldWork, recorded: SchedulerEvent, atMs: number): SchedulerEvent[] {
+  const slot = run.slot as number;
+  const yielded: SchedulerEvent = { type: 'run.yielded', atMs, workItemId: run.workItemId, slot };
+  const after = evolve(evolve(state, recorded), yielded);
+  const beneficiary = run.preemptFor === null ? undefined : after.work[run.preemptFor];
+  const { ranked } = candidates(after, atMs);
+  const target = ranked.find((c) => c.group.groupId === beneficiary?.groupId);
+  if (target === undefined || target.head.workItemId === run.workItemId) return [yielded];
+  const earners = ranked.map((c) => c.group.groupId).sort();
+  return [yielded, { type: 'run.started', atMs, workItemId: target.head.workItemId, groupId: target.group.groupId, slot, earners }];
 }
 
 /** Fills free slots by fair picks, then asks at most one run to yield if better work still waits. */

@@ -37,7 +37,7 @@ function settle(state: SchedulerState, groupId: string): SchedulerState {
 
 /** Out of its slot, back to its Group's ready queue (a yield) or to `status`. */
 function release(state: SchedulerState, work: HeldWork, slot: number, atMs: number, status: 'ready' | 'blocked'): SchedulerState {
-  const next: HeldWork = { ...work, status, slot: null, runStartedAtMs: null, preemptRequestedAtMs: null, readySinceMs: atMs };
+  const next: HeldWork = { ...work, status, slot: null, runStartedAtMs: null, preemptRequestedAtMs: null, preemptFor: null, readySinceMs: atMs };
   return withSlot(withWork(state, next), slot, null);
 }
 
@@ -64,6 +64,7 @@ export function evolve(state: SchedulerState, event: SchedulerEvent): SchedulerS
         slot: null,
         runStartedAtMs: null,
         preemptRequestedAtMs: null,
+        preemptFor: null,
         lastSafeCheckpointAtMs: null,
       };
       return withWork({ ...state, groups, nextSeq: state.nextSeq + 1 }, held);
@@ -84,12 +85,12 @@ export function evolve(state: SchedulerState, event: SchedulerEvent): SchedulerS
       const picked = groups[event.groupId];
       if (picked !== undefined) groups[event.groupId] = { ...picked, credit: picked.credit - paid };
       const work = state.work[event.workItemId] as HeldWork;
-      const next: HeldWork = { ...work, status: 'running', slot: event.slot, runs: work.runs + 1, runStartedAtMs: event.atMs, preemptRequestedAtMs: null };
+      const next: HeldWork = { ...work, status: 'running', slot: event.slot, runs: work.runs + 1, runStartedAtMs: event.atMs, preemptRequestedAtMs: null, preemptFor: null };
       return settle(withSlot(withWork({ ...state, groups }, next), event.slot, event.workItemId), event.groupId);
     }
     case 'preemption.requested': {
       const work = state.work[event.workItemId] as HeldWork;
-      return withWork(state, { ...work, preemptRequestedAtMs: event.atMs });
+      return withWork(state, { ...work, preemptRequestedAtMs: event.atMs, preemptFor: event.forWorkItemId });
     }
     case 'checkpoint.recorded': {
       if (!event.safe || !event.durable) return state;

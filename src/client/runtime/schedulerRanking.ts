@@ -96,7 +96,7 @@ export interface Candidate {
   readonly score: number;
 }
 
-interface Tally {
+interface GroupSummary {
   head: HeldWork | undefined;
   headRank: number;
   running: number;
@@ -104,24 +104,24 @@ interface Tally {
 }
 
 /** Each Group's best ready WorkItem and its counts, in one pass over the held work. */
-function tallies(state: SchedulerState, nowMs: number): Map<string, Tally> {
-  const byGroup = new Map<string, Tally>();
+function summarizeGroups(state: SchedulerState, nowMs: number): Map<string, GroupSummary> {
+  const byGroup = new Map<string, GroupSummary>();
   for (const work of Object.values(state.work)) {
-    let tally = byGroup.get(work.groupId);
-    if (tally === undefined) {
-      tally = { head: undefined, headRank: 0, running: 0, queued: 0 };
-      byGroup.set(work.groupId, tally);
+    let counts = byGroup.get(work.groupId);
+    if (counts === undefined) {
+      counts = { head: undefined, headRank: 0, running: 0, queued: 0 };
+      byGroup.set(work.groupId, counts);
     }
     if (work.status === 'running') {
-      tally.running += 1;
+      counts.running += 1;
       continue;
     }
-    tally.queued += 1;
+    counts.queued += 1;
     if (work.status !== 'ready') continue;
     const rank = intraRank(work, nowMs);
-    if (tally.head === undefined || rank > tally.headRank || (rank === tally.headRank && work.seq < tally.head.seq)) {
-      tally.head = work;
-      tally.headRank = rank;
+    if (counts.head === undefined || rank > counts.headRank || (rank === counts.headRank && work.seq < counts.head.seq)) {
+      counts.head = work;
+      counts.headRank = rank;
     }
   }
   return byGroup;
@@ -132,12 +132,12 @@ function tallies(state: SchedulerState, nowMs: number): Map<string, Tally> {
  * best first; ties go to the head admitted first, so the order is a function of the state alone.
  */
 export function candidates(state: SchedulerState, nowMs: number): { readonly ranked: Candidate[]; readonly weightSum: number } {
-  const byGroup = tallies(state, nowMs);
+  const byGroup = summarizeGroups(state, nowMs);
   const eligible: { group: GroupState; head: HeldWork; queued: number }[] = [];
   for (const group of Object.values(state.groups)) {
-    const tally = byGroup.get(group.groupId);
-    if (tally?.head === undefined || tally.running >= group.policy.maxConcurrent) continue;
-    eligible.push({ group, head: tally.head, queued: tally.queued });
+    const counts = byGroup.get(group.groupId);
+    if (counts?.head === undefined || counts.running >= group.policy.maxConcurrent) continue;
+    eligible.push({ group, head: counts.head, queued: counts.queued });
   }
   const weightSum = eligible.reduce((sum, e) => sum + e.group.policy.weight, 0);
   const ranked = eligible

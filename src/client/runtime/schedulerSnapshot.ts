@@ -89,9 +89,10 @@ function workProblem(
   if (w.status === 'running') {
     if (!Number.isInteger(w.slot) || slots[w.slot as number] !== workItemId) return `WorkItem ${workItemId} runs in a slot that does not name it`;
     if (!Number.isFinite(w.runStartedAtMs)) return `WorkItem ${workItemId} runs without a start time`;
+    if (w.preemptFor !== null && typeof w.preemptFor !== 'string') return `WorkItem ${workItemId} yields for no WorkItem ID`;
     return null;
   }
   if (w.status !== 'ready' && w.status !== 'blocked') return `WorkItem ${workItemId} has an unknown status`;
-  if (w.slot !== null || w.runStartedAtMs !== null || w.preemptRequestedAtMs !== null) return `WorkItem ${workItemId} is not running but holds a run`;
+  if (w.slot !== null || w.runStartedAtMs !== null || w.preemptRequestedAtMs !== null || w.preemptFor !== null) return `WorkItem ${workItemId} is not running but holds a run`;
   return null;
 }

@@ -69,6 +69,8 @@ export interface HeldWork extends WorkRequest {
   readonly runStartedAtMs: number | null;
   /** Set when the Scheduler asked the current run to yield at its next safe durable checkpoint. */
   readonly preemptRequestedAtMs: number | null;
+  /** The WorkItem the requested yield is for: the slot passes to it (its Group's head) when the run yields. */
+  readonly preemptFor: string | null;
   /** The last checkpoint reported safe and durable, which a resume or recovery starts from. */
   readonly lastSafeCheckpointAtMs: number | null;
 }
