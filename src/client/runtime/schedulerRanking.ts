@@ -9,7 +9,9 @@
  *    sum (BONUS below, at most BONUS_MAX in all). Because the bonus is bounded, no signal can hold
  *    a Group back for ever: a continuously eligible Group of weight w among n Groups of total
  *    weight W waits fewer than n·W·(1 + BONUS_MAX)/w picks in a row (starvationBound), and after
- *    N picks its share is within (n − 1)·(1 + BONUS_MAX)/N of w/W (shareTolerance).
+ *    N picks its share is within (n − 1)·(1 + BONUS_MAX)/N of w/W (shareTolerance). A slot handed
+ *    over by a preemption is a pick paid the same way but not an argmax; the bounds count only
+ *    argmax picks, and preemptions are rare by their margins and MIN_RUN_BEFORE_PREEMPT_MS.
  * 2. Inside a Group, the Coordinator's requested urgency, the deadline, unbounded aging and the
  *    effort band order its ready queue. Urgency counts only here: a Coordinator orders its own
  *    Mission's work and cannot force it ahead of other Missions (§11.1).
