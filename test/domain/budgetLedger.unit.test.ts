@@ -20,6 +20,7 @@ import { CHILD, CW, MISSION_BUDGET, SMALL, W2, W3, activeWith, authorize, expect
 import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 import { BUDGET_REASONS } from '../../src/domain/budget/budgetReasons.js';
 import { AUTHORIZATION_REASONS } from '../../src/domain/authorization/authorizationReasons.js';
+import { workItemIn } from './workDocuments.js';
 
 const RECORD = 'ext.missionweaveprotocol.core.resource_usage_record';
 
@@ -94,7 +95,7 @@ describe('a usage charge (resource_usage_record)', () => {
   it('records the delta, the cumulative usage and the least remaining over the ancestry, stated whole', () => {
     const given = activeWith(SMALL);
     const s = stateOf(given);
-    const before = s.workItems.get(WORK) as WorkItem;
+    const before = workItemIn(s, WORK);
     const usage = { financialMicrounits: 250_000, modelTokens: 0, toolCalls: 3, computeSeconds: 0, wallClockSeconds: 0, externalActions: 0 };
     const workItem = { ...before, revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, 'urn:missionweave:extension:resource-usage': { version: '0.1.0', critical: false, data: { usage } } } };
     groupSpec.given(given).when(command(s, WORKER, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 3, financialMicrounits: 250_000 } })).then([

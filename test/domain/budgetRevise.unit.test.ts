@@ -13,6 +13,7 @@ import { testContext } from '../support/specification.js';
 import { COORD, OWNER, T0, WORK, WORKER, WORLD, command, groupSpec, history, stateOf } from './fixtures.js';
 import { CW, MISSION_BUDGET, SMALL, activeWith, family, leaseIdOf, record, refusalOf } from './budgetFixtures.js';
 import { BUDGET_REASONS } from '../../src/domain/budget/budgetReasons.js';
+import { workItemIn } from './workDocuments.js';
 
 const REVISE = 'ext.missionweave.core.budget_revise';
 
@@ -30,7 +31,7 @@ describe('the escalation: budget_revise (ours)', () => {
           payload: {
             workItemId: WORK,
             workItem: (() => {
-              const before = s.workItems.get(WORK)!;
+              const before = workItemIn(s);
               const data = { usage: usageOf(before) };
               return { ...before, contract: { ...before.contract, budget: raised, contractVersion: before.contract.contractVersion + 1 }, revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, 'urn:missionweave:extension:resource-usage': { version: '0.1.0', critical: false, data } } };
             })(),

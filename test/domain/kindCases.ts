@@ -37,6 +37,7 @@ import {
 import { expectedChildApproved, expectedMembership, expectedPromotion } from './expectedEvents.js';
 
 import { WORK_CASES } from './workKindCases.js';
+import { workItemIn } from './workDocuments.js';
 export interface KindCase {
   readonly actor: Principal;
   /** The payload in the case's Group (`events`: its recorded history, for a snapshot of it). */
@@ -88,7 +89,7 @@ function closed(s: GroupState, kind: string, reason: string, missionState: strin
         reason,
         mission: { ...s.mission, state: missionState, revision: s.mission.revision + 1 },
         coordinatorLease: { ...s.coordinatorLease, state: 'revoked', closedAt: T0, closureReason },
-        workItems: [{ ...s.workItems.get(WORK), state: workState, revision: 2, updatedAt: T0 }],
+        workItems: [{ ...workItemIn(s, WORK), state: workState, revision: 2, updatedAt: T0 }],
       },
     },
   ];

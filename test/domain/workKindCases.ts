@@ -6,7 +6,9 @@
 import type { Lease, WorkItem } from '../../src/domain/documents.js';
 
 import type { RecordedEvent } from '../../src/domain/model.js';
-import { WORK_LEASES_EXTENSION, withLeases } from '../../src/domain/workItem/workLeases.js';
+import { WORK_LEASES_EXTENSION } from '../../src/domain/workItem/workLeases.js';
+import { workItemDocument } from '../../src/domain/workItem/workRecord.js';
+import { documentWithLeases, workItemIn } from './workDocuments.js';
 import { RESOURCE_USAGE_EXTENSION } from '../../src/domain/workItem/resourceUsage.js';
 import { withGrant } from '../../src/domain/workItem/capabilityGrants.js';
 
@@ -184,7 +186,7 @@ const EXPIRED_LEASE: Lease = {
 /** The open WorkItem made active under `EXPIRED_LEASE`, as the work.* kinds leave it. */
 function leasedWorkItem(workItem: WorkItem): WorkItem {
   const pin = { id: 'code.review', version: '1.0.0' };
-  return withLeases({
+  return documentWithLeases({
     ...workItem,
     state: 'active',
     owner: { agentId: WORKER.id, agentCardVersion: 3, capabilityPins: [pin], ownershipEpoch: 1, ownershipLeaseId: 'urn:x:lease-own', acceptedAt: at(-600) },
@@ -234,7 +236,7 @@ export const WORK_CASES: Readonly<Record<string, KindCase>> = {
     given: (busy) => history([steps.authorize('urn:x:w0')], busy),
     payload: () => ({ workItemId: WORK, dependencyId: 'urn:x:w0' }),
     events: (s) => {
-      const item = s.workItems.get(WORK)!;
+      const item = workItemIn(s, WORK);
       const contractVersion = item.contract.contractVersion + 1;
       const workItem = { ...item, contract: { ...item.contract, contractVersion, dependencyWorkItemIds: ['urn:x:w0'] }, revision: 2, updatedAt: T0 };
       return [{ kind: 'work.contract.revised', payload: { workItemId: WORK, workItem, contractVersion, dependencyId: 'urn:x:w0', revokedLeases: [] } }];
@@ -279,7 +281,7 @@ export const WORK_CASES: Readonly<Record<string, KindCase>> = {
     given: () => busyGroup().map((event) => (event.kind === 'work.authorized' ? { ...event, payload: { ...event.payload, workItem: leasedWorkItem(event.payload['workItem'] as unknown as WorkItem) } } as unknown as RecordedEvent : event)),
     payload: () => ({ workItemId: WORK, ownershipEpoch: 1, leaseId: EXPIRED_LEASE.leaseId, holderAgentId: WORKER.id, cause: 'expired' }),
     events: (state) => {
-      const before = state.workItems.get(WORK) as WorkItem;
+      const before = workItemIn(state);
       const closed: Lease = { ...EXPIRED_LEASE, state: 'expired', closedAt: T0, closureReason: 'expired' };
       const workItem = { ...before, state: 'queued', revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, [WORK_LEASES_EXTENSION]: { version: '0.1.0', critical: false, data: { closed: [closed] } } } };
       return [{ kind: 'ext.missionweave.core.work_lease_closed', payload: { workItemId: WORK, workItem, ownershipEpoch: 1, cause: 'expired', closedLease: closed, closedLeases: [closed] } }];
@@ -290,7 +292,7 @@ export const WORK_CASES: Readonly<Record<string, KindCase>> = {
     given: activeWork,
     payload: (s) => ({ workItemId: WORK, agentId: WORKER.id, sessionEpoch: 1, ownershipEpoch: 1, executionLeaseId: (leasesIn(s)['execution'] as { leaseId?: string } | undefined)?.leaseId ?? 'urn:x:no-lease', limits: { toolCalls: 1 } }),
     events: (state) => {
-      const before = state.workItems.get(WORK) as WorkItem;
+      const before = workItemIn(state);
       const execution = leasesIn(state)['execution'] as { leaseId: string } | undefined;
       const grant = {
         tokenId: `${ID}1`,
@@ -308,7 +310,7 @@ export const WORK_CASES: Readonly<Record<string, KindCase>> = {
         issuedAt: T0,
         expiresAt: new Date(Date.parse(T0) + 300_000).toISOString(),
       };
-      const workItem = withGrant({ ...before, revision: before.revision + 1, updatedAt: T0 }, grant);
+      const workItem = workItemDocument(withGrant({ ...state.workItems.get(WORK)!, revision: before.revision + 1, updatedAt: T0 }, grant));
       return [{ kind: 'ext.missionweave.core.capability_granted', payload: { workItemId: WORK, workItem, grant } }];
     },
   },
@@ -318,7 +320,7 @@ export const WORK_CASES: Readonly<Record<string, KindCase>> = {
     payload: (s) => ({ workItemId: WORK, ownershipEpoch: 1, executionLeaseId: (leasesIn(s)['execution'] as { leaseId?: string } | undefined)?.leaseId ?? 'urn:x:no-lease', usageDelta: { toolCalls: 1 } }),
     events: (state) => {
       // The runnable contract grants EUR 80, 300,000 tokens and 400 tool calls; the Mission EXAMPLE_BUDGET.
-      const before = state.workItems.get(WORK) as WorkItem;
+      const before = workItemIn(state);
       const usage = { financialMicrounits: 0, modelTokens: 0, toolCalls: 1, computeSeconds: 0, wallClockSeconds: 0, externalActions: 0 };
       const workItem = { ...before, revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, [RESOURCE_USAGE_EXTENSION]: { version: '0.1.0', critical: false, data: { usage } } } };
       return [{

@@ -62,6 +62,7 @@ import type { RefusalReason } from '../support/specification.js';
 import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
 import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { workItemIn } from './workDocuments.js';
 
 const UNFINISHED = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted'] as const;
 const FINISHED = ['verified', 'failed', 'cancelled'] as const;
@@ -297,7 +298,7 @@ describe('work.cancel: unfinished → cancelled (§10.2, §12)', () => {
     const charged = stateOf([...open.events, usageRecorded(open.state, 2)]);
     const events = [...open.events, usageRecorded(open.state, 2)];
     const after = groupSpec.given(events).when(cancel(charged)).then([withCleanup(expectedEnded(charged, 'work.cancelled', 'Out of scope.'), ['external-side-effects-recorded'], 2)]) as GroupState;
-    expect(after.workItems.get(WORK)?.extensions?.[CLEANUP_EXTENSION]?.data).toMatchObject({ status: 'pending', reasons: ['external-side-effects-recorded'] });
+    expect(workItemIn(after, WORK).extensions?.[CLEANUP_EXTENSION]?.data).toMatchObject({ status: 'pending', reasons: ['external-side-effects-recorded'] });
     // A risk-free contract that ran leaves nothing to undo.
     const safe = execGiven({ state: 'active' }, history([steps.create, steps.addMember(WORKER), steps.authorize(WORK, { ...CONTRACT, sideEffectRisk: 'none' })]));
     groupSpec.given(safe).when(cancel(stateOf(safe))).then([expectedEnded(stateOf(safe), 'work.cancelled', 'Out of scope.')]);

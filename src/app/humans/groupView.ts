@@ -11,7 +11,8 @@
  * as a limited snapshot carries them too.
  */
 
-import type { Membership, WorkItem } from '../../domain/documents.js';
+import type { Membership } from '../../domain/documents.js';
+import type { WorkRecord } from '../../domain/workItem/workRecord.js';
 import { limitsOf, USAGE_DIMENSIONS, type ResourceUsage } from '../../domain/budgetMath.js';
 import type { GroupState } from '../../domain/kinds/groupState.js';
 import { leasesOf } from '../../domain/workItem/workLeases.js';
@@ -60,7 +61,7 @@ function byKeys<T>(items: Iterable<T>, ...keys: ((item: T) => string)[]): T[] {
   });
 }
 
-function workItemLine(item: WorkItem): JsonObject {
+function workItemLine(item: WorkRecord): JsonObject {
   const leases = leasesOf(item);
   const links = linksOf(item);
   const pause: BudgetPause | undefined = budgetPauseOf(item);

@@ -11,10 +11,11 @@
  * been charged to it (`used`), which the token's ceilings are judged against.
  */
 
-import type { Extension, WorkItem } from '../documents.js';
+import type { Extension } from '../documents.js';
 import type { CapabilityGrantClaims } from '../../protocol/capabilityToken.js';
 import { addUsage, NO_USAGE, type ResourceUsage } from '../budgetMath.js';
 import { CAPABILITY_GRANTS_KEPT } from './authorizationLimits.js';
+import type { WorkRecord } from './workRecord.js';
 
 export const CAPABILITY_GRANTS_EXTENSION = 'urn:missionweave:extension:capability-grants';
 const CAPABILITY_GRANTS_VERSION = '0.1.0';
@@ -35,38 +36,38 @@ interface GrantsData {
   readonly perLease?: LeaseGrantCount;
 }
 
-function dataOf(workItem: WorkItem): GrantsData {
+function dataOf(workItem: WorkRecord): GrantsData {
   return (workItem.extensions?.[CAPABILITY_GRANTS_EXTENSION]?.data ?? {}) as GrantsData;
 }
 
-export function grantsOf(workItem: WorkItem): readonly CapabilityGrant[] {
+export function grantsOf(workItem: WorkRecord): readonly CapabilityGrant[] {
   return dataOf(workItem).grants ?? [];
 }
 
 /** How many grants the Execution Lease `executionLeaseId` has had. */
-export function grantsUnderLease(workItem: WorkItem, executionLeaseId: string): number {
+export function grantsUnderLease(workItem: WorkRecord, executionLeaseId: string): number {
   const perLease = dataOf(workItem).perLease;
   return perLease?.executionLeaseId === executionLeaseId ? perLease.count : 0;
 }
 
-function withData(workItem: WorkItem, data: GrantsData): WorkItem {
+function withData(workItem: WorkRecord, data: GrantsData): WorkRecord {
   const extension = { version: CAPABILITY_GRANTS_VERSION, critical: false, data } as unknown as Extension;
   return { ...workItem, extensions: { ...workItem.extensions, [CAPABILITY_GRANTS_EXTENSION]: extension } };
 }
 
 /** `workItem` holding `claims` as its newest grant, at most `CAPABILITY_GRANTS_KEPT` of them. */
-export function withGrant(workItem: WorkItem, claims: CapabilityGrantClaims): WorkItem {
+export function withGrant(workItem: WorkRecord, claims: CapabilityGrantClaims): WorkRecord {
   const grants = [...grantsOf(workItem), { ...claims, used: NO_USAGE }].slice(-CAPABILITY_GRANTS_KEPT);
   const perLease = { executionLeaseId: claims.executionLeaseId, count: grantsUnderLease(workItem, claims.executionLeaseId) + 1 };
   return withData(workItem, { grants, perLease });
 }
 
 /** The newest grant: the only one whose token is valid. */
-export function currentGrant(workItem: WorkItem): CapabilityGrant | undefined {
+export function currentGrant(workItem: WorkRecord): CapabilityGrant | undefined {
   return grantsOf(workItem).at(-1);
 }
 
-export function grantNamed(workItem: WorkItem, tokenId: string): CapabilityGrant | undefined {
+export function grantNamed(workItem: WorkRecord, tokenId: string): CapabilityGrant | undefined {
   return grantsOf(workItem).find((grant) => grant.tokenId === tokenId);
 }
 
@@ -75,7 +76,7 @@ export function grantNamed(workItem: WorkItem, tokenId: string): CapabilityGrant
  * `ext.missionweaveprotocol.core.resource_usage_record` applies, with the ledger charge, once
  * `checkCapabilityCharge` accepted the charge.
  */
-export function withCapabilityCharge(workItem: WorkItem, tokenId: string, delta: ResourceUsage): WorkItem {
+export function withCapabilityCharge(workItem: WorkRecord, tokenId: string, delta: ResourceUsage): WorkRecord {
   const data = dataOf(workItem);
   return withData(workItem, { ...data, grants: grantsOf(workItem).map((grant) => (grant.tokenId === tokenId ? { ...grant, used: addUsage(grant.used, delta) } : grant)) });
 }

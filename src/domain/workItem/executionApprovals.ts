@@ -10,11 +10,12 @@
  * Event.
  */
 
-import type { Budget, Extension, Principal, WorkItem } from '../documents.js';
+import type { Budget, Extension, Principal } from '../documents.js';
 import { refuse, type CommandSignature, type DecisionContext, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
 import { requiredExecutionApproval } from './executionPolicy.js';
 import { WORK_REASONS } from './workReasons.js';
+import type { WorkRecord } from './workRecord.js';
 
 export const EXECUTION_APPROVALS_EXTENSION = 'urn:missionweave:extension:execution-approvals';
 const EXECUTION_APPROVALS_VERSION = '0.1.0';
@@ -51,20 +52,20 @@ export interface ExecutionApproval {
   readonly signature?: CommandSignature;
 }
 
-export function approvalsOf(workItem: WorkItem): readonly ExecutionApproval[] {
+export function approvalsOf(workItem: WorkRecord): readonly ExecutionApproval[] {
   const data = workItem.extensions?.[EXECUTION_APPROVALS_EXTENSION]?.data as { approvals?: readonly ExecutionApproval[] } | undefined;
   return data?.approvals ?? [];
 }
 
 /** `workItem` holding `approval` too, at most `EXECUTION_APPROVALS_KEPT` of them. */
-export function withApproval(workItem: WorkItem, approval: ExecutionApproval): WorkItem {
+export function withApproval(workItem: WorkRecord, approval: ExecutionApproval): WorkRecord {
   const approvals = [...approvalsOf(workItem), approval].slice(-EXECUTION_APPROVALS_KEPT);
   const extension = { version: EXECUTION_APPROVALS_VERSION, critical: false, data: { approvals } } as unknown as Extension;
   return { ...workItem, extensions: { ...workItem.extensions, [EXECUTION_APPROVALS_EXTENSION]: extension } };
 }
 
 /** An approval of the WorkItem's current Ownership Epoch that has not expired (Authority clock). */
-export function liveApproval(workItem: WorkItem, ctx: DecisionContext): ExecutionApproval | undefined {
+export function liveApproval(workItem: WorkRecord, ctx: DecisionContext): ExecutionApproval | undefined {
   const epoch = workItem.owner?.ownershipEpoch;
   return approvalsOf(workItem).find((a) => a.ownershipEpoch === epoch && isAfterNow(a.expiresAt, ctx));
 }
@@ -74,7 +75,7 @@ export function liveApproval(workItem: WorkItem, ctx: DecisionContext): Executio
  * WorkItem whose contract or Organization policy requires an Execution Approval starts only under
  * a live approval of the current Ownership Epoch, a human's where a human's is required.
  */
-export function checkExecutionApproval(workItem: WorkItem, ctx: DecisionContext): Refusal | null {
+export function checkExecutionApproval(workItem: WorkRecord, ctx: DecisionContext): Refusal | null {
   // Organization policy may require more than the contract says (§12, executionPolicy.ts).
   const requirement = requiredExecutionApproval(workItem.contract);
   if (requirement === 'not_required') return null;

@@ -18,6 +18,7 @@ import type { WorkItemEventPayload } from './workEvents.js';
 import { linksOf } from './workItemDocuments.js';
 import { addUsage, NO_USAGE, type ResourceUsage, type UsageDimension } from '../budgetMath.js';
 import { workAddressees } from './workAddressees.js';
+import { workRecordOf, type WorkItemDocument, type WorkRecord } from './workRecord.js';
 
 export const RESOURCE_USAGE_EXTENSION = 'urn:missionweave:extension:resource-usage';
 const RESOURCE_USAGE_VERSION = '0.1.0';
@@ -41,7 +42,7 @@ function accountOf(workItem: WorkItem): UsageAccount {
   return (workItem.extensions?.[RESOURCE_USAGE_EXTENSION]?.data ?? {}) as UsageAccount;
 }
 
-function withAccount(workItem: WorkItem, account: UsageAccount): WorkItem {
+function withAccount<W extends WorkItem>(workItem: W, account: UsageAccount): W {
   const extension = { version: RESOURCE_USAGE_VERSION, critical: false, data: account } as unknown as Extension;
   return { ...workItem, extensions: { ...workItem.extensions, [RESOURCE_USAGE_EXTENSION]: extension } };
 }
@@ -50,7 +51,7 @@ export function usageOf(workItem: WorkItem): ResourceUsage {
   return accountOf(workItem).usage ?? NO_USAGE;
 }
 
-export function withUsage(workItem: WorkItem, usage: ResourceUsage): WorkItem {
+export function withUsage<W extends WorkItem>(workItem: W, usage: ResourceUsage): W {
   return withAccount(workItem, { ...accountOf(workItem), usage });
 }
 
@@ -58,7 +59,7 @@ export function childBudgetOf(workItem: WorkItem): Budget | undefined {
   return accountOf(workItem).childBudget;
 }
 
-export function withChildBudget(workItem: WorkItem, childBudget: Budget): WorkItem {
+export function withChildBudget<W extends WorkItem>(workItem: W, childBudget: Budget): W {
   return withAccount(workItem, { ...accountOf(workItem), childBudget });
 }
 
@@ -67,7 +68,7 @@ export function budgetPauseOf(workItem: WorkItem): BudgetPause | undefined {
 }
 
 /** The WorkItem paused by `pause`, or resumed when `pause` is undefined. */
-export function withBudgetPause(workItem: WorkItem, pause: BudgetPause | undefined): WorkItem {
+export function withBudgetPause<W extends WorkItem>(workItem: W, pause: BudgetPause | undefined): W {
   const { paused: _lifted, ...rest } = accountOf(workItem);
   return withAccount(workItem, pause === undefined ? rest : { ...rest, paused: pause });
 }
@@ -112,11 +113,11 @@ export interface ResourceUsageRecordedPayload extends WorkItemEventPayload {
   /** Present when the charge left nothing of a granted dimension: the WorkItem is paused. */
   readonly budgetPause?: BudgetPause;
   /** The parent WorkItems in this Group the charge rolled up into, nearest first. */
-  readonly parentWorkItems?: readonly WorkItem[];
+  readonly parentWorkItems?: readonly WorkItemDocument[];
 }
 
 /** Folds a charge: the charged WorkItem and the parent WorkItems it rolled up into. */
-export function withCharged(state: GroupState, workItems: readonly WorkItem[]): GroupState {
+export function withCharged(state: GroupState, workItems: readonly WorkRecord[]): GroupState {
   let items = state.workItems;
   for (const workItem of workItems) items = withEntry(items, workItem.workItemId, workItem);
   return { ...state, workItems: items };
@@ -125,5 +126,5 @@ export function withCharged(state: GroupState, workItems: readonly WorkItem[]): 
 export const resourceUsageRecorded: GroupEventType<'ext.missionweaveprotocol.core.resource_usage_recorded', ResourceUsageRecordedPayload> = defineEvent<ResourceUsageRecordedPayload>()({
   kind: 'ext.missionweaveprotocol.core.resource_usage_recorded',
   addressees: workAddressees,
-  evolve: (state, payload) => withCharged(state, [payload.workItem, ...(payload.parentWorkItems ?? [])]),
+  evolve: (state, payload) => withCharged(state, [payload.workItem, ...(payload.parentWorkItems ?? [])].map(workRecordOf)),
 }) as GroupEventType<'ext.missionweaveprotocol.core.resource_usage_recorded', ResourceUsageRecordedPayload>;

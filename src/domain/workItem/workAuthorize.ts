@@ -6,7 +6,6 @@
 import type { WorkAuthorizedPayload } from '../groupEvents.js';
 import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
-import type { WorkItem } from '../documents.js';
 import { recordGrantUse, checkDelegatedUse } from './delegation.js';
 import { linksOf, newWorkItem, type WorkProposal } from './workItemDocuments.js';
 import { canonicalize } from '../../protocol/jcs.js';
@@ -23,6 +22,7 @@ import { ancestorWorkItems } from './workAncestry.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXAMPLES } from './workExamples.js';
 import { workAddressees } from './workAddressees.js';
+import { workRecordOf } from './workRecord.js';
 
 /**
  * `work.authorize` (§10.2 "none or open Work Proposal → open", §9.1): the current Coordinator, or
@@ -134,7 +134,7 @@ export function decideWorkAuthorize(
 }
 
 /** The proposal the WorkItem was authorized from, now `authorized` (§10.2). */
-function withProposalAuthorized(state: GroupState, proposalId: string | null, workItem: WorkItem): GroupState {
+function withProposalAuthorized(state: GroupState, proposalId: string | null, workItem: { readonly workItemId: string }): GroupState {
   const proposal = proposalId === null ? undefined : state.proposals.get(proposalId);
   if (proposal === undefined) return state;
   const authorized = { ...proposal, state: 'authorized' as const, authorizedWorkItemId: workItem.workItemId, revision: proposal.revision + 1 };
@@ -148,7 +148,7 @@ export const workAuthorized = defineEvent<WorkAuthorizedPayload>()({
     const grantId = linksOf(workItem).delegationGrantId;
     const withWork: GroupState = {
       ...state,
-      workItems: withEntry(state.workItems, workItem.workItemId, workItem),
+      workItems: withEntry(state.workItems, workItem.workItemId, workRecordOf(workItem)),
       conversations: withEntry(state.conversations, conversation.conversationId, conversation),
     };
     const withProposal = withProposalAuthorized(withWork, proposalId, workItem);

@@ -18,23 +18,24 @@
  * `cleanup` member of `work.cancelled`; a WorkItem that never ran and did nothing carries neither.
  */
 
-import type { Extension, WorkItem } from '../documents.js';
+import type { Extension } from '../documents.js';
 import type { CleanupDue, CleanupReason } from './workEvents.js';
 import { leasesOf } from './workLeases.js';
 import { usageOf } from './resourceUsage.js';
+import type { WorkRecord } from './workRecord.js';
 
 export const CLEANUP_EXTENSION = 'urn:missionweave:extension:cleanup';
 const CLEANUP_VERSION = '0.1.0';
 
 const RAN_STATES: ReadonlySet<string> = new Set(['active', 'blocked', 'submitted']);
 
-function executionStarted(workItem: WorkItem): boolean {
+function executionStarted(workItem: WorkRecord): boolean {
   const leases = leasesOf(workItem);
   return RAN_STATES.has(workItem.state) || leases.execution !== undefined || (leases.closed ?? []).some((l) => l.leaseType === 'execution');
 }
 
 /** The cleanup a cancellation of `workItem` (as it is before cancelling) leaves due, if any. */
-export function cleanupDue(workItem: WorkItem): CleanupDue | undefined {
+export function cleanupDue(workItem: WorkRecord): CleanupDue | undefined {
   const { externalActions } = usageOf(workItem);
   const { sideEffectRisk } = workItem.contract;
   const reasons: CleanupReason[] = [];
@@ -43,7 +44,7 @@ export function cleanupDue(workItem: WorkItem): CleanupDue | undefined {
   return reasons.length === 0 ? undefined : { reasons, sideEffectRisk, externalActions };
 }
 
-export function withCleanupDue(workItem: WorkItem, due: CleanupDue): WorkItem {
+export function withCleanupDue(workItem: WorkRecord, due: CleanupDue): WorkRecord {
   const extension = { version: CLEANUP_VERSION, critical: false, data: { ...due, status: 'pending' } } as unknown as Extension;
   return { ...workItem, extensions: { ...workItem.extensions, [CLEANUP_EXTENSION]: extension } };
 }

@@ -12,18 +12,19 @@ import type { ExecutionApproval } from './executionApprovals.js';
 import type { DelegationGrant, WorkProposal } from './workItemDocuments.js';
 import type { WorkCheckpoint } from './workLeases.js';
 import { workAddressees } from './workAddressees.js';
+import { workRecordOf, type WorkItemDocument } from './workRecord.js';
 
 export type { DelegationGrant, WorkProposal };
 
-/** Every WorkItem Event payload names its WorkItem and carries it whole. */
+/** Every WorkItem Event payload names its WorkItem and carries it whole, as a document. */
 export interface WorkItemEventPayload {
   readonly workItemId: string;
-  readonly workItem: WorkItem;
+  readonly workItem: WorkItemDocument;
 }
 
-/** Folds a WorkItem Event: the WorkItem becomes the document the Event carries. */
-export function withWorkItem(state: GroupState, workItem: WorkItem): GroupState {
-  return { ...state, workItems: withEntry(state.workItems, workItem.workItemId, workItem) };
+/** Folds a WorkItem Event: the WorkItem becomes the record of the document the Event carries. */
+export function withWorkItem(state: GroupState, workItem: WorkItemDocument): GroupState {
+  return { ...state, workItems: withEntry(state.workItems, workItem.workItemId, workRecordOf(workItem)) };
 }
 
 /** An Event type whose only effect is the WorkItem it carries, addressed to its owner and lease holders. */

@@ -49,7 +49,7 @@ export function waitsForChild(link: ChildMissionLink | undefined): link is Child
 }
 
 /** `workItem`, ended as `state`, released from the child it waited for, if any (§10.2, §14). */
-export function withChildReleased(workItem: WorkItem, state: ChildRelease['state'], ctx: DecisionContext): WorkItem {
+export function withChildReleased<W extends WorkItem>(workItem: W, state: ChildRelease['state'], ctx: DecisionContext): W {
   const links = linksOf(workItem);
   if (!waitsForChild(links.childMission)) return workItem;
   return withLinks(workItem, { ...links, childMission: { ...links.childMission, released: { state, releasedAt: ctx.now } } });
@@ -67,7 +67,7 @@ export function linksOf(workItem: WorkItem): WorkItemLinks {
   return (data ?? {}) as WorkItemLinks;
 }
 
-export function withLinks(workItem: WorkItem, links: WorkItemLinks): WorkItem {
+export function withLinks<W extends WorkItem>(workItem: W, links: WorkItemLinks): W {
   // The links are plain JSON data of ours; the nested outcome makes them a readonly interface.
   const extension: Extension = { version: WORK_LINKS_VERSION, critical: false, data: toJson(links) };
   return { ...workItem, extensions: { ...workItem.extensions, [WORK_LINKS_EXTENSION]: extension } };

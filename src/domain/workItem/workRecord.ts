@@ -1,0 +1,77 @@
+/**
+ * A WorkItem as the work slice keeps it: the normative WorkItem document, with the state the
+ * Group Authority keeps for it beyond what the WorkItem schema promises (its leases, …) as typed
+ * fields. On the wire and in the store that state travels as non-critical extensions of the
+ * WorkItem (`urn:missionweave:extension:…`), which the reference runtime's agents and every stored
+ * Event and row carry; the conversion happens only at these edges: `workRecordOf` when a document
+ * enters the slice (an Event's evolve, a stored row), `workItemDocument` when one leaves it (an
+ * Event payload, a view, a stored row). The two are inverse: a document read and written back is
+ * the same JSON value.
+ */
+
+import { fromJson, toJson, type Extension, type WorkItem, type WorkItemDocument, type WorkRecordFieldName } from '../documents.js';
+import type { JsonValue } from '../../protocol/strictJson.js';
+import { WORK_LEASES_EXTENSION, WORK_LEASES_VERSION, type WorkLeases } from './workLeases.js';
+
+/** What the record keeps as typed fields; each is `undefined` while its extension is absent. */
+export interface WorkRecordFields {
+  /** The leases the WorkItem runs under (`workLeases.ts`). */
+  readonly leases: WorkLeases | undefined;
+}
+
+/** A WorkItem of the work slice: the document with its extensions of ours as typed fields. */
+export interface WorkRecord extends WorkItem, WorkRecordFields {}
+
+export type { WorkItemDocument };
+
+// Every typed field is named in documents.ts, so that a record is never a WorkItemDocument.
+const FIELD_NAMES_COMPLETE: Exclude<keyof WorkRecordFields, WorkRecordFieldName> extends never ? true : false = true;
+void FIELD_NAMES_COMPLETE;
+
+/** A record's typed fields, none of them present: a WorkItem that carries no extension of ours. */
+export const NO_RECORD_FIELDS: WorkRecordFields = { leases: undefined };
+
+interface FieldCodec {
+  readonly uri: string;
+  readonly version: string;
+  read(data: JsonValue, fields: WorkRecordFields): WorkRecordFields;
+  /** The extension data of the field, or undefined when the field is absent. */
+  write(fields: WorkRecordFields): JsonValue | undefined;
+}
+
+const FIELD_CODECS: readonly FieldCodec[] = [
+  {
+    uri: WORK_LEASES_EXTENSION,
+    version: WORK_LEASES_VERSION,
+    read: (data, fields) => ({ ...fields, leases: fromJson<WorkLeases>(data) }),
+    write: (fields) => (fields.leases === undefined ? undefined : toJson(fields.leases)),
+  },
+];
+
+/** The record of a WorkItem document: its extensions of ours become typed fields. */
+export function workRecordOf(document: WorkItemDocument): WorkRecord {
+  const { extensions, ...members } = document;
+  if (extensions === undefined) return { ...members, ...NO_RECORD_FIELDS };
+  const others: Record<string, Extension> = { ...extensions };
+  let fields = NO_RECORD_FIELDS;
+  for (const codec of FIELD_CODECS) {
+    const extension = others[codec.uri];
+    if (extension === undefined) continue;
+    delete others[codec.uri];
+    fields = codec.read(extension.data, fields);
+  }
+  return { ...members, extensions: others, ...fields };
+}
+
+/** The WorkItem document of a record: its typed fields become our extensions again. */
+export function workItemDocument(record: WorkRecord): WorkItemDocument {
+  const { leases, extensions, ...members } = record;
+  const fields: WorkRecordFields = { leases };
+  const ours: Record<string, Extension> = {};
+  for (const codec of FIELD_CODECS) {
+    const data = codec.write(fields);
+    if (data !== undefined) ours[codec.uri] = { version: codec.version, critical: false, data };
+  }
+  if (extensions === undefined && Object.keys(ours).length === 0) return members;
+  return { ...members, extensions: { ...extensions, ...ours } };
+}
