@@ -10,7 +10,7 @@ import type { Principal } from '../../src/protocol/principal.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import { WORK_LEASES_EXTENSION as WORK_LEASES } from '../../src/domain/workItem/workLeases.js';
-import { RESOURCE_USAGE_EXTENSION as RESOURCE_USAGE } from '../../src/domain/workItem/resourceUsage.js';
+import { RESOURCE_USAGE_EXTENSION as RESOURCE_USAGE } from '../../src/domain/workItem/usageAccount.js';
 import {
   COORD,
   COORD2,

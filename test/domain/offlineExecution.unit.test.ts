@@ -21,12 +21,14 @@ import { OFFLINE_EXECUTION_EXTENSION } from '../../src/protocol/offlineExecution
 import { NO_USAGE, type OfflineBinding, type ResourceUsage } from '../../src/domain/workItem/offlineBinding.js';
 import { chargesOfflineUsage, decideWithOfflineBinding } from '../../src/domain/workItem/reconcileOffline.js';
 import { coreRegistry } from '../support/coreDecider.js';
-import { RESOURCE_USAGE_EXTENSION, usageOf, withUsage, type ResourceUsageRecordedPayload } from '../../src/domain/workItem/resourceUsage.js';
+import { type ResourceUsageRecordedPayload } from '../../src/domain/workItem/resourceUsage.js';
+import { RESOURCE_USAGE_EXTENSION, usageOf, withUsage } from '../../src/domain/workItem/usageAccount.js';
 import { closeLease, newWorkLease } from '../../src/domain/workItem/workLeases.js';
 import { documentWithLeases, workItemIn } from './workDocuments.js';
 import { EXAMPLE_WORK_CONTRACT } from '../support/payloadExamples.js';
 import { recordDrafts, testContext } from '../support/specification.js';
 import { COORD, GROUP, MAIN, MISSION, WORK, WORKER, WORLD, at, command, expectStateValid, groupDecider, groupSpec, history, stateOf, steps } from './fixtures.js';
+import { workItemDocument, workRecordOf } from '../../src/domain/workItem/workRecord.js';
 
 const coreKinds = coreRegistry();
 
@@ -137,7 +139,7 @@ describe('offline progress that reconciles (§11.5)', () => {
   it('posts a buffered Message in the WorkItem Conversation as history; no usage, no charge', () => {
     const { drafts, state } = after(given(), post(given()));
     expect(drafts.map((d) => d.kind)).toEqual(['message.posted']);
-    expect(usageOf(workItemIn(state, WORK))).toEqual(NO_USAGE);
+    expect(usageOf(state.workItems.get(WORK)!)).toEqual(NO_USAGE);
     expectStateValid(state);
   });
 
@@ -164,7 +166,7 @@ describe('offline progress that reconciles (§11.5)', () => {
       offlineReconciliation: { disconnectedAt: at(100), bufferedAt: at(150), graceDeadline: at(400), executionSessionEpoch: 1, reconciliationSessionEpoch: 2, reconciledAt: NOW, progressActionId: cmd.actionId, progressKind: 'message.post' },
     });
     const work = workItemIn(state);
-    expect(usageOf(work)).toEqual(delta);
+    expect(usageOf(state.workItems.get(WORK)!)).toEqual(delta);
     expect(work.extensions?.[RESOURCE_USAGE_EXTENSION]?.critical).toBe(false);
     expect(work.state).toBe('queued');
     expectStateValid(state);
@@ -244,7 +246,7 @@ describe('offline progress that is refused (§11.5)', () => {
     expect(refusal(given(), post(given(), { resourceUsageDelta: usage({ financialMicrounits: 80_000_001 }) }))).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'work-item-budget' });
     const spent = ownedWork();
     const w2 = workItemIn(stateOf(authorized), W2);
-    const w2Spent = withUsage(w2, usage({ modelTokens: 200000 }));
+    const w2Spent = workItemDocument(withUsage(workRecordOf(w2), usage({ modelTokens: 200000 })));
     const tight = given(spent, w2Spent, { currency: 'EUR', financialLimit: 80, modelTokenLimit: 300000, toolCallLimit: 400 });
     expect(refusal(tight, post(tight, { resourceUsageDelta: usage({ modelTokens: 150000 }) }))).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'mission-budget' });
     expect(after(tight, post(tight, { resourceUsageDelta: usage({ modelTokens: 100000 }) })).drafts).toHaveLength(2);
@@ -268,7 +270,7 @@ describe('a buffered work.checkpoint, decided by the work.checkpoint kind', () =
     expect(drafts.map((d) => d.aggregate.revision)).toEqual([fresh.revision + 1, fresh.revision + 2]);
     const work = workItemIn(state, WORK);
     expect(work.state).toBe('queued');
-    expect(usageOf(work).computeSeconds).toBe(30);
+    expect(usageOf(state.workItems.get(WORK)!).computeSeconds).toBe(30);
     expectStateValid(state);
   });
 
@@ -293,7 +295,7 @@ describe('the offline hook around a stubbed kind', () => {
     let seen: GroupState | undefined;
     const decision = decideWithOfflineBinding((state) => ((seen = state), accept(ok)), stateOf(given()), checkpointCmd({}, { resourceUsageDelta: usage({ toolCalls: 2 }) }), ctxAt(320));
     expect(decision.ok && decision.events.map((e) => e.kind)).toEqual(['ext.missionweaveprotocol.core.resource_usage_recorded', 'work.checkpointed']);
-    expect(usageOf(seen?.workItems.get(WORK) as WorkItem).toolCalls).toBe(2);
+    expect(usageOf(seen!.workItems.get(WORK)!).toolCalls).toBe(2);
   });
 
   it("refuses the charge with the kind's refusal (one transaction)", () => {

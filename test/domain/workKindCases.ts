@@ -9,7 +9,7 @@ import type { RecordedEvent } from '../../src/domain/model.js';
 import { WORK_LEASES_EXTENSION } from '../../src/domain/workItem/workLeases.js';
 import { workItemDocument } from '../../src/domain/workItem/workRecord.js';
 import { documentWithLeases, workItemIn } from './workDocuments.js';
-import { RESOURCE_USAGE_EXTENSION } from '../../src/domain/workItem/resourceUsage.js';
+import { RESOURCE_USAGE_EXTENSION } from '../../src/domain/workItem/usageAccount.js';
 import { withGrant } from '../../src/domain/workItem/capabilityGrants.js';
 
 import {

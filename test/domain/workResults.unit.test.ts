@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { NO_USAGE } from '../../src/domain/budgetMath.js';
-import { withUsage } from '../../src/domain/workItem/resourceUsage.js';
+import { withUsage } from '../../src/domain/workItem/usageAccount.js';
 import { CLEANUP_EXTENSION } from '../../src/domain/workItem/workCleanup.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import type { ExpectedEvent } from '../support/specification.js';
@@ -63,6 +63,7 @@ import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
 import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 import { workItemIn } from './workDocuments.js';
+import { workItemDocument } from '../../src/domain/workItem/workRecord.js';
 
 const UNFINISHED = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted'] as const;
 const FINISHED = ['verified', 'failed', 'cancelled'] as const;
@@ -155,7 +156,7 @@ function usageRecorded(s: GroupState, externalActions: number): RecordedEvent {
   const charged = { ...withUsage(workItem, usage), revision: workItem.revision + 1 };
   return {
     kind: 'ext.missionweaveprotocol.core.resource_usage_recorded',
-    payload: { workItemId: WORK, workItem: charged } as unknown as JsonObject,
+    payload: { workItemId: WORK, workItem: workItemDocument(charged) } as unknown as JsonObject,
     actor: AUTHORITY,
     occurredAt: T0,
     eventId: 'urn:test:event:usage',

@@ -17,7 +17,7 @@ import type { CapabilityGrantClaims, CapabilityResource } from '../../protocol/c
 import { liveApproval, type ExecutionApproval } from '../workItem/executionApprovals.js';
 import { checkExecutionLease, checkOwner, checkOwnerCard, checkWorkState, isRefusal, workItemNamed, type FencedCommand } from '../workItem/fencing.js';
 import { scopeWithinAncestors, type ResourceScope } from '../workItem/authorityScope.js';
-import { usageOf } from '../workItem/resourceUsage.js';
+import { usageOf } from '../workItem/usageAccount.js';
 import { ancestorWorkItems } from '../workItem/workAncestry.js';
 import { linksOf } from '../workItem/workItemDocuments.js';
 import { CAPABILITY_GRANTS_PER_LEASE, DEFAULT_CAPABILITY_SECONDS } from '../workItem/authorizationLimits.js';

@@ -29,7 +29,8 @@ import { accept, refuse, type Decision, type DecisionContext, type EventDraft, t
 import { checkWorkState, isRefusal, workItemNamed } from '../workItem/fencing.js';
 import { workContractRevised } from '../workItem/workDependencyAdd.js';
 import type { WorkContractRevisedPayload } from '../workItem/workEvents.js';
-import { budgetPauseOf, missionUsageOf, usageOf, withBudgetPause, withChildBudget } from '../workItem/resourceUsage.js';
+import { missionUsageOf } from '../workItem/resourceUsage.js';
+import { budgetPauseOf, usageOf, withBudgetPause, withChildBudget } from '../workItem/usageAccount.js';
 import { linksOf } from '../workItem/workItemDocuments.js';
 import { allocatedFrom, checkAllocation, sourceOf, type AllocationSource } from '../workItem/allocation.js';
 import { allocationProblem, limitsOf, usageOverflow, type ResourceUsage } from '../budgetMath.js';

@@ -18,7 +18,7 @@ import { ancestorsOf } from '../workItem/ledger.js';
 import { checkPermissionsWithin } from '../workItem/authorityScope.js';
 import { isRefusal } from '../workItem/fencing.js';
 import { ancestorWorkItems } from '../workItem/workAncestry.js';
-import { withChildBudget } from '../workItem/resourceUsage.js';
+import { withChildBudget } from '../workItem/usageAccount.js';
 import { newMissionGroup } from './newMission.js';
 import { MISSION_REASONS } from './missionReasons.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';

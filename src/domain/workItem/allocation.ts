@@ -22,7 +22,7 @@ import type { Budget } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type Refusal } from '../model.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
-import { childBudgetOf, usageOf } from './resourceUsage.js';
+import { childBudgetOf, usageOf } from './usageAccount.js';
 import { linksOf } from './workItemDocuments.js';
 import { allocationProblem, fromMicrounits } from '../budgetMath.js';
 import type { WorkRecord } from './workRecord.js';

@@ -7,7 +7,7 @@
  */
 
 import { refuse, type Refusal } from '../model.js';
-import { budgetPauseOf } from './resourceUsage.js';
+import { budgetPauseOf } from './usageAccount.js';
 import { WORK_REASONS } from './workReasons.js';
 import type { WorkRecord } from './workRecord.js';
 

@@ -27,16 +27,8 @@ import { withCapabilityCharge } from './capabilityGrants.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { linksOf } from './workItemDocuments.js';
-import {
-  missionUsageOf,
-  resourceUsageRecorded,
-  usageOf,
-  withBudgetPause,
-  withCharged,
-  withUsage,
-  type BudgetPause,
-  type ResourceUsageRecordedPayload,
-} from './resourceUsage.js';
+import { missionUsageOf, resourceUsageRecorded, withCharged, type ResourceUsageRecordedPayload } from './resourceUsage.js';
+import { usageOf, withBudgetPause, withUsage, type BudgetPause } from './usageAccount.js';
 import { addUsage, limitsOf, minLimits, NO_USAGE, remainingOf, usageOverflow, USAGE_DIMENSIONS, type BudgetLimits, type ResourceUsage } from '../budgetMath.js';
 import { childUsageRecorded, type ChildUsageRecordedPayload } from './childUsageRecorded.js';
 import { MAX_LEDGER_ANCESTRY } from './budgetLimits.js';

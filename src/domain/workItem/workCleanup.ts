@@ -21,7 +21,7 @@
 import type { Extension } from '../documents.js';
 import type { CleanupDue, CleanupReason } from './workEvents.js';
 import { leasesOf } from './workLeases.js';
-import { usageOf } from './resourceUsage.js';
+import { usageOf } from './usageAccount.js';
 import type { WorkRecord } from './workRecord.js';
 
 export const CLEANUP_EXTENSION = 'urn:missionweave:extension:cleanup';

@@ -12,11 +12,14 @@
 import { fromJson, toJson, type Extension, type WorkItem, type WorkItemDocument, type WorkRecordFieldName } from '../documents.js';
 import type { JsonValue } from '../../protocol/strictJson.js';
 import { WORK_LEASES_EXTENSION, WORK_LEASES_VERSION, type WorkLeases } from './workLeases.js';
+import { RESOURCE_USAGE_EXTENSION, RESOURCE_USAGE_VERSION, type UsageAccount } from './usageAccount.js';
 
 /** What the record keeps as typed fields; each is `undefined` while its extension is absent. */
 export interface WorkRecordFields {
   /** The leases the WorkItem runs under (`workLeases.ts`). */
   readonly leases: WorkLeases | undefined;
+  /** Its budget account: usage, child budget, budget pause (`usageAccount.ts`). */
+  readonly account: UsageAccount | undefined;
 }
 
 /** A WorkItem of the work slice: the document with its extensions of ours as typed fields. */
@@ -29,7 +32,7 @@ const FIELD_NAMES_COMPLETE: Exclude<keyof WorkRecordFields, WorkRecordFieldName>
 void FIELD_NAMES_COMPLETE;
 
 /** A record's typed fields, none of them present: a WorkItem that carries no extension of ours. */
-export const NO_RECORD_FIELDS: WorkRecordFields = { leases: undefined };
+export const NO_RECORD_FIELDS: WorkRecordFields = { leases: undefined, account: undefined };
 
 interface FieldCodec {
   readonly uri: string;
@@ -45,6 +48,12 @@ const FIELD_CODECS: readonly FieldCodec[] = [
     version: WORK_LEASES_VERSION,
     read: (data, fields) => ({ ...fields, leases: fromJson<WorkLeases>(data) }),
     write: (fields) => (fields.leases === undefined ? undefined : toJson(fields.leases)),
+  },
+  {
+    uri: RESOURCE_USAGE_EXTENSION,
+    version: RESOURCE_USAGE_VERSION,
+    read: (data, fields) => ({ ...fields, account: fromJson<UsageAccount>(data) }),
+    write: (fields) => (fields.account === undefined ? undefined : toJson(fields.account)),
   },
 ];
 
@@ -65,8 +74,8 @@ export function workRecordOf(document: WorkItemDocument): WorkRecord {
 
 /** The WorkItem document of a record: its typed fields become our extensions again. */
 export function workItemDocument(record: WorkRecord): WorkItemDocument {
-  const { leases, extensions, ...members } = record;
-  const fields: WorkRecordFields = { leases };
+  const { leases, account, extensions, ...members } = record;
+  const fields: WorkRecordFields = { leases, account };
   const ours: Record<string, Extension> = {};
   for (const codec of FIELD_CODECS) {
     const data = codec.write(fields);
