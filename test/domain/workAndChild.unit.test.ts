@@ -140,7 +140,7 @@ describe('work.authorize', () => {
     expect(workItem?.exclusive).toBe(false);
     expect(workItem?.conversationId).toMatch(/^urn:test:id:when-/);
     expect(linksOf(workItem!)).toEqual({ parentWorkItemId: WORK });
-    expect(workItem?.extensions?.[WORK_LINKS_EXTENSION]?.critical).toBe(false);
+    expect(workItemIn(after, 'urn:missionweave:work-item:w2').extensions?.[WORK_LINKS_EXTENSION]?.critical).toBe(false);
     expectStateValid(after);
   });
 

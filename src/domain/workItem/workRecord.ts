@@ -9,10 +9,12 @@
  * the same JSON value.
  */
 
-import { fromJson, toJson, type Extension, type WorkItem, type WorkItemDocument, type WorkRecordFieldName } from '../documents.js';
+import { fromJson, toJson, type Extension, type Principal, type WorkContract, type WorkItem, type WorkItemDocument, type WorkRecordFieldName } from '../documents.js';
+import type { DecisionContext } from '../model.js';
 import type { JsonValue } from '../../protocol/strictJson.js';
 import { WORK_LEASES_EXTENSION, WORK_LEASES_VERSION, type WorkLeases } from './workLeases.js';
 import { RESOURCE_USAGE_EXTENSION, RESOURCE_USAGE_VERSION, type UsageAccount } from './usageAccount.js';
+import { WORK_LINKS_EXTENSION, WORK_LINKS_VERSION, type WorkItemLinks } from './workItemDocuments.js';
 
 /** What the record keeps as typed fields; each is `undefined` while its extension is absent. */
 export interface WorkRecordFields {
@@ -20,6 +22,8 @@ export interface WorkRecordFields {
   readonly leases: WorkLeases | undefined;
   /** Its budget account: usage, child budget, budget pause (`usageAccount.ts`). */
   readonly account: UsageAccount | undefined;
+  /** Its parent WorkItem, Delegation Grant and child Mission (`workItemDocuments.ts`). */
+  readonly links: WorkItemLinks | undefined;
 }
 
 /** A WorkItem of the work slice: the document with its extensions of ours as typed fields. */
@@ -32,7 +36,7 @@ const FIELD_NAMES_COMPLETE: Exclude<keyof WorkRecordFields, WorkRecordFieldName>
 void FIELD_NAMES_COMPLETE;
 
 /** A record's typed fields, none of them present: a WorkItem that carries no extension of ours. */
-export const NO_RECORD_FIELDS: WorkRecordFields = { leases: undefined, account: undefined };
+export const NO_RECORD_FIELDS: WorkRecordFields = { leases: undefined, account: undefined, links: undefined };
 
 interface FieldCodec {
   readonly uri: string;
@@ -55,6 +59,12 @@ const FIELD_CODECS: readonly FieldCodec[] = [
     read: (data, fields) => ({ ...fields, account: fromJson<UsageAccount>(data) }),
     write: (fields) => (fields.account === undefined ? undefined : toJson(fields.account)),
   },
+  {
+    uri: WORK_LINKS_EXTENSION,
+    version: WORK_LINKS_VERSION,
+    read: (data, fields) => ({ ...fields, links: fromJson<WorkItemLinks>(data) }),
+    write: (fields) => (fields.links === undefined ? undefined : toJson(fields.links)),
+  },
 ];
 
 /** The record of a WorkItem document: its extensions of ours become typed fields. */
@@ -74,8 +84,8 @@ export function workRecordOf(document: WorkItemDocument): WorkRecord {
 
 /** The WorkItem document of a record: its typed fields become our extensions again. */
 export function workItemDocument(record: WorkRecord): WorkItemDocument {
-  const { leases, account, extensions, ...members } = record;
-  const fields: WorkRecordFields = { leases, account };
+  const { leases, account, links, extensions, ...members } = record;
+  const fields: WorkRecordFields = { leases, account, links };
   const ours: Record<string, Extension> = {};
   for (const codec of FIELD_CODECS) {
     const data = codec.write(fields);
@@ -83,4 +93,41 @@ export function workItemDocument(record: WorkRecord): WorkItemDocument {
   }
   if (extensions === undefined && Object.keys(ours).length === 0) return members;
   return { ...members, extensions: { ...extensions, ...ours } };
+}
+
+export interface NewWorkItem {
+  readonly workItemId: string;
+  readonly missionId: string;
+  readonly groupId: string;
+  readonly conversationId: string;
+  readonly contract: WorkContract;
+  readonly exclusive: boolean;
+  readonly parentWorkItemId?: string;
+  readonly delegationGrantId?: string;
+  /** Who wrote the contract when it is not the authorizer: a Work Proposal's proposer (§10.2). */
+  readonly createdBy?: Principal;
+}
+
+/** A new `open` WorkItem (§10.2 `work.authorize`), linked to its parent and Delegation Grant. */
+export function newWorkItem(spec: NewWorkItem, actor: Principal, ctx: DecisionContext): WorkRecord {
+  const author = { type: actor.type, id: actor.id };
+  const creator = spec.createdBy === undefined ? author : { type: spec.createdBy.type, id: spec.createdBy.id };
+  const workItem: WorkItem = {
+    workItemId: spec.workItemId,
+    missionId: spec.missionId,
+    groupId: spec.groupId,
+    conversationId: spec.conversationId,
+    revision: 1,
+    state: 'open',
+    exclusive: spec.exclusive,
+    contract: spec.contract,
+    createdBy: creator,
+    authorizedBy: author,
+    createdAt: ctx.now,
+  };
+  const links: WorkItemLinks = {
+    ...(spec.parentWorkItemId === undefined ? {} : { parentWorkItemId: spec.parentWorkItemId }),
+    ...(spec.delegationGrantId === undefined ? {} : { delegationGrantId: spec.delegationGrantId }),
+  };
+  return { ...workItem, ...NO_RECORD_FIELDS, ...(Object.keys(links).length === 0 ? {} : { links }) };
 }
