@@ -256,7 +256,7 @@ export interface WorkItem {
  * The members the work slice keeps beside a WorkItem document as typed fields
  * (`workItem/workRecord.ts`); on the wire they are extensions of the WorkItem.
  */
-export type WorkRecordFieldName = 'leases' | 'account' | 'links';
+export type WorkRecordFieldName = 'leases' | 'account' | 'links' | 'capabilityGrants' | 'approvals' | 'cleanup';
 
 /**
  * A WorkItem document as it travels and is stored. A work slice record passed where a document

@@ -335,7 +335,7 @@ describe('parent Mission failure or cancellation (§10.2, last row; §12)', () =
     const leases = leasesOf(workItem);
     expect([leases.ownership, leases.execution]).toEqual([undefined, undefined]);
     // §12: the started, reversible-risk work is marked for cleanup as `work.cancel` marks it.
-    expect(workItem.extensions?.[CLEANUP_EXTENSION]?.data).toEqual({ reasons: ['execution-started'], sideEffectRisk: 'reversible', externalActions: 0, status: 'pending' });
+    expect(workItemIn(stateOf(events), WORK).extensions?.[CLEANUP_EXTENSION]?.data).toEqual({ reasons: ['execution-started'], sideEffectRisk: 'reversible', externalActions: 0, status: 'pending' });
     expect(leases.closed?.at(-1)).toMatchObject({ leaseId: EXEC_RUN_LEASE, state: 'revoked' });
     expectStateValid(stateOf(events));
     // The owner's delayed Command finds its lease gone.

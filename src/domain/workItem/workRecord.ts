@@ -15,6 +15,9 @@ import type { JsonValue } from '../../protocol/strictJson.js';
 import { WORK_LEASES_EXTENSION, WORK_LEASES_VERSION, type WorkLeases } from './workLeases.js';
 import { RESOURCE_USAGE_EXTENSION, RESOURCE_USAGE_VERSION, type UsageAccount } from './usageAccount.js';
 import { WORK_LINKS_EXTENSION, WORK_LINKS_VERSION, type WorkItemLinks } from './workItemDocuments.js';
+import { CAPABILITY_GRANTS_EXTENSION, CAPABILITY_GRANTS_VERSION, type GrantsData } from './capabilityGrants.js';
+import { EXECUTION_APPROVALS_EXTENSION, EXECUTION_APPROVALS_VERSION, type ExecutionApproval } from './executionApprovals.js';
+import { CLEANUP_EXTENSION, CLEANUP_VERSION, type CleanupMark } from './workCleanup.js';
 
 /** What the record keeps as typed fields; each is `undefined` while its extension is absent. */
 export interface WorkRecordFields {
@@ -24,6 +27,12 @@ export interface WorkRecordFields {
   readonly account: UsageAccount | undefined;
   /** Its parent WorkItem, Delegation Grant and child Mission (`workItemDocuments.ts`). */
   readonly links: WorkItemLinks | undefined;
+  /** The capability grants it holds (`capabilityGrants.ts`). */
+  readonly capabilityGrants: GrantsData | undefined;
+  /** The Execution Approvals it holds (`executionApprovals.ts`). */
+  readonly approvals: readonly ExecutionApproval[] | undefined;
+  /** The cleanup a cancellation left due (`workCleanup.ts`). */
+  readonly cleanup: CleanupMark | undefined;
 }
 
 /** A WorkItem of the work slice: the document with its extensions of ours as typed fields. */
@@ -36,7 +45,14 @@ const FIELD_NAMES_COMPLETE: Exclude<keyof WorkRecordFields, WorkRecordFieldName>
 void FIELD_NAMES_COMPLETE;
 
 /** A record's typed fields, none of them present: a WorkItem that carries no extension of ours. */
-export const NO_RECORD_FIELDS: WorkRecordFields = { leases: undefined, account: undefined, links: undefined };
+export const NO_RECORD_FIELDS: WorkRecordFields = {
+  leases: undefined,
+  account: undefined,
+  links: undefined,
+  capabilityGrants: undefined,
+  approvals: undefined,
+  cleanup: undefined,
+};
 
 interface FieldCodec {
   readonly uri: string;
@@ -65,6 +81,25 @@ const FIELD_CODECS: readonly FieldCodec[] = [
     read: (data, fields) => ({ ...fields, links: fromJson<WorkItemLinks>(data) }),
     write: (fields) => (fields.links === undefined ? undefined : toJson(fields.links)),
   },
+  {
+    uri: CAPABILITY_GRANTS_EXTENSION,
+    version: CAPABILITY_GRANTS_VERSION,
+    read: (data, fields) => ({ ...fields, capabilityGrants: fromJson<GrantsData>(data) }),
+    write: (fields) => (fields.capabilityGrants === undefined ? undefined : toJson(fields.capabilityGrants)),
+  },
+  {
+    // The extension holds `{ approvals }`, the field the list.
+    uri: EXECUTION_APPROVALS_EXTENSION,
+    version: EXECUTION_APPROVALS_VERSION,
+    read: (data, fields) => ({ ...fields, approvals: fromJson<{ readonly approvals: readonly ExecutionApproval[] }>(data).approvals }),
+    write: (fields) => (fields.approvals === undefined ? undefined : toJson({ approvals: fields.approvals })),
+  },
+  {
+    uri: CLEANUP_EXTENSION,
+    version: CLEANUP_VERSION,
+    read: (data, fields) => ({ ...fields, cleanup: fromJson<CleanupMark>(data) }),
+    write: (fields) => (fields.cleanup === undefined ? undefined : toJson(fields.cleanup)),
+  },
 ];
 
 /** The record of a WorkItem document: its extensions of ours become typed fields. */
@@ -84,8 +119,8 @@ export function workRecordOf(document: WorkItemDocument): WorkRecord {
 
 /** The WorkItem document of a record: its typed fields become our extensions again. */
 export function workItemDocument(record: WorkRecord): WorkItemDocument {
-  const { leases, account, links, extensions, ...members } = record;
-  const fields: WorkRecordFields = { leases, account, links };
+  const { leases, account, links, capabilityGrants, approvals, cleanup, extensions, ...members } = record;
+  const fields: WorkRecordFields = { leases, account, links, capabilityGrants, approvals, cleanup };
   const ours: Record<string, Extension> = {};
   for (const codec of FIELD_CODECS) {
     const data = codec.write(fields);
