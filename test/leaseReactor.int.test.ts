@@ -18,6 +18,7 @@ import type { AuthorityCommandDraft, Sweep } from '../src/app/reactor/sweep.js';
 import type { WorkItem } from '../src/domain/documents.js';
 import { SESSION_OPEN } from '../src/domain/organization/organization.js';
 import { leasesOf } from '../src/domain/workItem/workLeases.js';
+import { workRecordOf, type WorkRecord } from '../src/domain/workItem/workRecord.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import type { Harness, Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
@@ -115,9 +116,9 @@ async function activeWork(executionLeaseSeconds: number): Promise<Work & { execu
   return { ...work, executionLeaseId: (started['executionLease'] as { leaseId: string }).leaseId };
 }
 
-async function workItemRow(work: Work): Promise<WorkItem> {
+async function workItemRow(work: Work): Promise<WorkRecord> {
   const result = await h.pool.query<{ document: WorkItem }>(`select document from aggregates where group_id = $1 and aggregate_type = 'work-item' and aggregate_id = $2`, [work.m.groupId, work.workItemId]);
-  return result.rows[0]!.document;
+  return workRecordOf(result.rows[0]!.document);
 }
 
 async function closures(work: Work): Promise<JsonObject[]> {

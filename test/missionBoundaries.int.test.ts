@@ -20,6 +20,7 @@ import type { WorkItem } from '../src/domain/documents.js';
 import { CARD_REGISTER } from '../src/domain/organization/organization.js';
 import { DEFAULT_COOPERATION_LIMITS } from '../src/domain/policy/cooperationLimits.js';
 import { leasesOf } from '../src/domain/workItem/workLeases.js';
+import { workRecordOf, type WorkRecord } from '../src/domain/workItem/workRecord.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { type Harness, ORGANIZATION_ID, type Actor } from './support/harness.js';
 import { count, createMission, eventsOf, type MissionRefs } from './support/missions.js';
@@ -154,9 +155,9 @@ function grant(m: MissionRefs, workItemId: string, agent: Actor, executionLeaseI
   return h.send(h.authorityActor, GRANT, payload, { groupId: m.groupId, workItemId });
 }
 
-async function workItemRow(m: MissionRefs, workItemId: string): Promise<WorkItem> {
+async function workItemRow(m: MissionRefs, workItemId: string): Promise<WorkRecord> {
   const result = await h.pool.query<{ document: WorkItem }>(`select document from aggregates where group_id = $1 and aggregate_type = 'work-item' and aggregate_id = $2`, [m.groupId, workItemId]);
-  return result.rows[0]!.document;
+  return workRecordOf(result.rows[0]!.document);
 }
 
 describe('a child Mission never widens authority (§4.11, §14)', () => {

@@ -252,6 +252,18 @@ export interface WorkItem {
   readonly extensions?: Readonly<Record<string, Extension>>;
 }
 
+/**
+ * The members the work slice keeps beside a WorkItem document as typed fields
+ * (`workItem/workRecord.ts`); on the wire they are extensions of the WorkItem.
+ */
+export type WorkRecordFieldName = 'leases' | 'account' | 'links' | 'capabilityGrants' | 'approvals' | 'cleanup';
+
+/**
+ * A WorkItem document as it travels and is stored. A work slice record passed where a document
+ * is expected does not compile, so no typed field reaches the wire by mistake.
+ */
+export type WorkItemDocument = WorkItem & { readonly [F in WorkRecordFieldName]?: never };
+
 export interface Approval {
   readonly approvalId: string;
   readonly kind: 'mission_final' | 'child_mission' | 'work_execution';

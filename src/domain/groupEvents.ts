@@ -13,7 +13,7 @@ import type {
   Message,
   Mission,
   Principal,
-  WorkItem,
+  WorkItemDocument,
 } from './documents.js';
 
 /** `mission.created` / `mission.follow_up.created`: sequence 1 of a new Group. */
@@ -36,7 +36,7 @@ export interface ChildCreatedPayload {
   readonly parentWorkItemId: string;
   readonly childMissionId: string;
   readonly childGroupId: string;
-  readonly workItem: WorkItem;
+  readonly workItem: WorkItemDocument;
   /** The Parent Coordinator's `blocked` lease on the parent WorkItem, to the child deadline. */
   readonly ownershipLease: Lease;
   /** The earlier owner's leases the promotion revoked (§10.2: ownership is fenced). */
@@ -85,7 +85,7 @@ export interface MissionClosedPayload {
   readonly mission: Mission;
   readonly coordinatorLease: Lease;
   /** The Mission's unfinished WorkItems, closed with it (§10.2 last row). */
-  readonly workItems: readonly WorkItem[];
+  readonly workItems: readonly WorkItemDocument[];
 }
 
 export interface MembershipChangedPayload {
@@ -107,7 +107,7 @@ export interface MessageAmendedPayload {
 }
 
 export interface WorkAuthorizedPayload {
-  readonly workItem: WorkItem;
+  readonly workItem: WorkItemDocument;
   readonly conversation: Conversation;
   readonly proposalId: string | null;
 }

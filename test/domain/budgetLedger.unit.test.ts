@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { WorkItem } from '../../src/domain/documents.js';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import { decideGroupCommand } from '../support/coreDecider.js';
-import { budgetPauseOf, usageOf } from '../../src/domain/workItem/resourceUsage.js';
+import { budgetPauseOf, usageOf } from '../../src/domain/workItem/usageAccount.js';
 import { testContext } from '../support/specification.js';
 import { AUTHORITY, CHILD_GROUP, CHILD_MISSION, COORD, MISSION, T0, WORK, WORKER, WORLD, command, groupSpec, history, stateOf, steps } from './fixtures.js';
 import { EXEC_CHECKPOINT } from './execFixtures.js';
@@ -20,6 +20,8 @@ import { CHILD, CW, MISSION_BUDGET, SMALL, W2, W3, activeWith, authorize, expect
 import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 import { BUDGET_REASONS } from '../../src/domain/budget/budgetReasons.js';
 import { AUTHORIZATION_REASONS } from '../../src/domain/authorization/authorizationReasons.js';
+import { workItemIn } from './workDocuments.js';
+import { workRecordOf } from '../../src/domain/workItem/workRecord.js';
 
 const RECORD = 'ext.missionweaveprotocol.core.resource_usage_record';
 
@@ -94,7 +96,7 @@ describe('a usage charge (resource_usage_record)', () => {
   it('records the delta, the cumulative usage and the least remaining over the ancestry, stated whole', () => {
     const given = activeWith(SMALL);
     const s = stateOf(given);
-    const before = s.workItems.get(WORK) as WorkItem;
+    const before = workItemIn(s, WORK);
     const usage = { financialMicrounits: 250_000, modelTokens: 0, toolCalls: 3, computeSeconds: 0, wallClockSeconds: 0, externalActions: 0 };
     const workItem = { ...before, revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, 'urn:missionweave:extension:resource-usage': { version: '0.1.0', critical: false, data: { usage } } } };
     groupSpec.given(given).when(command(s, WORKER, RECORD, { workItemId: WORK, ownershipEpoch: 1, executionLeaseId: leaseIdOf(s), usageDelta: { toolCalls: 3, financialMicrounits: 250_000 } })).then([
@@ -203,14 +205,14 @@ describe('a charge over the complete ancestry (§12, §14)', () => {
   it('refuses the whole charge when an ancestor account would overflow, or does not grant the dimension', () => {
     // The child WorkItem grants 10 tool calls; its parent WorkItem has used 95 of its 100 elsewhere.
     const { parent, child } = family({ currency: 'EUR', financialLimit: 10, toolCallLimit: 10 }, { currency: 'EUR', financialLimit: 5, toolCallLimit: 10 });
-    const w1 = parent.workItems.get(WORK)!;
-    const used = { ...parent, workItems: new Map(parent.workItems).set(WORK, { ...w1, extensions: { ...w1.extensions, 'urn:missionweave:extension:resource-usage': { version: '0.1.0', critical: false, data: { usage: { ...usageOf(w1), toolCalls: 95 } } } } }) };
+    const w1 = workItemIn(parent);
+    const used = { ...parent, workItems: new Map(parent.workItems).set(WORK, workRecordOf({ ...w1, extensions: { ...w1.extensions, 'urn:missionweave:extension:resource-usage': { version: '0.1.0', critical: false, data: { usage: { ...usageOf(parent.workItems.get(WORK)!), toolCalls: 95 } } } } })) };
     const over = decideGroupCommand(child, record(child, { toolCalls: 6 }, CW), { ...testContext(WORLD), ancestors: [used] });
     expect(refusalOf(over)).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'work-item-budget', dimension: 'toolCalls' });
     expect(over.ok ? undefined : over.error.details?.['groupId']).toBe(parent.groupId);
     // Exactly what the parent WorkItem has left passes, and its exhaustion pauses the child's work.
     const decision = decideGroupCommand(child, record(child, { toolCalls: 5 }, CW), { ...testContext(WORLD), ancestors: [used] });
-    expect(decision.ok && budgetPauseOf((decision.events[0]?.payload as { workItem: WorkItem }).workItem)).toEqual({ dimension: 'toolCalls', accountId: WORK, since: T0 });
+    expect(decision.ok && budgetPauseOf(workRecordOf((decision.events[0]?.payload as { workItem: WorkItem }).workItem))).toEqual({ dimension: 'toolCalls', accountId: WORK, since: T0 });
   });
 
   it('refuses when the loaded ancestry is not the Mission parent link', () => {

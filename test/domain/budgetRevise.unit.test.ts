@@ -8,11 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkItem } from '../../src/domain/documents.js';
 import { decideGroupCommand } from '../support/coreDecider.js';
-import { budgetPauseOf, usageOf, withBudgetPause } from '../../src/domain/workItem/resourceUsage.js';
+import { budgetPauseOf, usageOf, withBudgetPause } from '../../src/domain/workItem/usageAccount.js';
 import { testContext } from '../support/specification.js';
 import { COORD, OWNER, T0, WORK, WORKER, WORLD, command, groupSpec, history, stateOf } from './fixtures.js';
 import { CW, MISSION_BUDGET, SMALL, activeWith, family, leaseIdOf, record, refusalOf } from './budgetFixtures.js';
 import { BUDGET_REASONS } from '../../src/domain/budget/budgetReasons.js';
+import { workItemIn } from './workDocuments.js';
+import { workRecordOf } from '../../src/domain/workItem/workRecord.js';
 
 const REVISE = 'ext.missionweave.core.budget_revise';
 
@@ -30,8 +32,8 @@ describe('the escalation: budget_revise (ours)', () => {
           payload: {
             workItemId: WORK,
             workItem: (() => {
-              const before = s.workItems.get(WORK)!;
-              const data = { usage: usageOf(before) };
+              const before = workItemIn(s);
+              const data = { usage: usageOf(s.workItems.get(WORK)!) };
               return { ...before, contract: { ...before.contract, budget: raised, contractVersion: before.contract.contractVersion + 1 }, revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, 'urn:missionweave:extension:resource-usage': { version: '0.1.0', critical: false, data } } };
             })(),
             contractVersion: s.workItems.get(WORK)!.contract.contractVersion + 1,
@@ -67,7 +69,7 @@ describe('the escalation: budget_revise (ours)', () => {
     const w1 = s.workItems.get(WORK)!;
     const paused = { ...s, workItems: new Map(s.workItems).set(WORK, { ...w1, contract: { ...w1.contract, budget: { ...SMALL, toolCallLimit: 20 } } }) };
     const decision = decideGroupCommand(paused, command(paused, OWNER, REVISE, { budget: MISSION_BUDGET, reason: 'x' }), testContext(WORLD));
-    expect(decision.ok && (decision.events[0]?.payload as { resumedWorkItems: WorkItem[] }).resumedWorkItems.map((w) => [w.workItemId, budgetPauseOf(w)])).toEqual([[WORK, undefined]]);
+    expect(decision.ok && (decision.events[0]?.payload as { resumedWorkItems: WorkItem[] }).resumedWorkItems.map((w) => [w.workItemId, budgetPauseOf(workRecordOf(w))])).toEqual([[WORK, undefined]]);
   });
 
   it('revises a child Mission only within what its parent WorkItem can allocate, recording it there', () => {
@@ -87,15 +89,15 @@ describe('the escalation: budget_revise (ours)', () => {
     // The child's WorkItem is paused by the parent Group's w1, which has used all its 100 tool calls.
     const cw = child.workItems.get(CW)!;
     const pausedChild = { ...child, workItems: new Map(child.workItems).set(CW, withBudgetPause(cw, { dimension: 'toolCalls', accountId: WORK, since: T0 })) };
-    const w1 = parent.workItems.get(WORK)!;
-    const spentW1 = { ...w1, extensions: { ...w1.extensions, 'urn:missionweave:extension:resource-usage': { version: '0.1.0', critical: false, data: { usage: { ...usageOf(w1), toolCalls: 100 } } } } };
+    const w1 = workItemIn(parent);
+    const spentW1 = workRecordOf({ ...w1, extensions: { ...w1.extensions, 'urn:missionweave:extension:resource-usage': { version: '0.1.0', critical: false, data: { usage: { ...usageOf(parent.workItems.get(WORK)!), toolCalls: 100 } } } } });
     const exhausted = { ...parent, workItems: new Map(parent.workItems).set(WORK, spentW1) };
     const raised = { ...parent, workItems: new Map(parent.workItems).set(WORK, { ...spentW1, contract: { ...w1.contract, budget: { ...w1.contract.budget, toolCallLimit: 200 } } }) };
     const restate = command(pausedChild, COORD, REVISE, { budget: pausedChild.mission.budget, reason: 'the parent WorkItem was raised' });
     const resumed = (ancestor: typeof parent) => {
       const decision = decideGroupCommand(pausedChild, restate, { ...testContext(WORLD), ancestors: [ancestor] });
       if (!decision.ok) expect.fail(`${decision.error.code} ${decision.error.reason}`);
-      return (decision.events[0]?.payload as { resumedWorkItems: WorkItem[] }).resumedWorkItems.map((w) => [w.workItemId, budgetPauseOf(w)]);
+      return (decision.events[0]?.payload as { resumedWorkItems: WorkItem[] }).resumedWorkItems.map((w) => [w.workItemId, budgetPauseOf(workRecordOf(w))]);
     };
     // Restated while the ancestor is still spent: the pause stays.
     expect(resumed(exhausted)).toEqual([]);

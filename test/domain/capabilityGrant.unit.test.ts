@@ -15,7 +15,7 @@ import { currentGrant, grantsOf, grantsUnderLease, withCapabilityCharge, withGra
 import { checkCapabilityValid } from '../../src/domain/authorization/capabilityStatus.js';
 import { gatedCategories, requiredExecutionApproval } from '../../src/domain/workItem/executionPolicy.js';
 import { NO_USAGE } from '../../src/domain/budgetMath.js';
-import type { WorkItem } from '../../src/domain/documents.js';
+import { workItemDocument, type WorkRecord } from '../../src/domain/workItem/workRecord.js';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { Decision, RecordedEvent } from '../../src/domain/model.js';
 import { isRefusal } from '../../src/domain/workItem/fencing.js';
@@ -44,8 +44,8 @@ function grantOf(decision: Decision): Record<string, unknown> {
   return (decision.events[0]!.payload as { grant: Record<string, unknown> }).grant;
 }
 
-function workItemOf(events: RecordedEvent[]): WorkItem {
-  return stateOf(events).workItems.get(WORK) as WorkItem;
+function workItemOf(events: RecordedEvent[]): WorkRecord {
+  return stateOf(events).workItems.get(WORK)!;
 }
 
 describe('ext.missionweave.core.capability_grant (§12: the Authorization Service grants a token)', () => {
@@ -54,7 +54,7 @@ describe('ext.missionweave.core.capability_grant (§12: the Authorization Servic
   const lease = currentLeaseId(s);
 
   it('grants the owner a token bound to its Session, Ownership Epoch and Execution Lease, all the contract allows, capped by the remaining budget', () => {
-    const before = s.workItems.get(WORK) as WorkItem;
+    const before = s.workItems.get(WORK)!;
     const claims = {
       tokenId: 'urn:test:id:when-1',
       issuer: AUTHORITY,
@@ -72,12 +72,12 @@ describe('ext.missionweave.core.capability_grant (§12: the Authorization Servic
       issuedAt: at(0),
       expiresAt: at(300),
     };
-    const workItem = withGrant({ ...before, revision: before.revision + 1, updatedAt: at(0) }, claims);
+    const workItem = workItemDocument(withGrant({ ...before, revision: before.revision + 1, updatedAt: at(0) }, claims));
     groupSpec
       .given(events)
       .when(grant(s))
       .then([{ kind: GRANTED, payload: { workItemId: WORK, workItem, grant: claims }, aggregate: { type: 'work-item', id: WORK, revision: before.revision + 1 } }], (after, _before, drafts) => {
-        expect(currentGrant(after!.workItems.get(WORK) as WorkItem)).toEqual({ ...claims, used: NO_USAGE });
+        expect(currentGrant(after!.workItems.get(WORK)!)).toEqual({ ...claims, used: NO_USAGE });
         expect(JSON.stringify(drafts)).not.toContain('mwcap1');
         expectStateValid(after!);
       });
@@ -152,7 +152,7 @@ describe('grants per Execution Lease (hostile input: each grant is an Event)', (
     let many = activeWork();
     for (let i = 0; i < CAPABILITY_GRANTS_PER_LEASE; i++) many = history([granted()], many);
     const s = stateOf(many);
-    expect(grantsUnderLease(s.workItems.get(WORK) as WorkItem, currentLeaseId(s))).toBe(CAPABILITY_GRANTS_PER_LEASE);
+    expect(grantsUnderLease(s.workItems.get(WORK)!, currentLeaseId(s))).toBe(CAPABILITY_GRANTS_PER_LEASE);
     groupSpec.given(many).when(grant(s)).thenFails('RATE_LIMITED', AUTHORIZATION_REASONS.capabilityGrantsPerLease);
     const restarted = history(
       [

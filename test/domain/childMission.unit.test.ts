@@ -40,6 +40,8 @@ import {
 import { MISSION_REASONS } from '../../src/domain/mission/missionReasons.js';
 import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { workItemIn } from './workDocuments.js';
+import { workItemDocument } from '../../src/domain/workItem/workRecord.js';
 
 const SETTLE = 'ext.missionweave.core.child_mission_settle';
 const W2 = 'urn:missionweave:work-item:w2';
@@ -106,11 +108,11 @@ function expectedStillBlocked(state: GroupState, outcome: { state: string; reaso
   const settled = { ...outcome, settledAt: T0 };
   const lease = leasesOf(item).ownership!;
   const workItem = {
-    ...item,
+    ...workItemDocument(item),
     revision: 3,
     progress: { ...item.progress, currentPhase: 'child_mission_ended', nextCheckpoint: 'Coordinator replans', blockers: [reason] },
     updatedAt: T0,
-    extensions: { ...item.extensions, ...leasesExtension({ lastOwnershipEpoch: 1 }), ...settledLinks(state, settled) },
+    extensions: { ...workItemDocument(item).extensions, ...leasesExtension({ lastOwnershipEpoch: 1 }), ...settledLinks(state, settled) },
   };
   return {
     kind: 'work.blocked',
@@ -165,7 +167,7 @@ describe('linked child Mission failure (§10.2: blocked → blocked or failed, b
     const lease = leasesOf(item).ownership!;
     const outcome = { state: 'failed', settledAt: T0, reason: 'the vendor API is gone' };
     const reason = `child Mission ${CHILD_MISSION} failed: the vendor API is gone`;
-    const workItem = { ...item, revision: 3, state: 'failed', updatedAt: T0, extensions: { ...item.extensions, ...leasesExtension({ lastOwnershipEpoch: 1 }), ...settledLinks(state, outcome) } };
+    const workItem = { ...workItemDocument(item), revision: 3, state: 'failed', updatedAt: T0, extensions: { ...workItemDocument(item).extensions, ...leasesExtension({ lastOwnershipEpoch: 1 }), ...settledLinks(state, outcome) } };
     const after = groupSpec
       .given(events)
       .when(settle(state), world(FAILED))
@@ -202,7 +204,7 @@ describe('linked child Mission failure (§10.2: blocked → blocked or failed, b
             reason,
             mission: { ...state.mission, state: 'failed', revision: state.mission.revision + 1 },
             coordinatorLease: { ...state.coordinatorLease, state: 'revoked', closedAt: T0, closureReason: 'Mission failed' },
-            workItems: [{ ...state.workItems.get(W2), state: 'failed', revision: 2, updatedAt: T0 }],
+            workItems: [{ ...workItemIn(state, W2), state: 'failed', revision: 2, updatedAt: T0 }],
           },
         },
       ],

@@ -39,6 +39,7 @@ import {
 import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
 import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
+import { workItemDocument, workRecordOf } from '../../src/domain/workItem/workRecord.js';
 
 const GRANT = 'urn:missionweave:delegation-grant:g1';
 const W2 = 'urn:missionweave:work-item:w2';
@@ -289,7 +290,7 @@ describe('checkDelegatedUse for an offer', () => {
     const outside = stateOf(history([steps.authorize('urn:x:w0')], withChild));
     expect(checkDelegatedUse(outside, actor, GRANT, { kind: 'offer', workItem: outside.workItems.get('urn:x:w0')! }, ctx)?.error.reason).toBe('outside-grant-scope');
     const w2 = state.workItems.get(W2)!;
-    const foreign = { ...w2, extensions: { 'urn:missionweave:extension:work-item-links': { version: '0.1.0', critical: false, data: { parentWorkItemId: WORK, delegationGrantId: 'urn:x:other' } } } };
+    const foreign = workRecordOf({ ...workItemDocument(w2), extensions: { 'urn:missionweave:extension:work-item-links': { version: '0.1.0', critical: false, data: { parentWorkItemId: WORK, delegationGrantId: 'urn:x:other' } } } });
     expect(checkDelegatedUse(state, actor, GRANT, { kind: 'offer', workItem: foreign }, ctx)?.error.reason).toBe('work-item-other-grant');
   });
 
@@ -298,7 +299,7 @@ describe('checkDelegatedUse for an offer', () => {
     const usedBy = Array.from({ length: MAX_WORK_ITEMS_PER_GRANT }, (_, i) => (i === 0 ? W2 : `urn:x:used-${i}`));
     const full: GroupState = { ...state, delegationGrants: new Map([[GRANT, { ...grantNow, usedBy }]]) };
     const fresh = stateOf(history([steps.authorize('urn:x:w9')], withChild)).workItems.get('urn:x:w9')!;
-    const deeper = { ...fresh, extensions: { 'urn:missionweave:extension:work-item-links': { version: '0.1.0', critical: false, data: { parentWorkItemId: WORK } } } };
+    const deeper = workRecordOf({ ...workItemDocument(fresh), extensions: { 'urn:missionweave:extension:work-item-links': { version: '0.1.0', critical: false, data: { parentWorkItemId: WORK } } } });
     const fullWith: GroupState = { ...full, workItems: new Map([...full.workItems, ['urn:x:w9', deeper]]) };
     expect(checkDelegatedUse(fullWith, actor, GRANT, { kind: 'offer', workItem: deeper }, ctx)?.error).toMatchObject({ code: 'RATE_LIMITED', reason: 'grant-use-limit' });
     expect(checkDelegatedUse(full, actor, GRANT, { kind: 'offer', workItem: state.workItems.get(W2)! }, ctx)).toBeNull();

@@ -12,6 +12,7 @@ import type { Principal } from '../../src/protocol/principal.js';
 import { CONTRACT, COORD, OWNER, T0, WORK, WORKER, at, command, expectStateValid, groupSpec, history, stateOf, steps, verifiedWorkHistory } from './fixtures.js';
 import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { workItemIn } from './workDocuments.js';
 
 const ADD = 'ext.missionweaveprotocol.core.work_dependency_add';
 const W2 = 'urn:missionweave:work-item:w2';
@@ -69,7 +70,7 @@ const OWNED = {
 
 describe('ext.missionweaveprotocol.core.work_dependency_add', () => {
   it('adds the edge to an open WorkItem and increments the contract version (work.contract.revised)', () => {
-    const item = stateOf(two).workItems.get(WORK)!;
+    const item = workItemIn(stateOf(two));
     const contract = { ...CONTRACT, contractVersion: 2, dependencyWorkItemIds: [W2] };
     const after = groupSpec
       .given(two)
@@ -88,7 +89,7 @@ describe('ext.missionweaveprotocol.core.work_dependency_add', () => {
 
   it('keeps an owned WorkItem in its state with its owner fenced: renewed acceptance through a new offer (§10.1, §10.2)', () => {
     const queued = rewritten(two, WORK, { state: 'queued', ...OWNED, extensions: { [LEASES]: { version: '0.1.0', critical: false, data: { ownership: OWNERSHIP } } } });
-    const item = stateOf(queued).workItems.get(WORK)!;
+    const item = workItemIn(stateOf(queued));
     const revoked = { ...OWNERSHIP, state: 'revoked', closedAt: T0, closureReason: 'Work Contract revised to version 2' };
     const after = groupSpec
       .given(queued)
@@ -169,7 +170,7 @@ describe('ext.missionweaveprotocol.core.work_dependency_add', () => {
 
 /** The expected `work.contract.revised` payload adding `dependencyId` to the open `workItemId`. */
 function expectedRevised(events: readonly RecordedEvent[], workItemId: string, dependencyId: string) {
-  const item = stateOf(events).workItems.get(workItemId)!;
+  const item = workItemIn(stateOf(events), workItemId);
   const contractVersion = item.contract.contractVersion + 1;
   const contract = { ...item.contract, contractVersion, dependencyWorkItemIds: [...item.contract.dependencyWorkItemIds, dependencyId] };
   return { workItemId, workItem: { ...item, contract, revision: item.revision + 1, updatedAt: T0 }, contractVersion, dependencyId, revokedLeases: [] };

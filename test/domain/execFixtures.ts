@@ -12,7 +12,8 @@ import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { testContext } from '../support/specification.js';
 import type { WorkItem, WorkOffer } from '../../src/domain/documents.js';
 import { WORK_LINKS_EXTENSION, type WorkItemLinks } from '../../src/domain/workItem/workItemDocuments.js';
-import { newWorkLease, withLeases } from '../../src/domain/workItem/workLeases.js';
+import { newWorkLease } from '../../src/domain/workItem/workLeases.js';
+import { documentWithLeases } from './workDocuments.js';
 
 import {
   CONTENT_SIZE,
@@ -88,7 +89,7 @@ export function execWorkItem(workItem: WorkItem, setup: ExecSetup): WorkItem {
   const ownership = lease(EXEC_OWN_LEASE, setup.state === 'blocked' ? 'blocked' : 'ownership', setup.ownershipSeconds ?? 600);
   const old = { ...lease(EXEC_OLD_RUN_LEASE, 'execution', 60), state: 'released' as const, closedAt: T0, closureReason: 'checkpointed' };
   const execution = setup.state === 'active' ? { execution: lease(EXEC_RUN_LEASE, 'execution', setup.executionSeconds ?? 300) } : {};
-  return withLeases(owned, { ownership, ...execution, closed: [old] });
+  return documentWithLeases(owned, { ownership, ...execution, closed: [old] });
 }
 
 /** A schema-valid Artifact manifest of w1 by worker-7 (signature syntactically valid, not verified). */

@@ -43,6 +43,7 @@ import { execEvidence } from './execFixtures.js';
 import { ID, start, thenAt } from './ownershipCommands.js';
 import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { workItemIn } from './workDocuments.js';
 
 const A1 = 'urn:missionweave:approval:exec-1';
 const A2 = 'urn:missionweave:approval:exec-2';
@@ -65,7 +66,7 @@ const granted = (extra: object = {}, actor: Principal = OWNER) => (s: GroupState
 function expectedStartedGated(s: GroupState, now = at(0)): ExpectedEvent {
   const event = expectedStarted(s, executionLease({ leaseId: `${ID}1`, holder: WORKER, ownershipEpoch: 1, seconds: 300, now }), undefined, now);
   const payload = event.payload as { workItem: { extensions: object } };
-  const approvals = (s.workItems.get(WORK)?.extensions ?? {})[EXECUTION_APPROVALS];
+  const approvals = (workItemIn(s, WORK).extensions ?? {})[EXECUTION_APPROVALS];
   return { ...event, payload: { ...payload, workItem: { ...payload.workItem, extensions: { ...payload.workItem.extensions, [EXECUTION_APPROVALS]: approvals } } } };
 }
 

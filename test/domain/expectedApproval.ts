@@ -9,6 +9,7 @@ import type { Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import { after, nextWorkItem } from './expectedOwnership.js';
 import { GROUP, MISSION, OWNER, T0, WORK } from './fixtures.js';
+import { workItemIn } from './workDocuments.js';
 
 /** Our approvals extension, as the tests expect it named. */
 export const EXECUTION_APPROVALS = 'urn:missionweave:extension:execution-approvals';
@@ -30,7 +31,7 @@ export interface ApprovalSpec {
 
 /** The approvals extension data of `from`'s w1. */
 export function approvalsIn(from: GroupState): Loose[] {
-  const extensions = (from.workItems.get(WORK)?.extensions ?? {}) as unknown as Record<string, { data: { approvals: Loose[] } }>;
+  const extensions = (workItemIn(from, WORK).extensions ?? {}) as unknown as Record<string, { data: { approvals: Loose[] } }>;
   return extensions[EXECUTION_APPROVALS]?.data.approvals ?? [];
 }
 
@@ -59,7 +60,7 @@ export function executionApproval(spec: ApprovalSpec): Loose {
 /** `approval.execution.granted` of `spec` in `from`: w1 stays `queued`, one revision later. */
 export function expectedApprovalGranted(from: GroupState, spec: ApprovalSpec): ExpectedEvent {
   const approval = executionApproval(spec);
-  const item = from.workItems.get(WORK) as unknown as { extensions?: object };
+  const item = workItemIn(from);
   const extension = { version: '0.1.0', critical: false, data: { approvals: [...approvalsIn(from), approval] } };
   const workItem = nextWorkItem(from, { extensions: { ...item.extensions, [EXECUTION_APPROVALS]: extension } }, spec.now ?? T0);
   return {

@@ -10,7 +10,7 @@ import type { Principal } from '../../src/protocol/principal.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import { WORK_LEASES_EXTENSION as WORK_LEASES } from '../../src/domain/workItem/workLeases.js';
-import { RESOURCE_USAGE_EXTENSION as RESOURCE_USAGE } from '../../src/domain/workItem/resourceUsage.js';
+import { RESOURCE_USAGE_EXTENSION as RESOURCE_USAGE } from '../../src/domain/workItem/usageAccount.js';
 import {
   COORD,
   COORD2,
@@ -23,6 +23,7 @@ import {
   at,
   CONTRACT,
 } from './fixtures.js';
+import { workItemIn } from './workDocuments.js';
 
 /**
  * The scopes each role's Membership lists when the Command names none, as the tests expect them
@@ -182,7 +183,7 @@ export function expectedPromotion(
   coordinator: Principal = COORD2,
   fenced: { readonly epoch?: number; readonly revokedLeases?: object[]; readonly leases?: object } = {},
 ): [ExpectedEvent & { payload: JsonObject }, ExpectedEvent & { payload: JsonObject }] {
-  const item = from.workItems.get(payload.parentWorkItemId)!;
+  const item = workItemIn(from, payload.parentWorkItemId);
   const link = { missionId: payload.missionId, groupId: payload.groupId, failurePolicy: payload.failurePolicy ?? 'block_parent_work_item' };
   const epoch = fenced.epoch ?? 1;
   const leaseId = `${WORLD.idPrefix}${payload.mainConversationId === undefined ? 6 : 5}`;
@@ -317,7 +318,7 @@ export interface ApprovedChild {
  * the Approval its Evidence and Artifact set, the blocked lease released, the link settled.
  */
 export function expectedChildApproved(from: GroupState, workItemId: string, child: ApprovedChild): ExpectedEvent {
-  const item = from.workItems.get(workItemId)!;
+  const item = workItemIn(from, workItemId);
   const extensions = item.extensions as Record<string, { data: Record<string, unknown> }>;
   const link = extensions[WORK_LINKS]!.data['childMission'] as object;
   const lease = extensions[WORK_LEASES]!.data['ownership'] as object;

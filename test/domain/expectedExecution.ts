@@ -9,12 +9,13 @@ import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import { WORK_LEASES_EXTENSION as WORK_LEASES } from '../../src/domain/workItem/workLeases.js';
 import { T0, WORK, at, CONTRACT } from './fixtures.js';
+import { workItemIn } from './workDocuments.js';
 
 type Data = Record<string, unknown>;
 
 /** w1's lease record (`urn:missionweave:extension:work-leases` data) in `s`. */
 export function execLeases(s: GroupState): Data {
-  const workItem = s.workItems.get(WORK) as unknown as Data;
+  const workItem = workItemIn(s, WORK) as unknown as Data;
   const extensions = (workItem['extensions'] ?? {}) as Record<string, { data: Data }>;
   return extensions[WORK_LEASES]?.data ?? {};
 }
@@ -26,7 +27,7 @@ export function execClosed(lease: unknown, state: string, reason: string): Data 
 
 /** w1 after a transition at `T0`: `change` applied, revision + 1, and its lease record `leases` when given. */
 export function expectedWork(s: GroupState, change: Data, leases?: Data): Data {
-  const workItem = s.workItems.get(WORK) as unknown as Data;
+  const workItem = workItemIn(s, WORK) as unknown as Data;
   const next: Data = { ...workItem, ...change, revision: (workItem['revision'] as number) + 1, updatedAt: T0 };
   if (leases === undefined) return next;
   const extensions = (workItem['extensions'] ?? {}) as Data;
@@ -61,7 +62,7 @@ export function expectedEnded(s: GroupState, kind: 'work.cancelled' | 'work.fail
   const leases = execLeases(s);
   const closure = kind === 'work.cancelled' ? 'WorkItem cancelled' : 'WorkItem failed';
   const revokedLeases = [leases['ownership'], leases['execution']].filter((l) => l !== undefined).map((l) => execClosed(l, 'revoked', closure));
-  const workItem = s.workItems.get(WORK)!;
+  const workItem = workItemIn(s, WORK);
   const offers = workItem.offers?.map((o) => (o.status === 'pending' ? { ...o, status: 'withdrawn' } : o));
   const state = kind === 'work.cancelled' ? 'cancelled' : 'failed';
   const owned = leases['ownership'] !== undefined || leases['closed'] !== undefined;

@@ -8,6 +8,7 @@ import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import type { ExpectedEvent } from '../support/specification.js';
 import { GROUP, MISSION, SELECTION, T0, WORK } from './fixtures.js';
+import { workItemIn } from './workDocuments.js';
 
 /** Our lease extension, as the tests expect it named. */
 export const WORK_LEASES = 'urn:missionweave:extension:work-leases';
@@ -25,13 +26,13 @@ type Loose = Record<string, unknown>;
 
 /** The WorkItem of `from` at its next revision with `change`, updated at `now`. */
 export function nextWorkItem(from: GroupState, change: object, now = T0, workItemId = WORK): Loose {
-  const item = from.workItems.get(workItemId) as unknown as Loose;
+  const item: Loose = { ...workItemIn(from, workItemId) };
   return { ...item, revision: (item['revision'] as number) + 1, updatedAt: now, ...change };
 }
 
 /** The lease extension's data of `from`'s WorkItem. */
 export function leasesIn(from: GroupState, workItemId = WORK): Loose {
-  const extensions = (from.workItems.get(workItemId)?.extensions ?? {}) as Record<string, { data: Loose }>;
+  const extensions = (from.workItems.has(workItemId) ? (workItemIn(from, workItemId).extensions ?? {}) : {}) as Record<string, { data: Loose }>;
   return extensions[WORK_LEASES]?.data ?? {};
 }
 
@@ -109,7 +110,7 @@ export function expectedOffered(
  * offer lost, Ownership Epoch `epoch` under an ownership lease `leaseId` of `seconds` (default 900).
  */
 export function expectedAccepted(from: GroupState, winner: Principal, leaseId: string, epoch = 1, now = T0, workItemId = WORK, seconds = 900): ExpectedEvent {
-  const item = from.workItems.get(workItemId)!;
+  const item = workItemIn(from, workItemId);
   const offers = (item.offers ?? []).map((o) => (o.status !== 'pending' ? o : { ...o, status: o.agentId === winner.id ? 'accepted' : 'lost_race' }));
   const ownership = ownershipLease({ leaseId, holder: winner, ownershipEpoch: epoch, seconds, now, workItemId });
   const owner = { agentId: winner.id, agentCardVersion: 3, capabilityPins: SQL_PINS, ownershipEpoch: epoch, ownershipLeaseId: leaseId, acceptedAt: now };

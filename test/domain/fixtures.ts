@@ -23,6 +23,7 @@ import {
   type Decider,
   type World,
 } from '../support/specification.js';
+import { workItemDocument } from '../../src/domain/workItem/workRecord.js';
 
 const coreKinds = coreRegistry();
 
@@ -283,7 +284,7 @@ export function expectStateValid(state: GroupState): void {
   for (const m of state.memberships.values()) expectValid('membership', m);
   for (const c of state.conversations.values()) expectValid('conversation', c);
   for (const f of state.messages.values()) expectValid('message', f.message);
-  for (const w of state.workItems.values()) expectValid('work-item', w);
+  for (const w of state.workItems.values()) expectValid('work-item', workItemDocument(w));
   if (state.missionNotes.approval !== undefined) expectValid('approval', state.missionNotes.approval);
 }
 

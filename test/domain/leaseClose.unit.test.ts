@@ -15,6 +15,7 @@ import { testContext } from '../support/specification.js';
 import { AUTHORITY, COORD, GROUP, MISSION, REGISTRY, T0, WORK, WORKER, WORLD, agent, at, command, expectStateValid, groupSpec, history, stateOf, steps } from './fixtures.js';
 import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { workItemIn } from './workDocuments.js';
 
 const KIND = 'ext.missionweave.core.work_lease_close';
 const OWN = 'urn:missionweave:lease:own-1';
@@ -53,7 +54,7 @@ function seeded(state: WorkItem['state'], leases: { ownership?: Lease; execution
 }
 
 const active = seeded('active', { ownership: OWNERSHIP, execution: EXECUTION });
-const workItemOf = (events: readonly RecordedEvent[]): WorkItem => stateOf(events).workItems.get(WORK)!;
+const workItemOf = (events: readonly RecordedEvent[]): WorkItem => workItemIn(stateOf(events));
 
 function close(payload: object, from: GroupState = stateOf(active), actor = AUTHORITY) {
   return command(from, actor, KIND, { workItemId: WORK, ownershipEpoch: 1, leaseId: EXE, holderAgentId: WORKER.id, cause: 'expired', ...payload });

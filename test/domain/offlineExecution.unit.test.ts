@@ -21,11 +21,14 @@ import { OFFLINE_EXECUTION_EXTENSION } from '../../src/protocol/offlineExecution
 import { NO_USAGE, type OfflineBinding, type ResourceUsage } from '../../src/domain/workItem/offlineBinding.js';
 import { chargesOfflineUsage, decideWithOfflineBinding } from '../../src/domain/workItem/reconcileOffline.js';
 import { coreRegistry } from '../support/coreDecider.js';
-import { RESOURCE_USAGE_EXTENSION, usageOf, withUsage, type ResourceUsageRecordedPayload } from '../../src/domain/workItem/resourceUsage.js';
-import { closeLease, newWorkLease, withLeases } from '../../src/domain/workItem/workLeases.js';
+import { type ResourceUsageRecordedPayload } from '../../src/domain/workItem/resourceUsage.js';
+import { RESOURCE_USAGE_EXTENSION, usageOf, withUsage } from '../../src/domain/workItem/usageAccount.js';
+import { closeLease, newWorkLease } from '../../src/domain/workItem/workLeases.js';
+import { documentWithLeases, workItemIn } from './workDocuments.js';
 import { EXAMPLE_WORK_CONTRACT } from '../support/payloadExamples.js';
 import { recordDrafts, testContext } from '../support/specification.js';
 import { COORD, GROUP, MAIN, MISSION, WORK, WORKER, WORLD, at, command, expectStateValid, groupDecider, groupSpec, history, stateOf, steps } from './fixtures.js';
+import { workItemDocument, workRecordOf } from '../../src/domain/workItem/workRecord.js';
 
 const coreKinds = coreRegistry();
 
@@ -37,7 +40,7 @@ const created = history([steps.create, steps.addMember(WORKER)]);
 // A budget granting every dimension the tests charge (an ungranted one allows nothing, §12).
 const CHARGED_CONTRACT = { ...EXAMPLE_WORK_CONTRACT, dependencyWorkItemIds: [], budget: { ...EXAMPLE_WORK_CONTRACT.budget, computeSecondsLimit: 36000, wallClockSecondsLimit: 86400 } };
 const authorized = history([steps.authorize(WORK, CHARGED_CONTRACT), steps.authorize(W2)], created);
-const fresh = stateOf(authorized).workItems.get(WORK) as WorkItem;
+const fresh = workItemIn(stateOf(authorized));
 const ctxAt = (seconds: number) => testContext({ ...WORLD, now: at(seconds) });
 
 const ownership = newWorkLease({ leaseId: 'urn:missionweave:lease:own-1', leaseType: 'ownership', workItem: fresh, holderAgentId: WORKER.id, sessionEpoch: 1, ownershipEpoch: 1, seconds: 3600 }, ctxAt(0));
@@ -62,8 +65,8 @@ function T(seconds: number): string {
 function ownedWork(change: Partial<WorkItem> = {}, closedAt: number | null = 300, lease: Lease = execution): WorkItem {
   const base: WorkItem = { ...fresh, state: closedAt === null ? 'active' : 'queued', owner, selectionBasis, ...change };
   return closedAt === null
-    ? withLeases(base, { ownership, execution: lease })
-    : withLeases(base, { ownership, closed: [closeLease(lease, 'revoked', 'session-replaced', ctxAt(closedAt))] });
+    ? documentWithLeases(base, { ownership, execution: lease })
+    : documentWithLeases(base, { ownership, closed: [closeLease(lease, 'revoked', 'session-replaced', ctxAt(closedAt))] });
 }
 
 /** The authorized history with w1 (and, when given, w2 or the Mission) rewritten as later Commands leave them. */
@@ -104,7 +107,7 @@ let messages = 0;
 /** A buffered `message.post`, rebased into Session 2. */
 function post(events: readonly RecordedEvent[], binding: Partial<OfflineBinding> = {}, extra: Partial<CommandEnvelope> = {}, conversationId?: string): CommandEnvelope {
   const state = stateOf(events);
-  const conversation = conversationId ?? (state.workItems.get(WORK) as WorkItem).conversationId;
+  const conversation = conversationId ?? (workItemIn(state, WORK)).conversationId;
   return command(state, WORKER, 'message.post', { messageId: `urn:missionweave:message:offline-${++messages}`, conversationId: conversation, content: 'migrated 40% of the rows' }, {
     sessionEpoch: 2,
     issuedAt: NOW,
@@ -136,7 +139,7 @@ describe('offline progress that reconciles (§11.5)', () => {
   it('posts a buffered Message in the WorkItem Conversation as history; no usage, no charge', () => {
     const { drafts, state } = after(given(), post(given()));
     expect(drafts.map((d) => d.kind)).toEqual(['message.posted']);
-    expect(usageOf(state.workItems.get(WORK) as WorkItem)).toEqual(NO_USAGE);
+    expect(usageOf(state.workItems.get(WORK)!)).toEqual(NO_USAGE);
     expectStateValid(state);
   });
 
@@ -162,8 +165,8 @@ describe('offline progress that reconciles (§11.5)', () => {
       missionUsage: { missionId: MISSION, cumulativeUsage: delta },
       offlineReconciliation: { disconnectedAt: at(100), bufferedAt: at(150), graceDeadline: at(400), executionSessionEpoch: 1, reconciliationSessionEpoch: 2, reconciledAt: NOW, progressActionId: cmd.actionId, progressKind: 'message.post' },
     });
-    const work = state.workItems.get(WORK) as WorkItem;
-    expect(usageOf(work)).toEqual(delta);
+    const work = workItemIn(state);
+    expect(usageOf(state.workItems.get(WORK)!)).toEqual(delta);
     expect(work.extensions?.[RESOURCE_USAGE_EXTENSION]?.critical).toBe(false);
     expect(work.state).toBe('queued');
     expectStateValid(state);
@@ -199,7 +202,7 @@ describe('offline progress that is refused (§11.5)', () => {
   it('after the historical lease closed (WORK_LEASE_EXPIRED)', () => {
     const closedEarly = given(ownedWork({}, 120));
     expect(refusal(closedEarly, post(closedEarly))).toEqual({ code: 'WORK_LEASE_EXPIRED', reason: 'offline-after-lease-closure' });
-    const forgotten = given(withLeases(ownedWork(), { ownership }));
+    const forgotten = given(documentWithLeases(ownedWork(), { ownership }));
     expect(refusal(forgotten, post(forgotten))).toEqual({ code: 'WORK_LEASE_EXPIRED', reason: 'offline-lease-unknown' });
     expect(refusal(given(), post(given(), { sessionEpoch: 2 }))).toEqual({ code: 'WORK_LEASE_EXPIRED', reason: 'offline-lease-mismatch' });
   });
@@ -242,8 +245,8 @@ describe('offline progress that is refused (§11.5)', () => {
     expect(refusal(given(), post(given(), { resourceUsageDelta: usage({ toolCalls: 401 }) }))).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'work-item-budget' });
     expect(refusal(given(), post(given(), { resourceUsageDelta: usage({ financialMicrounits: 80_000_001 }) }))).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'work-item-budget' });
     const spent = ownedWork();
-    const w2 = stateOf(authorized).workItems.get(W2) as WorkItem;
-    const w2Spent = withUsage(w2, usage({ modelTokens: 200000 }));
+    const w2 = workItemIn(stateOf(authorized), W2);
+    const w2Spent = workItemDocument(withUsage(workRecordOf(w2), usage({ modelTokens: 200000 })));
     const tight = given(spent, w2Spent, { currency: 'EUR', financialLimit: 80, modelTokenLimit: 300000, toolCallLimit: 400 });
     expect(refusal(tight, post(tight, { resourceUsageDelta: usage({ modelTokens: 150000 }) }))).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'mission-budget' });
     expect(after(tight, post(tight, { resourceUsageDelta: usage({ modelTokens: 100000 }) })).drafts).toHaveLength(2);
@@ -253,7 +256,7 @@ describe('offline progress that is refused (§11.5)', () => {
 describe('a buffered work.checkpoint, decided by the work.checkpoint kind', () => {
   // After reconnecting, the Worker started exec-2 in Session 2; exec-1 was revoked at T0+300 s.
   const exec2 = newWorkLease({ leaseId: 'urn:missionweave:lease:exec-2', leaseType: 'execution', workItem: fresh, holderAgentId: WORKER.id, sessionEpoch: 2, ownershipEpoch: 1, seconds: 600 }, ctxAt(310));
-  const restarted = withLeases({ ...fresh, state: 'active', owner, selectionBasis }, { ownership, execution: exec2, closed: [closeLease(execution, 'revoked', 'session-replaced', ctxAt(300))] });
+  const restarted = documentWithLeases({ ...fresh, state: 'active', owner, selectionBasis }, { ownership, execution: exec2, closed: [closeLease(execution, 'revoked', 'session-replaced', ctxAt(300))] });
   const checkpoint = (executionLeaseId: string, binding: Partial<OfflineBinding> = {}) =>
     command(stateOf(given(restarted)), WORKER, 'work.checkpoint', { workItemId: WORK, ownershipEpoch: 1, executionLeaseId, checkpoint: { phase: 'copying', createdAt: at(140) } }, {
       sessionEpoch: 2,
@@ -265,9 +268,9 @@ describe('a buffered work.checkpoint, decided by the work.checkpoint kind', () =
     const { drafts, state } = after(given(restarted), checkpoint(exec2.leaseId, { resourceUsageDelta: usage({ computeSeconds: 30 }) }));
     expect(drafts.map((d) => d.kind)).toEqual(['ext.missionweaveprotocol.core.resource_usage_recorded', 'work.checkpointed']);
     expect(drafts.map((d) => d.aggregate.revision)).toEqual([fresh.revision + 1, fresh.revision + 2]);
-    const work = state.workItems.get(WORK) as WorkItem;
+    const work = workItemIn(state, WORK);
     expect(work.state).toBe('queued');
-    expect(usageOf(work).computeSeconds).toBe(30);
+    expect(usageOf(state.workItems.get(WORK)!).computeSeconds).toBe(30);
     expectStateValid(state);
   });
 
@@ -292,7 +295,7 @@ describe('the offline hook around a stubbed kind', () => {
     let seen: GroupState | undefined;
     const decision = decideWithOfflineBinding((state) => ((seen = state), accept(ok)), stateOf(given()), checkpointCmd({}, { resourceUsageDelta: usage({ toolCalls: 2 }) }), ctxAt(320));
     expect(decision.ok && decision.events.map((e) => e.kind)).toEqual(['ext.missionweaveprotocol.core.resource_usage_recorded', 'work.checkpointed']);
-    expect(usageOf(seen?.workItems.get(WORK) as WorkItem).toolCalls).toBe(2);
+    expect(usageOf(seen!.workItems.get(WORK)!).toolCalls).toBe(2);
   });
 
   it("refuses the charge with the kind's refusal (one transaction)", () => {

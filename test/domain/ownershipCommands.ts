@@ -9,6 +9,7 @@ import type { AgentFacts, RecordedEvent } from '../../src/domain/model.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import { COORD, SELECTION, WORK, WORKER, WORLD, command, history, stateOf } from './fixtures.js';
 import { leasesIn } from './expectedOwnership.js';
+import { workItemIn } from './workDocuments.js';
 
 export const ID = 'urn:test:id:when-';
 export const FENCE_REASON = 'Ownership expired; fenced before a new offer';
@@ -29,7 +30,7 @@ export function thenAt(events: RecordedEvent[], now: string, ...next: Parameters
  */
 export function patched(events: RecordedEvent[], change: object): RecordedEvent[] {
   const state = stateOf(events);
-  const workItem = { ...state.workItems.get(WORK), ...change };
+  const workItem = { ...workItemIn(state), ...change };
   const last = events[events.length - 1]!;
   return [...events, { ...last, kind: 'work.progressed', payload: { workItemId: WORK, workItem } as never, sequence: state.lastSequence + 1, eventId: 'urn:test:event:patched' }];
 }

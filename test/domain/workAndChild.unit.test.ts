@@ -44,6 +44,7 @@ import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
 import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
 import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 import { MISSION_REASONS } from '../../src/domain/mission/missionReasons.js';
+import { workItemIn } from './workDocuments.js';
 
 const created = history([steps.create, steps.addMember(WORKER)]);
 const withWork = history([steps.authorize()], created);
@@ -139,7 +140,7 @@ describe('work.authorize', () => {
     expect(workItem?.exclusive).toBe(false);
     expect(workItem?.conversationId).toMatch(/^urn:test:id:when-/);
     expect(linksOf(workItem!)).toEqual({ parentWorkItemId: WORK });
-    expect(workItem?.extensions?.[WORK_LINKS_EXTENSION]?.critical).toBe(false);
+    expect(workItemIn(after, 'urn:missionweave:work-item:w2').extensions?.[WORK_LINKS_EXTENSION]?.critical).toBe(false);
     expectStateValid(after);
   });
 
@@ -218,7 +219,7 @@ describe('mission.create_child', () => {
       .then(expectedPromotion(stateOf(owned), CHILD, {}, COORD, COORD2, { epoch: 5, revokedLeases: [revoked(ownership), revoked(execution)], leases: { closed: [revoked(execution)] } })) as GroupState;
     const item = after.workItems.get(WORK)!;
     expect(item).toMatchObject({ state: 'blocked', owner: { agentId: COORD.id, ownershipEpoch: 5 }, revision: 2 });
-    expectValid('work-item', item);
+    expectValid('work-item', workItemIn(after));
     // The fenced Worker's own Commands now meet a stale epoch and a foreign owner.
     expect(item.owner?.agentId).not.toBe(WORKER.id);
   });
@@ -231,7 +232,7 @@ describe('mission.create_child', () => {
       .when(createChild({}, COORD, stateOf(offered)))
       .then(expectedPromotion(stateOf(offered), CHILD, { offers: [{ ...offers[0], status: 'withdrawn' }] })) as GroupState;
     expect(after.workItems.get(WORK)).toMatchObject({ state: 'blocked', offers: [{ ...offers[0], status: 'withdrawn' }] });
-    expectValid('work-item', after.workItems.get(WORK));
+    expectValid('work-item', workItemIn(after));
   });
 
   it('makes the child of a child one level deeper', () => {

@@ -42,6 +42,7 @@ import {
 import { expectedAccepted, expectedOffered, leasesIn, offerEntry, withLeaseData } from './expectedOwnership.js';
 import { FENCE_REASON, ID, acceptOffer, longCoordinator, offer, patched, thenAt, worldWith } from './ownershipCommands.js';
 import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
+import { workItemIn } from './workDocuments.js';
 
 describe('capability versions (§6.1)', () => {
   it('a card version meets a minimum of the same major version, by SemVer precedence', () => {
@@ -87,7 +88,7 @@ describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, 
   it('extends a candidate’s pending offer under its own offer ID and withdraws the offers of Agents left out', () => {
     const events = offeredWork();
     const s = stateOf(events);
-    const [first, second] = s.workItems.get(WORK)!.offers!;
+    const [first, second] = workItemIn(s, WORK).offers!;
     groupSpec
       .given(events)
       .when(offer(s, [WORKER]), { now: at(100) })
@@ -97,7 +98,7 @@ describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, 
   it('records pending offers past their expiry as expired and makes new ones', () => {
     const events = offeredWork();
     const s = stateOf(events);
-    const [first, second] = s.workItems.get(WORK)!.offers!;
+    const [first, second] = workItemIn(s, WORK).offers!;
     groupSpec
       .given(events)
       .when(offer(s, [WORKER]), { now: at(400) })
@@ -107,7 +108,7 @@ describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, 
   it(`keeps at most ${MAX_OFFER_ENTRIES} offer entries, pruning the oldest closed ones`, () => {
     const rounds = Array.from({ length: MAX_OFFER_ENTRIES + 6 }, (_, i) => steps.offer([i % 2 === 0 ? WORKER : WORKER2]));
     const events = history(rounds, open);
-    const offers = stateOf(events).workItems.get(WORK)!.offers!;
+    const offers = workItemIn(stateOf(events), WORK).offers!;
     expect(offers).toHaveLength(MAX_OFFER_ENTRIES);
     expect(offers.filter((o) => o.status === 'pending').map((o) => o.agentId)).toEqual([WORKER2.id]);
     expect(offers[offers.length - 1]).toMatchObject({ agentId: WORKER2.id, status: 'pending' });
@@ -118,7 +119,7 @@ describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, 
     const events = longCoordinator(queuedWork());
     const s = stateOf(events);
     const ownership = leasesIn(s)['ownership'] as object;
-    const previous = s.workItems.get(WORK)!.offers!;
+    const previous = workItemIn(s, WORK).offers!;
     const fenced = { ...ownership, state: 'expired', closedAt: at(901), closureReason: FENCE_REASON };
     groupSpec
       .given(events)
@@ -144,7 +145,7 @@ describe('work.offer (§10.2: open, offered, queued, active, blocked or failed, 
   it('re-offers a failed WorkItem, clearing the owner it had', () => {
     const events = patched(queuedWork(), { state: 'failed', ...withLeaseData({ lastOwnershipEpoch: 1 }) });
     const s = stateOf(events);
-    const previous = s.workItems.get(WORK)!.offers!;
+    const previous = workItemIn(s, WORK).offers!;
     groupSpec
       .given(events)
       .when(offer(s, [WORKER2]))
@@ -231,7 +232,7 @@ describe('work.accept_offer (§10.2: offered → queued; §10.3: the first valid
   it('gives the first acceptance a new Ownership Epoch, an ownership lease and the owner’s pins; every other offer loses', () => {
     groupSpec.given(offered).when(acceptOffer(s)).then([expectedAccepted(s, WORKER, `${ID}1`)], (afterState) => {
       expectStateValid(afterState!);
-      expect(afterState!.workItems.get(WORK)!.offers!.map((o) => o.status)).toEqual(['accepted', 'lost_race']);
+      expect(workItemIn(afterState!, WORK).offers!.map((o) => o.status)).toEqual(['accepted', 'lost_race']);
     });
   });
 
@@ -259,7 +260,7 @@ describe('work.accept_offer (§10.2: offered → queued; §10.3: the first valid
   it('offer expiry (§10.2: offered → offered): an expired offer cannot be accepted and nothing else changes (WORK_OFFER_EXPIRED)', () => {
     groupSpec.given(offered).when(acceptOffer(s), { now: at(300) }).thenFails('WORK_OFFER_EXPIRED', WORK_REASONS.offerExpired);
     groupSpec.given(offered).when(acceptOffer(s, WORKER2), { now: at(301) }).thenFails('WORK_OFFER_EXPIRED', WORK_REASONS.offerExpired);
-    expect(s.workItems.get(WORK)!.state).toBe('offered');
+    expect(workItemIn(s, WORK).state).toBe('offered');
     const reOffered = thenAt(offered, at(400), (st) => offer(st!, [WORKER]));
     groupSpec.given(reOffered).when(acceptOffer(stateOf(reOffered)), { now: at(401) }).then([expectedAccepted(stateOf(reOffered), WORKER, `${ID}1`, 1, at(401))]);
   });

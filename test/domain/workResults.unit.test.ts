@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { GroupState } from '../../src/domain/kinds/groupState.js';
 import type { RecordedEvent } from '../../src/domain/model.js';
 import { NO_USAGE } from '../../src/domain/budgetMath.js';
-import { withUsage } from '../../src/domain/workItem/resourceUsage.js';
+import { withUsage } from '../../src/domain/workItem/usageAccount.js';
 import { CLEANUP_EXTENSION } from '../../src/domain/workItem/workCleanup.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import type { ExpectedEvent } from '../support/specification.js';
@@ -62,6 +62,8 @@ import type { RefusalReason } from '../support/specification.js';
 import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
 import { COMMON_REASONS } from '../../src/domain/commonReasons.js';
 import { GROUP_REASONS } from '../../src/domain/group/groupReasons.js';
+import { workItemIn } from './workDocuments.js';
+import { workItemDocument } from '../../src/domain/workItem/workRecord.js';
 
 const UNFINISHED = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted'] as const;
 const FINISHED = ['verified', 'failed', 'cancelled'] as const;
@@ -154,7 +156,7 @@ function usageRecorded(s: GroupState, externalActions: number): RecordedEvent {
   const charged = { ...withUsage(workItem, usage), revision: workItem.revision + 1 };
   return {
     kind: 'ext.missionweaveprotocol.core.resource_usage_recorded',
-    payload: { workItemId: WORK, workItem: charged } as unknown as JsonObject,
+    payload: { workItemId: WORK, workItem: workItemDocument(charged) } as unknown as JsonObject,
     actor: AUTHORITY,
     occurredAt: T0,
     eventId: 'urn:test:event:usage',
@@ -297,7 +299,7 @@ describe('work.cancel: unfinished → cancelled (§10.2, §12)', () => {
     const charged = stateOf([...open.events, usageRecorded(open.state, 2)]);
     const events = [...open.events, usageRecorded(open.state, 2)];
     const after = groupSpec.given(events).when(cancel(charged)).then([withCleanup(expectedEnded(charged, 'work.cancelled', 'Out of scope.'), ['external-side-effects-recorded'], 2)]) as GroupState;
-    expect(after.workItems.get(WORK)?.extensions?.[CLEANUP_EXTENSION]?.data).toMatchObject({ status: 'pending', reasons: ['external-side-effects-recorded'] });
+    expect(workItemIn(after, WORK).extensions?.[CLEANUP_EXTENSION]?.data).toMatchObject({ status: 'pending', reasons: ['external-side-effects-recorded'] });
     // A risk-free contract that ran leaves nothing to undo.
     const safe = execGiven({ state: 'active' }, history([steps.create, steps.addMember(WORKER), steps.authorize(WORK, { ...CONTRACT, sideEffectRisk: 'none' })]));
     groupSpec.given(safe).when(cancel(stateOf(safe))).then([expectedEnded(stateOf(safe), 'work.cancelled', 'Out of scope.')]);
@@ -333,7 +335,7 @@ describe('parent Mission failure or cancellation (§10.2, last row; §12)', () =
     const leases = leasesOf(workItem);
     expect([leases.ownership, leases.execution]).toEqual([undefined, undefined]);
     // §12: the started, reversible-risk work is marked for cleanup as `work.cancel` marks it.
-    expect(workItem.extensions?.[CLEANUP_EXTENSION]?.data).toEqual({ reasons: ['execution-started'], sideEffectRisk: 'reversible', externalActions: 0, status: 'pending' });
+    expect(workItemIn(stateOf(events), WORK).extensions?.[CLEANUP_EXTENSION]?.data).toEqual({ reasons: ['execution-started'], sideEffectRisk: 'reversible', externalActions: 0, status: 'pending' });
     expect(leases.closed?.at(-1)).toMatchObject({ leaseId: EXEC_RUN_LEASE, state: 'revoked' });
     expectStateValid(stateOf(events));
     // The owner's delayed Command finds its lease gone.

@@ -29,6 +29,7 @@ import {
 import { executionLease, expectedRenewed, expectedStarted, leasesIn } from './expectedOwnership.js';
 import { ID, RENEW, currentLeaseId, longCoordinator, offer, patched, renew, start, thenAt } from './ownershipCommands.js';
 import { WORK_REASONS } from '../../src/domain/workItem/workReasons.js';
+import { workItemIn } from './workDocuments.js';
 
 const DEP = 'urn:missionweave:work-item:w-dep';
 
@@ -134,7 +135,7 @@ describe('fencing (§11.3, §11.5): an older Ownership Epoch or an older Lease I
   const leaseTwo = currentLeaseId(s);
 
   it('re-owns under a strictly higher Ownership Epoch', () => {
-    expect(s.workItems.get(WORK)!.owner?.ownershipEpoch).toBe(2);
+    expect(workItemIn(s, WORK).owner?.ownershipEpoch).toBe(2);
     expect(leaseTwo).not.toBe(leaseOne);
     const closed = leasesIn(s)['closed'] as { leaseId: string; state: string }[];
     expect(closed.map((l) => [l.leaseId, l.state])).toEqual([[leaseOne, 'expired']]);

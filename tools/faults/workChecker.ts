@@ -33,6 +33,7 @@
 
 import type { Lease, WorkItem } from '#src/domain/documents.js';
 import { leasesOf } from '#src/domain/workItem/workLeases.js';
+import { workRecordOf } from '#src/domain/workItem/workRecord.js';
 import { compareInstants, parseTimestamp } from '#src/protocol/timestamp.js';
 import type { Violation } from './checker.js';
 import { DEFINITE_REFUSALS, outcomeOf, type GroupLog, type History } from './history.js';
@@ -110,7 +111,7 @@ function fencingProblems(t: Tracked, event: WorkEvent, act: Act): string[] {
   const problems: string[] = [];
   if (act.epoch !== t.epoch) problems.push(`Ownership Epoch ${String(act.epoch)}, current ${t.epoch}`);
   if (event.actorId !== t.owner) problems.push(`sent by ${event.actorId}, owner ${t.owner ?? 'none'}`);
-  const leases = t.document === undefined ? {} : leasesOf(t.document);
+  const leases = t.document === undefined ? {} : leasesOf(workRecordOf(t.document));
   if (!liveAt(leases.ownership, event.occurredAt)) {
     problems.push(`ownership lease ${leases.ownership === undefined ? 'absent' : `${leases.ownership.state}, expiring ${leases.ownership.expiresAt}`} at ${event.occurredAt}`);
   }
@@ -196,7 +197,7 @@ function judge(t: Tracked, event: WorkEvent, where: string, out: WorkChecks): vo
   }
   if (next === undefined) return;
   // Leases closed by any Event, known kind or not: the document no longer holds them as active.
-  const { execution } = leasesOf(next);
+  const { execution } = leasesOf(workRecordOf(next));
   for (const [leaseId, lease] of t.executionLeases) if (execution?.leaseId !== leaseId || execution.state !== 'active') lease.closed = true;
   const ownerEpoch = next.owner?.ownershipEpoch;
   if (ownerEpoch !== undefined && ownerEpoch < t.epoch) {

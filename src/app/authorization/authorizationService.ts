@@ -45,6 +45,7 @@ import { canonicalize } from '../../protocol/jcs.js';
 import type { GroupAuthority } from '../groupAuthority.js';
 import { signCommand, timestampOf } from '../issueDocuments.js';
 import { wireError, type WireError } from '../wireError.js';
+import { workRecordOf } from '../../domain/workItem/workRecord.js';
 
 /** The authenticated Session asking: the transport fills it from the Bearer session token. */
 export interface RequestingSession {
@@ -146,7 +147,7 @@ export class AuthorizationService {
     }
     const document = await this.readWorkItem(claims.groupId, claims.workItemId);
     if (document === undefined) return forbidden('the WorkItem holds no such capability token');
-    const verdict = checkCapabilityValid(document as unknown as WorkItem, claims, this.checkContext());
+    const verdict = checkCapabilityValid(workRecordOf(document as unknown as WorkItem), claims, this.checkContext());
     if (isRefusal(verdict)) {
       return { ok: false, error: wireError(verdict.error.code, verdict.error.message, { details: { reason: verdict.error.reason, capabilityTokenId: claims.tokenId } }) };
     }

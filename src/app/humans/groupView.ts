@@ -11,11 +11,13 @@
  * as a limited snapshot carries them too.
  */
 
-import type { Membership, WorkItem } from '../../domain/documents.js';
+import type { Membership } from '../../domain/documents.js';
+import type { WorkRecord } from '../../domain/workItem/workRecord.js';
 import { limitsOf, USAGE_DIMENSIONS, type ResourceUsage } from '../../domain/budgetMath.js';
 import type { GroupState } from '../../domain/kinds/groupState.js';
 import { leasesOf } from '../../domain/workItem/workLeases.js';
-import { budgetPauseOf, missionUsageOf, usageOf, type BudgetPause } from '../../domain/workItem/resourceUsage.js';
+import { missionUsageOf } from '../../domain/workItem/resourceUsage.js';
+import { budgetPauseOf, usageOf, type BudgetPause } from '../../domain/workItem/usageAccount.js';
 import { linksOf } from '../../domain/workItem/workItemDocuments.js';
 import type { Principal } from '../../protocol/principal.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
@@ -60,7 +62,7 @@ function byKeys<T>(items: Iterable<T>, ...keys: ((item: T) => string)[]): T[] {
   });
 }
 
-function workItemLine(item: WorkItem): JsonObject {
+function workItemLine(item: WorkRecord): JsonObject {
   const leases = leasesOf(item);
   const links = linksOf(item);
   const pause: BudgetPause | undefined = budgetPauseOf(item);

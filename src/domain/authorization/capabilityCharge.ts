@@ -11,7 +11,6 @@
  * dimension; a dimension the token does not grant allows nothing. Over: `BUDGET_EXCEEDED`.
  */
 
-import type { WorkItem } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type DecisionContext, type Refusal } from '../model.js';
 import { addUsage, usageOverflow, type ResourceUsage } from '../budgetMath.js';
@@ -19,9 +18,10 @@ import { isRefusal } from '../workItem/fencing.js';
 import { grantNamed } from '../workItem/capabilityGrants.js';
 import { checkCapabilityValid } from './capabilityStatus.js';
 import { AUTHORIZATION_REASONS } from './authorizationReasons.js';
+import type { WorkRecord } from '../workItem/workRecord.js';
 
 /** `null` when the charge fits the token; else the refusal (nothing is charged then). */
-export function checkCapabilityCharge(state: GroupState, workItem: WorkItem, capabilityTokenId: string, delta: ResourceUsage, ctx: DecisionContext): Refusal | null {
+export function checkCapabilityCharge(state: GroupState, workItem: WorkRecord, capabilityTokenId: string, delta: ResourceUsage, ctx: DecisionContext): Refusal | null {
   void state;
   const named = grantNamed(workItem, capabilityTokenId);
   if (named === undefined) {

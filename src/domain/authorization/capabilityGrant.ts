@@ -7,7 +7,7 @@
 
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { workItemEvent, type WorkItemEventPayload } from '../workItem/workEvents.js';
-import type { Lease, WorkItem } from '../documents.js';
+import type { Lease } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';
@@ -17,7 +17,7 @@ import type { CapabilityGrantClaims, CapabilityResource } from '../../protocol/c
 import { liveApproval, type ExecutionApproval } from '../workItem/executionApprovals.js';
 import { checkExecutionLease, checkOwner, checkOwnerCard, checkWorkState, isRefusal, workItemNamed, type FencedCommand } from '../workItem/fencing.js';
 import { scopeWithinAncestors, type ResourceScope } from '../workItem/authorityScope.js';
-import { usageOf } from '../workItem/resourceUsage.js';
+import { usageOf } from '../workItem/usageAccount.js';
 import { ancestorWorkItems } from '../workItem/workAncestry.js';
 import { linksOf } from '../workItem/workItemDocuments.js';
 import { CAPABILITY_GRANTS_PER_LEASE, DEFAULT_CAPABILITY_SECONDS } from '../workItem/authorizationLimits.js';
@@ -25,6 +25,7 @@ import { grantsUnderLease, withGrant } from '../workItem/capabilityGrants.js';
 import { requiredExecutionApproval } from '../workItem/executionPolicy.js';
 import { AUTHORIZATION_REASONS } from './authorizationReasons.js';
 import { AUTHORIZATION_EXAMPLES } from './authorizationExamples.js';
+import { workItemDocument, type WorkRecord } from '../workItem/workRecord.js';
 
 /**
  * `ext.missionweave.core.capability_grant` (our own kind): the Authorization Service records
@@ -69,7 +70,7 @@ function forbidden(reason: string, message: string, details: Record<string, stri
 }
 
 /** Steps 1–2: owner, epoch, Session and Execution Lease; the lease, or the refusal. */
-function checkBinding(workItem: WorkItem, payload: Grant['payload'], ctx: DecisionContext): Lease | Refusal {
+function checkBinding(workItem: WorkRecord, payload: Grant['payload'], ctx: DecisionContext): Lease | Refusal {
   const holder: FencedCommand = { actor: { type: 'agent', id: payload.agentId }, sessionEpoch: payload.sessionEpoch };
   const refused = checkWorkState(workItem, ['active'], 'be granted a capability token') ?? checkOwner(workItem, holder, { ownershipEpoch: payload.ownershipEpoch }, ctx);
   if (refused !== null) return refused;
@@ -82,7 +83,7 @@ function checkBinding(workItem: WorkItem, payload: Grant['payload'], ctx: Decisi
 }
 
 /** Step 3: the approval that applies, `null` when none is needed, or the refusal. */
-function checkGate(workItem: WorkItem, ctx: DecisionContext): ExecutionApproval | null | Refusal {
+function checkGate(workItem: WorkRecord, ctx: DecisionContext): ExecutionApproval | null | Refusal {
   const requirement = requiredExecutionApproval(workItem.contract);
   if (requirement === 'not_required') return null;
   const approval = liveApproval(workItem, ctx);
@@ -123,7 +124,7 @@ function scopeOf(allowedScope: ReadonlyMap<string, ResourceScope>, contractTools
 }
 
 /** Step 5: the token's ceilings. */
-function limitsFor(state: GroupState, workItem: WorkItem, payload: Grant['payload'], approval: ExecutionApproval | null, ctx: DecisionContext): BudgetLimits | Refusal {
+function limitsFor(state: GroupState, workItem: WorkRecord, payload: Grant['payload'], approval: ExecutionApproval | null, ctx: DecisionContext): BudgetLimits | Refusal {
   // What the WorkItem, its parents, its Mission and every ancestor Mission and parent WorkItem leave.
   let cap = remainingOverAncestry(state, workItem.workItemId, ctx);
   if (isRefusal(cap)) return cap;
@@ -192,7 +193,7 @@ export function decideCapabilityGrant(state: GroupState, command: Grant, ctx: De
   const granted = withGrant({ ...workItem, revision: workItem.revision + 1, updatedAt: ctx.now }, grant);
   return accept({
     kind: CAPABILITY_GRANTED,
-    payload: { workItemId: workItem.workItemId, workItem: granted, grant },
+    payload: { workItemId: workItem.workItemId, workItem: workItemDocument(granted), grant },
     aggregate: { type: 'work-item', id: workItem.workItemId, revision: granted.revision },
     workItemId: workItem.workItemId,
     conversationId: workItem.conversationId,

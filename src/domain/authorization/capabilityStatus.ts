@@ -14,22 +14,22 @@
  *   `capability-revoked`.
  */
 
-import type { WorkItem } from '../documents.js';
 import { refuse, type DecisionContext, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
 import type { CapabilityGrantClaims } from '../../protocol/capabilityToken.js';
 import { leasesOf } from '../workItem/workLeases.js';
 import { currentGrant, grantNamed, type CapabilityGrant } from '../workItem/capabilityGrants.js';
 import { AUTHORIZATION_REASONS } from './authorizationReasons.js';
+import type { WorkRecord } from '../workItem/workRecord.js';
 
 const BINDING = ['agentId', 'sessionEpoch', 'missionId', 'groupId', 'workItemId', 'ownershipEpoch', 'executionLeaseId', 'issuedAt', 'expiresAt'] as const;
 
-function revoked(workItem: WorkItem, tokenId: string, why: string): Refusal {
+function revoked(workItem: WorkRecord, tokenId: string, why: string): Refusal {
   return refuse('AUTH_FORBIDDEN', AUTHORIZATION_REASONS.capabilityRevoked, `the capability token is revoked: ${why}`, { workItemId: workItem.workItemId, capabilityTokenId: tokenId });
 }
 
 /** Whether the lease the grant names still holds for the grant's owner, epoch and Session. */
-function leaseRevocation(workItem: WorkItem, grant: CapabilityGrant, ctx: DecisionContext): string | undefined {
+function leaseRevocation(workItem: WorkRecord, grant: CapabilityGrant, ctx: DecisionContext): string | undefined {
   if (workItem.state !== 'active') return `the WorkItem is ${workItem.state}`;
   const owner = workItem.owner;
   if (owner === undefined || owner.agentId !== grant.agentId || owner.ownershipEpoch !== grant.ownershipEpoch) return 'the ownership changed';
@@ -43,7 +43,7 @@ function leaseRevocation(workItem: WorkItem, grant: CapabilityGrant, ctx: Decisi
 }
 
 /** The grant of a valid token, or the refusal. */
-export function checkCapabilityValid(workItem: WorkItem, claims: Pick<CapabilityGrantClaims, 'tokenId' | (typeof BINDING)[number]>, ctx: DecisionContext): CapabilityGrant | Refusal {
+export function checkCapabilityValid(workItem: WorkRecord, claims: Pick<CapabilityGrantClaims, 'tokenId' | (typeof BINDING)[number]>, ctx: DecisionContext): CapabilityGrant | Refusal {
   const details = { workItemId: workItem.workItemId, capabilityTokenId: claims.tokenId };
   const grant = grantNamed(workItem, claims.tokenId);
   if (grant === undefined) return refuse('AUTH_FORBIDDEN', AUTHORIZATION_REASONS.capabilityUnknown, 'the WorkItem holds no such capability token', details);

@@ -21,7 +21,7 @@
  * (docs/transitions.md, `budget_revise`, says how an operator escalates in two steps).
  */
 
-import type { Budget, WorkItem } from '../documents.js';
+import type { Budget } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { holdsCoordinatorLease, isMissionOwner } from '../stateQueries.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
@@ -29,7 +29,8 @@ import { accept, refuse, type Decision, type DecisionContext, type EventDraft, t
 import { checkWorkState, isRefusal, workItemNamed } from '../workItem/fencing.js';
 import { workContractRevised } from '../workItem/workDependencyAdd.js';
 import type { WorkContractRevisedPayload } from '../workItem/workEvents.js';
-import { budgetPauseOf, missionUsageOf, usageOf, withBudgetPause, withChildBudget } from '../workItem/resourceUsage.js';
+import { missionUsageOf } from '../workItem/resourceUsage.js';
+import { budgetPauseOf, usageOf, withBudgetPause, withChildBudget } from '../workItem/usageAccount.js';
 import { linksOf } from '../workItem/workItemDocuments.js';
 import { allocatedFrom, checkAllocation, sourceOf, type AllocationSource } from '../workItem/allocation.js';
 import { allocationProblem, limitsOf, usageOverflow, type ResourceUsage } from '../budgetMath.js';
@@ -37,6 +38,7 @@ import { childBudgetRevised, missionBudgetRevised, type ChildBudgetRevisedPayloa
 import { ancestorsOf, exhaustionOf } from '../workItem/ledger.js';
 import { BUDGET_REASONS } from './budgetReasons.js';
 import { BUDGET_EXAMPLES } from './budgetExamples.js';
+import { workItemDocument, type WorkRecord } from '../workItem/workRecord.js';
 
 type ReviseCommand = CommandOf<'ext.missionweave.core.budget_revise'>;
 type ReviseDraft =
@@ -44,7 +46,7 @@ type ReviseDraft =
   | EventDraft<typeof missionBudgetRevised.kind, MissionBudgetRevisedPayload>
   | EventDraft<typeof childBudgetRevised.kind, ChildBudgetRevisedPayload>;
 
-const REVISABLE: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'active', 'blocked'];
+const REVISABLE: readonly WorkRecord['state'][] = ['open', 'offered', 'queued', 'active', 'blocked'];
 
 /** The new budget covers the account's usage and what it allocated beneath it, in its currency. */
 function checkCovers(state: GroupState, account: AllocationSource, previous: Budget, budget: Budget, used: ResourceUsage): Refusal | null {
@@ -59,8 +61,8 @@ function checkCovers(state: GroupState, account: AllocationSource, previous: Bud
 }
 
 /** Paused WorkItems of `state` (besides `except`) whose ancestry leaves something again. */
-function resumable(state: GroupState, ctx: DecisionContext, except?: string): WorkItem[] {
-  const resumed: WorkItem[] = [];
+function resumable(state: GroupState, ctx: DecisionContext, except?: string): WorkRecord[] {
+  const resumed: WorkRecord[] = [];
   for (const workItem of state.workItems.values()) {
     if (workItem.workItemId === except || budgetPauseOf(workItem) === undefined || exhaustionOf(state, workItem.workItemId, ctx) !== undefined) continue;
     resumed.push({ ...withBudgetPause(workItem, undefined), revision: workItem.revision + 1, updatedAt: ctx.now });
@@ -84,10 +86,10 @@ function reviseMission(state: GroupState, command: ReviseCommand, ctx: DecisionC
     }
     const fits = checkAllocation(parentGroup, { kind: 'work-item', workItem: parentItem }, budget, { replacingChild: true });
     if (fits !== null) return fits;
-    const recorded: WorkItem = { ...withChildBudget(parentItem, budget), revision: parentItem.revision + 1, updatedAt: ctx.now };
+    const recorded: WorkRecord = { ...withChildBudget(parentItem, budget), revision: parentItem.revision + 1, updatedAt: ctx.now };
     drafts.push({
       kind: childBudgetRevised.kind,
-      payload: { workItemId: recorded.workItemId, workItem: recorded, childMissionId: state.mission.missionId, childGroupId: state.groupId, previousBudget: previous, budget },
+      payload: { workItemId: recorded.workItemId, workItem: workItemDocument(recorded), childMissionId: state.mission.missionId, childGroupId: state.groupId, previousBudget: previous, budget },
       aggregate: { type: 'work-item', id: recorded.workItemId, revision: recorded.revision },
       workItemId: recorded.workItemId,
       groupId: parentGroup.groupId,
@@ -98,7 +100,7 @@ function reviseMission(state: GroupState, command: ReviseCommand, ctx: DecisionC
   return accept<ReviseDraft>(
     {
       kind: missionBudgetRevised.kind,
-      payload: { missionId: mission.missionId, mission, previousBudget: previous, budget, reason, resumedWorkItems },
+      payload: { missionId: mission.missionId, mission, previousBudget: previous, budget, reason, resumedWorkItems: resumedWorkItems.map(workItemDocument) },
       aggregate: { type: 'mission', id: mission.missionId, revision: mission.revision },
     },
     ...drafts,
@@ -117,12 +119,12 @@ function reviseWorkItem(state: GroupState, command: ReviseCommand, workItemId: s
     checkAllocation(state, sourceOf(state, linksOf(workItem).parentWorkItemId), budget, { workItemId });
   if (refused !== null) return refused;
   const contract = { ...workItem.contract, budget, contractVersion: workItem.contract.contractVersion + 1 };
-  const next: WorkItem = { ...workItem, contract, revision: workItem.revision + 1, updatedAt: ctx.now };
+  const next: WorkRecord = { ...workItem, contract, revision: workItem.revision + 1, updatedAt: ctx.now };
   const withNext: GroupState = { ...state, workItems: new Map(state.workItems).set(workItemId, next) };
   const revised = budgetPauseOf(next) !== undefined && exhaustionOf(withNext, workItemId, ctx) === undefined ? withBudgetPause(next, undefined) : next;
   return accept<ReviseDraft>({
     kind: 'work.contract.revised',
-    payload: { workItemId, workItem: revised, contractVersion: contract.contractVersion, revokedLeases: [], previousBudget: previous, reason },
+    payload: { workItemId, workItem: workItemDocument(revised), contractVersion: contract.contractVersion, revokedLeases: [], previousBudget: previous, reason },
     aggregate: { type: 'work-item', id: workItemId, revision: revised.revision },
     workItemId,
   });

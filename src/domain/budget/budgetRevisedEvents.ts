@@ -4,12 +4,13 @@
  * WorkItem's revision is the core `work.contract.revised`.
  */
 
-import type { Budget, Mission, WorkItem } from '../documents.js';
+import type { Budget, Mission } from '../documents.js';
 import { defineEvent } from '../kinds/kindTypes.js';
 import type { WorkItemEventPayload } from '../workItem/workEvents.js';
 import { withCharged } from '../workItem/resourceUsage.js';
 import { withWorkItem } from '../workItem/workEvents.js';
 import { workAddressees } from '../workItem/workAddressees.js';
+import { workRecordOf, type WorkItemDocument } from '../workItem/workRecord.js';
 
 export interface MissionBudgetRevisedPayload {
   readonly missionId: string;
@@ -18,12 +19,12 @@ export interface MissionBudgetRevisedPayload {
   readonly budget: Budget;
   readonly reason: string;
   /** WorkItems whose budget pause the revision lifted: something remains in every account. */
-  readonly resumedWorkItems: readonly WorkItem[];
+  readonly resumedWorkItems: readonly WorkItemDocument[];
 }
 
 export const missionBudgetRevised = defineEvent<MissionBudgetRevisedPayload>()({
   kind: 'ext.missionweave.core.mission_budget_revised',
-  evolve: (state, payload) => withCharged({ ...state, mission: payload.mission }, payload.resumedWorkItems),
+  evolve: (state, payload) => withCharged({ ...state, mission: payload.mission }, payload.resumedWorkItems.map(workRecordOf)),
 });
 
 export interface ChildBudgetRevisedPayload extends WorkItemEventPayload {

@@ -13,7 +13,6 @@
  * already incurred, and that usage either fits what is left or is BUDGET_EXCEEDED.
  */
 
-import type { WorkItem } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type Refusal } from '../model.js';
@@ -27,11 +26,12 @@ import { childUsageRecorded } from '../workItem/childUsageRecorded.js';
 import { chargeUsage, type ChargeDraft } from '../workItem/ledger.js';
 import { BUDGET_REASONS } from './budgetReasons.js';
 import { BUDGET_EXAMPLES } from './budgetExamples.js';
+import type { WorkRecord } from '../workItem/workRecord.js';
 
 type RecordCommand = CommandOf<'ext.missionweaveprotocol.core.resource_usage_record'>;
 
 /** The Authority cites the current epoch and the live Execution Lease; it has no Session to match. */
-function checkAuthorityClaim(workItem: WorkItem, payload: RecordCommand['payload'], ctx: DecisionContext): Refusal | null {
+function checkAuthorityClaim(workItem: WorkRecord, payload: RecordCommand['payload'], ctx: DecisionContext): Refusal | null {
   const details = { workItemId: workItem.workItemId };
   if (workItem.owner?.ownershipEpoch !== payload.ownershipEpoch) {
     return refuse('WORK_STALE_OWNERSHIP', BUDGET_REASONS.ownershipEpochStale, 'the Ownership Epoch is not the current one', details);

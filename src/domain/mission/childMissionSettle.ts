@@ -9,7 +9,7 @@
 
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { missionTerminated } from './missionTerminate.js';
-import type { Lease, WorkItem } from '../documents.js';
+import type { Lease } from '../documents.js';
 import type { MissionClosedPayload } from '../groupEvents.js';
 import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { closingEvent, TERMINATED } from './closeMission.js';
@@ -54,7 +54,7 @@ export type SettleDraft =
 const BLOCKER_REASON_CHARS = 1_500;
 
 interface Linked {
-  readonly workItem: WorkItem;
+  readonly workItem: WorkRecord;
   readonly link: ChildMissionLink;
   readonly child: MissionFacts;
 }
@@ -81,7 +81,7 @@ function settlement(link: ChildMissionLink, outcome: ChildOutcome): ChildSettlem
   return { childMissionId: link.missionId, childGroupId: link.groupId, outcome };
 }
 
-function draftFor<K extends string, P>(kind: K, workItem: WorkItem, payload: P): EventDraft<K, P> {
+function draftFor<K extends string, P>(kind: K, workItem: WorkRecord, payload: P): EventDraft<K, P> {
   return { kind, payload, aggregate: { type: 'work-item', id: workItem.workItemId, revision: workItem.revision }, workItemId: workItem.workItemId };
 }
 
@@ -92,7 +92,7 @@ function approved({ workItem, link, child }: Linked, ctx: DecisionContext): Deci
   const outcome: ChildOutcome = { state: 'approved', settledAt: ctx.now, approvalId: approval.approvalId };
   const before = leasesOf(workItem);
   const leases = withAllClosed(before, 'released', 'child Mission approved', ctx);
-  const verified: WorkItem = {
+  const verified: WorkRecord = {
     ...withLeases(workItem, leases),
     revision: workItem.revision + 1,
     state: 'verified',
@@ -105,7 +105,7 @@ function approved({ workItem, link, child }: Linked, ctx: DecisionContext): Deci
   return accept(
     draftFor('work.result.accepted', settled, {
       workItemId: settled.workItemId,
-      workItem: settled,
+      workItem: workItemDocument(settled),
       evidence,
       childApprovalId: approval.approvalId,
       ...(before.ownership === undefined ? {} : { releasedOwnershipLease: closeLease(before.ownership, 'released', 'child Mission approved', ctx) }),
@@ -122,7 +122,7 @@ function stillBlocked({ workItem, link }: Linked, outcome: ChildOutcome, ctx: De
   // The Parent Coordinator held the WorkItem only for the child: its blocked lease is released so
   // that the WorkItem has no live owner and may be offered again, or promoted to a replacement.
   const released = leases.ownership === undefined ? undefined : closeLease(leases.ownership, 'released', `child Mission ${outcome.state}`, ctx);
-  const blocked: WorkItem = {
+  const blocked: WorkRecord = {
     ...withLeases(workItem, withAllClosed(leases, 'released', `child Mission ${outcome.state}`, ctx)),
     revision: workItem.revision + 1,
     ...(progress === undefined ? {} : { progress: { ...progress, currentPhase: 'child_mission_ended', nextCheckpoint: 'Coordinator replans', blockers: [reason] } }),
@@ -132,7 +132,7 @@ function stillBlocked({ workItem, link }: Linked, outcome: ChildOutcome, ctx: De
   return accept(
     draftFor('work.blocked', settled, {
       workItemId: settled.workItemId,
-      workItem: settled,
+      workItem: workItemDocument(settled),
       reason,
       checkpoint: leases.checkpoint ?? { phase: 'child_mission_ended', createdAt: ctx.now },
       blockedLeaseExpiresAt: ctx.now,
@@ -149,7 +149,7 @@ function failed(state: GroupState, { workItem, link }: Linked, outcome: ChildOut
   const reason = `child Mission ${link.missionId} failed: ${outcome.reason ?? ''}`;
   const leases = leasesOf(workItem);
   const revokedLeases = [leases.ownership, leases.execution].flatMap((l) => (l === undefined ? [] : [closeLease(l, 'revoked', reason, ctx)]));
-  const failedItem: WorkItem = {
+  const failedItem: WorkRecord = {
     ...withLeases(workItem, withAllClosed(leases, 'revoked', reason, ctx)),
     revision: workItem.revision + 1,
     state: 'failed',
@@ -157,7 +157,7 @@ function failed(state: GroupState, { workItem, link }: Linked, outcome: ChildOut
   };
   const settled = withLinks(failedItem, { ...linksOf(workItem), childMission: { ...link, outcome } });
   const evidence = [{ kind: 'child_mission_failure', childMissionId: link.missionId, state: outcome.state, reason: outcome.reason ?? '' }];
-  const workFailed = draftFor('work.failed', settled, { workItemId: settled.workItemId, workItem: settled, reason, evidence, revokedLeases, ...settlement(link, outcome) });
+  const workFailed = draftFor('work.failed', settled, { workItemId: settled.workItemId, workItem: workItemDocument(settled), reason, evidence, revokedLeases, ...settlement(link, outcome) });
   if (link.failurePolicy !== 'fail_parent_mission') return accept<SettleDraft>(workFailed);
   // "Failure propagates automatically only when the parent completion policy declares that
   // child indispensable" (§14): the declared policy says so; the Mission fails after its WorkItem.
@@ -187,6 +187,7 @@ import { workResultAccepted } from '../workItem/workAcceptResult.js';
 import { workBlocked } from '../workItem/workBlock.js';
 import { workFailed } from '../workItem/workFail.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
+import { workItemDocument, type WorkRecord } from '../workItem/workRecord.js';
 
 export const childMissionSettle = defineKind({
   kind: 'ext.missionweave.core.child_mission_settle',

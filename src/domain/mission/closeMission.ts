@@ -5,12 +5,13 @@
  * afterwards; the Mission's unfinished WorkItems end with it.
  */
 
-import type { Lease, Mission, WorkItem } from '../documents.js';
+import type { Lease, Mission } from '../documents.js';
 import type { MissionClosedPayload } from '../groupEvents.js';
 import { withEntry, type GroupState } from '../kinds/groupState.js';
 import type { DecisionContext, EventDraft } from '../model.js';
 import { endWorkItem } from '../workItem/executionSteps.js';
 import { cleanupDue, withCleanupDue } from '../workItem/workCleanup.js';
+import { workItemDocument, workRecordOf, type WorkRecord } from '../workItem/workRecord.js';
 
 /** WorkItem states a closing Mission leaves as they are. */
 const FINISHED: ReadonlySet<string> = new Set(['verified', 'failed', 'cancelled']);
@@ -30,10 +31,10 @@ export function closingEvent<K extends string>(state: GroupState, reason: string
   const mission: Mission = { ...state.mission, state: outcome.state, revision: state.mission.revision + 1 };
   // A terminal Mission takes its unfinished WorkItems with it (§10.2, last row), revoking their
   // leases and withdrawing their pending offers (§12).
-  const workState: WorkItem['state'] = outcome.state === 'cancelled' ? 'cancelled' : 'failed';
+  const workState: WorkRecord['state'] = outcome.state === 'cancelled' ? 'cancelled' : 'failed';
   const workItems = [...state.workItems.values()]
     .filter((w) => !FINISHED.has(w.state))
-    .map((w): WorkItem => {
+    .map((w): WorkRecord => {
       // §12: cancellation or emergency termination initiates cleanup where needed; each ended
       // WorkItem carries the mark `work.cancel` leaves (`workCleanup.ts`), read by a follow-up's Coordinator.
       const ended = endWorkItem(w, workState, outcome.closureReason, ctx).workItem;
@@ -42,7 +43,7 @@ export function closingEvent<K extends string>(state: GroupState, reason: string
     });
   return {
     kind: outcome.kind,
-    payload: { reason, mission, coordinatorLease: revoke(state.coordinatorLease, outcome.closureReason, ctx), workItems },
+    payload: { reason, mission, coordinatorLease: revoke(state.coordinatorLease, outcome.closureReason, ctx), workItems: workItems.map(workItemDocument) },
     aggregate: { type: 'mission', id: mission.missionId, revision: mission.revision },
   };
 }
@@ -51,6 +52,6 @@ export const TERMINATED = { kind: 'mission.terminated', state: 'failed', closure
 /** A closing Event: the Mission, its revoked lease, the WorkItems it closed, and why it ended. */
 export function withClosedMission(state: GroupState, { reason, mission, coordinatorLease, workItems }: MissionClosedPayload): GroupState {
   let items = state.workItems;
-  for (const item of workItems) items = withEntry(items, item.workItemId, item);
+  for (const item of workItems) items = withEntry(items, item.workItemId, workRecordOf(item));
   return { ...state, mission, coordinatorLease, workItems: items, missionNotes: { ...state.missionNotes, closureReason: reason } };
 }

@@ -7,7 +7,7 @@ import type { ChildCreatedPayload, MissionCreatedPayload } from '../groupEvents.
 import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { missionCreated } from './missionCreate.js';
-import type { ApprovalPolicy, WorkItem } from '../documents.js';
+import type { ApprovalPolicy } from '../documents.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isNoLaterThan } from '../rules.js';
 import { promoteToChild } from '../workItem/childMissionWork.js';
@@ -18,11 +18,12 @@ import { ancestorsOf } from '../workItem/ledger.js';
 import { checkPermissionsWithin } from '../workItem/authorityScope.js';
 import { isRefusal } from '../workItem/fencing.js';
 import { ancestorWorkItems } from '../workItem/workAncestry.js';
-import { withChildBudget } from '../workItem/resourceUsage.js';
+import { withChildBudget } from '../workItem/usageAccount.js';
 import { newMissionGroup } from './newMission.js';
 import { MISSION_REASONS } from './missionReasons.js';
 import { MISSION_EXAMPLES } from './missionExamples.js';
 import { workAddressees } from '../workItem/workAddressees.js';
+import { workItemDocument, workRecordOf, type WorkRecord } from '../workItem/workRecord.js';
 
 /**
  * `mission.create_child` (§14): the Coordinator promotes a WorkItem to a child Mission with its
@@ -50,7 +51,7 @@ function childApprovalPolicy(parent: ApprovalPolicy): ApprovalPolicy {
  * of the parent Mission, and operations every WorkItem of the ancestry allows — the parent WorkItem
  * and everything above it, across the parent Missions (`authorityScope.ts`).
  */
-function checkSubset(state: GroupState, payload: CreateChildPayload, parentItem: WorkItem, ctx: DecisionContext): Refusal | null {
+function checkSubset(state: GroupState, payload: CreateChildPayload, parentItem: WorkRecord, ctx: DecisionContext): Refusal | null {
   const { mission, missionNotes } = state;
   const { contract } = parentItem;
   if (!isNoLaterThan(payload.deadline, mission.deadline) || !isNoLaterThan(payload.deadline, contract.deadline)) {
@@ -137,7 +138,7 @@ export function decideCreateChild(
         parentWorkItemId: workItem.workItemId,
         childMissionId: payload.missionId,
         childGroupId: payload.groupId,
-        workItem,
+        workItem: workItemDocument(workItem),
         ownershipLease,
         revokedLeases,
       },
@@ -157,7 +158,7 @@ export function decideCreateChild(
 export const missionChildCreated = defineEvent<ChildCreatedPayload>()({
   kind: 'mission.child.created',
   addressees: workAddressees,
-  evolve: (state, { workItem }) => ({ ...state, workItems: withEntry(state.workItems, workItem.workItemId, workItem) }),
+  evolve: (state, { workItem }) => ({ ...state, workItems: withEntry(state.workItems, workItem.workItemId, workRecordOf(workItem)) }),
 });
 
 export const missionCreateChild = defineKind({

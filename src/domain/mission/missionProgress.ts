@@ -7,9 +7,10 @@
  * WorkItem's result was accepted (`verified`); `mission.submit_for_approval` requires that.
  */
 
-import type { WorkItem, WorkItemState } from '../documents.js';
+import type { WorkItemState } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { checkDependenciesMet } from '../workItem/dependencies.js';
+import type { WorkRecord } from '../workItem/workRecord.js';
 
 /** A WorkItem that holds up the Mission, and why. */
 export interface Blocker {
@@ -36,10 +37,10 @@ export interface MissionProgress {
 
 const STATES: readonly WorkItemState[] = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted', 'verified', 'failed', 'cancelled'];
 
-const isRequired = (w: WorkItem): boolean => w.state !== 'cancelled';
-const isUnfinished = (w: WorkItem): boolean => w.state !== 'cancelled' && w.state !== 'verified';
+const isRequired = (w: WorkRecord): boolean => w.state !== 'cancelled';
+const isUnfinished = (w: WorkRecord): boolean => w.state !== 'cancelled' && w.state !== 'verified';
 
-function blockerOf(state: GroupState, w: WorkItem): Blocker | undefined {
+function blockerOf(state: GroupState, w: WorkRecord): Blocker | undefined {
   if (w.state === 'blocked' || w.state === 'failed') return { workItemId: w.workItemId, reason: w.state };
   if (['open', 'offered', 'queued'].includes(w.state) && checkDependenciesMet(state, w) !== null) {
     return { workItemId: w.workItemId, reason: 'dependencies-unmet' };

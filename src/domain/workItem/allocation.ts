@@ -18,18 +18,19 @@
  * charge, so a replacement child is bounded by what the WorkItem has left in fact.
  */
 
-import type { Budget, WorkItem } from '../documents.js';
+import type { Budget } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type Refusal } from '../model.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
-import { childBudgetOf, usageOf } from './resourceUsage.js';
+import { childBudgetOf, usageOf } from './usageAccount.js';
 import { linksOf } from './workItemDocuments.js';
 import { allocationProblem, fromMicrounits } from '../budgetMath.js';
+import type { WorkRecord } from './workRecord.js';
 
-const FINISHED: readonly WorkItem['state'][] = ['verified', 'failed', 'cancelled'];
+const FINISHED: readonly WorkRecord['state'][] = ['verified', 'failed', 'cancelled'];
 
 /** Only what a finished WorkItem used, as a budget in its own currency. */
-function usedAsBudget(workItem: WorkItem): Budget {
+function usedAsBudget(workItem: WorkRecord): Budget {
   const usage = usageOf(workItem);
   const { currency } = workItem.contract.budget;
   return {
@@ -43,12 +44,12 @@ function usedAsBudget(workItem: WorkItem): Budget {
 }
 
 /** What a WorkItem holds of its parent's budget now. */
-export function heldBy(workItem: WorkItem): Budget {
+export function heldBy(workItem: WorkRecord): Budget {
   return FINISHED.includes(workItem.state) ? usedAsBudget(workItem) : workItem.contract.budget;
 }
 
 /** Where an allocation comes from: the Mission, or the WorkItem it is made under. */
-export type AllocationSource = { readonly kind: 'mission' } | { readonly kind: 'work-item'; readonly workItem: WorkItem };
+export type AllocationSource = { readonly kind: 'mission' } | { readonly kind: 'work-item'; readonly workItem: WorkRecord };
 
 /**
  * What `source` has allocated besides `except` (the WorkItem whose allocation is being made or

@@ -2,7 +2,6 @@
 
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { workItemEvent, type ExecutionApprovalGrantedPayload } from './workEvents.js';
-import type { WorkItem } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { budgetOverrun, isNoLaterThan, nowPlusSeconds, sortedSet } from '../rules.js';
@@ -13,6 +12,7 @@ import { DEFAULT_EXECUTION_APPROVAL_SECONDS } from './workLimits.js';
 import { isLive, leasesOf } from './workLeases.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXAMPLES } from './workExamples.js';
+import { workItemDocument, type WorkRecord } from './workRecord.js';
 
 /**
  * `approval.grant_execution` (§10.2 `queued` → `queued`, §12): the signed Execution Approval a
@@ -39,7 +39,7 @@ type GrantCommand = CommandOf<'approval.grant_execution'>;
 type Requirement = ExecutionApproval['requirement'];
 
 /** The contract's requirement, if the actor may satisfy it (the MissionOwner passed the common checks). */
-function checkApprover(workItem: WorkItem, command: GrantCommand): Requirement | Refusal {
+function checkApprover(workItem: WorkRecord, command: GrantCommand): Requirement | Refusal {
   // Organization policy may require a human's approval whatever the contract says (§12).
   const requirement = requiredExecutionApproval(workItem.contract);
   const details = { workItemId: workItem.workItemId, executionApproval: requirement };
@@ -55,7 +55,7 @@ function checkApprover(workItem: WorkItem, command: GrantCommand): Requirement |
 }
 
 /** A `queued` WorkItem whose owner holds the cited (current) Ownership Epoch under a live lease. */
-function checkOwnedUnder(workItem: WorkItem, ownershipEpoch: number, ctx: DecisionContext): Refusal | null {
+function checkOwnedUnder(workItem: WorkRecord, ownershipEpoch: number, ctx: DecisionContext): Refusal | null {
   const refused = checkWorkState(workItem, ['queued'], 'be approved for execution');
   if (refused !== null) return refused;
   const owner = workItem.owner;
@@ -81,7 +81,7 @@ function approvalIdTaken(state: GroupState, approvalId: string): boolean {
 }
 
 /** Operations, resources and budget within what the Mission and the contract already allow (§12). */
-function checkScope(state: GroupState, workItem: WorkItem, payload: GrantCommand['payload']): Refusal | null {
+function checkScope(state: GroupState, workItem: WorkRecord, payload: GrantCommand['payload']): Refusal | null {
   const operation = payload.operations.find((o) => !state.missionNotes.permissions.includes(o));
   if (operation !== undefined) {
     return refuse('INVALID_COMMAND', WORK_REASONS.operationNotPermitted, 'the operation is not among the Mission’s permissions', { operation });
@@ -143,7 +143,7 @@ export function decideGrantExecutionApproval(
   const approved = withApproval({ ...workItem, revision: workItem.revision + 1, updatedAt: ctx.now }, approval);
   return accept({
     kind: 'approval.execution.granted',
-    payload: { workItemId: workItem.workItemId, workItem: approved, ownershipEpoch: payload.ownershipEpoch, approval },
+    payload: { workItemId: workItem.workItemId, workItem: workItemDocument(approved), ownershipEpoch: payload.ownershipEpoch, approval },
     aggregate: { type: 'work-item', id: workItem.workItemId, revision: approved.revision },
     workItemId: workItem.workItemId,
   });

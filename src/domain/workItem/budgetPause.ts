@@ -6,13 +6,13 @@
  * until a budget revision (`budgetRevise.ts`) leaves something again.
  */
 
-import type { WorkItem } from '../documents.js';
 import { refuse, type Refusal } from '../model.js';
-import { budgetPauseOf } from './resourceUsage.js';
+import { budgetPauseOf } from './usageAccount.js';
 import { WORK_REASONS } from './workReasons.js';
+import type { WorkRecord } from './workRecord.js';
 
 /** `null` when the WorkItem's work may spend; BUDGET_EXCEEDED 'budget-exhausted' while paused. */
-export function checkBudgetPause(workItem: WorkItem): Refusal | null {
+export function checkBudgetPause(workItem: WorkRecord): Refusal | null {
   const pause = budgetPauseOf(workItem);
   if (pause === undefined) return null;
   return refuse('BUDGET_EXCEEDED', WORK_REASONS.budgetExhausted, `the work is paused: the budget of ${pause.accountId} has no ${pause.dimension} left`, {

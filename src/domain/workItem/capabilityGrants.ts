@@ -1,5 +1,6 @@
 /**
- * The capability grants a WorkItem holds (§12), kept like its leases and approvals in one
+ * The capability grants a WorkItem holds (§12), the typed `capabilityGrants` field of the work
+ * slice's WorkItem record (`workRecord.ts`), which travels like its leases and approvals as one
  * non-critical WorkItem extension, so that the WorkItem row alone answers whether a token is
  * still valid: a token is valid only while its grant is the WorkItem's newest one and the
  * Execution Lease it names is the current live lease of the same owner, Ownership Epoch and
@@ -11,13 +12,12 @@
  * been charged to it (`used`), which the token's ceilings are judged against.
  */
 
-import type { Extension, WorkItem } from '../documents.js';
 import type { CapabilityGrantClaims } from '../../protocol/capabilityToken.js';
 import { addUsage, NO_USAGE, type ResourceUsage } from '../budgetMath.js';
 import { CAPABILITY_GRANTS_KEPT } from './authorizationLimits.js';
 
 export const CAPABILITY_GRANTS_EXTENSION = 'urn:missionweave:extension:capability-grants';
-const CAPABILITY_GRANTS_VERSION = '0.1.0';
+export const CAPABILITY_GRANTS_VERSION = '0.1.0';
 
 /** One grant: the claims its token carries, and the usage charged to it so far. */
 export interface CapabilityGrant extends CapabilityGrantClaims {
@@ -30,44 +30,46 @@ export interface LeaseGrantCount {
   readonly count: number;
 }
 
-interface GrantsData {
+export interface GrantsData {
   readonly grants?: readonly CapabilityGrant[];
   readonly perLease?: LeaseGrantCount;
 }
 
-function dataOf(workItem: WorkItem): GrantsData {
-  return (workItem.extensions?.[CAPABILITY_GRANTS_EXTENSION]?.data ?? {}) as GrantsData;
+/** The part of a WorkItem record (`workRecord.ts`) that holds its capability grants. */
+export interface WithGrants {
+  readonly capabilityGrants: GrantsData | undefined;
 }
 
-export function grantsOf(workItem: WorkItem): readonly CapabilityGrant[] {
-  return dataOf(workItem).grants ?? [];
+const NO_GRANTS: GrantsData = {};
+
+function dataOf(record: WithGrants): GrantsData {
+  return record.capabilityGrants ?? NO_GRANTS;
+}
+
+export function grantsOf(record: WithGrants): readonly CapabilityGrant[] {
+  return dataOf(record).grants ?? [];
 }
 
 /** How many grants the Execution Lease `executionLeaseId` has had. */
-export function grantsUnderLease(workItem: WorkItem, executionLeaseId: string): number {
-  const perLease = dataOf(workItem).perLease;
+export function grantsUnderLease(record: WithGrants, executionLeaseId: string): number {
+  const perLease = dataOf(record).perLease;
   return perLease?.executionLeaseId === executionLeaseId ? perLease.count : 0;
 }
 
-function withData(workItem: WorkItem, data: GrantsData): WorkItem {
-  const extension = { version: CAPABILITY_GRANTS_VERSION, critical: false, data } as unknown as Extension;
-  return { ...workItem, extensions: { ...workItem.extensions, [CAPABILITY_GRANTS_EXTENSION]: extension } };
-}
-
-/** `workItem` holding `claims` as its newest grant, at most `CAPABILITY_GRANTS_KEPT` of them. */
-export function withGrant(workItem: WorkItem, claims: CapabilityGrantClaims): WorkItem {
-  const grants = [...grantsOf(workItem), { ...claims, used: NO_USAGE }].slice(-CAPABILITY_GRANTS_KEPT);
-  const perLease = { executionLeaseId: claims.executionLeaseId, count: grantsUnderLease(workItem, claims.executionLeaseId) + 1 };
-  return withData(workItem, { grants, perLease });
+/** `record` holding `claims` as its newest grant, at most `CAPABILITY_GRANTS_KEPT` of them. */
+export function withGrant<R extends WithGrants>(record: R, claims: CapabilityGrantClaims): R {
+  const grants = [...grantsOf(record), { ...claims, used: NO_USAGE }].slice(-CAPABILITY_GRANTS_KEPT);
+  const perLease = { executionLeaseId: claims.executionLeaseId, count: grantsUnderLease(record, claims.executionLeaseId) + 1 };
+  return { ...record, capabilityGrants: { grants, perLease } };
 }
 
 /** The newest grant: the only one whose token is valid. */
-export function currentGrant(workItem: WorkItem): CapabilityGrant | undefined {
-  return grantsOf(workItem).at(-1);
+export function currentGrant(record: WithGrants): CapabilityGrant | undefined {
+  return grantsOf(record).at(-1);
 }
 
-export function grantNamed(workItem: WorkItem, tokenId: string): CapabilityGrant | undefined {
-  return grantsOf(workItem).find((grant) => grant.tokenId === tokenId);
+export function grantNamed(record: WithGrants, tokenId: string): CapabilityGrant | undefined {
+  return grantsOf(record).find((grant) => grant.tokenId === tokenId);
 }
 
 /**
@@ -75,7 +77,7 @@ export function grantNamed(workItem: WorkItem, tokenId: string): CapabilityGrant
  * `ext.missionweaveprotocol.core.resource_usage_record` applies, with the ledger charge, once
  * `checkCapabilityCharge` accepted the charge.
  */
-export function withCapabilityCharge(workItem: WorkItem, tokenId: string, delta: ResourceUsage): WorkItem {
-  const data = dataOf(workItem);
-  return withData(workItem, { ...data, grants: grantsOf(workItem).map((grant) => (grant.tokenId === tokenId ? { ...grant, used: addUsage(grant.used, delta) } : grant)) });
+export function withCapabilityCharge<R extends WithGrants>(record: R, tokenId: string, delta: ResourceUsage): R {
+  const data = dataOf(record);
+  return { ...record, capabilityGrants: { ...data, grants: grantsOf(record).map((grant) => (grant.tokenId === tokenId ? { ...grant, used: addUsage(grant.used, delta) } : grant)) } };
 }

@@ -9,17 +9,18 @@
  * transaction (§10.4).
  */
 
-import type { Lease, SelectionBasis, WorkItem, WorkProgress } from '../documents.js';
+import type { Lease, SelectionBasis, WorkProgress } from '../documents.js';
 import type { DecisionContext } from '../model.js';
 import { parseTimestamp } from '../../protocol/timestamp.js';
 import { linksOf, withLinks, type ChildMissionLink } from './workItemDocuments.js';
 import { closeLease, leasesOf, newWorkLease, withAllClosed, withLeases } from './workLeases.js';
+import type { WorkRecord } from './workRecord.js';
 
 /** The policy rule a promotion's selection basis names (§10.3: "applied policy rules"). */
 export const CHILD_PROMOTION_RULE = '§14 child-mission promotion: the Parent Coordinator owns the WorkItem as child MissionOwner';
 
 /** The next Ownership Epoch: above the current owner's and above any ever granted (§10.3). */
-export function nextOwnershipEpoch(workItem: WorkItem): number {
+export function nextOwnershipEpoch(workItem: WorkRecord): number {
   return Math.max(workItem.owner?.ownershipEpoch ?? 0, leasesOf(workItem).lastOwnershipEpoch ?? 0) + 1;
 }
 
@@ -38,7 +39,7 @@ export interface ChildHolder {
 }
 
 export interface Promotion {
-  readonly workItem: WorkItem;
+  readonly workItem: WorkRecord;
   /** The new `blocked` lease of the Parent Coordinator. */
   readonly ownershipLease: Lease;
   /** The earlier owner's leases, revoked: the fencing the promotion did. */
@@ -65,7 +66,7 @@ function childProgress(child: Omit<ChildMissionLink, 'outcome'>, deadline: strin
 }
 
 /** The selection basis of a promotion: the contract's capabilities, carried by the child (§14). */
-function promotionBasis(workItem: WorkItem, ctx: DecisionContext): SelectionBasis {
+function promotionBasis(workItem: WorkRecord, ctx: DecisionContext): SelectionBasis {
   const required = workItem.contract.requiredCapabilities;
   return {
     requiredCapabilities: required,
@@ -81,7 +82,7 @@ function promotionBasis(workItem: WorkItem, ctx: DecisionContext): SelectionBasi
 }
 
 /** The parent WorkItem once the child of `spec` runs for it; pending offers are withdrawn. */
-export function promoteToChild(workItem: WorkItem, spec: ChildPromotionSpec, ctx: DecisionContext): Promotion {
+export function promoteToChild(workItem: WorkRecord, spec: ChildPromotionSpec, ctx: DecisionContext): Promotion {
   const reason = `promoted to child Mission ${spec.child.missionId}`;
   const leases = leasesOf(workItem);
   const revokedLeases = [leases.ownership, leases.execution]
@@ -89,7 +90,7 @@ export function promoteToChild(workItem: WorkItem, spec: ChildPromotionSpec, ctx
     .map((lease) => closeLease(lease, 'revoked', reason, ctx));
   const ownershipEpoch = nextOwnershipEpoch(workItem);
   const offers = workItem.offers?.map((o) => (o.status === 'pending' ? { ...o, status: 'withdrawn' as const } : o));
-  const blocked: WorkItem = {
+  const blocked: WorkRecord = {
     ...workItem,
     revision: workItem.revision + 1,
     state: 'blocked',
@@ -108,7 +109,7 @@ export function promoteToChild(workItem: WorkItem, spec: ChildPromotionSpec, ctx
     },
     ctx,
   );
-  const owned: WorkItem = {
+  const owned: WorkRecord = {
     ...blocked,
     owner: {
       agentId: spec.holder.agentId,

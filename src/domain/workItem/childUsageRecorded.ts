@@ -6,16 +6,16 @@
  * Group's readers see their own Mission's usage move without reading the child's Group.
  */
 
-import type { WorkItem } from '../documents.js';
 import { defineEvent } from '../kinds/kindTypes.js';
 import type { WorkItemEventPayload } from './workEvents.js';
 import { withCharged } from './resourceUsage.js';
 import type { BudgetLimits, ResourceUsage } from '../budgetMath.js';
 import { workAddressees } from './workAddressees.js';
+import { workRecordOf, type WorkItemDocument } from './workRecord.js';
 
 export interface ChildUsageRecordedPayload extends WorkItemEventPayload {
   /** The parent WorkItems in this Group the charge rolled up into, nearest first. */
-  readonly parentWorkItems: readonly WorkItem[];
+  readonly parentWorkItems: readonly WorkItemDocument[];
   /** The child Mission (one level down) whose usage this is, and its Group. */
   readonly childMissionId: string;
   readonly childGroupId: string;
@@ -30,5 +30,5 @@ export interface ChildUsageRecordedPayload extends WorkItemEventPayload {
 export const childUsageRecorded = defineEvent<ChildUsageRecordedPayload>()({
   kind: 'ext.missionweave.core.child_usage_recorded',
   addressees: workAddressees,
-  evolve: (state, payload) => withCharged(state, [payload.workItem, ...payload.parentWorkItems]),
+  evolve: (state, payload) => withCharged(state, [payload.workItem, ...payload.parentWorkItems].map(workRecordOf)),
 });

@@ -16,7 +16,7 @@
  * (`policy/delegationDepth.ts`).
  */
 
-import type { Budget, WorkContract, WorkItem } from '../documents.js';
+import type { Budget, WorkContract } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { membershipOf } from '../stateQueries.js';
 import { refuse, type CommandEnvelope, type DecisionContext, type Refusal } from '../model.js';
@@ -24,14 +24,15 @@ import { compareSemver, isAfterNow, isNoLaterThan } from '../rules.js';
 import { linksOf, type DelegationGrant } from './workItemDocuments.js';
 import { MAX_WORK_ITEMS_PER_GRANT } from './workLimits.js';
 import { WORK_REASONS } from './workReasons.js';
+import type { WorkRecord } from './workRecord.js';
 
 /** What a delegate does with its Grant: authorize a new descendant, or offer an existing one. */
 export type DelegatedUse =
   | { readonly kind: 'authorize'; readonly workItemId: string; readonly parentWorkItemId: string | undefined; readonly contract: WorkContract }
-  | { readonly kind: 'offer'; readonly workItem: WorkItem };
+  | { readonly kind: 'offer'; readonly workItem: WorkRecord };
 
 /** Target states that end a Grant's usefulness (§9.1). */
-const ENDED_TARGET: readonly WorkItem['state'][] = ['failed', 'cancelled', 'verified'];
+const ENDED_TARGET: readonly WorkRecord['state'][] = ['failed', 'cancelled', 'verified'];
 
 const forbidden = (reason: string, message: string, grant: DelegationGrant): Refusal =>
   refuse('AUTH_FORBIDDEN', reason, message, { delegationGrantId: grant.grantId });

@@ -11,10 +11,11 @@
  * Any other value is refused when the contract is proposed or authorized.
  */
 
-import type { WorkContract, WorkItem, WorkItemState } from '../documents.js';
+import type { WorkContract, WorkItemState } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type Refusal } from '../model.js';
 import { WORK_REASONS } from './workReasons.js';
+import type { WorkRecord } from './workRecord.js';
 
 export const DEPENDENCY_POLICIES = ['all_verified', 'all_submitted'] as const;
 export type DependencyPolicy = (typeof DEPENDENCY_POLICIES)[number];
@@ -51,7 +52,7 @@ export function checkDependencyPolicy(contract: WorkContract): Refusal | null {
 }
 
 /** Refuses a WorkItem whose declared dependencies do not yet satisfy its contract's policy. */
-export function checkDependenciesMet(state: GroupState, workItem: WorkItem): Refusal | null {
+export function checkDependenciesMet(state: GroupState, workItem: WorkRecord): Refusal | null {
   const met = MET[dependencyPolicyOf(workItem.contract)];
   const unmet = workItem.contract.dependencyWorkItemIds.filter((id) => {
     const dependency = state.workItems.get(id)?.state;

@@ -4,20 +4,21 @@
  * granted under, so a new owner (always a higher epoch, §10.3) needs a new approval; it is not
  * consumed by a start, so an owner that checkpoints and starts again within its expiry needs none.
  *
- * They are kept, like the leases, in one non-critical extension of the WorkItem, so that the
- * WorkItem row alone answers the gate; a reader that does not know the extension loses nothing
+ * They are the typed `approvals` field of the work slice's WorkItem record (`workRecord.ts`),
+ * kept like the leases in one non-critical extension of the WorkItem, so that the WorkItem row
+ * alone answers the gate; a reader that does not know the extension loses nothing
  * the WorkItem schema promises. Every approval also lives on in its `approval.execution.granted`
  * Event.
  */
 
-import type { Budget, Extension, Principal, WorkItem } from '../documents.js';
+import type { Budget, Principal, WorkItem } from '../documents.js';
 import { refuse, type CommandSignature, type DecisionContext, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
 import { requiredExecutionApproval } from './executionPolicy.js';
 import { WORK_REASONS } from './workReasons.js';
 
 export const EXECUTION_APPROVALS_EXTENSION = 'urn:missionweave:extension:execution-approvals';
-const EXECUTION_APPROVALS_VERSION = '0.1.0';
+export const EXECUTION_APPROVALS_VERSION = '0.1.0';
 
 /**
  * How many Execution Approvals a WorkItem remembers, newest last; the oldest go first. One owner
@@ -51,20 +52,22 @@ export interface ExecutionApproval {
   readonly signature?: CommandSignature;
 }
 
-export function approvalsOf(workItem: WorkItem): readonly ExecutionApproval[] {
-  const data = workItem.extensions?.[EXECUTION_APPROVALS_EXTENSION]?.data as { approvals?: readonly ExecutionApproval[] } | undefined;
-  return data?.approvals ?? [];
+/** The part of a WorkItem record (`workRecord.ts`) that holds its Execution Approvals. */
+export interface WithApprovals {
+  readonly approvals: readonly ExecutionApproval[] | undefined;
 }
 
-/** `workItem` holding `approval` too, at most `EXECUTION_APPROVALS_KEPT` of them. */
-export function withApproval(workItem: WorkItem, approval: ExecutionApproval): WorkItem {
-  const approvals = [...approvalsOf(workItem), approval].slice(-EXECUTION_APPROVALS_KEPT);
-  const extension = { version: EXECUTION_APPROVALS_VERSION, critical: false, data: { approvals } } as unknown as Extension;
-  return { ...workItem, extensions: { ...workItem.extensions, [EXECUTION_APPROVALS_EXTENSION]: extension } };
+export function approvalsOf(record: WithApprovals): readonly ExecutionApproval[] {
+  return record.approvals ?? [];
+}
+
+/** `record` holding `approval` too, at most `EXECUTION_APPROVALS_KEPT` of them. */
+export function withApproval<R extends WithApprovals>(record: R, approval: ExecutionApproval): R {
+  return { ...record, approvals: [...approvalsOf(record), approval].slice(-EXECUTION_APPROVALS_KEPT) };
 }
 
 /** An approval of the WorkItem's current Ownership Epoch that has not expired (Authority clock). */
-export function liveApproval(workItem: WorkItem, ctx: DecisionContext): ExecutionApproval | undefined {
+export function liveApproval(workItem: WorkItem & WithApprovals, ctx: DecisionContext): ExecutionApproval | undefined {
   const epoch = workItem.owner?.ownershipEpoch;
   return approvalsOf(workItem).find((a) => a.ownershipEpoch === epoch && isAfterNow(a.expiresAt, ctx));
 }
@@ -74,7 +77,7 @@ export function liveApproval(workItem: WorkItem, ctx: DecisionContext): Executio
  * WorkItem whose contract or Organization policy requires an Execution Approval starts only under
  * a live approval of the current Ownership Epoch, a human's where a human's is required.
  */
-export function checkExecutionApproval(workItem: WorkItem, ctx: DecisionContext): Refusal | null {
+export function checkExecutionApproval(workItem: WorkItem & WithApprovals, ctx: DecisionContext): Refusal | null {
   // Organization policy may require more than the contract says (§12, executionPolicy.ts).
   const requirement = requiredExecutionApproval(workItem.contract);
   if (requirement === 'not_required') return null;

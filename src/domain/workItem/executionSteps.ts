@@ -4,12 +4,13 @@
  * current Execution Lease, the next revision of a WorkItem, and the drafts of its Events.
  */
 
-import type { Lease, WorkItem, WorkOffer } from '../documents.js';
+import type { Lease, WorkOffer } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import type { DecisionContext, EventDraft, Refusal } from '../model.js';
 import { checkExecutionLease, checkOwner, checkWorkState, type FencedCommand } from './fencing.js';
 import type { WorkItemEventPayload } from './workEvents.js';
-import { closeLease, leasesOf, WORK_LEASES_EXTENSION, withAllClosed, withLeases } from './workLeases.js';
+import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js';
+import type { WorkRecord } from './workRecord.js';
 
 /** The Ownership Epoch and Execution Lease a Worker kind cites (§11.3). */
 export interface ExecutionClaim {
@@ -23,7 +24,7 @@ export interface ExecutionClaim {
  * an expired ownership lease `WORK_LEASE_EXPIRED`), then the state, then the Lease ID: an older
  * or closed Lease ID is `WORK_LEASE_EXPIRED` even when the epoch still matches (§11.3).
  */
-export function checkActiveOwner(workItem: WorkItem, command: FencedCommand, claim: ExecutionClaim, ctx: DecisionContext, transition: string): Lease | Refusal {
+export function checkActiveOwner(workItem: WorkRecord, command: FencedCommand, claim: ExecutionClaim, ctx: DecisionContext, transition: string): Lease | Refusal {
   const refused = checkOwner(workItem, command, claim, ctx) ?? checkWorkState(workItem, ['active'], transition);
   if (refused !== null) return refused;
   return checkExecutionLease(workItem, command, claim.executionLeaseId, ctx);
@@ -40,12 +41,12 @@ export function workItemConversation(state: GroupState | null, workItemId: strin
 }
 
 /** `workItem` after one more transition at `ctx.now`. */
-export function nextRevision(workItem: WorkItem, change: Partial<WorkItem>, ctx: DecisionContext): WorkItem {
+export function nextRevision(workItem: WorkRecord, change: Partial<WorkRecord>, ctx: DecisionContext): WorkRecord {
   return { ...workItem, ...change, revision: workItem.revision + 1, updatedAt: ctx.now };
 }
 
 /** Pending offers withdrawn: a WorkItem that leaves the offer cycle leaves none behind (§10.3). */
-export function withdrawnOffers(workItem: WorkItem): { offers?: readonly WorkOffer[] } {
+export function withdrawnOffers(workItem: WorkRecord): { offers?: readonly WorkOffer[] } {
   if (workItem.offers === undefined) return {};
   return { offers: workItem.offers.map((o) => (o.status === 'pending' ? { ...o, status: 'withdrawn' as const } : o)) };
 }
@@ -68,13 +69,13 @@ export function workItemDraft<K extends string, P extends WorkItemEventPayload>(
  * the record of whose work ended. Also the revoked leases, which the ending Event carries. A
  * terminal Mission ends its unfinished WorkItems the same way (§10.2, last row; §12).
  */
-export function endWorkItem(workItem: WorkItem, state: 'failed' | 'cancelled', reason: string, ctx: DecisionContext, change: Partial<WorkItem> = {}): { workItem: WorkItem; revokedLeases: Lease[] } {
+export function endWorkItem(workItem: WorkRecord, state: 'failed' | 'cancelled', reason: string, ctx: DecisionContext, change: Partial<WorkRecord> = {}): { workItem: WorkRecord; revokedLeases: Lease[] } {
   const leases = leasesOf(workItem);
   const revokedLeases = [leases.ownership, leases.execution]
     .filter((lease): lease is Lease => lease !== undefined)
     .map((lease) => closeLease(lease, 'revoked', reason, ctx));
   const ended = nextRevision(workItem, { state, ...withdrawnOffers(workItem), ...change }, ctx);
   // A WorkItem never owned has no lease record to close.
-  const hasLeases = workItem.extensions?.[WORK_LEASES_EXTENSION] !== undefined;
+  const hasLeases = workItem.leases !== undefined;
   return { workItem: hasLeases ? withLeases(ended, withAllClosed(leases, 'revoked', reason, ctx)) : ended, revokedLeases };
 }

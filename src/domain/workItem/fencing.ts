@@ -8,7 +8,7 @@
  * when its Ownership Epoch is unchanged").
  */
 
-import type { Lease, WorkItem } from '../documents.js';
+import type { Lease } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { membershipOf } from '../stateQueries.js';
 import { refuse, type CommandEnvelope, type DecisionContext, type Refusal } from '../model.js';
@@ -16,6 +16,7 @@ import { capabilityPins } from './capabilityMatch.js';
 import { linksOf } from './workItemDocuments.js';
 import { isLive, leasesOf } from './workLeases.js';
 import { WORK_REASONS } from './workReasons.js';
+import type { WorkRecord } from './workRecord.js';
 
 /**
  * What the fencing checks read of a Command: who sends it and in which Session. Narrower than
@@ -25,7 +26,7 @@ import { WORK_REASONS } from './workReasons.js';
 export type FencedCommand = Pick<CommandEnvelope, 'actor' | 'sessionEpoch'>;
 
 /** The WorkItem a Command names, or the refusal for one this Group does not have. */
-export function workItemNamed(state: GroupState, workItemId: string): WorkItem | Refusal {
+export function workItemNamed(state: GroupState, workItemId: string): WorkRecord | Refusal {
   const workItem = state.workItems.get(workItemId);
   return workItem ?? refuse('INVALID_COMMAND', WORK_REASONS.workItemUnknown, 'the WorkItem is not in this Group', { workItemId });
 }
@@ -35,7 +36,7 @@ export function isRefusal(value: unknown): value is Refusal {
 }
 
 /** The owner whose ownership lease is still in force, if any (§10.2 "live owner"). */
-export function liveOwnerOf(workItem: WorkItem, ctx: DecisionContext): string | undefined {
+export function liveOwnerOf(workItem: WorkRecord, ctx: DecisionContext): string | undefined {
   const { ownership } = leasesOf(workItem);
   return workItem.owner !== undefined && isLive(ownership, ctx) ? workItem.owner.agentId : undefined;
 }
@@ -59,7 +60,7 @@ export interface OwnerClaim {
  * (anyone else: `AUTH_FORBIDDEN`, or `WORK_STALE_OWNERSHIP` for a former owner citing its old
  * epoch); the epoch must be current; the ownership lease live.
  */
-export function checkOwner(workItem: WorkItem, command: FencedCommand, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
+export function checkOwner(workItem: WorkRecord, command: FencedCommand, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
   const owner = workItem.owner;
   if (owner === undefined || claim.ownershipEpoch !== owner.ownershipEpoch) {
     return refuse('WORK_STALE_OWNERSHIP', WORK_REASONS.ownershipEpochStale, 'the Ownership Epoch is not the current one', {
@@ -81,7 +82,7 @@ export function checkOwner(workItem: WorkItem, command: FencedCommand, claim: Ow
  * The current Execution Lease, cited by its ID, live, and held in the Command's own Session: an
  * older Lease ID, a closed or expired lease, or a lease of a replaced Session is refused.
  */
-export function checkExecutionLease(workItem: WorkItem, command: FencedCommand, leaseId: string, ctx: DecisionContext): Lease | Refusal {
+export function checkExecutionLease(workItem: WorkRecord, command: FencedCommand, leaseId: string, ctx: DecisionContext): Lease | Refusal {
   const { execution } = leasesOf(workItem);
   const details = { workItemId: workItem.workItemId, executionLeaseId: leaseId };
   if (execution === undefined || execution.leaseId !== leaseId) {
@@ -104,7 +105,7 @@ export function checkExecutionLease(workItem: WorkItem, command: FencedCommand, 
  * Coordinator holding a WorkItem for a running child Mission (§14) holds it as the child's
  * MissionOwner, not under its Card's capabilities.
  */
-export function isOwnerCardIncompatible(workItem: WorkItem, ctx: DecisionContext): boolean {
+export function isOwnerCardIncompatible(workItem: WorkRecord, ctx: DecisionContext): boolean {
   const owner = workItem.owner;
   if (owner === undefined) return false;
   const child = linksOf(workItem).childMission;
@@ -118,7 +119,7 @@ export function isOwnerCardIncompatible(workItem: WorkItem, ctx: DecisionContext
  * Authority has closed them yet (`ext.missionweave.core.work_lease_close`, cause
  * `card_incompatible`): execution continues only after renewed acceptance (§6.1).
  */
-export function checkOwnerCard(workItem: WorkItem, ctx: DecisionContext): Refusal | null {
+export function checkOwnerCard(workItem: WorkRecord, ctx: DecisionContext): Refusal | null {
   if (!isOwnerCardIncompatible(workItem, ctx)) return null;
   return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.agentCardIncompatible, 'the owner’s Agent Card no longer meets the Work Contract; execution needs renewed acceptance', {
     workItemId: workItem.workItemId,
@@ -128,7 +129,7 @@ export function checkOwnerCard(workItem: WorkItem, ctx: DecisionContext): Refusa
 }
 
 /** Owner, epoch, ownership lease and (when cited) Execution Lease, in that order. */
-export function checkFenced(workItem: WorkItem, command: FencedCommand, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
+export function checkFenced(workItem: WorkRecord, command: FencedCommand, claim: OwnerClaim, ctx: DecisionContext): Refusal | null {
   const owner = checkOwner(workItem, command, claim, ctx);
   if (owner !== null) return owner;
   if (claim.executionLeaseId === undefined) return null;
@@ -137,7 +138,7 @@ export function checkFenced(workItem: WorkItem, command: FencedCommand, claim: O
 }
 
 /** Refuses a transition the §10.2 table does not allow from the WorkItem's state. */
-export function checkWorkState(workItem: WorkItem, allowed: readonly WorkItem['state'][], transition: string): Refusal | null {
+export function checkWorkState(workItem: WorkRecord, allowed: readonly WorkRecord['state'][], transition: string): Refusal | null {
   if (allowed.includes(workItem.state)) return null;
   return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.workItemState, `a ${workItem.state} WorkItem cannot ${transition}`, {
     workItemId: workItem.workItemId,

@@ -23,25 +23,17 @@
  * (`budgetRevise.ts`) leaves something again.
  */
 
-import type { WorkItem } from '../documents.js';
 import { withCapabilityCharge } from './capabilityGrants.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { linksOf } from './workItemDocuments.js';
-import {
-  missionUsageOf,
-  resourceUsageRecorded,
-  usageOf,
-  withBudgetPause,
-  withCharged,
-  withUsage,
-  type BudgetPause,
-  type ResourceUsageRecordedPayload,
-} from './resourceUsage.js';
+import { missionUsageOf, resourceUsageRecorded, withCharged, type ResourceUsageRecordedPayload } from './resourceUsage.js';
+import { usageOf, withBudgetPause, withUsage, type BudgetPause } from './usageAccount.js';
 import { addUsage, limitsOf, minLimits, NO_USAGE, remainingOf, usageOverflow, USAGE_DIMENSIONS, type BudgetLimits, type ResourceUsage } from '../budgetMath.js';
 import { childUsageRecorded, type ChildUsageRecordedPayload } from './childUsageRecorded.js';
 import { MAX_LEDGER_ANCESTRY } from './budgetLimits.js';
 import { WORK_REASONS } from './workReasons.js';
+import { workItemDocument, type WorkRecord } from './workRecord.js';
 
 /** The ancestor Group states the app loaded for the decision, nearest parent Group first. */
 export function ancestorsOf(ctx: DecisionContext): readonly GroupState[] {
@@ -77,14 +69,14 @@ interface AccountRemaining {
 
 /** The charge applied to one Group: its WorkItems (charged first, then parents) and Mission. */
 interface GroupCharge {
-  readonly workItems: readonly WorkItem[];
+  readonly workItems: readonly WorkRecord[];
   readonly missionCumulative: ResourceUsage;
   readonly accounts: readonly AccountRemaining[];
 }
 
 /** The WorkItem `workItemId` and the parent WorkItems it was allocated from, nearest first. */
-function workItemChain(state: GroupState, workItemId: string): WorkItem[] | Refusal {
-  const chain: WorkItem[] = [];
+function workItemChain(state: GroupState, workItemId: string): WorkRecord[] | Refusal {
+  const chain: WorkRecord[] = [];
   let current: string | undefined = workItemId;
   while (current !== undefined) {
     const workItem = state.workItems.get(current);
@@ -102,7 +94,7 @@ function workItemChain(state: GroupState, workItemId: string): WorkItem[] | Refu
 function chargeGroup(state: GroupState, workItemId: string, delta: ResourceUsage, ctx: DecisionContext): GroupCharge | Refusal {
   const chain = workItemChain(state, workItemId);
   if ('ok' in chain) return chain;
-  const workItems: WorkItem[] = [];
+  const workItems: WorkRecord[] = [];
   const accounts: AccountRemaining[] = [];
   for (const workItem of chain) {
     const cumulative = addUsage(usageOf(workItem), delta);
@@ -149,11 +141,11 @@ function exhaustion(accounts: readonly AccountRemaining[], now: string): BudgetP
 
 /** The Event recording the charge in an ancestor Group, on the parent WorkItem of `child`. */
 function ancestorDraft(ancestor: GroupState, child: GroupState, charged: GroupCharge, origin: { groupId: string; workItemId: string }, delta: ResourceUsage): ChargeDraft {
-  const [parentWorkItem, ...parentWorkItems] = charged.workItems as [WorkItem, ...WorkItem[]];
+  const [parentWorkItem, ...parentWorkItems] = charged.workItems as [WorkRecord, ...WorkRecord[]];
   const payload: ChildUsageRecordedPayload = {
     workItemId: parentWorkItem.workItemId,
-    workItem: parentWorkItem,
-    parentWorkItems,
+    workItem: workItemDocument(parentWorkItem),
+    parentWorkItems: parentWorkItems.map(workItemDocument),
     childMissionId: child.mission.missionId,
     childGroupId: child.groupId,
     origin,
@@ -261,7 +253,7 @@ export function chargeUsage(state: GroupState, charge: UsageCharge, ctx: Decisio
     drafts.push(ancestorDraft(ancestor, child, charged, origin, delta));
     child = ancestor;
   }
-  const [chargedItem, ...parentWorkItems] = own.workItems as [WorkItem, ...WorkItem[]];
+  const [chargedItem, ...parentWorkItems] = own.workItems as [WorkRecord, ...WorkRecord[]];
   const pause = exhaustion(accounts, ctx.now);
   const paused = pause === undefined ? chargedItem : withBudgetPause(chargedItem, pause);
   // A tool host's charge also counts against the capability token it was shown (§12).
@@ -270,14 +262,14 @@ export function chargeUsage(state: GroupState, charge: UsageCharge, ctx: Decisio
   const cumulative = usageOf(workItem);
   const payload: ResourceUsageRecordedPayload = {
     workItemId: workItem.workItemId,
-    workItem,
+    workItem: workItemDocument(workItem),
     ownershipEpoch: charge.ownershipEpoch,
     executionLeaseId: charge.executionLeaseId,
     usageDelta: delta,
     cumulativeUsage: cumulative,
     remainingBudget: effectiveRemaining(accounts),
     missionUsage: { missionId: state.mission.missionId, cumulativeUsage: own.missionCumulative, remainingBudget: remainingOf(own.missionCumulative, limitsOf(state.mission.budget)) },
-    ...(parentWorkItems.length === 0 ? {} : { parentWorkItems }),
+    ...(parentWorkItems.length === 0 ? {} : { parentWorkItems: parentWorkItems.map(workItemDocument) }),
     ...(pause === undefined ? {} : { budgetPause: pause }),
     ...charge.annotations,
   };

@@ -31,7 +31,7 @@
  * WorkItem/Mission ancestry, none does.
  */
 
-import type { Lease, WorkItem } from '../documents.js';
+import type { Lease } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import {
   accept,
@@ -47,6 +47,7 @@ import { isZeroUsage, readBinding, type OfflineBinding, type OfflineTarget } fro
 import { chargeUsage, type Charged } from './ledger.js';
 import { OFFLINE_EXECUTION_EXTENSION } from '../../protocol/offlineExecution.js';
 import { WORK_REASONS } from './workReasons.js';
+import type { WorkRecord } from './workRecord.js';
 
 type KindDecide = (state: GroupState, command: CommandEnvelope, ctx: DecisionContext) => Decision;
 
@@ -70,7 +71,7 @@ function checkEnvelope(binding: OfflineBinding, command: CommandEnvelope, ctx: D
   return null;
 }
 
-function checkOwnerUnchanged(workItem: WorkItem, binding: OfflineBinding): Refusal | null {
+function checkOwnerUnchanged(workItem: WorkRecord, binding: OfflineBinding): Refusal | null {
   const details = { workItemId: workItem.workItemId };
   if (workItem.state !== 'queued' && workItem.state !== 'active') {
     return refuse('INVALID_STATE_TRANSITION', WORK_REASONS.offlineWorkItemState, `offline progress cannot reconcile into a WorkItem in state ${workItem.state}`, { ...details, state: workItem.state });
@@ -83,13 +84,13 @@ function checkOwnerUnchanged(workItem: WorkItem, binding: OfflineBinding): Refus
 }
 
 /** The historical lease, if the WorkItem still records it (current or among the last closed). */
-function historicalLease(workItem: WorkItem, leaseId: string): Lease | undefined {
+function historicalLease(workItem: WorkRecord, leaseId: string): Lease | undefined {
   const leases = leasesOf(workItem);
   if (leases.execution?.leaseId === leaseId) return leases.execution;
   return leases.closed?.find((lease) => lease.leaseId === leaseId);
 }
 
-function checkLease(workItem: WorkItem, binding: OfflineBinding): Lease | Refusal {
+function checkLease(workItem: WorkRecord, binding: OfflineBinding): Lease | Refusal {
   const details = { workItemId: workItem.workItemId, executionLeaseId: binding.executionLeaseId };
   const lease = historicalLease(workItem, binding.executionLeaseId);
   if (lease === undefined) return refuse('WORK_LEASE_EXPIRED', WORK_REASONS.offlineLeaseUnknown, 'the WorkItem records no such Execution Lease', details);
@@ -109,7 +110,7 @@ function checkLease(workItem: WorkItem, binding: OfflineBinding): Lease | Refusa
   return lease;
 }
 
-function checkTarget(workItem: WorkItem, binding: OfflineBinding, target: OfflineTarget): Refusal | null {
+function checkTarget(workItem: WorkRecord, binding: OfflineBinding, target: OfflineTarget): Refusal | null {
   if (target.conversationId !== undefined && target.conversationId !== workItem.conversationId) {
     return refuse('AUTH_FORBIDDEN', WORK_REASONS.offlineOutsideConversation, 'offline progress is posted only in the bound WorkItem Conversation');
   }

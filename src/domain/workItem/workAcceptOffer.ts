@@ -2,7 +2,7 @@
 
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { workItemEvent, type WorkOfferAcceptedPayload } from './workEvents.js';
-import type { WorkItem, WorkOffer, WorkOwner } from '../documents.js';
+import type { WorkOffer, WorkOwner } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { activeAgent } from '../stateQueries.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
@@ -13,6 +13,7 @@ import { DEFAULT_OWNERSHIP_LEASE_SECONDS } from './workLimits.js';
 import { leasesOf, newWorkLease, withLeases } from './workLeases.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXAMPLES } from './workExamples.js';
+import { workItemDocument, type WorkRecord } from './workRecord.js';
 
 /**
  * `work.accept_offer` (§10.2, §10.3): the first valid acceptance of a pending, unexpired offer
@@ -26,12 +27,12 @@ import { WORK_EXAMPLES } from './workExamples.js';
 type AcceptCommand = CommandOf<'work.accept_offer'>;
 
 /** The actor's latest offer entry (a re-offer appends a new one). */
-function latestOfferTo(workItem: WorkItem, agentId: string): WorkOffer | undefined {
+function latestOfferTo(workItem: WorkRecord, agentId: string): WorkOffer | undefined {
   return [...(workItem.offers ?? [])].reverse().find((offer) => offer.agentId === agentId);
 }
 
 /** The actor's pending, unexpired offer, or why it has none. */
-function checkOffer(workItem: WorkItem, agentId: string, ctx: DecisionContext): WorkOffer | Refusal {
+function checkOffer(workItem: WorkRecord, agentId: string, ctx: DecisionContext): WorkOffer | Refusal {
   const offer = latestOfferTo(workItem, agentId);
   const details = { workItemId: workItem.workItemId };
   if (offer === undefined) return refuse('AUTH_FORBIDDEN', WORK_REASONS.notOffered, 'the WorkItem is not offered to this Agent', details);
@@ -51,7 +52,7 @@ function checkOffer(workItem: WorkItem, agentId: string, ctx: DecisionContext): 
 }
 
 /** One higher than any epoch the WorkItem ever had, whether or not its owner is still recorded. */
-function nextOwnershipEpoch(workItem: WorkItem): number {
+function nextOwnershipEpoch(workItem: WorkRecord): number {
   const leases = leasesOf(workItem);
   return Math.max(leases.lastOwnershipEpoch ?? 0, workItem.owner?.ownershipEpoch ?? 0, leases.ownership?.ownershipEpoch ?? 0) + 1;
 }
@@ -90,7 +91,7 @@ export function decideAcceptOffer(state: GroupState, command: AcceptCommand, ctx
     if (o.offerId === offer.offerId) return { ...o, status: 'accepted' };
     return o.status === 'pending' ? { ...o, status: 'lost_race' } : o;
   });
-  const queued = withLeases(
+  const queued = withLeases<WorkRecord>(
     { ...workItem, revision: workItem.revision + 1, state: 'queued', offers, owner, updatedAt: ctx.now },
     { ...leasesOf(workItem), ownership: ownershipLease, lastOwnershipEpoch: ownershipEpoch },
   );
@@ -98,7 +99,7 @@ export function decideAcceptOffer(state: GroupState, command: AcceptCommand, ctx
     kind: 'work.offer.accepted',
     payload: {
       workItemId: workItem.workItemId,
-      workItem: queued,
+      workItem: workItemDocument(queued),
       assigneeId: agentId,
       ownershipEpoch,
       ownershipLeaseExpiresAt: ownershipLease.expiresAt,

@@ -22,6 +22,7 @@ import { leasesOf, withAllClosed, withLeases } from './workLeases.js';
 import { progressOf, withEvidenceIds } from './workProgress.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
+import { workItemDocument } from './workRecord.js';
 
 export const workResultAccepted = workItemEvent<WorkResultAcceptedPayload>()('work.result.accepted');
 
@@ -45,7 +46,7 @@ function decideAcceptResult(state: GroupState, command: CommandOf<'work.accept_r
   const progress = withEvidenceIds(progressOf(workItem), [...submission.evidenceIds, ...evidenceIdsOf(payload.evidence)]);
   const verified = nextRevision(workItem, { state: 'verified', progress: { ...progress, blockers: [] } }, ctx);
   const after = withLeases(verified, withAllClosed(leasesOf(workItem), 'released', 'result accepted', ctx));
-  return accept(workItemDraft('work.result.accepted', { workItemId: after.workItemId, workItem: after, evidence: payload.evidence }));
+  return accept(workItemDraft('work.result.accepted', { workItemId: after.workItemId, workItem: workItemDocument(after), evidence: payload.evidence }));
 }
 
 export const workAcceptResult = defineKind({

@@ -8,16 +8,16 @@
  * cut short, so that no check silently skips an ancestor.
  */
 
-import type { WorkItem } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { refuse, type Refusal } from '../model.js';
 import { linksOf } from './workItemDocuments.js';
 import { WORK_REASONS } from './workReasons.js';
+import type { WorkRecord } from './workRecord.js';
 
 /** One ancestor WorkItem and the Group it lives in. */
 export interface AncestorWorkItem {
   readonly groupId: string;
-  readonly workItem: WorkItem;
+  readonly workItem: WorkRecord;
 }
 
 /**

@@ -6,9 +6,8 @@
 import type { WorkAuthorizedPayload } from '../groupEvents.js';
 import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
-import type { WorkItem } from '../documents.js';
 import { recordGrantUse, checkDelegatedUse } from './delegation.js';
-import { linksOf, newWorkItem, type WorkProposal } from './workItemDocuments.js';
+import { linksOf, type WorkProposal } from './workItemDocuments.js';
 import { canonicalize } from '../../protocol/jcs.js';
 import { newConversation } from '../conversations.js';
 import { groupRef, holdsCoordinatorLease } from '../stateQueries.js';
@@ -23,6 +22,7 @@ import { ancestorWorkItems } from './workAncestry.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXAMPLES } from './workExamples.js';
 import { workAddressees } from './workAddressees.js';
+import { newWorkItem, workItemDocument, workRecordOf } from './workRecord.js';
 
 /**
  * `work.authorize` (§10.2 "none or open Work Proposal → open", §9.1): the current Coordinator, or
@@ -126,7 +126,7 @@ export function decideWorkAuthorize(
   );
   return accept({
     kind: 'work.authorized',
-    payload: { workItem, conversation, proposalId: proposal?.proposalId ?? null },
+    payload: { workItem: workItemDocument(workItem), conversation, proposalId: proposal?.proposalId ?? null },
     aggregate: { type: 'work-item', id: workItem.workItemId, revision: workItem.revision },
     workItemId: workItem.workItemId,
     conversationId,
@@ -134,7 +134,7 @@ export function decideWorkAuthorize(
 }
 
 /** The proposal the WorkItem was authorized from, now `authorized` (§10.2). */
-function withProposalAuthorized(state: GroupState, proposalId: string | null, workItem: WorkItem): GroupState {
+function withProposalAuthorized(state: GroupState, proposalId: string | null, workItem: { readonly workItemId: string }): GroupState {
   const proposal = proposalId === null ? undefined : state.proposals.get(proposalId);
   if (proposal === undefined) return state;
   const authorized = { ...proposal, state: 'authorized' as const, authorizedWorkItemId: workItem.workItemId, revision: proposal.revision + 1 };
@@ -145,10 +145,11 @@ export const workAuthorized = defineEvent<WorkAuthorizedPayload>()({
   kind: 'work.authorized',
   addressees: workAddressees,
   evolve: (state, { workItem, conversation, proposalId }) => {
-    const grantId = linksOf(workItem).delegationGrantId;
+    const record = workRecordOf(workItem);
+    const grantId = linksOf(record).delegationGrantId;
     const withWork: GroupState = {
       ...state,
-      workItems: withEntry(state.workItems, workItem.workItemId, workItem),
+      workItems: withEntry(state.workItems, workItem.workItemId, record),
       conversations: withEntry(state.conversations, conversation.conversationId, conversation),
     };
     const withProposal = withProposalAuthorized(withWork, proposalId, workItem);

@@ -15,6 +15,7 @@ import { workItemEvent, type WorkBlockedPayload } from './workEvents.js';
 import { leasesOf, renewLease, withExecutionClosed, withLeases, type WorkCheckpoint } from './workLeases.js';
 import { progressAtCheckpoint } from './workProgress.js';
 import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
+import { workItemDocument } from './workRecord.js';
 
 /** The payload schema's default `blockedLeaseSeconds` (its bound, one year, is the schema's). */
 export const DEFAULT_BLOCKED_LEASE_SECONDS = 900;
@@ -38,7 +39,7 @@ function decideBlock(state: GroupState, command: CommandOf<'work.block'>, ctx: D
   return accept(
     workItemDraft('work.blocked', {
       workItemId: after.workItemId,
-      workItem: after,
+      workItem: workItemDocument(after),
       reason: payload.reason,
       checkpoint,
       blockedLeaseExpiresAt: ownership.expiresAt,

@@ -22,6 +22,7 @@ import { workItemEvent, type WorkCancelledPayload } from './workEvents.js';
 import { withChildReleased } from './workItemDocuments.js';
 import { UNFINISHED_STATES } from './workFail.js';
 import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
+import { workItemDocument } from './workRecord.js';
 
 export const workCancelled = workItemEvent<WorkCancelledPayload>()('work.cancelled');
 
@@ -37,7 +38,7 @@ function decideCancel(state: GroupState, command: CommandOf<'work.cancel'>, ctx:
   const released = withChildReleased(ended, 'cancelled', ctx);
   const after = cleanup === undefined ? released : withCleanupDue(released, cleanup);
   return accept(
-    workItemDraft('work.cancelled', { workItemId: after.workItemId, workItem: after, reason: payload.reason, revokedLeases, ...(cleanup === undefined ? {} : { cleanup }) }),
+    workItemDraft('work.cancelled', { workItemId: after.workItemId, workItem: workItemDocument(after), reason: payload.reason, revokedLeases, ...(cleanup === undefined ? {} : { cleanup }) }),
   );
 }
 

@@ -19,6 +19,7 @@ import { resourceUsageRecorded } from './resourceUsage.js';
 import { childUsageRecorded } from './childUsageRecorded.js';
 import { chargesOfflineUsage } from './reconcileOffline.js';
 import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
+import { workItemDocument } from './workRecord.js';
 
 /** The payload schema's default `resumeWithinSeconds` (its bound, one year, is the schema's). */
 export const DEFAULT_RESUME_SECONDS = 900;
@@ -41,7 +42,7 @@ function decideCheckpoint(state: GroupState, command: CommandOf<'work.checkpoint
   return accept(
     workItemDraft('work.checkpointed', {
       workItemId: after.workItemId,
-      workItem: after,
+      workItem: workItemDocument(after),
       checkpoint,
       ownershipLeaseExpiresAt: ownership.expiresAt,
       releasedExecutionLease: released.closed!.at(-1)!,

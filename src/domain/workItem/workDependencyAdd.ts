@@ -14,7 +14,7 @@
  * be added. The Worker that accepts a new offer accepts the new version.
  */
 
-import type { Lease, WorkItem } from '../documents.js';
+import type { Lease } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
@@ -26,15 +26,16 @@ import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js
 import { MAX_DEPENDENCIES_PER_WORK_ITEM } from './workLimits.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXAMPLES } from './workExamples.js';
+import { workItemDocument, type WorkRecord } from './workRecord.js';
 
 export const workContractRevised = workItemEvent<WorkContractRevisedPayload>()('work.contract.revised');
 
 /** §10.2 states whose contract may still change: not yet submitted, not ended, not running. */
-const REVISABLE: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'blocked'];
+const REVISABLE: readonly WorkRecord['state'][] = ['open', 'offered', 'queued', 'blocked'];
 
 type AddCommand = CommandOf<'ext.missionweaveprotocol.core.work_dependency_add'>;
 
-function checkEdge(state: GroupState, workItem: WorkItem, dependencyId: string): Refusal | null {
+function checkEdge(state: GroupState, workItem: WorkRecord, dependencyId: string): Refusal | null {
   if (!state.workItems.has(dependencyId)) {
     return refuse('INVALID_COMMAND', WORK_REASONS.dependencyUnknown, 'the dependency is not a WorkItem of this Group', { workItemId: dependencyId });
   }
@@ -57,14 +58,14 @@ function checkEdge(state: GroupState, workItem: WorkItem, dependencyId: string):
 }
 
 /** The WorkItem under its revised contract, in the same state, and the leases its fenced owner loses. */
-function revised(workItem: WorkItem, dependencyId: string, ctx: DecisionContext): { workItem: WorkItem; revokedLeases: WorkContractRevisedPayload['revokedLeases'] } {
+function revised(workItem: WorkRecord, dependencyId: string, ctx: DecisionContext): { workItem: WorkRecord; revokedLeases: WorkContractRevisedPayload['revokedLeases'] } {
   const contract = {
     ...workItem.contract,
     contractVersion: workItem.contract.contractVersion + 1,
     dependencyWorkItemIds: [...workItem.contract.dependencyWorkItemIds, dependencyId],
   };
   const offers = workItem.offers?.map((o) => (o.status === 'pending' ? { ...o, status: 'withdrawn' as const } : o));
-  const next: WorkItem = { ...workItem, contract, revision: workItem.revision + 1, updatedAt: ctx.now, ...(offers === undefined ? {} : { offers }) };
+  const next: WorkRecord = { ...workItem, contract, revision: workItem.revision + 1, updatedAt: ctx.now, ...(offers === undefined ? {} : { offers }) };
   const leases = leasesOf(workItem);
   const live = [leases.ownership, leases.execution].filter((l): l is Lease => l !== undefined && l.state === 'active');
   if (live.length === 0) return { workItem: next, revokedLeases: [] };
@@ -86,7 +87,7 @@ export function decideWorkDependencyAdd(
   const { workItem, revokedLeases } = revised(found, dependencyId, ctx);
   return accept({
     kind: 'work.contract.revised',
-    payload: { workItemId, workItem, contractVersion: workItem.contract.contractVersion, dependencyId, revokedLeases },
+    payload: { workItemId, workItem: workItemDocument(workItem), contractVersion: workItem.contract.contractVersion, dependencyId, revokedLeases },
     aggregate: { type: 'work-item', id: workItemId, revision: workItem.revision },
     workItemId,
   });

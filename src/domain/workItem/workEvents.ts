@@ -5,25 +5,27 @@
  * carry (`workItemId`, `ownershipEpoch`, the lease, …) so that its agents read them unchanged.
  */
 
-import type { Budget, Lease, SelectionBasis, WorkItem } from '../documents.js';
+import type { Budget, Lease, SelectionBasis } from '../documents.js';
 import { withEntry, type GroupState } from '../kinds/groupState.js';
 import { defineEvent, type GroupEventType } from '../kinds/kindTypes.js';
 import type { ExecutionApproval } from './executionApprovals.js';
 import type { DelegationGrant, WorkProposal } from './workItemDocuments.js';
 import type { WorkCheckpoint } from './workLeases.js';
 import { workAddressees } from './workAddressees.js';
+import type { CleanupDue, CleanupReason } from './workCleanup.js';
+import { workRecordOf, type WorkItemDocument } from './workRecord.js';
 
-export type { DelegationGrant, WorkProposal };
+export type { CleanupDue, CleanupReason, DelegationGrant, WorkProposal };
 
-/** Every WorkItem Event payload names its WorkItem and carries it whole. */
+/** Every WorkItem Event payload names its WorkItem and carries it whole, as a document. */
 export interface WorkItemEventPayload {
   readonly workItemId: string;
-  readonly workItem: WorkItem;
+  readonly workItem: WorkItemDocument;
 }
 
-/** Folds a WorkItem Event: the WorkItem becomes the document the Event carries. */
-export function withWorkItem(state: GroupState, workItem: WorkItem): GroupState {
-  return { ...state, workItems: withEntry(state.workItems, workItem.workItemId, workItem) };
+/** Folds a WorkItem Event: the WorkItem becomes the record of the document the Event carries. */
+export function withWorkItem(state: GroupState, workItem: WorkItemDocument): GroupState {
+  return { ...state, workItems: withEntry(state.workItems, workItem.workItemId, workRecordOf(workItem)) };
 }
 
 /** An Event type whose only effect is the WorkItem it carries, addressed to its owner and lease holders. */
@@ -110,15 +112,6 @@ export interface WorkFailedPayload extends WorkItemEventPayload {
   readonly reason: string;
   readonly evidence: readonly unknown[];
   readonly revokedLeases: readonly Lease[];
-}
-
-export type CleanupReason = 'external-side-effects-recorded' | 'execution-started';
-
-/** What a cancellation leaves the Coordinator to clean up after, and why (`workCleanup.ts`). */
-export interface CleanupDue {
-  readonly reasons: readonly CleanupReason[];
-  readonly sideEffectRisk: WorkItem['contract']['sideEffectRisk'];
-  readonly externalActions: number;
 }
 
 export interface WorkCancelledPayload extends WorkItemEventPayload {

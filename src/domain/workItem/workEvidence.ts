@@ -19,9 +19,9 @@
 
 import type { MissionWeaveEvidence } from '../../protocol/schemas/payloadTypes.js';
 import { samePrincipal, type Principal } from '../../protocol/principal.js';
-import type { WorkItem } from '../documents.js';
 import { refuse, type Refusal } from '../model.js';
 import { WORK_REASONS } from './workReasons.js';
+import type { WorkRecord } from './workRecord.js';
 
 export type Evidence = MissionWeaveEvidence;
 
@@ -41,13 +41,13 @@ export interface EvidenceRules {
 /** Criterion IDs a refusal lists: enough to act on, small enough for any error. */
 const UNCOVERED_LISTED = 16;
 
-function isAbout(workItem: WorkItem, evidence: Evidence, artifactHashes: readonly string[]): boolean {
+function isAbout(workItem: WorkRecord, evidence: Evidence, artifactHashes: readonly string[]): boolean {
   const { subject } = evidence;
   return subject.type === 'work_item' ? subject.id === workItem.workItemId : subject.type === 'artifact' && artifactHashes.includes(subject.id);
 }
 
 /** The first Evidence that breaks `rules`, as a refusal naming it; `null` when all pass. */
-export function checkEvidence(workItem: WorkItem, evidence: readonly Evidence[], rules: EvidenceRules): Refusal | null {
+export function checkEvidence(workItem: WorkRecord, evidence: readonly Evidence[], rules: EvidenceRules): Refusal | null {
   const ids = new Set<string>();
   for (const e of evidence) {
     const details = { evidenceId: e.evidenceId };
@@ -85,7 +85,7 @@ export function checkEvidence(workItem: WorkItem, evidence: readonly Evidence[],
  * `required`, each criterion needs an Evidence naming it of a kind it lists; `any`, any Evidence
  * naming it (the checks above already judged producer and result).
  */
-export function checkCoverage(workItem: WorkItem, evidence: readonly Evidence[], kinds: 'required' | 'any'): Refusal | null {
+export function checkCoverage(workItem: WorkRecord, evidence: readonly Evidence[], kinds: 'required' | 'any'): Refusal | null {
   const uncovered = workItem.contract.acceptanceCriteria
     .filter((criterion) => !evidence.some((e) => e.criterionIds.includes(criterion.criterionId) && (kinds === 'any' || (criterion.evidenceRequired as readonly string[]).includes(e.type))))
     .map((criterion) => criterion.criterionId);

@@ -18,6 +18,7 @@ import { executionLeaseSeconds, ownershipCovering } from './workStart.js';
 import { workItemEvent, type WorkProgressedPayload } from './workEvents.js';
 import { leasesOf, renewLease, withLeases } from './workLeases.js';
 import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
+import { workItemDocument } from './workRecord.js';
 
 type RenewKind = 'ext.missionweaveprotocol.core.work_execution_lease_renew';
 
@@ -47,7 +48,7 @@ export function decideLeaseRenew(state: GroupState, command: CommandOf<RenewKind
     kind: 'work.progressed',
     payload: {
       workItemId: workItem.workItemId,
-      workItem: renewed,
+      workItem: workItemDocument(renewed),
       ownershipEpoch: payload.ownershipEpoch,
       executionLease,
       executionLeaseExpiresAt: executionLease.expiresAt,

@@ -21,22 +21,22 @@ import { accept, refuse, type DecisionContext, type Refusal } from '../model.js'
 import { checkActiveOwner, endWorkItem, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { checkWorkState, isRefusal, workItemNamed } from './fencing.js';
 import { checkEvidence, evidenceIdsOf } from './workEvidence.js';
-import type { WorkItem } from '../documents.js';
 import { workItemEvent, type WorkFailedPayload } from './workEvents.js';
 import { progressOf, withEvidenceIds } from './workProgress.js';
 import { withChildReleased } from './workItemDocuments.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
+import { workItemDocument, type WorkRecord } from './workRecord.js';
 
 /** The §10.2 states `work.fail` and `work.cancel` leave. */
-export const UNFINISHED_STATES: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted'];
+export const UNFINISHED_STATES: readonly WorkRecord['state'][] = ['open', 'offered', 'queued', 'active', 'blocked', 'submitted'];
 
 export const workFailed = workItemEvent<WorkFailedPayload>()('work.failed');
 
 type FailCommand = CommandOf<'work.fail'>;
 
 /** Who may fail the WorkItem this way: the fenced owner, or the current Coordinator. */
-function checkSender(state: GroupState, workItem: WorkItem, command: FailCommand, ctx: DecisionContext): Refusal | null {
+function checkSender(state: GroupState, workItem: WorkRecord, command: FailCommand, ctx: DecisionContext): Refusal | null {
   const { ownershipEpoch, executionLeaseId } = command.payload;
   if (ownershipEpoch !== undefined && executionLeaseId !== undefined) {
     const execution = checkActiveOwner(workItem, command, { ownershipEpoch, executionLeaseId }, ctx, 'fail as its owner');
@@ -71,7 +71,7 @@ function decideFail(state: GroupState, command: FailCommand, ctx: DecisionContex
   const { workItem: ended, revokedLeases } = endWorkItem(workItem, 'failed', 'WorkItem failed', ctx, { progress });
   // As `work.cancel`: a running child Mission is released here and cancelled by the reactor.
   const after = withChildReleased(ended, 'failed', ctx);
-  return accept(workItemDraft('work.failed', { workItemId: after.workItemId, workItem: after, reason: payload.reason, evidence, revokedLeases }));
+  return accept(workItemDraft('work.failed', { workItemId: after.workItemId, workItem: workItemDocument(after), reason: payload.reason, evidence, revokedLeases }));
 }
 
 export const workFail = defineKind({

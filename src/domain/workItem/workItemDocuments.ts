@@ -1,15 +1,16 @@
 /**
- * Building and changing normative WorkItems (§10). The WorkItem schema has no member for the
- * links §9.1 and §14 require (its parent WorkItem, the child Mission it was promoted to), so
- * they travel in one non-critical extension of ours: readers that do not know it lose nothing
- * the schema promises them.
+ * The documents of the work module besides the WorkItem (§10): Work Proposals, Delegation Grants,
+ * and a WorkItem's links. The WorkItem schema has no member for the links §9.1 and §14 require
+ * (its parent WorkItem, the child Mission it was promoted to), so they are the typed `links` field
+ * of the work slice's WorkItem record (`workRecord.ts`) and travel in one non-critical extension
+ * of ours: readers that do not know it lose nothing the schema promises them.
  */
 
-import { toJson, type Budget, type CapabilityRef, type Extension, type Principal, type WorkContract, type WorkItem } from '../documents.js';
+import type { Budget, CapabilityRef, Principal, WorkContract, WorkItem } from '../documents.js';
 import type { DecisionContext } from '../model.js';
 
 export const WORK_LINKS_EXTENSION = 'urn:missionweave:extension:work-item-links';
-const WORK_LINKS_VERSION = '0.1.0';
+export const WORK_LINKS_VERSION = '0.1.0';
 
 export type ChildFailurePolicy = 'block_parent_work_item' | 'fail_parent_work_item' | 'fail_parent_mission';
 
@@ -49,10 +50,10 @@ export function waitsForChild(link: ChildMissionLink | undefined): link is Child
 }
 
 /** `workItem`, ended as `state`, released from the child it waited for, if any (§10.2, §14). */
-export function withChildReleased(workItem: WorkItem, state: ChildRelease['state'], ctx: DecisionContext): WorkItem {
-  const links = linksOf(workItem);
-  if (!waitsForChild(links.childMission)) return workItem;
-  return withLinks(workItem, { ...links, childMission: { ...links.childMission, released: { state, releasedAt: ctx.now } } });
+export function withChildReleased<R extends WithLinks>(record: R, state: ChildRelease['state'], ctx: DecisionContext): R {
+  const links = linksOf(record);
+  if (!waitsForChild(links.childMission)) return record;
+  return withLinks(record, { ...links, childMission: { ...links.childMission, released: { state, releasedAt: ctx.now } } });
 }
 
 export interface WorkItemLinks {
@@ -62,51 +63,19 @@ export interface WorkItemLinks {
   readonly childMission?: ChildMissionLink;
 }
 
-export function linksOf(workItem: WorkItem): WorkItemLinks {
-  const data = workItem.extensions?.[WORK_LINKS_EXTENSION]?.data;
-  return (data ?? {}) as WorkItemLinks;
+/** The part of a WorkItem record (`workRecord.ts`) that holds its links. */
+export interface WithLinks {
+  readonly links: WorkItemLinks | undefined;
 }
 
-export function withLinks(workItem: WorkItem, links: WorkItemLinks): WorkItem {
-  // The links are plain JSON data of ours; the nested outcome makes them a readonly interface.
-  const extension: Extension = { version: WORK_LINKS_VERSION, critical: false, data: toJson(links) };
-  return { ...workItem, extensions: { ...workItem.extensions, [WORK_LINKS_EXTENSION]: extension } };
+const NO_LINKS: WorkItemLinks = {};
+
+export function linksOf(record: WithLinks): WorkItemLinks {
+  return record.links ?? NO_LINKS;
 }
 
-export interface NewWorkItem {
-  readonly workItemId: string;
-  readonly missionId: string;
-  readonly groupId: string;
-  readonly conversationId: string;
-  readonly contract: WorkContract;
-  readonly exclusive: boolean;
-  readonly parentWorkItemId?: string;
-  readonly delegationGrantId?: string;
-  /** Who wrote the contract when it is not the authorizer: a Work Proposal's proposer (§10.2). */
-  readonly createdBy?: Principal;
-}
-
-export function newWorkItem(spec: NewWorkItem, actor: Principal, ctx: DecisionContext): WorkItem {
-  const author = { type: actor.type, id: actor.id };
-  const creator = spec.createdBy === undefined ? author : { type: spec.createdBy.type, id: spec.createdBy.id };
-  const workItem: WorkItem = {
-    workItemId: spec.workItemId,
-    missionId: spec.missionId,
-    groupId: spec.groupId,
-    conversationId: spec.conversationId,
-    revision: 1,
-    state: 'open',
-    exclusive: spec.exclusive,
-    contract: spec.contract,
-    createdBy: creator,
-    authorizedBy: author,
-    createdAt: ctx.now,
-  };
-  const links: WorkItemLinks = {
-    ...(spec.parentWorkItemId === undefined ? {} : { parentWorkItemId: spec.parentWorkItemId }),
-    ...(spec.delegationGrantId === undefined ? {} : { delegationGrantId: spec.delegationGrantId }),
-  };
-  return Object.keys(links).length === 0 ? workItem : withLinks(workItem, links);
+export function withLinks<R extends WithLinks>(record: R, links: WorkItemLinks): R {
+  return { ...record, links };
 }
 
 /** States from which a WorkItem may be promoted to a child Mission (§10.2). */

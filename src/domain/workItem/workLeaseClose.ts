@@ -7,7 +7,7 @@
 
 import { defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { workItemEvent, type WorkItemEventPayload } from './workEvents.js';
-import type { Lease, WorkItem } from '../documents.js';
+import type { Lease } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
 import { isAfterNow } from '../rules.js';
@@ -15,6 +15,7 @@ import { isOwnerCardIncompatible, isRefusal, workItemNamed } from './fencing.js'
 import { closeLease, leasesOf, withAllClosed, withExecutionClosed, withLeases, type WorkLeases } from './workLeases.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
+import { workItemDocument, type WorkRecord } from './workRecord.js';
 
 /**
  * `ext.missionweave.core.work_lease_close`: the Group Authority closes a WorkItem lease that no
@@ -57,7 +58,7 @@ export interface WorkLeaseClosedPayload extends WorkItemEventPayload {
 type Close = CommandOf<typeof WORK_LEASE_CLOSE>;
 
 /** Which of the WorkItem's current leases the Command names, or the refusal. */
-function namedLease(workItem: WorkItem, payload: Close['payload']): { which: 'execution' | 'ownership'; lease: Lease } | Refusal {
+function namedLease(workItem: WorkRecord, payload: Close['payload']): { which: 'execution' | 'ownership'; lease: Lease } | Refusal {
   const owner = workItem.owner;
   if (owner === undefined || owner.ownershipEpoch !== payload.ownershipEpoch) {
     return refuse('WORK_STALE_OWNERSHIP', WORK_REASONS.ownershipEpochNotCurrent, 'the lease was granted under an Ownership Epoch that is no longer current', {
@@ -76,7 +77,7 @@ function namedLease(workItem: WorkItem, payload: Close['payload']): { which: 'ex
 }
 
 /** Refuses a cause that does not hold at the acceptance time (the Authority's clock only). */
-function checkCause(workItem: WorkItem, which: 'execution' | 'ownership', lease: Lease, cause: LeaseCloseCause, ctx: DecisionContext): Refusal | null {
+function checkCause(workItem: WorkRecord, which: 'execution' | 'ownership', lease: Lease, cause: LeaseCloseCause, ctx: DecisionContext): Refusal | null {
   const details = { leaseId: lease.leaseId };
   switch (cause) {
     case 'expired':
@@ -125,7 +126,7 @@ export function decideWorkLeaseClose(state: GroupState, command: Close, ctx: Dec
 
   const leases = leasesOf(workItem);
   const { after, closed } = closing(named.which, leases, payload.cause, ctx);
-  const next: WorkItem = {
+  const next: WorkRecord = {
     ...withLeases(workItem, after),
     state: workItem.state === 'active' ? 'queued' : workItem.state,
     revision: workItem.revision + 1,
@@ -133,7 +134,7 @@ export function decideWorkLeaseClose(state: GroupState, command: Close, ctx: Dec
   };
   return accept({
     kind: WORK_LEASE_CLOSED,
-    payload: { workItemId: next.workItemId, workItem: next, ownershipEpoch: payload.ownershipEpoch, cause: payload.cause, closedLease: closed[0] as Lease, closedLeases: closed },
+    payload: { workItemId: next.workItemId, workItem: workItemDocument(next), ownershipEpoch: payload.ownershipEpoch, cause: payload.cause, closedLease: closed[0] as Lease, closedLeases: closed },
     aggregate: { type: 'work-item', id: next.workItemId, revision: next.revision },
     workItemId: next.workItemId,
     conversationId: next.conversationId,

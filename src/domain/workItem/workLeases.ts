@@ -1,19 +1,20 @@
 /**
  * The leases a WorkItem runs under (§11.3): the ownership lease that `work.accept_offer` begins
  * (a `blocked` lease while the WorkItem is blocked) and the Execution Lease of `work.start`. They
- * are normative Lease documents kept in one non-critical extension of the WorkItem, so that the
- * WorkItem row alone answers every fencing question and a reader that does not know the extension
- * loses nothing the WorkItem schema promises. Closed leases live on in the Events that closed them;
- * the extension keeps the last few closed Execution Leases, which offline reconciliation (§11.5)
- * judges buffered progress against.
+ * are normative Lease documents, the typed `leases` field of the work slice's WorkItem record
+ * (`workRecord.ts`), which travels and is stored as one non-critical extension of the WorkItem, so
+ * that the WorkItem row alone answers every fencing question and a reader that does not know the
+ * extension loses nothing the WorkItem schema promises. Closed leases live on in the Events that
+ * closed them; the field keeps the last few closed Execution Leases, which offline reconciliation
+ * (§11.5) judges buffered progress against.
  */
 
-import type { Extension, Lease, WorkItem } from '../documents.js';
+import type { Lease, WorkItem } from '../documents.js';
 import type { DecisionContext } from '../model.js';
 import { isAfterNow, nowPlusSeconds } from '../rules.js';
 
 export const WORK_LEASES_EXTENSION = 'urn:missionweave:extension:work-leases';
-const WORK_LEASES_VERSION = '0.1.0';
+export const WORK_LEASES_VERSION = '0.1.0';
 
 /** How many closed Execution Leases a WorkItem remembers: the window offline reconciliation sees. */
 export const CLOSED_LEASES_KEPT = 16;
@@ -42,20 +43,27 @@ export interface WorkLeases {
   readonly lastOwnershipEpoch?: number;
 }
 
-export function leasesOf(workItem: WorkItem): WorkLeases {
-  const data = workItem.extensions?.[WORK_LEASES_EXTENSION]?.data;
-  return (data ?? {}) as WorkLeases;
+/** The part of a WorkItem record (`workRecord.ts`) that holds its leases. */
+export interface WithLeases {
+  readonly leases: WorkLeases | undefined;
 }
 
-export function withLeases(workItem: WorkItem, leases: WorkLeases): WorkItem {
-  const data: Record<string, unknown> = {};
-  if (leases.ownership !== undefined) data.ownership = leases.ownership;
-  if (leases.execution !== undefined) data.execution = leases.execution;
-  if (leases.closed !== undefined && leases.closed.length > 0) data.closed = leases.closed;
-  if (leases.checkpoint !== undefined) data.checkpoint = leases.checkpoint;
-  if (leases.lastOwnershipEpoch !== undefined) data.lastOwnershipEpoch = leases.lastOwnershipEpoch;
-  const extension = { version: WORK_LEASES_VERSION, critical: false, data } as unknown as Extension;
-  return { ...workItem, extensions: { ...workItem.extensions, [WORK_LEASES_EXTENSION]: extension } };
+const NO_LEASES: WorkLeases = {};
+
+export function leasesOf(record: WithLeases): WorkLeases {
+  return record.leases ?? NO_LEASES;
+}
+
+/** `record` holding `leases`, members without a value left out. */
+export function withLeases<R extends WithLeases>(record: R, leases: WorkLeases): R {
+  const kept: WorkLeases = {
+    ...(leases.ownership === undefined ? {} : { ownership: leases.ownership }),
+    ...(leases.execution === undefined ? {} : { execution: leases.execution }),
+    ...(leases.closed === undefined || leases.closed.length === 0 ? {} : { closed: leases.closed }),
+    ...(leases.checkpoint === undefined ? {} : { checkpoint: leases.checkpoint }),
+    ...(leases.lastOwnershipEpoch === undefined ? {} : { lastOwnershipEpoch: leases.lastOwnershipEpoch }),
+  };
+  return { ...record, leases: kept };
 }
 
 /** A lease in force at the acceptance time: active and not past its expiry (Authority clock only). */

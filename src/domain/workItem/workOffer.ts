@@ -3,7 +3,7 @@
 import { defineEvent, defineKind, type CommandOf } from '../kinds/kindTypes.js';
 import { recordGrantUse, checkDelegatedUse } from './delegation.js';
 import { withWorkItem, type WorkOfferCreatedPayload } from './workEvents.js';
-import type { Lease, SelectionBasis, WorkItem, WorkOffer } from '../documents.js';
+import type { Lease, SelectionBasis, WorkOffer } from '../documents.js';
 import type { GroupState } from '../kinds/groupState.js';
 import { activeAgent, holdsCoordinatorLease, membershipOf } from '../stateQueries.js';
 import { accept, refuse, type Decision, type DecisionContext, type EventDraft, type Refusal } from '../model.js';
@@ -16,6 +16,7 @@ import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXAMPLES } from './workExamples.js';
 import { workAddressees } from './workAddressees.js';
+import { workItemDocument, type WorkRecord } from './workRecord.js';
 
 /**
  * `work.offer` (§10.2, §10.3): creates, replaces or extends the durable, expiring offers of a
@@ -28,10 +29,10 @@ import { workAddressees } from './workAddressees.js';
 type OfferCommand = CommandOf<'work.offer'>;
 
 /** §10.2: the states a WorkItem may be (re-)offered from, given no live owner. */
-const OFFERABLE: readonly WorkItem['state'][] = ['open', 'offered', 'queued', 'active', 'blocked', 'failed'];
+const OFFERABLE: readonly WorkRecord['state'][] = ['open', 'offered', 'queued', 'active', 'blocked', 'failed'];
 
 /** A WorkItem promoted to a child Mission is fenced while that Mission runs (§14). */
-function checkNoRunningChild(workItem: WorkItem): Refusal | null {
+function checkNoRunningChild(workItem: WorkRecord): Refusal | null {
   const child = linksOf(workItem).childMission;
   // A settled link records the child's end (ext.missionweave.core.child_mission_settle), a released
   // one the WorkItem's own end (`work.fail`); until then the child runs, as `work.unblock` judges it too.
@@ -43,7 +44,7 @@ function checkNoRunningChild(workItem: WorkItem): Refusal | null {
 }
 
 /** Each candidate is an active Worker of this Group whose active Agent Card meets the contract. */
-function checkCandidates(state: GroupState, workItem: WorkItem, candidateIds: readonly string[], ctx: DecisionContext): Refusal | Map<string, number> {
+function checkCandidates(state: GroupState, workItem: WorkRecord, candidateIds: readonly string[], ctx: DecisionContext): Refusal | Map<string, number> {
   if (candidateIds.length > MAX_OFFER_CANDIDATES) {
     return refuse('INVALID_COMMAND', WORK_REASONS.tooManyCandidates, `at most ${MAX_OFFER_CANDIDATES} candidates per offer`, { limit: MAX_OFFER_CANDIDATES });
   }
@@ -91,7 +92,7 @@ const FENCE_REASON = 'Ownership expired; fenced before a new offer';
  * close and it is no longer the owner, so any Command it still sends meets WORK_STALE_OWNERSHIP;
  * the lease extension keeps the highest Ownership Epoch, so the next owner's is higher.
  */
-function fenceFormerOwner(workItem: WorkItem, ctx: DecisionContext): { unowned: WorkItem; fencedOwnershipLease?: Lease } {
+function fenceFormerOwner(workItem: WorkRecord, ctx: DecisionContext): { unowned: WorkRecord; fencedOwnershipLease?: Lease } {
   const { owner, ...unowned } = workItem;
   const leases = leasesOf(workItem);
   if (owner === undefined && leases.ownership === undefined) return { unowned };
@@ -131,7 +132,7 @@ export function decideWorkOffer(state: GroupState, command: OfferCommand, ctx: D
 
   const { unowned: fenced, fencedOwnershipLease } = fenceFormerOwner(workItem, ctx);
   const selectionBasis: SelectionBasis = payload.selectionBasis;
-  const offered: WorkItem = {
+  const offered: WorkRecord = {
     ...fenced,
     revision: workItem.revision + 1,
     state: 'offered',
@@ -143,7 +144,7 @@ export function decideWorkOffer(state: GroupState, command: OfferCommand, ctx: D
     kind: 'work.offer.created',
     payload: {
       workItemId: workItem.workItemId,
-      workItem: offered,
+      workItem: workItemDocument(offered),
       candidateAgentIds: payload.candidateAgentIds,
       offerExpiresAt,
       selectionBasis,

@@ -5,8 +5,9 @@
  * arbitrary percentage.
  */
 
-import type { WorkItem, WorkProgress } from '../documents.js';
+import type { WorkProgress } from '../documents.js';
 import type { WorkCheckpoint } from './workLeases.js';
+import type { WorkRecord } from './workRecord.js';
 
 /**
  * Most Evidence IDs a WorkItem's progress keeps: the schema's bound on `progress.evidenceIds`.
@@ -19,7 +20,7 @@ export const PROGRESS_EVIDENCE_KEPT = 1_000;
  * The WorkItem's progress, or where a WorkItem that never reported any stands: its state as the
  * phase, nothing completed, its contract deadline as the only completion estimate there is.
  */
-export function progressOf(workItem: WorkItem): WorkProgress {
+export function progressOf(workItem: WorkRecord): WorkProgress {
   return (
     workItem.progress ?? {
       currentPhase: workItem.state,
@@ -36,7 +37,7 @@ export function progressOf(workItem: WorkItem): WorkProgress {
  * Progress as a checkpoint reports it (§11.4): its phase and milestones, its next step (else the
  * phase it is in), the blockers now in force; the estimate and Evidence carry over.
  */
-export function progressAtCheckpoint(workItem: WorkItem, checkpoint: WorkCheckpoint, blockers: readonly string[]): WorkProgress {
+export function progressAtCheckpoint(workItem: WorkRecord, checkpoint: WorkCheckpoint, blockers: readonly string[]): WorkProgress {
   const before = progressOf(workItem);
   return {
     ...before,

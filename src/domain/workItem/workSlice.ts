@@ -3,12 +3,14 @@
  * Grants (§9.1), each its own stored row.
  */
 
-import type { WorkItem } from '../documents.js';
+import { fromJson, toJson, type WorkItem } from '../documents.js';
 import { joinCodecs, mapCodec, type SliceCodec } from '../kinds/domainModule.js';
 import type { DelegationGrant, WorkProposal } from './workItemDocuments.js';
+import { workItemDocument, workRecordOf, type WorkRecord } from './workRecord.js';
 
 export interface WorkSlice {
-  readonly workItems: ReadonlyMap<string, WorkItem>;
+  /** WorkItems by ID, each with the state kept beside its document as typed fields (`workRecord.ts`). */
+  readonly workItems: ReadonlyMap<string, WorkRecord>;
   /** Work Proposals by ID (§10.2): open ones and those a `work.authorize` took up. */
   readonly proposals: ReadonlyMap<string, WorkProposal>;
   /** Delegation Grants by Grant ID (§9.1); validity is judged at each use, not stored. */
@@ -21,9 +23,22 @@ declare module '../kinds/groupState.js' {
   interface GroupState extends WorkSlice {}
 }
 
+/** WorkItems stored as their documents, extensions and all, as before the typed fields. */
+const WORK_ITEMS: SliceCodec<Pick<WorkSlice, 'workItems'>> = {
+  rowTypes: ['work-item'],
+  initialState: () => ({ workItems: new Map() }),
+  encode: (slice) =>
+    [...slice.workItems.values()].map((record) => ({ type: 'work-item', id: record.workItemId, revision: record.revision, document: toJson(workItemDocument(record)) })),
+  decode(rows) {
+    const workItems = new Map<string, WorkRecord>();
+    for (const stored of rows) workItems.set(stored.id, workRecordOf(fromJson<WorkItem>(stored.document)));
+    return { workItems };
+  },
+};
+
 export const WORK_SLICE: SliceCodec<WorkSlice> = joinCodecs(
   joinCodecs(
-    mapCodec<'workItems', WorkItem>('workItems', 'work-item', (w) => ({ id: w.workItemId, revision: w.revision })),
+    WORK_ITEMS,
     mapCodec<'proposals', WorkProposal>('proposals', 'work-proposal', (p) => ({ id: p.proposalId, revision: p.revision })),
   ),
   mapCodec<'delegationGrants', DelegationGrant>('delegationGrants', 'delegation-grant', (g) => ({ id: g.grantId, revision: g.revision })),

@@ -14,6 +14,7 @@ import { DEFAULT_EXECUTION_LEASE_SECONDS, MAX_EXECUTION_LEASE_SECONDS } from './
 import { leasesOf, newWorkLease, renewLease, withLeases } from './workLeases.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
+import { workItemDocument, type WorkRecord } from './workRecord.js';
 
 /**
  * `work.start` (§10.2, §11.3): the current owner, under the current Ownership Epoch and a live
@@ -74,7 +75,7 @@ export function decideWorkStart(
     },
     ctx,
   );
-  const active = withLeases(
+  const active = withLeases<WorkRecord>(
     { ...workItem, revision: workItem.revision + 1, state: 'active', updatedAt: ctx.now },
     { ...leases, ownership: ownershipCovering(ownership, executionLease.expiresAt, seconds, ctx), execution: executionLease },
   );
@@ -82,7 +83,7 @@ export function decideWorkStart(
     kind: 'work.started',
     payload: {
       workItemId: workItem.workItemId,
-      workItem: active,
+      workItem: workItemDocument(active),
       ownershipEpoch: payload.ownershipEpoch,
       executionLease,
       executionLeaseExpiresAt: executionLease.expiresAt,

@@ -15,7 +15,6 @@
 import type { CommandOf } from '../kinds/kindTypes.js';
 import { defineKind } from '../kinds/kindTypes.js';
 import type { GroupState } from '../kinds/groupState.js';
-import type { WorkItem } from '../documents.js';
 import { accept, refuse, type DecisionContext, type Refusal } from '../model.js';
 import { checkActiveOwner, nextRevision, workItemConversation, workItemDraft, workItemRevision } from './executionSteps.js';
 import { isRefusal, workItemNamed } from './fencing.js';
@@ -25,11 +24,12 @@ import { leasesOf, withExecutionClosed, withLeases } from './workLeases.js';
 import { progressOf, withEvidenceIds } from './workProgress.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
+import { workItemDocument, type WorkRecord } from './workRecord.js';
 
 export const workSubmitted = workItemEvent<WorkSubmittedPayload>()('work.submitted');
 
 /** The first submitted hash that is not an Artifact this WorkItem published, as a refusal. */
-function checkOwnArtifacts(state: GroupState, workItem: WorkItem, artifactHashes: readonly string[]): Refusal | null {
+function checkOwnArtifacts(state: GroupState, workItem: WorkRecord, artifactHashes: readonly string[]): Refusal | null {
   const foreign = artifactHashes.find((hash) => state.artifacts.get(hash)?.workItemId !== workItem.workItemId);
   if (foreign === undefined) return null;
   return refuse('INVALID_COMMAND', WORK_REASONS.artifactNotPublished, 'submit only Artifacts this WorkItem published', { workItemId: workItem.workItemId, contentHash: foreign });
@@ -62,7 +62,7 @@ function decideSubmit(state: GroupState, command: CommandOf<'work.submit'>, ctx:
   return accept(
     workItemDraft('work.submitted', {
       workItemId: after.workItemId,
-      workItem: after,
+      workItem: workItemDocument(after),
       ownershipEpoch: payload.ownershipEpoch,
       artifactHashes: payload.artifactHashes,
       evidence: payload.evidence,

@@ -22,6 +22,7 @@ import { closeLease, leasesOf, withAllClosed, withLeases } from './workLeases.js
 import { progressOf } from './workProgress.js';
 import { WORK_REASONS } from './workReasons.js';
 import { WORK_EXECUTION_EXAMPLES } from './workExecutionExamples.js';
+import { workItemDocument } from './workRecord.js';
 
 export const workUnblocked = workItemEvent<WorkUnblockedPayload>()('work.unblocked');
 
@@ -45,7 +46,7 @@ function decideUnblock(state: GroupState, command: CommandOf<'work.unblock'>, ct
   if (liveOwnerOf(workItem, ctx) !== undefined) {
     const ownership: Lease = { ...leases.ownership!, leaseType: 'ownership' };
     const after = withLeases(nextRevision(workItem, { state: 'queued', progress }, ctx), { ...leases, ownership });
-    return accept(workItemDraft('work.unblocked', { workItemId: after.workItemId, workItem: after, state: 'queued' as const, status: 'queued' as const }));
+    return accept(workItemDraft('work.unblocked', { workItemId: after.workItemId, workItem: workItemDocument(after), state: 'queued' as const, status: 'queued' as const }));
   }
   // The blocked lease lapsed: the owner is fenced before the WorkItem is offered again (§11.5).
   const fenced = leases.ownership === undefined ? undefined : closeLease(leases.ownership, 'expired', 'blocked lease lapsed', ctx);
@@ -56,7 +57,7 @@ function decideUnblock(state: GroupState, command: CommandOf<'work.unblock'>, ct
   return accept(
     workItemDraft('work.unblocked', {
       workItemId: reopened.workItemId,
-      workItem: reopened,
+      workItem: workItemDocument(reopened),
       state: 'open' as const,
       status: 'open' as const,
       ...(fenced === undefined ? {} : { fencedOwnershipLease: fenced }),

@@ -7,6 +7,7 @@
 import type { GroupState } from '../../../src/domain/kinds/groupState.js';
 import type { Principal } from '../../../src/protocol/principal.js';
 import { CHILD_GROUP, CHILD_MISSION, COORD2, GROUP, MAIN, MISSION, T0, WORK } from '../fixtures.js';
+import { workItemIn } from '../workDocuments.js';
 
 /** The prefix of the ids the decider mints in the cases (`${ID}1`, `${ID}2`, …). */
 export const ID = 'urn:test:id:when-';
@@ -50,7 +51,7 @@ export function closed(s: GroupState, kind: string, reason: string, missionState
         reason,
         mission: { ...s.mission, state: missionState, revision: s.mission.revision + 1 },
         coordinatorLease: { ...s.coordinatorLease, state: 'revoked', closedAt: T0, closureReason },
-        workItems: [{ ...s.workItems.get(WORK), state: workState, revision: 2, updatedAt: T0 }],
+        workItems: [{ ...workItemIn(s, WORK), state: workState, revision: 2, updatedAt: T0 }],
       },
     },
   ];

@@ -1,7 +1,8 @@
 /** The accepted `ext.missionweave.core.capability_grant`, its Events stated whole (`kindCase.ts`). */
 
-import type { WorkItem } from '../../../src/domain/documents.js';
 import { withGrant } from '../../../src/domain/workItem/capabilityGrants.js';
+import { workItemDocument } from '../../../src/domain/workItem/workRecord.js';
+import { workItemIn } from '../workDocuments.js';
 import { leasesIn } from '../expectedOwnership.js';
 import { AUTHORITY, T0, WORK, WORKER, activeWork } from '../fixtures.js';
 import { ID } from './caseFixtures.js';
@@ -12,7 +13,7 @@ export const CASE = defineCase('ext.missionweave.core.capability_grant', {
   given: activeWork,
   payload: (s) => ({ workItemId: WORK, agentId: WORKER.id, sessionEpoch: 1, ownershipEpoch: 1, executionLeaseId: (leasesIn(s)['execution'] as { leaseId?: string } | undefined)?.leaseId ?? 'urn:x:no-lease', limits: { toolCalls: 1 } }),
   events: (state) => {
-    const before = state.workItems.get(WORK) as WorkItem;
+    const before = workItemIn(state);
     const execution = leasesIn(state)['execution'] as { leaseId: string } | undefined;
     const grant = {
       tokenId: `${ID}1`,
@@ -30,7 +31,7 @@ export const CASE = defineCase('ext.missionweave.core.capability_grant', {
       issuedAt: T0,
       expiresAt: new Date(Date.parse(T0) + 300_000).toISOString(),
     };
-    const workItem = withGrant({ ...before, revision: before.revision + 1, updatedAt: T0 }, grant);
+    const workItem = workItemDocument(withGrant({ ...state.workItems.get(WORK)!, revision: before.revision + 1, updatedAt: T0 }, grant));
     return [{ kind: 'ext.missionweave.core.capability_granted', payload: { workItemId: WORK, workItem, grant } }];
   },
 });

@@ -2,7 +2,8 @@
 
 import type { Lease, WorkItem } from '../../../src/domain/documents.js';
 import type { RecordedEvent } from '../../../src/domain/model.js';
-import { WORK_LEASES_EXTENSION, withLeases } from '../../../src/domain/workItem/workLeases.js';
+import { WORK_LEASES_EXTENSION } from '../../../src/domain/workItem/workLeases.js';
+import { documentWithLeases, workItemIn } from '../workDocuments.js';
 import { AUTHORITY, GROUP, MISSION, T0, WORK, WORKER, at, busyGroup } from '../fixtures.js';
 import { defineCase } from './kindCase.js';
 
@@ -26,7 +27,7 @@ const EXPIRED_LEASE: Lease = {
 /** The open WorkItem made active under `EXPIRED_LEASE`, as the work.* kinds leave it. */
 function leasedWorkItem(workItem: WorkItem): WorkItem {
   const pin = { id: 'code.review', version: '1.0.0' };
-  return withLeases({
+  return documentWithLeases({
     ...workItem,
     state: 'active',
     owner: { agentId: WORKER.id, agentCardVersion: 3, capabilityPins: [pin], ownershipEpoch: 1, ownershipLeaseId: 'urn:x:lease-own', acceptedAt: at(-600) },
@@ -39,7 +40,7 @@ export const CASE = defineCase('ext.missionweave.core.work_lease_close', {
   given: () => busyGroup().map((event) => (event.kind === 'work.authorized' ? { ...event, payload: { ...event.payload, workItem: leasedWorkItem(event.payload['workItem'] as unknown as WorkItem) } } as unknown as RecordedEvent : event)),
   payload: () => ({ workItemId: WORK, ownershipEpoch: 1, leaseId: EXPIRED_LEASE.leaseId, holderAgentId: WORKER.id, cause: 'expired' }),
   events: (state) => {
-    const before = state.workItems.get(WORK) as WorkItem;
+    const before = workItemIn(state);
     const closed: Lease = { ...EXPIRED_LEASE, state: 'expired', closedAt: T0, closureReason: 'expired' };
     const workItem = { ...before, state: 'queued', revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, [WORK_LEASES_EXTENSION]: { version: '0.1.0', critical: false, data: { closed: [closed] } } } };
     return [{ kind: 'ext.missionweave.core.work_lease_closed', payload: { workItemId: WORK, workItem, ownershipEpoch: 1, cause: 'expired', closedLease: closed, closedLeases: [closed] } }];

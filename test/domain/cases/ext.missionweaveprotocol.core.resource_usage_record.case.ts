@@ -1,8 +1,8 @@
 /** The accepted `ext.missionweaveprotocol.core.resource_usage_record`, its Events stated whole (`kindCase.ts`). */
 
-import type { WorkItem } from '../../../src/domain/documents.js';
-import { RESOURCE_USAGE_EXTENSION } from '../../../src/domain/workItem/resourceUsage.js';
+import { RESOURCE_USAGE_EXTENSION } from '../../../src/domain/workItem/usageAccount.js';
 import { leasesIn } from '../expectedOwnership.js';
+import { workItemIn } from '../workDocuments.js';
 import { MISSION, T0, WORK, WORKER, activeWork } from '../fixtures.js';
 import { defineCase } from './kindCase.js';
 
@@ -12,7 +12,7 @@ export const CASE = defineCase('ext.missionweaveprotocol.core.resource_usage_rec
   payload: (s) => ({ workItemId: WORK, ownershipEpoch: 1, executionLeaseId: (leasesIn(s)['execution'] as { leaseId?: string } | undefined)?.leaseId ?? 'urn:x:no-lease', usageDelta: { toolCalls: 1 } }),
   events: (state) => {
     // The runnable contract grants EUR 80, 300,000 tokens and 400 tool calls; the Mission EXAMPLE_BUDGET.
-    const before = state.workItems.get(WORK) as WorkItem;
+    const before = workItemIn(state);
     const usage = { financialMicrounits: 0, modelTokens: 0, toolCalls: 1, computeSeconds: 0, wallClockSeconds: 0, externalActions: 0 };
     const workItem = { ...before, revision: before.revision + 1, updatedAt: T0, extensions: { ...before.extensions, [RESOURCE_USAGE_EXTENSION]: { version: '0.1.0', critical: false, data: { usage } } } };
     return [{
