@@ -5,6 +5,7 @@
 
 import { fromJson, toJson, type WorkItem } from '../documents.js';
 import { joinCodecs, mapCodec, type SliceCodec } from '../kinds/domainModule.js';
+import type { AggregateRow } from '../kinds/groupState.js';
 import type { DelegationGrant, WorkProposal } from './workItemDocuments.js';
 import { workItemDocument, workRecordOf, type WorkRecord } from './workRecord.js';
 
@@ -23,12 +24,31 @@ declare module '../kinds/groupState.js' {
   interface GroupState extends WorkSlice {}
 }
 
+// Records and maps are immutable (kinds/groupState.ts): an unchanged map encodes to the same rows
+// and an unchanged record to the same row, so a batch re-encodes only the WorkItems it changed.
+const rowOfRecord = new WeakMap<WorkRecord, AggregateRow>();
+const rowsOfMap = new WeakMap<ReadonlyMap<string, WorkRecord>, readonly AggregateRow[]>();
+
+function rowOf(record: WorkRecord): AggregateRow {
+  let row = rowOfRecord.get(record);
+  if (row === undefined) {
+    row = { type: 'work-item', id: record.workItemId, revision: record.revision, document: toJson(workItemDocument(record)) };
+    rowOfRecord.set(record, row);
+  }
+  return row;
+}
+
 /** WorkItems stored as their documents, extensions and all, as before the typed fields. */
 const WORK_ITEMS: SliceCodec<Pick<WorkSlice, 'workItems'>> = {
   rowTypes: ['work-item'],
   initialState: () => ({ workItems: new Map() }),
-  encode: (slice) =>
-    [...slice.workItems.values()].map((record) => ({ type: 'work-item', id: record.workItemId, revision: record.revision, document: toJson(workItemDocument(record)) })),
+  encode(slice) {
+    const known = rowsOfMap.get(slice.workItems);
+    if (known !== undefined) return known;
+    const rows = [...slice.workItems.values()].map(rowOf);
+    rowsOfMap.set(slice.workItems, rows);
+    return rows;
+  },
   decode(rows) {
     const workItems = new Map<string, WorkRecord>();
     for (const stored of rows) workItems.set(stored.id, workRecordOf(fromJson<WorkItem>(stored.document)));
