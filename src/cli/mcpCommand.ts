@@ -10,7 +10,9 @@
  * Over stdio (the default) stdout carries MCP frames and nothing else: every log line goes to
  * stderr. `--http PORT` serves Streamable HTTP on 127.0.0.1 instead (`mcpHttp.ts`). Either ends
  * cleanly on stdin's end (the client closed the pipe), SIGTERM or SIGINT: the MCP sessions close,
- * then the Agent (its last Cursors ACKed).
+ * then the Agent (its last Cursors ACKed). Over stdio the requests already read are answered
+ * first (at most `ANSWER_WAIT_MS`), so a client that writes its requests and closes the pipe —
+ * `missionweave mcp … <<EOF`, as the README's walk-through does — still gets every answer.
  */
 
 import { readFileSync } from 'node:fs';
@@ -30,6 +32,8 @@ import { nodeWebSocketUrl, unreachable } from './nodeAddress.js';
 const USAGE = 'usage: missionweave mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]';
 /** A profile's `from.extension` label when neither the call nor `--extension` names one. */
 export const DEFAULT_EXTENSION = 'main';
+/** How long a stopping stdio server waits for the answers to requests it has already read. */
+const ANSWER_WAIT_MS = 30_000;
 
 function log(message: string): void {
   process.stderr.write(`missionweave mcp: ${message}\n`);
@@ -45,6 +49,35 @@ function stopped(watchStdin: boolean): Promise<string> {
       process.stdin.once('close', () => resolve('stdin closed'));
     }
   });
+}
+
+/**
+ * Counts the requests `transport` has read and not yet answered (wrap it once connected, when its
+ * `onmessage` is the server's); the function returned resolves once none is left, or after `limitMs`.
+ */
+function unanswered(transport: StdioServerTransport): (limitMs: number) => Promise<void> {
+  const pending = new Set<string | number>();
+  let idle: (() => void) | undefined;
+  const receive = transport.onmessage;
+  transport.onmessage = (message) => {
+    if ('method' in message && 'id' in message) pending.add(message.id);
+    receive?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message) => {
+    await send(message);
+    if (!('method' in message) && 'id' in message && message.id !== undefined && pending.delete(message.id) && pending.size === 0) idle?.();
+  };
+  return (limitMs) => {
+    if (pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, limitMs);
+      idle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  };
 }
 
 export async function mcpCommand(argv: readonly string[]): Promise<number> {
@@ -93,9 +126,12 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
     } else {
       const server = newServer();
       const ending = stopped(true);
-      await server.connect(new StdioServerTransport());
+      const transport = new StdioServerTransport();
+      await server.connect(transport);
+      const answered = unanswered(transport);
       log(JSON.stringify({ agentId: agent.agentId, groups: groups.length, tools: tools.length, mcp: 'stdio' }));
       log(`stopping: ${await ending}`);
+      await answered(ANSWER_WAIT_MS);
       await server.close();
     }
   } finally {
