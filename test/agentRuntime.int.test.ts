@@ -181,6 +181,19 @@ describe('AgentRuntime across a restart', () => {
   });
 });
 
+describe('AgentRuntime saves a decision and its rows together', () => {
+  it('keeps no WorkItem row when the snapshot of the same decision cannot be saved', () => {
+    const path = fileIn();
+    // Room for the empty scheduler's snapshot, not for one holding a WorkItem.
+    const runtime = open(path, { limits: { maxContextBytes: 200 } });
+    expect(() => runtime.admit(request(w(1), GA))).toThrow(expect.objectContaining({ code: 'PROJECTION_FAILED', reason: 'too-large' }));
+    expect(runtime.projection.work.get(GA, w(1))).toBeUndefined();
+    expect(runtime.state.work).toEqual({});
+    runtime.close();
+    expect(Object.keys(open(path).state.work)).toEqual([]);
+  });
+});
+
 describe('AgentRuntime refuses a projection it cannot trust', () => {
   function tamper(path: string, sql: string): void {
     const db = new Database(path);
