@@ -75,9 +75,11 @@ export class LocalProjection {
   readonly work: ProjectionWork;
   readonly state: ProjectionState;
   private readonly db: Database.Database;
+  private readonly context: ProjectionContext;
 
   /** Use openProjection. */
   constructor(context: ProjectionContext, agentId: string) {
+    this.context = context;
     this.db = context.db;
     this.path = context.path;
     this.agentId = agentId;
@@ -100,6 +102,15 @@ export class LocalProjection {
       ...(schedulerSnapshot === undefined ? {} : { schedulerSnapshot }),
       work,
     };
+  }
+
+  /**
+   * Runs `work` as one transaction: the writes of the parts it calls (each its own transaction
+   * otherwise) are kept all together, or none of them if it throws. The runtime uses it to save a
+   * scheduler decision together with the WorkItem rows it changes.
+   */
+  atomically<T>(work: () => T): T {
+    return this.context.write(work);
   }
 
   get open(): boolean {
