@@ -11,11 +11,14 @@ import { UnavailableError } from '../home/usageError.js';
 import { PROCESS_IO, withIo, type CliIo } from './cliIo.js';
 import { NODE_READ_SIDES } from './nodeReadSides.js';
 import { readSideVerbs } from './readSide.js';
+import { asksForHelp, commandUsage, packageVersion } from './cliHelp.js';
 
 /** The verbs of the node's Extension Profiles' read sides (`missionweave disput`…). */
 const PROFILE_VERBS = readSideVerbs(NODE_READ_SIDES);
 
 const USAGE = `usage: missionweave <command> [options]
+       missionweave <command> --help      that command's usage
+       missionweave --version             the version
 
 commands:
   start [--dir DIR]                   initialise DIR (default .missionweave) if new, then serve it
@@ -71,7 +74,19 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 async function dispatch(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version') {
+    process.stdout.write(`missionweave ${packageVersion()}\n`);
+    return 0;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   const load = name === undefined ? undefined : COMMANDS[name];
+  if (load !== undefined && asksForHelp(rest)) {
+    process.stdout.write(commandUsage(USAGE, name as string) ?? USAGE);
+    return 0;
+  }
   if (load === undefined) {
     process.stderr.write(USAGE);
     return 2;
