@@ -39,6 +39,7 @@ describe('missionweave --help', () => {
     ['conformance', '--json', '--help'],
     ['validate', '--help'],
     ['start', '--help'],
+    ['kinds', '--help'],
   ])('%s %s… prints that command\'s usage and exits 0', async (...args) => {
     const result = await run(...args);
     expect(result).toMatchObject({ code: 0, stderr: '' });

@@ -46,7 +46,9 @@ commands:
   mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]
                                       an MCP server speaking for the Agent: Parley and Mission tools over
                                       stdio (stdout is MCP only), or Streamable HTTP on 127.0.0.1:PORT
-${[...PROFILE_VERBS.values()].map((verb) => verb.usage).join('')}  conformance [--spec DIR] [--json]   run the official bundles against this implementation
+${[...PROFILE_VERBS.values()].map((verb) => verb.usage).join('')}  kinds [KIND]                        the Command kinds (core and the node's profiles), one line each;
+                                      with KIND its payload schema and an example payload
+  conformance [--spec DIR] [--json]   run the official bundles against this implementation
   validate <object> <file|->          strictly parse and schema-validate one document
 `;
 
@@ -68,6 +70,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   profile: async () => (await import('./profileCommand.js')).profileCommand,
   mcp: async () => (await import('./mcpCommand.js')).mcpCommand,
   ...Object.fromEntries([...PROFILE_VERBS].map(([name, verb]) => [name, () => verb.load()])),
+  kinds: async () => (await import('./kindsCommand.js')).kindsCommand,
   conformance: async () => (await import('./conformanceCommand.js')).conformanceCommand,
   validate: async () => (await import('./validateCommand.js')).validateCommand,
 };
