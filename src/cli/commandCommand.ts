@@ -94,6 +94,8 @@ export async function commandCommand(argv: readonly string[]): Promise<number> {
   const node = stringOption(args, 'node');
   const home = new Home(stringOption(args, 'dir') ?? '.missionweave');
   const principal = home.principal(handle);
+  if (principal.privateKeyFile === undefined) throw new UsageError(`${principal.handle}'s private key is held elsewhere (enrolled with --public-key): sign there`);
+  const privateKeyFile = principal.privateKeyFile;
   const payload = readPayload(stringOption(args, 'payload'));
   let groupId = stringOption(args, 'group');
   if (CREATIONS.has(kind)) {
@@ -126,8 +128,7 @@ export async function commandCommand(argv: readonly string[]): Promise<number> {
       ...(principal.type === 'agent' && facts.mission?.coordinator === principal.id ? { coordinatorEpoch: facts.mission.epoch } : {}),
       ...(expected === undefined ? {} : { expectedRevision: Number(expected) }),
     };
-    if (principal.privateKeyFile === undefined) throw new UsageError(`${principal.handle}'s private key is held elsewhere (enrolled with --public-key): sign there`);
-    const key = { keyId: principal.keyId, privateKey: home.privateKey(principal.privateKeyFile) };
+    const key = { keyId: principal.keyId, privateKey: home.privateKey(privateKeyFile) };
     const command = signCommand(request, key);
     if (node !== undefined) {
       const answer = await submitToNode(home, node, command);
