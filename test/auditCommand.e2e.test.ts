@@ -20,7 +20,9 @@ it('prints refused Commands as JSON lines, filtered by Group and time, bounded b
   expect(human.code, human.stderr).toBe(0);
   const keyFile = String(JSON.parse(human.stdout.trim().split('\n').at(-1) as string)['privateKeyFile']);
   const groupId = 'urn:missionweave:group:audited';
-  expect(lines((await runCli('audit', '--dir', dir)).stdout)).toEqual([]);
+  const none = await runCli('audit', '--dir', dir);
+  expect(lines(none.stdout)).toEqual([]);
+  expect(none.stderr).toBe('no refused documents in the Policy Log for this selection\n');
 
   // Another private key under alice's key ID: the signature no longer verifies.
   writeFileSync(keyFile, generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }));
@@ -38,7 +40,10 @@ it('prints refused Commands as JSON lines, filtered by Group and time, bounded b
   expect(lines((await runCli('audit', '--dir', dir, '--group', 'urn:missionweave:group:other')).stdout)).toEqual([]);
   expect(lines((await runCli('audit', '--dir', dir, '--since', String(forged[0]?.['occurredAt']))).stdout).map((r) => r['entryId'])).toContain(forged[0]?.['entryId']);
   expect(lines((await runCli('audit', '--dir', dir, '--since', '2999-01-01T00:00:00Z')).stdout)).toEqual([]);
-  expect(lines((await runCli('audit', '--dir', dir, '--limit', '1')).stdout)).toHaveLength(1);
+  const first = await runCli('audit', '--dir', dir, '--limit', '1');
+  expect(lines(first.stdout)).toHaveLength(1);
+  expect(first.stderr).toBe(`1 refused document of the Policy Log printed, oldest first; there may be more: read on with --since ${String(lines(first.stdout)[0]?.['occurredAt'])}\n`);
+  expect(all.stderr).toMatch(/^\d+ refused documents? of the Policy Log printed, oldest first; that is all\n$/);
   expect((await runCli('audit', '--dir', dir, '--limit', '0')).code).toBe(2);
   expect((await runCli('audit', '--dir', dir, '--since', 'yesterday')).code).toBe(2);
 }, 180_000);

@@ -2,7 +2,7 @@
  * The built binary as an operator runs it: `node dist/cli/main.js …` with no `DATABASE_URL`, on
  * the folder's own embedded PostgreSQL — one smoke test per command group. What each command does
  * is tested in process (`runCli` in support/operatorCli.ts, on the run's template database); this
- * file shows the binary wires the same dispatch, exit codes and streams. `validate` and
+ * file shows the binary wires the same dispatch, exit codes (docs/cli.md) and streams. `validate` and
  * `conformance` are in cli.e2e.test.ts, `serve`, `mcp` and `disput` in their own files.
  */
 
@@ -63,6 +63,7 @@ describe.sequential('missionweave, the binary, on an embedded PostgreSQL', () =>
     const audit = runBinary('audit', '--dir', dir);
     expect(audit.code, audit.stderr).toBe(0);
     expect(audit.stdout).toBe('');
+    expect(audit.stderr).toBe('no refused documents in the Policy Log for this selection\n');
   }, 120_000);
 
   it('profile list: the node’s own profiles, registered by init', () => {
@@ -81,5 +82,15 @@ describe.sequential('missionweave, the binary, on an embedded PostgreSQL', () =>
     const unknown = runBinary('frobnicate');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^usage: missionweave/);
+  }, 120_000);
+
+  it('help, version and a user\'s mistake: exit 0 on stdout; one line and its exit code, no trace', () => {
+    const help = runBinary('replay', '--help');
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^usage: missionweave replay /);
+    expect(runBinary('--version').stdout).toMatch(/^missionweave \d+\.\d+\.\d+/);
+    const bad = runBinary('command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', '{');
+    expect(bad.code).toBe(65);
+    expect(bad.stderr).toMatch(/^--payload is not one strict JSON object: [^\n]*\n$/);
   }, 120_000);
 });

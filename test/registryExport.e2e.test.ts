@@ -50,6 +50,9 @@ beforeAll(async () => {
   expect(events).toHaveLength(2);
   const exported = await runCli('registry', 'export', '--dir', dir, '--out', exportFile);
   expect(exported.code, exported.stderr).toBe(0);
+  const { snapshot, registry } = JSON.parse(readFileSync(exportFile, 'utf8')) as Export;
+  expect(exported.stderr).toBe(`wrote the Registry at revision ${snapshot.revision} (${registry.bindings.length} key bindings, no private key) to ${exportFile}\n`);
+  expect(exported.stdout).toBe('');
 }, 240_000);
 
 function verifyAll(registry: unknown) {

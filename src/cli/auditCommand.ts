@@ -3,8 +3,9 @@
  * of refused Signed Documents (§6.4) as JSON lines, oldest first — each record's first failing
  * semantic stage, reason, §19 code, transport and address, and what the refused document
  * claimed (untrusted). It prints the first N records at or after T; to read on, pass the last
- * printed `occurredAt` as the next `--since`. Reading it needs the operator directory: the
- * reasons it shows are never sent to callers.
+ * printed `occurredAt` as the next `--since` (one line on stderr says how many it printed and
+ * whether to read on). Reading it needs the operator directory: the reasons it shows are never
+ * sent to callers.
  */
 
 import { AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT } from '../app/policyLogLimits.js';
@@ -20,6 +21,13 @@ function limitOption(text: string | undefined): number {
   if (text === undefined) return AUDIT_DEFAULT_LIMIT;
   if (!/^\d{1,6}$/.test(text) || Number(text) < 1 || Number(text) > AUDIT_MAX_LIMIT) throw new UsageError(`--limit must be 1–${AUDIT_MAX_LIMIT}`);
   return Number(text);
+}
+
+/** What `audit` did, in one line on stderr (stdout stays JSON lines): how many, and how to read on. */
+function auditSummary(count: number, limit: number, last: string | undefined): string {
+  const what = `${count} refused document${count === 1 ? '' : 's'} of the Policy Log printed, oldest first`;
+  if (count < limit || last === undefined) return count === 0 ? 'no refused documents in the Policy Log for this selection' : `${what}; that is all`;
+  return `${what}; there may be more: read on with --since ${last}`;
 }
 
 export async function auditCommand(argv: readonly string[]): Promise<number> {
@@ -39,6 +47,7 @@ export async function auditCommand(argv: readonly string[]): Promise<number> {
       keep: 'oldest',
     });
     process.stdout.write(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+    process.stderr.write(`${auditSummary(rows.length, limit, rows.at(-1)?.occurredAt)}\n`);
     return 0;
   } finally {
     await running.close();

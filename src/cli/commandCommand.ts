@@ -10,23 +10,40 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { signCommand, timestampOf, type CommandRequest } from '../app/issueDocuments.js';
-import type { JsonObject } from '../protocol/strictJson.js';
+import { parseStrictJsonText, type JsonObject } from '../protocol/strictJson.js';
 import type { Pool } from '../store/pool.js';
 import { openAuthority } from '../server.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { Home, type PrincipalRecord } from '../home/home.js';
+import { DataError, NoInputError } from '../home/usageError.js';
 
 const CREATIONS = new Set(['mission.create', 'mission.create_follow_up']);
 
+/**
+ * `--payload JSON|@FILE` as one strict JSON object, parsed as the wire parses (no duplicate
+ * member names, no trailing data): a mistake in it is a data error, a missing file no input.
+ */
 function readPayload(text: string | undefined): JsonObject {
   if (text === undefined) return {};
-  const json = text.startsWith('@') ? readFileSync(text.slice(1), 'utf8') : text;
-  const value = JSON.parse(json) as unknown;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--payload must be a JSON object');
+  const file = text.startsWith('@') ? text.slice(1) : undefined;
+  if (file !== undefined && !existsSync(file)) throw new NoInputError(`no file ${file} (--payload @${file}); give the path of a JSON file, or the JSON itself`);
+  const json = file === undefined ? text : readFileSync(file, 'utf8');
+  let value: unknown;
+  try {
+    value = parseStrictJsonText(json);
+  } catch (error) {
+    throw new DataError(`--payload${file === undefined ? '' : ` @${file}`} is not one strict JSON object: ${(error as Error).message}; see an example with: missionweave kinds KIND`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new DataError('--payload must be a JSON object, e.g. --payload \'{"title":"…"}\'');
   return value as JsonObject;
+}
+
+async function groupExists(pool: Pool, groupId: string): Promise<boolean> {
+  const found = await pool.query('select 1 from aggregates where group_id = $1 and aggregate_type = $2 limit 1', [groupId, 'group']);
+  return found.rows.length > 0;
 }
 
 async function groupFacts(pool: Pool, groupId: string, principal: PrincipalRecord) {
@@ -77,6 +94,8 @@ export async function commandCommand(argv: readonly string[]): Promise<number> {
   const node = stringOption(args, 'node');
   const home = new Home(stringOption(args, 'dir') ?? '.missionweave');
   const principal = home.principal(handle);
+  if (principal.privateKeyFile === undefined) throw new UsageError(`${principal.handle}'s private key is held elsewhere (enrolled with --public-key): sign there`);
+  const privateKeyFile = principal.privateKeyFile;
   const payload = readPayload(stringOption(args, 'payload'));
   let groupId = stringOption(args, 'group');
   if (CREATIONS.has(kind)) {
@@ -89,6 +108,9 @@ export async function commandCommand(argv: readonly string[]): Promise<number> {
   if (groupId === undefined) throw new UsageError(`${kind} needs --group`);
   const running = await openAuthority(home);
   try {
+    if (!CREATIONS.has(kind) && running.authority.kinds.scopeOf(kind) === 'group' && !(await groupExists(running.pool, groupId))) {
+      throw new NoInputError(`no Group ${groupId} in ${home.directory}; a Mission's Group is made by mission.create (its groupId is in the Events it prints)`);
+    }
     const facts = await groupFacts(running.pool, groupId, principal);
     if (kind === 'message.post') {
       payload['messageId'] ??= `urn:uuid:${randomUUID()}`;
@@ -106,8 +128,7 @@ export async function commandCommand(argv: readonly string[]): Promise<number> {
       ...(principal.type === 'agent' && facts.mission?.coordinator === principal.id ? { coordinatorEpoch: facts.mission.epoch } : {}),
       ...(expected === undefined ? {} : { expectedRevision: Number(expected) }),
     };
-    if (principal.privateKeyFile === undefined) throw new UsageError(`${principal.handle}'s private key is held elsewhere (enrolled with --public-key): sign there`);
-    const key = { keyId: principal.keyId, privateKey: home.privateKey(principal.privateKeyFile) };
+    const key = { keyId: principal.keyId, privateKey: home.privateKey(privateKeyFile) };
     const command = signCommand(request, key);
     if (node !== undefined) {
       const answer = await submitToNode(home, node, command);

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `missionweave` operator CLI binary: the dispatch is `runCli.ts`. Exit codes: 0 success,
- * 1 the command's negative outcome (invalid document, conformance mismatch, verification
- * failure), 2 usage errors, 70 an unexpected failure.
+ * The `missionweave` operator CLI binary: the dispatch is `runCli.ts`; its exit codes are
+ * exitCodes.ts's (docs/cli.md).
  */
 
 import { runCli } from './runCli.js';

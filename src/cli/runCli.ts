@@ -1,21 +1,23 @@
 /**
  * The `missionweave` operator CLI's dispatch: `runCli(argv, io)` runs one command and returns its
- * exit code — 0 success, 1 the command's negative outcome (invalid document, conformance
- * mismatch, verification failure), 2 usage errors, 69 unavailable (no node runs for the home, or
- * none answers), 70 an unexpected failure — and never exits
- * the process; `main.ts` is the binary around it. Tests call it in process.
+ * exit code — 0 success, 1 the command's negative outcome, 2 usage, 65 data, 66 no input, 69
+ * unavailable, 70 internal (exitCodes.ts; docs/cli.md) — and never exits the process;
+ * `main.ts` is the binary around it. Tests call it in process.
  */
 
-import { UsageError } from './args.js';
-import { UnavailableError } from '../home/usageError.js';
+import { reportFailure } from './exitCodes.js';
 import { PROCESS_IO, withIo, type CliIo } from './cliIo.js';
 import { NODE_READ_SIDES } from './nodeReadSides.js';
 import { readSideVerbs } from './readSide.js';
+import { asksForHelp, commandUsage, packageVersion } from './cliHelp.js';
 
 /** The verbs of the node's Extension Profiles' read sides (`missionweave disput`…). */
 const PROFILE_VERBS = readSideVerbs(NODE_READ_SIDES);
 
 const USAGE = `usage: missionweave <command> [options]
+       missionweave <command> --help      that command's usage
+       missionweave --version             the version
+       missionweave <command> ... --verbose  an internal error's trace
 
 commands:
   start [--dir DIR]                   initialise DIR (default .missionweave) if new, then serve it
@@ -43,7 +45,9 @@ commands:
   mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]
                                       an MCP server speaking for the Agent: Parley and Mission tools over
                                       stdio (stdout is MCP only), or Streamable HTTP on 127.0.0.1:PORT
-${[...PROFILE_VERBS.values()].map((verb) => verb.usage).join('')}  conformance [--spec DIR] [--json]   run the official bundles against this implementation
+${[...PROFILE_VERBS.values()].map((verb) => verb.usage).join('')}  kinds [KIND]                        the Command kinds (core and the node's profiles), one line each;
+                                      with KIND its payload schema and an example payload
+  conformance [--spec DIR] [--json]   run the official bundles against this implementation
   validate <object> <file|->          strictly parse and schema-validate one document
 `;
 
@@ -65,13 +69,29 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   profile: async () => (await import('./profileCommand.js')).profileCommand,
   mcp: async () => (await import('./mcpCommand.js')).mcpCommand,
   ...Object.fromEntries([...PROFILE_VERBS].map(([name, verb]) => [name, () => verb.load()])),
+  kinds: async () => (await import('./kindsCommand.js')).kindsCommand,
   conformance: async () => (await import('./conformanceCommand.js')).conformanceCommand,
   validate: async () => (await import('./validateCommand.js')).validateCommand,
 };
 
-async function dispatch(argv: readonly string[]): Promise<number> {
+async function dispatch(args: readonly string[]): Promise<number> {
+  // `--verbose` anywhere: an internal error's trace (the commands never see the flag).
+  const verbose = args.includes('--verbose');
+  const argv = args.filter((arg) => arg !== '--verbose');
   const [name, ...rest] = argv;
+  if (name === '--version') {
+    process.stdout.write(`missionweave ${packageVersion()}\n`);
+    return 0;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   const load = name === undefined ? undefined : COMMANDS[name];
+  if (load !== undefined && asksForHelp(rest)) {
+    process.stdout.write(commandUsage(USAGE, name as string) ?? USAGE);
+    return 0;
+  }
   if (load === undefined) {
     process.stderr.write(USAGE);
     return 2;
@@ -79,16 +99,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
   try {
     return await (await load())(rest);
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof UnavailableError) {
-      process.stderr.write(`${error.message}\n`);
-      return 69;
-    }
-    process.stderr.write(`missionweave: ${(error as Error).stack ?? String(error)}\n`);
-    return 70;
+    return reportFailure(error, verbose);
   }
 }
 

@@ -9,6 +9,7 @@
  * is P processes behind the one listener (serveCluster.ts).
  */
 
+import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { installFailpoints } from '../app/failpoints.js';
 import { systemClock } from '../app/settings.js';
@@ -16,6 +17,7 @@ import { openAuthority } from '../server.js';
 import { startListener, type RunningListener } from '../transport/listener.js';
 import { watchCertificateFiles } from '../transport/certificateFiles.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
+import { UnavailableError } from '../home/usageError.js';
 import { Home } from '../home/home.js';
 import { forgetRunningNode, recordRunningNode } from '../home/runningNode.js';
 import { NODE_READ_SIDES } from './nodeReadSides.js';
@@ -37,9 +39,26 @@ function metricsOn(): boolean {
   return process.env['MW_METRICS'] !== 'off';
 }
 
+/**
+ * Refuses at once a port another process listens on, before the database starts (which took
+ * seconds, then a trace): one line, exit 69. A port taken in between still fails at listening.
+ */
+async function checkPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new UnavailableError(`port ${port} on ${host} is already in use (another node?); stop it, or choose another port with --port`));
+      else resolve(); // anything else (a host not of this machine…) is the listener's to report
+    });
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
 async function serve(home: Home, host: string | undefined, port: number | undefined, processes = 1): Promise<number> {
   const heapGrowingPercent = tuneHeap() ?? null;
   const worker = clusterWorkerSetup();
+  if (worker === undefined) await checkPortFree(host ?? home.config().server.host, port ?? home.config().server.port);
   if (worker === undefined && processes > 1) return servePrimary(home, processes);
   // Listening from the start: the primary's snapshot of the node's sessions comes first.
   const link = worker === undefined ? undefined : ClusterLink.ofWorker();

@@ -12,7 +12,7 @@ import { contextGeneratorOf } from '../app/context/contextGenerator.js';
 import type { AuthoritySettings, ContextGenerator, FreshnessWindow } from '../app/settings.js';
 import { generatePrivateKey } from '../protocol/signing/signDocument.js';
 import type { PrincipalType } from '../protocol/principal.js';
-import { UsageError } from './usageError.js';
+import { NoInputError, UsageError } from './usageError.js';
 import { DEFAULT_MAX_BATCH, DEFAULT_WRITER_CONCURRENCY } from '../app/limits.js';
 
 /**
@@ -72,7 +72,7 @@ export class Home {
   }
 
   config(): HomeConfig {
-    if (!this.exists()) throw new UsageError(`${this.directory} is not initialised; run: missionweave init --dir ${this.directory}`);
+    if (!this.exists()) throw new NoInputError(`${this.directory} is not a missionweave home (no config.json); give the right --dir, or make one with: missionweave init --dir ${this.directory}`);
     return JSON.parse(readFileSync(this.configFile, 'utf8')) as HomeConfig;
   }
 
@@ -127,6 +127,7 @@ export class Home {
   }
 
   principal(handle: string): PrincipalRecord {
+    this.config(); // a folder that is not a home says so, rather than that it lacks the Principal
     const file = this.principalFile(handle);
     if (!existsSync(this.path(file))) throw new UsageError(`no Principal ${handle} in ${this.directory}`);
     return this.readJson<PrincipalRecord>(file);
