@@ -78,9 +78,9 @@ describe('missionweave serve', () => {
     const posted = cli(db.url, 'command', 'message.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', '{"content":"Counted by the node."}', '--node', running.https);
     expect(posted.code, posted.stderr).toBe(0);
     expect(lastJson(posted.stdout)).toMatchObject({ kind: 'message.posted', groupId });
-    // alice holds no Membership in a Group that does not exist, so the CLI fills in no Membership
-    // Epoch and the node refuses the Command at its schema.
-    const refused = cli(db.url, 'command', 'message.post', '--as', 'alice', '--dir', dir, '--group', 'urn:missionweave:group:nowhere', '--payload', '{"content":"Nowhere."}', '--node', running.https);
+    // The CLI signs what it is given; the node refuses a payload member the schema does not know.
+    // (A Group that does not exist is refused by the CLI itself, exit 66: cliErrors.e2e.test.ts.)
+    const refused = cli(db.url, 'command', 'message.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', '{"content":"Refused.","mood":"curious"}', '--node', running.https);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^SCHEMA_VALIDATION_FAILED: /);
     const result = await scrape(running.https, ca);
