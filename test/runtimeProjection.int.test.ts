@@ -5,13 +5,10 @@
  * inbox, and each named bound refuses with its typed reason.
  */
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { projectionFiles } from './support/projectionFiles.js';
 import { verifyCommandBytes } from '../src/app/verifyCommand.js';
 import { OfflineBuffer } from '../src/client/offlineBuffer.js';
-import { openProjection, projectionPathIn, type LocalProjection, type ProjectionOptions } from '../src/client/runtime/projection.js';
 import { ProjectionError } from '../src/client/runtime/projectionErrors.js';
 import { sendOutbox } from '../src/client/runtime/projectionSend.js';
 import { AgentClientError, MissionWeaveError } from '../src/client/errors.js';
@@ -30,25 +27,7 @@ const G1 = 'urn:missionweave:group:g1';
 const G2 = 'urn:missionweave:group:g2';
 const T0 = Date.parse('2026-07-15T00:00:00.000Z');
 
-const folders: string[] = [];
-const opened: LocalProjection[] = [];
-
-function home(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'mw-projection-'));
-  folders.push(folder);
-  return projectionPathIn(join(folder, 'agent'));
-}
-
-function open(path: string, options: Partial<ProjectionOptions> = {}): LocalProjection {
-  const projection = openProjection({ path, agentId: worker.principal.id, clock: () => T0, ...options });
-  opened.push(projection);
-  return projection;
-}
-
-afterEach(() => {
-  for (const projection of opened.splice(0)) projection.close();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const { home, open } = projectionFiles(worker.principal.id, T0, 'agent');
 
 /** Two Commands signed while offline, as the OfflineBuffer makes them (texts). */
 async function offlineCommands(): Promise<string[]> {

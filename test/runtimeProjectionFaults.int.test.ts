@@ -6,12 +6,12 @@
  */
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openProjection, type LocalProjection, type ProjectionOptions } from '../src/client/runtime/projection.js';
+import { describe, expect, it } from 'vitest';
+import { projectionFiles } from './support/projectionFiles.js';
+import { type ProjectionOptions } from '../src/client/runtime/projection.js';
 import { ProjectionError } from '../src/client/runtime/projectionErrors.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../src/client/runtime/projectionSchema.js';
 import { MAX_PROJECTION_BYTES } from '../src/client/limits.js';
@@ -20,25 +20,7 @@ const AGENT = 'urn:missionweave:agent:worker-7';
 const G1 = 'urn:missionweave:group:g1';
 const T0 = Date.parse('2026-07-15T00:00:00.000Z');
 
-const folders: string[] = [];
-const opened: LocalProjection[] = [];
-
-function home(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'mw-projection-'));
-  folders.push(folder);
-  return join(folder, 'projection.sqlite');
-}
-
-function open(path: string, options: Partial<ProjectionOptions> = {}): LocalProjection {
-  const projection = openProjection({ path, agentId: AGENT, clock: () => T0, ...options });
-  opened.push(projection);
-  return projection;
-}
-
-afterEach(() => {
-  for (const projection of opened.splice(0)) projection.close();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const { home, open } = projectionFiles(AGENT, T0);
 
 /** A signed-looking Command: the outbox reads its header and keeps its bytes. */
 function command(n: number, padding = 0): string {

@@ -6,12 +6,9 @@
  * with the Cursors, unapplied Events, unanswered Commands and scheduler snapshot to rebuild from.
  */
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { projectionFiles } from './support/projectionFiles.js';
 import { MAX_CHECKPOINT_BYTES, MAX_CONTEXT_BYTES, MAX_PROJECTED_WORK } from '../src/client/limits.js';
-import { openProjection, type LocalProjection, type ProjectionOptions } from '../src/client/runtime/projection.js';
 import { RUNTIME_SESSION_LOST } from '../src/client/runtime/projectionWork.js';
 
 const AGENT = 'urn:missionweave:agent:worker-7';
@@ -25,25 +22,7 @@ const L1 = 'urn:missionweave:lease:exec-1';
 const L2 = 'urn:missionweave:lease:exec-2';
 const T0 = Date.parse('2026-07-15T00:00:00.000Z');
 
-const folders: string[] = [];
-const opened: LocalProjection[] = [];
-
-function home(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'mw-projection-'));
-  folders.push(folder);
-  return join(folder, 'projection.sqlite');
-}
-
-function open(path: string, options: Partial<ProjectionOptions> = {}): LocalProjection {
-  const projection = openProjection({ path, agentId: AGENT, clock: () => T0, ...options });
-  opened.push(projection);
-  return projection;
-}
-
-afterEach(() => {
-  for (const projection of opened.splice(0)) projection.close();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const { home, open } = projectionFiles(AGENT, T0);
 
 describe('WorkItems in the projection', () => {
   it('fence checkpoints by Ownership Epoch and Execution Lease', () => {
