@@ -29,6 +29,7 @@ describe('missionweave --help', () => {
     ['human', 'add', 'ann', '--dir', 'nowhere', '--help'],
     ['command', 'mission.create', '--help'],
     ['archive', '--help'],
+    ['destroy', '--help'],
     ['replay', 'G', '--verify', '--help'],
     ['registry', 'export', '--help'],
     ['audit', '-h'],

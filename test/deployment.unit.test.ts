@@ -20,6 +20,7 @@ const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
 interface Service {
   readonly image?: string;
   readonly build?: string;
+  readonly pull_policy?: string;
   readonly command?: string[];
   readonly ports?: string[];
   readonly volumes?: string[];
@@ -40,13 +41,38 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(services).sort()).toEqual(['grafana', 'init', 'node-a', 'node-b', 'postgres', 'prometheus']);
     for (const name of MISSIONWEAVE) {
       const service = services[name] as Service;
-      expect(service.build, name).toBe('.');
-      expect(service.image, name).toBe(services['init']?.image);
+      expect(service.image, name).toBe('missionweave:0.1.0');
       expect(service.volumes, name).toEqual(['operator:/deploy']);
       expect(service.environment?.['DATABASE_URL'], name).toMatch(/@postgres:5432\//);
     }
     expect(Object.keys(compose.volumes).sort()).toEqual(['grafana', 'operator', 'pgdata', 'prometheus']);
     expect(services['postgres']?.volumes).toEqual(['pgdata:/var/lib/postgresql/data']);
+  });
+
+  it('builds the one image once, in init; the nodes run it and never pull or build it', () => {
+    const builders = Object.entries(services).filter(([, service]) => service.build !== undefined).map(([name]) => name);
+    expect(builders).toEqual(['init']);
+    expect(services['init']?.build).toBe('.');
+    for (const [name] of NODES) {
+      expect(services[name]?.image, name).toBe(services['init']?.image);
+      expect(services[name]?.pull_policy, name).toBe('never');
+    }
+  });
+
+  it('publishes every port on 127.0.0.1 unless MW_BIND names another address', () => {
+    const published = Object.fromEntries(Object.entries(services).filter(([, service]) => service.ports !== undefined).map(([name, service]) => [name, service.ports]));
+    expect(published).toEqual({
+      'node-a': ['${MW_BIND:-127.0.0.1}:8443:8443'],
+      'node-b': ['${MW_BIND:-127.0.0.1}:8444:8444'],
+      prometheus: ['${MW_BIND:-127.0.0.1}:9090:9090'],
+      grafana: ['${MW_BIND:-127.0.0.1}:3000:3000'],
+    });
+    // What compose makes of each entry: the host address is the default's unless MW_BIND is set.
+    const hostAddress = (entry: string, env: Record<string, string>): string => entry.replace(/\$\{MW_BIND:-([^}]*)\}/, (_, fallback: string) => env['MW_BIND'] || fallback).split(':')[0] as string;
+    for (const entry of Object.values(published).flat() as string[]) {
+      expect(hostAddress(entry, {})).toBe('127.0.0.1');
+      expect(hostAddress(entry, { MW_BIND: '0.0.0.0' })).toBe('0.0.0.0');
+    }
   });
 
   it('runs init once on the compose PostgreSQL, into the operator volume, after PostgreSQL is healthy', () => {
@@ -61,7 +87,7 @@ describe('docker-compose.yml', () => {
       const node = services[name] as Service;
       expect(node.depends_on, name).toEqual({ postgres: { condition: 'service_healthy' }, init: { condition: 'service_completed_successfully' } });
       expect(node.command, name).toEqual(['serve', '--dir', '/deploy', '--host', '0.0.0.0', '--port', port]);
-      expect(node.ports, name).toEqual([`${port}:${port}`]);
+      expect(node.ports, name).toEqual([`\${MW_BIND:-127.0.0.1}:${port}:${port}`]);
       expect(node.healthcheck?.test, name).toEqual(['CMD', 'node', 'dist/cli/healthcheck.js', '--url', `https://127.0.0.1:${port}/ready`, '--ca', '/deploy/tls/cert.pem']);
     }
     expect(existsSync(join(ROOT, 'src/cli/healthcheck.ts'))).toBe(true);

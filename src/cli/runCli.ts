@@ -33,6 +33,8 @@ commands:
                                       sign a Command as a Principal and submit it (--node: through
                                       a running node's POST /v1/commands)
   archive <groupId> --dir DIR         archive a terminal Mission's Group with its signed final snapshot
+  destroy --dir DIR                   remove a home and its embedded PostgreSQL data (not while a node
+                                      serves it; a configured database stays)
   replay <groupId> --dir DIR [--after N] [--verify]
                                       a Group's Events as JSON lines; --verify checks them
   registry export --dir DIR [--out FILE]
@@ -62,6 +64,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   human: async () => (await import('./principalCommands.js')).principalCommand('human'),
   command: async () => (await import('./commandCommand.js')).commandCommand,
   archive: async () => (await import('./archiveCommand.js')).archiveCommand,
+  destroy: async () => (await import('./destroyCommand.js')).destroyCommand,
   replay: async () => (await import('./replayCommand.js')).replayCommand,
   registry: async () => (await import('./registryCommand.js')).registryCommand,
   audit: async () => (await import('./auditCommand.js')).auditCommand,

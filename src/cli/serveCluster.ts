@@ -168,7 +168,7 @@ export async function servePrimary(home: Home, processes: number): Promise<numbe
   if (!stopping && readyLine !== undefined) {
     const config = home.config();
     recordRunningNode(home, { url: readyLine.url, https: readyLine.https });
-    process.stdout.write(`${JSON.stringify({ status: 'ready', url: readyLine.url, https: readyLine.https, organizationId: config.organizationId, pid: process.pid, processes, heapGrowingPercent: readyLine.heapGrowingPercent })}\n`);
+    process.stdout.write(`${JSON.stringify({ status: 'ready', url: readyLine.url, https: readyLine.https, organizationId: config.organizationId, pid: process.pid, processes, heapGrowingPercent: readyLine.heapGrowingPercent, ...readyLine.where })}\n`);
   }
   return finished;
 }

@@ -27,6 +27,7 @@ import { shareOfLimits, DEFAULT_LIMITS } from '../transport/limits.js';
 import { clusterWorkerSetup, processCount, servePrimary } from './serveCluster.js';
 import { ensureHome } from './initCommand.js';
 import { tuneHeap } from './heapTuning.js';
+import { dataLocation } from './dataLocation.js';
 import { cryptoWorkersPerProcess } from '../app/workers/workerLimits.js';
 
 /** Crypto workers of a one-process node, or of one process of a node (its share, set by the primary). */
@@ -90,10 +91,10 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
   await certificates.reload();
   const reloadCertificate = (): void => void certificates.reload();
   process.on('SIGHUP', reloadCertificate);
-  if (link !== undefined) link.tell({ mw: 'ready', url: listener.url, https: listener.httpsUrl, heapGrowingPercent });
+  if (link !== undefined) link.tell({ mw: 'ready', url: listener.url, https: listener.httpsUrl, heapGrowingPercent, where: dataLocation(running.database) });
   else {
     recordRunningNode(home, { url: listener.url, https: listener.httpsUrl });
-    process.stdout.write(`${JSON.stringify({ status: 'ready', url: listener.url, https: listener.httpsUrl, organizationId: config.organizationId, pid: process.pid, heapGrowingPercent })}\n`);
+    process.stdout.write(`${JSON.stringify({ status: 'ready', url: listener.url, https: listener.httpsUrl, organizationId: config.organizationId, pid: process.pid, heapGrowingPercent, ...dataLocation(running.database) })}\n`);
   }
   return new Promise((resolve) => {
     let stopping = false;

@@ -10,10 +10,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import pg from 'pg';
 import { bundledInstallation, initialiseCluster, startPostmaster } from './postgresProcess.js';
-import { placeForService, serviceAccount, serviceDataDirectory, type ServiceAccount } from './postgresServiceUser.js';
+import { isServiceDataDirectory, placeForService, serviceAccount, serviceDataDirectory, type ServiceAccount } from './postgresServiceUser.js';
 
 export interface DatabaseHandle {
   /** A connection string for the `missionweave` database. */
@@ -157,4 +157,33 @@ export function removeEmbeddedData(directory: string): void {
   if (!existsSync(infoFile)) return;
   const { dataDirectory } = JSON.parse(readFileSync(infoFile, 'utf8')) as ConnectionInfo;
   if (dataDirectory !== undefined) rmSync(dataDirectory, { recursive: true, force: true });
+}
+
+/** Where the embedded cluster of a project folder keeps its data, and the postmaster running it. */
+export interface EmbeddedData {
+  readonly dataDirectory: string;
+  /** The postmaster's PID while one runs on this data. */
+  readonly postmasterPid?: number;
+}
+
+/**
+ * The data of `directory`'s embedded cluster, if it has one: the folder `connection.json` names
+ * (only where this module puts clusters — inside `directory`, or a `data-…` folder under the
+ * service root — so that an edited file cannot name any other folder), else `directory/pgdata`,
+ * else, as root, the service folder derived from `directory`'s path.
+ */
+export function embeddedData(directory: string): EmbeddedData | undefined {
+  if (!existsSync(directory)) return undefined;
+  const infoFile = join(directory, 'connection.json');
+  const recorded = existsSync(infoFile) ? (JSON.parse(readFileSync(infoFile, 'utf8')) as ConnectionInfo).dataDirectory : undefined;
+  const candidates = [recorded, join(directory, 'pgdata'), serviceDataDirectory(directory)];
+  const dataDirectory = candidates.find((candidate) => candidate !== undefined && existsSync(candidate) && ownPlace(directory, candidate));
+  if (dataDirectory === undefined) return undefined;
+  const running = runningServer(dataDirectory);
+  return running === undefined ? { dataDirectory } : { dataDirectory, postmasterPid: running.pid };
+}
+
+function ownPlace(directory: string, dataDirectory: string): boolean {
+  const inside = relative(resolve(directory), resolve(dataDirectory));
+  return (inside !== '' && !inside.startsWith('..') && !isAbsolute(inside)) || isServiceDataDirectory(dataDirectory);
 }

@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { PostgresInstallation, RunAs } from './postgresProcess.js';
 
 /** Persistent state of a system service belongs under /var/lib (FHS). */
@@ -104,6 +104,11 @@ function privateInstallation(bundled: PostgresInstallation): PostgresInstallatio
 export function serviceDataDirectory(projectDirectory: string): string {
   const hash = createHash('sha256').update(realpathSync(projectDirectory)).digest('hex').slice(0, 32);
   return join(SERVICE_ROOT, `data-${hash}`);
+}
+
+/** Whether `path` is a data directory `serviceDataDirectory` names (and nothing else under the root). */
+export function isServiceDataDirectory(path: string): boolean {
+  return dirname(resolve(path)) === SERVICE_ROOT && /^data-[0-9a-f]{32}$/.test(basename(path));
 }
 
 export interface ServicePlacement {

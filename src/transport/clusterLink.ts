@@ -33,7 +33,7 @@ export interface RemoteSession {
 /** Messages between the primary and a process; `id` pairs an answer with its request. */
 export type ToPrimary =
   | { readonly mw: 'hello' }
-  | { readonly mw: 'ready'; readonly url: string; readonly https: string; readonly heapGrowingPercent: number | null }
+  | { readonly mw: 'ready'; readonly url: string; readonly https: string; readonly heapGrowingPercent: number | null; readonly where: { data: string } | { database: string } }
   | { readonly mw: 'agent-add'; readonly id: number; readonly session: RemoteSession }
   | { readonly mw: 'agent-remove'; readonly token: string }
   | { readonly mw: 'human-consume'; readonly id: number; readonly nonce: string; readonly expiresAtMillis: number }
