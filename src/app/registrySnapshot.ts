@@ -24,10 +24,12 @@ export function agentFactsOf(card: JsonObject): AgentFacts {
     const id = String(capability['id']);
     capabilities.set(id, [...(capabilities.get(id) ?? []), String(capability['version'])]);
   }
+  const displayName = card['displayName'];
   return {
     agentId: String(card['agentId']),
     cardVersion: Number(card['cardVersion']),
     status: card['status'] as AgentFacts['status'],
+    ...(typeof displayName === 'string' ? { displayName } : {}),
     capabilities,
   };
 }

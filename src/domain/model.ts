@@ -46,6 +46,8 @@ export interface AgentFacts {
   readonly agentId: string;
   readonly cardVersion: number;
   readonly status: 'active' | 'deprecated' | 'revoked';
+  /** The card's `displayName`: how people name the Agent (the console's pickers and labels); deciders never read it. */
+  readonly displayName?: string;
   /** Capability id → versions the card declares. */
   readonly capabilities: ReadonlyMap<string, readonly string[]>;
   /**

@@ -1,10 +1,11 @@
 /**
  * The core's HTTPS routes, in one place and in the order they are matched: liveness and
  * readiness, the metrics, Commands, the Registry, Context Packages, the read API of humans and
- * Agents, the Authorization Service, snapshots and Artifacts. The modules named here hold the
+ * Agents (and the Agent directory), the Authorization Service, snapshots and Artifacts. The modules named here hold the
  * handlers; an Extension Profile's routes come after these (`ListenerOptions.routes`).
  */
 
+import { agentDirectoryRoutes } from './agentDirectoryRoute.js';
 import { artifactRoutes } from './artifactRoutes.js';
 import { capabilityRoutes } from './capabilityRoutes.js';
 import { commandRoutes } from './commandRoute.js';
@@ -40,6 +41,7 @@ export const CORE_ROUTES: readonly Route[] = [
   ...registryRoutes,
   ...contextPackageRoutes,
   ...readerRoutes,
+  ...agentDirectoryRoutes,
   ...capabilityRoutes,
   ...snapshotRoutes,
   ...artifactRoutes,

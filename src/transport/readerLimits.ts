@@ -62,6 +62,12 @@ export const MAX_IDENTIFIER_CHARS = 1_024;
 export const MAX_CHALLENGE_ID_CHARS = maxChallengeIdChars(MAX_IDENTIFIER_CHARS);
 /** A sign-in body is two strings, the longest a `challengeId` and a signature; 16 KiB holds them and little else. */
 export const MAX_SIGN_IN_BODY_BYTES = 16 * 1024;
+/**
+ * Agents one `GET /v1/agents` answer lists (`agentDirectoryRoute.ts`): a picker's worth, about
+ * 200 bytes each, so some 200 KiB at most; beyond it the answer says `truncated`. Agent Cards are
+ * registered by the operator's Registry service, not by outsiders, yet the answer is bounded all the same.
+ */
+export const MAX_DIRECTORY_AGENTS = 1_000;
 /** Events one `/events` answer carries when `limit` is not given: a screenful or two of history. */
 export const DEFAULT_EVENTS_PER_READ = 200;
 
