@@ -1,14 +1,17 @@
 /**
- * The MissionOwner console in a real browser (issue 13): Debian's Chromium, headless, driven by
+ * The MissionOwner console in a real browser (issues 13 and 33): Debian's Chromium, headless, driven by
  * playwright-core, against a real `missionweave serve` on PostgreSQL. The human's key comes from
  * the PKCS#8 file `human add` wrote, imported through the page's file input; the Mission is
- * created, a directive posted, changes requested and the resubmitted revision approved, every
- * Command signed in the page; an Artifact altered in transit is caught by the page's hash check.
+ * created with its Coordinator picked by name, a directive posted, changes requested and the
+ * resubmitted revision approved after its Markdown Artifact was previewed, every Command signed
+ * in the page; an Artifact altered in transit is caught by the page's hash check. Every screen
+ * speaks in names: no identifier (`urn:…`) and no § reference shows. A key the Authority refuses
+ * leaves the console signed out.
  * SDK Agents (a Coordinator and a Worker) do the work over wss. At the end PostgreSQL must hold
  * an Approval that verifies under the human's public key and names exactly the resubmitted
  * revision and its Artifacts.
  *
- * With MW_WRITE_SCREENSHOTS=1 it also writes the README's screenshots into docs/console/.
+ * With MW_WRITE_SCREENSHOTS=1 it also writes the screenshots of docs/console.md into docs/console/.
  */
 
 import { createHash, createPublicKey, verify } from 'node:crypto';
@@ -46,12 +49,19 @@ async function phoneWidth(): Promise<number> {
   return width;
 }
 
-async function shot(name: string, width = 1280, height = 800): Promise<void> {
+/** What the screen shows as text, checked for names: no identifier, no § reference. */
+async function speaksInNames(what: string): Promise<string> {
+  const shown = await page.locator('body').innerText();
+  expect(shown, what).not.toMatch(/urn:|§/);
+  return shown;
+}
+
+async function shot(name: string, width = 1280, height = 800, on: Page = page): Promise<void> {
   if (SCREENSHOTS === undefined) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.setViewportSize({ width, height });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await on.setViewportSize({ width, height });
+  await on.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+  await on.setViewportSize({ width: 1280, height: 800 });
 }
 
 beforeAll(async () => {
@@ -95,11 +105,37 @@ describe.skipIf(!haveBrowser)(`the MissionOwner console in Chromium (skipped whe
       await fresh.locator('#generate-title ~ div').getByLabel('Line printed by human add').fill(line);
       await fresh.getByRole('button', { name: 'Save key' }).click();
       await fresh.waitForURL(/#\/missions$/);
-      const bob = JSON.parse(line) as { id: string };
-      await until(async () => (await fresh.locator('#identity').textContent())?.includes(bob.id), 'the signed-in identity');
+      await until(async () => (await fresh.locator('#identity').textContent()) === 'Signed in as bob', 'the signed-in identity');
       await fresh.locator('.missions', { hasText: 'No Missions yet' }).waitFor({ timeout: WAIT });
       // Nothing on the page can read the private key back out of WebCrypto.
       expect(await fresh.evaluate('indexedDB.databases().then((d) => d.map((x) => x.name))')).toEqual(['missionweave-console']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('does not sign in with a key the Authority refuses: the refusal, never "Signed in as", nothing kept', { timeout: 120_000 }, async () => {
+    const carol = env.add('human', 'carol');
+    const dave = env.add('human', 'dave');
+    const context = await env.newContext(1280, 800);
+    const fresh = await context.newPage();
+    try {
+      await fresh.goto(`${env.node.https}/#/setup`);
+      // Carol's key file with Dave's IDs: the Authority refuses the signature.
+      await fresh.getByLabel('PKCS#8 key file').setInputFiles(carol.file);
+      await fresh.getByLabel('Line printed by human add').fill(dave.line);
+      await fresh.getByRole('button', { name: 'Import key' }).click();
+      const refusal = fresh.locator('#refusal');
+      await refusal.waitFor({ state: 'visible', timeout: WAIT });
+      expect(await refusal.locator('.code').textContent()).toMatch(/^AUTH_[A-Z_]+$/);
+      const identity = fresh.locator('#identity');
+      await until(async () => (await identity.textContent()) === 'Not signed in', 'the identity line after the refusal');
+      expect(fresh.url()).toMatch(/#\/setup$/);
+      await shot('sign-in-refused', 1280, 800, fresh);
+      // Nothing was kept: after a reload the console has no key, and never said "Signed in".
+      await fresh.reload();
+      await until(async () => (await identity.textContent()) === 'No key', 'no key after a reload');
+      expect(await fresh.locator('body').innerText()).not.toContain('Signed in as');
     } finally {
       await context.close();
     }
@@ -115,37 +151,56 @@ async function scenario(): Promise<void> {
     // 1. The key: the PKCS#8 file through the file input, the printed line for the IDs.
     await page.goto(`${env.node.https}/`);
     await page.waitForURL(/#\/setup$/);
+    await page.getByRole('heading', { name: 'Your signing key' }).waitFor();
+    await speaksInNames('the Key screen');
+    // The tab's icon is served, as an SVG of this origin.
+    const icon = await page.evaluate('fetch(document.querySelector("link[rel=icon]").href).then((r) => [r.status, r.headers.get("content-type")])');
+    expect(icon).toEqual([200, 'image/svg+xml']);
     await shot('setup');
     await page.getByLabel('PKCS#8 key file').setInputFiles(alice.file);
     await page.getByLabel('Line printed by human add').fill(alice.line);
     expect(await page.getByLabel('Human ID').inputValue()).toBe(alice.id);
     await page.getByRole('button', { name: 'Import key' }).click();
     await page.waitForURL(/#\/missions$/);
-    await until(async () => (await page.locator('#identity').textContent())?.includes(alice.id), 'the signed-in identity');
+    await until(async () => (await page.locator('#identity').textContent()) === 'Signed in as alice', 'the signed-in identity');
+    await page.locator('.missions', { hasText: 'No Missions yet' }).waitFor({ timeout: WAIT });
+    await speaksInNames('the empty Missions list');
 
-    // 2. A refusal shows its §19 code and what to do; then the Mission is created.
+    // 2. The Coordinator is picked by name — typing its handle picks it, no pattern error — and a
+    // refusal (a deadline in the past) shows its code and what to do; then the Mission is created.
     await page.locator('nav[aria-label="Console"]').getByRole('link', { name: 'New Mission' }).click();
     await page.getByLabel('Title').fill('Plan the offsite');
     await page.getByLabel('Objective').fill('Agree an agenda for the team offsite.');
     await page.getByLabel('Definition of done').fill('An agreed agenda.');
-    await page.getByLabel('Coordinator Agent ID').fill('urn:missionweave:agent:nobody');
+    const coordinator = page.getByLabel('Coordinator');
+    expect(await coordinator.locator('option').allTextContents()).toEqual(['Choose an Agent', 'planner', 'writer']);
+    await coordinator.focus();
+    await page.keyboard.type('planner');
+    expect(await coordinator.inputValue()).toBe(planner.id);
+    const deadline = await page.getByLabel('Deadline (UTC)').inputValue();
+    await page.getByLabel('Deadline (UTC)').fill('2020-01-01T09:00');
     await page.getByRole('button', { name: 'Create Mission' }).click();
     const refusal = page.locator('#refusal');
     await refusal.waitFor({ state: 'visible', timeout: WAIT });
-    expect(await refusal.locator('.code').textContent()).toMatch(/^[A-Z_]+$/);
+    expect(await refusal.locator('.code').textContent()).toBe('INVALID_COMMAND');
     expect(await refusal.textContent()).toContain('What to do:');
+    expect(await refusal.textContent()).not.toMatch(/pattern|urn:|§/);
     await shot('refusal');
-    await page.getByLabel('Coordinator Agent ID').fill(planner.id);
+    await page.getByLabel('Deadline (UTC)').fill(deadline);
+    await speaksInNames('the New Mission form');
     await shot('create-mission');
     await page.getByRole('button', { name: 'Create Mission' }).click();
     await page.waitForURL(/#\/groups\/[^/]+\/timeline$/, { timeout: WAIT });
     const groupId = decodeURIComponent(/#\/groups\/([^/]+)\//.exec(page.url())?.[1] as string);
+    expect(((await eventsOf(env.db.pool, groupId))[0]?.['payload'] as JsonObject)['mission']).toMatchObject({ coordinator: { agentId: planner.id } });
 
-    // 3. The Coordinator (an SDK Agent) joins; its Message appears in the page live.
+    // 3. The Coordinator (an SDK Agent) joins; its Message appears in the page live, under its name.
     const lead = await followAsCoordinator(env, planner, groupId);
     const { seen, asCoordinator } = lead;
     await lead.post('Planner here: drafting the agenda now.');
-    await page.locator('.timeline li', { hasText: 'Planner here: drafting the agenda now.' }).waitFor({ timeout: WAIT });
+    const line = page.locator('.timeline li', { hasText: 'Planner here: drafting the agenda now.' });
+    await line.waitFor({ timeout: WAIT });
+    expect(await line.locator('.actor').textContent()).toBe('planner');
 
     // 4. A directive from the page reaches the Agent.
     await page.getByLabel('Directive to the Mission').fill('Keep the agenda to one day, please.');
@@ -172,6 +227,8 @@ async function scenario(): Promise<void> {
     await page.getByText(`✗ content hashes to sha256:${createHash('sha256').update(TAMPERED).digest('hex')}`).waitFor({ timeout: WAIT });
     expect(await page.getByRole('button', { name: 'Sign and approve' }).isDisabled()).toBe(true);
     expect(await page.getByText('✓ hash verified').count()).toBe(0);
+    // Content that does not match its hash is never previewed.
+    expect(await page.locator('.artifact-preview').innerText()).not.toContain('Karaoke');
     await page.unroute('**/v1/artifacts/**');
     await page.getByLabel('What must change').fill('Add a lunch break.');
     await page.getByRole('button', { name: 'Request changes' }).click();
@@ -184,8 +241,15 @@ async function scenario(): Promise<void> {
     const secondRevision = (second.payload as { missionRevision: number }).missionRevision;
     expect(secondRevision).toBeGreaterThan(firstRevision);
     await page.getByText(`Revision ${secondRevision} was submitted`).waitFor({ timeout: WAIT });
-    // Downloaded again, untouched this time: the real content matches its hash.
+    // Downloaded again, untouched this time: the real content matches its hash, and its Markdown
+    // is previewed, named by the WorkItem it came from, and offered as a download.
     await page.getByText('✓ hash verified').waitFor({ timeout: WAIT });
+    const preview = page.getByRole('region', { name: /^Preview of Artifact 1 \(from “Draft the offsite agenda\.”\)$/ });
+    expect(await preview.locator('h3').textContent()).toBe('Offsite');
+    expect(await preview.innerText()).toContain('09:00 Goals');
+    expect(await page.locator('.artifacts a[download]').getAttribute('href')).toMatch(/^blob:/);
+    expect(await page.locator('.sign-summary').textContent()).toBe(`You approve revision ${secondRevision} of “Plan the offsite” and exactly the 1 Artifact(s) above, as alice, under acceptance policy 1.0.0.`);
+    await speaksInNames('the Approval screen');
     await page.getByLabel('Comments').fill('Looks right. Ship it.');
     const approve = page.getByRole('button', { name: 'Sign and approve' });
     await until(async () => await approve.isEnabled(), 'the Approve button after the hash checks');
@@ -194,7 +258,7 @@ async function scenario(): Promise<void> {
     await shot('approval-phone', 390, 844);
     expect(await phoneWidth()).toBeLessThanOrEqual(390);
     await approve.click();
-    await page.getByText(`Approved revision ${secondRevision}`).waitFor({ timeout: WAIT });
+    await page.getByText(`Approved revision ${secondRevision} by alice`).waitFor({ timeout: WAIT });
 
     // 8. PostgreSQL keeps an Approval that verifies under the human's key and names exactly the resubmission.
     const events = await eventsOf(env.db.pool, groupId);
@@ -217,6 +281,9 @@ async function scenario(): Promise<void> {
     // 9. The other screens, for the README: the timeline (and at phone width) and the Missions list with its tree.
     await page.locator('nav[aria-label="Mission Panels"]').getByRole('link', { name: 'Timeline' }).click();
     await page.locator('.timeline li', { hasText: 'Approved revision' }).waitFor({ timeout: WAIT });
+    const timeline = await speaksInNames('the timeline');
+    expect(timeline).toContain('alice');
+    expect(timeline).toContain('writer');
     await page.getByLabel('Kind').selectOption('message.posted');
     expect(await page.locator('.timeline li').count()).toBe(2);
     await shot('timeline');
@@ -227,7 +294,11 @@ async function scenario(): Promise<void> {
     await page.locator('nav[aria-label="Console"]').getByRole('link', { name: 'Missions' }).click();
     await page.getByRole('button', { name: 'Mission tree' }).click();
     await page.locator('.tree li', { hasText: 'Plan the offsite' }).waitFor({ timeout: WAIT });
+    expect(await speaksInNames('the Missions list')).toContain('MissionOwner');
     await shot('missions');
+    await page.locator('nav[aria-label="Console"]').getByRole('link', { name: 'Key' }).click();
+    await page.getByRole('heading', { name: 'The key of alice in this browser' }).waitFor({ timeout: WAIT });
+    await speaksInNames('the Key screen');
     expect(env.pageErrors).toEqual([]);
   }
 }

@@ -94,7 +94,7 @@ describe.skipIf(!haveBrowser)(`the operation Panels on a real node (skipped when
     await page.getByLabel('Title').fill('Plan the offsite');
     await page.getByLabel('Objective').fill('Agree an agenda for the team offsite.');
     await page.getByLabel('Definition of done').fill('An agreed agenda.');
-    await page.getByLabel('Coordinator Agent ID').fill(planner.id);
+    await page.getByLabel('Coordinator').selectOption({ label: 'planner' });
     await page.getByLabel('Model token limit').fill(String(TOKEN_LIMIT));
     await page.getByRole('button', { name: 'Create Mission' }).click();
     await page.waitForURL(/#\/groups\/[^/]+\/timeline$/, { timeout: WAIT });
@@ -117,7 +117,8 @@ describe.skipIf(!haveBrowser)(`the operation Panels on a real node (skipped when
     const card = page.locator('[data-state="submitted"] .mw-card', { hasText: 'Draft the offsite agenda.' });
     await card.waitFor({ timeout: WAIT });
     const cardText = await card.innerText();
-    expect(cardText).toContain(writer.id);
+    expect(cardText).toMatch(/Owner\s+writer/);
+    expect(cardText).not.toContain('urn:');
     expect(cardText).toMatch(new RegExp(`Ownership epoch\\s+${epoch}`));
     expect(cardText).not.toMatch(/Deadline\s+—/);
     expect(await page.locator('[data-state="active"] .mw-empty').innerText()).toBe('None');
@@ -135,18 +136,20 @@ describe.skipIf(!haveBrowser)(`the operation Panels on a real node (skipped when
 
     // Members: the MissionOwner, the Coordinator (fixed) and the Worker, with role, state and epoch.
     const membersView = await openPanel('Members');
-    const rowOf = (id: string) => page.locator('tbody tr', { hasText: id });
-    await rowOf(writer.id).waitFor({ timeout: WAIT });
-    for (const [who, role] of [[alice.id, 'mission_owner'], [planner.id, 'coordinator'], [writer.id, 'worker']] as const) {
+    // Members by name: the handle of a human, the display name of an Agent's card (GET /v1/agents).
+    const rowOf = (name: string) => page.locator('tbody tr', { has: page.locator('td:first-child', { hasText: new RegExp(`^${name} \\(`) }) });
+    await rowOf('writer').waitFor({ timeout: WAIT });
+    for (const [who, name, role, shown] of [[alice.id, 'alice', 'mission_owner', 'MissionOwner'], [planner.id, 'planner', 'coordinator', 'Coordinator'], [writer.id, 'writer', 'worker', 'Worker']] as const) {
       const membership = at(membersView, 'memberships').find((m) => (m['member'] as JsonObject)['id'] === who) as JsonObject;
       expect(membership, who).toMatchObject({ role, state: 'active' });
-      const cells = await rowOf(who).locator('td').allInnerTexts();
-      expect(cells.slice(1, 4), who).toEqual([role, 'active', String(membership['membershipEpoch'])]);
+      const cells = await rowOf(name).locator('td').allInnerTexts();
+      expect(cells.slice(1, 4), who).toEqual([shown, 'active', String(membership['membershipEpoch'])]);
     }
-    expect(await rowOf(planner.id).innerText()).toContain('Fixed');
-    expect(await rowOf(writer.id).getByRole('button', { name: /Change role/ }).count()).toBe(1);
+    expect(await page.locator('.mw-panel-body').innerText()).not.toMatch(/urn:|§/);
+    expect(await rowOf('planner').innerText()).toContain('Fixed');
+    expect(await rowOf('writer').getByRole('button', { name: /Change role/ }).count()).toBe(1);
     expect(at(membersView, 'presence').find((p) => p['agentId'] === writer.id)).toMatchObject({ connected: true });
-    expect(await rowOf(writer.id).locator('td').nth(5).innerText()).not.toMatch(/^(—|not connected)$/);
+    expect(await rowOf('writer').locator('td').nth(5).innerText()).not.toMatch(/^(—|not connected)$/);
 
     // Interventions: redact the Coordinator's Message; PostgreSQL keeps the redaction by alice.
     const before = await openPanel('Interventions');
@@ -167,7 +170,7 @@ describe.skipIf(!haveBrowser)(`the operation Panels on a real node (skipped when
     expect(revision).toBe((before['mission'] as JsonObject)['revision']);
 
     // The Mission moves on (the Coordinator submits it); a cancellation decided on the revision
-    // the page still shows is refused, with its §19 code, and nothing is cancelled.
+    // the page still shows is refused, with its code, and nothing is cancelled.
     const review = await lead.coordinator.evidence(submitted as never, { type: 'reviewer_assessment', criterionIds: ['agenda-complete'], method: 'Read the agenda.', result: 'passed', artifactHashes: hashes });
     await lead.coordinator.acceptResult(groupId, workItemId, [review]);
     const submission = await lead.agent.command('mission.submit_for_approval', { artifactHashes: hashes }, lead.asCoordinator());

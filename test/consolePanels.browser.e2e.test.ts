@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
-import { COORDINATOR, GROUP_ID, MAIN_CONVERSATION, MISSION_REVISION, REVIEWER, SECRET_MESSAGE, WORKER, WORKER_EPOCH, eventsPage, groupView } from './support/consoleFixture.js';
+import { GROUP_ID, MAIN_CONVERSATION, MISSION_REVISION, SCRIBE, SECRET_MESSAGE, WORKER, WORKER_EPOCH, directory, eventsPage, groupView } from './support/consoleFixture.js';
 import { CHROMIUM, openPanelsPage, overflows, recorded, showPanel, type PanelsPage } from './support/consolePage.js';
 
 interface Submitted {
@@ -25,7 +25,12 @@ async function submittedValid(page: PanelsPage['page']): Promise<Submitted[]> {
   for (const { kind, payload } of submitted) expect(schemaRegistry().validatePayload(kind, payload), kind).toEqual({ ok: true });
   return submitted;
 }
-const setup = (): Record<string, unknown> => ({ view: groupView(), events: eventsPage() });
+const setup = (): Record<string, unknown> => ({ view: groupView(), events: eventsPage(), agents: directory() });
+
+/** What a Panel shows as text: no identifier (`urn:…`) and no § reference of the protocol. */
+async function visibleText(page: PanelsPage['page']): Promise<string> {
+  return page.locator('#root').innerText();
+}
 
 describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', () => {
   let ui: PanelsPage;
@@ -41,7 +46,7 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
     expect(ui.errors).toEqual([]);
   });
 
-  it('groups WorkItems by §10.2 state with owner, epoch, lease and deadline', async () => {
+  it('groups WorkItems by state with owner (by name), epoch, lease and deadline', async () => {
     const { page } = ui;
     await showPanel(page, 'workitems', setup());
     const headings = await page.locator('.mw-column h3').allTextContents();
@@ -50,7 +55,8 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
     await expect(active.count()).resolves.toBe(1);
     const card = await active.innerText();
     expect(card).toContain('Draft the summary');
-    expect(card).toContain(WORKER);
+    expect(card).toMatch(/Owner\s+Builder/);
+    expect(card).not.toContain('urn:');
     expect(card).toMatch(/Ownership epoch\s+2/);
     expect(card).toMatch(/Execution lease\s+until/);
     const blocked = await page.locator('[data-state="blocked"] .mw-card').innerText();
@@ -90,9 +96,10 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
   it('lists Memberships with presence and sends membership.change and membership.end under the Membership Epoch', async () => {
     const { page } = ui;
     await showPanel(page, 'members', setup());
-    const worker = page.locator('tbody tr', { hasText: WORKER });
+    const worker = page.locator('tbody tr', { hasText: 'Builder' });
     expect(await worker.innerText()).toContain('busy, 2/4 slots free');
-    expect(await page.locator('tbody tr', { hasText: COORDINATOR }).innerText()).toContain('Fixed');
+    expect(await page.locator('tbody tr', { hasText: 'Planner' }).innerText()).toContain('Fixed');
+    expect(await page.locator('tbody tr', { hasText: 'alice' }).innerText()).toContain('MissionOwner');
     await worker.getByRole('combobox').selectOption('reviewer');
     await worker.getByRole('button', { name: /Change role/ }).click();
     await page.locator('.mw-accepted').waitFor();
@@ -103,22 +110,31 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
       { kind: 'membership.change', payload: { principal: { type: 'agent', id: WORKER }, roles: ['reviewer'] }, options: { expectedRevision: WORKER_EPOCH } },
       { kind: 'membership.end', payload: { principal: { type: 'agent', id: WORKER } }, options: { expectedRevision: WORKER_EPOCH } },
     ]);
-    expect(await page.locator('tbody tr', { hasText: REVIEWER }).getByRole('button', { name: /Activate/ }).count()).toBe(1);
+    expect(await page.locator('tbody tr', { hasText: 'Critic' }).getByRole('button', { name: /Activate/ }).count()).toBe(1);
   });
 
-  it('adds a member as a new Membership (expectedRevision 0) and checks the ID in the page first', async () => {
+  it('adds a member as a new Membership (expectedRevision 0): an Agent picked by name, a human by handle', async () => {
     const { page } = ui;
     await showPanel(page, 'members', setup());
     const form = page.getByRole('form', { name: 'Add a member' });
-    await form.getByLabel('ID').fill('not a uri');
+    // The picker offers the active Agents that are not members yet, by name.
+    expect(await form.getByLabel('Agent').locator('option').allTextContents()).toEqual(['Choose an Agent', 'Scribe']);
     await form.getByRole('button', { name: 'Add member' }).click();
-    expect(await form.innerText()).toContain('The ID is a URI');
-    await form.getByLabel('Kind').selectOption('human');
-    await form.getByLabel('Role').selectOption('observer');
-    await form.getByLabel('ID').fill('urn:missionweave:human:bob');
-    await form.getByLabel('ID').press('Enter');
+    expect(await form.innerText()).toContain('Choose the Agent to add.');
+    await form.getByLabel('Agent').selectOption({ label: 'Scribe' });
+    await form.getByRole('button', { name: 'Add member' }).click();
     await page.locator('.mw-accepted').waitFor();
+    await form.getByLabel('Kind').selectOption('human');
+    await form.getByLabel('Human handle').fill('not a handle');
+    await form.getByRole('button', { name: 'Add member' }).click();
+    expect(await form.innerText()).toContain('Give the handle');
+    await form.getByLabel('Role').selectOption('observer');
+    await form.getByLabel('Human handle').fill('bob');
+    await form.getByLabel('Human handle').press('Enter');
+    await page.locator('.mw-accepted', { hasText: 'membership.change' }).waitFor();
+    await page.waitForFunction('window.__mw.submitted.length === 2');
     expect(await submittedValid(page)).toEqual([
+      { kind: 'membership.change', payload: { principal: { type: 'agent', id: SCRIBE }, roles: ['worker'] }, options: { expectedRevision: 0 } },
       { kind: 'membership.change', payload: { principal: { type: 'human', id: 'urn:missionweave:human:bob' }, roles: ['observer'] }, options: { expectedRevision: 0 } },
     ]);
   });
@@ -140,7 +156,7 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
     ]);
   });
 
-  it('shows a refusal with its §19 code and what to do', async () => {
+  it('shows a refusal with its code and what to do', async () => {
     const { page } = ui;
     await showPanel(page, 'interventions', { ...setup(), nextRefusal: { code: 'REVISION_CONFLICT', message: 'expected revision 7, found 8' } });
     await page.getByLabel('Reason for cancelling').fill('Stop');
@@ -158,9 +174,14 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
   it('reassigns the Coordinator and redacts a chosen Message', async () => {
     const { page } = ui;
     await showPanel(page, 'interventions', setup());
-    await page.getByLabel('New Coordinator').selectOption(WORKER);
+    // The picker names the Agents that may coordinate, members first; the current one and a revoked one are not offered.
+    expect(await page.getByLabel('New Coordinator').locator('option').allTextContents()).toEqual(['Choose an Agent', 'Builder (member)', 'Critic (member)', 'Scribe']);
+    await page.getByLabel('New Coordinator').selectOption({ label: 'Builder (member)' });
     await page.getByRole('button', { name: 'Appoint Coordinator…' }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Appoint Coordinator' }).click();
+    const appoint = page.getByRole('alertdialog');
+    expect(await appoint.innerText()).toContain('Appoint Builder as Coordinator?');
+    expect(await appoint.innerText()).toContain('Planner stops coordinating');
+    await appoint.getByRole('button', { name: 'Appoint Coordinator' }).click();
     await page.locator('.mw-accepted').waitFor();
     const chooser = page.locator('.mw-chooser tbody tr');
     await chooser.first().waitFor();
@@ -169,6 +190,7 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
     await chooser.getByRole('radio').check();
     await page.getByLabel('Policy reason for the redaction').fill('Leaked credential');
     await page.getByRole('button', { name: 'Redact Message…' }).click();
+    expect(await page.getByRole('alertdialog').innerText()).toContain('Redact the Message of Builder: “the API key is sk-123”?');
     await page.getByRole('alertdialog').getByRole('button', { name: 'Redact Message' }).click();
     await page.locator('.mw-accepted', { hasText: 'message.redact' }).waitFor();
     const [assign, redact] = await submittedValid(page);
@@ -203,6 +225,21 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
     await page.keyboard.press('Escape');
     expect(await page.getByRole('alertdialog').count()).toBe(0);
     expect((await recorded<Submitted[]>(page, 'submitted')).length).toBe(1);
+  });
+
+  it('speaks in names: no identifier and no § reference on any Panel', async () => {
+    for (const id of PANELS) {
+      await showPanel(ui.page, id, setup());
+      await ui.page.locator('.mw-panel-body[aria-busy="false"]').waitFor();
+      if (id === 'interventions') await ui.page.locator('.mw-chooser[aria-busy="false"]').waitFor();
+      const text = await visibleText(ui.page);
+      expect(text, id).not.toMatch(/urn:|§/);
+    }
+    await showPanel(ui.page, 'members', setup());
+    const members = await visibleText(ui.page);
+    for (const name of ['alice', 'Planner', 'Builder', 'Critic', 'MissionOwner', 'Coordinator']) expect(members).toContain(name);
+    await showPanel(ui.page, 'workitems', setup());
+    expect(await visibleText(ui.page)).toContain('Draft the summary');
   });
 
   it('renders a view with its members missing without throwing', async () => {

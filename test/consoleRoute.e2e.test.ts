@@ -65,6 +65,22 @@ describe('the console route', () => {
     expect(head.body).toBe('');
   });
 
+  it('serves the tab icon the page names, and ships no § reference in the interface', async () => {
+    const page = await get('/');
+    const icon = /<link rel="icon" type="image\/svg\+xml" href="(\/assets\/[^"]+\.svg)"/.exec(page.body)?.[1];
+    expect(icon).toBeDefined();
+    const served = await get(icon as string);
+    expect(served.status).toBe(200);
+    expect(served.headers['content-type']).toBe('image/svg+xml');
+    expect(served.body).toMatch(/^<svg /);
+    // The bundle holds every string the console shows (comments are stripped): none cites the spec's sections.
+    const script = await get(/<script[^>]*src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1] as string);
+    expect(script.body.length).toBeGreaterThan(10_000);
+    expect(script.body).toContain('✓');
+    expect(script.body).not.toContain('§');
+    expect(script.body).not.toMatch(/\\x[aA]7|\\u00[aA]7/);
+  });
+
   it('refuses paths that leave the console folder, dot-files and missing files with 404', async () => {
     for (const path of ['/../package.json', '/%2e%2e/package.json', '/assets/..%2f..%2fpackage.json', '/..%5c..%5cpackage.json', '/.env', '/nothing-here.js', '/%00', '/%E0%A4%A']) {
       const answer = await get(path);

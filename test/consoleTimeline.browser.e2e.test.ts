@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
-import { COORDINATOR, GROUP_ID, MAIN_CONVERSATION, OWNER, WORKER, groupView } from './support/consoleFixture.js';
+import { COORDINATOR, GROUP_ID, MAIN_CONVERSATION, OWNER, WORKER, directory, groupView } from './support/consoleFixture.js';
 import { CHROMIUM, openPanelsPage, recorded, showPanel, type PanelsPage } from './support/consolePage.js';
 
 function event(sequence: number, kind: string, actorId: string, payload: Record<string, unknown> = {}): Record<string, unknown> {
@@ -42,7 +42,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the console timeline in a browser', () =
 
   it('shows the history newest first and filters it by kind and by actor', async () => {
     const { page } = ui;
-    await showPanel(page, 'timeline', { view: groupView(), events: { events: HISTORY, lastSequence: 4 } });
+    await showPanel(page, 'timeline', { view: groupView(), events: { events: HISTORY, lastSequence: 4 }, agents: directory() });
     expect(await shown(page)).toEqual([4, 3, 2, 1]);
     expect(await page.locator('li.event[data-sequence="3"] .summary').innerText()).toBe('figures collected');
     const kinds = await page.getByLabel('Kind').locator('option').allTextContents();
@@ -50,7 +50,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the console timeline in a browser', () =
 
     await page.getByLabel('Kind').selectOption('message.posted');
     expect(await shown(page)).toEqual([3, 2]);
-    await page.getByLabel('Actor').selectOption('agent planner');
+    // Actors by name: the directory's for Agents, the handle for a human; never an identifier.
+    expect(await page.getByLabel('Actor').locator('option').allTextContents()).toEqual(['All actors', 'Builder', 'Planner', 'alice']);
+    expect(await page.locator('ol.timeline').innerText()).not.toMatch(/urn:/);
+    await page.getByLabel('Actor').selectOption('Planner');
     expect(await shown(page)).toEqual([2]);
     await page.getByLabel('Kind').selectOption('mission.created');
     expect(await shown(page)).toEqual([]);
@@ -63,7 +66,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the console timeline in a browser', () =
 
   it('adds a live Event once, under the filters, and keeps a hidden one for later', async () => {
     const { page } = ui;
-    await showPanel(page, 'timeline', { view: groupView(), events: { events: HISTORY, lastSequence: 4 } });
+    await showPanel(page, 'timeline', { view: groupView(), events: { events: HISTORY, lastSequence: 4 }, agents: directory() });
     await page.getByLabel('Kind').selectOption('message.posted');
     const emit = (e: Record<string, unknown>) => page.evaluate((given) => (globalThis as unknown as { __mwEmit(e: unknown): void }).__mwEmit(given), e);
     await emit(message(5, WORKER, 'draft attached'));
@@ -77,7 +80,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the console timeline in a browser', () =
 
   it('posts a directive to the main Conversation as a message.post', async () => {
     const { page } = ui;
-    await showPanel(page, 'timeline', { view: groupView(), events: { events: HISTORY, lastSequence: 4 } });
+    await showPanel(page, 'timeline', { view: groupView(), events: { events: HISTORY, lastSequence: 4 }, agents: directory() });
     await page.getByLabel('Directive to the Mission').fill('Prioritise the EU figures.');
     await page.getByRole('button', { name: 'Post directive' }).click();
     const submitted = await recorded<{ kind: string; payload: Record<string, unknown> }[]>(page, 'submitted');

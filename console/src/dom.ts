@@ -37,9 +37,3 @@ export function replace(parent: Element, ...children: Child[]): void {
   parent.replaceChildren();
   append(parent, ...children);
 }
-
-/** A short form of a `urn:…` identifier for tables; the full value is the title. */
-export function shortId(id: string): HTMLElement {
-  const tail = id.length > 22 ? `…${id.slice(-12)}` : id;
-  return el('code', { title: id }, tail);
-}

@@ -17,3 +17,15 @@ export const MAX_TIMELINE_EVENTS = 2_000;
  * larger one waits for the human's click, since the page holds a content whole in memory to hash it.
  */
 export const AUTO_CHECK_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The Agent directory (`GET /v1/agents`) is read again after this long: names change rarely, and
+ * an Agent the operator just added shows in a picker within seconds (a Panel re-read always asks).
+ */
+export const DIRECTORY_FRESH_MS = 10_000;
+
+/**
+ * Characters of a text, Markdown or JSON Artifact the Approval Panel previews: a long report's
+ * worth (some 60 pages). The DOM of a bigger one would slow the page; the download has it all.
+ */
+export const PREVIEW_MAX_CHARS = 200_000;

@@ -5,6 +5,8 @@
  * only reads through `ConsoleContext` and submits through it.
  */
 
+import type { Names } from './names.js';
+
 /** A JSON document as the Authority sent it. */
 export type Json = null | boolean | number | string | Json[] | { [member: string]: Json };
 export type JsonObject = { [member: string]: Json };
@@ -40,8 +42,10 @@ export interface ConsoleContext {
   get(path: string): Promise<JsonObject>;
   /** Builds the Command, canonicalizes (JCS) and signs it in the page, and POSTs it. */
   submit(kind: string, payload: JsonObject, options?: CommandOptions): Promise<SubmitResult>;
-  /** Shows a refusal to the human: its §19 code and what to do about it. */
+  /** Shows a refusal to the human: its code and what to do about it. */
   showRefusal(error: Refusal): void;
+  /** Who is who: Agents by their display name (`GET /v1/agents`), humans by handle (names.ts). */
+  names(): Promise<Names>;
   /** Live Events of this Group, in sequence order; returns the unsubscribe function. */
   onEvent(listener: (event: JsonObject) => void): () => void;
 }

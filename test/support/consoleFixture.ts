@@ -14,7 +14,23 @@ export const OWNER = { type: 'human', id: 'urn:missionweave:human:alice' } as co
 export const COORDINATOR = 'urn:missionweave:agent:planner';
 export const WORKER = 'urn:missionweave:agent:builder';
 export const REVIEWER = 'urn:missionweave:agent:critic';
+/** An Agent that holds no Membership here: the pickers offer it. */
+export const SCRIBE = 'urn:uuid:5c81be00-0000-4000-8000-00000000000a';
 export const MISSION_REVISION = 7;
+
+/**
+ * `GET /v1/agents` for the fixture: display names that differ from the IDs' handles, so a test
+ * can tell a name the directory gave from one read off an identifier.
+ */
+export function directory(): Record<string, unknown>[] {
+  return [
+    { agentId: WORKER, displayName: 'Builder', status: 'active', capabilities: ['code.review@1.0.0'] },
+    { agentId: REVIEWER, displayName: 'Critic', status: 'active', capabilities: ['code.review@1.0.0'] },
+    { agentId: COORDINATOR, displayName: 'Planner', status: 'active', capabilities: ['code.review@1.0.0'] },
+    { agentId: SCRIBE, displayName: 'Scribe', status: 'active', capabilities: ['code.review@1.0.0'] },
+    { agentId: 'urn:uuid:5c81be00-0000-4000-8000-00000000000b', displayName: 'Retired', status: 'revoked', capabilities: [] },
+  ];
+}
 export const WORKER_EPOCH = 3;
 
 const at = (offsetMinutes: number): string => new Date(Date.now() + offsetMinutes * 60_000).toISOString();

@@ -1,8 +1,9 @@
 /**
- * The console's operation Panels and its timeline in a real browser: bundles them with Vite's
- * `build` API into a temporary folder with a test page whose ConsoleContext serves a fixture view and records the
- * Commands submitted, serves that folder over HTTP on port 0, and opens it in headless Chromium
- * through playwright-core.
+ * The console's operation Panels, its timeline and its Artifact previews in a real browser:
+ * bundles them with Vite's `build` API into a temporary folder with a test page whose
+ * ConsoleContext serves a fixture view and Agent directory and records the Commands submitted
+ * (and which renders a preview of given bytes), serves that folder over HTTP on port 0, and opens
+ * it in headless Chromium through playwright-core.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -15,11 +16,20 @@ import { build } from 'vite';
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** The page's ConsoleContext: each `show` renders one Panel over what the test hands it. */
-const PAGE_SCRIPT = (operations: string, timeline: string): string => `
+const PAGE_SCRIPT = (operations: string, timeline: string, names: string, preview: string): string => `
 import { operationPanels } from ${JSON.stringify(operations)};
 import { timelinePanel } from ${JSON.stringify(timeline)};
+import { Names } from ${JSON.stringify(names)};
+import { BlobUrls, downloadLink, renderPreview } from ${JSON.stringify(preview)};
 const allPanels = [...operationPanels, timelinePanel];
-const state = { submitted: [], refusals: [], gets: [], listeners: new Set(), nextRefusal: null, view: null, viewRefusal: null, events: null };
+const state = { submitted: [], refusals: [], gets: [], listeners: new Set(), nextRefusal: null, view: null, viewRefusal: null, events: null, agents: [] };
+const blobs = new BlobUrls();
+window.__mwPreview = (base64, mediaType) => {
+  blobs.revokeAll();
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const root = document.getElementById('root');
+  root.replaceChildren(renderPreview(bytes.buffer, mediaType, 'the test Artifact', blobs), downloadLink(bytes.buffer, 'sha256:00', blobs));
+};
 window.__mw = state;
 let current;
 window.__mwShow = async (id, setup) => {
@@ -41,6 +51,7 @@ window.__mwShow = async (id, setup) => {
       return refusal ? { ok: false, error: refusal } : { ok: true, duplicate: false, events: [{ kind }] };
     },
     showRefusal: (error) => state.refusals.push(error),
+    names: async () => new Names(state.agents),
     onEvent: (listener) => { state.listeners.add(listener); return () => state.listeners.delete(listener); },
   };
   await panel.render(root, context);
@@ -84,7 +95,7 @@ export async function openPanelsPage(): Promise<PanelsPage> {
   const source = mkdtempSync(join(tmpdir(), 'mw-panels-'));
   const out = join(source, 'dist');
   writeFileSync(join(source, 'index.html'), PAGE_HTML);
-  writeFileSync(join(source, 'page.js'), PAGE_SCRIPT(resolve('console/src/panels/operations.ts'), resolve('console/src/panels/timeline.ts')));
+  writeFileSync(join(source, 'page.js'), PAGE_SCRIPT(resolve('console/src/panels/operations.ts'), resolve('console/src/panels/timeline.ts'), resolve('console/src/names.ts'), resolve('console/src/panels/artifactPreview.ts')));
   await build({ root: source, configFile: false, logLevel: 'silent', build: { outDir: out, emptyOutDir: true, minify: false } });
   const server = await serve(out);
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });

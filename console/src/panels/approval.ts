@@ -1,17 +1,21 @@
 /**
- * Approval (§7.3, §4.10): the exact submitted revision and Artifact set, each Artifact downloaded
- * and its SHA-256 checked here in the browser; then either changes requested, or the normative
- * Approval document — shown in full before signing — signed in the page over exactly that
- * revision and those hashes, and embedded in `mission.approve`. Signing is offered only once
- * every Artifact's content has been checked against its hash.
+ * Approval: the exact submitted revision and Artifact set, each Artifact downloaded and its
+ * SHA-256 checked here in the browser, then previewed (artifactPreview.ts); then either changes
+ * requested, or the normative Approval document — summarized in words, and shown in full on
+ * request before signing — signed in the page over exactly that revision and those hashes, and
+ * embedded in `mission.approve`. Signing is offered only once every Artifact's content has been
+ * checked against its hash.
  */
 
 import { freshUrn } from '../base64url.js';
 import { el, field, replace } from '../dom.js';
 import { AUTO_CHECK_MAX_BYTES } from '../limits.js';
+import type { Names } from '../names.js';
 import type { ConsoleContext, Json, JsonObject, Panel } from '../panel.js';
 import { currentApi } from '../shell.js';
 import { nowTimestamp, signDocument } from '../signing.js';
+import { BlobUrls, downloadLink, renderPreview } from './artifactPreview.js';
+import { when } from './viewData.js';
 
 /** The acceptance policy version when the Mission's approval policy names none. */
 const DEFAULT_POLICY_VERSION = '1.0.0';
@@ -22,9 +26,12 @@ interface PendingArtifact {
   readonly artifactId: string | null;
   readonly mediaType: string | null;
   readonly sizeBytes: number | null;
+  readonly workItemId: string | null;
 }
 
 let stop: (() => void) | undefined;
+/** The blob URLs of the current build's previews and downloads. */
+let urls = new BlobUrls();
 /** Which build is current: a Mission Event and the human's own submit may both redraw at once. */
 let generation = 0;
 
@@ -33,8 +40,8 @@ async function sha256(bytes: ArrayBuffer): Promise<string> {
   return `sha256:${[...digest].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Downloads one Artifact, hashes it here and offers the verified bytes as a file. */
-async function check(artifact: PendingArtifact, cell: HTMLElement): Promise<boolean> {
+/** Downloads one Artifact, hashes it here, offers the verified bytes as a file and shows their preview in `preview`. */
+async function check(artifact: PendingArtifact, cell: HTMLElement, preview: HTMLElement, label: string, blobs: BlobUrls): Promise<boolean> {
   const api = currentApi();
   if (api === undefined) return false;
   try {
@@ -44,8 +51,8 @@ async function check(artifact: PendingArtifact, cell: HTMLElement): Promise<bool
       replace(cell, el('span', { class: 'bad' }, `✗ content hashes to ${actual}`));
       return false;
     }
-    const url = URL.createObjectURL(new Blob([bytes], { type: artifact.mediaType ?? 'application/octet-stream' }));
-    replace(cell, el('span', { class: 'good' }, '✓ hash verified '), el('a', { href: url, download: artifact.contentHash.replace(':', '-') }, 'Download'));
+    replace(cell, el('span', { class: 'good' }, '✓ hash verified '), downloadLink(bytes, artifact.contentHash, blobs));
+    replace(preview, renderPreview(bytes, artifact.mediaType, label, blobs));
     return true;
   } catch (error) {
     replace(cell, el('span', { class: 'bad' }, `✗ ${String((error as { code?: string }).code ?? error)}`));
@@ -71,32 +78,42 @@ function approvalDocument(context: ConsoleContext, view: JsonObject, pending: Js
   };
 }
 
-function decided(view: JsonObject): HTMLElement {
+function decided(view: JsonObject, names: Names): HTMLElement {
   const mission = view['mission'] as JsonObject | undefined;
   const approval = (view['missionNotes'] as JsonObject | undefined)?.['approval'] as JsonObject | undefined;
   if (approval === undefined) return el('p', { class: 'muted' }, `Nothing awaits your approval: the Mission is ${String(mission?.['state'] ?? 'unknown')}.`);
   return el('div', {},
-    el('p', { class: 'good' }, `Approved revision ${String(approval['missionRevision'])} by ${String((approval['approver'] as JsonObject)['id'])} at ${String(approval['occurredAt'])}.`),
-    el('pre', { class: 'document' }, JSON.stringify(approval, null, 2)));
+    el('p', { class: 'good' }, `Approved revision ${String(approval['missionRevision'])} by ${names.principal(approval['approver'])}, ${when(String(approval['occurredAt']))}.`),
+    el('details', {}, el('summary', {}, 'The signed Approval document'), el('pre', { class: 'document' }, JSON.stringify(approval, null, 2))));
 }
 
 /** Builds the Panel into `root` (a detached element); `show` puts it on the page; resolves after the hash checks. */
-async function build(root: HTMLElement, context: ConsoleContext, show: () => boolean): Promise<void> {
+/** "Artifact 1 (from “Draft the agenda”)": what the human calls it. */
+function artifactLabel(artifact: PendingArtifact, index: number, names: Names): string {
+  return `Artifact ${index + 1}${artifact.workItemId === null ? '' : ` (from “${names.workItem(artifact.workItemId)}”)`}`;
+}
+
+async function build(root: HTMLElement, context: ConsoleContext, show: () => boolean, blobs: BlobUrls): Promise<void> {
   const view = await context.view();
+  const names = (await context.names()).withView(view);
   const pending = view['pendingApproval'] as JsonObject | null | undefined;
   if (pending === null || pending === undefined) {
-    root.append(decided(view));
+    root.append(decided(view, names));
     show();
     return;
   }
   const artifacts = (pending['artifacts'] ?? []) as unknown as PendingArtifact[];
+  const labels = artifacts.map((a, i) => artifactLabel(a, i, names));
   const cells = artifacts.map(() => el('td', { class: 'check' }, 'checking…'));
+  const previews = artifacts.map(() => el('div', { class: 'preview-slot' }, el('p', { class: 'muted' }, 'The preview appears once the content matches its hash.')));
   root.append(
-    el('p', { class: 'submitted' }, `Revision ${String(pending['missionRevision'])} was submitted for approval at ${String(pending['submittedAt'])} with ${artifacts.length} Artifact(s):`),
+    el('p', { class: 'submitted' }, `Revision ${String(pending['missionRevision'])} was submitted for approval ${when(String(pending['submittedAt']))} with ${artifacts.length} Artifact(s):`),
     el('div', { class: 'scroll' }, el('table', { class: 'artifacts' },
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Content hash'), el('th', { scope: 'col' }, 'Type'), el('th', { scope: 'col' }, 'Size'), el('th', { scope: 'col' }, 'Check'))),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Artifact'), el('th', { scope: 'col' }, 'Type'), el('th', { scope: 'col' }, 'Size'), el('th', { scope: 'col' }, 'Check'))),
       el('tbody', {}, ...artifacts.map((a, i) => el('tr', {},
-        el('td', {}, el('code', { class: 'wrap' }, a.contentHash)), el('td', {}, a.mediaType ?? '—'), el('td', {}, a.sizeBytes === null ? '—' : `${a.sizeBytes} B`), cells[i] as HTMLElement))))));
+        el('td', {}, labels[i], el('br', {}), el('code', { class: 'wrap hash' }, a.contentHash)), el('td', {}, a.mediaType ?? '—'), el('td', {}, a.sizeBytes === null ? '—' : `${a.sizeBytes.toLocaleString()} bytes`), cells[i] as HTMLElement))))),
+    ...artifacts.map((_a, i) => el('section', { class: 'card artifact-preview', 'aria-label': `Preview of ${labels[i] as string}` },
+      el('h2', {}, `Preview: ${labels[i] as string}`), previews[i] as HTMLElement)));
 
   const feedback = el('textarea', { name: 'feedback', rows: 2, required: true, maxlength: 4000 });
   const changes = el('form', { class: 'card', 'aria-labelledby': 'changes-title' },
@@ -117,15 +134,23 @@ async function build(root: HTMLElement, context: ConsoleContext, show: () => boo
   const comments = el('textarea', { name: 'comments', rows: 2, maxlength: 4000 });
   const conditions = el('textarea', { name: 'conditions', rows: 2 });
   const preview = el('pre', { class: 'document', 'aria-label': 'The Approval you sign' });
+  const title = String((view['missionNotes'] as JsonObject | undefined)?.['title'] ?? 'this Mission');
+  const summary = el('p', { class: 'sign-summary' });
   const approve = el('button', { type: 'submit', disabled: true }, 'Sign and approve');
   const inputs = () => ({ comments: comments.value.trim(), policy: policy.value.trim(), conditions: conditions.value.split('\n').map((c) => c.trim()).filter((c) => c !== '') });
-  const showPreview = () => (preview.textContent = JSON.stringify(approvalDocument(context, view, pending, inputs()), null, 2));
+  const showPreview = (): void => {
+    const { policy: version, conditions: list } = inputs();
+    summary.textContent = `You approve revision ${String(pending['missionRevision'])} of “${title}” and exactly the ${artifacts.length} Artifact(s) above, as ${names.of(context.me.id)}, under acceptance policy ${version}${list.length === 0 ? '' : `, on ${list.length} condition(s)`}.`;
+    preview.textContent = JSON.stringify(approvalDocument(context, view, pending, inputs()), null, 2);
+  };
   for (const input of [policy, comments, conditions]) input.addEventListener('input', showPreview);
   showPreview();
   const approval = el('form', { class: 'card', 'aria-labelledby': 'approve-title' },
     el('h2', { id: 'approve-title' }, 'Approve'),
     field('Comments', comments), field('Conditions', conditions, 'One per line; optional.'), field('Acceptance policy version', policy),
-    el('p', {}, 'You sign exactly this document (its approvalId and time are fixed when you sign):'), preview, approve);
+    summary,
+    el('details', {}, el('summary', {}, 'The exact document you sign'), el('p', {}, 'Its approvalId and time are fixed when you sign.'), preview),
+    approve);
   approval.addEventListener('submit', (event) => {
     event.preventDefault();
     void (async () => {
@@ -147,7 +172,7 @@ async function build(root: HTMLElement, context: ConsoleContext, show: () => boo
     approve.title = approve.disabled ? 'Every Artifact must download and match its hash first' : '';
   };
   const checkOne = async (index: number): Promise<void> => {
-    verified[index] = await check(artifacts[index] as PendingArtifact, cells[index] as HTMLElement);
+    verified[index] = await check(artifacts[index] as PendingArtifact, cells[index] as HTMLElement, previews[index] as HTMLElement, labels[index] as string, blobs);
     settle();
   };
   settle();
@@ -164,11 +189,18 @@ let target: HTMLElement | undefined;
 async function draw(context: ConsoleContext): Promise<void> {
   const mine = ++generation;
   const fresh = el('div', { class: 'approval' });
+  const blobs = new BlobUrls();
   await build(fresh, context, () => {
-    if (mine !== generation || target === undefined) return false;
+    if (mine !== generation || target === undefined) {
+      blobs.revokeAll();
+      return false;
+    }
     target.replaceChildren(fresh);
+    // The previous build's previews and downloads are gone from the page: free their bytes.
+    urls.revokeAll();
+    urls = blobs;
     return true;
-  });
+  }, blobs);
 }
 
 function redraw(context: ConsoleContext): void {
@@ -194,5 +226,6 @@ export const approvalPanel: Panel = {
     stop = undefined;
     target = undefined;
     generation++;
+    urls.revokeAll();
   },
 };

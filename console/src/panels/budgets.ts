@@ -1,8 +1,9 @@
 /**
- * Budget use per dimension (§12): for each dimension the Mission's budget grants, what its
+ * Budget use per dimension: for each dimension the Mission's budget grants, what its
  * WorkItems used against the limit, as a bar and as numbers, and which WorkItems exhaustion has
  * paused. Read-only; it rebuilds as usage Events arrive.
  */
+import type { Names } from '../names.js';
 import type { JsonObject } from '../panel.js';
 import { WARN_SHARE } from './panelLimits.js';
 import { h, table } from './ui.js';
@@ -70,7 +71,7 @@ function bar(line: JsonObject): HTMLElement {
   );
 }
 
-export function buildBudgets(view: JsonObject): Node[] {
+export function buildBudgets(view: JsonObject, names: Names): Node[] {
   const lines = list(view, 'budgets');
   const nodes: Node[] = [
     lines.length === 0
@@ -81,11 +82,12 @@ export function buildBudgets(view: JsonObject): Node[] {
   if (paused.length > 0) {
     nodes.push(
       table(
-        'WorkItems paused by exhaustion (§12): they resume after a budget revision',
-        ['WorkItem', 'Dimension', 'Account', 'Since'],
+        'WorkItems paused because a budget ran out: they resume after a budget revision',
+        ['WorkItem', 'Budget', 'Charged to', 'Since'],
         paused.map((item) => {
           const pause = obj(item, 'budgetPause');
-          return [str(item, 'goal') ?? dash(str(item, 'workItemId')), dash(str(pause, 'dimension')), dash(str(pause, 'accountId')), when(str(pause, 'since'))];
+          const dimension = str(pause, 'dimension') ?? '';
+          return [str(item, 'goal') ?? names.workItem(str(item, 'workItemId')), DIMENSION_LABELS[dimension] ?? dash(dimension), names.label(str(pause, 'accountId')), when(str(pause, 'since'))];
         }),
       ),
     );
@@ -96,7 +98,7 @@ export function buildBudgets(view: JsonObject): Node[] {
 export const budgetsPanel = viewPanel({
   id: 'budgets',
   title: 'Budgets',
-  subtitle: 'Use against the Mission budget, per granted dimension (§12).',
+  subtitle: 'What the work used of the Mission budget, per granted dimension.',
   follow: 'rebuild',
-  build: (view) => buildBudgets(view),
+  build: async (view, context) => buildBudgets(view, (await context.names()).withView(view)),
 });

@@ -1,26 +1,31 @@
-/** One line about an Event for the timeline: who did what, in the human's words. */
+/** One line about an Event for the timeline: who did what, in the human's words and names. */
 
+import type { Names } from '../names.js';
 import type { JsonObject } from '../panel.js';
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** A Message's content parts (§9) as one line: text as is, anything else named by its type. */
+/** A Message's content parts as one line: text as is, anything else named by its type. */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((part: JsonObject) => (part['type'] === 'text' ? text(part['text']) : part['type'] === 'artifact_ref' ? `[Artifact ${text(part['artifactHash']).slice(0, 19)}…]` : `[${text(part['type'])}]`)).join(' ');
+  return content.map((part: JsonObject) => (part['type'] === 'text' ? text(part['text']) : part['type'] === 'artifact_ref' ? '[an Artifact]' : `[${text(part['type'])}]`)).join(' ');
 }
 
-/** The actor as `type:tail`, short enough for a phone-width row. */
-export function actorLabel(event: JsonObject): string {
-  const actor = event['actor'] as JsonObject | undefined;
-  const id = text(actor?.['id']);
-  return `${text(actor?.['type'])} ${id.replace(/^urn:missionweave:(agent|human|service):/, '')}`.trim();
+/** Who acted: the Agent's name, the human's handle. */
+export function actorLabel(event: JsonObject, names: Names): string {
+  return names.principal(event['actor'] as JsonObject | undefined);
 }
 
-export function summary(event: JsonObject): string {
+/** A WorkItem in an Event: its goal from the Event's own contract, else from the view. */
+function workItemTitle(workItem: JsonObject, names: Names): string {
+  const goal = text((workItem['contract'] as JsonObject | undefined)?.['goal']);
+  return goal !== '' ? goal : names.workItem(text(workItem['workItemId']));
+}
+
+export function summary(event: JsonObject, names: Names): string {
   const payload = (event['payload'] ?? {}) as JsonObject;
   const mission = payload['mission'] as JsonObject | undefined;
   switch (event['kind']) {
@@ -32,7 +37,7 @@ export function summary(event: JsonObject): string {
     case 'mission.created':
       return `Mission created: ${text(payload['title']) || text(mission?.['objective'])}`;
     case 'mission.submitted_for_approval':
-      return `Revision ${String(payload['missionRevision'])} submitted with ${(payload['artifactHashes'] as unknown[] | undefined)?.length ?? 0} Artifact(s).`;
+      return `Revision ${String(payload['missionRevision'])} submitted for your approval with ${(payload['artifactHashes'] as unknown[] | undefined)?.length ?? 0} Artifact(s).`;
     case 'mission.changes_requested':
       return `Changes requested on revision ${String(payload['missionRevision'])}: ${text(payload['feedback'])}`;
     case 'mission.approved':
@@ -40,13 +45,12 @@ export function summary(event: JsonObject): string {
     case 'membership.changed':
     case 'membership.granted': {
       const membership = payload['membership'] as JsonObject | undefined;
-      const member = membership?.['member'] as JsonObject | undefined;
-      return `${text(member?.['id'])} is ${text(membership?.['role'])} (${text(membership?.['state'])}).`;
+      return `${names.principal(membership?.['member'] as JsonObject | undefined)} is ${text(membership?.['role']).replace(/_/g, ' ')} (${text(membership?.['state'])}).`;
     }
     default: {
       const workItem = payload['workItem'] as JsonObject | undefined;
-      if (workItem !== undefined) return `WorkItem ${text(workItem['workItemId']).slice(-12)} → ${text(workItem['state'])}`;
-      if (mission !== undefined) return `Mission → ${text(mission['state'])} (revision ${String(mission['revision'])})`;
+      if (workItem !== undefined) return `WorkItem “${workItemTitle(workItem, names)}” is ${text(workItem['state'])}.`;
+      if (mission !== undefined) return `The Mission is ${text(mission['state']).replace(/_/g, ' ')} (revision ${String(mission['revision'])}).`;
       return '';
     }
   }

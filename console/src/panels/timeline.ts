@@ -2,12 +2,13 @@
  * The Mission's live timeline: every Event the human may read — Messages, transitions, who did
  * what — history first (`/events`, paged), then live from the shell's stream, filterable by kind
  * and by actor; and the directive box, which posts a Message to the Mission's main Conversation
- * (Messages never change state, §9: a directive is advice the Coordinator reads, not authority).
+ * (Messages never change state: a directive is advice the Coordinator reads, not authority).
  */
 
 import { freshUrn } from '../base64url.js';
 import { el, field, replace } from '../dom.js';
 import { EVENTS_PAGE as PAGE, MAX_TIMELINE_EVENTS as MAX_SHOWN } from '../limits.js';
+import type { Names } from '../names.js';
 import type { ConsoleContext, JsonObject, Panel } from '../panel.js';
 import { actorLabel, summary } from './eventText.js';
 
@@ -56,6 +57,8 @@ async function history(context: ConsoleContext): Promise<JsonObject[]> {
 
 async function render(root: HTMLElement, context: ConsoleContext): Promise<void> {
   const view = await context.view();
+  const names: Names = (await context.names()).withView(view);
+  const actorOf = (event: JsonObject): string => actorLabel(event, names);
   const mainConversation = String((view['group'] as JsonObject | undefined)?.['mainConversationId'] ?? '');
   const events: JsonObject[] = [];
   const seen = new Set<number>();
@@ -67,14 +70,14 @@ async function render(root: HTMLElement, context: ConsoleContext): Promise<void>
     el('div', { class: 'event-head' },
       el('span', { class: 'seq' }, `#${String(event['sequence'])}`),
       el('strong', { class: 'kind' }, String(event['kind'])),
-      el('span', { class: 'actor' }, actorLabel(event)),
+      el('span', { class: 'actor' }, actorOf(event)),
       el('time', { datetime: String(event['occurredAt']) }, String(event['occurredAt']).replace('T', ' ').slice(0, 19))),
-    el('p', { class: 'summary' }, summary(event)));
+    el('p', { class: 'summary' }, summary(event, names)));
 
   const draw = (): void => {
     refreshOptions(kind, events.map((e) => String(e['kind'])), 'All kinds');
-    refreshOptions(actor, events.map(actorLabel), 'All actors');
-    const shown = events.filter((e) => (kind.value === '' || e['kind'] === kind.value) && (actor.value === '' || actorLabel(e) === actor.value));
+    refreshOptions(actor, events.map(actorOf), 'All actors');
+    const shown = events.filter((e) => (kind.value === '' || e['kind'] === kind.value) && (actor.value === '' || actorOf(e) === actor.value));
     replace(list, ...shown.slice().reverse().map(row));
     if (shown.length === 0) list.append(el('li', { class: 'muted' }, 'No Events match.'));
   };
@@ -95,6 +98,7 @@ async function render(root: HTMLElement, context: ConsoleContext): Promise<void>
     el('div', { class: 'filters row' }, field('Kind', kind), field('Actor', actor)),
     list);
   // Live Events that arrive while the history loads are kept too; the sequence deduplicates.
+  // A WorkItem's Events carry its contract, so a new one is named by its goal without a re-read.
   stop = context.onEvent((event) => {
     if (add(event)) draw();
   });

@@ -1,7 +1,7 @@
 /**
  * Defensive reads of the `/v1/groups/{g}/view` document (docs/human-api.md, "View shape").
  *
- * The view is JSON from the network and a limited Membership gets a partial one (§8, §16), so a
+ * The view is JSON from the network and a limited Membership gets a partial one, so a
  * Panel never trusts a member to be there or to have its documented type: every read here
  * answers `undefined` (or an empty list) for a missing or mistyped member, and `dash` turns that
  * into the "—" the human sees. A Panel that throws on an odd view shows nothing at all, which is
@@ -60,14 +60,6 @@ export function when(timestamp: string | undefined): string {
   const parsed = Date.parse(timestamp);
   if (Number.isNaN(parsed)) return timestamp;
   return new Date(parsed).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-/** `{type, id}` as one line, e.g. `agent urn:…`. */
-export function principalText(principal: JsonObject | undefined): string {
-  const id = str(principal, 'id');
-  if (id === undefined) return DASH;
-  const type = str(principal, 'type');
-  return type === undefined ? id : `${type} ${id}`;
 }
 
 /** The principal of a view document as a Command payload takes it, or undefined if malformed. */

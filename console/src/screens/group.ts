@@ -9,7 +9,8 @@ import { el } from '../dom.js';
 import { followGroup } from '../eventStream.js';
 import type { CommandOptions, ConsoleContext, JsonObject, Panel, SubmitResult } from '../panel.js';
 import { panels } from '../panels/index.js';
-import { currentApi, guarded, showRefusal } from '../shell.js';
+import { stateName } from '../names.js';
+import { currentApi, currentNames, guarded, showRefusal } from '../shell.js';
 
 interface Open {
   readonly groupId: string;
@@ -34,7 +35,7 @@ export function leaveGroup(): void {
 }
 
 /**
- * The human's Membership Epoch in the view, which every Group Command must carry (§8): its
+ * The human's Membership Epoch in the view, which every Group Command must carry: its
  * Membership's here, or, below a Mission it owns, that of the Membership it reads through (`via`).
  */
 function membershipEpochOf(view: JsonObject): number | undefined {
@@ -62,6 +63,7 @@ function contextFor(state: Open): ConsoleContext {
       return submitCommand(api, kind, payload, { ...options, groupId, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) });
     },
     showRefusal,
+    names: () => currentNames(),
     onEvent(listener) {
       state.listeners.add(listener);
       return () => state.listeners.delete(listener);
@@ -115,7 +117,7 @@ export async function renderGroup(root: HTMLElement, groupId: string, panelId: s
     const view = await api.get(`/v1/groups/${encodeURIComponent(groupId)}/view`);
     const m = view['mission'] as JsonObject | undefined;
     const notes = view['missionNotes'] as JsonObject | undefined;
-    mission.textContent = `${String(notes?.['title'] ?? '')} · ${String(m?.['state'] ?? '')} · revision ${String(m?.['revision'] ?? '')}`;
+    mission.textContent = `${String(notes?.['title'] ?? '')} · ${stateName(m?.['state'] as string | undefined)} · revision ${String(m?.['revision'] ?? '')}`;
   };
   headingStop?.();
   const onMission = (event: JsonObject): void => {

@@ -1,9 +1,11 @@
 /**
  * The human's Missions (`GET /v1/me`: every Group they hold a Membership in) and, for each, the
- * Mission tree below it (§14: the root MissionOwner inspects the complete tree).
+ * Mission tree below it (the root MissionOwner inspects the complete tree). Missions are named by
+ * their titles, a child by its parent's title when the list holds the parent.
  */
 
-import { el, replace, shortId } from '../dom.js';
+import { el, replace } from '../dom.js';
+import { roleName, stateName } from '../names.js';
 import type { JsonObject } from '../panel.js';
 import { currentApi, guarded } from '../shell.js';
 
@@ -37,14 +39,14 @@ function renderTree(tree: JsonObject): HTMLElement {
     seen.add(mission.groupId);
     const children = mission.children.map((c) => byGroup.get(c.groupId)).filter((c): c is TreeMission => c !== undefined && !seen.has(c.groupId));
     return el('li', {},
-      groupLink(mission.groupId, mission.title), ' ', el('span', { class: `state state-${mission.state}` }, mission.state),
+      groupLink(mission.groupId, mission.title), ' ', el('span', { class: `state state-${mission.state}` }, stateName(mission.state)),
       children.length === 0 ? null : el('ul', {}, ...children.map((c) => node(c, seen))));
   };
   const root = missions[0];
   return root === undefined ? el('p', {}, 'No Missions.') : el('ul', { class: 'tree' }, node(root, new Set()), tree['truncated'] === true ? el('li', {}, '… truncated') : null);
 }
 
-function row(group: GroupEntry): HTMLElement {
+function row(group: GroupEntry, titles: ReadonlyMap<string, string>): HTMLElement {
   const treeSlot = el('div', { class: 'tree-slot' });
   const showTree = el('button', { type: 'button', class: 'small', 'aria-expanded': 'false' }, 'Mission tree');
   showTree.addEventListener('click', () => void guarded(async () => {
@@ -61,9 +63,9 @@ function row(group: GroupEntry): HTMLElement {
   return el('li', { class: 'mission' },
     el('div', { class: 'mission-head' },
       groupLink(group.groupId, group.title),
-      el('span', { class: `state state-${group.missionState}` }, group.missionState),
-      el('span', { class: 'muted' }, `${group.role}${group.membershipState === 'active' ? '' : ` (${group.membershipState})`}`),
-      group.parentMissionId === null ? null : el('span', { class: 'muted' }, 'child of ', shortId(group.parentMissionId)),
+      el('span', { class: `state state-${group.missionState}` }, stateName(group.missionState)),
+      el('span', { class: 'muted' }, `${roleName(group.role)}${group.membershipState === 'active' ? '' : ` (${stateName(group.membershipState)})`}`),
+      group.parentMissionId === null ? null : el('span', { class: 'muted' }, `part of “${titles.get(group.parentMissionId) ?? 'a parent Mission'}”`),
       showTree),
     treeSlot);
 }
@@ -79,6 +81,7 @@ export async function renderMissions(root: HTMLElement): Promise<void> {
     const me = await api.get('/v1/me');
     const groups = (me['groups'] ?? []) as unknown as GroupEntry[];
     if (groups.length === 0) list.append(el('li', { class: 'muted' }, 'No Missions yet: create one.'));
-    for (const group of groups) list.append(row(group));
+    const titles = new Map(groups.map((g) => [g.missionId, g.title] as const));
+    for (const group of groups) list.append(row(group, titles));
   });
 }

@@ -7,13 +7,14 @@
 import { append, el, field, replace } from '../dom.js';
 import { ed25519Supported, generateKey, importPkcs8 } from '../keyImport.js';
 import { forgetKey, saveKey, type StoredKey } from '../keyStore.js';
-import { currentKey, guarded, useKey } from '../shell.js';
+import { shortName } from '../names.js';
+import { currentApi, currentKey, guarded, signInWith, signOut } from '../shell.js';
 
 /** The identity fields `human add` prints: `{"type","id","keyId","privateKeyFile"}`. */
 function identityInputs(): { humanId: HTMLInputElement; keyId: HTMLInputElement; line: HTMLTextAreaElement; fields: HTMLElement } {
-  const humanId = el('input', { name: 'humanId', autocomplete: 'off', placeholder: 'urn:missionweave:human:alice', required: true });
-  const keyId = el('input', { name: 'keyId', autocomplete: 'off', placeholder: 'urn:uuid:…', required: true });
-  const line = el('textarea', { name: 'line', rows: 2, placeholder: '{"type":"human","id":"urn:missionweave:human:alice","keyId":"…",…}' });
+  const humanId = el('input', { name: 'humanId', autocomplete: 'off', placeholder: 'filled from the line above', required: true });
+  const keyId = el('input', { name: 'keyId', autocomplete: 'off', placeholder: 'filled from the line above', required: true });
+  const line = el('textarea', { name: 'line', rows: 2, placeholder: 'paste the line that starts with {"type":"human"' });
   line.addEventListener('input', () => {
     try {
       const printed = JSON.parse(line.value) as { id?: unknown; keyId?: unknown };
@@ -30,10 +31,14 @@ function identityInputs(): { humanId: HTMLInputElement; keyId: HTMLInputElement;
   return { humanId, keyId, line, fields };
 }
 
+/**
+ * Signs in with the key first and keeps it only if the Authority accepted its signature: a key
+ * the Authority refuses (the wrong file for these IDs, a revoked key) is shown as refused, and
+ * nobody is "signed in".
+ */
 async function adopt(key: StoredKey): Promise<void> {
+  await signInWith(key);
   await saveKey(key);
-  const api = useKey(key);
-  await api?.signIn();
   location.hash = '#/missions';
 }
 
@@ -86,19 +91,25 @@ function showGenerated(out: HTMLElement, pair: { privateKey: CryptoKey; publicKe
 }
 
 function currentSection(key: StoredKey): HTMLElement {
+  const signedIn = currentApi()?.identity.humanId === key.humanId;
   return el('section', { class: 'card', 'aria-labelledby': 'current-title' },
-    el('h2', { id: 'current-title' }, 'The key in this browser'),
-    el('dl', {},
-      el('dt', {}, 'Human ID'), el('dd', {}, el('code', { class: 'wrap' }, key.humanId)),
-      el('dt', {}, 'Key ID'), el('dd', {}, el('code', { class: 'wrap' }, key.keyId)),
-      el('dt', {}, 'Public key'), el('dd', {}, el('code', { class: 'wrap' }, key.publicKey)),
-      el('dt', {}, 'Private key'), el('dd', {}, key.privateKey.extractable ? 'extractable' : 'non-extractable, in this browser only')),
-    el('button', { type: 'button', class: 'danger', onclick: () => void guarded(async () => {
-      await forgetKey();
-      useKey(undefined);
-      location.hash = '#/setup';
-      location.reload();
-    }) }, 'Forget this key'));
+    el('h2', { id: 'current-title' }, `The key of ${shortName(key.humanId)} in this browser`),
+    el('p', {}, signedIn ? 'Signed in with it.' : 'Not signed in: the Authority has not accepted this key (see the message above), or it could not be reached.'),
+    el('p', {}, 'Private key: ', key.privateKey.extractable ? 'extractable' : 'non-extractable, kept in this browser only.'),
+    el('details', {},
+      el('summary', {}, 'Identifiers (for the operator)'),
+      el('dl', {},
+        el('dt', {}, 'Human ID'), el('dd', {}, el('code', { class: 'wrap' }, key.humanId)),
+        el('dt', {}, 'Key ID'), el('dd', {}, el('code', { class: 'wrap' }, key.keyId)),
+        el('dt', {}, 'Public key'), el('dd', {}, el('code', { class: 'wrap' }, key.publicKey)))),
+    el('div', { class: 'row' },
+      signedIn ? null : el('button', { type: 'button', onclick: () => void guarded(() => adopt(key)) }, 'Sign in with this key'),
+      el('button', { type: 'button', class: 'danger', onclick: () => void guarded(async () => {
+        await forgetKey();
+        signOut();
+        location.hash = '#/setup';
+        location.reload();
+      }) }, 'Forget this key')));
 }
 
 export async function renderSetup(root: HTMLElement): Promise<void> {

@@ -1,0 +1,53 @@
+/**
+ * What the runtime host asks the Group Authority over HTTPS with the Agent's live Session
+ * (docs/human-api.md, the same reads a human has): the Groups it is a worker in (`/v1/me`), and a
+ * WorkItem as the Authority holds it now (`/v1/groups/{g}/view`), to re-check an Ownership Epoch
+ * and Execution Lease after a restart (§11.5) and to hand a resumed job its contract.
+ */
+
+import type { MissionWeaveAgent } from '../agent.js';
+import { errorFromDocument } from '../errors.js';
+import { httpsGet } from '../httpsGet.js';
+import type { WorkItemDocument, WorkLease, WorkOwner } from '../workDocuments.js';
+import { MAX_VIEW_BYTES } from './hostLimits.js';
+
+/** One WorkItem line of a Group's view. */
+export interface AuthorityWorkItem {
+  readonly workItemId: string;
+  readonly state: WorkItemDocument['state'];
+  readonly owner: WorkOwner | null;
+  readonly executionLease: WorkLease | null;
+  readonly document: WorkItemDocument;
+}
+
+export interface MemberGroup {
+  readonly groupId: string;
+  readonly role: string;
+  readonly membershipState: string;
+  readonly membershipEpoch: number;
+}
+
+async function getJson(agent: MissionWeaveAgent, path: string): Promise<unknown> {
+  const endpoint = agent.artifactEndpoint();
+  const url = new URL(path, endpoint.origin);
+  const answer = await httpsGet(url, endpoint.ca, endpoint.timeoutMs ?? 30_000, endpoint.sessionToken, MAX_VIEW_BYTES);
+  const body: unknown = JSON.parse(answer.body.toString('utf8'));
+  if (answer.status !== 200) throw errorFromDocument((body as { error?: unknown } | null)?.error ?? body);
+  return body;
+}
+
+/**
+ * The Groups the Agent holds an active Membership with `role` in (default `worker`), with the
+ * Membership Epoch its Commands there carry: an Agent resuming from a saved Cursor past its
+ * Membership Events learns it here.
+ */
+export async function memberGroups(agent: MissionWeaveAgent, role = 'worker'): Promise<MemberGroup[]> {
+  const me = (await getJson(agent, '/v1/me')) as { groups?: readonly MemberGroup[] };
+  return (me.groups ?? []).filter((g) => g.role === role && g.membershipState === 'active');
+}
+
+/** The WorkItem as the Authority holds it now, or undefined when the Group has none by that ID. */
+export async function authorityWorkItem(agent: MissionWeaveAgent, groupId: string, workItemId: string): Promise<AuthorityWorkItem | undefined> {
+  const view = (await getJson(agent, `/v1/groups/${encodeURIComponent(groupId)}/view`)) as { workItems?: readonly AuthorityWorkItem[] };
+  return view.workItems?.find((w) => w.workItemId === workItemId);
+}

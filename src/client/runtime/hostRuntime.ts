@@ -1,0 +1,268 @@
+/**
+ * The connected runtime host (§11.1, §11.3, §11.5): one Agent connection serving many Groups
+ * through one AgentRuntime. It does what runtime.ts leaves to its caller:
+ *
+ * - offers to this Agent are accepted and the WorkItem admitted into the runtime (a refusal by
+ *   the scheduler declines nothing: the offer is simply not accepted);
+ * - every `run.started` of `schedule()` gets an Execution Lease (`work.start`) kept renewed by a
+ *   LeaseKeeper while it runs, and is run by the job handler (hostRun.ts); a preempted or paused
+ *   run releases its lease with `work.checkpoint`, which stops renewal;
+ * - on every (re)connect the durable outbox is sent, oldest first, with the same bytes
+ *   (projectionSend.ts);
+ * - after a restart, before anything runs, each resumable or queued WorkItem is re-checked with
+ *   the Authority (hostRecovery.ts) and each `runtime-session-lost` one reported to its
+ *   Coordinator.
+ *
+ * ```ts
+ * const runtime = openAgentRuntime({ path, agentId, slots: 2 });
+ * const agent = new MissionWeaveAgent({ …, cursorStore: runtime.cursorStore });
+ * const host = new RuntimeHost({ agent, runtime, handler: async (job) => { …; await job.submit(); } });
+ * await host.start();            // connect, send the outbox, subscribe, recover, schedule
+ * await host.stop();             // runs yield at their next safe checkpoint, or are released
+ * ```
+ */
+
+import type { MissionWeaveAgent } from '../agent.js';
+import type { VerifiedContextPackage } from '../contextPackages.js';
+import { isAgentError } from '../errors.js';
+import { MissionWeaveWorker, type OwnedWork, type WorkOffer } from '../worker.js';
+import type { WorkItemDocument } from '../workDocuments.js';
+import type { JobHandler } from './job.js';
+import { JOB_TIMEOUT_MS, MAX_JOB_CONTEXT_PACKAGES, START_ATTEMPTS, START_RETRY_MS, STOP_GRACE_MS } from './hostLimits.js';
+import { authorityWorkItem, memberGroups } from './hostReads.js';
+import { recheckWork, reportLost } from './hostRecovery.js';
+import { HostRun } from './hostRun.js';
+import { sendOutbox } from './projectionSend.js';
+import type { AgentRuntime } from './runtime.js';
+import type { EffortBand, SchedulerEvent } from './schedulerTypes.js';
+
+export interface RuntimeHostOptions {
+  readonly agent: MissionWeaveAgent;
+  readonly runtime: AgentRuntime;
+  readonly handler: JobHandler;
+  /** The Groups served; default: every Group `/v1/me` lists this Agent as an active worker in. */
+  readonly groups?: readonly string[];
+  readonly executionLeaseSeconds?: number;
+  /** A job running longer is aborted, released and blocked (default JOB_TIMEOUT_MS). */
+  readonly jobTimeoutMs?: number;
+  /** The effort band new work is admitted with (default `m`). */
+  readonly effort?: EffortBand;
+  readonly log?: (line: string) => void;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Refusals of `work.start` that say the WorkItem is no longer this Agent's. */
+const NOT_MINE = new Set(['WORK_STALE_OWNERSHIP', 'WORK_LEASE_EXPIRED', 'AUTH_FORBIDDEN']);
+
+export class RuntimeHost {
+  readonly worker: MissionWeaveWorker;
+  private readonly runs = new Map<string, HostRun>();
+  private readonly finished = new Set<Promise<unknown>>();
+  private readonly documents = new Map<string, WorkItemDocument>();
+  private readonly starts = new Map<string, number>();
+  private ready = false;
+  private flushing: Promise<void> = Promise.resolve();
+  private stopping = false;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: RuntimeHostOptions) {
+    this.log = options.log ?? (() => undefined);
+    this.worker = new MissionWeaveWorker(options.agent, options.executionLeaseSeconds === undefined ? {} : { executionLeaseSeconds: options.executionLeaseSeconds });
+    this.worker.onOffer((offer) => this.take(offer));
+    this.worker.onError((error, offer) => this.log(`offer ${offer.workItemId}: ${error instanceof Error ? error.message : String(error)}`));
+    options.agent.onConnectionChange((change) => {
+      // The first open is flushed by start(), before anything else is sent.
+      if (change.state === 'open' && this.ready) void this.flushOutbox();
+    });
+    options.agent.onEvent((event) => {
+      // The Coordinator resolved what blocked work held here: it is ready again.
+      const workItemId = (event.payload as { workItemId?: unknown }).workItemId;
+      if (event.kind !== 'work.unblocked' || typeof workItemId !== 'string' || !this.ready) return;
+      if (options.runtime.state.work[workItemId]?.status !== 'blocked') return;
+      options.runtime.unblock(workItemId);
+      this.pump();
+    });
+  }
+
+  get agent(): MissionWeaveAgent {
+    return this.options.agent;
+  }
+
+  get runtime(): AgentRuntime {
+    return this.options.runtime;
+  }
+
+  /** WorkItems running now. */
+  get running(): readonly string[] {
+    return [...this.runs.keys()];
+  }
+
+  /** Connects, sends the outbox, subscribes, settles the restart with the Authority, then schedules. */
+  async start(): Promise<void> {
+    const { agent, runtime } = this.options;
+    await agent.connect();
+    await this.flushOutbox();
+    const members = await memberGroups(agent);
+    for (const member of members) this.worker.epochs.set(member.groupId, { membershipEpoch: member.membershipEpoch });
+    const groups = this.options.groups ?? members.map((m) => m.groupId);
+    for (const groupId of groups) await agent.subscribe(groupId);
+    const { work } = runtime.recovery;
+    for (const row of [...work.resumable, ...work.queued]) await recheckWork(this.recovery(), row);
+    for (const row of work.lost) await reportLost(this.recovery(), row);
+    this.ready = true;
+    this.pump();
+  }
+
+  /**
+   * Stops: no new run starts; running jobs yield at their next safe checkpoint within
+   * STOP_GRACE_MS, the rest are aborted and their leases released. Closes the Agent, not the
+   * runtime (its owner closes it).
+   */
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
+    this.stopping = true;
+    for (const run of this.runs.values()) run.stop();
+    const all = Promise.allSettled([...this.finished]);
+    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    for (const run of this.runs.values()) run.stop(true);
+    await Promise.race([Promise.allSettled([...this.finished]), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    this.worker.close();
+    await this.options.agent.close();
+  }
+
+  /**
+   * Sends the outbox's unanswered Commands, oldest first, with their bytes unchanged. One sending
+   * at a time: a reconnect during a sending queues the next one behind it, so no Command is sent
+   * twice at once.
+   */
+  flushOutbox(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (!this.options.runtime.projection.open) return;
+      const outcomes = await sendOutbox(this.options.runtime.projection.outbox, this.options.agent).catch((error: unknown) => {
+        this.log(`outbox: ${messageOf(error)}`);
+        return [];
+      });
+      for (const outcome of outcomes) {
+        const detail = outcome.outcome === 'refused' ? ` ${outcome.code}` : outcome.outcome === 'unanswered' ? ` (${messageOf(outcome.error)})` : '';
+        this.log(`outbox ${outcome.actionId}: ${outcome.outcome}${detail}`);
+      }
+    });
+    return this.flushing;
+  }
+
+  /** Fills free slots and starts what the scheduler picked. */
+  pump(): void {
+    if (!this.ready || this.stopping) return;
+    this.scheduled(this.options.runtime.schedule());
+  }
+
+  private scheduled(events: readonly SchedulerEvent[]): void {
+    for (const event of events) {
+      if (event.type === 'run.started') this.track(this.launch(event.groupId, event.workItemId));
+      if (event.type === 'preemption.requested') this.runs.get(event.workItemId)?.preempt();
+    }
+  }
+
+  private track(promise: Promise<unknown>): void {
+    const tracked = promise.catch((error: unknown) => this.log(`runtime host: ${error instanceof Error ? error.message : String(error)}`));
+    this.finished.add(tracked);
+    void tracked.finally(() => this.finished.delete(tracked));
+  }
+
+  private recovery(): Parameters<typeof recheckWork>[0] {
+    return { agent: this.options.agent, runtime: this.options.runtime, worker: this.worker, documents: this.documents, log: this.log, pump: () => this.pump() };
+  }
+
+  private async take(offer: WorkOffer): Promise<void> {
+    if (this.stopping) return;
+    const owned = await this.worker.accept(offer);
+    this.admit(owned);
+    this.pump();
+  }
+
+  /** Admits accepted work; a refusal is logged (the ownership lapses at the Authority). */
+  admit(owned: OwnedWork): void {
+    const { contract } = owned.workItem;
+    this.documents.set(owned.workItemId, owned.workItem);
+    const admitted = this.options.runtime.admit({
+      workItemId: owned.workItemId,
+      groupId: owned.groupId,
+      urgency: contract.requestedUrgency,
+      deadlineMs: contract.deadline === undefined ? null : Date.parse(contract.deadline),
+      effort: this.options.effort ?? 'm',
+      preemptible: true,
+      ownershipEpoch: owned.ownershipEpoch,
+    });
+    if (!admitted.ok) this.log(`not admitted ${owned.workItemId}: ${admitted.refusal.code}`);
+  }
+
+  private async packages(groupId: string): Promise<VerifiedContextPackage[]> {
+    try {
+      const client = this.options.agent.contextPackages();
+      const listed = (await client.list(groupId)).slice(-MAX_JOB_CONTEXT_PACKAGES);
+      return await Promise.all(listed.map((entry) => client.fetch(groupId, entry.contextPackageId, { hash: entry.packageHash })));
+    } catch (error) {
+      this.log(`context of ${groupId}: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
+  }
+
+  private async launch(groupId: string, workItemId: string): Promise<void> {
+    const { agent, runtime } = this.options;
+    const row = runtime.projection.work.get(groupId, workItemId);
+    if (row === undefined) return;
+    const document = this.documents.get(workItemId) ?? (await authorityWorkItem(agent, groupId, workItemId))?.document;
+    if (document === undefined) return void runtime.withdraw(workItemId);
+    let execution;
+    try {
+      execution = await this.worker.start({ groupId, workItemId, ownershipEpoch: row.ownershipEpoch, workItem: document });
+    } catch (error) {
+      const code = isAgentError(error) ? error.code : 'UNKNOWN';
+      if (NOT_MINE.has(code)) {
+        this.log(`withdrawn ${workItemId}: work.start refused ${code}`);
+        runtime.withdraw(workItemId);
+      } else {
+        this.retryStart(workItemId, `work.start refused ${code}`);
+      }
+      return this.pump();
+    }
+    this.starts.delete(workItemId);
+    runtime.start(workItemId, execution.leaseId);
+    this.log(`started ${workItemId} in ${groupId}${row.checkpoint === undefined ? '' : ' from its checkpoint'}`);
+    const membershipEpoch = this.worker.epochs.facts(groupId)?.membershipEpoch;
+    const run = new HostRun({
+      agent,
+      runtime,
+      execution,
+      handler: this.options.handler,
+      packages: await this.packages(groupId),
+      resumeText: row.checkpoint?.data.toString('utf8'),
+      timeoutMs: this.options.jobTimeoutMs ?? JOB_TIMEOUT_MS,
+      options: { groupId, workItemId, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) },
+      scheduled: (events) => this.scheduled(events),
+      log: this.log,
+    });
+    this.runs.set(workItemId, run);
+    if (this.stopping) run.stop();
+    const end = await run.run();
+    this.runs.delete(workItemId);
+    if (end === 'lease-lost' && !this.stopping) await recheckWork(this.recovery(), { groupId, workItemId, ownershipEpoch: row.ownershipEpoch });
+    this.pump();
+  }
+
+  /** A start refused for a passing reason: blocked now, ready again after START_RETRY_MS, a bounded number of times. */
+  private retryStart(workItemId: string, reason: string): void {
+    const { runtime } = this.options;
+    const tries = (this.starts.get(workItemId) ?? 0) + 1;
+    this.starts.set(workItemId, tries);
+    runtime.end(workItemId, 'blocked', reason);
+    if (tries >= START_ATTEMPTS) return this.log(`blocked ${workItemId}: ${reason} (${tries} tries)`);
+    setTimeout(() => {
+      if (this.stopping) return;
+      runtime.unblock(workItemId);
+      this.pump();
+    }, START_RETRY_MS).unref();
+  }
+}
