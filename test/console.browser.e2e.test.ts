@@ -114,6 +114,16 @@ describe.skipIf(!haveBrowser)(`the MissionOwner console in Chromium (skipped whe
     }
   });
 
+  it('is served under the development certificate, which a browser refuses until trusted (docs/console.md)', { timeout: 60_000 }, async () => {
+    const context = await env.newContext(1280, 800, false);
+    try {
+      const strict = await context.newPage();
+      await expect(strict.goto(`${env.node.https}/`)).rejects.toThrow(/ERR_CERT_AUTHORITY_INVALID/);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('does not sign in with a key the Authority refuses: the refusal, never "Signed in as", nothing kept', { timeout: 120_000 }, async () => {
     const carol = env.add('human', 'carol');
     const dave = env.add('human', 'dave');

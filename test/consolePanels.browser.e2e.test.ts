@@ -119,12 +119,14 @@ describe.skipIf(!existsSync(CHROMIUM))('console operation Panels in a browser', 
     const form = page.getByRole('form', { name: 'Add a member' });
     // The picker offers the active Agents that are not members yet, by name.
     expect(await form.getByLabel('Agent').locator('option').allTextContents()).toEqual(['Choose an Agent', 'Scribe']);
+    expect(await form.getByLabel('Human handle').isVisible()).toBe(false);
     await form.getByRole('button', { name: 'Add member' }).click();
     expect(await form.innerText()).toContain('Choose the Agent to add.');
     await form.getByLabel('Agent').selectOption({ label: 'Scribe' });
     await form.getByRole('button', { name: 'Add member' }).click();
     await page.locator('.mw-accepted').waitFor();
     await form.getByLabel('Kind').selectOption('human');
+    expect(await form.getByLabel('Agent').isVisible()).toBe(false);
     await form.getByLabel('Human handle').fill('not a handle');
     await form.getByRole('button', { name: 'Add member' }).click();
     expect(await form.innerText()).toContain('Give the handle');

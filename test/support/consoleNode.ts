@@ -60,8 +60,9 @@ export class ConsoleNode {
     return new ConsoleNode(scratch, dir, db, node, ca, browser, await context.newPage());
   }
 
-  newContext(width: number, height: number) {
-    return this.browser.newContext({ ignoreHTTPSErrors: true, viewport: { width, height } });
+  /** A fresh browser context; `trustAnyCertificate: false` makes it judge the node's certificate as a browser does by default. */
+  newContext(width: number, height: number, trustAnyCertificate = true) {
+    return this.browser.newContext({ ignoreHTTPSErrors: trustAnyCertificate, viewport: { width, height } });
   }
 
   add(kind: 'human' | 'agent', handle: string, ...extra: string[]): ConsolePrincipal {
