@@ -45,6 +45,9 @@ commands:
   mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]
                                       an MCP server speaking for the Agent: Parley and Mission tools over
                                       stdio (stdout is MCP only), or Streamable HTTP on 127.0.0.1:PORT
+  worker --as AGENT --dir DIR --handler MODULE [--slots N] [--url wss://HOST:PORT]
+                                      run the Agent's runtime: each WorkItem it accepts is run by the
+                                      module's default export (job); resumes from checkpoints after a restart
 ${[...PROFILE_VERBS.values()].map((verb) => verb.usage).join('')}  kinds [KIND]                        the Command kinds (core and the node's profiles), one line each;
                                       with KIND its payload schema and an example payload
   conformance [--spec DIR] [--json]   run the official bundles against this implementation
@@ -68,6 +71,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   tree: async () => (await import('./treeCommand.js')).treeCommand,
   profile: async () => (await import('./profileCommand.js')).profileCommand,
   mcp: async () => (await import('./mcpCommand.js')).mcpCommand,
+  worker: async () => (await import('./workerCommand.js')).workerCommand,
   ...Object.fromEntries([...PROFILE_VERBS].map(([name, verb]) => [name, () => verb.load()])),
   kinds: async () => (await import('./kindsCommand.js')).kindsCommand,
   conformance: async () => (await import('./conformanceCommand.js')).conformanceCommand,
