@@ -198,3 +198,35 @@ it('sends a Command signed while offline from the durable outbox on connect, wit
   expect(posted?.['kind']).toBe('message.posted');
   expect(JSON.stringify(posted)).toContain('written while offline');
 }, 60_000);
+
+it('stopping yields a running job at its next safe checkpoint: the lease is released (work.checkpointed) and the next host resumes it from there', async () => {
+  const path = join(dir, 'd', 'projection.sqlite');
+  let checkpoints = 0;
+  const first = hostOn(path, async (job) => {
+    for (let step = 1; ; step++) {
+      checkpoints = step;
+      if ((await job.checkpoint({ step })) === 'yield') return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+  await first.host.start();
+  const workItemId = await offer();
+  await until(() => (checkpoints >= 2 ? true : undefined), 'two checkpoints');
+  await first.host.stop();
+  first.runtime.close();
+  const checkpointed = await until(() => eventOf(workItemId, 'work.checkpointed'), 'work.checkpointed (the lease released)');
+  expect(JSON.stringify(checkpointed['payload'])).toContain('runtime stopping');
+  expect(first.lines).toContain(`yielded ${workItemId}`);
+
+  const resumedFrom: unknown[] = [];
+  const second = hostOn(path, async (job) => {
+    resumedFrom.push(job.resumeFrom);
+    const { contentHash } = await job.publishArtifact(`resumed ${job.workItemId}`, { mediaType: 'text/plain' });
+    await job.submit({ artifactHashes: [contentHash] });
+  });
+  closing.push(() => second.runtime.close(), () => second.host.stop(100));
+  expect(second.runtime.recovery.work.resumable.map((w) => w.workItemId)).toEqual([workItemId]);
+  await second.host.start();
+  await until(() => eventOf(workItemId, 'work.submitted'), 'the resumed WorkItem submitted');
+  expect(resumedFrom).toEqual([{ step: checkpoints }]);
+}, 90_000);

@@ -10,10 +10,10 @@
  *   (runtimeRecovery.ts): the same queues and the same held work come back, work that ran
  *   without a safe durable checkpoint is blocked with `runtime-session-lost`.
  *
- * What is not wired here: asking the Authority for Execution Leases and renewing them
- * (LeaseKeeper), re-checking Ownership Epochs after a restart, and reporting lost work to its
- * Coordinator. The runtime hands the caller what to do (`recovery.resumable`, `recovery.lost`,
- * the runs `schedule` starts) and records what the caller reports back.
+ * The runtime itself does no I/O with the Authority: it hands its caller what to do
+ * (`recovery.resumable`, `recovery.lost`, the runs `schedule` starts) and records what the caller
+ * reports back. The runtime host (hostRuntime.ts) is that caller: Execution Leases and their
+ * renewal, the restart's re-checks with the Authority, lost work reported, the outbox sent.
  */
 
 import type { CursorStore } from '../cursorStore.js';
