@@ -242,7 +242,15 @@ export class RuntimeHost {
       return this.pump();
     }
     this.starts.delete(workItemId);
-    runtime.start(workItemId, execution.leaseId);
+    try {
+      runtime.start(workItemId, execution.leaseId);
+    } catch (error) {
+      // Not recorded (the projection refused: full, closed): the lease is not kept; the Authority's clock ends it.
+      execution.stop();
+      this.log(`not started ${workItemId}: ${messageOf(error)}`);
+      runtime.end(workItemId, 'blocked', `the projection refused the start: ${messageOf(error)}`);
+      return this.pump();
+    }
     this.log(`started ${workItemId} in ${groupId}${row.checkpoint === undefined ? '' : ' from its checkpoint'}`);
     const membershipEpoch = this.worker.epochs.facts(groupId)?.membershipEpoch;
     const run = new HostRun({
