@@ -65,18 +65,18 @@ function agentOn(runtime: AgentRuntime): MissionWeaveAgent {
   return new MissionWeaveAgent({ url: server.url, ca: server.ca, agentId: workerActor.principal.id, keyId: workerActor.key.keyId, privateKey: workerActor.key.privateKey, cursorStore: runtime.cursorStore });
 }
 
-function hostOn(path: string, handler: JobHandler, options: { jobTimeoutMs?: number } = {}): { host: RuntimeHost; runtime: AgentRuntime; lines: string[] } {
-  const runtime = openAgentRuntime({ path, agentId: workerActor.principal.id, slots: 1 });
+function hostOn(path: string, handler: JobHandler, options: { jobTimeoutMs?: number } = {}, clock?: () => number): { host: RuntimeHost; runtime: AgentRuntime; lines: string[] } {
+  const runtime = openAgentRuntime({ path, agentId: workerActor.principal.id, slots: 1, ...(clock === undefined ? {} : { clock }) });
   const lines: string[] = [];
   const host = new RuntimeHost({ agent: agentOn(runtime), runtime, handler, executionLeaseSeconds: 60, log: (line) => void lines.push(line), ...options });
   return { host, runtime, lines };
 }
 
 /** A WorkItem authorized and offered to the Worker by the Coordinator; its ID. */
-async function offer(): Promise<string> {
+async function offer(requestedUrgency: string = EXAMPLE_WORK_CONTRACT.requestedUrgency): Promise<string> {
   const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
   const asCoordinator = { groupId: mission.groupId, membershipEpoch: 1, coordinatorEpoch: 1 };
-  const contract = { ...EXAMPLE_WORK_CONTRACT, goal: `${EXAMPLE_WORK_CONTRACT.goal} (${workItemId})`, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 50 } };
+  const contract = { ...EXAMPLE_WORK_CONTRACT, requestedUrgency, goal: `${EXAMPLE_WORK_CONTRACT.goal} (${workItemId})`, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 50 } };
   await server.harness.expectOk(server.harness.send(coordinator, 'work.authorize', { workItemId, contract }, asCoordinator));
   const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
   await server.harness.expectOk(server.harness.send(coordinator, 'work.offer', { workItemId, candidateAgentIds: [workerActor.principal.id], selectionBasis }, asCoordinator));
@@ -133,6 +133,9 @@ it('runs offered work under a real lease: checkpoint, publish, submit; a throwin
   expect((await eventsOfWork(done)).filter((e) => e['kind'] === 'work.submitted')).toHaveLength(1);
   expect(runtime.state.work[done]).toBeUndefined();
   expect(lines.some((line) => line.startsWith(`submitted ${done}`))).toBe(true);
+  // What the host keeps of WorkItems is bounded by what the runtime holds: the two blocked ones.
+  expect(Object.keys(runtime.state.work)).toHaveLength(2);
+  expect(host.knownDocuments).toBe(2);
 }, 90_000);
 
 it('after a restart, reports work that ran without a checkpoint to its Coordinator (work.block, runtime-session-lost), and a Coordinator work.unblock runs it again', async () => {
@@ -229,4 +232,43 @@ it('stopping yields a running job at its next safe checkpoint: the lease is rele
   await second.host.start();
   await until(() => eventOf(workItemId, 'work.submitted'), 'the resumed WorkItem submitted');
   expect(resumedFrom).toEqual([{ step: checkpoints }]);
+}, 90_000);
+
+it('preempts a running job at its next safe checkpoint for a critical arrival: the slot passes over, the lease is released, and the yielded job resumes from its checkpoint', async () => {
+  // The runtime's clock, moved past MIN_RUN_BEFORE_PREEMPT_MS instead of waiting for it.
+  let skewMs = 0;
+  const order: string[] = [];
+  const resumedFrom = new Map<string, unknown>();
+  let routine = '';
+  const { host, runtime, lines } = hostOn(
+    join(dir, 'e', 'projection.sqlite'),
+    async (job) => {
+      order.push(job.workItemId);
+      if (!resumedFrom.has(job.workItemId)) resumedFrom.set(job.workItemId, job.resumeFrom);
+      else resumedFrom.set(`${job.workItemId}#2`, job.resumeFrom);
+      for (let step = (job.resumeFrom as { step?: number } | undefined)?.step ?? 0; ; step++) {
+        if ((await job.checkpoint({ step })) === 'yield') return;
+        if (job.workItemId !== routine || step >= 50) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const { contentHash } = await job.publishArtifact(`preemption ${job.workItemId}`, { mediaType: 'text/plain' });
+      await job.submit({ artifactHashes: [contentHash] });
+    },
+    {},
+    () => Date.now() + skewMs,
+  );
+  closing.push(() => runtime.close(), () => host.stop(100));
+  await host.start();
+  routine = await offer('routine');
+  await until(() => (order.length === 1 ? true : undefined), 'the routine job running');
+  skewMs = 60_000;
+  const critical = await offer('critical');
+  const yielded = await until(() => eventOf(routine, 'work.checkpointed'), 'the routine job yielded (work.checkpointed)');
+  expect(JSON.stringify(yielded['payload'])).toContain('preempted');
+  await until(() => eventOf(critical, 'work.submitted'), 'the critical WorkItem submitted');
+  await until(() => eventOf(routine, 'work.submitted'), 'the routine WorkItem resumed and submitted');
+  expect(order).toEqual([routine, critical, routine]);
+  expect(resumedFrom.get(`${routine}#2`)).toMatchObject({ step: expect.any(Number) });
+  expect(lines).toContain(`yielded ${routine} (preempted)`);
+  expect((await eventsOfWork(routine)).filter((e) => e['kind'] === 'work.started')).toHaveLength(2);
 }, 90_000);

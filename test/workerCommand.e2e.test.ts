@@ -181,3 +181,16 @@ it('resumes a WorkItem from its safe checkpoint after the worker is killed with 
   expect(await second.exited).toBe(0);
   expect(second.log()).toContain('stopping: SIGTERM');
 }, 300_000);
+
+it('refuses a wrong command line in one line: no handler (2), a handler module that is not there (66), --slots 0 (2)', () => {
+  const noHandler = cli(db.url, 'worker', '--as', 'builder', '--dir', dir);
+  expect(noHandler).toMatchObject({ code: 2 });
+  expect(noHandler.stderr).toContain('usage: missionweave worker --as AGENT --dir DIR --handler MODULE');
+  const missing = cli(db.url, 'worker', '--as', 'builder', '--dir', dir, '--handler', join(scratch, 'missing.mjs'));
+  expect(missing).toMatchObject({ code: 66 });
+  expect(missing.stderr).toContain(`no handler module at ${join(scratch, 'missing.mjs')}`);
+  const slots = cli(db.url, 'worker', '--as', 'builder', '--dir', dir, '--handler', handlerFile, '--slots', '0');
+  expect(slots).toMatchObject({ code: 2 });
+  expect(slots.stderr).toContain('--slots is a whole number from 1 to 256');
+  expect([noHandler.stderr, missing.stderr, slots.stderr].every((text) => text.trim().split('\n').length === 1)).toBe(true);
+});

@@ -154,8 +154,21 @@ export class RuntimeHost {
 
   /** Fills free slots and starts what the scheduler picked. */
   pump(): void {
+    this.forget();
     if (!this.ready || this.stopping) return;
     this.scheduled(this.options.runtime.schedule());
+  }
+
+  /** WorkItem documents kept for jobs' contracts: never more than the runtime holds (MAX_HELD_WORK). */
+  get knownDocuments(): number {
+    return this.documents.size;
+  }
+
+  /** Drops what is kept of WorkItems the runtime no longer holds, so nothing here outgrows its bound. */
+  private forget(): void {
+    const held = this.options.runtime.state.work;
+    for (const workItemId of this.documents.keys()) if (held[workItemId] === undefined) this.documents.delete(workItemId);
+    for (const workItemId of this.starts.keys()) if (held[workItemId] === undefined) this.starts.delete(workItemId);
   }
 
   private scheduled(events: readonly SchedulerEvent[]): void {
@@ -229,7 +242,15 @@ export class RuntimeHost {
       return this.pump();
     }
     this.starts.delete(workItemId);
-    runtime.start(workItemId, execution.leaseId);
+    try {
+      runtime.start(workItemId, execution.leaseId);
+    } catch (error) {
+      // Not recorded (the projection refused: full, closed): the lease is not kept; the Authority's clock ends it.
+      execution.stop();
+      this.log(`not started ${workItemId}: ${messageOf(error)}`);
+      runtime.end(workItemId, 'blocked', `the projection refused the start: ${messageOf(error)}`);
+      return this.pump();
+    }
     this.log(`started ${workItemId} in ${groupId}${row.checkpoint === undefined ? '' : ' from its checkpoint'}`);
     const membershipEpoch = this.worker.epochs.facts(groupId)?.membershipEpoch;
     const run = new HostRun({
