@@ -125,8 +125,9 @@ export interface NewContextPackage {
 export async function insertContextPackage(db: Queryable, row: NewContextPackage): Promise<boolean> {
   const result = await db.query({
     name: 'insert-context-package',
-    text: `insert into context_packages (context_package_id, group_id, recipient_type, recipient_id, scope_key, version, cause, cause_epoch, package_hash, document, created_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    text: `insert into context_packages (tree_id, context_package_id, group_id, recipient_type, recipient_id, scope_key, version, cause, cause_epoch, package_hash, document, created_at)
+           select tree_id, $1::text, $2::text, $3::text, $4::text, $5::text, $6::int, $7::text, $8::int, $9::text, $10::text, $11::text
+           from group_trees where group_id = $2
            on conflict do nothing`,
     values: [row.contextPackageId, row.groupId, row.recipient.type, row.recipient.id, row.scopeKey, row.version, row.cause, row.causeEpoch, row.packageHash, row.document, row.createdAt],
   });

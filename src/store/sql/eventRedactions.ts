@@ -21,7 +21,8 @@ export async function readMessageEvent(db: Queryable, groupId: string, messageId
 
 export async function insertEventRedaction(db: Queryable, row: { groupId: string; sequence: number; eventId: string; redactedBy: string; document: string }): Promise<void> {
   await db.query(
-    'insert into event_redactions (group_id, sequence, event_id, redacted_by, document) values ($1, $2, $3, $4, $5) on conflict do nothing',
+    `insert into event_redactions (tree_id, group_id, sequence, event_id, redacted_by, document)
+     select tree_id, $1::text, $2::bigint, $3::text, $4::text, $5::text from group_trees where group_id = $1 on conflict do nothing`,
     [row.groupId, row.sequence, row.eventId, row.redactedBy, row.document],
   );
 }

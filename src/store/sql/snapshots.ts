@@ -8,7 +8,8 @@ import type { Queryable } from '../pool.js';
 /** `viewMembershipId`: the Membership a limited snapshot is for; absent for a whole-Group one. */
 export async function insertSnapshot(db: Queryable, groupId: string, hash: string, throughSequence: number, body: string, viewMembershipId?: string): Promise<void> {
   await db.query(
-    'insert into group_snapshots (group_id, snapshot_hash, through_sequence, body, view_membership_id) values ($1, $2, $3, $4, $5) on conflict do nothing',
+    `insert into group_snapshots (tree_id, group_id, snapshot_hash, through_sequence, body, view_membership_id)
+     select tree_id, $1::text, $2::text, $3::bigint, $4::text, $5::text from group_trees where group_id = $1 on conflict do nothing`,
     [groupId, hash, throughSequence, body, viewMembershipId ?? null],
   );
 }
