@@ -50,11 +50,13 @@ async function citusTables(db: Queryable): Promise<Set<string>> {
  * the tables distributed now. Existing rows move to the shards as each table is distributed.
  */
 export async function distributeTables(db: Queryable): Promise<string[]> {
+  const known = await citusTables(db);
+  const all = [...REFERENCE_TABLES, ...TREE_TABLES, ...ACTOR_TABLES];
+  if (all.every((table) => known.has(table))) return [];
   // A transaction that read several shards and then writes a reference table with a foreign key
   // (a Registry change) must use one connection per node; the store's multi-shard statements are
   // few and small. For the connections opened from now on.
   await db.query(`do $$ begin execute format('alter database %I set citus.multi_shard_modify_mode to sequential', current_database()); end $$`);
-  const known = await citusTables(db);
   const done: string[] = [];
   const run = async (table: string, sql: string, values: unknown[]) => {
     if (known.has(table)) return;

@@ -8,9 +8,9 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, describe } from 'vitest';
 import { createPool, type Pool } from '../../src/store/pool.js';
+import { citusWorkers, createOnCluster, dropOnCluster, withDatabase } from './citusDatabases.js';
 
 export const CITUS_URL = process.env['MW_CITUS_URL'] ?? '';
 
@@ -27,24 +27,6 @@ export function describeOnCitus(name: string, body: () => void): void {
   describe.skip(`${name} (skipped: ${CITUS_SKIP_REASON})`, body);
 }
 
-function withDatabase(url: string, database: string, host?: string, port?: number): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  if (host !== undefined) parsed.hostname = host;
-  if (port !== undefined) parsed.port = String(port);
-  return parsed.toString();
-}
-
-async function onNode(url: string, statements: readonly string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const sql of statements) await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 export interface CitusDatabase {
   /** The coordinator's URL for this database. */
   readonly url: string;
@@ -54,31 +36,14 @@ export interface CitusDatabase {
 }
 
 /** Creates this file's database on every node of the cluster and drops it after the file's tests. */
-export async function createCitusDatabase(options: { poolSize?: number } = {}): Promise<CitusDatabase> {
+export async function createCitusDatabase(options: { poolSize?: number; shards?: number } = {}): Promise<CitusDatabase> {
   const name = `mw_citus_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: CITUS_URL });
-  await admin.connect();
-  const nodes = await admin.query<{ nodename: string; nodeport: number }>("select nodename, nodeport from pg_dist_node where groupid > 0 and noderole = 'primary' order by nodeid");
-  const coordinator = new URL(CITUS_URL);
-  await admin.end();
-  const workers = nodes.rows.map((n) => withDatabase(CITUS_URL, name, n.nodename, n.nodeport));
-  for (const worker of workers) {
-    await onNode(withDatabase(worker, 'postgres'), [`create database ${name}`]);
-    await onNode(worker, ['create extension citus']);
-  }
-  await onNode(CITUS_URL, [`create database ${name}`]);
-  const url = withDatabase(CITUS_URL, name);
-  await onNode(url, [
-    'create extension citus',
-    `alter database ${name} set citus.multi_shard_modify_mode to sequential`,
-    `select citus_set_coordinator_host('${coordinator.hostname}', ${Number(coordinator.port || 5432)})`,
-    ...nodes.rows.map((n) => `select citus_add_node('${n.nodename}', ${n.nodeport})`),
-  ]);
+  const workers = (await citusWorkers(CITUS_URL)) ?? [];
+  const url = await createOnCluster(CITUS_URL, workers, name, options.shards ?? 8);
   const pool = createPool(url, { max: options.poolSize ?? 10 });
   afterAll(async () => {
     await pool.end();
-    await onNode(CITUS_URL, [`drop database if exists ${name} with (force)`]);
-    for (const worker of workers) await onNode(withDatabase(worker, 'postgres'), [`drop database if exists ${name} with (force)`]);
+    await dropOnCluster(CITUS_URL, workers, name);
   });
-  return { url, pool, workers };
+  return { url, pool, workers: workers.map((w) => withDatabase(w, name)) };
 }

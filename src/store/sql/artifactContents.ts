@@ -44,7 +44,7 @@ interface Row {
 }
 
 /** Memberships of the Agents asked about (`$3`) in the Group of the publication row `a`. */
-const MEMBERS_ASKED = `from aggregates m where m.group_id = a.group_id and m.aggregate_type = 'membership'
+const MEMBERS_ASKED = `from aggregates m where m.tree_id = a.tree_id and m.group_id = a.group_id and m.aggregate_type = 'membership'
   and m.document->'member'->>'type' = 'agent' and m.document->'member'->>'id' = any($3::text[])`;
 
 /**

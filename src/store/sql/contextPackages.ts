@@ -29,13 +29,13 @@ export async function findDueContextRecipients(db: Queryable, limit: number): Pr
                     m.document #>> '{member,type}' as recipient_type, m.document #>> '{member,id}' as recipient_id,
                     m.document ->> 'contextPackageId' as named
              from aggregates m
-             join aggregates g on g.group_id = m.group_id and g.aggregate_type = 'mission'
+             join aggregates g on g.tree_id = m.tree_id and g.group_id = m.group_id and g.aggregate_type = 'mission'
                               and g.document #>> '{mission,state}' in ('active', 'awaiting_approval')
              where m.aggregate_type = 'membership'
                and m.document ->> 'state' in ('provisional', 'active')
                and m.document ->> 'role' not in ('mission_owner', 'coordinator')
                -- Not before the Group reaches the Membership's visibility: until then it may read nothing.
-               and (m.document ->> 'visibilityStartSequence')::bigint <= (select last_sequence from groups where group_id = m.group_id)
+               and (m.document ->> 'visibilityStartSequence')::bigint <= (select last_sequence from groups where tree_id = m.tree_id and group_id = m.group_id)
              union all
              select g.group_id, 'coordinator', (g.document #>> '{mission,coordinator,coordinatorEpoch}')::integer,
                     'agent', g.document #>> '{mission,coordinator,agentId}', null

@@ -32,7 +32,7 @@ export async function readServedEventsAfter(db: Queryable, groupId: string, afte
   const result = await db.query<StoredEventText>({
     name: 'read-served-events-after',
     text: `select e.sequence, e.event_id as "eventId", e.kind, coalesce(r.document, e.document) as document
-           from events e left join event_redactions r on r.group_id = e.group_id and r.sequence = e.sequence
+           from events e left join event_redactions r on r.tree_id = e.tree_id and r.group_id = e.group_id and r.sequence = e.sequence
            where e.group_id = $1 and e.sequence > $2 order by e.sequence limit $3`,
     values: [groupId, afterSequence, limit],
   });

@@ -42,7 +42,7 @@ export async function readLatestSnapshot(db: Queryable, groupId: string, viewMem
 export async function readArchiveSnapshot(db: Queryable, groupId: string): Promise<string | undefined> {
   const result = await db.query<{ body: string }>(
     `select s.body from group_snapshots s
-     join aggregates g on g.group_id = s.group_id and g.aggregate_type = 'group'
+     join aggregates g on g.tree_id = s.tree_id and g.group_id = s.group_id and g.aggregate_type = 'group'
      where s.group_id = $1 and s.view_membership_id is null
        and (s.body::jsonb) #>> '{snapshot,snapshotId}' = g.document ->> 'archiveSnapshotId'`,
     [groupId],
