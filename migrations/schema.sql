@@ -18,8 +18,9 @@ create table agent_cursors (
   agent_id text not null,
   sequence bigint not null,
   updated_at text not null,
-  constraint agent_cursors_group_id_fkey FOREIGN KEY (group_id) REFERENCES groups(group_id),
-  constraint agent_cursors_pkey PRIMARY KEY (group_id, agent_id),
+  tree_id text not null,
+  constraint agent_cursors_group_id_fkey FOREIGN KEY (tree_id, group_id) REFERENCES groups(tree_id, group_id),
+  constraint agent_cursors_pkey PRIMARY KEY (tree_id, group_id, agent_id),
   constraint agent_cursors_sequence_check CHECK (sequence >= 0)
 );
 
@@ -38,8 +39,9 @@ create table aggregates (
   revision bigint not null,
   document jsonb not null,
   updated_sequence bigint not null,
-  constraint aggregates_group_id_fkey FOREIGN KEY (group_id) REFERENCES groups(group_id),
-  constraint aggregates_pkey PRIMARY KEY (group_id, aggregate_type, aggregate_id)
+  tree_id text not null,
+  constraint aggregates_group_id_fkey FOREIGN KEY (tree_id, group_id) REFERENCES groups(tree_id, group_id),
+  constraint aggregates_pkey PRIMARY KEY (tree_id, group_id, aggregate_type, aggregate_id)
 );
 
 create table artifact_chunks (
@@ -83,11 +85,12 @@ create table context_packages (
   package_hash text not null,
   document text not null,
   created_at text not null,
+  tree_id text not null,
   constraint context_packages_cause_check CHECK (cause = ANY (ARRAY['membership'::text, 'coordinator'::text])),
-  constraint context_packages_group_id_fkey FOREIGN KEY (group_id) REFERENCES groups(group_id),
-  constraint context_packages_group_id_recipient_type_recipient_id_cause_key UNIQUE (group_id, recipient_type, recipient_id, cause, cause_epoch),
-  constraint context_packages_group_id_recipient_type_recipient_id_scope_key UNIQUE (group_id, recipient_type, recipient_id, scope_key, version),
-  constraint context_packages_pkey PRIMARY KEY (context_package_id),
+  constraint context_packages_group_id_fkey FOREIGN KEY (tree_id, group_id) REFERENCES groups(tree_id, group_id),
+  constraint context_packages_group_id_recipient_type_recipient_id_cause_key UNIQUE (tree_id, group_id, recipient_type, recipient_id, cause, cause_epoch),
+  constraint context_packages_group_id_recipient_type_recipient_id_scope_key UNIQUE (tree_id, group_id, recipient_type, recipient_id, scope_key, version),
+  constraint context_packages_pkey PRIMARY KEY (tree_id, context_package_id),
   constraint context_packages_version_check CHECK (version >= 1)
 );
 
@@ -122,8 +125,9 @@ create table event_redactions (
   event_id text not null,
   redacted_by text not null,
   document text not null,
-  constraint event_redactions_group_id_fkey FOREIGN KEY (group_id) REFERENCES groups(group_id),
-  constraint event_redactions_pkey PRIMARY KEY (group_id, sequence)
+  tree_id text not null,
+  constraint event_redactions_group_id_fkey FOREIGN KEY (tree_id, group_id) REFERENCES groups(tree_id, group_id),
+  constraint event_redactions_pkey PRIMARY KEY (tree_id, group_id, sequence)
 );
 
 create table events (
@@ -139,12 +143,13 @@ create table events (
   admission_record_id text not null,
   trusted_accepted_at text not null,
   key_id text not null,
-  constraint events_admission_record_id_key UNIQUE (admission_record_id),
-  constraint events_event_id_key UNIQUE (event_id),
-  constraint events_group_id_fkey FOREIGN KEY (group_id) REFERENCES groups(group_id),
-  constraint events_pkey PRIMARY KEY (group_id, sequence),
+  tree_id text not null,
+  constraint events_admission_record_id_key UNIQUE (tree_id, admission_record_id),
+  constraint events_event_id_key UNIQUE (tree_id, event_id),
+  constraint events_group_id_fkey FOREIGN KEY (tree_id, group_id) REFERENCES groups(tree_id, group_id),
+  constraint events_pkey PRIMARY KEY (tree_id, group_id, sequence),
   constraint events_sequence_check CHECK (sequence >= 1),
-  constraint events_signing_hash_key UNIQUE (signing_hash)
+  constraint events_signing_hash_key UNIQUE (tree_id, signing_hash)
 );
 
 create table extension_profiles (
@@ -165,18 +170,29 @@ create table group_snapshots (
   through_sequence bigint not null,
   body text not null,
   view_membership_id text,
-  constraint group_snapshots_group_id_fkey FOREIGN KEY (group_id) REFERENCES groups(group_id),
-  constraint group_snapshots_pkey PRIMARY KEY (group_id, snapshot_hash),
+  tree_id text not null,
+  constraint group_snapshots_group_id_fkey FOREIGN KEY (tree_id, group_id) REFERENCES groups(tree_id, group_id),
+  constraint group_snapshots_pkey PRIMARY KEY (tree_id, group_id, snapshot_hash),
   constraint group_snapshots_through_sequence_check CHECK (through_sequence >= 1)
+);
+
+create table group_trees (
+  group_id text not null,
+  mission_id text not null,
+  tree_id text not null,
+  parent_group_id text,
+  constraint group_trees_mission_id_key UNIQUE (mission_id),
+  constraint group_trees_pkey PRIMARY KEY (group_id)
 );
 
 create table groups (
   group_id text not null,
   mission_id text not null,
   last_sequence bigint not null default 0,
+  tree_id text not null,
   constraint groups_last_sequence_check CHECK (last_sequence >= 0),
-  constraint groups_mission_id_key UNIQUE (mission_id),
-  constraint groups_pkey PRIMARY KEY (group_id)
+  constraint groups_mission_id_key UNIQUE (tree_id, mission_id),
+  constraint groups_pkey PRIMARY KEY (tree_id, group_id)
 );
 
 create table key_bindings (
@@ -264,9 +280,9 @@ create table receipts (
   key_id text not null,
   admission_record_id text not null,
   trusted_accepted_at text not null,
-  constraint receipts_admission_record_id_key UNIQUE (admission_record_id),
+  constraint receipts_admission_record_id_key UNIQUE (actor_id, admission_record_id),
   constraint receipts_pkey PRIMARY KEY (actor_type, actor_id, action_id),
-  constraint receipts_signing_hash_key UNIQUE (signing_hash)
+  constraint receipts_signing_hash_key UNIQUE (actor_id, signing_hash)
 );
 
 create table registry_publications (

@@ -9,15 +9,21 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendBatch, integerArray, textArray, type BatchWrite } from '../src/store/sql/appendBatch.js';
 import type { EventRow } from '../src/store/sql/events.js';
+import { insertGroups } from '../src/store/sql/groups.js';
 import type { ReceiptRow } from '../src/store/sql/receipts.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 let db: TestDatabase;
+/** One Mission tree: urn:g:2 is a child of urn:g:1. */
+const trees = new Map([['urn:g:1', 'urn:g:1'], ['urn:g:2', 'urn:g:1']]);
 const listener = { client: undefined as pg.Client | undefined, payloads: [] as string[] };
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  await db.pool.query(`insert into groups (group_id, mission_id) values ('urn:g:1', 'urn:m:1'), ('urn:g:2', 'urn:m:2')`);
+  await insertGroups(db.pool, [
+    { groupId: 'urn:g:1', missionId: 'urn:m:1', treeId: 'urn:g:1', parentGroupId: null },
+    { groupId: 'urn:g:2', missionId: 'urn:m:2', treeId: 'urn:g:1', parentGroupId: 'urn:g:1' },
+  ]);
   listener.client = new pg.Client({ connectionString: db.url });
   await listener.client.connect();
   listener.client.on('notification', (m) => listener.payloads.push(m.payload ?? ''));
@@ -67,6 +73,7 @@ describe('appendBatch', () => {
       ],
       sequences: new Map([['urn:g:1', 3], ['urn:g:2', 2]]),
       notify: { channel: 'append_batch_test', payload: '{"urn:g:1":3}' },
+      trees,
     };
     const client = await db.pool.connect();
     try {
@@ -104,6 +111,7 @@ describe('appendBatch', () => {
         receipts: [receipt('a1', 'another text', ['urn:e:urn:g:1:4'], 'urn:g:1'), receipt('a3', TEXTS[2] as string, ['urn:e:urn:g:1:4'], 'urn:g:1')],
         sequences: new Map([['urn:g:1', 4]]),
         notify: undefined,
+        trees,
       });
       // A lost race (23505), which the commit queue re-runs: nothing of the batch may remain.
       await expect(appended).rejects.toMatchObject({ code: '23505', table: 'receipts' });
@@ -117,7 +125,7 @@ describe('appendBatch', () => {
     try {
       await client2.query('begin');
       await appendBatch(client2, {
-        events: [], receipts: [], sequences: new Map(), notify: undefined,
+        events: [], receipts: [], sequences: new Map(), notify: undefined, trees,
         aggregates: [{ groupId: 'urn:g:1', type: 'message', id: 'urn:msg:1', revision: 2, document: { text: 'édité' }, sequence: 4 }],
       });
       await client2.query('commit');
@@ -140,7 +148,7 @@ describe('appendBatch', () => {
     try {
       await client.query('begin');
       const receipts = ids.map((id) => ({ ...receipt(`hostile-${id}`, 'text', [], null), signingHash: `h-${id}`, admissionRecordId: `r-${id}` }));
-      expect(await appendBatch(client, { events: [], aggregates: [], receipts, sequences: new Map(), notify: undefined })).toBe(ids.length);
+      expect(await appendBatch(client, { events: [], aggregates: [], receipts, sequences: new Map(), notify: undefined, trees })).toBe(ids.length);
       await client.query('commit');
     } finally {
       client.release();

@@ -19,6 +19,7 @@ import { GroupStateCache } from './groupStates.js';
 import { BatchConflict, type CommandOutcome, type DeliveredEvent } from './outcomes.js';
 import { lockedGroupsOf } from './batchPreloads.js';
 import { AncestorGroupCache } from './ancestorGroups.js';
+import { GroupTreeCache } from './groupTrees.js';
 import { profileSchemaDocuments, schemaRegistryWith } from './profiles.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { RegistryCache } from './registryCache.js';
@@ -121,6 +122,7 @@ export class GroupAuthority {
       registry,
       states: new GroupStateCache(kinds),
       ancestry: new AncestorGroupCache(),
+      trees: new GroupTreeCache(),
       schemas: options.schemas ?? schemaRegistryWith(profileSchemaDocuments(kinds.profiles)),
       organization: new OrganizationStateCache(),
       kinds,

@@ -69,7 +69,8 @@ export interface BatchPlan {
   readonly receipts: ReceiptRow[];
   /** First-Admission Records of embedded documents first admitted by this batch. */
   readonly admissions: EmbeddedAdmissionRow[];
-  readonly newGroups: { groupId: string; missionId: string }[];
+  /** Groups created, each with its parent Mission's Group (null for a root Mission's). */
+  readonly newGroups: { groupId: string; missionId: string; parentGroupId: string | null }[];
   readonly before: Map<string, GroupState | null>;
   readonly after: Map<string, GroupState>;
   readonly lastSequences: Map<string, number>;
@@ -212,7 +213,8 @@ export function planGroupBatch(items: readonly VerifiedCommand[], facts: BatchFa
     if (prior !== undefined) evidence?.push(...acceptedFacts(command.envelope, decision.events, prior, (id) => plan.after.get(id)));
     const created = createdGroupOf(kinds, command);
     if (created !== undefined) {
-      plan.newGroups.push(created);
+      // A child Mission is created by a Command in its parent's Group; a new-group kind founds a root.
+      plan.newGroups.push({ ...created, parentGroupId: kinds.groupKind(command.envelope.kind)?.scope === 'new-group' ? null : groupId });
       taken.add(created.groupId);
     }
     accepted.set(key, { signingHash: hash, keyId: command.verified.keyId, events: delivered });

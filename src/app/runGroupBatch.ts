@@ -20,7 +20,8 @@ import { EVENTS_CHANNEL, eventsHint } from '../store/channels.js';
 import { readMissionDocuments } from '../store/sql/aggregates.js';
 import { appendBatchStatement, type AggregateWrite } from '../store/sql/appendBatch.js';
 import { readEventsById } from '../store/sql/events.js';
-import { lockGroupsStatement, parseLockedGroups, parseReceiptsAndSessions, receiptsAndSessionsStatement, type ReceiptsAndSessions } from '../store/sql/batchReads.js';
+import { lockGroupsStatements, parseLockedGroups, parseReceiptsAndSessions, parseRoutedReads, receiptsAndSessionsStatement, routedReadStatements, type ReceiptsAndSessions } from '../store/sql/batchReads.js';
+import { appendRoutedStatements } from '../store/sql/appendRouted.js';
 import { findTakenIds, insertGroups } from '../store/sql/groups.js';
 import { readStoredContents } from '../store/sql/artifactContents.js';
 import { DEFAULT_ARTIFACT_LIMITS } from './artifacts/artifactLimits.js';
@@ -31,6 +32,7 @@ import { receiptKeyOf } from './admissionChecks.js';
 import { BatchConflict, deliveredFromText, type CommandOutcome } from './outcomes.js';
 import { batchPreloads, lockedGroupsOf, type BatchPreloads } from './batchPreloads.js';
 import { ancestriesOf, type AncestorGroupCache, type Ancestry } from './ancestorGroups.js';
+import type { GroupTreeCache } from './groupTrees.js';
 import { planGroupBatch, type BatchPlan } from './planGroupBatch.js';
 import type { RegistryCache } from './registryCache.js';
 import type { AuthoritySettings, Clock } from './settings.js';
@@ -52,6 +54,8 @@ export interface GroupBatchDependencies {
   readonly states: GroupStateCache;
   /** The ancestor Groups of Missions whose Commands charge the budget ledger (§12). */
   readonly ancestry: AncestorGroupCache;
+  /** Each Group's Mission tree, which every statement of the batch names (migration 0021). */
+  readonly trees: GroupTreeCache;
   readonly schemas: SchemaRegistry;
   /** The Command and Event kinds accepted: the core ones and the registered profiles'. */
   readonly kinds: KindRegistry;
@@ -159,9 +163,12 @@ async function plan(
  * COMMIT are one round trip: the statement's success is its whole check (`appendBatchStatement`).
  * Otherwise each step runs and is checked in turn, and COMMIT follows on its own.
  */
-async function writeAndCommit(tx: PipelinedTransaction, batch: BatchPlan, deps: GroupBatchDependencies): Promise<Map<string, string>> {
+async function writeAndCommit(tx: PipelinedTransaction, batch: BatchPlan, trees: Map<string, string>, onCitus: boolean, deps: GroupBatchDependencies): Promise<Map<string, string>> {
   const client = tx.client;
-  const created = await insertGroups(client, batch.newGroups);
+  // A root Mission's Group is its own tree; a child's is in its parent's.
+  const newGroups = batch.newGroups.map((g) => ({ ...g, treeId: (g.parentGroupId === null ? undefined : trees.get(g.parentGroupId)) ?? g.groupId }));
+  for (const g of newGroups) trees.set(g.groupId, g.treeId);
+  const created = await insertGroups(client, newGroups);
   if (created.size !== batch.newGroups.length) throw new BatchConflict('a Group ID or Mission ID was taken concurrently');
   const stored = batch.outcomes.flatMap((o) => (o.ok === 'stored' ? o.eventIds : []));
   if (batch.receipts.length === 0) return stored.length === 0 ? new Map() : readEventsById(client, stored);
@@ -172,21 +179,24 @@ async function writeAndCommit(tx: PipelinedTransaction, batch: BatchPlan, deps: 
     for (const row of changedAggregates(deps.kinds, before, state)) aggregates.push({ groupId, ...row, sequence: state.lastSequence });
   }
   const advanced = new Map([...batch.lastSequences].filter(([groupId]) => batch.before.has(groupId)));
-  const append = appendBatchStatement({
+  const write = {
     events: batch.events,
     aggregates,
     receipts: batch.receipts,
     sequences: advanced,
+    trees,
     notify: advanced.size === 0 ? undefined : { channel: EVENTS_CHANNEL, payload: eventsHint(advanced) },
-  });
+  };
+  // On Citus, one routed statement per tree and table (appendRouted.ts); else the one statement.
+  const append = onCitus ? appendRoutedStatements(write) : [appendBatchStatement(write)];
   // Grant issuance and consumption go to the Policy Log with their Events, in this transaction (§20).
   const policyRows = cooperationPolicyLogRows(batch.events);
   const redacts = rendersRedactions(batch.events);
   if (policyRows.length === 0 && batch.admissions.length === 0 && !redacts && stored.length === 0) {
-    await tx.commitWith([append]);
+    await tx.commitWith(append);
     return new Map();
   }
-  await tx.run([append]);
+  await tx.run(append);
   await insertPolicyLogRows(client, policyRows);
   // Append-or-return-existing: a record another transaction appended first is found on the re-run.
   if ((await insertEmbeddedAdmissions(client, deps.settings.services.organizationId, batch.admissions)) !== batch.admissions.length) {
@@ -217,17 +227,29 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
   const preloads = batchPreloads(deps.kinds, items);
   const ancestors = [...ancestries.values()].flatMap((a) => a.groupIds);
   const groupIds = [...new Set([...items.flatMap((c) => lockedGroupsOf(deps.kinds, c)), ...ancestors])].sort();
-  const reads = receiptsAndSessionsStatement(items.map(receiptKeyOf), preloads.agents);
+  const onCitus = await deps.trees.onCitus(deps.pool);
+  const keys = items.map(receiptKeyOf);
+  const single = onCitus ? undefined : receiptsAndSessionsStatement(keys, preloads.agents);
+  const reads = onCitus ? routedReadStatements(keys, preloads.agents) : single === undefined ? [] : [single];
+  const trees = await deps.trees.of(deps.pool, groupIds);
+  const byTree = new Map<string, string[]>();
+  for (const groupId of groupIds) {
+    const tree = trees.get(groupId);
+    if (tree !== undefined) byTree.set(tree, [...(byTree.get(tree) ?? []), groupId]);
+  }
+  const locks = lockGroupsStatements(byTree, deps.settings.services.organizationId, onCitus);
   const { outcomes, states, evidence } = await inPipelinedTransaction(deps.pool, async (tx) => {
     // BEGIN, the locks (every Group any item names, and the ancestors of those that charge
     // budgets, in one order) and the reads under them, in one round trip.
-    const [lockedRows, readRows] = await tx.run([lockGroupsStatement(groupIds, deps.settings.services.organizationId), ...(reads === undefined ? [] : [reads])]);
-    const locked = parseLockedGroups(lockedRows as pg.QueryResult);
+    const results = (await tx.run([...locks, ...reads])) as pg.QueryResult[];
+    const locked = parseLockedGroups(results.slice(0, locks.length));
+    const readResults = results.slice(locks.length);
+    const readRows = onCitus ? parseRoutedReads(readResults) : parseReceiptsAndSessions(readResults[0]);
     await deps.registry.ensure(tx.client, locked.registryRevision);
     const checked = reverify(items, deps);
-    const batch = await plan(tx.client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, ancestries, preloads, parseReceiptsAndSessions(readRows), deps, nowMillis);
+    const batch = await plan(tx.client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, ancestries, preloads, readRows, deps, nowMillis);
     await signPending(batch.pending, deps);
-    const texts = await writeAndCommit(tx, batch, deps);
+    const texts = await writeAndCommit(tx, batch, new Map(trees), onCitus, deps);
     let next = 0;
     const all = checked.map((c): CommandOutcome => {
       if (!('envelope' in c)) return c;

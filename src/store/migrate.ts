@@ -2,11 +2,14 @@
  * Forward-only numbered plain-SQL migrations (`migrations/0001_*.sql` …), applied at start.
  * Each runs in its own transaction that first takes a transaction-scoped advisory lock and
  * records itself, so concurrent starters serialize and each migration applies exactly once.
+ * On a Citus coordinator the tables are then distributed (`citusLayout.ts`); on plain PostgreSQL
+ * nothing more happens.
  */
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { distributeTables, isCitusCoordinator } from './citusLayout.js';
 import { inTransaction, type Pool } from './pool.js';
 
 /** An arbitrary constant naming "missionweave schema migration" among advisory locks. */
@@ -52,6 +55,13 @@ export async function migrate(pool: Pool, migrations = readMigrations()): Promis
       return true;
     });
     if (done) applied.push(migration.name);
+  }
+  // On a Citus coordinator the tables are then distributed (citusLayout.ts), under the same lock.
+  if (await isCitusCoordinator(pool)) {
+    await inTransaction(pool, async (client) => {
+      await client.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await distributeTables(client);
+    });
   }
   return applied;
 }

@@ -27,7 +27,8 @@ export async function seedPublishedArtifact(pool: Pool, groupId: string, content
     revision: 1,
   };
   await pool.query(
-    `insert into aggregates (group_id, aggregate_type, aggregate_id, revision, document, updated_sequence) values ($1, 'artifact', $2, 1, $3, $4)`,
+    `insert into aggregates (tree_id, group_id, aggregate_type, aggregate_id, revision, document, updated_sequence)
+     select tree_id, $1, 'artifact', $2, 1, $3::jsonb, $4::bigint from group_trees where group_id = $1`,
     [groupId, contentHash, JSON.stringify(document), sequence],
   );
 }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { createPool, type Pool } from '../../src/store/pool.js';
+import { cloneOnCluster, dropOnCluster } from './citusDatabases.js';
 
 const TEMPLATE = 'mw_test_template';
 
@@ -24,6 +25,18 @@ export interface TestDatabase {
 export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `mw_test_${randomBytes(6).toString('hex')}`;
+  const workers = inject('citusWorkers');
+  if (workers.length > 0) {
+    // A Citus cluster: the clone is made on every node (citusDatabases.ts).
+    await cloneOnCluster(adminUrl, workers, TEMPLATE, name);
+    const url = withDatabase(adminUrl, name);
+    const pool = createPool(url, { max: options.poolSize ?? 10 });
+    afterAll(async () => {
+      await pool.end();
+      await dropOnCluster(adminUrl, workers, name);
+    });
+    return { url, pool };
+  }
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name} template ${TEMPLATE}`);

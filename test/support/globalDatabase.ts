@@ -2,7 +2,8 @@
  * Vitest global setup: one real PostgreSQL for the whole run, and a migrated template database
  * that every test file clones into a database of its own.
  *
- * MW_TEST_DATABASE_URL (an admin connection) if set; else a testcontainers PostgreSQL when a
+ * MW_TEST_DATABASE_URL (an admin connection) if set — a Citus coordinator too (`scripts/citus.sh
+ * start`), where the template and every clone are made on every node (citusDatabases.ts); else a testcontainers PostgreSQL when a
  * Docker engine answers; else the embedded PostgreSQL the product itself uses.
  */
 
@@ -15,6 +16,7 @@ import type { TestProject } from 'vitest/node';
 import { openEmbeddedPostgres } from '../../src/store/embeddedPostgres.js';
 import { migrate } from '../../src/store/migrate.js';
 import { createPool } from '../../src/store/pool.js';
+import { citusWorkers, createOnCluster, dropOnCluster } from './citusDatabases.js';
 
 export const TEMPLATE = 'mw_test_template';
 
@@ -22,6 +24,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     adminDatabaseUrl: string;
     databaseSource: string;
+    /** The workers' admin URLs when the server is a Citus coordinator; empty otherwise. */
+    citusWorkers: string[];
   }
 }
 
@@ -61,7 +65,7 @@ function withDatabase(url: string, database: string): string {
 }
 
 interface Shared {
-  started: Promise<{ url: string; source: string; stop: () => Promise<void> }>;
+  started: Promise<{ url: string; source: string; workers: string[]; stop: () => Promise<void> }>;
   users: number;
 }
 
@@ -73,8 +77,16 @@ interface Shared {
  */
 const SHARED = Symbol.for('missionweave.testDatabase');
 
-async function startAndMigrate(): Promise<{ url: string; source: string; stop: () => Promise<void> }> {
+async function startAndMigrate(): Promise<{ url: string; source: string; workers: string[]; stop: () => Promise<void> }> {
   const server = await startServer();
+  const workers = await citusWorkers(server.url);
+  if (workers !== undefined) {
+    await dropOnCluster(server.url, workers, TEMPLATE);
+    const pool = createPool(await createOnCluster(server.url, workers, TEMPLATE), { max: 2 });
+    await migrate(pool);
+    await pool.end();
+    return { ...server, source: `${server.source} (Citus, ${workers.length} workers)`, workers };
+  }
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
   await admin.query(`drop database if exists ${TEMPLATE}`);
@@ -83,7 +95,7 @@ async function startAndMigrate(): Promise<{ url: string; source: string; stop: (
   const pool = createPool(withDatabase(server.url, TEMPLATE), { max: 2 });
   await migrate(pool);
   await pool.end();
-  return server;
+  return { ...server, workers: [] };
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -93,6 +105,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const server = await shared.started;
   project.provide('adminDatabaseUrl', server.url);
   project.provide('databaseSource', server.source);
+  project.provide('citusWorkers', server.workers);
   return async () => {
     shared.users -= 1;
     if (shared.users > 0) return;

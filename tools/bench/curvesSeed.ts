@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { verifyGroupHistory } from '#src/app/verifyGroupHistory.js';
 import type { JsonObject } from '#src/protocol/strictJson.js';
 import { appendBatch, type AggregateWrite } from '#src/store/sql/appendBatch.js';
+import { readGroupTrees } from '#src/store/sql/groupTrees.js';
 import { type SeedJob, type SeedRows, type Template } from './curvesSeedRows.js';
 import type { BenchAgent, BenchMission, BenchWorld } from './benchWorld.js';
 import { CURVE_LIMITS } from './curvesPlan.js';
@@ -97,6 +98,7 @@ export async function seedHistory(world: BenchWorld, mission: BenchMission, tota
     };
     // One range in hand per worker: it signs range i + n while this thread writes range i.
     for (let i = 0; i < Math.min(ranges.length, workers.length); i++) ask(i);
+    const tree = (await readGroupTrees(world.running.pool, [mission.groupId])).get(mission.groupId)?.treeId ?? mission.groupId;
     for (let i = 0; i < ranges.length; i++) {
       const rows = await (signed.get(i) as Promise<SeedRows>);
       signed.delete(i);
@@ -104,7 +106,7 @@ export async function seedHistory(world: BenchWorld, mission: BenchMission, tota
       const { last } = ranges[i] as { first: number; last: number };
       const revision = template.revision + (last - template.sequence);
       const aggregates: AggregateWrite[] = [...rows.aggregates, { groupId: mission.groupId, type: template.row.aggregate_type, id: template.row.aggregate_id, revision, document: { ...template.conversation, revision }, sequence: last }];
-      await appendBatch(world.running.pool, { events: rows.events, aggregates, receipts: rows.receipts, sequences: new Map([[mission.groupId, last]]), notify: undefined });
+      await appendBatch(world.running.pool, { events: rows.events, aggregates, receipts: rows.receipts, sequences: new Map([[mission.groupId, last]]), notify: undefined, trees: new Map([[mission.groupId, tree]]) });
     }
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));

@@ -1,7 +1,7 @@
 /**
- * The Groups of a Mission's ancestry (§14), nearest parent first, in one statement: a Mission's
- * stored document names its parent Mission (`parent.missionId`), and `groups` maps a Mission to
- * its Group. A budget charge locks and updates every one of them (§12).
+ * The Groups of a Mission's ancestry (§14), nearest parent first, in one statement over the
+ * directory of Groups (`group_trees`, migration 0021), which names each Group's parent Mission's
+ * Group. A budget charge locks and updates every one of them (§12).
  */
 
 import type { Queryable } from '../pool.js';
@@ -14,13 +14,12 @@ import type { Queryable } from '../pool.js';
 export async function readAncestorGroups(db: Queryable, groupId: string, maxDepth: number): Promise<{ exists: boolean; ancestors: string[] }> {
   const result = await db.query<{ group_id: string }>({
     name: 'read-ancestor-groups',
-    text: `with recursive chain(group_id, depth) as (
-             select group_id, 0 from groups where group_id = $1
+    text: `with recursive chain(group_id, parent_group_id, depth) as (
+             select group_id, parent_group_id, 0 from group_trees where group_id = $1
              union all
-             select g.group_id, c.depth + 1
+             select g.group_id, g.parent_group_id, c.depth + 1
              from chain c
-             join aggregates a on a.group_id = c.group_id and a.aggregate_type = 'mission'
-             join groups g on g.mission_id = coalesce(a.document #>> '{mission,parent,missionId}', a.document #>> '{parent,missionId}')
+             join group_trees g on g.group_id = c.parent_group_id
              where c.depth < $2
            )
            select group_id from chain order by depth`,

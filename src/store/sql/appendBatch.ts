@@ -33,6 +33,8 @@ export interface BatchWrite {
   readonly receipts: readonly ReceiptRow[];
   /** Each advanced Group's new last sequence. */
   readonly sequences: ReadonlyMap<string, number>;
+  /** The Mission tree of every Group written (migration 0021). */
+  readonly trees: ReadonlyMap<string, string>;
   readonly notify: { readonly channel: string; readonly payload: string } | undefined;
 }
 
@@ -41,17 +43,17 @@ const cut = (o: string, l: string) => `convert_from(substring($1::bytea from ${o
 
 const SQL = `
 with new_events as (
-  insert into events (group_id, sequence, event_id, kind, aggregate_type, aggregate_id, aggregate_revision,
+  insert into events (tree_id, group_id, sequence, event_id, kind, aggregate_type, aggregate_id, aggregate_revision,
                       document, signing_hash, admission_record_id, trusted_accepted_at, key_id)
-  select g, s, e, k, t, i, r, ${cut('o', 'l')}, h, a, w, ki
+  select tr, g, s, e, k, t, i, r, ${cut('o', 'l')}, h, a, w, ki
   from unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[],
-              $9::int[], $10::int[], $11::text[], $12::text[], $13::text[], $37::text[]) as x(g, s, e, k, t, i, r, o, l, h, a, w, ki)
+              $9::int[], $10::int[], $11::text[], $12::text[], $13::text[], $37::text[], $38::text[]) as x(g, s, e, k, t, i, r, o, l, h, a, w, ki, tr)
   returning 1
 ), new_aggregates as (
-  insert into aggregates (group_id, aggregate_type, aggregate_id, revision, document, updated_sequence)
-  select g, t, i, r, ${cut('o', 'l')}::jsonb, s
-  from unnest($14::text[], $15::text[], $16::text[], $17::bigint[], $18::int[], $19::int[], $20::bigint[]) as x(g, t, i, r, o, l, s)
-  on conflict (group_id, aggregate_type, aggregate_id)
+  insert into aggregates (tree_id, group_id, aggregate_type, aggregate_id, revision, document, updated_sequence)
+  select tr, g, t, i, r, ${cut('o', 'l')}::jsonb, s
+  from unnest($14::text[], $15::text[], $16::text[], $17::bigint[], $18::int[], $19::int[], $20::bigint[], $39::text[]) as x(g, t, i, r, o, l, s, tr)
+  on conflict (tree_id, group_id, aggregate_type, aggregate_id)
   do update set revision = excluded.revision, document = excluded.document, updated_sequence = excluded.updated_sequence
   returning 1
 ), new_receipts as (
@@ -63,8 +65,8 @@ with new_events as (
   returning 1
 ), advanced as (
   update groups g set last_sequence = x.last_sequence
-  from unnest($33::text[], $34::bigint[]) as x(group_id, last_sequence)
-  where g.group_id = x.group_id
+  from unnest($33::text[], $34::bigint[], $40::text[]) as x(group_id, last_sequence, tree_id)
+  where g.tree_id = x.tree_id and g.group_id = x.group_id
   returning 1
 )
 select (select count(*) from new_receipts)::int as receipts,
@@ -138,6 +140,13 @@ function columns<T>(rows: readonly T[], packed: Packed, long: (row: T) => string
   return [...keys.map(literal), integerArray(offsets), integerArray(lengths)];
 }
 
+/** A written Group's tree; every Group a batch writes was locked, and its tree read, first. */
+function treeOf(batch: BatchWrite, groupId: string): string {
+  const tree = batch.trees.get(groupId);
+  if (tree === undefined) throw new Error(`no Mission tree known for Group ${groupId}`);
+  return tree;
+}
+
 /**
  * The batch's one statement. A receipt another transaction claimed first (the same Action ID or
  * signed document, accepted by another node) fails it with a unique violation (23505), which the
@@ -174,6 +183,9 @@ export function appendBatchStatement(batch: BatchWrite): Statement {
       batch.notify?.channel ?? null,
       batch.notify?.payload ?? null,
       textArray(batch.events.map((e) => e.keyId)),
+      textArray(batch.events.map((e) => treeOf(batch, e.groupId))),
+      textArray(batch.aggregates.map((a) => treeOf(batch, a.groupId))),
+      textArray([...batch.sequences.keys()].map((g) => treeOf(batch, g))),
     ],
   };
 }

@@ -40,33 +40,46 @@ interface Row {
   content_hash: string;
   size_bytes: string;
   held_by: string[];
-  publications: { groupId: string; eventId: string; publishedSequence: number; classification: string; members: { agentId: string; state: string; visibilityStartSequence: number | null }[] }[];
+}
+
+interface Publication {
+  groupId: string;
+  eventId: string;
+  publishedSequence: number;
+  classification: string;
+  members: { agentId: string; state: string; visibilityStartSequence: number | null }[] | null;
 }
 
 /** Memberships of the Agents asked about (`$3`) in the Group of the publication row `a`. */
-const MEMBERS_ASKED = `from aggregates m where m.group_id = a.group_id and m.aggregate_type = 'membership'
+const MEMBERS_ASKED = `from aggregates m where m.tree_id = a.tree_id and m.group_id = a.group_id and m.aggregate_type = 'membership'
   and m.document->'member'->>'type' = 'agent' and m.document->'member'->>'id' = any($3::text[])`;
 
 /**
- * One statement: the completely stored contents among `$2`, with which of the Agents `$3` hold
- * them, and up to `$4` publications (by publishers that held the content) in Groups where one of
- * those Agents has a Membership, with their Memberships there.
+ * The completely stored contents among `$2`, with which of the Agents `$3` hold them (reference
+ * tables alone on Citus).
  */
 const READ_STORED_CONTENTS = `
 select c.content_hash, c.size_bytes::text as size_bytes,
   array(select p.agent_id from artifact_possessions p
-        where p.organization_id = c.organization_id and p.content_hash = c.content_hash and p.agent_id = any($3::text[])) as held_by,
-  coalesce((select json_agg(x) from (
-    select a.group_id as "groupId", a.document->>'eventId' as "eventId", a.updated_sequence as "publishedSequence",
-           a.document->'manifest'->>'classification' as classification,
-           (select json_agg(json_build_object('agentId', m.document->'member'->>'id', 'state', m.document->>'state',
-                   'visibilityStartSequence', (m.document->>'visibilityStartSequence')::bigint)) ${MEMBERS_ASKED}) as members
-    from aggregates a
-    where a.aggregate_type = 'artifact' and a.aggregate_id = c.content_hash and ${heldByPublisher('$1')}
-      and exists (select 1 ${MEMBERS_ASKED})
-    order by a.group_id limit $4) x), '[]'::json) as publications
+        where p.organization_id = c.organization_id and p.content_hash = c.content_hash and p.agent_id = any($3::text[])) as held_by
 from artifact_contents c
 where c.organization_id = $1 and c.content_hash = any($2::text[]) and c.complete`;
+
+/**
+ * Up to `$4` publications of the content `$2` (by publishers that held it, `$1` the Organization)
+ * in Groups where one of the Agents `$3` has a Membership, with their Memberships there. A
+ * statement per content, read from the Groups' side: on Citus a statement over a reference table
+ * may not read a distributed one row by row.
+ */
+const READ_PUBLICATIONS = `
+select a.group_id as "groupId", a.document->>'eventId' as "eventId", a.updated_sequence as "publishedSequence",
+       a.document->'manifest'->>'classification' as classification,
+       (select json_agg(json_build_object('agentId', m.document->'member'->>'id', 'state', m.document->>'state',
+               'visibilityStartSequence', (m.document->>'visibilityStartSequence')::bigint)) ${MEMBERS_ASKED}) as members
+from aggregates a
+where a.aggregate_type = 'artifact' and a.aggregate_id = $2 and ${heldByPublisher('$1')}
+  and exists (select 1 ${MEMBERS_ASKED})
+order by a.group_id limit $4`;
 
 /**
  * The completely stored contents among `hashes`, by hash, with what `agents` hold of them and
@@ -75,13 +88,15 @@ where c.organization_id = $1 and c.content_hash = any($2::text[]) and c.complete
 export async function readStoredContents(db: Queryable, organizationId: string, hashes: readonly string[], agents: readonly string[], maxPublications: number): Promise<Map<string, StoredContent>> {
   const found = new Map<string, StoredContent>();
   if (hashes.length === 0) return found;
-  const result = await db.query<Row>(READ_STORED_CONTENTS, [organizationId, [...new Set(hashes)], [...new Set(agents)], maxPublications]);
+  const asked = [...new Set(agents)];
+  const result = await db.query<Row>(READ_STORED_CONTENTS, [organizationId, [...new Set(hashes)], asked]);
   for (const row of result.rows) {
+    const publications = await db.query<Publication>(READ_PUBLICATIONS, [organizationId, row.content_hash, asked, maxPublications]);
     found.set(row.content_hash, {
       contentHash: row.content_hash,
       sizeBytes: Number(row.size_bytes),
       heldBy: new Set(row.held_by),
-      publications: row.publications.map((p) => ({
+      publications: publications.rows.map((p) => ({
         groupId: p.groupId,
         eventId: p.eventId,
         publishedSequence: Number(p.publishedSequence),

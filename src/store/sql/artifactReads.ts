@@ -53,7 +53,7 @@ export async function readPublishingGroups(db: Queryable, organizationId: string
     `select a.group_id, a.updated_sequence as published, m.aggregate_id as membership_id, m.document->>'state' as state,
             (m.document->>'visibilityStartSequence')::bigint as visibility
      from aggregates a
-     left join aggregates m on m.group_id = a.group_id and m.aggregate_type = 'membership'
+     left join aggregates m on m.tree_id = a.tree_id and m.group_id = a.group_id and m.aggregate_type = 'membership'
        and m.document->'member'->>'type' = $2 and m.document->'member'->>'id' = $3
      where a.aggregate_type = 'artifact' and a.aggregate_id = $1 and ${heldByPublisher('$5')}
      order by a.group_id limit $4`,

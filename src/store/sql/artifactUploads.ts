@@ -15,8 +15,14 @@ export interface PendingUploads {
 /** What claiming a content hash found. */
 export type UploadClaim = 'claimed' | 'stored' | 'inProgress';
 
-/** Published somewhere: an `artifact` aggregate row of any Group is keyed by the content hash. */
-const PUBLISHED = `exists (select 1 from aggregates a where a.aggregate_type = 'artifact' and a.aggregate_id = c.content_hash)`;
+/**
+ * Published somewhere: an `artifact` aggregate row of any Group is keyed by the content hash. The
+ * published ones among the Agent's (`$2`) uploads in the Organization (`$1`) are found in a
+ * subquery of its own: on Citus a statement over a reference table (`artifact_contents`) may not
+ * read a distributed table (`aggregates`) row by row.
+ */
+const PUBLISHED = `c.content_hash in (select a.aggregate_id from aggregates a where a.aggregate_type = 'artifact' and a.aggregate_id in (
+  select content_hash from artifact_contents where organization_id = $1 and uploaded_by = $2))`;
 
 /**
  * Removes the Organization's abandoned incomplete uploads (older than `abandonedBefore`) and

@@ -4,7 +4,8 @@
  * socket write and a wake-up, and at low load a batch holds one Command, so round trips, not
  * rows, are the price of a Command.
  *
- * 1. Lock the Groups' counter rows and read the Registry revision (one statement).
+ * 1. Lock the Groups' counter rows and read the Registry revision (one statement; on Citus one
+ *    per Mission tree, each routed to its tree's shard, after the revision's own).
  * 2. After the locks are held, so that its snapshot sees every earlier writer of those Groups:
  *    the receipts of the batch's Action IDs and the actors' Session Epochs, the latter locked
  *    `for share` so a concurrent session activation waits for this transaction (one statement).
@@ -17,30 +18,61 @@ import type pg from 'pg';
 import type { Statement } from '../pipeline.js';
 import { RECEIPTS_OF_KEYS, receiptKey, receiptKeyValues, type ReceiptKey, type ReceiptRow } from './receipts.js';
 
+/** A receipt's columns, shaped as a `ReceiptRow`. */
+const RECEIPT_COLUMNS = `actor_type as "actorType", actor_id as "actorId", action_id as "actionId", signing_hash as "signingHash",
+  kind, group_id as "groupId", command, event_ids as "eventIds", key_id as "keyId",
+  admission_record_id as "admissionRecordId", trusted_accepted_at as "trustedAcceptedAt"`;
+
 export interface LockedGroups {
   readonly lastSequences: Map<string, number>;
   readonly registryRevision: number;
 }
 
-/** Locks existing Groups' counter rows in a fixed order and reads the Registry revision. */
-export function lockGroupsStatement(groupIds: readonly string[], organizationId: string): Statement {
-  return {
-    name: 'lock-groups-reading-revision',
-    text: `select (select registry_revision from organization_state where organization_id = $2) as registry_revision,
-                  g.group_id, g.last_sequence
-           from (select 1) as one
-           left join lateral (select group_id, last_sequence from groups
-                              where group_id = any($1::text[]) order by group_id for update) as g on true`,
-    values: [groupIds, organizationId],
-  };
+/** The Groups to lock, by Mission tree. */
+export type GroupsByTree = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * Locks existing Groups' counter rows in one fixed order (tree, then Group) and reads the Registry
+ * revision. `perTree` (on Citus, where one `FOR UPDATE` may not span two trees): the revision's
+ * read, then one lock statement per tree, in that order; otherwise one statement.
+ */
+export function lockGroupsStatements(byTree: GroupsByTree, organizationId: string, perTree: boolean): Statement[] {
+  const trees = [...byTree.keys()].sort();
+  if (!perTree) {
+    const pairs = trees.flatMap((t) => [...(byTree.get(t) ?? [])].sort().map((g) => [t, g] as const));
+    return [{
+      name: 'lock-groups-reading-revision',
+      text: `select (select registry_revision from organization_state where organization_id = $2) as registry_revision,
+                    g.group_id, g.last_sequence
+             from (select 1) as one
+             left join lateral (select group_id, last_sequence from groups
+                                where tree_id = any($3::text[]) and group_id = any($1::text[])
+                                order by tree_id, group_id for update) as g on true`,
+      values: [pairs.map(([, g]) => g), organizationId, [...new Set(pairs.map(([t]) => t))]],
+    }];
+  }
+  return [
+    { name: 'read-registry-revision', text: 'select registry_revision from organization_state where organization_id = $1', values: [organizationId] },
+    ...trees.map((tree) => ({
+      name: 'lock-groups-of-tree',
+      text: 'select group_id, last_sequence from groups where tree_id = $1 and group_id = any($2::text[]) order by group_id for update',
+      values: [tree, [...(byTree.get(tree) ?? [])].sort()],
+    })),
+  ];
 }
 
-/** The lock statement's rows: each locked Group's last sequence, and the Registry revision. */
-export function parseLockedGroups(result: pg.QueryResult): LockedGroups {
-  const rows = result.rows as { registry_revision: number | null; group_id: string | null; last_sequence: number | null }[];
+/** The lock statements' rows: each locked Group's last sequence, and the Registry revision. */
+export function parseLockedGroups(results: readonly pg.QueryResult[]): LockedGroups {
   const lastSequences = new Map<string, number>();
-  for (const row of rows) if (row.group_id !== null) lastSequences.set(row.group_id, Number(row.last_sequence));
-  return { lastSequences, registryRevision: Number(rows[0]?.registry_revision ?? 0) };
+  let registryRevision = 0;
+  for (const result of results) {
+    const rows = result.rows as { registry_revision?: number | null; group_id?: string | null; last_sequence?: number | null }[];
+    for (const row of rows) {
+      if (row.registry_revision !== undefined && row.registry_revision !== null) registryRevision = Number(row.registry_revision);
+      if (row.group_id !== undefined && row.group_id !== null) lastSequences.set(row.group_id, Number(row.last_sequence));
+    }
+  }
+  return { lastSequences, registryRevision };
 }
 
 export interface ReceiptsAndSessions {
@@ -69,4 +101,35 @@ export function parseReceiptsAndSessions(result: pg.QueryResult | undefined): Re
     receipts: new Map((row?.receipts ?? []).map((r) => [receiptKey(r), r])),
     sessions: new Map((row?.sessions ?? []).map((s) => [s.a, Number(s.e)])),
   };
+}
+
+/**
+ * The same reads as Citus routes them: the receipts of each actor (their shard) in a statement
+ * of its own, then the Session Epochs (a reference table). Parsed by `parseRoutedReads`.
+ */
+export function routedReadStatements(keys: readonly ReceiptKey[], agentIds: readonly string[]): Statement[] {
+  const byActor = new Map<string, ReceiptKey[]>();
+  for (const key of keys) byActor.set(key.actorId, [...(byActor.get(key.actorId) ?? []), key]);
+  return [
+    ...[...byActor].map(([actorId, own]) => ({
+      name: 'read-receipts-of-actor',
+      text: `select ${RECEIPT_COLUMNS} from receipts
+             where actor_id = $1 and (actor_type, action_id) in (select * from unnest($2::text[], $3::text[]))`,
+      values: [actorId, own.map((k) => k.actorType), own.map((k) => k.actionId)],
+    })),
+    {
+      name: 'read-sessions-for-share',
+      text: 'select agent_id, session_epoch from agent_sessions where agent_id = any($1::text[]) order by agent_id for share',
+      values: [agentIds],
+    },
+  ];
+}
+
+/** The routed reads' rows: the last result is the Session Epochs, the others receipts. */
+export function parseRoutedReads(results: readonly pg.QueryResult[]): ReceiptsAndSessions {
+  const receipts = new Map<string, ReceiptRow>();
+  for (const result of results.slice(0, -1)) for (const row of result.rows as ReceiptRow[]) receipts.set(receiptKey(row), row);
+  const sessions = new Map<string, number>();
+  for (const row of (results.at(-1)?.rows ?? []) as { agent_id: string; session_epoch: number }[]) sessions.set(row.agent_id, Number(row.session_epoch));
+  return { receipts, sessions };
 }

@@ -20,7 +20,8 @@ export async function findEndedChildren(db: Queryable, limit: number): Promise<E
     text: `select w.group_id as parent_group_id, w.aggregate_id as parent_work_item_id, c.aggregate_id as child_mission_id
            from aggregates w
            join aggregates c
-             on c.group_id = w.document #>> '{extensions,urn:missionweave:extension:work-item-links,data,childMission,groupId}'
+             on c.tree_id = w.tree_id
+            and c.group_id = w.document #>> '{extensions,urn:missionweave:extension:work-item-links,data,childMission,groupId}'
             and c.aggregate_type = 'mission'
             and c.aggregate_id = w.document #>> '{extensions,urn:missionweave:extension:work-item-links,data,childMission,missionId}'
            where w.aggregate_type = 'work-item'
@@ -59,9 +60,9 @@ export async function findChildrenOfEndedParents(db: Queryable, limit: number): 
                   w.aggregate_id as parent_work_item_id,
                   coalesce(w.document #>> '{extensions,urn:missionweave:extension:work-item-links,data,childMission,released,state}', w.document ->> 'state') as parent_work_item_state
            from aggregates c
-           join groups g on g.mission_id = c.document #>> '{mission,parent,missionId}'
-           join aggregates p on p.group_id = g.group_id and p.aggregate_type = 'mission' and p.aggregate_id = g.mission_id
-           join aggregates w on w.group_id = g.group_id and w.aggregate_type = 'work-item' and w.aggregate_id = c.document #>> '{mission,parent,workItemId}'
+           join groups g on g.tree_id = c.tree_id and g.mission_id = c.document #>> '{mission,parent,missionId}'
+           join aggregates p on p.tree_id = g.tree_id and p.group_id = g.group_id and p.aggregate_type = 'mission' and p.aggregate_id = g.mission_id
+           join aggregates w on w.tree_id = g.tree_id and w.group_id = g.group_id and w.aggregate_type = 'work-item' and w.aggregate_id = c.document #>> '{mission,parent,workItemId}'
            where c.aggregate_type = 'mission'
              and c.document #> '{mission,parent}' is not null
              and c.document #>> '{mission,state}' in ('active', 'awaiting_approval')

@@ -29,13 +29,13 @@ export async function findDueContextRecipients(db: Queryable, limit: number): Pr
                     m.document #>> '{member,type}' as recipient_type, m.document #>> '{member,id}' as recipient_id,
                     m.document ->> 'contextPackageId' as named
              from aggregates m
-             join aggregates g on g.group_id = m.group_id and g.aggregate_type = 'mission'
+             join aggregates g on g.tree_id = m.tree_id and g.group_id = m.group_id and g.aggregate_type = 'mission'
                               and g.document #>> '{mission,state}' in ('active', 'awaiting_approval')
              where m.aggregate_type = 'membership'
                and m.document ->> 'state' in ('provisional', 'active')
                and m.document ->> 'role' not in ('mission_owner', 'coordinator')
                -- Not before the Group reaches the Membership's visibility: until then it may read nothing.
-               and (m.document ->> 'visibilityStartSequence')::bigint <= (select last_sequence from groups where group_id = m.group_id)
+               and (m.document ->> 'visibilityStartSequence')::bigint <= (select last_sequence from groups where tree_id = m.tree_id and group_id = m.group_id)
              union all
              select g.group_id, 'coordinator', (g.document #>> '{mission,coordinator,coordinatorEpoch}')::integer,
                     'agent', g.document #>> '{mission,coordinator,agentId}', null
@@ -125,8 +125,9 @@ export interface NewContextPackage {
 export async function insertContextPackage(db: Queryable, row: NewContextPackage): Promise<boolean> {
   const result = await db.query({
     name: 'insert-context-package',
-    text: `insert into context_packages (context_package_id, group_id, recipient_type, recipient_id, scope_key, version, cause, cause_epoch, package_hash, document, created_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    text: `insert into context_packages (tree_id, context_package_id, group_id, recipient_type, recipient_id, scope_key, version, cause, cause_epoch, package_hash, document, created_at)
+           select tree_id, $1::text, $2::text, $3::text, $4::text, $5::text, $6::int, $7::text, $8::int, $9::text, $10::text, $11::text
+           from group_trees where group_id = $2
            on conflict do nothing`,
     values: [row.contextPackageId, row.groupId, row.recipient.type, row.recipient.id, row.scopeKey, row.version, row.cause, row.causeEpoch, row.packageHash, row.document, row.createdAt],
   });

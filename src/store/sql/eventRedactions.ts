@@ -21,7 +21,8 @@ export async function readMessageEvent(db: Queryable, groupId: string, messageId
 
 export async function insertEventRedaction(db: Queryable, row: { groupId: string; sequence: number; eventId: string; redactedBy: string; document: string }): Promise<void> {
   await db.query(
-    'insert into event_redactions (group_id, sequence, event_id, redacted_by, document) values ($1, $2, $3, $4, $5) on conflict do nothing',
+    `insert into event_redactions (tree_id, group_id, sequence, event_id, redacted_by, document)
+     select tree_id, $1::text, $2::bigint, $3::text, $4::text, $5::text from group_trees where group_id = $1 on conflict do nothing`,
     [row.groupId, row.sequence, row.eventId, row.redactedBy, row.document],
   );
 }
@@ -31,7 +32,7 @@ export async function readServedEventsAfter(db: Queryable, groupId: string, afte
   const result = await db.query<StoredEventText>({
     name: 'read-served-events-after',
     text: `select e.sequence, e.event_id as "eventId", e.kind, coalesce(r.document, e.document) as document
-           from events e left join event_redactions r on r.group_id = e.group_id and r.sequence = e.sequence
+           from events e left join event_redactions r on r.tree_id = e.tree_id and r.group_id = e.group_id and r.sequence = e.sequence
            where e.group_id = $1 and e.sequence > $2 order by e.sequence limit $3`,
     values: [groupId, afterSequence, limit],
   });

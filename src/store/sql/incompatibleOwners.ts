@@ -25,7 +25,7 @@ const MEETS = `(${core(`c ->> 'version'`)})[1] = (${core(`r ->> 'version'`)})[1]
                and (${core(`c ->> 'version'`)} > ${core(`r ->> 'version'`)}
                     or (${core(`c ->> 'version'`)} = ${core(`r ->> 'version'`)} and strpos(split_part(c ->> 'version', '+', 1), '-') = 0))`;
 const LIVE_MISSION = `not coalesce((select m.document ->> 'state' in ('approved', 'cancelled', 'failed') from aggregates m
-                      where m.group_id = w.group_id and m.aggregate_type = 'mission' limit 1), false)`;
+                      where m.tree_id = w.tree_id and m.group_id = w.group_id and m.aggregate_type = 'mission' limit 1), false)`;
 
 /** Owned WorkItems whose owner's latest Agent Card, newer than the accepted one, misses a required capability. */
 export async function readIncompatibleOwnerRows(db: Queryable, limit: number): Promise<LeasedWorkItemRow[]> {

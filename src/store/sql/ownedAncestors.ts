@@ -1,6 +1,7 @@
 /**
  * The nearest ancestor Mission of a Group (§14) whose MissionOwner is a given Principal holding its
- * active `mission_owner` Membership there, in one statement: the walk of `ancestorGroups.ts`, each
+ * active `mission_owner` Membership there, in one statement: the walk of `ancestorGroups.ts` (the
+ * directory of Groups, migration 0021), each
  * ancestor's Mission document and that Principal's Membership read by key. The read rule lets such
  * a human read the Group below as a member with complete visibility (src/app/readerStanding.ts).
  */
@@ -19,19 +20,18 @@ export interface OwnedAncestor {
 export async function readOwnedAncestor(db: Queryable, groupId: string, owner: { readonly type: string; readonly id: string }, maxDepth: number): Promise<OwnedAncestor | undefined> {
   const result = await db.query<{ group_id: string; mission_id: string; membership_id: string; membership_epoch: number }>({
     name: 'read-owned-ancestor',
-    text: `with recursive chain(group_id, depth) as (
-             select group_id, 0 from groups where group_id = $1
+    text: `with recursive chain(group_id, tree_id, parent_group_id, depth) as (
+             select group_id, tree_id, parent_group_id, 0 from group_trees where group_id = $1
              union all
-             select g.group_id, c.depth + 1
+             select g.group_id, g.tree_id, g.parent_group_id, c.depth + 1
              from chain c
-             join aggregates a on a.group_id = c.group_id and a.aggregate_type = 'mission'
-             join groups g on g.mission_id = a.document #>> '{mission,parent,missionId}'
+             join group_trees g on g.group_id = c.parent_group_id
              where c.depth < $4
            )
            select c.group_id, a.aggregate_id as mission_id, m.aggregate_id as membership_id, (m.document ->> 'membershipEpoch')::integer as membership_epoch
            from chain c
-           join aggregates a on a.group_id = c.group_id and a.aggregate_type = 'mission'
-           join aggregates m on m.group_id = c.group_id and m.aggregate_type = 'membership'
+           join aggregates a on a.tree_id = c.tree_id and a.group_id = c.group_id and a.aggregate_type = 'mission'
+           join aggregates m on m.tree_id = c.tree_id and m.group_id = c.group_id and m.aggregate_type = 'membership'
              and m.document -> 'member' ->> 'id' = $3 and m.document -> 'member' ->> 'type' = $2
            where c.depth > 0
              and a.document #>> '{mission,missionOwner,type}' = $2 and a.document #>> '{mission,missionOwner,id}' = $3

@@ -31,7 +31,7 @@ export async function readReaderGroups(db: Queryable, type: string, id: string, 
                   (m.document ->> 'membershipEpoch')::int as "membershipEpoch",
                   ms.document #>> '{mission,parent,missionId}' as "parentMissionId"
            from aggregates m
-           join aggregates ms on ms.group_id = m.group_id and ms.aggregate_type = 'mission'
+           join aggregates ms on ms.tree_id = m.tree_id and ms.group_id = m.group_id and ms.aggregate_type = 'mission'
            where m.aggregate_type = 'membership' and m.document -> 'member' ->> 'id' = $2 and m.document -> 'member' ->> 'type' = $1
            order by (m.document ->> 'state' = 'active') desc, m.document ->> 'grantedAt' desc, m.group_id
            limit $3`,

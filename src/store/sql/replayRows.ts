@@ -34,7 +34,7 @@ const TWO_TO_32 = 2 ** 32;
  */
 export async function readServedEventBytesAfter(pool: Pool, groupId: string, afterSequence: number, limit: number, onEvent: (event: StoredEventBytes) => void): Promise<number> {
   const text = `copy (select e.sequence, e.event_id, e.kind, coalesce(r.document, e.document)
-                      from events e left join event_redactions r on r.group_id = e.group_id and r.sequence = e.sequence
+                      from events e left join event_redactions r on r.tree_id = e.tree_id and r.group_id = e.group_id and r.sequence = e.sequence
                       where e.group_id = ${literal(groupId)} and e.sequence > ${integer(afterSequence)} and e.sequence <= ${integer(afterSequence + limit)}
                       order by e.sequence limit ${integer(limit)}) to stdout (format binary)`;
   const event: StoredEventBytes = { sequence: 0, kind: '', bytes: Buffer.alloc(0), eventIdStart: 0, eventIdEnd: 0, documentStart: 0, documentEnd: 0 };

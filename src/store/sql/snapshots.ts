@@ -8,7 +8,8 @@ import type { Queryable } from '../pool.js';
 /** `viewMembershipId`: the Membership a limited snapshot is for; absent for a whole-Group one. */
 export async function insertSnapshot(db: Queryable, groupId: string, hash: string, throughSequence: number, body: string, viewMembershipId?: string): Promise<void> {
   await db.query(
-    'insert into group_snapshots (group_id, snapshot_hash, through_sequence, body, view_membership_id) values ($1, $2, $3, $4, $5) on conflict do nothing',
+    `insert into group_snapshots (tree_id, group_id, snapshot_hash, through_sequence, body, view_membership_id)
+     select tree_id, $1::text, $2::text, $3::bigint, $4::text, $5::text from group_trees where group_id = $1 on conflict do nothing`,
     [groupId, hash, throughSequence, body, viewMembershipId ?? null],
   );
 }
@@ -41,7 +42,7 @@ export async function readLatestSnapshot(db: Queryable, groupId: string, viewMem
 export async function readArchiveSnapshot(db: Queryable, groupId: string): Promise<string | undefined> {
   const result = await db.query<{ body: string }>(
     `select s.body from group_snapshots s
-     join aggregates g on g.group_id = s.group_id and g.aggregate_type = 'group'
+     join aggregates g on g.tree_id = s.tree_id and g.group_id = s.group_id and g.aggregate_type = 'group'
      where s.group_id = $1 and s.view_membership_id is null
        and (s.body::jsonb) #>> '{snapshot,snapshotId}' = g.document ->> 'archiveSnapshotId'`,
     [groupId],

@@ -24,7 +24,7 @@ const EXECUTION_EPOCH = `w.document #>> '{extensions,urn:missionweave:extension:
  * due row: as an anti-join the planner scans every aggregate of every Group for terminal Missions.
  */
 const LIVE_MISSION = `not coalesce((select m.document ->> 'state' in ('approved', 'cancelled', 'failed') from aggregates m
-                      where m.group_id = w.group_id and m.aggregate_type = 'mission' limit 1), false)`;
+                      where m.tree_id = w.tree_id and m.group_id = w.group_id and m.aggregate_type = 'mission' limit 1), false)`;
 
 export interface LeasedWorkItemRow {
   readonly groupId: string;
