@@ -1,5 +1,5 @@
 /**
- * `npm run poc [-- --seed N] [--reduced] [--json]`: the §22 proof of concept across real
+ * `npm run poc [-- --seed N] [--reduced] [--twice|--once] [--json]`: the §22 proof of concept across real
  * processes. One `missionweave serve` node on an embedded PostgreSQL; two concurrent
  * software-development Missions (A: requirements → implementation → testing → code review →
  * security review as a child Mission → integration → human Approval; B: design → features →
@@ -39,21 +39,22 @@ const argument = (name: string): string | undefined => {
 const size: PocSize = process.argv.includes('--reduced') ? 'reduced' : 'full';
 const seed = Number(argument('--seed') ?? '7');
 const json = process.argv.includes('--json');
+const twice = process.argv.includes('--twice') || (size === 'full' && !process.argv.includes('--once'));
 const log = (line: string) => process.stderr.write(`[poc] ${line}\n`);
-process.env['MW_POC_STEP_MS'] = size === 'full' ? '450' : '300';
+process.env['MW_POC_STEP_MS'] = size === 'full' ? '400' : '200';
 
 function replayVerify(orgDir: string, databaseUrl: string, groupId: string): { ok: boolean; detail: string } {
   const run = spawnSync(process.execPath, [CLI, 'replay', groupId, '--dir', orgDir, '--verify'], { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   return { ok: run.status === 0, detail: run.status === 0 ? `${run.stdout.split('\n').filter((l) => l !== '').length} Events` : `exit ${String(run.status)}: ${run.stderr.slice(-400)}` };
 }
 
-async function main(): Promise<number> {
+/** One whole run: its named checks and its decision trace. */
+async function runOnce(): Promise<{ checks: Check[]; trace: string[] }> {
   const root = mkdtempSync(join(tmpdir(), 'mw-poc-'));
   const cluster = new Cluster(join(root, 'db'), join(root, 'org'), 1, log);
   const proxies: Partial<Record<AgentName, LinkProxy>> = {};
   const journal = new Journal(log);
   let stopAll: (() => Promise<void>) | undefined;
-  const started = Date.now();
   try {
     log(`setting up (${size} run, seed ${seed})`);
     const databaseUrl = await cluster.startDatabase();
@@ -84,8 +85,7 @@ async function main(): Promise<number> {
       const replays = Object.fromEntries(groupIds.map((g) => [g, replayVerify(world.orgDir, databaseUrl, g)]));
       const checks = runChecks({ world, logs: { A, B, S }, plans: outcome.plans, journal, injections: outcome.injections, replays });
       for (const p of outcome.processes) for (const exit of p.unexpectedExits) checks.push({ name: `process: ${p.name}`, pass: false, detail: exit });
-      const trace = decisionTrace({ A, B, S }, world);
-      return report(checks, trace, Date.now() - started);
+      return { checks, trace: decisionTrace({ A, B, S }, world) };
     } finally {
       await pool.end();
     }
@@ -96,6 +96,24 @@ async function main(): Promise<number> {
     if (process.env['MW_POC_KEEP'] !== '1') rmSync(root, { recursive: true, force: true });
     else log(`kept ${root}`);
   }
+}
+
+/**
+ * The command: one run, or two with the same seed (`--twice`, the full size's default) and the
+ * check that they took the same decisions in the same order (decisionTrace, IDs aside).
+ */
+async function main(): Promise<number> {
+  const started = Date.now();
+  const first = await runOnce();
+  const checks = [...first.checks];
+  if (twice) {
+    log('second run with the same seed');
+    const second = await runOnce();
+    const differing = first.trace.filter((line, i) => second.trace[i] !== line).length + Math.abs(first.trace.length - second.trace.length);
+    for (const c of second.checks) if (!c.pass) checks.push({ ...c, name: `second run: ${c.name}` });
+    checks.push({ name: 'same-seed-same-decisions', pass: differing === 0 && first.trace.length > 0, detail: differing === 0 ? `two runs with seed ${seed}: the same ${first.trace.length} per-stage decision sequences, in the same order` : `${differing} of ${first.trace.length} decision sequences differ: ${first.trace.filter((line, i) => second.trace[i] !== line).slice(0, 2).join(' | ')} vs ${second.trace.filter((line, i) => first.trace[i] !== line).slice(0, 2).join(' | ')}` });
+  }
+  return report(checks, first.trace, Date.now() - started);
 }
 
 function report(checks: readonly Check[], trace: readonly string[], durationMs: number): number {

@@ -70,11 +70,12 @@ export function judgeInjection(made: Injection, c: Context): Check {
       const before = Object.values(heldBefore).reduce((n, v) => n + v, 0);
       const rebuilt = recovery === undefined ? 0 : recovery.resumable + recovery.queued + recovery.lost;
       const restartedAt = Number(made.facts['restartedAt']);
-      const resumed = c.journal.of('w-shared').filter((e) => e.at >= restartedAt && e.message.type === 'job' && e.message.phase === 'started' && e.message.facts.resumedFrom !== null).length;
+      const again = c.journal.of('w-shared').flatMap((e) => (e.at >= restartedAt && e.message.type === 'job' && e.message.phase === 'started' ? [e.message.facts] : []));
+      const resumed = again.filter((f) => f.resumedFrom !== null).length;
       const twice = [...c.A, ...c.B, ...c.S].filter((e) => e.kind === 'work.offer.accepted' && e.actor.id === ids['w-shared'].id).map((e) => e.payload.workItem?.workItemId);
       const reaccepted = twice.length - new Set(twice).size;
-      const pass = before >= 1 && rebuilt === before && resumed >= 1 && reaccepted === 0;
-      return { name, pass, detail: `SIGKILLed holding ${before} WorkItem(s) ${JSON.stringify(heldBefore)}; the restarted process rebuilt ${rebuilt} from its projection (resumable ${String(recovery?.resumable)}, queued ${String(recovery?.queued)}, lost ${String(recovery?.lost)}); resumed from checkpoints ${resumed}; offers accepted again ${reaccepted}` };
+      const pass = before >= 1 && rebuilt === before && again.length >= 1 && (recovery?.resumable ?? 0) <= resumed && reaccepted === 0;
+      return { name, pass, detail: `SIGKILLed holding ${before} WorkItem(s) ${JSON.stringify(heldBefore)}; the restarted process rebuilt ${rebuilt} from its projection (resumable ${String(recovery?.resumable)}, queued ${String(recovery?.queued)}, lost ${String(recovery?.lost)}); started again ${again.length}, of them from their checkpoint ${resumed}; offers accepted again ${reaccepted}` };
     }
     case 'coordinator-failure-and-epoch-replacement': {
       const assigned = c.A.find((e) => e.kind === 'mission.coordinator.assigned');

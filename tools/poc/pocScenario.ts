@@ -181,9 +181,10 @@ export async function runScenario(setup: RunSetup): Promise<RunOutcome> {
   const restart = (async () => {
     const made = injection('worker-restart-and-queue-rebuild');
     await arrival;
-    const busy = await until(() => (sum(running('w-shared'), 'running') >= 1 ? running('w-shared') : undefined), 120_000);
+    // Killed right after a safe checkpoint of a running job: that run is resumable from it.
+    const since = Date.now();
+    const busy = await until(() => jobs('w-shared').find((j) => j.phase === 'checkpoint' && j.at >= since), 120_000);
     if (busy === undefined) return;
-    await pause(100);
     const before = running('w-shared');
     await workers['w-shared'].kill();
     log(`w-shared killed (SIGKILL) holding ${JSON.stringify(before)}`);

@@ -29,21 +29,7 @@ import { openAgentRuntime, type AgentRuntime } from '#src/client/runtime/runtime
 import type { SchedulerEvent } from '#src/client/runtime/schedulerTypes.js';
 import type { FromWorker, JobFacts, ToWorker, WorkerInit } from './pocMessages.js';
 import { stageOfGoal } from './pocPlan.js';
-
-export interface Job {
-  readonly groupId: string;
-  readonly workItemId: string;
-  readonly contract: WorkItemDocument['contract'];
-  readonly context: Readonly<GroupContextDoc>;
-  readonly credential: string | undefined;
-  readonly seed: number;
-  readonly resumeFrom: unknown;
-  readonly signal: AbortSignal;
-  checkpoint(data: unknown, options?: { readonly safe?: boolean }): Promise<'continue' | 'yield'>;
-  publishArtifact(content: string, options: { readonly mediaType: string }): Promise<string>;
-  submit(result: { readonly summary: string }): Promise<void>;
-  fail(reason: string): Promise<void>;
-}
+import { GroupContexts, groupsIn, type Job } from './workerContexts.js';
 
 type Handler = (job: Job) => Promise<void>;
 
@@ -54,6 +40,7 @@ const log = (line: string): void => tell({ type: 'log', line });
 
 let init: WorkerInit;
 let runtime: AgentRuntime;
+let contexts: GroupContexts;
 let agent: MissionWeaveAgent;
 let worker: MissionWeaveWorker;
 let handler: Handler;
@@ -84,39 +71,6 @@ function pump(): void {
   for (const e of events) if (e.type === 'run.started') void run(e.workItemId);
 }
 
-interface GroupContextDoc {
-  readonly groupId: string;
-  readonly workItems: Record<string, { stage: string; state: string }>;
-  /** This Agent's owned WorkItems' documents: what a restart needs to start them again. */
-  readonly owned: Record<string, WorkItemDocument>;
-  /** Its Membership Epoch here: a restart resumes past the Events that told it (GroupEpochs.set). */
-  membershipEpoch?: number;
-}
-
-const contexts = new Map<string, { doc: GroupContextDoc; revision: number }>();
-
-/** A Group's context, from memory or its projection row (another Group's is never read). */
-function contextOf(groupId: string): GroupContextDoc {
-  let entry = contexts.get(groupId);
-  if (entry === undefined) {
-    const saved = runtime.projection.state.groupContext(groupId);
-    entry = saved === undefined ? { doc: { groupId, workItems: {}, owned: {} }, revision: 0 } : { doc: JSON.parse(saved.context) as GroupContextDoc, revision: saved.revision };
-    contexts.set(groupId, entry);
-  }
-  return entry.doc;
-}
-
-function saveContext(groupId: string, revision: number): void {
-  const doc = contextOf(groupId);
-  const entry = contexts.get(groupId) as { doc: GroupContextDoc; revision: number };
-  entry.revision = Math.max(entry.revision, revision);
-  runtime.projection.state.saveGroupContext(groupId, entry.revision, JSON.stringify(doc));
-}
-
-function groupsIn(value: unknown): string[] {
-  return [...new Set(JSON.stringify(value).match(/urn:missionweave:group:[0-9a-f-]+/g) ?? [])];
-}
-
 async function startLeased(work: OwnedWork): Promise<WorkExecution | string> {
   // Right after a restart or reconnection the Authority may still be closing the old Session's
   // lease (§11.3): the start is refused until it has, so retry a little.
@@ -138,7 +92,7 @@ async function run(workItemId: string): Promise<void> {
   const row = runtime.projection.work.get(work.groupId, workItemId);
   const resumeFrom = row?.checkpoint === undefined ? null : (JSON.parse(row.checkpoint.data.toString()) as unknown);
   const stage = stageOfGoal(work.workItem.contract.goal) ?? '?';
-  const context = contextOf(work.groupId);
+  const context = contexts.of(work.groupId);
   const facts: JobFacts = { groupId: work.groupId, workItemId, stage, contextGroups: groupsIn(context), credentialGroup: credentials.has(work.groupId) ? work.groupId : undefined, resumedFrom: resumeFrom === null ? null : Number((resumeFrom as { step?: number }).step ?? 0) };
   const execution = await startLeased(work);
   if (typeof execution === 'string') {
@@ -230,14 +184,14 @@ async function run(workItemId: string): Promise<void> {
 function observe(groupId: string, sequence: number, workItem: WorkItemDocument): void {
   const stage = stageOfGoal(workItem.contract.goal);
   if (stage === undefined) return;
-  const doc = contextOf(groupId);
+  const doc = contexts.of(groupId);
   doc.workItems[workItem.workItemId] = { stage, state: workItem.state };
   const mine = owned.get(workItem.workItemId);
   if (mine !== undefined && workItem.owner?.agentId === agent.agentId && workItem.owner.ownershipEpoch === mine.ownershipEpoch) {
     owned.set(workItem.workItemId, { ...mine, workItem });
     doc.owned[workItem.workItemId] = workItem;
   }
-  saveContext(groupId, sequence);
+  contexts.save(groupId, sequence);
 }
 
 async function join(groupId: string): Promise<void> {
@@ -255,6 +209,7 @@ async function start(message: WorkerInit): Promise<void> {
   const scale = message.clockScale;
   const origin = Date.now();
   runtime = openAgentRuntime({ path: projectionPathIn(message.home), agentId: message.agent.id, slots: message.slots, clock: () => origin + (Date.now() - origin) * scale });
+  contexts = new GroupContexts(runtime.projection);
   handler = ((await import(pathToFileURL(message.handler).href)) as { default: Handler }).default;
   agent = new MissionWeaveAgent({ url: message.url, ca: message.ca, agentId: message.agent.id, keyId: message.agent.keyId, privateKey: createPrivateKey(message.agent.privateKeyPem), cursorStore: runtime.cursorStore, reconnect: { initialDelayMs: 100, maxDelayMs: 1_000 } });
   worker = new MissionWeaveWorker(agent, { ownershipLeaseSeconds: message.ownershipLeaseSeconds, executionLeaseSeconds: message.executionLeaseSeconds });
@@ -266,16 +221,16 @@ async function start(message: WorkerInit): Promise<void> {
     const workItem = workItemOf(event);
     if (workItem !== undefined) observe(event.groupId, event.sequence, workItem);
     const epoch = worker.epochs.facts(event.groupId)?.membershipEpoch;
-    if (epoch !== undefined && epoch !== contextOf(event.groupId).membershipEpoch) {
-      contextOf(event.groupId).membershipEpoch = epoch;
-      saveContext(event.groupId, event.sequence);
+    if (epoch !== undefined && epoch !== contexts.of(event.groupId).membershipEpoch) {
+      contexts.of(event.groupId).membershipEpoch = epoch;
+      contexts.save(event.groupId, event.sequence);
     }
   });
   agent.onError((error) => log(`agent error ${error.code}: ${error.message}`));
   // What the projection kept from before a restart: owned work comes back to its queues (§11.5).
   const recovery = runtime.recovery.work;
   for (const row of [...recovery.resumable, ...recovery.queued]) {
-    const doc = contextOf(row.groupId).owned[row.workItemId];
+    const doc = contexts.of(row.groupId).owned[row.workItemId];
     if (doc !== undefined) owned.set(row.workItemId, { groupId: row.groupId, workItemId: row.workItemId, ownershipEpoch: row.ownershipEpoch, workItem: doc });
   }
   report(runtime.recovery.interrupted);
@@ -287,7 +242,7 @@ async function start(message: WorkerInit): Promise<void> {
     log(`runtime-session-lost: ${row.workItemId} ran without a safe checkpoint; started again from the beginning`);
     const back = runtime.unblock(row.workItemId);
     if (back.ok) report(back.events);
-    const doc = contextOf(row.groupId).owned[row.workItemId];
+    const doc = contexts.of(row.groupId).owned[row.workItemId];
     if (doc !== undefined) owned.set(row.workItemId, { groupId: row.groupId, workItemId: row.workItemId, ownershipEpoch: row.ownershipEpoch, workItem: doc });
   }
   worker.onOffer(async (offer) => {
@@ -309,7 +264,7 @@ async function start(message: WorkerInit): Promise<void> {
     }
   });
   for (const groupId of message.groups) {
-    const epoch = contextOf(groupId).membershipEpoch;
+    const epoch = contexts.of(groupId).membershipEpoch;
     if (epoch !== undefined) worker.epochs.set(groupId, { membershipEpoch: epoch });
   }
   await agent.connect();
@@ -320,8 +275,8 @@ async function start(message: WorkerInit): Promise<void> {
 
 /** The owned WorkItem's document, kept with its Group's context so that a restart can start it again. */
 function remember(work: OwnedWork): void {
-  contextOf(work.groupId).owned[work.workItemId] = work.workItem;
-  saveContext(work.groupId, 0);
+  contexts.of(work.groupId).owned[work.workItemId] = work.workItem;
+  contexts.save(work.groupId, 0);
 }
 
 function effortOf(contract: WorkItemDocument['contract']): 'xs' | 's' | 'm' {

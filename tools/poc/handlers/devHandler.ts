@@ -7,7 +7,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import type { Job } from '../workerHost.js';
+import type { Job } from '../workerContexts.js';
 import { stageOfGoal } from '../pocPlan.js';
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
