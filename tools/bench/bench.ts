@@ -17,7 +17,7 @@ import { naiveSqlPerSec, rawVerifyPerSec, rawWsDeliveries } from './baselines.js
 import { commandRun, deliveries, idleSessions, log, percentile, replay, type BenchTarget } from './benchPhases.js';
 import { clusterDurability, openCitusBenchDatabase, type CitusBenchDatabase } from './benchCitus.js';
 import { BenchWorld, type BenchAgent, type BenchMission } from './benchWorld.js';
-import { halfLoad, postmasterPid, type UnitCost } from './cpuCost.js';
+import { halfLoad, postmasterPid, readProcStats, treeTicks, USER_HZ, type UnitCost } from './cpuCost.js';
 import { cryptoFloorUsPerCommand } from './cryptoFloor.js';
 import { startServe } from './loadDriver.js';
 
@@ -94,8 +94,17 @@ async function halfLoadPhase(t: BenchTarget, writers: BenchAgent[], spread: (i: 
 /** Statements Citus ran during `run`, as figures named after `phase` (Citus pass only). */
 async function routed<T>(phase: string, citus: CitusBenchDatabase | undefined, run: () => Promise<T>): Promise<T> {
   const before = await citus?.counts();
+  const ticksBefore = citus === undefined ? [] : nodeTicks(await readProcStats(), citus.postmasterPids);
   const result = await run();
+  const ticksAfter = citus === undefined ? [] : nodeTicks(await readProcStats(), citus.postmasterPids);
   const after = await citus?.counts();
+  if (citus !== undefined) {
+    // Each node's share of the PostgreSQL CPU: what one machine per node would each carry.
+    const spent = ticksAfter.map((ticks, i) => ticks - (ticksBefore[i] ?? 0));
+    const total = spent.reduce((a, b) => a + b, 0);
+    if (total > 0) figures[`coordinatorShareOfPostgresCpu${phase}`] = (spent[0] ?? 0) / total;
+    log(`  PostgreSQL CPU by node (coordinator first): ${spent.map((ticks) => (ticks / USER_HZ).toFixed(2)).join(' s, ')} s`);
+  }
   if (before !== undefined && after !== undefined) {
     const single = after.single - before.single;
     const multi = after.multi - before.multi;
@@ -105,6 +114,10 @@ async function routed<T>(phase: string, citus: CitusBenchDatabase | undefined, r
     log(`  Citus ran ${single} statements on one shard, ${multi} on several`);
   }
   return result;
+}
+
+function nodeTicks(stats: Awaited<ReturnType<typeof readProcStats>>, pids: readonly number[]): number[] {
+  return pids.map((pid) => treeTicks(stats, pid));
 }
 
 /** The phases against one database; `postmasters` are its nodes' postmaster PIDs on this machine. */
@@ -119,6 +132,16 @@ async function onDatabase(root: string, url: string, postmasters: readonly numbe
   const [postmaster, ...more] = postmasters as [number, ...number[]];
   const t: BenchTarget = { world, node, probe: { serverPid: node.child.pid as number, postmasterPid: postmaster, morePostmasterPids: more } };
   const spread = (i: number) => [many[i] as BenchMission, many[i + 50] as BenchMission];
+  try {
+    await phases(t, writers, spread, one, citus);
+  } finally {
+    await node.stop();
+    await world.close();
+  }
+}
+
+async function phases(t: BenchTarget, writers: BenchAgent[], spread: (i: number) => BenchMission[], one: BenchMission, citus: CitusBenchDatabase | undefined): Promise<void> {
+  const world = t.world;
   if (want('many')) {
     log('commands, many Groups');
     const run = await routed('ManyGroups', citus, () => commandRun(t, writers, spread, scale(300, 60)));
@@ -137,7 +160,7 @@ async function onDatabase(root: string, url: string, postmasters: readonly numbe
   }
   if (want('naive')) {
     log('naive SQL baseline');
-    figures['naiveSqlPerSec'] = await naiveSqlPerSec(url, 50, 100, scale(15_000, 3_000), 2_000);
+    figures['naiveSqlPerSec'] = await naiveSqlPerSec(world.databaseUrl, 50, 100, scale(15_000, 3_000), 2_000);
   }
   if (want('latency')) {
     log(`latency at ${latencyRate} Commands/s`);
@@ -167,8 +190,6 @@ async function onDatabase(root: string, url: string, postmasters: readonly numbe
     figures['sessionsOpenedPerSec'] = opened.openedPerSec;
     setCost(opened.openCost, ['serverCpuUsPerSessionOpened', 'postgresCpuUsPerSessionOpened', 'loadCpuUsPerSessionOpened']);
   }
-  await node.stop();
-  await world.close();
 }
 
 /**
