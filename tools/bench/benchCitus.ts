@@ -103,6 +103,6 @@ export async function openCitusBenchDatabase(adminUrl: string): Promise<CitusBen
 
 /** The cluster's `fsync` and `synchronous_commit` as its nodes run them, for the report. */
 export async function clusterDurability(url: string): Promise<string> {
-  const rows = await onNode<{ setting: string }>(url, ['show fsync', 'show synchronous_commit']);
-  return `fsync ${rows[0]?.setting ?? '?'}, synchronous_commit ${rows[1]?.setting ?? '?'}`;
+  const [fsync, commit] = await onNode<{ fsync?: string; synchronous_commit?: string }>(url, ['show fsync', 'show synchronous_commit']);
+  return `fsync ${fsync?.fsync ?? '?'}, synchronous_commit ${commit?.synchronous_commit ?? '?'}`;
 }
