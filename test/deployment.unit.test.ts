@@ -32,7 +32,10 @@ interface Service {
 
 // Compose files use YAML merge keys (`<<: *node`), a YAML 1.1 feature the parser must be told of.
 const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service>; volumes: Record<string, unknown> };
-const services = compose.services;
+/** The `citus` profile's services (a second deployment, on Citus), checked on their own below; the rest is the plain deployment. */
+const CITUS = ['citus-coordinator', 'citus-worker-1', 'citus-worker-2', 'citus-setup', 'citus-init', 'citus-node-a', 'citus-node-b'];
+const CITUS_VOLUMES = ['citus-coordinator', 'citus-worker-1', 'citus-worker-2', 'operator-citus'];
+const services = Object.fromEntries(Object.entries(compose.services).filter(([name]) => !CITUS.includes(name)));
 const MISSIONWEAVE = ['init', 'node-a', 'node-b'];
 const NODES: readonly [name: string, port: string][] = [['node-a', '8443'], ['node-b', '8444']];
 
@@ -45,7 +48,7 @@ describe('docker-compose.yml', () => {
       expect(service.volumes, name).toEqual(['operator:/deploy']);
       expect(service.environment?.['DATABASE_URL'], name).toMatch(/@postgres:5432\//);
     }
-    expect(Object.keys(compose.volumes).sort()).toEqual(['grafana', 'operator', 'pgdata', 'prometheus']);
+    expect(Object.keys(compose.volumes).filter((name) => !CITUS_VOLUMES.includes(name)).sort()).toEqual(['grafana', 'operator', 'pgdata', 'prometheus']);
     expect(services['postgres']?.volumes).toEqual(['pgdata:/var/lib/postgresql/data']);
   });
 
@@ -107,6 +110,48 @@ describe('docker-compose.yml', () => {
     ]);
     for (const source of ['deploy/prometheus/prometheus.yml', 'deploy/grafana/provisioning/datasources/prometheus.yml', 'deploy/grafana/provisioning/dashboards/missionweave.yml']) {
       expect(existsSync(join(ROOT, source)), source).toBe(true);
+    }
+  });
+});
+
+describe('docker-compose.yml, citus profile', () => {
+  const citus = compose.services;
+  it('is a coordinator, two workers, a one-shot that registers them, init and two nodes, all behind the profile, with volumes of their own', () => {
+    expect(Object.keys(citus).filter((name) => citus[name]?.profiles?.includes('citus')).sort()).toEqual([...CITUS].sort());
+    for (const name of CITUS) expect(citus[name]?.profiles, name).toEqual(['citus']);
+    for (const name of ['citus-coordinator', 'citus-worker-1', 'citus-worker-2']) {
+      expect(citus[name]?.image, name).toBe('citusdata/citus:13.2');
+      expect(citus[name]?.volumes, name).toEqual([`${name}:/var/lib/postgresql/data`]);
+      expect(citus[name]?.healthcheck?.test?.join(' '), name).toMatch(/pg_isready/);
+      expect(citus[name]?.command, name).toEqual(['postgres', '-c', 'wal_level=logical']);
+    }
+    expect(CITUS_VOLUMES.every((volume) => volume in compose.volumes)).toBe(true);
+  });
+
+  it('publishes only on 127.0.0.1, and never the workers', () => {
+    const published = CITUS.flatMap((name) => (citus[name]?.ports ?? []).map((port) => `${name} ${port}`));
+    expect(published).toEqual(['citus-coordinator 127.0.0.1:5433:5432', 'citus-node-a 127.0.0.1:8445:8445', 'citus-node-b 127.0.0.1:8446:8446']);
+  });
+
+  it('registers both workers and the coordinator once every node is healthy', () => {
+    const setup = citus['citus-setup'] as Service;
+    expect(setup.depends_on).toEqual(Object.fromEntries(['citus-coordinator', 'citus-worker-1', 'citus-worker-2'].map((n) => [n, { condition: 'service_healthy' }])));
+    const sql = (setup.command ?? []).join(' ');
+    for (const step of ["citus_set_coordinator_host('citus-coordinator', 5432)", "citus_add_node('citus-worker-1', 5432)", "citus_add_node('citus-worker-2', 5432)"]) expect(sql).toContain(step);
+  });
+
+  it('runs init and two nodes of ours on the coordinator, in their own operator volume, after the cluster is set up', () => {
+    expect(citus['citus-init']?.depends_on).toEqual({ 'citus-setup': { condition: 'service_completed_successfully' } });
+    expect(citus['citus-init']?.command?.slice(0, 3)).toEqual(['init', '--dir', '/deploy']);
+    for (const [name, port] of [['citus-init', ''], ['citus-node-a', '8445'], ['citus-node-b', '8446']] as const) {
+      const service = citus[name] as Service;
+      expect(service.build, name).toBe('.');
+      expect(service.environment, name).toEqual({ DATABASE_URL: 'postgres://missionweave:missionweave@citus-coordinator:5432/missionweave' });
+      expect(service.volumes, name).toEqual(['operator-citus:/deploy']);
+      if (port === '') continue;
+      expect(service.command, name).toEqual(['serve', '--dir', '/deploy', '--host', '0.0.0.0', '--port', port]);
+      expect(service.depends_on, name).toEqual({ 'citus-coordinator': { condition: 'service_healthy' }, 'citus-init': { condition: 'service_completed_successfully' } });
+      expect(service.healthcheck?.test, name).toEqual(['CMD', 'node', 'dist/cli/healthcheck.js', '--url', `https://127.0.0.1:${port}/ready`, '--ca', '/deploy/tls/cert.pem']);
     }
   });
 });
@@ -203,9 +248,9 @@ function composeClient(): string[] | undefined {
 }
 
 const client = composeClient();
-it.skipIf(client === undefined)(`docker compose config -q accepts the file, with and without the monitoring profile${client === undefined ? ' (skipped: neither `docker compose` nor `docker-compose` answers here)' : ''}`, () => {
+it.skipIf(client === undefined)(`docker compose config -q accepts the file, with and without the monitoring and citus profiles${client === undefined ? ' (skipped: neither `docker compose` nor `docker-compose` answers here)' : ''}`, () => {
   const [program, ...prefix] = client as string[];
-  for (const profile of [[], ['--profile', 'monitoring']]) {
+  for (const profile of [[], ['--profile', 'monitoring'], ['--profile', 'citus']]) {
     const result = spawnSync(program as string, [...prefix, ...profile, 'config', '-q'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(result.status, result.stderr).toBe(0);
   }

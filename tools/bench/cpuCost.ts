@@ -97,11 +97,14 @@ export interface CostSample {
 export interface CostProbe {
   readonly serverPid: number;
   readonly postmasterPid: number;
+  /** A cluster's other nodes on this machine (a Citus cluster's workers): summed into `postgres`. */
+  readonly morePostmasterPids?: readonly number[];
 }
 
 export async function sampleCost(probe: CostProbe): Promise<CostSample> {
   const stats = await readProcStats();
-  return { server: treeTicks(stats, probe.serverPid), postgres: treeTicks(stats, probe.postmasterPid), atUs: Number(process.hrtime.bigint() / 1000n) };
+  const postgres = [probe.postmasterPid, ...(probe.morePostmasterPids ?? [])].reduce((sum, pid) => sum + treeTicks(stats, pid), 0);
+  return { server: treeTicks(stats, probe.serverPid), postgres, atUs: Number(process.hrtime.bigint() / 1000n) };
 }
 
 /** Server and PostgreSQL CPU per unit between two samples, and the load processes' own. */
