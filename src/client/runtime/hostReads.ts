@@ -6,10 +6,11 @@
  */
 
 import type { MissionWeaveAgent } from '../agent.js';
+import type { VerifiedContextPackage } from '../contextPackages.js';
 import { errorFromDocument } from '../errors.js';
 import { httpsGet } from '../httpsGet.js';
 import type { WorkItemDocument, WorkLease, WorkOwner } from '../workDocuments.js';
-import { MAX_VIEW_BYTES } from './hostLimits.js';
+import { MAX_JOB_CONTEXT_PACKAGES, MAX_VIEW_BYTES } from './hostLimits.js';
 
 /** One WorkItem line of a Group's view. */
 export interface AuthorityWorkItem {
@@ -46,8 +47,25 @@ export async function memberGroups(agent: MissionWeaveAgent, role = 'worker'): P
   return (me.groups ?? []).filter((g) => g.role === role && g.membershipState === 'active');
 }
 
+/** The Group's WorkItems as the Authority holds them now (its view, within the server's bounds). */
+export async function authorityWorkItems(agent: MissionWeaveAgent, groupId: string): Promise<readonly AuthorityWorkItem[]> {
+  const view = (await getJson(agent, `/v1/groups/${encodeURIComponent(groupId)}/view`)) as { workItems?: readonly AuthorityWorkItem[] };
+  return view.workItems ?? [];
+}
+
 /** The WorkItem as the Authority holds it now, or undefined when the Group has none by that ID. */
 export async function authorityWorkItem(agent: MissionWeaveAgent, groupId: string, workItemId: string): Promise<AuthorityWorkItem | undefined> {
-  const view = (await getJson(agent, `/v1/groups/${encodeURIComponent(groupId)}/view`)) as { workItems?: readonly AuthorityWorkItem[] };
-  return view.workItems?.find((w) => w.workItemId === workItemId);
+  return (await authorityWorkItems(agent, groupId)).find((w) => w.workItemId === workItemId);
+}
+
+/** The Group's newest Context Packages (at most MAX_JOB_CONTEXT_PACKAGES), verified, for one job; none when the read fails (logged). */
+export async function jobPackages(agent: MissionWeaveAgent, groupId: string, log: (line: string) => void): Promise<VerifiedContextPackage[]> {
+  try {
+    const client = agent.contextPackages();
+    const listed = (await client.list(groupId)).slice(-MAX_JOB_CONTEXT_PACKAGES);
+    return await Promise.all(listed.map((entry) => client.fetch(groupId, entry.contextPackageId, { hash: entry.packageHash })));
+  } catch (error) {
+    log(`context of ${groupId}: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  }
 }

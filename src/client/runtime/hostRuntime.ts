@@ -2,8 +2,10 @@
  * The connected runtime host (§11.1, §11.3, §11.5): one Agent connection serving many Groups
  * through one AgentRuntime. It does what runtime.ts leaves to its caller:
  *
- * - offers to this Agent are accepted and the WorkItem admitted into the runtime (a refusal by
- *   the scheduler declines nothing: the offer is simply not accepted);
+ * - offers to this Agent are accepted and admitted when the runtime would admit them, declined
+ *   (not accepted) otherwise; work this Agent came to own another way is picked up from the
+ *   Group's Events and, on start, its view; owned work the runtime refuses is released at once
+ *   (`work.start` + `work.fail`, hostAdmission.ts) so its Coordinator may offer it again;
  * - every `run.started` of `schedule()` gets an Execution Lease (`work.start`) kept renewed by a
  *   LeaseKeeper while it runs, and is run by the job handler (hostRun.ts); a preempted or paused
  *   run releases its lease with `work.checkpoint`, which stops renewal;
@@ -13,23 +15,20 @@
  *   the Authority (hostRecovery.ts) and each `runtime-session-lost` one reported to its
  *   Coordinator.
  *
- * ```ts
- * const runtime = openAgentRuntime({ path, agentId, slots: 2 });
- * const agent = new MissionWeaveAgent({ …, cursorStore: runtime.cursorStore });
- * const host = new RuntimeHost({ agent, runtime, handler: async (job) => { …; await job.submit(); } });
- * await host.start();            // connect, send the outbox, subscribe, recover, schedule
- * await host.stop();             // runs yield at their next safe checkpoint, or are released
- * ```
+ * Use (docs/sdk.md, examples/runtime-worker.mjs): `new RuntimeHost({ agent, runtime, handler })`
+ * with the Agent's `cursorStore: runtime.cursorStore`; `start()` connects, sends the outbox,
+ * subscribes, recovers and schedules; `stop()` yields runs at their next safe checkpoint.
  */
 
 import type { MissionWeaveAgent } from '../agent.js';
-import type { VerifiedContextPackage } from '../contextPackages.js';
 import { isAgentError } from '../errors.js';
-import { MissionWeaveWorker, type OwnedWork, type WorkOffer } from '../worker.js';
+import { MissionWeaveWorker } from '../worker.js';
 import type { WorkItemDocument } from '../workDocuments.js';
+import type { AdmissionContext } from './hostAdmission.js';
+import { WorkIntake } from './hostIntake.js';
 import type { JobHandler } from './job.js';
-import { JOB_TIMEOUT_MS, MAX_JOB_CONTEXT_PACKAGES, START_ATTEMPTS, START_RETRY_MS, STOP_GRACE_MS } from './hostLimits.js';
-import { authorityWorkItem, memberGroups } from './hostReads.js';
+import { JOB_TIMEOUT_MS, START_ATTEMPTS, START_RETRY_MS, STOP_GRACE_MS } from './hostLimits.js';
+import { authorityWorkItem, jobPackages, memberGroups } from './hostReads.js';
 import { recheckWork, reportLost } from './hostRecovery.js';
 import { HostRun } from './hostRun.js';
 import { sendOutbox } from './projectionSend.js';
@@ -63,6 +62,7 @@ export class RuntimeHost {
   private readonly finished = new Set<Promise<unknown>>();
   private readonly documents = new Map<string, WorkItemDocument>();
   private readonly starts = new Map<string, number>();
+  private readonly intake: WorkIntake;
   private ready = false;
   private flushing: Promise<void> = Promise.resolve();
   private stopping = false;
@@ -71,20 +71,14 @@ export class RuntimeHost {
   constructor(private readonly options: RuntimeHostOptions) {
     this.log = options.log ?? (() => undefined);
     this.worker = new MissionWeaveWorker(options.agent, options.executionLeaseSeconds === undefined ? {} : { executionLeaseSeconds: options.executionLeaseSeconds });
-    this.worker.onOffer((offer) => this.take(offer));
-    this.worker.onError((error, offer) => this.log(`offer ${offer.workItemId}: ${error instanceof Error ? error.message : String(error)}`));
+    this.intake = new WorkIntake({ context: () => this.admission(), open: () => this.ready && !this.stopping, pump: () => this.pump() });
+    this.worker.onOffer((offer) => this.intake.take(offer));
+    this.worker.onError((error, offer) => this.log(`offer ${offer.workItemId}: ${messageOf(error)}`));
     options.agent.onConnectionChange((change) => {
       // The first open is flushed by start(), before anything else is sent.
       if (change.state === 'open' && this.ready) void this.flushOutbox();
     });
-    options.agent.onEvent((event) => {
-      // The Coordinator resolved what blocked work held here: it is ready again.
-      const workItemId = (event.payload as { workItemId?: unknown }).workItemId;
-      if (event.kind !== 'work.unblocked' || typeof workItemId !== 'string' || !this.ready) return;
-      if (options.runtime.state.work[workItemId]?.status !== 'blocked') return;
-      options.runtime.unblock(workItemId);
-      this.pump();
-    });
+    options.agent.onEvent((event) => this.track(this.intake.observe(event)));
   }
 
   get agent(): MissionWeaveAgent {
@@ -113,6 +107,8 @@ export class RuntimeHost {
     for (const row of [...work.resumable, ...work.queued]) await recheckWork(this.recovery(), row);
     for (const row of work.lost) await reportLost(this.recovery(), row);
     this.ready = true;
+    // Work owned at the Authority and not held here (accepted elsewhere, or before a crash).
+    await this.intake.sweep(groups);
     this.pump();
   }
 
@@ -179,7 +175,7 @@ export class RuntimeHost {
   }
 
   private track(promise: Promise<unknown>): void {
-    const tracked = promise.catch((error: unknown) => this.log(`runtime host: ${error instanceof Error ? error.message : String(error)}`));
+    const tracked = promise.catch((error: unknown) => this.log(`runtime host: ${messageOf(error)}`));
     this.finished.add(tracked);
     void tracked.finally(() => this.finished.delete(tracked));
   }
@@ -188,38 +184,8 @@ export class RuntimeHost {
     return { agent: this.options.agent, runtime: this.options.runtime, worker: this.worker, documents: this.documents, log: this.log, pump: () => this.pump() };
   }
 
-  private async take(offer: WorkOffer): Promise<void> {
-    if (this.stopping) return;
-    const owned = await this.worker.accept(offer);
-    this.admit(owned);
-    this.pump();
-  }
-
-  /** Admits accepted work; a refusal is logged (the ownership lapses at the Authority). */
-  admit(owned: OwnedWork): void {
-    const { contract } = owned.workItem;
-    this.documents.set(owned.workItemId, owned.workItem);
-    const admitted = this.options.runtime.admit({
-      workItemId: owned.workItemId,
-      groupId: owned.groupId,
-      urgency: contract.requestedUrgency,
-      deadlineMs: contract.deadline === undefined ? null : Date.parse(contract.deadline),
-      effort: this.options.effort ?? 'm',
-      preemptible: true,
-      ownershipEpoch: owned.ownershipEpoch,
-    });
-    if (!admitted.ok) this.log(`not admitted ${owned.workItemId}: ${admitted.refusal.code}`);
-  }
-
-  private async packages(groupId: string): Promise<VerifiedContextPackage[]> {
-    try {
-      const client = this.options.agent.contextPackages();
-      const listed = (await client.list(groupId)).slice(-MAX_JOB_CONTEXT_PACKAGES);
-      return await Promise.all(listed.map((entry) => client.fetch(groupId, entry.contextPackageId, { hash: entry.packageHash })));
-    } catch (error) {
-      this.log(`context of ${groupId}: ${error instanceof Error ? error.message : String(error)}`);
-      return [];
-    }
+  private admission(): AdmissionContext {
+    return { agent: this.options.agent, runtime: this.options.runtime, worker: this.worker, documents: this.documents, effort: this.options.effort ?? 'm', log: this.log };
   }
 
   private async launch(groupId: string, workItemId: string): Promise<void> {
@@ -258,7 +224,7 @@ export class RuntimeHost {
       runtime,
       execution,
       handler: this.options.handler,
-      packages: await this.packages(groupId),
+      packages: await jobPackages(agent, groupId, this.log),
       resumeText: row.checkpoint?.data.toString('utf8'),
       timeoutMs: this.options.jobTimeoutMs ?? JOB_TIMEOUT_MS,
       options: { groupId, workItemId, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) },

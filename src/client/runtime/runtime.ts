@@ -73,6 +73,13 @@ export class AgentRuntime {
     });
   }
 
+  /** Why `admit` would refuse `request` now, or null: a dry run on the state in force, nothing saved. */
+  refusalOf(request: AdmitRequest): SchedulerRefusal | null {
+    const { ownershipEpoch: _epoch, ...work } = request;
+    const result = apply(this.current, { type: 'admit', nowMs: this.clock(), work });
+    return result.ok ? null : result.refusal;
+  }
+
   /** Fills free slots; the caller starts each `run.started` under an Execution Lease (`start`). */
   schedule(): readonly SchedulerEvent[] {
     const result = this.decide({ type: 'schedule', nowMs: this.clock() });

@@ -1,8 +1,9 @@
 /**
  * Every reason the Scheduler refuses a Command, in one table. These are local decisions of the
  * Agent runtime, not wire errors (those are src/protocol/errorCodes.ts): an admission refusal
- * becomes a `work.decline` whose `declineReason` is the one named here, so a Coordinator learns
- * the kind of refusal (capacity, deadline) and nothing about other Groups' queues behind it.
+ * maps to the wire `declineReason` named here, which the runtime host names when it releases
+ * owned work it refuses (hostAdmission.ts), so a Coordinator learns the kind of refusal
+ * (capacity, deadline) and nothing about other Groups' queues behind it.
  */
 
 import type { MissionWeaveWorkItem } from '../../protocol/schemas/wireTypes.js';
