@@ -145,7 +145,10 @@ describe('docker-compose.yml, citus profile', () => {
     expect(citus['citus-init']?.command?.slice(0, 3)).toEqual(['init', '--dir', '/deploy']);
     for (const [name, port] of [['citus-init', ''], ['citus-node-a', '8445'], ['citus-node-b', '8446']] as const) {
       const service = citus[name] as Service;
-      expect(service.build, name).toBe('.');
+      // The one image init builds (`--profile citus up` starts init too): never built twice, never pulled.
+      expect(service.build, name).toBeUndefined();
+      expect(service.image, name).toBe(compose.services['init']?.image);
+      expect(service.pull_policy, name).toBe('never');
       expect(service.environment, name).toEqual({ DATABASE_URL: 'postgres://missionweave:missionweave@citus-coordinator:5432/missionweave' });
       expect(service.volumes, name).toEqual(['operator-citus:/deploy']);
       if (port === '') continue;
