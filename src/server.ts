@@ -82,8 +82,23 @@ export async function registerFolderProfiles(home: Home, authority: GroupAuthori
   });
 }
 
+/** The Authority a serving node runs for each home, lent to the CLI commands it runs for the operator. */
+const served = new Map<string, RunningAuthority>();
+
+/**
+ * Lends `running` to every later `openAuthority` of the same home in this process, with a close
+ * that does nothing: the operator route (src/cli/operatorRoute.ts) runs CLI commands in the node
+ * on its own database pool, instead of each starting PostgreSQL.
+ */
+export function lendAuthority(home: Home, running: RunningAuthority): () => void {
+  served.set(home.directory, running);
+  return () => void served.delete(home.directory);
+}
+
 /** Opens the database, applies migrations, and starts the Group Authority of a directory. */
 export async function openAuthority(home: Home, options: OpenOptions = {}): Promise<RunningAuthority> {
+  const lent = served.get(home.directory);
+  if (lent !== undefined) return { ...lent, close: () => Promise.resolve() };
   const logger = options.logger ?? pino({ level: process.env['MW_LOG_LEVEL'] ?? 'warn', redact: LOG_REDACTION }, pino.destination(2));
   const database = await openDatabase(home, logger);
   const pool = createPool(database.url, { max: options.poolSize ?? 10 });
