@@ -17,6 +17,9 @@ import type { Home } from './home/home.js';
 import { openEmbeddedPostgres, type DatabaseHandle } from './store/embeddedPostgres.js';
 import { migrate } from './store/migrate.js';
 import { createPool, type Pool } from './store/pool.js';
+import { tracingFromEnvironment } from './app/tracing/otlpTracing.js';
+import { buildInfo } from './app/metrics/buildInfo.js';
+import { hostname } from 'node:os';
 
 export interface RunningAuthority {
   readonly authority: GroupAuthority;
@@ -79,15 +82,33 @@ export async function registerFolderProfiles(home: Home, authority: GroupAuthori
   });
 }
 
+/** The Authority a serving node runs for each home, lent to the CLI commands it runs for the operator. */
+const served = new Map<string, RunningAuthority>();
+
+/**
+ * Lends `running` to every later `openAuthority` of the same home in this process, with a close
+ * that does nothing: the operator route (src/cli/operatorRoute.ts) runs CLI commands in the node
+ * on its own database pool, instead of each starting PostgreSQL.
+ */
+export function lendAuthority(home: Home, running: RunningAuthority): () => void {
+  served.set(home.directory, running);
+  return () => void served.delete(home.directory);
+}
+
 /** Opens the database, applies migrations, and starts the Group Authority of a directory. */
 export async function openAuthority(home: Home, options: OpenOptions = {}): Promise<RunningAuthority> {
+  const lent = served.get(home.directory);
+  if (lent !== undefined) return { ...lent, close: () => Promise.resolve() };
   const logger = options.logger ?? pino({ level: process.env['MW_LOG_LEVEL'] ?? 'warn', redact: LOG_REDACTION }, pino.destination(2));
   const database = await openDatabase(home, logger);
   const pool = createPool(database.url, { max: options.poolSize ?? 10 });
+  // Spans exported over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set; none made otherwise.
+  const tracing = options.settings?.tracing === undefined ? tracingFromEnvironment({ version: buildInfo().version, instance: `${hostname()}/${process.pid}` }) : undefined;
   try {
     await migrate(pool);
     if (options.reactor === true) home.ensureContextGenerator();
-    const authority = await GroupAuthority.start({ pool, settings: home.settings(options.settings), logger, kinds: buildKindRegistry(NODE_CODE_PROFILES) });
+    const settings = home.settings({ ...options.settings, ...(tracing === undefined ? {} : { tracing: tracing.tracing }) });
+    const authority = await GroupAuthority.start({ pool, settings, logger, kinds: buildKindRegistry(NODE_CODE_PROFILES) });
     if (options.reactor === true) {
       const registered = async (): Promise<void> => {
         await registerFolderContextGenerator(home, authority, pool);
@@ -113,9 +134,12 @@ export async function openAuthority(home: Home, options: OpenOptions = {}): Prom
         await authority.close();
         await pool.end();
         await database.stop();
+        // Last: the spans of everything above are exported before the process goes.
+        await tracing?.shutdown();
       },
     };
   } catch (error) {
+    await tracing?.shutdown();
     await pool.end();
     await database.stop();
     throw error;

@@ -10,6 +10,7 @@ import { CORE_ROUTES } from '../src/transport/coreRoutes.js';
 import { handleHttp } from '../src/transport/httpApi.js';
 import { matchRoute, type Route } from '../src/transport/routeTable.js';
 import type { TransportContext } from '../src/transport/transportContext.js';
+import { TRACING_OFF } from '../src/app/tracing/tracing.js';
 
 const context = {
   clock: { nowMillis: () => Date.parse('2026-01-01T00:00:00Z') },
@@ -17,6 +18,7 @@ const context = {
   humans: { principalOf: () => undefined },
   sessions: { session: () => undefined },
   groups: { ready: () => Promise.resolve() },
+  authority: { tracing: TRACING_OFF, metrics: { enabled: true, contentType: 'text/plain; version=0.0.4; charset=utf-8' } },
 } as unknown as TransportContext;
 
 interface Answer {
@@ -40,6 +42,13 @@ async function answer(method: string, url: string, routes: readonly Route[] = CO
   await handleHttp(context, routes, request, response as unknown as ServerResponse);
   return got;
 }
+
+describe('HEAD /metrics', () => {
+  it('answers 200 with no body and no scrape', async () => {
+    expect(matchRoute(CORE_ROUTES, 'HEAD', '/metrics')?.route.auth).toBe('public');
+    expect(await answer('HEAD', '/metrics')).toEqual({ status: 200, body: '' });
+  });
+});
 
 describe('matchRoute', () => {
   it('matches an exact path and a pattern, its groups as parameters still percent-encoded', () => {

@@ -4,6 +4,7 @@
  * serialized once, as JCS text, and those exact bytes are stored and delivered.
  */
 
+import { TRACE_CONTEXT_EXTENSION, traceExtension } from './tracing/tracing.js';
 import { randomUUID } from 'node:crypto';
 import type { EventDraft, RecordedEvent } from '../domain/model.js';
 import { sha256ContentHash } from '../protocol/contentHash.js';
@@ -64,8 +65,12 @@ export function eventDocument(draft: EventDraft, origin: EventOrigin, order?: { 
     acceptedBy: origin.authority,
     commandHash: origin.command.verified.signingHash,
   };
-  const extensions = origin.command.document['extensions'];
-  if (origin.primary && extensions !== undefined) document['extensions'] = extensions;
+  const extensions = origin.command.document['extensions'] as Record<string, unknown> | undefined;
+  const trace = origin.command.traceContext;
+  // The Command's own trace-context extension, if it brought one, is relayed as it came.
+  if (origin.primary && trace !== undefined && extensions?.[TRACE_CONTEXT_EXTENSION] === undefined) {
+    document['extensions'] = { ...extensions, ...traceExtension(trace.traceparent, trace.tracestate) };
+  } else if (origin.primary && extensions !== undefined) document['extensions'] = extensions;
   return {
     eventId,
     document,

@@ -41,6 +41,9 @@ import { watchAuthority } from './metrics/authorityGauges.js';
 import { claimedKind } from './metrics/commandTally.js';
 import type { PipelineEvidence } from './evidence/pipelineEvidence.js';
 import { evidenceFromEnvironment } from './evidence/evidenceFile.js';
+import { endSpan, SpanKind, TRACING_OFF, type BatchPhases, type CommandTraceOrigin, type Tracing, type TraceParent } from './tracing/tracing.js';
+import { tracedCommand } from './tracing/tracedCommand.js';
+import type { Span } from '@opentelemetry/api';
 
 /**
  * Failures after which the Registry is caught up with the database before refusing: those
@@ -102,6 +105,10 @@ export class GroupAuthority {
   readonly policyLog: PolicyLogRecorder;
   /** This node's operator metrics (src/app/metrics/authorityMetrics.ts); the listener adds its own and serves them. */
   readonly metrics: AuthorityMetrics;
+  /** Spans of the Command path (src/app/tracing/); off unless the settings give a tracer. */
+  readonly tracing: Tracing;
+  /** Each traced Command's `command.receive` span, for its batch's phase spans. */
+  private readonly spans = new WeakMap<VerifiedCommand, Span>();
   private readonly listeners: CommitListener[] = [];
   private readonly deps: OrganizationBatchDependencies;
   private readonly groupQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
@@ -130,6 +137,7 @@ export class GroupAuthority {
     };
     this.policyLog = new PolicyLogRecorder(options.pool, this.deps.clock, this.logger, options.settings.policyLogLimits);
     this.metrics = options.settings.metrics === false ? DISABLED_METRICS : createAuthorityMetrics((kind) => kinds.kind(kind) !== undefined);
+    this.tracing = options.settings.tracing ?? TRACING_OFF;
     this.gate = new VerificationGate(() => this.deps.clock.nowMillis(), options.settings.verificationLimits);
     const { services, registryKey, contextGenerator } = options.settings;
     this.publisher = new RegistryPublisher({
@@ -151,7 +159,9 @@ export class GroupAuthority {
       keysOf: (c) => lockedGroupsOf(kinds, c),
       run: async (items) => {
         const started = performance.now();
-        const outcomes = await runGroupBatch(items, this.deps);
+        const phases: BatchPhases | undefined = this.tracing.on ? { started } : undefined;
+        const outcomes = await runGroupBatch(items, this.deps, phases);
+        if (phases !== undefined) this.tracing.batchSpans(items.map((item) => this.spans.get(item)), phases);
         afterGroupCommit();
         this.metrics.batchCommitted('group', items.length, (performance.now() - started) / 1000);
         this.logger.debug({ commands: items.length, ms: Math.round(performance.now() - started) }, 'Group batch committed');
@@ -167,6 +177,7 @@ export class GroupAuthority {
       run: async (items) => {
         const started = performance.now();
         const outcomes = await runOrganizationBatch(items, this.deps);
+        if (this.tracing.on) this.tracing.batchSpans(items.map((item) => this.spans.get(item)), { started, committed: performance.now() });
         this.metrics.batchCommitted('organization', items.length, (performance.now() - started) / 1000);
         return outcomes;
       },
@@ -301,7 +312,27 @@ export class GroupAuthority {
    * as many refusals as it may. Refusals with a protected diagnostic are answered only once
    * their Policy Log record, with `origin`, is committed.
    */
-  async submit(input: Uint8Array | JsonValue, raw?: string | RawCommand, origin: SubmissionOrigin = { transport: 'cli' }, connection?: object): Promise<Submission> {
+  async submit(input: Uint8Array | JsonValue, raw?: string | RawCommand, origin: SubmissionOrigin = { transport: 'cli' }, connection?: object, from?: CommandTraceOrigin): Promise<Submission> {
+    if (!this.tracing.on) return this.submitting(input, raw, origin, connection, from?.brought, undefined);
+    // Under the HTTPS request's span; a WebSocket COMMAND frame's trace starts here.
+    const parent = from?.context ?? from?.brought?.context;
+    const span = this.tracing.start('command.receive', parent, { 'missionweave.transport': origin.transport }, { kind: parent === undefined ? SpanKind.SERVER : SpanKind.INTERNAL });
+    try {
+      const submission = await this.submitting(input, raw, origin, connection, from?.brought, span);
+      endSpan(span, submission.ok ? undefined : submission.error.code);
+      return submission;
+    } catch (error) {
+      endSpan(span, 'INTERNAL_ERROR');
+      throw error;
+    }
+  }
+
+  /**
+   * `submit`, with the Command's `command.receive` span when tracing is on. A `parent` trace
+   * context (an HTTPS request's `traceparent`) goes on to the primary Event's trace-context
+   * extension: this Command's span when tracing is on, the caller's own context otherwise.
+   */
+  private async submitting(input: Uint8Array | JsonValue, raw: string | RawCommand | undefined, origin: SubmissionOrigin, connection: object | undefined, parent: TraceParent | undefined, span: Span | undefined): Promise<Submission> {
     const submittedAt = performance.now();
     const source = typeof raw === 'string' ? { text: raw, frame: true } : raw;
     const gated = GATED.has(origin.transport);
@@ -309,15 +340,19 @@ export class GroupAuthority {
       this.metrics.commandRefused(claimedKind(input), 'RATE_LIMITED');
       return { ok: false, error: unrecordedError('saturated') };
     }
+    const verifying = span === undefined ? undefined : this.tracing.start('command.verify', span);
     const front = gated
       ? await this.gate.run({ ...(origin.address === undefined ? {} : { address: origin.address }), ...(connection === undefined ? {} : { connection }) }, (goodStanding) => this.verifyRecorded(input, source, goodStanding, origin))
       : await this.verifyRecorded(input, source, true, origin);
+    endSpan(verifying, front.ok ? undefined : front.error.code);
     if (!front.ok) {
       this.metrics.commandRefused(claimedKind(input), front.error.code);
       return { ok: false, error: front.error };
     }
-    const queue = front.command.scope === 'organization' ? this.organizationQueue : this.groupQueue;
-    let outcome = await queue.submit(front.command);
+    const command = tracedCommand(front.command, parent, span);
+    if (span !== undefined) this.spans.set(command, span);
+    const queue = command.scope === 'organization' ? this.organizationQueue : this.groupQueue;
+    let outcome = await queue.submit(command);
     if (!outcome.ok && outcome.error.diagnostic !== undefined) {
       const diagnostic = { ...outcome.error.diagnostic, code: outcome.error.code };
       const error = await this.recordRefusal({ diagnostic, origin, document: front.command.document, signingHash: front.command.verified.signingHash }, outcome.error);
@@ -325,9 +360,14 @@ export class GroupAuthority {
     }
     if (outcome.ok) this.metrics.commandAccepted(front.command.envelope.kind, outcome.duplicate, submittedAt);
     else this.metrics.commandRefused(front.command.envelope.kind, outcome.error.code);
-    if (outcome.ok && !outcome.duplicate) for (const listener of this.listeners) listener(outcome.events);
-    return { ...outcome, command: front.command };
+    if (outcome.ok && !outcome.duplicate) {
+      const delivering = span === undefined ? undefined : this.tracing.start('command.deliver', span, { 'missionweave.events': outcome.events.length });
+      for (const listener of this.listeners) listener(outcome.events);
+      endSpan(delivering);
+    }
+    return { ...outcome, command };
   }
+
 
   /**
    * Catches up with Registry changes made by other nodes; true when the Registry moved. Called

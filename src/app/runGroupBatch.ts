@@ -44,6 +44,7 @@ import type { SchemaRegistry } from '../protocol/schemas/registry.js';
 import { readRegisteredMajors } from '../store/sql/extensionProfiles.js';
 import type { PipelineEvidence } from './evidence/pipelineEvidence.js';
 import { readCoordinatorContexts } from './coordinatorContexts.js';
+import type { BatchPhases } from './tracing/tracing.js';
 
 export interface GroupBatchDependencies {
   readonly crypto: CryptoPool | undefined;
@@ -87,7 +88,7 @@ function reverify(items: readonly VerifiedCommand[], deps: GroupBatchDependencie
   return items.map((item) => {
     if (item.registryRevision === snapshot.revision) return item;
     const again = verifyCommandValue(item.document, snapshot, deps.schemas, deps.kinds);
-    if (again.ok) return again.command;
+    if (again.ok) return item.traceContext === undefined ? again.command : { ...again.command, traceContext: item.traceContext };
     return { ok: false, error: again.diagnostic === undefined ? again.error : { ...again.error, diagnostic: { stage: again.diagnostic.stage, reason: again.diagnostic.reason } } };
   });
 }
@@ -102,6 +103,7 @@ async function plan(
   { receipts, sessions }: ReceiptsAndSessions,
   deps: GroupBatchDependencies,
   nowMillis: number,
+  phases: BatchPhases | undefined,
 ): Promise<BatchPlan> {
   // The Groups decisions read and append to: the Commands' own and their ancestors (§12).
   const named = new Set([...items.map((c) => c.envelope.groupId as string), ...[...ancestries.values()].flatMap((a) => a.groupIds)]);
@@ -135,6 +137,7 @@ async function plan(
     // A Mission ID in use makes its creation fail like a Group ID in use.
     for (const c of created) if (c.missionId === missionId) takenGroups.add(c.groupId);
   }
+  if (phases !== undefined) phases.planned = performance.now();
   return planGroupBatch(items, {
     nowMillis,
     lastSequences,
@@ -218,8 +221,11 @@ async function signPending(pending: BatchPlan['pending'], deps: GroupBatchDepend
   });
 }
 
-/** Runs one batch in one transaction; throws `BatchConflict` when it must be re-run. */
-export async function runGroupBatch(items: readonly VerifiedCommand[], deps: GroupBatchDependencies): Promise<CommandOutcome[]> {
+/**
+ * Runs one batch in one transaction; throws `BatchConflict` when it must be re-run. With
+ * `phases` (tracing on), notes when each phase ended.
+ */
+export async function runGroupBatch(items: readonly VerifiedCommand[], deps: GroupBatchDependencies, phases?: BatchPhases): Promise<CommandOutcome[]> {
   const nowMillis = deps.clock.nowMillis();
   // Ancestries are fixed once a Group exists, so they are read before the transaction (ancestorGroups.ts).
   const ancestries = await ancestriesOf(deps.pool, deps.ancestry, deps.kinds, items);
@@ -247,9 +253,11 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
     const readRows = onCitus ? parseRoutedReads(readResults) : parseReceiptsAndSessions(readResults[0]);
     await deps.registry.ensure(tx.client, locked.registryRevision);
     const checked = reverify(items, deps);
-    const batch = await plan(tx.client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, ancestries, preloads, readRows, deps, nowMillis);
+    const batch = await plan(tx.client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, ancestries, preloads, readRows, deps, nowMillis, phases);
+    if (phases !== undefined) phases.decided = performance.now();
     await signPending(batch.pending, deps);
     const texts = await writeAndCommit(tx, batch, new Map(trees), onCitus, deps);
+    if (phases !== undefined) phases.appended = performance.now();
     let next = 0;
     const all = checked.map((c): CommandOutcome => {
       if (!('envelope' in c)) return c;
@@ -259,6 +267,7 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
     });
     return { outcomes: all, states: batch.after, evidence: batch.evidence };
   });
+  if (phases !== undefined) phases.committed = performance.now();
   deps.states.commit(states);
   for (const fact of evidence ?? []) deps.evidence?.record(fact);
   return outcomes;

@@ -8,6 +8,7 @@ import type { CooperationLimits } from '../domain/policy/cooperationLimits.js';
 import type { SigningKey } from '../protocol/signing/signDocument.js';
 import type { PolicyLogLimits } from './policyLogLimits.js';
 import type { VerificationLimits } from './verificationLimits.js';
+import type { Tracing } from './tracing/tracing.js';
 
 export interface FreshnessWindow {
   /** How old a newly presented Command's `issuedAt` may be. */
@@ -48,6 +49,8 @@ export interface AuthoritySettings {
   readonly contextGenerator?: ContextGenerator;
   /** Operator metrics and `GET /metrics` (src/app/metrics/); on unless false (`MW_METRICS=off`). */
   readonly metrics?: boolean;
+  /** Spans of the Command path (src/app/tracing/); off unless given (OTEL_EXPORTER_OTLP_ENDPOINT, `otlpTracing.ts`). */
+  readonly tracing?: Tracing;
 }
 
 /**

@@ -71,6 +71,11 @@ export interface VerifiedCommand {
   readonly registryRevision: number;
   /** The embedded documents, in payload order: one, or each element of an array member. */
   readonly embedded?: readonly EmbeddedVerification[];
+  /**
+   * The W3C trace context the Command came with (an HTTPS request's `traceparent`), which its
+   * primary Event carries in the trace-context extension (src/app/tracing/tracing.ts).
+   */
+  readonly traceContext?: { readonly traceparent: string; readonly tracestate?: string };
 }
 
 /** Registry evidence at one revision. */

@@ -10,6 +10,8 @@ import { PROCESS_IO, withIo, type CliIo } from './cliIo.js';
 import { NODE_READ_SIDES } from './nodeReadSides.js';
 import { readSideVerbs } from './readSide.js';
 import { asksForHelp, commandUsage, packageVersion } from './cliHelp.js';
+import { forwardToNode } from './operatorForward.js';
+import { setCliRunner } from './cliRunner.js';
 
 /** The verbs of the node's Extension Profiles' read sides (`missionweave disput`…). */
 const PROFILE_VERBS = readSideVerbs(NODE_READ_SIDES);
@@ -104,6 +106,9 @@ async function dispatch(args: readonly string[]): Promise<number> {
     return 2;
   }
   try {
+    // With a node running for the home, the reading and submitting commands run in it (operatorForward.ts).
+    const forwarded = await forwardToNode(name as string, rest);
+    if (forwarded !== undefined) return forwarded;
     return await (await load())(rest);
   } catch (error) {
     return reportFailure(error, verbose);
@@ -114,3 +119,5 @@ async function dispatch(args: readonly string[]): Promise<number> {
 export function runCli(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
   return withIo(io, () => dispatch(argv));
 }
+
+setCliRunner(runCli);

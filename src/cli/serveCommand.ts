@@ -13,7 +13,9 @@ import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { installFailpoints } from '../app/failpoints.js';
 import { systemClock } from '../app/settings.js';
-import { openAuthority } from '../server.js';
+import { lendAuthority, openAuthority } from '../server.js';
+import { operatorRoutes } from './operatorRoute.js';
+import { ensureOperatorToken } from '../home/operatorToken.js';
 import { startListener, type RunningListener } from '../transport/listener.js';
 import { watchCertificateFiles } from '../transport/certificateFiles.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
@@ -79,7 +81,8 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
     tls: certificates.initial,
     databaseUrl: running.database.url,
     groups: running.groups,
-    routes: await readSideRoutes(NODE_READ_SIDES, running.groups),
+    // The operator's CLI commands run here, on this node's database (operatorRoute.ts).
+    routes: [...(await readSideRoutes(NODE_READ_SIDES, running.groups)), ...operatorRoutes(ensureOperatorToken(home))],
     authority: running.authority,
     logger: running.logger,
     clock: systemClock,
@@ -87,6 +90,7 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
     ...(worker === undefined || link === undefined ? {} : { limits: shareOfLimits(DEFAULT_LIMITS, worker.processes), cluster: { link, humanSecret: worker.humanSecret } }),
   });
   serving.listener = listener;
+  const unlend = lendAuthority(home, running);
   // A renewal that landed while the node was starting is served now; later ones as they come.
   await certificates.reload();
   const reloadCertificate = (): void => void certificates.reload();
@@ -106,6 +110,7 @@ async function serve(home: Home, host: string | undefined, port: number | undefi
         process.off('SIGHUP', reloadCertificate);
         certificates.close();
         if (link === undefined) forgetRunningNode(home);
+        unlend();
         await listener.close();
         await running.close();
         resolve(0);

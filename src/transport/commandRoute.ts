@@ -8,7 +8,8 @@ import { wireError } from '../app/wireError.js';
 import { parseStrictJson, type JsonObject } from '../protocol/strictJson.js';
 import type { Route, RouteCall } from './routeTable.js';
 
-async function postCommand({ context, request, io }: RouteCall): Promise<void> {
+async function postCommand(call: RouteCall): Promise<void> {
+  const { context, request, io } = call;
   const read = await io.read(context.limits.maxPayloadBytes);
   if (read.kind === 'tooLarge') return io.tooLarge(context.limits.maxPayloadBytes);
   if (read.kind === 'aborted') {
@@ -30,7 +31,7 @@ async function postCommand({ context, request, io }: RouteCall): Promise<void> {
     return;
   }
   const origin = { transport: 'https' as const, ...(request.socket.remoteAddress === undefined ? {} : { address: request.socket.remoteAddress }) };
-  const outcome = await context.authority.submit(command, { text: body.toString('utf8'), frame: false }, origin, request.socket);
+  const outcome = await context.authority.submit(command, { text: body.toString('utf8'), frame: false }, origin, request.socket, call.trace);
   if (!outcome.ok) {
     io.fail(outcome.error);
     return;

@@ -11,7 +11,7 @@ import { capabilityRoutes } from './capabilityRoutes.js';
 import { commandRoutes } from './commandRoute.js';
 import { contextPackageRoutes } from './contextPackageRoute.js';
 import { readerRoutes } from './humanRoutes.js';
-import { getMetrics, METRICS_PATH } from './metricsRoute.js';
+import { getMetrics, headMetrics, METRICS_PATH } from './metricsRoute.js';
 import { getRegistry, REGISTRY_PATH } from './registryRoute.js';
 import type { Route } from './routeTable.js';
 import { snapshotRoutes } from './snapshotRoutes.js';
@@ -28,6 +28,7 @@ const probeRoutes: readonly Route[] = [
     },
   },
   { method: 'GET', path: METRICS_PATH, auth: 'public', handle: ({ context, response }) => getMetrics(context, response) },
+  { method: 'HEAD', path: METRICS_PATH, auth: 'public', handle: ({ context, response }) => headMetrics(context, response) },
 ];
 
 /** The Registry's key bindings: any live session reads them, and the handler says so in its own words. */

@@ -13,6 +13,8 @@ import { httpStatusOf } from '../protocol/errorCodes.js';
 import { serveConsole } from './consoleRoute.js';
 import { matchRoute, serveRoute, type Route, type RouteIo } from './routeTable.js';
 import type { TransportContext } from './transportContext.js';
+import { requestTrace } from './requestTrace.js';
+import { traceParentOf } from '../app/tracing/tracing.js';
 
 function send(response: ServerResponse, status: number, body: string): void {
   response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -82,11 +84,15 @@ function refuseTooLarge(request: IncomingMessage, response: ServerResponse, limi
 export async function handleHttp(context: TransportContext, routes: readonly Route[], request: IncomingMessage, response: ServerResponse): Promise<void> {
   const now = new Date(context.clock.nowMillis()).toISOString();
   const url = new URL(request.url ?? '/', 'https://localhost');
+  // A `traceparent` the request brings goes on to a Command's Event even with tracing off.
+  const brought = request.headers.traceparent === undefined ? undefined : traceParentOf(request.headers.traceparent, request.headers.tracestate);
+  const trace = requestTrace(context.authority.tracing, request, response, url, brought);
   try {
     const found = matchRoute(routes, request.method ?? '', url.pathname);
     if (found !== undefined) {
+      if (trace.span !== undefined && typeof found.route.path === 'string') trace.span.setAttribute('http.route', found.route.path).updateName(`${found.route.method} ${found.route.path}`);
       const io: RouteIo = { read: (limit) => readBody(request, limit), send: (status, body) => send(response, status, body), fail: (error) => sendError(response, error, now), tooLarge: (limit) => refuseTooLarge(request, response, limit, now) };
-      return await serveRoute(found.route, { context, request, response, url, params: found.params, io, now });
+      return await serveRoute(found.route, { context, request, response, url, params: found.params, io, now, ...(trace.origin === undefined ? {} : { trace: trace.origin }) });
     }
     if (serveConsole(request, response, url.pathname)) return undefined;
     send(response, 404, '{"error":"not found"}');

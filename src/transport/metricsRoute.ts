@@ -12,6 +12,13 @@ import type { TransportContext } from './transportContext.js';
 
 export const METRICS_PATH = '/metrics';
 
+/** `HEAD /metrics`: 200 and the content type, no body and no scrape (404 with metrics off). */
+export function headMetrics(context: TransportContext, response: ServerResponse): void {
+  const { metrics } = context.authority;
+  response.writeHead(metrics.enabled ? 200 : 404, { 'content-type': metrics.enabled ? metrics.contentType : 'application/json', 'cache-control': 'no-store' });
+  response.end();
+}
+
 export async function getMetrics(context: TransportContext, response: ServerResponse): Promise<void> {
   const { metrics } = context.authority;
   if (!metrics.enabled) {

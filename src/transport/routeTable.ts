@@ -19,6 +19,7 @@ import { wireError, type WireError } from '../app/wireError.js';
 import { readerOf, bearerToken, type Reader } from './readerAuth.js';
 import type { AgentSession } from './sessions.js';
 import type { TransportContext } from './transportContext.js';
+import type { CommandTraceOrigin } from '../app/tracing/tracing.js';
 
 /** What the HTTP router lends the routes: its body reader and answers. */
 export interface RouteIo {
@@ -39,9 +40,11 @@ export interface RouteCall {
   readonly io: RouteIo;
   /** The request's time, for error documents. */
   readonly now: string;
+  /** The request's trace: its span's context (tracing on) and the `traceparent` it brought. */
+  readonly trace?: CommandTraceOrigin;
 }
 
-export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type RouteMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
 interface RouteHead {
   readonly method: RouteMethod;

@@ -22,6 +22,7 @@
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CommandTally } from './commandTally.js';
+import { buildInfo } from './buildInfo.js';
 
 export type CommitQueueName = 'group' | 'organization';
 
@@ -101,6 +102,9 @@ class PrometheusMetrics implements AuthorityMetrics {
     this.batchSize = new Histogram({ name: 'missionweave_commit_batch_size', help: 'Commands per write transaction (group commit), by commit queue.', labelNames: ['queue'], buckets: BATCH_BUCKETS, registers });
     this.transactionSeconds = new Histogram({ name: 'missionweave_transaction_seconds', help: 'Duration of one write transaction, signing included, by commit queue.', labelNames: ['queue'], buckets: TRANSACTION_BUCKETS, registers });
     this.commandToEvent = new Histogram({ name: 'missionweave_command_event_seconds', help: 'From a Command reaching the Group Authority to its Events being committed.', buckets: LATENCY_BUCKETS, registers });
+    const build = buildInfo();
+    // One series whose labels say what runs; a node of several processes shows it once, not summed.
+    new Gauge({ name: 'missionweave_build_info', help: 'What this node runs: package version, Node.js version, source commit (unknown when not known); always 1.', labelNames: ['version', 'node', 'commit'], registers, aggregator: 'first' }).set(build, 1);
     collectDefaultMetrics({ register: this.registry });
   }
 
