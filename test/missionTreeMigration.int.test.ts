@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { withDatabase } from '../src/store/adminConnection.js';
 import { migrate, readMigrations } from '../src/store/migrate.js';
 import { createPool, type Pool } from '../src/store/pool.js';
 import { readAncestorGroups } from '../src/store/sql/ancestorGroups.js';
@@ -16,12 +17,6 @@ const TABLES = ['groups', 'events', 'aggregates', 'agent_cursors', 'event_redact
 const name = `mw_test_${randomBytes(6).toString('hex')}`;
 const adminUrl = () => inject('adminDatabaseUrl');
 let pool: Pool;
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
 
 /** A Mission document as stored: child Missions name their parent (§14). */
 const mission = (missionId: string, parent?: string) => JSON.stringify({ mission: { missionId, state: 'active', ...(parent === undefined ? {} : { parent: { missionId: parent, workItemId: 'urn:w' } }) } });

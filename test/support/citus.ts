@@ -10,7 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe } from 'vitest';
 import { createPool, type Pool } from '../../src/store/pool.js';
-import { citusWorkers, createOnCluster, dropOnCluster, withDatabase } from './citusDatabases.js';
+import { withDatabase } from '../../src/store/adminConnection.js';
+import { citusWorkers, createOnCluster, dropOnCluster } from './citusDatabases.js';
 
 export const CITUS_URL = process.env['MW_CITUS_URL'] ?? '';
 

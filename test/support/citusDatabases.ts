@@ -9,28 +9,9 @@
  * those are ended first (they come back on their own).
  */
 
-import pg from 'pg';
+import { onNode, withDatabase } from '../../src/store/adminConnection.js';
 
-export function withDatabase(url: string, database: string, host?: string, port?: number): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  if (host !== undefined) parsed.hostname = host;
-  if (port !== undefined) parsed.port = String(port);
-  return parsed.toString();
-}
 
-export async function onNode<T = unknown>(url: string, statements: readonly string[]): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  client.on('error', () => undefined);
-  const rows: T[] = [];
-  try {
-    for (const sql of statements) rows.push(...((await client.query(sql)).rows as T[]));
-  } finally {
-    await client.end();
-  }
-  return rows;
-}
 
 /** The workers' admin URLs (their `postgres` database) when `adminUrl` is a Citus coordinator; undefined otherwise. */
 export async function citusWorkers(adminUrl: string): Promise<string[] | undefined> {

@@ -5,16 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
+import { withDatabase } from '../../src/store/adminConnection.js';
 import { createPool, type Pool } from '../../src/store/pool.js';
 import { cloneOnCluster, dropOnCluster } from './citusDatabases.js';
 
 const TEMPLATE = 'mw_test_template';
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
 
 export interface TestDatabase {
   readonly url: string;

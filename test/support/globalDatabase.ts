@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { withDatabase } from '../../src/store/adminConnection.js';
 import { openEmbeddedPostgres } from '../../src/store/embeddedPostgres.js';
 import { migrate } from '../../src/store/migrate.js';
 import { createPool } from '../../src/store/pool.js';
@@ -56,12 +57,6 @@ async function startServer(): Promise<{ url: string; source: string; stop: () =>
       rmSync(directory, { recursive: true, force: true });
     },
   };
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }
 
 interface Shared {

@@ -12,29 +12,8 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { onNode, withDatabase } from '#src/store/adminConnection.js';
 import { postmasterPid } from './cpuCost.js';
-
-async function onNode<T = unknown>(url: string, statements: readonly string[]): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  client.on('error', () => undefined);
-  const rows: T[] = [];
-  try {
-    for (const sql of statements) rows.push(...((await client.query(sql)).rows as T[]));
-  } finally {
-    await client.end();
-  }
-  return rows;
-}
-
-function withDatabase(url: string, database: string, host?: string, port?: number): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  if (host !== undefined) parsed.hostname = host;
-  if (port !== undefined) parsed.port = String(port);
-  return parsed.toString();
-}
 
 /** Statements Citus ran since the counters were last read: on one shard, on several. */
 export interface ShardCounts {
