@@ -3,9 +3,13 @@
  * in that node (issue 33 item 5; src/cli/operatorRoute.ts, operatorForward.ts): the CLI here is
  * given a DATABASE_URL that reaches nothing, so each command succeeds only through the node, and
  * with MW_CLI_LOCAL=1 (run here, as before) the same command fails. The node's operator route
- * refuses a caller without the home's operator token. Real binaries, real PostgreSQL.
+ * refuses a caller without the home's operator token. A forwarded command loads only the CLI's
+ * fast path (main.ts, operatorForward.ts and the few modules they import; no npm package, nothing
+ * of the domain or the store), as a loader hook in the real process reports. Real binaries, real
+ * PostgreSQL.
  */
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -58,6 +62,21 @@ describe('the CLI through a running node', () => {
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stderr).toMatch(new RegExp(`^wrote the Registry at revision \\d+ \\(\\d+ key bindings, no private key\\) to ${out}\\n$`));
     expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('registry');
+  }, 60_000);
+
+  it('loads only the fast path\'s own modules for a forwarded command', () => {
+    // A loader hook that records every module the real binary loads (Node 20.6+: module.register).
+    const hooks = join(scratch, 'hooks.mjs');
+    const loaded = join(scratch, 'loaded.txt');
+    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(loaded)}, url + '\\n'); return next(url, context); }\n`);
+    writeFileSync(join(scratch, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
+    const result = spawnSync(process.execPath, ['--import', join(scratch, 'register.mjs'), join(process.cwd(), 'dist', 'cli', 'main.js'), 'audit', '--dir', dir], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: NOWHERE }, timeout: 60_000 });
+    expect(result.status, result.stderr).toBe(0);
+    const ours = readFileSync(loaded, 'utf8').trim().split('\n').filter((url) => !url.startsWith('node:') && !url.endsWith('/register.mjs'));
+    const names = ours.map((url) => url.replace(/^.*\/dist\//, ''));
+    expect(names).toContain('cli/operatorForward.js');
+    expect(ours.filter((url) => url.includes('/node_modules/'))).toEqual([]);
+    expect(names.filter((name) => /^(domain|store|app|protocol|transport|delivery)\//.test(name) || ['cli/runCli.js', 'home/home.js'].includes(name))).toEqual([]);
   }, 60_000);
 
   it('runs the command here, as before, with MW_CLI_LOCAL=1 (and here the database cannot be reached)', () => {

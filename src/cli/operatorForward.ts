@@ -8,13 +8,17 @@
  * fingerprint, whatever host name it is reached by). Anything that keeps the node from answering
  * — no node, no token, a certificate the home does not hold, an answer too large — runs the
  * command here as before; `MW_CLI_LOCAL=1` always does.
+ *
+ * This is the CLI's fast path: `main.ts` tries it before loading the dispatch, so a forwarded
+ * command loads this module, the few it imports, and Node's own HTTPS client; nothing of the
+ * domain, the store or the node (test/cliFastPath.e2e.test.ts lists what loads). Keep it so:
+ * no `Home` (which loads the Organization's documents), no schemas, no `pg`.
  */
 
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { resolve } from 'node:path';
-import { Home } from '../home/home.js';
 import { readOperatorToken } from '../home/operatorToken.js';
 import { runningNode } from '../home/runningNode.js';
 import { OPERATOR_PATH, OPERATOR_VERBS } from './operatorApi.js';
@@ -88,18 +92,33 @@ function post(origin: string, certificate: X509Certificate, token: string, body:
   });
 }
 
+/** The home's folder, as `Home` gives it (home.ts), without loading `Home`. */
+function homeFolder(directory: string): { readonly directory: string; path(...parts: string[]): string } {
+  return { directory, path: (...parts) => resolve(directory, ...parts) };
+}
+
+/** The home's certificate file, as its config.json names it; undefined when it has none. */
+function certificateFile(home: ReturnType<typeof homeFolder>): string | undefined {
+  try {
+    const config = JSON.parse(readFileSync(home.path('config.json'), 'utf8')) as { tls?: { certFile?: unknown } };
+    return typeof config.tls?.certFile === 'string' ? home.path(config.tls.certFile) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs `verb argv` in the node serving its home: its exit code, or undefined to run it here. */
 export async function forwardToNode(verb: string, argv: readonly string[]): Promise<number | undefined> {
   if (!OPERATOR_VERBS.has(verb) || process.env['MW_CLI_LOCAL'] === '1') return undefined;
   const line = absolute(argv);
-  const home = new Home(line.dir);
-  if (!home.exists()) return undefined;
+  const home = homeFolder(line.dir);
   const node = runningNode(home);
   const token = node === undefined ? undefined : readOperatorToken(home);
-  if (node === undefined || token === undefined) return undefined;
+  const file = token === undefined ? undefined : certificateFile(home);
+  if (node === undefined || token === undefined || file === undefined) return undefined;
   let certificate: X509Certificate;
   try {
-    certificate = new X509Certificate(readFileSync(home.path(home.config().tls.certFile)));
+    certificate = new X509Certificate(readFileSync(file));
   } catch {
     return undefined;
   }

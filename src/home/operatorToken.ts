@@ -14,7 +14,7 @@ import type { Home } from './home.js';
 export const OPERATOR_TOKEN_FILE = 'operator.token';
 
 /** The home's operator token, if it has one. */
-export function readOperatorToken(home: Home): string | undefined {
+export function readOperatorToken(home: Pick<Home, 'path'>): string | undefined {
   try {
     const token = readFileSync(home.path(OPERATOR_TOKEN_FILE), 'utf8').trim();
     return /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
@@ -24,7 +24,7 @@ export function readOperatorToken(home: Home): string | undefined {
 }
 
 /** The home's operator token, made first if it has none. */
-export function ensureOperatorToken(home: Home): string {
+export function ensureOperatorToken(home: Pick<Home, 'path'>): string {
   const target = home.path(OPERATOR_TOKEN_FILE);
   if (!existsSync(target)) {
     const draft = `${target}.${randomUUID()}.tmp`;

@@ -9,6 +9,9 @@
 
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Home } from './home.js';
+
+/** What these functions need of a home: its folder (the CLI's fast path passes no more, operatorForward.ts). */
+type HomeFolder = Pick<Home, 'directory' | 'path'>;
 import { UnavailableError } from './usageError.js';
 
 export const RUNNING_NODE_FILE = 'node.json';
@@ -46,7 +49,7 @@ export function forgetRunningNode(home: Home): void {
   if (readRecord(home)?.pid === process.pid) rmSync(home.path(RUNNING_NODE_FILE), { force: true });
 }
 
-function readRecord(home: Home): RunningNode | undefined {
+function readRecord(home: HomeFolder): RunningNode | undefined {
   let text: string;
   try {
     text = readFileSync(home.path(RUNNING_NODE_FILE), 'utf8');
@@ -63,13 +66,13 @@ function readRecord(home: Home): RunningNode | undefined {
 }
 
 /** The node serving `home` now, if one does. */
-export function runningNode(home: Home): RunningNode | undefined {
+export function runningNode(home: HomeFolder): RunningNode | undefined {
   const record = readRecord(home);
   return record !== undefined && alive(record.pid) ? record : undefined;
 }
 
 /** The node serving `home`; a clear refusal when none does. */
-export function requireRunningNode(home: Home): RunningNode {
+export function requireRunningNode(home: HomeFolder): RunningNode {
   const node = runningNode(home);
   if (node === undefined) throw new UnavailableError(`no node is running for ${home.directory}; start one with: missionweave serve --dir ${home.directory} (or give --url)`);
   return node;
