@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cli [-- --runs N]`: the wall time of each CLI command that goes through a running
+ * `npm run bench:cli [-- --runs N] [--cli FILE]`: the wall time of each CLI command that goes through a running
  * node (issue 33 item 5; src/cli/operatorForward.ts), next to a floor measured in the same run:
  * `node -e 0` (Node starting and exiting) and `missionweave --version` (the CLI's own start).
  *
@@ -9,7 +9,8 @@
  * operator's shell starts it. The commands are given a DATABASE_URL that reaches nothing, so a
  * command that did not go through the node fails, and the bench with it. Prints one line per case
  * (median, min, max in ms) and the load average before and after; then stops the node and removes
- * the home with its data (`missionweave destroy`).
+ * the home with its data (`missionweave destroy`). `--cli` measures another build's binary (an
+ * A/B against an earlier commit's `dist/cli/main.js`), which serves the home too.
  */
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,14 +20,19 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
-const CLI = resolve('dist', 'cli', 'main.js');
+function argument(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+
+const CLI = resolve(argument('cli') ?? join('dist', 'cli', 'main.js'));
 const NOWHERE = 'postgres://nobody:none@127.0.0.1:1/nothing';
 /** Runs per case unless `--runs N` says otherwise: enough for a median on a noisy machine. */
 const DEFAULT_RUNS = 15;
 
 function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at === -1 ? fallback : Number(process.argv[at + 1]);
+  const given = argument(name);
+  const value = given === undefined ? fallback : Number(given);
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} takes a positive integer`);
   return value;
 }
@@ -106,7 +112,7 @@ try {
     for (const [name, args] of Object.entries(cases)) samples.get(name)?.push(timed(args(), forwardEnv));
   }
   const loadAfter = loadavg()[0] as number;
-  process.stdout.write(`CLI wall time per command, ${runs} runs each, through a node serving the home (ms); load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after\n`);
+  process.stdout.write(`${CLI}: wall time per command, ${runs} runs each, through a node serving the home (ms); load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after\n`);
   process.stdout.write(`${'case'.padEnd(32)} ${'median'.padStart(7)} ${'min'.padStart(7)} ${'max'.padStart(7)}\n`);
   for (const [name, values] of samples) {
     const { median, min, max } = stats(values);
