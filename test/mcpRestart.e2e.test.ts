@@ -1,11 +1,12 @@
 /**
  * `missionweave mcp` keeps the work a model accepted through it across a restart (issue 31
  * item 6), across real processes: a node started with `serve`, a Coordinator Agent over wss
- * authorizing two WorkItems and offering them to the Worker, and the MCP server as its own process
- * driven by the official SDK's `Client` over stdio. The model accepts both, starts one,
+ * authorizing three WorkItems and offering them to the Worker, and the MCP server as its own process
+ * driven by the official SDK's `Client` over stdio. The model accepts them, starts one,
  * checkpoints it, starts it again, and the MCP process is killed with SIGKILL mid-run. Started
- * again, `work_held` lists both under their Group (the started one resumable at its checkpoint,
- * the other queued, each under its Ownership Epoch), the model starts and submits the first, and
+ * again, `work_held` lists them under their Group (the started one resumable at its checkpoint,
+ * another queued, each under its Ownership Epoch; a third, cancelled by the Coordinator while the
+ * server was down, withdrawn with a notice saying why), the model starts and submits the first, and
  * the Group's Events show exactly one `work.submitted` by that Agent under the same Ownership
  * Epoch. Then the bad inputs: a second process for the same Agent while one holds its projection,
  * and a corrupt projection file, each one line and an exit code, the file left as it was.
@@ -89,7 +90,7 @@ async function ok(server: McpProcess, name: string, args: Record<string, unknown
 async function offered(): Promise<string> {
   const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
   const asCoordinator = { groupId, membershipEpoch: 1, coordinatorEpoch: 1 };
-  const contract = { ...EXAMPLE_WORK_CONTRACT, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 50 } };
+  const contract = { ...EXAMPLE_WORK_CONTRACT, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 20 } };
   await coordinator.command('work.authorize', { workItemId, contract }, asCoordinator);
   const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
   await coordinator.command('work.offer', { workItemId, candidateAgentIds: [builderId], selectionBasis }, asCoordinator);
@@ -143,14 +144,15 @@ afterAll(async () => {
 
 it('work accepted, started and checkpointed through MCP survives a SIGKILL of the MCP server, and is submitted once', async () => {
   const first = await startMcp();
-  const [resumed, waiting] = [await offered(), await offered()];
-  for (const workItemId of [resumed, waiting]) {
+  const [resumed, waiting, cancelled] = [await offered(), await offered(), await offered()];
+  for (const workItemId of [resumed, waiting, cancelled]) {
     await until(async () => ((await ok(first, 'work_offers', { groupId }))['offers'] as JsonObject[]).find((o) => o['workItemId'] === workItemId), 'the offer listed');
   }
   const accepted = await ok(first, 'work_accept', { groupId, workItemId: resumed });
   const epoch = accepted['ownershipEpoch'];
   expect(epoch).toBe(1);
   await ok(first, 'work_accept', { groupId, workItemId: waiting });
+  await ok(first, 'work_accept', { groupId, workItemId: cancelled });
   await ok(first, 'work_start', { workItemId: resumed });
   // One slot: the second WorkItem waits its turn, refused with a reason the model can act on.
   expect(await call(first.client, 'work_start', { workItemId: waiting })).toMatchObject({ isError: true, body: { reason: 'no_free_slot' } });
@@ -168,6 +170,8 @@ it('work accepted, started and checkpointed through MCP survives a SIGKILL of th
       return true;
     }
   }, 'the MCP server gone');
+  // While the server is down, the Coordinator cancels one of the held WorkItems.
+  await coordinator.command('work.cancel', { workItemId: cancelled, reason: 'no longer needed' }, { groupId, membershipEpoch: 1, coordinatorEpoch: 1 });
 
   const second = await startMcp();
   // The restart re-checks held work with the Authority (waiting for the killed Session's lease to close).
@@ -175,13 +179,15 @@ it('work accepted, started and checkpointed through MCP survives a SIGKILL of th
     const listed = await ok(second, 'work_held');
     return listed['recovering'] === true ? undefined : listed;
   }, 'the restart settled', 60_000);
-  expect(second.stderr()).toContain('"held":{"resumable":1,"queued":1,"lost":0,"blocked":0}');
+  expect(second.stderr()).toContain('"held":{"resumable":1,"queued":2,"lost":0,"blocked":0}');
   expect(held['groups']).toEqual([{ groupId, work: expect.any(Array) }]);
   const work = (held['groups'] as { work: JsonObject[] }[])[0]?.work ?? [];
   const byId = new Map(work.map((w) => [w['workItemId'], w]));
   expect(byId.get(resumed)).toMatchObject({ held: 'paused', state: 'queued', ownershipEpoch: epoch, goal: EXAMPLE_WORK_CONTRACT.goal, lastCheckpoint: { data: { phase: 'schema read', completedMilestones: ['mapped the columns'], nextStep: 'write the migration' } } });
   expect(byId.get(waiting)).toMatchObject({ held: 'queued', state: 'queued', ownershipEpoch: 1 });
-  expect(held['notices']).toEqual([]);
+  expect(byId.has(cancelled)).toBe(false);
+  // The model is told what was withdrawn from it, and why.
+  expect(held['notices']).toEqual([{ groupId, workItemId: cancelled, what: 'withdrawn', why: 'it is cancelled', at: expect.any(String) }]);
 
   const restarted = await ok(second, 'work_start', { workItemId: resumed });
   expect(restarted['executionLeaseId']).not.toBe(running['executionLeaseId']);
