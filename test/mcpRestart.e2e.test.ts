@@ -9,7 +9,8 @@
  * server was down, withdrawn with a notice saying why), the model starts and submits the first, and
  * the Group's Events show exactly one `work.submitted` by that Agent under the same Ownership
  * Epoch. Then the bad inputs: a second process for the same Agent while one holds its projection,
- * and a corrupt projection file, each one line and an exit code, the file left as it was.
+ * another slot count than the projection's, and a corrupt projection file, each one line and an
+ * exit code, the file left as it was.
  */
 
 import { createPrivateKey, randomUUID } from 'node:crypto';
@@ -64,6 +65,16 @@ async function until<T>(check: () => Promise<T | undefined> | T | undefined, wha
     if (value !== undefined) return value;
     if (Date.now() - start > timeoutMs) throw new Error(`${what} not reached in time`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** True once no process has `pid`; undefined while one does. */
+function gone(pid: number): true | undefined {
+  try {
+    process.kill(pid, 0);
+    return undefined;
+  } catch {
+    return true;
   }
 }
 
@@ -162,14 +173,7 @@ it('work accepted, started and checkpointed through MCP survives a SIGKILL of th
 
   const pid = first.transport.pid as number;
   process.kill(pid, 'SIGKILL');
-  await until(() => {
-    try {
-      process.kill(pid, 0);
-      return undefined;
-    } catch {
-      return true;
-    }
-  }, 'the MCP server gone');
+  await until(() => gone(pid), 'the MCP server gone');
   // While the server is down, the Coordinator cancels one of the held WorkItems.
   await coordinator.command('work.cancel', { workItemId: cancelled, reason: 'no longer needed' }, { groupId, membershipEpoch: 1, coordinatorEpoch: 1 });
 
@@ -211,6 +215,15 @@ it('work accepted, started and checkpointed through MCP survives a SIGKILL of th
   expect(locked.code, locked.stderr).toBe(69);
   expect(locked.stderr.trim().split('\n')).toHaveLength(1);
   expect(locked.stderr).toContain('is held by another process');
+
+  // The client closes: the server stops and lets go of the projection, which keeps its slot count.
+  const pid2 = second.transport.pid as number;
+  await second.client.close();
+  await until(() => gone(pid2), 'the second MCP server stopped');
+  const slots = cli(db.url, 'mcp', '--as', 'builder', '--dir', dir, '--slots', '2');
+  expect(slots.code, slots.stderr).toBe(2);
+  expect(slots.stderr.trim().split('\n')).toHaveLength(1);
+  expect(slots.stderr).toContain('this runtime was created with 1 slots, not 2');
 }, 300_000);
 
 it('refuses a corrupt projection file in one line, exit 65, and leaves the file as it was', () => {

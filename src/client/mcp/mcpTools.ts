@@ -1,8 +1,9 @@
 /**
  * Every tool `missionweave mcp` offers, in the order `tools/list` and `get_manifest` name them:
  * the node's Extension Profiles' tools (their read sides, composed by the CLI), the Mission tools
- * and the WorkItem tools over one Worker and the Agent runtime that holds its work. One list, so what the CLI serves is what the size
- * budget of `tools/list` is measured on (test/mcpTools.unit.test.ts).
+ * and the WorkItem tools over one Worker and the Agent runtime that holds its work. One list, so
+ * what the CLI serves is what the size budget of `tools/list` is measured on
+ * (test/mcpTools.unit.test.ts).
  */
 
 import type { HeldWork } from './heldWork.js';
