@@ -8,7 +8,9 @@
  * another queued, each under its Ownership Epoch; a third, cancelled by the Coordinator while the
  * server was down, withdrawn with a notice saying why), the model starts and submits the first, and
  * the Group's Events show exactly one `work.submitted` by that Agent under the same Ownership
- * Epoch. Then the bad inputs: a second process for the same Agent while one holds its projection,
+ * Epoch. A WorkItem started without a checkpoint when the server is killed is reported to its
+ * Coordinator (`work.blocked`, `runtime-session-lost`), listed blocked with a notice, refused a
+ * start, and ready again once the Coordinator unblocks it. Then the bad inputs: a second process for the same Agent while one holds its projection,
  * another slot count than the projection's, and a corrupt projection file, each one line and an
  * exit code, the file left as it was.
  */
@@ -40,6 +42,8 @@ let groupId: string;
 let builderId: string;
 let coordinator: MissionWeaveAgent;
 const servers: McpProcess[] = [];
+/** Accepted in the first test and left queued; started without a checkpoint in the next one. */
+let waiting: string;
 
 interface McpProcess {
   readonly client: Client;
@@ -155,7 +159,8 @@ afterAll(async () => {
 
 it('work accepted, started and checkpointed through MCP survives a SIGKILL of the MCP server, and is submitted once', async () => {
   const first = await startMcp();
-  const [resumed, waiting, cancelled] = [await offered(), await offered(), await offered()];
+  const [resumed, cancelled] = [await offered(), await offered()];
+  waiting = await offered();
   for (const workItemId of [resumed, waiting, cancelled]) {
     await until(async () => ((await ok(first, 'work_offers', { groupId }))['offers'] as JsonObject[]).find((o) => o['workItemId'] === workItemId), 'the offer listed');
   }
@@ -224,6 +229,35 @@ it('work accepted, started and checkpointed through MCP survives a SIGKILL of th
   expect(slots.code, slots.stderr).toBe(2);
   expect(slots.stderr.trim().split('\n')).toHaveLength(1);
   expect(slots.stderr).toContain('this runtime was created with 1 slots, not 2');
+}, 300_000);
+
+it('work started through MCP without a checkpoint is reported to its Coordinator after a SIGKILL, blocked until unblocked', async () => {
+  const first = await startMcp();
+  await until(async () => ((await ok(first, 'work_held'))['recovering'] === true ? undefined : true), 'the start settled');
+  await ok(first, 'work_start', { workItemId: waiting });
+  const pid = first.transport.pid as number;
+  process.kill(pid, 'SIGKILL');
+  await until(() => gone(pid), 'the MCP server gone');
+
+  const second = await startMcp();
+  expect(second.stderr()).toContain('"held":{"resumable":0,"queued":0,"lost":1,"blocked":0}');
+  const held = await until(async () => {
+    const listed = await ok(second, 'work_held');
+    return listed['recovering'] === true ? undefined : listed;
+  }, 'the restart settled', 60_000);
+  expect((held['groups'] as { work: JsonObject[] }[])[0]?.work).toMatchObject([{ workItemId: waiting, held: 'blocked', blockedReason: 'runtime-session-lost', ownershipEpoch: 1 }]);
+  expect(held['notices']).toEqual([{ groupId, workItemId: waiting, what: 'blocked', why: expect.stringMatching(/^runtime-session-lost: /), at: expect.any(String) }]);
+  expect(await call(second.client, 'work_start', { workItemId: waiting })).toMatchObject({ isError: true, body: { reason: 'blocked' } });
+  const blocked = (await workEvents(waiting)).filter((e) => e['kind'] === 'work.blocked');
+  expect(blocked).toHaveLength(1);
+  expect(blocked[0]?.['actor']).toEqual({ type: 'agent', id: builderId });
+
+  // The Coordinator unblocks it: ready again here, and the model runs it from the start.
+  await coordinator.command('work.unblock', { workItemId: waiting }, { groupId, membershipEpoch: 1, coordinatorEpoch: 1 });
+  await until(async () => ((await ok(second, 'work_held'))['groups'] as { work: JsonObject[] }[])[0]?.work.find((w) => w['held'] === 'queued'), 'unblocked here');
+  await ok(second, 'work_start', { workItemId: waiting });
+  expect(await ok(second, 'work_fail', { workItemId: waiting, reason: 'the staging database is unreachable' })).toMatchObject({ state: 'failed' });
+  expect((await ok(second, 'work_held'))['groups']).toEqual([]);
 }, 300_000);
 
 it('refuses a corrupt projection file in one line, exit 65, and leaves the file as it was', () => {
