@@ -9,6 +9,9 @@
  */
 
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +20,9 @@ import { MissionWeaveWorker } from '../src/client/worker.js';
 import type { ProtocolEvent } from '../src/client/documents.js';
 import { AgentClientError, errorFromDocument, MissionWeaveError } from '../src/client/errors.js';
 import { createMcpServer } from '../src/client/mcp/mcpServer.js';
+import { HeldWork } from '../src/client/mcp/heldWork.js';
 import { mcpTools } from '../src/client/mcp/mcpTools.js';
+import { openAgentRuntime } from '../src/client/runtime/runtime.js';
 import { missionTools } from '../src/client/mcp/missionTools.js';
 import { parleyTools } from '../src/client/mcp/parley/parleyTools.js';
 import { NODE_READ_SIDES } from '../src/cli/nodeReadSides.js';
@@ -179,9 +184,12 @@ describe('createMcpServer', () => {
 
   it('publishes lean schemas that say so when a member is unknown: the whole tools/list within 16 KB', async () => {
     const { context } = contextWith(() => Promise.reject(new Error('unused')), {});
-    const client = await connected(context, mcpTools(new MissionWeaveWorker(context.agent), await readSideTools(NODE_READ_SIDES)));
+    const runtime = openAgentRuntime({ path: join(mkdtempSync(join(tmpdir(), 'mw-mcp-tools-')), 'projection.sqlite'), agentId: context.agentId, slots: 1 });
+    const held = new HeldWork({ agent: context.agent, worker: new MissionWeaveWorker(context.agent), runtime });
+    const client = await connected(context, mcpTools(held, await readSideTools(NODE_READ_SIDES)));
     const listed = await client.listTools();
-    expect(listed.tools).toHaveLength(28);
+    runtime.close();
+    expect(listed.tools).toHaveLength(29);
     for (const t of listed.tools) expect(t.inputSchema, t.name).toMatchObject({ type: 'object', additionalProperties: false });
     // What a model's context pays for the tools, as the wire carries it (README "Parley from any MCP client").
     expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThanOrEqual(16 * 1024);

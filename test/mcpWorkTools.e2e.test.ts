@@ -19,7 +19,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadArtifact, MissionWeaveAgent, MissionWeaveCoordinator, MissionWeaveWorker, type WorkItemDocument } from '../src/client/index.js';
 import { MAX_INLINE_ARTIFACT_BYTES } from '../src/client/limits.js';
+import { HeldWork } from '../src/client/mcp/heldWork.js';
 import { createMcpServer } from '../src/client/mcp/mcpServer.js';
+import { openAgentRuntime, type AgentRuntime } from '../src/client/runtime/runtime.js';
 import type { McpToolSpec, ToolContext } from '../src/client/mcp/toolSpec.js';
 import { workTools } from '../src/client/mcp/workTools.js';
 import type { WorkAuthorizePayload, WorkOfferPayload } from '../src/client/workDocuments.js';
@@ -35,6 +37,7 @@ let mission: MissionRefs;
 let coordinator: MissionWeaveCoordinator;
 const agents: MissionWeaveAgent[] = [];
 const workers: MissionWeaveWorker[] = [];
+const runtimes: AgentRuntime[] = [];
 const seenByCoordinator = new Map<string, WorkItemDocument>();
 
 interface McpWorker {
@@ -81,7 +84,11 @@ async function mcpWorker(actor: Actor): Promise<McpWorker> {
     command: (kind, payload, groupId, options = {}) => agent.command(kind, payload, { groupId, ...options }),
     read: () => Promise.reject(new Error('the work tools read nothing over HTTPS')),
   };
-  return { agentId: actor.principal.id, agent, client: await connectTools(workTools(worker), context) };
+  const runtime = openAgentRuntime({ path: join(mkdtempSync(join(tmpdir(), 'mw-mcp-held-')), 'projection.sqlite'), agentId: actor.principal.id, slots: 1 });
+  runtimes.push(runtime);
+  const held = new HeldWork({ agent, worker, runtime });
+  agent.onEvent((event) => held.observe(event));
+  return { agentId: actor.principal.id, agent, client: await connectTools(workTools(held), context) };
 }
 
 interface Called {
@@ -139,12 +146,13 @@ afterAll(async () => {
   for (const worker of workers) worker.close();
   coordinator?.close();
   for (const agent of agents) await agent.close();
+  for (const runtime of runtimes) runtime.close();
 });
 
 describe('missionweave mcp: the WorkItem tools', () => {
   it('publishes every tool with its input schema', async () => {
     const { tools } = await alice.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['work_accept', 'work_checkpoint', 'work_fail', 'work_offers', 'work_start', 'work_status', 'work_submit']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['work_accept', 'work_checkpoint', 'work_fail', 'work_held', 'work_offers', 'work_start', 'work_status', 'work_submit']);
     const submit = tools.find((t) => t.name === 'work_submit');
     expect(submit?.inputSchema.required).toEqual(['workItemId', 'artifacts', 'evidence']);
     expect(tools.find((t) => t.name === 'work_offers')?.annotations?.readOnlyHint).toBe(true);

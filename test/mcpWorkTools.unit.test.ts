@@ -1,21 +1,25 @@
 /**
  * The pure parts of the MCP work tools: inline Artifacts checked against the named limits and
- * resolved from the Work Contract's deliverables before anything is sent, and the bounded
- * record of held work — ended entries forgotten first, then the oldest, whose renewal stops.
+ * resolved from the Work Contract's deliverables before anything is sent, and the held work kept
+ * in the Agent runtime's projection (a SQLite file, no Authority): it survives a new process, and
+ * the runtime's slots bound what is started.
  */
 
-import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GroupEvent } from '../src/client/documents.js';
+import type { MissionWeaveAgent } from '../src/client/agent.js';
 import { MAX_INLINE_ARTIFACT_BYTES, MAX_INLINE_ARTIFACTS, MAX_INLINE_ARTIFACTS_TOTAL_BYTES } from '../src/client/limits.js';
 import { HeldWork } from '../src/client/mcp/heldWork.js';
 import { resolveInlineArtifacts, type InlineArtifact } from '../src/client/mcp/inlineArtifacts.js';
-import { keySigner } from '../src/client/signer.js';
+import { openAgentRuntime, type AgentRuntime } from '../src/client/runtime/runtime.js';
+import type { MissionWeaveWorker } from '../src/client/worker.js';
 import type { WorkContract, WorkItemDocument } from '../src/client/workDocuments.js';
-import { WorkExecution } from '../src/client/workExecution.js';
 
 const GROUP = 'urn:missionweave:group:g';
 const contract = {
+  requestedUrgency: 'normal',
   requiredDeliverables: [{ deliverableId: 'report', description: 'The report.', mediaType: 'text/markdown', schema: 'urn:missionweave:schema:report' }],
   acceptanceCriteria: [{ criterionId: 'c1', description: 'd', evidenceRequired: ['deterministic_test'] }],
 } as unknown as WorkContract;
@@ -58,61 +62,47 @@ describe('inline Artifacts', () => {
   });
 });
 
-const agent = { agentId: 'urn:missionweave:agent:me', signer: keySigner('urn:key:me', generateKeyPairSync('ed25519').privateKey), sessionEpoch: 1, command: () => Promise.reject(new Error('no Commands here')) };
-const executions: WorkExecution[] = [];
+const owned = (workItemId: string) => ({ groupId: GROUP, workItemId, ownershipEpoch: 1, workItem: item(workItemId, 'queued') });
 
 function item(workItemId: string, state: WorkItemDocument['state']): WorkItemDocument {
   return { workItemId, missionId: 'urn:m', groupId: GROUP, conversationId: 'urn:c', revision: 2, state, contract, createdBy: { type: 'agent', id: 'urn:lead' } } as WorkItemDocument;
 }
 
-/** A WorkExecution as `work.started` made it: its keeper renews (never, here) until stopped. */
-function started(workItemId: string): WorkExecution {
-  const now = new Date();
-  const expiresAt = new Date(now.getTime() + 600_000).toISOString();
-  const executionLease = { leaseId: `urn:lease:${workItemId}`, leaseType: 'execution', holderAgentId: agent.agentId, sessionEpoch: 1, issuedAt: now.toISOString(), expiresAt, state: 'active', renewalCount: 0 };
-  const event = { groupId: GROUP, sequence: 5, occurredAt: now.toISOString(), payload: { workItemId, ownershipEpoch: 1, executionLease, executionLeaseExpiresAt: expiresAt, workItem: item(workItemId, 'active') } } as unknown as GroupEvent;
-  const execution = new WorkExecution({ agent, started: event, sentAt: now.getTime(), leaseSeconds: 600, renewAtFraction: 1 / 3, options: () => ({ groupId: GROUP }) });
-  executions.push(execution);
-  return execution;
-}
-
-const owned = (workItemId: string) => ({ groupId: GROUP, workItemId, ownershipEpoch: 1, workItem: item(workItemId, 'queued') });
-const ids = (held: HeldWork) => held.list().map((entry) => entry.workItemId);
-
+const AGENT = 'urn:missionweave:agent:me';
+const runtimes: AgentRuntime[] = [];
 afterEach(() => {
-  for (const execution of executions.splice(0)) execution.stop();
+  for (const runtime of runtimes.splice(0)) runtime.close();
 });
 
-describe('held work', () => {
-  it('forgets an ended entry before any live one', () => {
-    const held = new HeldWork(2);
-    held.owned(owned('urn:w:queued'));
-    const done = started('urn:w:done');
-    held.running(done);
-    done.stop();
-    held.owned(owned('urn:w:next'));
-    expect(ids(held)).toEqual(['urn:w:queued', 'urn:w:next']);
+/** Held work over a real runtime on `path`; its Worker refuses to be used (nothing here may reach an Authority). */
+function heldOn(path: string, slots = 1): HeldWork {
+  const runtime = openAgentRuntime({ path, agentId: AGENT, slots });
+  runtimes.push(runtime);
+  const worker = { start: () => Promise.reject(new Error('no Authority here')), offers: () => [] } as unknown as MissionWeaveWorker;
+  return new HeldWork({ agent: { agentId: AGENT } as MissionWeaveAgent, worker, runtime });
+}
+
+describe('held work, in the runtime', () => {
+  it('keeps what was accepted in the projection: a new process on the same file lists it, with its Ownership Epoch', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'mw-held-')), 'projection.sqlite');
+    const first = heldOn(path);
+    await first.accepted({ ...owned('urn:w:a'), ownershipEpoch: 3 });
+    expect(first.list()).toMatchObject([{ workItemId: 'urn:w:a', groupId: GROUP, held: 'queued', ownershipEpoch: 3 }]);
+    runtimes.pop()?.close();
+    const second = heldOn(path);
+    expect(second.runtime.recovery.work.queued.map((w) => w.workItemId)).toEqual(['urn:w:a']);
+    expect(second.list()).toMatchObject([{ workItemId: 'urn:w:a', held: 'queued', ownershipEpoch: 3 }]);
+    // The WorkItem's document is not known until the Authority is asked again.
+    expect(second.get('urn:w:a')?.workItem).toBeUndefined();
   });
 
-  it('when all are live, forgets the oldest and stops renewing its lease', () => {
-    const held = new HeldWork(2);
-    const oldest = started('urn:w:oldest');
-    held.running(oldest);
-    held.owned(owned('urn:w:queued'));
-    held.owned(owned('urn:w:next'));
-    expect(ids(held)).toEqual(['urn:w:queued', 'urn:w:next']);
-    expect(oldest.leaseStatus).toBe('stopped');
-  });
-
-  it('counts age from last use: a WorkItem started again is the newest', () => {
-    const held = new HeldWork(2);
-    held.owned(owned('urn:w:a'));
-    held.owned(owned('urn:w:b'));
-    const resumed = started('urn:w:a');
-    held.running(resumed);
-    held.owned(owned('urn:w:c'));
-    expect(ids(held)).toEqual(['urn:w:a', 'urn:w:c']);
-    expect(held.get('urn:w:a')?.execution).toBe(resumed);
-    expect(resumed.leaseStatus).toBe('keeping');
+  it('refuses a start when every slot holds started work, before asking the Authority', async () => {
+    const held = heldOn(join(mkdtempSync(join(tmpdir(), 'mw-held-')), 'projection.sqlite'));
+    await held.accepted(owned('urn:w:a'));
+    await held.accepted(owned('urn:w:b'));
+    expect(held.runtime.startChosen('urn:w:a', 'urn:lease:a').ok).toBe(true);
+    await expect(held.start('urn:w:b', {})).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'no_free_slot' });
+    await expect(held.start('urn:w:c', {})).rejects.toMatchObject({ reason: 'not_owned' });
+    expect(() => held.running('urn:w:a')).toThrow(expect.objectContaining({ reason: 'not_running' }));
   });
 });

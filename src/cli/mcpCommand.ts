@@ -1,11 +1,18 @@
 /**
- * `missionweave mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://…]`:
+ * `missionweave mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--slots N] [--url wss://…]`:
  * an MCP server on the Agent's side (issue 14, part 3), so any MCP client — a desktop assistant,
  * an IDE, an agent framework — takes part in Missions as this Agent. It reads the folder's
  * configuration (the node's host and port, the development TLS certificate as the CA) and the
  * Agent's key, connects a MissionWeaveAgent over wss (HELLO, reconnects), subscribes to the
  * Agent's Groups from `GET /v1/me` so Events and work offers flow, and offers the tools of the
  * node's Extension Profiles (`nodeReadSides.ts`), the Mission tools and the WorkItem tools (a MissionWeaveWorker over the same Agent).
+ *
+ * The WorkItem tools hold their work in the Agent's runtime (issue 31 item 6): the projection
+ * `DIR/runtime/AGENT/projection.sqlite`, the one `missionweave worker` uses, opened before
+ * anything connects (one writer per file: a worker holding it, or a corrupt file, is one line and
+ * an exit code, runtimeOpen.ts). On start the outbox is sent and held work re-checked with the
+ * Authority (heldWorkRecovery.ts), so work accepted, started or checkpointed through MCP survives
+ * a restart, even a SIGKILL. `--slots` is how many WorkItems the model may have started at once.
  *
  * Over stdio (the default) stdout carries MCP frames and nothing else: every log line goes to
  * stderr. `--http PORT` serves Streamable HTTP on 127.0.0.1 instead (`mcpHttp.ts`). Either ends
@@ -20,6 +27,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { MissionWeaveAgent } from '../client/agent.js';
 import { MissionWeaveWorker } from '../client/worker.js';
 import { AgentContext } from '../client/mcp/agentContext.js';
+import { HeldWork } from '../client/mcp/heldWork.js';
+import { outboxSender, recoverHeldWork } from '../client/mcp/heldWorkRecovery.js';
 import { createMcpServer } from '../client/mcp/mcpServer.js';
 import { mcpTools } from '../client/mcp/mcpTools.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
@@ -28,8 +37,9 @@ import { readSideTools } from './readSide.js';
 import { Home } from '../home/home.js';
 import { serveMcpHttp } from './mcpHttp.js';
 import { nodeWebSocketUrl, unreachable } from './nodeAddress.js';
+import { openRuntimeOf, slotsOption } from './runtimeOpen.js';
 
-const USAGE = 'usage: missionweave mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]';
+const USAGE = 'usage: missionweave mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--slots N] [--url wss://HOST:PORT]';
 /** A profile's `from.extension` label when neither the call nor `--extension` names one. */
 export const DEFAULT_EXTENSION = 'main';
 /** How long a stopping stdio server waits for the answers to requests it has already read. */
@@ -81,13 +91,14 @@ function unanswered(transport: StdioServerTransport): (limitMs: number) => Promi
 }
 
 export async function mcpCommand(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { as: 'value', dir: 'value', extension: 'value', http: 'value', url: 'value' });
+  const args = parseArgs(argv, { as: 'value', dir: 'value', extension: 'value', http: 'value', slots: 'value', url: 'value' });
   const handle = stringOption(args, 'as');
   if (handle === undefined || args.positionals.length > 0) throw new UsageError(USAGE);
   const httpText = stringOption(args, 'http');
   if (httpText !== undefined && (!/^\d{1,5}$/.test(httpText) || Number(httpText) > 65535)) throw new UsageError('--http must be a port, 0–65535');
   const extension = stringOption(args, 'extension') ?? DEFAULT_EXTENSION;
   if (extension.length === 0 || extension.length > 64) throw new UsageError('--extension is a label of 1 to 64 characters');
+  const slots = slotsOption(stringOption(args, 'slots'));
   const home = new Home(stringOption(args, 'dir') ?? '.missionweave');
   const config = home.config();
   const principal = home.principal(handle);
@@ -98,29 +109,61 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   if (given !== undefined && !given.startsWith('wss://')) throw new UsageError(`--url is the node's WebSocket endpoint, wss://HOST:PORT/v1/ws (got ${given})`);
   const url = nodeWebSocketUrl(home, given);
   const ca = readFileSync(home.path(config.tls.certFile));
-  const agent = new MissionWeaveAgent({ url, ca, agentId: principal.id, keyId: principal.keyId, privateKey: home.privateKey(principal.privateKeyFile) });
+  const runtime = openRuntimeOf(home, handle, principal.id, slots, 'mcp');
+  try {
+    return await serveTools({ url, ca, extension, httpText, runtime, home, principal });
+  } finally {
+    runtime.close();
+  }
+}
+
+interface Serving {
+  readonly url: string;
+  readonly ca: Buffer;
+  readonly extension: string;
+  readonly httpText: string | undefined;
+  readonly runtime: ReturnType<typeof openRuntimeOf>;
+  readonly home: Home;
+  readonly principal: ReturnType<Home['principal']>;
+}
+
+async function serveTools({ url, ca, extension, httpText, runtime, home, principal }: Serving): Promise<number> {
+  // No Cursor store: each start replays the Groups, so the Worker sees every open offer again.
+  const agent = new MissionWeaveAgent({ url, ca, agentId: principal.id, keyId: principal.keyId, privateKey: home.privateKey(principal.privateKeyFile as string) });
   agent.onError((error) => log(`${error.code}: ${error.message}`));
   agent.onConnectionChange((change) => log(`session ${change.state}${change.sessionEpoch === undefined ? '' : ` (epoch ${change.sessionEpoch})`}`));
-  // Events are consumed so the Cursors move; tools read what they need over HTTPS. The Worker
-  // listens before any subscription, so it sees every offer the Groups' replay delivers.
-  agent.onEvent(() => {});
+  // The Worker listens before any subscription, so it sees every offer the Groups' replay
+  // delivers; the held work learns of unblocked WorkItems.
   const worker = new MissionWeaveWorker(agent);
+  const held = new HeldWork({ agent, worker, runtime, log });
+  agent.onEvent((event) => held.observe(event));
+  const flush = outboxSender(runtime, agent, log);
+  let connected = false;
+  agent.onConnectionChange((change) => {
+    if (change.state === 'open' && connected) void flush();
+  });
   try {
     await agent.connect();
   } catch (error) {
     throw unreachable(error, home, url);
   }
-  const context = new AgentContext({ agent, origin: new URL(url.replace(/^wss:/, 'https:')), ca, extension });
-  const me = await context.groups();
-  const groups = (me['groups'] as { groupId: string; membershipState: string }[]).filter((g) => g.membershipState === 'active');
-  for (const group of groups) await agent.subscribe(group.groupId);
-
-  const tools = mcpTools(worker, await readSideTools(NODE_READ_SIDES));
-  const newServer = () => createMcpServer(context, tools, { log });
+  connected = true;
   try {
+    await flush();
+    const context = new AgentContext({ agent, origin: new URL(url.replace(/^wss:/, 'https:')), ca, extension });
+    const me = await context.groups();
+    const groups = (me['groups'] as { groupId: string; membershipState: string; membershipEpoch?: number }[]).filter((g) => g.membershipState === 'active');
+    for (const group of groups) if (group.membershipEpoch !== undefined) worker.epochs.set(group.groupId, { membershipEpoch: group.membershipEpoch });
+    for (const group of groups) await agent.subscribe(group.groupId);
+    void held.recoverWith(recoverHeldWork);
+
+    const tools = mcpTools(held, await readSideTools(NODE_READ_SIDES));
+    const newServer = () => createMcpServer(context, tools, { log });
+    const { work } = runtime.recovery;
+    const ready = { agentId: agent.agentId, groups: groups.length, tools: tools.length, projection: runtime.projection.path, held: { resumable: work.resumable.length, queued: work.queued.length, lost: work.lost.length, blocked: work.blocked.length } };
     if (httpText !== undefined) {
       const http = await serveMcpHttp(Number(httpText), newServer, log);
-      log(JSON.stringify({ agentId: agent.agentId, groups: groups.length, tools: tools.length, mcp: http.url }));
+      log(JSON.stringify({ ...ready, mcp: http.url }));
       log(`stopping: ${await stopped(false)}`);
       await http.close();
     } else {
@@ -129,12 +172,13 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
       const transport = new StdioServerTransport();
       await server.connect(transport);
       const answered = unanswered(transport);
-      log(JSON.stringify({ agentId: agent.agentId, groups: groups.length, tools: tools.length, mcp: 'stdio' }));
+      log(JSON.stringify({ ...ready, mcp: 'stdio' }));
       log(`stopping: ${await ending}`);
       await answered(ANSWER_WAIT_MS);
       await server.close();
     }
   } finally {
+    held.close();
     worker.close();
     await agent.close();
   }

@@ -46,9 +46,10 @@ commands:
   tree <missionId> --dir DIR          the Mission tree below a Mission (§14) as JSON
   profile add FILE --dir DIR | profile list --dir DIR
                                       register an Organization-approved Extension Profile (§18); list them
-  mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--url wss://HOST:PORT]
-                                      an MCP server speaking for the Agent: Parley and Mission tools over
-                                      stdio (stdout is MCP only), or Streamable HTTP on 127.0.0.1:PORT
+  mcp --as AGENT --dir DIR [--extension LABEL] [--http PORT] [--slots N] [--url wss://HOST:PORT]
+                                      an MCP server speaking for the Agent: Parley, Mission and WorkItem tools
+                                      over stdio (stdout is MCP only), or Streamable HTTP on 127.0.0.1:PORT;
+                                      held work kept in the Agent's runtime (survives a restart)
   worker --as AGENT --dir DIR --handler MODULE [--slots N] [--url wss://HOST:PORT]
                                       run the Agent's runtime: each WorkItem it accepts is run by the
                                       module's default export (job); resumes from checkpoints after a restart

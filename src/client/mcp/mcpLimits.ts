@@ -36,3 +36,10 @@ export const MCP_HTTP_MAX_BODY_BYTES = 1024 * 1024;
  * milliseconds, and a body that never ends must not hold its connection for Node's default 300 s.
  */
 export const MCP_HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Notices kept for the model (`work_held`): held work withdrawn or reported since the MCP server
+ * started. A restart re-checks at most the runtime's held work; the latest 64 say what a model
+ * needs to know without growing with a long-running server.
+ */
+export const MAX_HELD_NOTICES = 64;

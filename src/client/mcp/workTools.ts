@@ -1,8 +1,10 @@
 /**
- * The WorkItem tools of `missionweave mcp` (issue 14, part 3): what an LLM Worker needs to take
- * part in governed work (§10.3, §11.3, §13) through the SDK's MissionWeaveWorker — see the
- * offers addressed to its Agent, accept one (winning a new Ownership Epoch), start it under an
- * Execution Lease that is renewed in the background between calls (heldWork.ts), and end the
+ * The WorkItem tools of `missionweave mcp` (issue 14, part 3; issue 31 item 6): what an LLM Worker
+ * needs to take part in governed work (§10.3, §11.3, §13) through the SDK's MissionWeaveWorker and
+ * the Agent runtime — see the offers addressed to its Agent, accept one (winning a new Ownership
+ * Epoch; held in the runtime's projection, so it survives a restart), list what it holds
+ * (`work_held`), start it under an Execution Lease that is renewed in the background between
+ * calls (heldWork.ts), and end the
  * execution with a checkpoint, a submission or a failure, each citing the current Ownership
  * Epoch and Lease ID. A model gives text: a submission's Artifacts come inline, bounded by the
  * limits in limits.ts and checked before anything is sent (inlineArtifacts.ts), and its
@@ -16,12 +18,11 @@
 
 import { z } from 'zod';
 import { MAX_INLINE_ARTIFACTS, MAX_INLINE_EVIDENCE } from '../limits.js';
-import type { MissionWeaveWorker, WorkOffer } from '../worker.js';
-import type { WorkExecution } from '../workExecution.js';
+import type { WorkOffer } from '../worker.js';
 import type { JsonObject } from '../documents.js';
-import { HeldWork, ownershipExpiresAt, type HeldEntry } from './heldWork.js';
+import { ownershipExpiresAt, runtimeRefusal, type HeldEntry, type HeldWork } from './heldWork.js';
 import { publishInlineArtifacts, resolveInlineArtifacts } from './inlineArtifacts.js';
-import { tool, ToolRefusal, type McpToolSpec } from './toolSpec.js';
+import { tool, type McpToolSpec } from './toolSpec.js';
 
 /** A result as JSON: members left undefined are dropped, readonly arrays become plain ones. */
 function toJson(value: object): JsonObject {
@@ -58,10 +59,12 @@ function statusOf(entry: HeldEntry): JsonObject {
   return toJson({
     groupId: entry.groupId,
     workItemId: entry.workItemId,
-    goal: workItem.contract.goal,
-    state: workItem.state,
+    goal: workItem?.contract.goal,
+    state: workItem?.state,
+    held: entry.held,
     ownershipEpoch: entry.ownershipEpoch,
-    ownershipExpiresAt: workItem.state === 'queued' ? ownershipExpiresAt(workItem) : undefined,
+    ownershipExpiresAt: workItem?.state === 'queued' ? ownershipExpiresAt(workItem) : undefined,
+    blockedReason: entry.blockedReason,
     execution:
       execution === undefined
         ? undefined
@@ -73,6 +76,36 @@ function statusOf(entry: HeldEntry): JsonObject {
             publishedArtifactHashes: execution.publishedArtifactHashes,
             lost,
           },
+  });
+}
+
+/** One held WorkItem for `work_held`: the Agent's own record and the WorkItem as it last saw it, nothing else. */
+function heldOf(entry: HeldEntry): JsonObject {
+  const execution = entry.execution?.leaseStatus === 'keeping' ? entry.execution : undefined;
+  const workItem = entry.execution?.workItem ?? entry.workItem;
+  return toJson({
+    workItemId: entry.workItemId,
+    goal: workItem?.contract.goal,
+    state: workItem?.state,
+    held: entry.held,
+    ownershipEpoch: entry.ownershipEpoch,
+    ownershipExpiresAt: workItem?.state === 'queued' ? ownershipExpiresAt(workItem) : undefined,
+    lease: execution === undefined ? undefined : { executionLeaseId: execution.leaseId, expiresAt: execution.executionLease.expiresAt },
+    blockedReason: entry.blockedReason,
+    lastCheckpoint: entry.lastCheckpoint,
+  });
+}
+
+function heldByGroup(held: HeldWork): JsonObject {
+  const groups = new Map<string, JsonObject[]>();
+  for (const entry of held.list()) {
+    if (entry.held === 'ended') continue;
+    groups.set(entry.groupId, [...(groups.get(entry.groupId) ?? []), heldOf(entry)]);
+  }
+  return toJson({
+    recovering: held.isRecovering ? true : undefined,
+    groups: [...groups.entries()].map(([groupId, work]) => ({ groupId, work })),
+    notices: held.notices(),
   });
 }
 
@@ -93,14 +126,13 @@ const inlineArtifact = z.strictObject({
   classification: z.enum(['public', 'internal', 'confidential', 'restricted']).optional(),
 });
 
-/** The tools, sharing one record of the work this Agent holds. */
-export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldWork()): McpToolSpec[] {
-  const running = (workItemId: string): WorkExecution => {
-    const execution = held.get(workItemId)?.execution;
-    if (execution === undefined || execution.leaseStatus === 'stopped') {
-      throw new ToolRefusal('INVALID_ARGUMENT', 'not_running', `WorkItem ${workItemId} is not running here: start it with work_start`);
-    }
-    return execution;
+/** The tools, sharing the runtime that holds this Agent's work. */
+export function workTools(held: HeldWork): McpToolSpec[] {
+  const { worker } = held;
+  /** Waits for a restart's re-checks, then the running execution of `workItemId`. */
+  const running = async (workItemId: string) => {
+    await held.ready();
+    return held.running(workItemId);
   };
 
   return [
@@ -116,8 +148,12 @@ export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldW
       description: 'Accepts an offer: you own the WorkItem and must work_start it within `ownershipLeaseSeconds`.',
       input: { groupId: id, workItemId: id, ownershipLeaseSeconds: seconds.optional() },
       run: async ({ groupId, workItemId, ownershipLeaseSeconds }) => {
+        await held.ready();
+        const offer = worker.offers().find((o) => o.groupId === groupId && o.workItemId === workItemId);
+        const refusal = offer === undefined ? null : held.refusalOf(groupId, offer.workItem);
+        if (refusal !== null) throw runtimeRefusal(refusal, workItemId);
         const owned = await worker.accept({ groupId, workItemId }, ownershipLeaseSeconds === undefined ? {} : { ownershipLeaseSeconds });
-        held.owned(owned);
+        await held.accepted(owned);
         return toJson({ groupId, workItemId, state: owned.workItem.state, ownershipEpoch: owned.ownershipEpoch, startBy: owned.ownershipLease?.startBy ?? owned.ownershipLease?.expiresAt });
       },
     }),
@@ -126,11 +162,8 @@ export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldW
       description: 'Starts owned work under an Execution Lease kept renewed; returns the Work Contract.',
       input: { workItemId: id, executionLeaseSeconds: seconds.optional() },
       run: async ({ workItemId, executionLeaseSeconds }) => {
-        const entry = held.get(workItemId);
-        if (entry === undefined) throw new ToolRefusal('INVALID_ARGUMENT', 'not_owned', `WorkItem ${workItemId} was not accepted here: accept it with work_accept first`);
-        if (entry.execution?.leaseStatus === 'keeping') throw new ToolRefusal('INVALID_ARGUMENT', 'already_running', `WorkItem ${workItemId} is already running under lease ${entry.execution.leaseId}`);
-        const execution = await worker.start(entry, executionLeaseSeconds === undefined ? {} : { executionLeaseSeconds });
-        held.running(execution);
+        await held.ready();
+        const execution = await held.start(workItemId, executionLeaseSeconds === undefined ? {} : { executionLeaseSeconds });
         const { workItem } = execution;
         return toJson({ groupId: execution.groupId, workItemId, state: workItem.state, ownershipEpoch: execution.ownershipEpoch, executionLeaseId: execution.leaseId, leaseExpiresAt: execution.executionLease.expiresAt, conversationId: workItem.conversationId, contract: workItem.contract });
       },
@@ -146,9 +179,9 @@ export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldW
         resumeWithinSeconds: seconds.optional(),
       },
       run: async ({ workItemId, phase, completedMilestones, nextStep, resumeWithinSeconds }) => {
-        const execution = running(workItemId);
-        const event = await execution.checkpoint({ phase, ...(completedMilestones === undefined ? {} : { completedMilestones }), ...(nextStep === undefined ? {} : { nextStep }) }, resumeWithinSeconds === undefined ? {} : { resumeWithinSeconds });
-        held.owned({ groupId: execution.groupId, workItemId, ownershipEpoch: execution.ownershipEpoch, workItem: execution.workItem });
+        const execution = await running(workItemId);
+        const checkpoint = { phase, ...(completedMilestones === undefined ? {} : { completedMilestones }), ...(nextStep === undefined ? {} : { nextStep }) };
+        const event = await held.checkpoint(execution, checkpoint, () => execution.checkpoint(checkpoint, resumeWithinSeconds === undefined ? {} : { resumeWithinSeconds }));
         return toJson({ workItemId, state: execution.workItem.state, ownershipEpoch: execution.ownershipEpoch, resumeBy: ownershipExpiresAt(execution.workItem), sequence: event.sequence });
       },
     }),
@@ -161,12 +194,13 @@ export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldW
         evidence: z.array(evidenceDraft).min(1).max(MAX_INLINE_EVIDENCE),
       },
       run: async ({ workItemId, artifacts, evidence }) => {
-        const execution = running(workItemId);
+        const execution = await running(workItemId);
         const resolved = resolveInlineArtifacts(artifacts, execution.workItem.contract);
         const submitted = await publishInlineArtifacts(execution, resolved);
         const artifactHashes = [...new Set(submitted.map((artifact) => artifact.contentHash))];
         const signed = await Promise.all(evidence.map((draft) => execution.evidence({ ...draft, artifactHashes })));
         const event = await execution.submit({ artifactHashes, evidence: signed });
+        held.finished(execution, 'submitted');
         return toJson({ workItemId, state: execution.workItem.state, artifacts: submitted, evidenceIds: signed.map((e) => e.evidenceId), sequence: event.sequence });
       },
     }),
@@ -175,8 +209,9 @@ export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldW
       description: 'Reports that running work failed, and why.',
       input: { workItemId: id, reason: z.string().min(1).max(4000) },
       run: async ({ workItemId, reason }) => {
-        const execution = running(workItemId);
+        const execution = await running(workItemId);
         const event = await execution.fail(reason);
+        held.finished(execution, 'failed');
         return toJson({ workItemId, state: execution.workItem.state, sequence: event.sequence });
       },
     }),
@@ -186,6 +221,13 @@ export function workTools(worker: MissionWeaveWorker, held: HeldWork = new HeldW
       input: {},
       readOnly: true,
       run: async () => ({ work: held.list().map(statusOf) }),
+    }),
+    tool({
+      name: 'work_held',
+      description: 'Your held WorkItems per Group, kept across restarts: state, epoch, lease expiry, last checkpoint; and work withdrawn from you.',
+      input: {},
+      readOnly: true,
+      run: async () => heldByGroup(held),
     }),
   ];
 }

@@ -30,6 +30,10 @@ export interface RecoveryContext {
   readonly documents: Map<string, WorkItemDocument>;
   readonly log: (line: string) => void;
   readonly pump: () => void;
+  /** Told of each WorkItem withdrawn because it is no longer this Agent's, and why (`missionweave mcp` tells its model). */
+  readonly withdrawn?: (row: HeldRow, why: string) => void;
+  /** Told of each lost WorkItem reported to its Coordinator with `work.block`. */
+  readonly reported?: (row: HeldRow, reason: string) => void;
 }
 
 export interface HeldRow {
@@ -75,6 +79,7 @@ export async function recheckWork(ctx: RecoveryContext, row: HeldRow): Promise<v
   if (why !== null) {
     ctx.log(`withdrawn ${row.workItemId}: ${why}`);
     ctx.runtime.withdraw(row.workItemId);
+    ctx.withdrawn?.(row, why);
     return;
   }
   ctx.documents.set(row.workItemId, (item as AuthorityWorkItem).document);
@@ -89,6 +94,7 @@ export async function reportLost(ctx: RecoveryContext, row: HeldRow): Promise<vo
     if (why !== null) {
       ctx.log(`withdrawn ${row.workItemId}: ${why}`);
       ctx.runtime.withdraw(row.workItemId);
+      ctx.withdrawn?.(row, why);
       return;
     }
     const document = (item as AuthorityWorkItem).document;
@@ -102,6 +108,7 @@ export async function reportLost(ctx: RecoveryContext, row: HeldRow): Promise<vo
     const payload = { workItemId: row.workItemId, ownershipEpoch: row.ownershipEpoch, executionLeaseId: execution.leaseId, reason, checkpoint, blockedLeaseSeconds: BLOCKED_LEASE_SECONDS };
     await ctx.agent.command('work.block', payload, { groupId: row.groupId, workItemId: row.workItemId, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) });
     ctx.log(`reported ${row.workItemId} to its Coordinator: ${RUNTIME_SESSION_LOST}`);
+    ctx.reported?.(row, reason);
   } catch (error) {
     ctx.log(`report of lost ${row.workItemId} failed: ${messageOf(error)}`);
   }

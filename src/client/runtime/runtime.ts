@@ -94,6 +94,32 @@ export class AgentRuntime {
   }
 
   /**
+   * A directed start (`missionweave mcp`: the model picks the WorkItem): ready work goes into a
+   * free slot and its row runs under `executionLeaseId`, in one transaction; refused with a typed
+   * reason (`not-ready`, `no-free-slot`, `group-at-quota`) when it cannot.
+   */
+  startChosen(workItemId: string, executionLeaseId: string): RuntimeResult {
+    const held = this.current.work[workItemId];
+    return this.decide({ type: 'startRun', nowMs: this.clock(), workItemId }, () => {
+      if (held === undefined) return;
+      const row = this.row(held.groupId, workItemId);
+      this.projection.work.start(held.groupId, workItemId, { ownershipEpoch: row.ownershipEpoch, executionLeaseId });
+    });
+  }
+
+  /**
+   * A directed yield: the run leaves its slot at the safe checkpoint it took under
+   * `executionLeaseId` (see `checkpoint`), its row paused, in one transaction.
+   */
+  yieldChosen(workItemId: string, executionLeaseId: string): RuntimeResult {
+    const held = this.current.work[workItemId];
+    return this.decide({ type: 'yieldRun', nowMs: this.clock(), workItemId }, () => {
+      if (held === undefined) return;
+      this.projection.work.pause(held.groupId, workItemId, { ownershipEpoch: this.row(held.groupId, workItemId).ownershipEpoch, executionLeaseId });
+    });
+  }
+
+  /**
    * A checkpoint of a run. A safe one is kept in the projection (durable) before the scheduler
    * hears of it, in the same transaction; if the scheduler had asked the run to yield, it then
    * yields, its row is paused, and the slot may pass on (a `run.started` in the result).

@@ -13,6 +13,7 @@
  */
 
 import { admit, validPolicy } from './schedulerAdmission.js';
+import { startRun, yieldRun } from './schedulerDirected.js';
 import { evolve } from './schedulerEvolve.js';
 import { CROSS_PREEMPT_MARGIN, INTRA_PREEMPT_MARGIN, MAX_SLOTS, MIN_RUN_BEFORE_PREEMPT_MS } from './schedulerLimits.js';
 import { candidates, groupBonus, preemptRank, queuedCount, readyQueue } from './schedulerRanking.js';
@@ -64,6 +65,10 @@ export function decide(state: SchedulerState, command: SchedulerCommand): Schedu
     }
     case 'recoverRuns':
       return { ok: true, events: interruptedRuns(state, command.nowMs) };
+    case 'startRun':
+      return startRun(state, command.workItemId, command.nowMs);
+    case 'yieldRun':
+      return yieldRun(state, command.workItemId, command.nowMs);
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

@@ -87,6 +87,30 @@ export const SCHEDULER_REFUSALS = {
     retryable: false,
     meaning: 'Only a blocked WorkItem can be unblocked.',
   },
+  'not-ready': {
+    admission: false,
+    declineReason: 'other',
+    retryable: false,
+    meaning: 'Only a ready WorkItem can be started by a directed pick (it is running or blocked).',
+  },
+  'no-free-slot': {
+    admission: false,
+    declineReason: 'other',
+    retryable: true,
+    meaning: 'Every execution slot holds a run; one must end or yield first.',
+  },
+  'group-at-quota': {
+    admission: false,
+    declineReason: 'other',
+    retryable: true,
+    meaning: "The WorkItem's Group holds its concurrency quota of slots.",
+  },
+  'no-safe-checkpoint': {
+    admission: false,
+    declineReason: 'other',
+    retryable: false,
+    meaning: 'The run has reported no safe durable checkpoint to yield at.',
+  },
 } as const satisfies Record<string, RefusalEntry>;
 
 export type SchedulerRefusalCode = keyof typeof SCHEDULER_REFUSALS;

@@ -95,7 +95,11 @@ export type SchedulerCommand =
   | { readonly type: 'unblock'; readonly nowMs: number; readonly workItemId: string }
   | { readonly type: 'withdraw'; readonly nowMs: number; readonly workItemId: string }
   /** After a restart: no run survived the process, so every slot is emptied (§11.5). */
-  | { readonly type: 'recoverRuns'; readonly nowMs: number };
+  | { readonly type: 'recoverRuns'; readonly nowMs: number }
+  /** A directed pick: the runtime's user (an MCP model) starts this ready WorkItem in a free slot (schedulerDirected.ts). */
+  | { readonly type: 'startRun'; readonly nowMs: number; readonly workItemId: string }
+  /** A voluntary yield: the run leaves its slot at its last safe durable checkpoint, back to its Group's ready queue. */
+  | { readonly type: 'yieldRun'; readonly nowMs: number; readonly workItemId: string };
 
 export type SchedulerEvent =
   | { readonly type: 'work.admitted'; readonly atMs: number; readonly work: WorkRequest }

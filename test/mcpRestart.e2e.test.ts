@@ -1,0 +1,274 @@
+/**
+ * `missionweave mcp` keeps the work a model accepted through it across a restart (issue 31
+ * item 6), across real processes: a node started with `serve`, a Coordinator Agent over wss
+ * authorizing three WorkItems and offering them to the Worker, and the MCP server as its own process
+ * driven by the official SDK's `Client` over stdio. The model accepts them, starts one,
+ * checkpoints it, starts it again, and the MCP process is killed with SIGKILL mid-run. Started
+ * again, `work_held` lists them under their Group (the started one resumable at its checkpoint,
+ * another queued, each under its Ownership Epoch; a third, cancelled by the Coordinator while the
+ * server was down, withdrawn with a notice saying why), the model starts and submits the first, and
+ * the Group's Events show exactly one `work.submitted` by that Agent under the same Ownership
+ * Epoch. A WorkItem started without a checkpoint when the server is killed is reported to its
+ * Coordinator (`work.blocked`, `runtime-session-lost`), listed blocked with a notice, refused a
+ * start, and ready again once the Coordinator unblocks it. Then the bad inputs: a second process for the same Agent while one holds its projection,
+ * another slot count than the projection's, and a corrupt projection file, each one line and an
+ * exit code, the file left as it was.
+ */
+
+import { createPrivateKey, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { signCommand } from '../src/app/issueDocuments.js';
+import { MissionWeaveAgent } from '../src/client/index.js';
+import type { JsonObject } from '../src/protocol/strictJson.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { call, CLI } from './support/mcpNode.js';
+import { eventsOf } from './support/missions.js';
+import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
+import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
+import { postCommands } from './support/refusals.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'mw-mcp-restart-'));
+const dir = join(scratch, 'node');
+
+let db: TestDatabase;
+let node: ServeProcess;
+let groupId: string;
+let builderId: string;
+let coordinator: MissionWeaveAgent;
+const servers: McpProcess[] = [];
+/** Accepted in the first test and left queued; started without a checkpoint in the next one. */
+let waiting: string;
+
+interface McpProcess {
+  readonly client: Client;
+  readonly transport: StdioClientTransport;
+  readonly stderr: () => string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() - start > timeoutMs) throw new Error(`${what} not reached in time`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** True once no process has `pid`; undefined while one does. */
+function gone(pid: number): true | undefined {
+  try {
+    process.kill(pid, 0);
+    return undefined;
+  } catch {
+    return true;
+  }
+}
+
+/** `missionweave mcp --as builder` as a process, with an MCP client over its stdio. */
+async function startMcp(): Promise<McpProcess> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--as', 'builder', '--dir', dir], stderr: 'pipe' });
+  let logged = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    logged += chunk.toString('utf8');
+  });
+  const client = new Client({ name: 'model', version: '1.0.0' });
+  await client.connect(transport);
+  const server = { client, transport, stderr: () => logged };
+  servers.push(server);
+  return server;
+}
+
+async function ok(server: McpProcess, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const answer = await call(server.client, name, args);
+  expect(answer.isError, `${name}: ${JSON.stringify(answer.body)}`).toBe(false);
+  return answer.body;
+}
+
+async function offered(): Promise<string> {
+  const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
+  const asCoordinator = { groupId, membershipEpoch: 1, coordinatorEpoch: 1 };
+  const contract = { ...EXAMPLE_WORK_CONTRACT, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 20 } };
+  await coordinator.command('work.authorize', { workItemId, contract }, asCoordinator);
+  const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
+  await coordinator.command('work.offer', { workItemId, candidateAgentIds: [builderId], selectionBasis }, asCoordinator);
+  return workItemId;
+}
+
+async function workEvents(workItemId: string): Promise<JsonObject[]> {
+  return (await eventsOf(db.pool, groupId)).filter((e) => (e['payload'] as { workItemId?: string }).workItemId === workItemId);
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const run = (...args: string[]): Record<string, unknown> => {
+    const result = cli(db.url, ...args);
+    expect(result.code, result.stderr).toBe(0);
+    return lastJson(result.stdout);
+  };
+  run('init', '--dir', dir, '--port', String(await freePort()));
+  const planner = run('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0') as { id: string; keyId: string; privateKeyFile: string };
+  builderId = (run('agent', 'add', 'builder', '--dir', dir, '--capability', 'acme.sql-migration@1.5.0') as { id: string }).id;
+  run('agent', 'add', 'other', '--dir', dir);
+  const human = run('human', 'add', 'alice', '--dir', dir) as { id: string; keyId: string; privateKeyFile: string };
+  const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { server: { port: number } };
+  node = await serve(db.url, dir, config.server.port);
+  const ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
+  const key = { keyId: human.keyId, privateKey: createPrivateKey(readFileSync(human.privateKeyFile)) };
+  const suffix = randomUUID();
+  groupId = `urn:missionweave:group:${suffix}`;
+  const humanSays = async (kind: string, payload: JsonObject, membershipEpoch?: number): Promise<void> => {
+    const command = signCommand({ actor: { type: 'human', id: human.id }, kind, groupId, issuedAt: new Date().toISOString(), payload, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) }, key);
+    const [answer] = await postCommands(node.https, ca, [JSON.stringify(command)], 1);
+    expect(answer?.status, answer?.body).toBe(201);
+  };
+  await humanSays('mission.create', {
+    missionId: `urn:missionweave:mission:${suffix}`, groupId, mainConversationId: `urn:missionweave:conversation:${suffix}`,
+    coordinatorId: planner.id, title: 'Port the billing schema', objective: 'A reversible ledger migration.',
+    definitionOfDone: [{ criterionId: 'migrated', description: 'Migrated.', evidenceRequired: ['human_review'] }],
+    budget: { currency: 'EUR', financialLimit: 100 }, deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+  });
+  await humanSays('membership.change', { principal: { type: 'agent', id: builderId }, roles: ['worker'] }, 1);
+  coordinator = new MissionWeaveAgent({ url: node.url, ca, agentId: planner.id, keyId: planner.keyId, privateKey: createPrivateKey(readFileSync(planner.privateKeyFile)) });
+  await coordinator.connect();
+}, 180_000);
+
+afterAll(async () => {
+  for (const server of servers) await server.client.close().catch(() => undefined);
+  await coordinator?.close();
+  await node?.kill('SIGTERM');
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+it('work accepted, started and checkpointed through MCP survives a SIGKILL of the MCP server, and is submitted once', async () => {
+  const first = await startMcp();
+  const [resumed, cancelled] = [await offered(), await offered()];
+  waiting = await offered();
+  for (const workItemId of [resumed, waiting, cancelled]) {
+    await until(async () => ((await ok(first, 'work_offers', { groupId }))['offers'] as JsonObject[]).find((o) => o['workItemId'] === workItemId), 'the offer listed');
+  }
+  const accepted = await ok(first, 'work_accept', { groupId, workItemId: resumed });
+  const epoch = accepted['ownershipEpoch'];
+  expect(epoch).toBe(1);
+  await ok(first, 'work_accept', { groupId, workItemId: waiting });
+  await ok(first, 'work_accept', { groupId, workItemId: cancelled });
+  await ok(first, 'work_start', { workItemId: resumed });
+  // One slot: the second WorkItem waits its turn, refused with a reason the model can act on.
+  expect(await call(first.client, 'work_start', { workItemId: waiting })).toMatchObject({ isError: true, body: { reason: 'no_free_slot' } });
+  await ok(first, 'work_checkpoint', { workItemId: resumed, phase: 'schema read', completedMilestones: ['mapped the columns'], nextStep: 'write the migration' });
+  const running = await ok(first, 'work_start', { workItemId: resumed });
+  expect(running).toMatchObject({ state: 'active', ownershipEpoch: epoch });
+
+  const pid = first.transport.pid as number;
+  process.kill(pid, 'SIGKILL');
+  await until(() => gone(pid), 'the MCP server gone');
+  // While the server is down, the Coordinator cancels one of the held WorkItems.
+  await coordinator.command('work.cancel', { workItemId: cancelled, reason: 'no longer needed' }, { groupId, membershipEpoch: 1, coordinatorEpoch: 1 });
+
+  const second = await startMcp();
+  // The restart re-checks held work with the Authority (waiting for the killed Session's lease to close).
+  const held = await until(async () => {
+    const listed = await ok(second, 'work_held');
+    return listed['recovering'] === true ? undefined : listed;
+  }, 'the restart settled', 60_000);
+  expect(second.stderr()).toContain('"held":{"resumable":1,"queued":2,"lost":0,"blocked":0}');
+  expect(held['groups']).toEqual([{ groupId, work: expect.any(Array) }]);
+  const work = (held['groups'] as { work: JsonObject[] }[])[0]?.work ?? [];
+  const byId = new Map(work.map((w) => [w['workItemId'], w]));
+  expect(byId.get(resumed)).toMatchObject({ held: 'paused', state: 'queued', ownershipEpoch: epoch, goal: EXAMPLE_WORK_CONTRACT.goal, lastCheckpoint: { data: { phase: 'schema read', completedMilestones: ['mapped the columns'], nextStep: 'write the migration' } } });
+  expect(byId.get(waiting)).toMatchObject({ held: 'queued', state: 'queued', ownershipEpoch: 1 });
+  expect(byId.has(cancelled)).toBe(false);
+  // The model is told what was withdrawn from it, and why.
+  expect(held['notices']).toEqual([{ groupId, workItemId: cancelled, what: 'withdrawn', why: 'it is cancelled', at: expect.any(String) }]);
+
+  const restarted = await ok(second, 'work_start', { workItemId: resumed });
+  expect(restarted['executionLeaseId']).not.toBe(running['executionLeaseId']);
+  const evidence = [{ type: 'deterministic_test', criterionIds: ['migration-roundtrip'], method: 'Applied and rolled back on a masked copy.', result: 'passed' }];
+  const submitted = await ok(second, 'work_submit', { workItemId: resumed, artifacts: [{ text: 'ALTER TABLE invoices ADD COLUMN ledger_id uuid;\n', deliverableId: 'migration-script' }], evidence });
+  expect(submitted).toMatchObject({ state: 'submitted' });
+
+  const events = await workEvents(resumed);
+  const submissions = events.filter((e) => e['kind'] === 'work.submitted');
+  expect(submissions).toHaveLength(1);
+  expect(submissions[0]?.['actor']).toEqual({ type: 'agent', id: builderId });
+  expect((submissions[0]?.['payload'] as JsonObject)['ownershipEpoch']).toBe(epoch);
+  expect(events.filter((e) => e['kind'] === 'work.offer.accepted')).toHaveLength(1);
+  expect(events.filter((e) => e['kind'] === 'work.started')).toHaveLength(3);
+  // What is held now: the waiting WorkItem only; the submitted one is listed as ended by work_status.
+  const after = await ok(second, 'work_held');
+  expect((after['groups'] as { work: JsonObject[] }[])[0]?.work.map((w) => w['workItemId'])).toEqual([waiting]);
+
+  // One writer per projection: a second server for the same Agent is refused in one line.
+  const locked = cli(db.url, 'mcp', '--as', 'builder', '--dir', dir);
+  expect(locked.code, locked.stderr).toBe(69);
+  expect(locked.stderr.trim().split('\n')).toHaveLength(1);
+  expect(locked.stderr).toContain('is held by another process');
+
+  // The client closes: the server stops and lets go of the projection, which keeps its slot count.
+  const pid2 = second.transport.pid as number;
+  await second.client.close();
+  await until(() => gone(pid2), 'the second MCP server stopped');
+  const slots = cli(db.url, 'mcp', '--as', 'builder', '--dir', dir, '--slots', '2');
+  expect(slots.code, slots.stderr).toBe(2);
+  expect(slots.stderr.trim().split('\n')).toHaveLength(1);
+  expect(slots.stderr).toContain('this runtime was created with 1 slots, not 2');
+}, 300_000);
+
+it('work started through MCP without a checkpoint is reported to its Coordinator after a SIGKILL, blocked until unblocked', async () => {
+  const first = await startMcp();
+  await until(async () => ((await ok(first, 'work_held'))['recovering'] === true ? undefined : true), 'the start settled');
+  await ok(first, 'work_start', { workItemId: waiting });
+  const pid = first.transport.pid as number;
+  process.kill(pid, 'SIGKILL');
+  await until(() => gone(pid), 'the MCP server gone');
+
+  const second = await startMcp();
+  expect(second.stderr()).toContain('"held":{"resumable":0,"queued":0,"lost":1,"blocked":0}');
+  const held = await until(async () => {
+    const listed = await ok(second, 'work_held');
+    return listed['recovering'] === true ? undefined : listed;
+  }, 'the restart settled', 60_000);
+  expect((held['groups'] as { work: JsonObject[] }[])[0]?.work).toMatchObject([{ workItemId: waiting, held: 'blocked', blockedReason: 'runtime-session-lost', ownershipEpoch: 1 }]);
+  expect(held['notices']).toEqual([{ groupId, workItemId: waiting, what: 'blocked', why: expect.stringMatching(/^runtime-session-lost: /), at: expect.any(String) }]);
+  expect(await call(second.client, 'work_start', { workItemId: waiting })).toMatchObject({ isError: true, body: { reason: 'blocked' } });
+  const blocked = (await workEvents(waiting)).filter((e) => e['kind'] === 'work.blocked');
+  expect(blocked).toHaveLength(1);
+  expect(blocked[0]?.['actor']).toEqual({ type: 'agent', id: builderId });
+
+  // The Coordinator unblocks it: ready again here, and the model runs it from the start.
+  await coordinator.command('work.unblock', { workItemId: waiting }, { groupId, membershipEpoch: 1, coordinatorEpoch: 1 });
+  await until(async () => ((await ok(second, 'work_held'))['groups'] as { work: JsonObject[] }[])[0]?.work.find((w) => w['held'] === 'queued'), 'unblocked here');
+  await ok(second, 'work_start', { workItemId: waiting });
+  expect(await ok(second, 'work_fail', { workItemId: waiting, reason: 'the staging database is unreachable' })).toMatchObject({ state: 'failed' });
+  expect((await ok(second, 'work_held'))['groups']).toEqual([]);
+}, 300_000);
+
+it('refuses a corrupt projection file in one line, exit 65, and leaves the file as it was', () => {
+  const file = join(dir, 'runtime', 'other', 'projection.sqlite');
+  mkdirSync(join(dir, 'runtime', 'other'), { recursive: true });
+  const garbage = Buffer.from('this is not a SQLite database, but it holds what a backup could restore\n'.repeat(64));
+  writeFileSync(file, garbage);
+  const corrupt = cli(db.url, 'mcp', '--as', 'other', '--dir', dir);
+  expect(corrupt.code, corrupt.stderr).toBe(65);
+  expect(corrupt.stderr.trim().split('\n')).toHaveLength(1);
+  expect(corrupt.stderr).toContain(`missionweave mcp: ${file}: not a SQLite database`);
+  expect(corrupt.stderr).toContain('nothing overwritten');
+  expect(readFileSync(file).equals(garbage)).toBe(true);
+});
