@@ -27,7 +27,7 @@ import type { RepoCheck } from '../src/cli/disput/repoChecks.js';
 import { Home } from '../src/home/home.js';
 import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
 import { BACKLOG_EMPTY, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
-import { AUTHORITY_ONLY, Dialogue } from './support/disputDialogue.js';
+import { AUTHORITY_ONLY, closeReader, Dialogue } from './support/disputDialogue.js';
 import { CLI, startMcpNode, type McpNode } from './support/mcpNode.js';
 
 const runFile = promisify(execFile);
@@ -51,6 +51,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await closeReader(node);
   await node?.close();
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });

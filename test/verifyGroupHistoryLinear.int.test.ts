@@ -2,7 +2,8 @@
  * `verifyGroupHistory` stays linear in the history: its fold hands each Event a state holding
  * only the Messages that Event names, never every Message so far (which `evolve`, copying the
  * map it changes, made quadratic: 20,000 Events took 385 s). Counted, not timed: the size of the
- * `messages` map each `evolve` call receives is bounded by the Event, not by the history.
+ * `messages` map each `evolve` call receives is bounded by the Event, not by the history. 300
+ * Events show it as well as 3,000 did: the bound asked is 2, the quadratic fold reached 299.
  */
 
 import { mkdtempSync } from 'node:fs';
@@ -44,7 +45,7 @@ function countingKinds(sizes: number[]): KindRegistry {
 
 it('folds a long message.post history with a bounded Message view per Event, and still checks every Message', async () => {
   const mission = await world.mission(writer, []);
-  const total = 3_000;
+  const total = 300;
   await seedHistory(world, mission, total, 'linear');
   const { authority } = world.running;
   const verifier = { registry: authority.registry.current.registry, schemas: authority.schemas, authority: world.home.settings().services.authority, kinds: coreRegistry() };

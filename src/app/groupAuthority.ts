@@ -1,68 +1,46 @@
 /**
  * The Group Authority's application service: the one way a signed Command becomes accepted
- * facts. `submit` runs the stateless checks here and the stateful ones in a group-commit write
- * transaction; `enrolKey` is Registry administration for Principals without Agent Cards.
+ * facts. `submit` runs the stateless checks (`commandVerifier.ts`, behind the verification gate
+ * for outsiders) and the stateful ones in a group-commit write transaction (`authorityQueues.ts`);
+ * `enrolKey` is Registry administration for Principals without Agent Cards.
  */
 
 import pino, { type Logger } from 'pino';
+import type { Span } from '@opentelemetry/api';
 import { LOG_REDACTION } from './authorization/logRedaction.js';
-import type { JsonObject, JsonValue } from '../protocol/strictJson.js';
+import type { JsonValue } from '../protocol/strictJson.js';
 import type { SchemaRegistry } from '../protocol/schemas/registry.js';
-import type { VerificationFailure } from '../protocol/signing/verification.js';
 import type { KeyBindingEvidence } from '../protocol/signing/keyRegistry.js';
 import { inTransaction, type Pool } from '../store/pool.js';
 import { ensureEventAdmissionKey } from '../store/sql/eventAdmissions.js';
 import { ensureOrganization, insertBinding, lockOrganization, updateOrganization } from '../store/sql/registry.js';
-import { CommitQueue } from './commitQueue.js';
-import { PARALLEL_BATCH_MIN } from './limits.js';
+import { authorityQueues, type AuthorityQueues } from './authorityQueues.js';
+import { CommandVerifier, type RawCommand } from './commandVerifier.js';
 import { GroupStateCache } from './groupStates.js';
-import { BatchConflict, type CommandOutcome, type DeliveredEvent } from './outcomes.js';
-import { lockedGroupsOf } from './batchPreloads.js';
+import type { CommandOutcome, DeliveredEvent } from './outcomes.js';
 import { AncestorGroupCache } from './ancestorGroups.js';
 import { GroupTreeCache } from './groupTrees.js';
 import { profileSchemaDocuments, schemaRegistryWith } from './profiles.js';
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
 import { RegistryCache } from './registryCache.js';
 import { loadRegistrySnapshot, registryDelta } from './registrySnapshot.js';
-import { runGroupBatch } from './runGroupBatch.js';
 import { RegistryPublisher, type PublishedRegistry } from './registryPublication.js';
 import { OrganizationStateCache } from './organizationStates.js';
-import { notifyRegistryChanged, runOrganizationBatch, type OrganizationBatchDependencies } from './runOrganizationBatch.js';
+import { notifyRegistryChanged, type OrganizationBatchDependencies } from './runOrganizationBatch.js';
 import { systemClock, type AuthoritySettings, type Clock } from './settings.js';
-import { commandFromWorker, verifyCommandBytes, verifyCommandValue, type FrontResult, type VerifiedCommand } from './verifyCommand.js';
+import type { VerifiedCommand } from './verifyCommand.js';
 import { CryptoPool } from './workers/cryptoPool.js';
-import { InlineVerifyPolicy } from './workers/inlineVerify.js';
 import { VerificationGate } from './verificationGate.js';
-import { afterGroupCommit } from './failpoints.js';
-import { wireError, type WireError } from './wireError.js';
-import { PolicyLogRecorder, unrecordedError, type Refusal, type SubmissionOrigin } from './recordPolicyLog.js';
+import { PolicyLogRecorder, unrecordedError, type SubmissionOrigin } from './recordPolicyLog.js';
 import { createAuthorityMetrics, DISABLED_METRICS, type AuthorityMetrics } from './metrics/authorityMetrics.js';
 import { watchAuthority } from './metrics/authorityGauges.js';
 import { claimedKind } from './metrics/commandTally.js';
 import type { PipelineEvidence } from './evidence/pipelineEvidence.js';
 import { evidenceFromEnvironment } from './evidence/evidenceFile.js';
-import { endSpan, SpanKind, TRACING_OFF, type BatchPhases, type CommandTraceOrigin, type Tracing, type TraceParent } from './tracing/tracing.js';
+import { endSpan, SpanKind, TRACING_OFF, type CommandTraceOrigin, type Tracing, type TraceParent } from './tracing/tracing.js';
 import { tracedCommand } from './tracing/tracedCommand.js';
-import type { Span } from '@opentelemetry/api';
 
-/**
- * Failures after which the Registry is caught up with the database before refusing: those
- * another node's recent Registry change could explain, and a known key's bad signature too, so
- * that refusing an unknown key takes no longer than refusing a known one (the time of a refusal
- * must not tell which key IDs exist).
- */
-function refreshBeforeRefusing(diagnostic: VerificationFailure | undefined): boolean {
-  return diagnostic !== undefined && (diagnostic.stage === 'key-resolution' || diagnostic.stage === 'admission' || diagnostic.stage === 'signature');
-}
-
-/**
- * The exact text a Command arrived in, so that a crypto worker can verify it: a whole COMMAND
- * frame (`frame`: verify its `command`), or the Command itself (an HTTPS body).
- */
-export interface RawCommand {
-  readonly text: string;
-  readonly frame: boolean;
-}
+export type { RawCommand } from './commandVerifier.js';
 
 /** Outsiders' Commands pass the verification gate; the CLI's and HELLO's own do not. */
 const GATED: ReadonlySet<SubmissionOrigin['transport']> = new Set(['wss', 'https']);
@@ -88,15 +66,6 @@ export interface GroupAuthorityOptions {
 /** A submission's outcome, with the verified Command when it got that far. */
 export type Submission = CommandOutcome & { readonly command?: VerifiedCommand };
 
-/** PostgreSQL says "try again" with these: lost races, not faults. */
-const RETRYABLE_SQLSTATES = new Set(['40001', '40P01', '23505']);
-
-function isRetryable(error: unknown): boolean {
-  if (error instanceof BatchConflict) return true;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && RETRYABLE_SQLSTATES.has(code);
-}
-
 /** Told of every Command's fresh Events once they are committed. */
 export type CommitListener = (events: readonly DeliveredEvent[]) => void;
 
@@ -111,11 +80,9 @@ export class GroupAuthority {
   private readonly spans = new WeakMap<VerifiedCommand, Span>();
   private readonly listeners: CommitListener[] = [];
   private readonly deps: OrganizationBatchDependencies;
-  private readonly groupQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
-  private readonly organizationQueue: CommitQueue<VerifiedCommand, CommandOutcome>;
+  private readonly queues: AuthorityQueues;
+  private readonly verifier: CommandVerifier;
   private readonly gate: VerificationGate;
-  /** Whether the main thread verifies a Command itself rather than handing it to a worker. */
-  private readonly inlineVerify = new InlineVerifyPolicy();
   private readonly publisher: RegistryPublisher;
 
   private constructor(options: GroupAuthorityOptions, registry: RegistryCache, crypto: CryptoPool | undefined, kinds: KindRegistry) {
@@ -147,46 +114,11 @@ export class GroupAuthority {
       contextGenerator: contextGenerator?.principal,
       nowMillis: () => this.deps.clock.nowMillis(),
     });
-    const failed = (item: VerifiedCommand, error: unknown): CommandOutcome => {
-      this.logger.error({ err: error, actionId: item.envelope.actionId, kind: item.envelope.kind }, 'write transaction failed');
-      this.deps.states.invalidate([item.envelope.groupId ?? '']);
-      return { ok: false, error: wireError('INTERNAL_ERROR', '', { relatedActionId: item.envelope.actionId }) };
-    };
-    this.groupQueue = new CommitQueue({
-      maxBatch: options.settings.maxBatch,
-      concurrency: options.settings.writerConcurrency,
-      parallelMin: PARALLEL_BATCH_MIN,
-      keysOf: (c) => lockedGroupsOf(kinds, c),
-      run: async (items) => {
-        const started = performance.now();
-        const phases: BatchPhases | undefined = this.tracing.on ? { started } : undefined;
-        const outcomes = await runGroupBatch(items, this.deps, phases);
-        if (phases !== undefined) this.tracing.batchSpans(items.map((item) => this.spans.get(item)), phases);
-        afterGroupCommit();
-        this.metrics.batchCommitted('group', items.length, (performance.now() - started) / 1000);
-        this.logger.debug({ commands: items.length, ms: Math.round(performance.now() - started) }, 'Group batch committed');
-        return outcomes;
-      },
-      isRetryable,
-      failed,
-    });
-    this.organizationQueue = new CommitQueue({
-      maxBatch: options.settings.maxBatch,
-      concurrency: 1,
-      keysOf: () => ['organization'],
-      run: async (items) => {
-        const started = performance.now();
-        const outcomes = await runOrganizationBatch(items, this.deps);
-        if (this.tracing.on) this.tracing.batchSpans(items.map((item) => this.spans.get(item)), { started, committed: performance.now() });
-        this.metrics.batchCommitted('organization', items.length, (performance.now() - started) / 1000);
-        return outcomes;
-      },
-      isRetryable,
-      failed,
-    });
+    this.verifier = new CommandVerifier(this.deps, this.policyLog, this.logger);
+    this.queues = authorityQueues({ deps: this.deps, logger: this.logger, metrics: this.metrics, tracing: this.tracing, spans: this.spans });
     watchAuthority(this.metrics, {
       pool: options.pool,
-      commitQueueDepth: () => this.groupQueue.depth + this.organizationQueue.depth,
+      commitQueueDepth: () => this.queues.group.depth + this.queues.organization.depth,
       ...(crypto === undefined ? {} : { cryptoQueueDepth: () => crypto.queueDepth }),
     });
   }
@@ -245,66 +177,6 @@ export class GroupAuthority {
   }
 
   /**
-   * The stateless checks: on a crypto worker when there are any and the input is text, unless
-   * the origin may be verified here (`mayInline`: not an outsider in bad standing) and the main
-   * thread has room (`InlineVerifyPolicy`).
-   */
-  private async front(input: Uint8Array | JsonValue, raw: RawCommand | undefined, mayInline: boolean): Promise<FrontResult> {
-    const snapshot = this.deps.registry.current;
-    const crypto = this.deps.crypto;
-    const source = raw ?? (input instanceof Uint8Array ? { text: Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8'), frame: false } : undefined);
-    if (crypto !== undefined && source !== undefined && !(mayInline && this.inlineVerify.inline(source.text.length))) {
-      const reply = await crypto.verify(source.text, source.frame);
-      if (reply.type === 'rejected') return { ok: false, error: reply.error, ...(reply.diagnostic === undefined ? {} : { diagnostic: reply.diagnostic }) };
-      if (reply.type === 'verified') {
-        const parsed = raw !== undefined && !(input instanceof Uint8Array) ? (input as JsonObject) : undefined;
-        const command = commandFromWorker(reply.canonical, reply.signingHash, reply.keyId, reply.registryRevision, this.deps.registry.current.registry, this.deps.kinds, parsed, reply.embedded);
-        if (command !== undefined) return { ok: true, command };
-      }
-    }
-    return input instanceof Uint8Array
-      ? verifyCommandBytes(input, snapshot, this.deps.schemas, this.deps.kinds)
-      : verifyCommandValue(input, snapshot, this.deps.schemas, this.deps.kinds);
-  }
-
-  /** The stateless checks, again on a Registry caught up with the database where a refusal calls for it. */
-  private async verify(input: Uint8Array | JsonValue, raw: RawCommand | undefined, mayInline: boolean): Promise<FrontResult> {
-    const front = await this.front(input, raw, mayInline);
-    if (front.ok || !refreshBeforeRefusing(front.diagnostic)) return front;
-    let moved: boolean;
-    try {
-      moved = await this.refreshRegistry();
-    } catch (error) {
-      // No Registry change explains a bad signature: with the database away it is still refused.
-      if (front.diagnostic?.stage === 'signature') return front;
-      throw error;
-    }
-    return moved ? this.front(input, raw, mayInline) : front;
-  }
-
-  /**
-   * The stateless checks, and a refusal's Policy Log record committed before the refusal is
-   * returned (§6.4); inside an outsider's turn of the verification gate, so that a flooder's
-   * refusals waiting on the record count toward its own share. A refusal that could not be
-   * recorded is answered as such (`unrecordedError`), never as the refusal.
-   */
-  private async verifyRecorded(input: Uint8Array | JsonValue, source: RawCommand | undefined, mayInline: boolean, origin: SubmissionOrigin): Promise<FrontResult> {
-    const front = await this.verify(input, source, mayInline);
-    if (front.ok || front.diagnostic === undefined) return front;
-    if (front.diagnostic.code === 'AUTH_INVALID_SIGNATURE') {
-      this.logger.info({ stage: front.diagnostic.stage, reason: front.diagnostic.reason }, 'signed Command rejected');
-    }
-    const error = await this.recordRefusal({ diagnostic: front.diagnostic, origin, document: input }, front.error);
-    return { ok: false, error };
-  }
-
-  /** Records a refusal and returns what to answer: `error` once it is recorded. */
-  private async recordRefusal(refusal: Refusal, error: WireError): Promise<WireError> {
-    const outcome = await this.policyLog.record(refusal);
-    return outcome === 'recorded' ? error : unrecordedError(outcome, error.relatedActionId);
-  }
-
-  /**
    * Submits one signed Command given as untrusted bytes or as a strictly parsed value. A
    * WebSocket COMMAND frame passes its raw text too (a string), an HTTPS request its body, so a
    * worker can verify it. Outsiders' Commands (wss, https) pass the verification gate of their
@@ -342,8 +214,8 @@ export class GroupAuthority {
     }
     const verifying = span === undefined ? undefined : this.tracing.start('command.verify', span);
     const front = gated
-      ? await this.gate.run({ ...(origin.address === undefined ? {} : { address: origin.address }), ...(connection === undefined ? {} : { connection }) }, (goodStanding) => this.verifyRecorded(input, source, goodStanding, origin))
-      : await this.verifyRecorded(input, source, true, origin);
+      ? await this.gate.run({ ...(origin.address === undefined ? {} : { address: origin.address }), ...(connection === undefined ? {} : { connection }) }, (goodStanding) => this.verifier.verifyRecorded(input, source, goodStanding, origin))
+      : await this.verifier.verifyRecorded(input, source, true, origin);
     endSpan(verifying, front.ok ? undefined : front.error.code);
     if (!front.ok) {
       this.metrics.commandRefused(claimedKind(input), front.error.code);
@@ -351,11 +223,11 @@ export class GroupAuthority {
     }
     const command = tracedCommand(front.command, parent, span);
     if (span !== undefined) this.spans.set(command, span);
-    const queue = command.scope === 'organization' ? this.organizationQueue : this.groupQueue;
+    const queue = command.scope === 'organization' ? this.queues.organization : this.queues.group;
     let outcome = await queue.submit(command);
     if (!outcome.ok && outcome.error.diagnostic !== undefined) {
       const diagnostic = { ...outcome.error.diagnostic, code: outcome.error.code };
-      const error = await this.recordRefusal({ diagnostic, origin, document: front.command.document, signingHash: front.command.verified.signingHash }, outcome.error);
+      const error = await this.verifier.recordRefusal({ diagnostic, origin, document: front.command.document, signingHash: front.command.verified.signingHash }, outcome.error);
       outcome = { ok: false, error };
     }
     if (outcome.ok) this.metrics.commandAccepted(front.command.envelope.kind, outcome.duplicate, submittedAt);
@@ -368,15 +240,13 @@ export class GroupAuthority {
     return { ...outcome, command };
   }
 
-
   /**
    * Catches up with Registry changes made by other nodes; true when the Registry moved. Called
    * before refusing a signature for an unknown or not-yet-valid key, and on the hint other nodes
    * send when they change the Registry.
    */
-  async refreshRegistry(): Promise<boolean> {
-    const before = this.deps.registry.current.revision;
-    return (await this.deps.registry.refresh(this.deps.pool)).revision !== before;
+  refreshRegistry(): Promise<boolean> {
+    return this.verifier.refreshRegistry();
   }
 
   /**

@@ -17,8 +17,13 @@ import type { SigningKey } from '../protocol/signing/signDocument.js';
 import type { PoolClient } from '../store/pool.js';
 import { insertEventRedaction, readMessageEvent } from '../store/sql/eventRedactions.js';
 import type { EventRow } from '../store/sql/events.js';
+import { messageCorrected } from '../domain/conversation/messageCorrect.js';
+import { messagePosted } from '../domain/conversation/messagePost.js';
 import { messageRedacted } from '../domain/conversation/messageRedact.js';
 import { signEventDocuments } from './eventFactory.js';
+
+/** The Event kinds that carry a Message, one of which a redaction renders: the domain's own. */
+const CARRYING_KINDS: readonly string[] = [messagePosted.kind, messageCorrected.kind];
 
 /** The carried Message of an Event payload: `message` (posted) or `amendment` (corrected). */
 function carriedMember(payload: JsonObject): 'message' | 'amendment' {
@@ -39,7 +44,7 @@ export async function renderRedactions(client: PoolClient, events: readonly Even
   for (const row of events) {
     if (!isRedaction(row)) continue;
     const tombstone = (JSON.parse(row.document) as { payload: { amendment: { targetMessageId: string; content: JsonObject[] } } }).payload.amendment;
-    const original = await readMessageEvent(client, row.groupId, tombstone.targetMessageId);
+    const original = await readMessageEvent(client, row.groupId, CARRYING_KINDS, tombstone.targetMessageId);
     if (original === undefined) continue;
     const { signature: _signature, ...unsigned } = JSON.parse(original.document) as JsonObject & { payload: JsonObject };
     const member = carriedMember(unsigned.payload);

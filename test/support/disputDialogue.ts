@@ -11,9 +11,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, vi } from 'vitest';
 import { signCommand } from '../../src/app/issueDocuments.js';
+import { readDialogue } from '../../src/cli/disput/dialogue.js';
 import { runDisput } from '../../src/cli/disput/disputCommand.js';
+import { connect, type NodeLink } from '../../src/cli/disput/nodeLink.js';
 import type { RepoCheck } from '../../src/cli/disput/repoChecks.js';
 import { DISPUT_URI } from '../../src/domain/disput/disputProfile.js';
+import { Home } from '../../src/home/home.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { BACKLOG, configFor, fileNameOf, turnText, type TurnSpec } from '../domain/disput/disputFixtures.js';
 import type { McpNode } from './mcpNode.js';
@@ -51,6 +54,25 @@ async function newGroup(node: McpNode): Promise<string> {
   return groupId;
 }
 
+const readers = new Map<McpNode, Promise<NodeLink>>();
+
+/** The human decider's link to the node, signed in once per node: it reads the Groups' Events. */
+function reader(node: McpNode): Promise<NodeLink> {
+  let link = readers.get(node);
+  if (link === undefined) {
+    link = connect(new Home(node.dir), HANDLES['user'] as string);
+    readers.set(node, link);
+  }
+  return link;
+}
+
+/** Signs the reader of `node` out, if it signed in: for the file's `afterAll`, before the node stops. */
+export async function closeReader(node: McpNode): Promise<void> {
+  const link = readers.get(node);
+  readers.delete(node);
+  if (link !== undefined) await (await link).close();
+}
+
 /** One case's dialogue: a repository with the project committed, and its own Group. */
 export class Dialogue {
   private constructor(private readonly node: McpNode, readonly repo: string, readonly groupId: string) {}
@@ -64,8 +86,14 @@ export class Dialogue {
     d.git('config', 'user.name', 'disput rules');
     d.git('config', 'user.email', 'rules@example.invalid');
     const principals = Object.fromEntries(['claude', 'vibe', 'codex'].map((name) => [name, { type: 'agent' as const, id: node.agents[name]?.id ?? '' }]));
-    // The [[checks]] as commands that pass at once: §8.7 is disputCli.e2e's and disputChecks.int's.
-    const config = configFor({ ...principals, user: { type: 'human', id: node.human.id } }).replace('command = "npm test"', 'command = "true"').replace('command = "npm run lint"', 'command = "true"');
+    // One [[checks]] entry, a must_pass command that passes at once, so every local play still runs
+    // §8.7; the no_regression one (a worktree at the old HEAD, five more git calls and a command
+    // per play) is disputCli.e2e's and disputChecks.int's, as the other outcomes of §8.7 are.
+    const config = configFor({ ...principals, user: { type: 'human', id: node.human.id } })
+      .replace('command = "npm test"', 'command = "true"')
+      .replace(/\[\[checks\]\]\nname = "lint"\ncommand = "npm run lint"\npolicy = "no_regression"\n\n/, '');
+    expect(config).toContain('policy = "must_pass"');
+    expect(config).not.toContain('no_regression');
     // Seed §2: the config lives in .disput/ (a root disput.toml is only the tool's fallback).
     d.write({ '.disput/disput.toml': config, '.disput/backlog.md': backlog, '.gitignore': '.disput/logs/\n.disput/run.lock\n.disput/last-run.md\n', 'src/login.ts': 'export const login = () => false;\n' });
     d.git('add', '-A');
@@ -119,6 +147,15 @@ export class Dialogue {
     return (await this.disput('codex', ['status'])).json['turns'] as number;
   }
 
+  /**
+   * The turns the Group recorded, as `status` counts them (the same `readDialogue` over the same
+   * Events), read through the decider's one sign-in for the file instead of a `status` run each
+   * time: what `refused` compares before and after, twice per refusal.
+   */
+  async recordedTurns(): Promise<number> {
+    return readDialogue(await (await reader(this.node)).events(this.groupId)).state.turns.length;
+  }
+
   /** Commits and plays each turn; every one must be recorded. */
   async play(...turns: readonly [TurnSpec, Record<string, string>?][]): Promise<void> {
     for (const [spec, files] of turns) {
@@ -133,7 +170,7 @@ export class Dialogue {
    * both times, the Authority with `reason`, nothing recorded; the commit is then taken back.
    */
   async refused(spec: TurnSpec, reason: string, options: { files?: Record<string, string>; as?: string; local?: string } = {}): Promise<Record<string, unknown>> {
-    const before = await this.turns();
+    const before = await this.recordedTurns();
     this.commit(spec, options.files);
     const player = options.as ?? spec.who;
     const local = await this.disput(player, ['play']);
@@ -145,7 +182,7 @@ export class Dialogue {
     const authority = await this.disput(player, ['play'], AUTHORITY_ONLY);
     expect(authority.code, authority.line).toBe(1);
     expect(authority.json).toMatchObject({ ok: false, reason, details: { reason } });
-    expect(await this.turns()).toBe(before);
+    expect(await this.recordedTurns()).toBe(before);
     this.git('reset', '-q', '--hard', 'HEAD~1');
     return authority.json;
   }

@@ -74,8 +74,13 @@ export class GitRepo {
 
   /** The turn files' names at `commit` (none before the folder exists). */
   turnFiles(commit: string): string[] {
-    if (this.fileAt(commit, TURNS_DIR) === undefined) return [];
-    return this.git('ls-tree', '--name-only', `${commit}:${TURNS_DIR}`).split('\n').filter((name) => name.endsWith('.md'));
+    let names: string;
+    try {
+      names = this.git('ls-tree', '--name-only', `${commit}:${TURNS_DIR}`);
+    } catch {
+      return [];
+    }
+    return names.split('\n').filter((name) => name.endsWith('.md'));
   }
 
   /** Uncommitted changes, as `git status --porcelain` lines. */

@@ -33,14 +33,16 @@ const LOCAL: readonly { readonly pattern: string; readonly probe: string }[] = [
 /** What a project commits as `.disput/.gitignore`. */
 export const DISPUT_GITIGNORE = 'logs/\nrun.lock\nlast-run.md\n';
 
-async function ignored(repo: string, path: string): Promise<boolean> {
-  return (await git(repo, ['check-ignore', '-q', '--no-index', '--', path], [0, 1])).code === 0;
+/** Which of `paths` (the plain ones of `LOCAL`, printed as given) git ignores, in one `check-ignore` (exit 1: none). */
+async function ignoredOf(repo: string, paths: readonly string[]): Promise<Set<string>> {
+  const out = await git(repo, ['check-ignore', '--no-index', '--', ...paths], [0, 1]);
+  return new Set(out.stdout.toString('utf8').split('\n').filter((path) => path.length > 0));
 }
 
 /** Makes sure the local files are ignored; returns the patterns it had to add to `info/exclude`. */
 export async function ensureLocalFilesIgnored(repo: string): Promise<string[]> {
-  const missing: string[] = [];
-  for (const { pattern, probe } of LOCAL) if (!(await ignored(repo, probe))) missing.push(pattern);
+  const ignored = await ignoredOf(repo, LOCAL.map((local) => local.probe));
+  const missing = LOCAL.filter(({ probe }) => !ignored.has(probe)).map(({ pattern }) => pattern);
   if (missing.length === 0) return [];
   const exclude = await gitPath(repo, 'info/exclude');
   await mkdir(dirname(exclude), { recursive: true });

@@ -6,14 +6,17 @@
 import type { Queryable } from '../pool.js';
 import type { StoredEventText } from './events.js';
 
-/** The stored Event that carries Message `messageId` (posted or amended), if any. */
-export async function readMessageEvent(db: Queryable, groupId: string, messageId: string): Promise<{ sequence: number; eventId: string; document: string } | undefined> {
+/**
+ * The stored Event of one of `kinds` (the app names those that carry a Message: posted, or
+ * corrected) that carries Message `messageId`, if any.
+ */
+export async function readMessageEvent(db: Queryable, groupId: string, kinds: readonly string[], messageId: string): Promise<{ sequence: number; eventId: string; document: string } | undefined> {
   const result = await db.query<{ sequence: string; event_id: string; document: string }>(
     `select sequence, event_id, document from events
-     where group_id = $1 and kind in ('message.posted', 'message.corrected')
-       and coalesce(document::jsonb #>> '{payload,message,messageId}', document::jsonb #>> '{payload,amendment,messageId}') = $2
+     where group_id = $1 and kind = any($2::text[])
+       and coalesce(document::jsonb #>> '{payload,message,messageId}', document::jsonb #>> '{payload,amendment,messageId}') = $3
      limit 1`,
-    [groupId, messageId],
+    [groupId, kinds, messageId],
   );
   const row = result.rows[0];
   return row === undefined ? undefined : { sequence: Number(row.sequence), eventId: row.event_id, document: row.document };
