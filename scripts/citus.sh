@@ -7,6 +7,10 @@
 #   scripts/citus.sh start     install, then start the cluster; prints the coordinator URL on stdout
 #   scripts/citus.sh stop      stop every node
 #   scripts/citus.sh url       the coordinator URL (when it answers; exit 1 otherwise)
+#   scripts/citus.sh stop-worker N [immediate|fast]   stop worker N (1 or 2; default immediate: no
+#                              checkpoint, its connections cut, as a crash), leaving its data
+#   scripts/citus.sh start-worker N                 start worker N again (after stop-worker)
+#   scripts/citus.sh restart-worker N [SECONDS]     stop worker N (immediate), wait SECONDS (3), start it
 #
 # Tests that need Citus read MW_CITUS_URL (export MW_CITUS_URL=$(scripts/citus.sh start)) and skip,
 # saying why, without it. Environment: MW_CITUS_DIR (default /var/cache/missionweave-citus: the
@@ -48,6 +52,24 @@ install() {
   say "built in $((SECONDS - started)) s, cached as $CITUS_BIN_TARBALL"
 }
 
+# Worker N's data directory (the setup script's layout: $WORKDIR/data/n<port>), N in 1..N_WORKERS.
+worker_dir() {
+  case "${1:-}" in ''|*[!0-9]*) say "worker number expected (1..$N_WORKERS)"; exit 2 ;; esac
+  [ "$1" -ge 1 ] && [ "$1" -le "$N_WORKERS" ] || { say "no worker $1 (1..$N_WORKERS)"; exit 2; }
+  local dir="$WORKDIR/data/n$((BASE_PORT + $1))"
+  [ -s "$dir/PG_VERSION" ] || { say "no data directory $dir (scripts/citus.sh start first)"; exit 3; }
+  echo "$dir"
+}
+as_postgres() { if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi; }
+stop_worker() {
+  local dir; dir=$(worker_dir "$1")
+  as_postgres "$PG_BIN/pg_ctl" -D "$dir" -m "${2:-immediate}" -w -t 60 stop >&2
+}
+start_worker() {
+  local dir; dir=$(worker_dir "$1")
+  as_postgres "$PG_BIN/pg_ctl" -D "$dir" -l "$WORKDIR/log/pg-$((BASE_PORT + $1)).log" -w -t 60 start >&2
+}
+
 answers() { "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$BASE_PORT"; }
 
 case "${1:-}" in
@@ -61,5 +83,8 @@ case "${1:-}" in
     echo "$URL" ;;
   stop) "$SETUP" stop ;;
   url) answers && echo "$URL" ;;
-  *) echo "usage: $0 install|start|stop|url" >&2; exit 2 ;;
+  stop-worker) stop_worker "${2:-}" "${3:-immediate}" ;;
+  start-worker) start_worker "${2:-}" ;;
+  restart-worker) stop_worker "${2:-}" immediate; sleep "${3:-3}"; start_worker "${2:-}" ;;
+  *) echo "usage: $0 install|start|stop|url|stop-worker N [immediate|fast]|start-worker N|restart-worker N [SECONDS]" >&2; exit 2 ;;
 esac

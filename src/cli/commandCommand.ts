@@ -55,7 +55,7 @@ async function groupFacts(pool: Pool, groupId: string, principal: PrincipalRecor
   const mission = await pool.query<{ conversation: string; coordinator: string; epoch: number }>(
     `select g.document->>'mainConversationId' as conversation, m.document->'mission'->'coordinator'->>'agentId' as coordinator,
             (m.document->'mission'->'coordinator'->>'coordinatorEpoch')::int as epoch
-     from aggregates g join aggregates m on m.group_id = g.group_id and m.aggregate_type = 'mission'
+     from aggregates g join aggregates m on m.tree_id = g.tree_id and m.group_id = g.group_id and m.aggregate_type = 'mission'
      where g.group_id = $1 and g.aggregate_type = 'group'`,
     [groupId],
   );

@@ -32,11 +32,11 @@ export interface CitusBenchDatabase {
 }
 
 /**
- * Creates the bench's database on every node, with the extension, the workers registered, the
+ * Creates the bench's database (`prefix`_random; the fault suite's too) on every node, with the extension, the workers registered, the
  * counters on, and `synchronous_commit` on as on the embedded PostgreSQL (a session setting; the
  * cluster's own `fsync` is whatever its nodes were started with, reported by the bench).
  */
-export async function openCitusBenchDatabase(adminUrl: string): Promise<CitusBenchDatabase> {
+export async function openCitusBenchDatabase(adminUrl: string, prefix = 'mw_bench'): Promise<CitusBenchDatabase> {
   const [citus] = await onNode<{ yes: boolean }>(adminUrl, ["select exists (select 1 from pg_extension where extname = 'citus') as yes"]);
   if (citus?.yes !== true) throw new Error(`${adminUrl} is not a Citus coordinator (no citus extension in its database)`);
   const nodes = await onNode<{ nodename: string; nodeport: number }>(adminUrl, ["select nodename, nodeport from pg_dist_node where groupid > 0 and noderole = 'primary' order by nodeid"]);
@@ -47,7 +47,7 @@ export async function openCitusBenchDatabase(adminUrl: string): Promise<CitusBen
     const [row] = await onNode<{ data_directory: string }>(node, ['show data_directory']);
     postmasterPids.push(postmasterPid(row?.data_directory ?? ''));
   }
-  const name = `mw_bench_${randomBytes(6).toString('hex')}`;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const settings = [`alter database ${name} set synchronous_commit to on`];
   for (const worker of workers) {
     await onNode(worker, [`create database ${name}`, ...settings]);

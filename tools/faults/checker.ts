@@ -189,7 +189,15 @@ export function checkEpochs(logs: readonly GroupLog[]): Violation[] {
 
 /** Operations whose answers never settled whether they were applied. */
 export function unresolved(history: History): number {
+  return unresolvedOperations(history).length;
+}
+
+/** The unsettled Operations, each with its last answer (`none`, `lost` or an error code), for the report. */
+export function unresolvedOperations(history: History): { op: History['operations'][number]; last: string }[] {
   const answers = new Map<number, History['completions'][number]['answer'][]>();
   for (const c of history.completions) answers.set(c.op, [...(answers.get(c.op) ?? []), c.answer]);
-  return history.operations.filter((op) => outcomeOf(answers.get(op.id) ?? []) === 'unknown').length;
+  return history.operations.filter((op) => outcomeOf(answers.get(op.id) ?? []) === 'unknown').map((op) => {
+    const last = answers.get(op.id)?.at(-1);
+    return { op, last: last === undefined ? 'none' : last.type === 'error' ? last.code : last.type };
+  });
 }

@@ -1,6 +1,7 @@
 /**
  * The system under test for the fault suite: one embedded PostgreSQL this process can SIGKILL
- * and restart (on the same port), and `missionweave serve` nodes on it that can be SIGKILLed —
+ * and restart (on the same port) — or a database of its own on a Citus cluster, whose workers
+ * citusWorkers.ts stops and starts — and `missionweave serve` nodes on it that can be SIGKILLed —
  * at a random moment, or armed to die right after their next Group commit — and restarted.
  */
 
@@ -10,6 +11,8 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { openEmbeddedPostgres, type EmbeddedDatabase } from '#src/store/embeddedPostgres.js';
+import { onNode } from '#src/store/adminConnection.js';
+import { openCitusBenchDatabase, type CitusBenchDatabase } from '../bench/benchCitus.js';
 
 /** The built CLI: this module lies two folders below the repository, as tools/faults or dist-tools/faults. */
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli', 'main.js');
@@ -27,18 +30,35 @@ export class Cluster {
   /** Node exits the suite did not cause (a crash): each one is a violation. */
   readonly unexpectedExits: string[] = [];
   private database: EmbeddedDatabase | undefined;
+  private citus: CitusBenchDatabase | undefined;
   databaseUrl = '';
+  /**
+   * How long a node may take to print its ready line. On Citus longer: a node started on the
+   * loopback cluster while the run's load goes on took 23-60 s on 2 shared cores (2026-12-04,
+   * load average 17-20), against 5 s on the same cluster unloaded.
+   */
+  private readonly readyTimeoutMs: number;
 
+  /** `citusAdminUrl`: a Citus coordinator's admin URL (MW_CITUS_URL) instead of an embedded PostgreSQL. */
   constructor(
     private readonly databaseDir: string,
     private readonly homeDir: string,
     nodeCount: number,
     private readonly log: (line: string) => void,
+    readonly citusAdminUrl?: string,
   ) {
+    this.readyTimeoutMs = citusAdminUrl === undefined ? 60_000 : 180_000;
     this.nodes = Array.from({ length: nodeCount }, (_, i) => ({ name: `node-${i + 1}`, child: undefined, url: undefined, expectingExit: false }));
   }
 
   async startDatabase(): Promise<string> {
+    if (this.citusAdminUrl !== undefined) {
+      this.citus ??= await openCitusBenchDatabase(this.citusAdminUrl, 'mw_faults');
+      this.databaseUrl = this.citus.url;
+      // Four shards a table, as the test harness makes them (the run is small; 32 would make migrate slow).
+      await onNode(this.databaseUrl, [`alter database ${new URL(this.databaseUrl).pathname.slice(1)} set citus.shard_count to 4`]);
+      return this.databaseUrl;
+    }
     this.database = await openEmbeddedPostgres(this.databaseDir, { temporary: true });
     this.databaseUrl = this.database.url;
     return this.databaseUrl;
@@ -78,7 +98,7 @@ export class Cluster {
       if (!line.startsWith('{') || process.env['MW_FAULTS_VERBOSE'] === '1') this.log(`${node.name}: ${line.slice(0, 300)}`);
     });
     node.url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${node.name} did not become ready`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`${node.name} did not become ready in ${this.readyTimeoutMs / 1_000} s`)), this.readyTimeoutMs);
       child.once('exit', (code, signal) => reject(new Error(`${node.name} exited (${String(code ?? signal)}) before ready`)));
       createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
         const ready = JSON.parse(line) as { url?: string };
@@ -134,5 +154,6 @@ export class Cluster {
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     }
     await this.database?.stop().catch(() => undefined);
+    await this.citus?.drop().catch((error: unknown) => this.log(`dropping the suite's database on Citus failed: ${String(error)}`));
   }
 }

@@ -1,12 +1,15 @@
 /**
- * `npm run faults [-- --json] [--short]`: a Jepsen-style fault suite. Two `missionweave serve`
+ * `npm run faults [-- --json] [--short] [--database citus]`: a Jepsen-style fault suite. Two `missionweave serve`
  * nodes on one embedded PostgreSQL serve concurrent Agents while faults are injected: nodes
  * SIGKILLed at random moments and right after a commit (before the answer leaves), PostgreSQL
  * killed and restarted, duplicate-Command storms, random disconnects with resume, stale epochs
  * tried on purpose, and Worker faults (workRounds.ts): Worker processes paused past their lease
  * and resumed, SIGKILLed mid-execution, racing for one offer. Every invocation and answer is
  * recorded; afterwards the history is checked against the logs (checker.ts, workChecker.ts).
- * Exits 1 on any violation; with `--json` the last line is
+ * With `--database citus` the database is a fresh one on the Citus cluster MW_CITUS_URL names, and
+ * instead of PostgreSQL a Citus worker (the one holding most of the run's Mission trees) is
+ * stopped as a crash and started again (citusWorkers.ts); nothing that needed it may be
+ * acknowledged while it is down. Exits 1 on any violation; with `--json` the last line is
  * `{"faults":N,"commands":N,"violations":N,…,"workerFaults":{…},"workInvariants":{…}}`.
  */
 
@@ -15,8 +18,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BenchWorld, type BenchAgent, type BenchMission } from '../bench/benchWorld.js';
 import { Reader, Writer, pause, pick, type Stage } from './actors.js';
-import { checkDeliveries, checkDowntimes, checkEpochs, checkLogs, checkOperations, checkReplays, unresolved, type Violation } from './checker.js';
+import { checkDeliveries, checkDowntimes, checkEpochs, checkLogs, checkOperations, checkReplays, unresolved, unresolvedOperations, type Violation } from './checker.js';
 import { CoordinationChurn, Owner } from './churn.js';
+import { busiestWorker, checkWorkerDowntimes, readPlacements, startWorker, stopWorker, type WorkerDowntime } from './citusWorkers.js';
 import { Cluster } from './cluster.js';
 import { readFinalLogs, replayThroughNodes, verifyHistories } from './finalState.js';
 import { Recorder } from './recorder.js';
@@ -26,10 +30,19 @@ import { WorkChurn } from './workRounds.js';
 
 const short = process.argv.includes('--short');
 const json = process.argv.includes('--json');
+const databaseAt = process.argv.indexOf('--database');
+const databaseKind = databaseAt >= 0 ? process.argv[databaseAt + 1] : 'embedded';
+if (databaseKind !== 'embedded' && databaseKind !== 'citus') throw new Error(`--database ${String(databaseKind)}: embedded or citus`);
+const citusAdminUrl = databaseKind === 'citus' ? process.env['MW_CITUS_URL'] : undefined;
+if (databaseKind === 'citus' && (citusAdminUrl ?? '') === '') throw new Error('--database citus needs MW_CITUS_URL (export MW_CITUS_URL=$(scripts/citus.sh start))');
+/** The Citus workers' downtimes, and the worker the run stops (the one holding most of its trees). */
+const workerDowntimes: WorkerDowntime[] = [];
+let workerToRestart = 0;
 const plan = short
   ? { seconds: 25, writers: 5, readers: 4, groups: 3, nodeKills: 2, databaseRestarts: 1, workLanes: 2 }
   : { seconds: 90, writers: 10, readers: 8, groups: 6, nodeKills: 10, databaseRestarts: 2, workLanes: 3 };
-const log = (line: string) => process.stderr.write(`[faults] ${line}\n`);
+const began = Date.now();
+const log = (line: string) => process.stderr.write(`[faults +${((Date.now() - began) / 1_000).toFixed(1)} s] ${line}\n`);
 
 async function setUp(root: string, cluster: Cluster) {
   const url = await cluster.startDatabase();
@@ -59,6 +72,17 @@ async function injectFaults(cluster: Cluster, stage: Stage, until: number): Prom
   const start = Date.now();
   for (const moment of moments) {
     await pause(Math.max(0, start + moment.at - Date.now()));
+    if (moment.what === 'database' && citusAdminUrl !== undefined) {
+      await stopWorker(citusAdminUrl, workerToRestart);
+      const from = Date.now();
+      log(`Citus worker ${workerToRestart} stopped (immediate)`);
+      await pause(3_000 + Math.random() * 1_000);
+      workerDowntimes.push({ port: workerToRestart, from, to: Date.now() });
+      await startWorker(citusAdminUrl, workerToRestart);
+      recorder.count('workerRestarts');
+      log(`Citus worker ${workerToRestart} started`);
+      continue;
+    }
     if (moment.what === 'database') {
       const from = Date.now();
       cluster.killDatabase();
@@ -84,13 +108,18 @@ async function injectFaults(cluster: Cluster, stage: Stage, until: number): Prom
 
 async function main(): Promise<number> {
   const root = mkdtempSync(join(tmpdir(), 'mw-faults-'));
-  const cluster = new Cluster(join(root, 'db'), join(root, 'org'), 2, log);
+  const cluster = new Cluster(join(root, 'db'), join(root, 'org'), 2, log, citusAdminUrl);
   const recorder = new Recorder();
   const started = Date.now();
   const workers: WorkerProcess[] = [];
   try {
     log(`setting up (${short ? 'short' : 'full'} run)`);
     const world = await setUp(root, cluster);
+    const runGroups = [...world.groups, world.coordination, world.work].map((g) => g.groupId);
+    if (citusAdminUrl !== undefined) {
+      workerToRestart = busiestWorker(await readPlacements(cluster.databaseUrl, []), runGroups);
+      log(`on Citus (${cluster.databaseUrl}): worker ${workerToRestart} holds the most of the run's trees`);
+    }
     for (const node of cluster.nodes) await cluster.startNode(node);
     const stage: Stage = { recorder, cluster, ca: world.ca, epochs: new Map(), stopping: false };
     const owner = new Owner(world.owner.principal, world.owner.key, stage);
@@ -130,16 +159,19 @@ async function main(): Promise<number> {
     await Promise.race([Promise.all(running), pause(120_000)]);
 
     log('reading the logs back');
-    const groupIds = [...world.groups, world.coordination, world.work].map((g) => g.groupId);
+    const groupIds = runGroups;
     const logs = await readFinalLogs(cluster.databaseUrl, groupIds);
     const replays = await replayThroughNodes(cluster, world.ca, world.auditor, logs);
     const histories = await verifyHistories(join(root, 'org'), cluster.databaseUrl, groupIds);
     const workChecks = checkWork(logs);
     const late = checkLateCommands(recorder, logs);
+    const placements = citusAdminUrl === undefined ? undefined : await readPlacements(cluster.databaseUrl, [...new Set(recorder.operations.map((op) => op.actorId))]);
+    const workerChecks = placements === undefined ? undefined : checkWorkerDowntimes(recorder, workerDowntimes, placements);
     const violations: Violation[] = [
       ...checkLogs(logs),
       ...checkOperations(recorder, logs),
       ...checkDowntimes(recorder),
+      ...(workerChecks?.violations ?? []),
       ...checkDeliveries(recorder, logs),
       ...checkReplays(replays, logs),
       ...checkEpochs(logs),
@@ -150,7 +182,13 @@ async function main(): Promise<number> {
       ...late.violations,
       ...workers.flatMap((w) => w.unexpectedExits).map((exit) => ({ rule: 'worker-crashed', detail: exit })),
     ];
-    return report(recorder, logs.reduce((n, l) => n + l.events.length, 0), violations, { checks: workChecks, late }, Date.now() - started, root);
+    const citus = placements === undefined ? undefined : {
+      restartedWorker: workerToRestart,
+      treesOnIt: runGroups.filter((id) => placements.groups.get(id) === workerToRestart).length,
+      treesElsewhere: runGroups.filter((id) => placements.groups.get(id) !== workerToRestart).length,
+      acknowledgedWhileDown: workerChecks?.servedWhileDown ?? 0,
+    };
+    return report(recorder, logs.reduce((n, l) => n + l.events.length, 0), violations, { checks: workChecks, late }, Date.now() - started, root, citus);
   } finally {
     for (const worker of workers) await worker.stop();
     await cluster.stop();
@@ -158,16 +196,17 @@ async function main(): Promise<number> {
   }
 }
 
-function report(recorder: Recorder, events: number, violations: Violation[], work: { checks: WorkChecks; late: LateCommands }, durationMs: number, root: string): number {
+function report(recorder: Recorder, events: number, violations: Violation[], work: { checks: WorkChecks; late: LateCommands }, durationMs: number, root: string, citus?: Record<string, number>): number {
   const c = (name: string) => recorder.counters.get(name) ?? 0;
   const workerFaults = { paused: c('workerPauses'), killed: c('workerKills') + c('workerKillsInFlight'), killedInFlight: c('workerKillsInFlight'), races: c('offerRaces') };
   const figures = {
-    faults: c('nodeKills') + c('nodeKillsAfterCommit') + c('databaseRestarts') + c('storms') + c('disconnects') + c('probes') + workerFaults.paused + workerFaults.killed + workerFaults.races,
+    faults: c('nodeKills') + c('nodeKillsAfterCommit') + c('databaseRestarts') + c('workerRestarts') + c('storms') + c('disconnects') + c('probes') + workerFaults.paused + workerFaults.killed + workerFaults.races,
     commands: recorder.operations.length,
     violations: violations.length,
     nodeKills: c('nodeKills'),
     nodeKillsAfterCommit: c('nodeKillsAfterCommit'),
     databaseRestarts: c('databaseRestarts'),
+    workerRestarts: c('workerRestarts'),
     storms: c('storms'),
     stormCopies: c('stormCopies'),
     disconnects: c('disconnects'),
@@ -183,9 +222,13 @@ function report(recorder: Recorder, events: number, violations: Violation[], wor
     workerFaults,
     work: { authorized: c('workAuthorized'), completed: c('workCompleted'), abandoned: c('workAbandoned'), reoffers: c('reoffers'), lateCommands: work.late.sent, lateRefused: work.late.refused, lateRefusedWith: work.late.refusedWith, lateKept: work.late.kept, killedCommandsSettled: c('killedCommandsSettled') },
     workInvariants: { completedByFencedOwner: work.checks.fencing.length + work.late.violations.length, offerWonTwice: work.checks.offers.length, judged: work.checks.judged },
+    ...(citus === undefined ? {} : { citus }),
     durationMs,
   };
   for (const v of violations.slice(0, 50)) process.stdout.write(`VIOLATION ${v.rule}: ${v.detail}\n`);
+  for (const { op, last } of unresolvedOperations(recorder).slice(0, 20)) {
+    process.stdout.write(`UNRESOLVED ${op.kind} ${op.actionId} by ${op.actorId} in ${op.groupId}, invoked at +${op.invokedAt - began} ms, last answer ${last}\n`);
+  }
   if (violations.length > 0) {
     const file = join(tmpdir(), `mw-faults-history-${Date.now()}.json`);
     writeFileSync(file, JSON.stringify({ violations, recorder }, (_, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v)));
