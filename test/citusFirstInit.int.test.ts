@@ -8,9 +8,9 @@
  */
 
 import { beforeAll, expect, it } from 'vitest';
+import { onNode } from '../src/store/adminConnection.js';
 import { migrate } from '../src/store/migrate.js';
 import { createCitusDatabase, describeOnCitus, type CitusDatabase } from './support/citus.js';
-import { onNode } from './support/citusDatabases.js';
 import { Harness } from './support/harness.js';
 import { childMission, createMission } from './support/missions.js';
 
