@@ -8,7 +8,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import { ACTOR_TABLES, COORDINATOR_TABLES, REFERENCE_TABLES, TREE_TABLES } from '../src/store/citusLayout.js';
+import { ACTOR_TABLES, AGENT_TABLES, COORDINATOR_TABLES, REFERENCE_TABLES, TREE_TABLES } from '../src/store/citusLayout.js';
 import { migrate } from '../src/store/migrate.js';
 import { inPipelinedTransaction } from '../src/store/pool.js';
 import { appendRoutedStatements } from '../src/store/sql/appendRouted.js';
@@ -27,7 +27,7 @@ describeOnCitus('the store on a Citus cluster', () => {
     await migrate(db.pool);
   });
 
-  it('distributes Group-scoped tables by tree, co-located; receipts by actor; the rest as reference tables', async () => {
+  it('distributes Group-scoped tables by tree, co-located; receipts by actor, Session Epochs by Agent with them; the rest as reference tables', async () => {
     const rows = await db.pool.query<{ name: string; method: string; key: string | null; colocation: number }>(
       `select logicalrelid::regclass::text as name, partmethod as method, column_to_column_name(logicalrelid, partkey) as key, colocationid as colocation
        from pg_dist_partition`,
@@ -37,6 +37,7 @@ describeOnCitus('the store on a Citus cluster', () => {
     for (const name of TREE_TABLES) expect(table.get(name), name).toMatchObject({ method: 'h', key: 'tree_id', colocation });
     for (const name of ACTOR_TABLES) expect(table.get(name), name).toMatchObject({ method: 'h', key: 'actor_id' });
     expect(table.get('receipts')?.colocation).not.toBe(colocation);
+    for (const name of AGENT_TABLES) expect(table.get(name), name).toMatchObject({ method: 'h', key: 'agent_id', colocation: table.get('receipts')?.colocation });
     for (const name of REFERENCE_TABLES) expect(table.get(name), name).toMatchObject({ method: 'n' });
     for (const name of COORDINATOR_TABLES) expect(table.has(name), name).toBe(false);
     // A second run finds everything distributed and changes nothing.

@@ -68,6 +68,20 @@ describe('statement pipeline', () => {
     }
   });
 
+  it('parses a named statement that comes twice in its first pipeline once (Citus sends one per tree)', async () => {
+    const client = await db.pool.connect();
+    try {
+      const first = await runPipeline(client, [{ name: 'probe-twice', text: 'select $1::int as n', values: [1] }, { name: 'probe-twice', text: 'select $1::int as n', values: [2] }]);
+      expect(first.map((r) => r.rows[0])).toEqual([{ n: 1 }, { n: 2 }]);
+      const prepared = await client.query(`select count(*)::int as n from pg_prepared_statements where name = 'probe-twice'`);
+      expect(prepared.rows).toEqual([{ n: 1 }]);
+      // One name for two texts in one pipeline is refused before anything is sent.
+      await expect(runPipeline(client, [{ name: 'probe-new', text: 'select 1' }, { name: 'probe-new', text: 'select 2' }])).rejects.toThrow(/different statement/);
+    } finally {
+      client.release();
+    }
+  });
+
   it('stops at the first error, skips the rest, and leaves the connection usable', async () => {
     const client = await db.pool.connect();
     try {

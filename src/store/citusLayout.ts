@@ -7,7 +7,10 @@
  *   child sweep each stay on one shard.
  * - Receipts are sharded by actor: an Action ID is unique per actor, forever (§15.1), across
  *   every tree; a batch writes them in its own transaction (two-phase commit when the actor's
- *   shard and the tree's lie on different workers).
+ *   shard and the tree's lie on different workers). Agent Session Epochs are sharded by Agent,
+ *   co-located with the receipts: a batch locks its Agents' rows `for share`, and a row lock on
+ *   a reference table would lock its one shard as a whole, so that batches of different trees
+ *   and Agents waited for each other and deadlocked (migration 0022).
  * - Organization-wide tables are reference tables: a copy on every node, read locally.
  * - `policy_log` (append-only by trigger, which Citus refuses on distributed and reference
  *   tables) and `schema_migrations` stay local tables of the coordinator.
@@ -21,9 +24,12 @@ export const TREE_TABLES = ['groups', 'events', 'aggregates', 'agent_cursors', '
 /** Sharded by `actor_id`, alone. */
 export const ACTOR_TABLES = ['receipts'] as const;
 
+/** Sharded by `agent_id`, co-located with the receipts (an Agent's receipts and its Session Epoch on one shard). */
+export const AGENT_TABLES = ['agent_sessions'] as const;
+
 /** Copied to every node; a table referenced by a foreign key comes before the ones that reference it. */
 export const REFERENCE_TABLES = [
-  'group_trees', 'organization_state', 'organization_events', 'registry_publications', 'agent_cards', 'agent_sessions',
+  'group_trees', 'organization_state', 'organization_events', 'registry_publications', 'agent_cards',
   'key_bindings', 'key_validity_records', 'event_admission_keys', 'embedded_admissions', 'extension_profiles',
   'artifact_contents', 'artifact_chunks', 'artifact_possessions',
 ] as const;
@@ -51,7 +57,7 @@ async function citusTables(db: Queryable): Promise<Set<string>> {
  */
 export async function distributeTables(db: Queryable): Promise<string[]> {
   const known = await citusTables(db);
-  const all = [...REFERENCE_TABLES, ...TREE_TABLES, ...ACTOR_TABLES];
+  const all = [...REFERENCE_TABLES, ...TREE_TABLES, ...ACTOR_TABLES, ...AGENT_TABLES];
   if (all.every((table) => known.has(table))) return [];
   // A transaction that read several shards and then writes a reference table with a foreign key
   // (a Registry change) must use one connection per node; the store's multi-shard statements are
@@ -68,5 +74,6 @@ export async function distributeTables(db: Queryable): Promise<string[]> {
   await run(first, "select create_distributed_table($1, 'tree_id', colocate_with => 'none')", [first]);
   for (const table of rest) await run(table, "select create_distributed_table($1, 'tree_id', colocate_with => $2)", [table, first]);
   for (const table of ACTOR_TABLES) await run(table, "select create_distributed_table($1, 'actor_id', colocate_with => 'none')", [table]);
+  for (const table of AGENT_TABLES) await run(table, "select create_distributed_table($1, 'agent_id', colocate_with => $2)", [table, ACTOR_TABLES[0]]);
   return done;
 }

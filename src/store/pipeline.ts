@@ -69,9 +69,12 @@ export class Pipeline implements pg.Submittable {
 
   submit(connection: pg.Connection): Error | null {
     const con = connection as unknown as Connection;
+    const named = new Map<string, string>();
     for (const s of this.statements) {
-      const known = s.name === undefined ? undefined : con.parsedStatements[s.name];
+      if (s.name === undefined) continue;
+      const known = con.parsedStatements[s.name] ?? named.get(s.name);
       if (known !== undefined && known !== s.text) return new Error(`prepared statement ${s.name} was used for a different statement`);
+      named.set(s.name, s.text);
     }
     this.connection = con;
     // Record a named statement as prepared when PostgreSQL confirms it, as `pg` does for its own
@@ -83,10 +86,15 @@ export class Pipeline implements pg.Submittable {
     con.on('parseComplete', this.onParsed);
     con.stream.cork?.();
     try {
+      // A named statement that comes twice in one pipeline (on Citus, one per Mission tree or
+      // Agent) is parsed once: a second Parse of the name fails with 42P05 before the first is
+      // confirmed, and the whole batch with it.
+      const parsedHere = new Set<string>();
       for (const s of this.statements) {
-        if (s.name === undefined || con.parsedStatements[s.name] === undefined) {
+        if (s.name === undefined || (con.parsedStatements[s.name] === undefined && !parsedHere.has(s.name))) {
           con.parse({ text: s.text, ...(s.name === undefined ? {} : { name: s.name }) });
           this.parsing.push(s);
+          if (s.name !== undefined) parsedHere.add(s.name);
         }
         con.bind({ ...(s.name === undefined ? {} : { statement: s.name }), values: s.values ?? [], valueMapper: utils.prepareValue });
         con.describe({ type: 'P', name: '' });

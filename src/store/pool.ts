@@ -22,9 +22,20 @@ export interface PoolOptions {
   readonly applicationName?: string;
 }
 
+/**
+ * Set on every connection at its start. On a Citus coordinator a transaction that read several
+ * shards and then writes a reference table with a foreign key (a Registry change) must use one
+ * connection per node (docs/citus.md). `migrate` also sets it on the database, but that reaches
+ * only connections opened after it, not the pool that migrated; the first `init` on a fresh
+ * cluster database failed without this (test/citusFirstInit.int.test.ts). Plain PostgreSQL keeps
+ * it as an inert placeholder setting.
+ */
+export const CONNECTION_SETTINGS = '-c citus.multi_shard_modify_mode=sequential';
+
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
+    options: CONNECTION_SETTINGS,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'missionweave',
     // A node whose database is gone must fail closed quickly rather than queue forever.

@@ -105,7 +105,10 @@ export function parseReceiptsAndSessions(result: pg.QueryResult | undefined): Re
 
 /**
  * The same reads as Citus routes them: the receipts of each actor (their shard) in a statement
- * of its own, then the Session Epochs (a reference table). Parsed by `parseRoutedReads`.
+ * of its own, then each Agent's Session Epoch, locked `for share`, in a statement of its own.
+ * `agent_sessions` is sharded by Agent, co-located with the receipts (citusLayout.ts), so each is
+ * a row lock on one shard: batches of other Agents never wait for it (test/citusSessionLocks.int.test.ts).
+ * Parsed by `parseRoutedReads`.
  */
 export function routedReadStatements(keys: readonly ReceiptKey[], agentIds: readonly string[]): Statement[] {
   const byActor = new Map<string, ReceiptKey[]>();
@@ -117,19 +120,23 @@ export function routedReadStatements(keys: readonly ReceiptKey[], agentIds: read
              where actor_id = $1 and (actor_type, action_id) in (select * from unnest($2::text[], $3::text[]))`,
       values: [actorId, own.map((k) => k.actorType), own.map((k) => k.actionId)],
     })),
-    {
-      name: 'read-sessions-for-share',
-      text: 'select agent_id, session_epoch from agent_sessions where agent_id = any($1::text[]) order by agent_id for share',
-      values: [agentIds],
-    },
+    ...[...new Set(agentIds)].sort().map((agentId) => ({
+      name: 'read-session-for-share',
+      text: 'select agent_id, session_epoch from agent_sessions where agent_id = $1 for share',
+      values: [agentId],
+    })),
   ];
 }
 
-/** The routed reads' rows: the last result is the Session Epochs, the others receipts. */
+/** The routed reads' rows: Session Epochs (rows with `session_epoch`) and receipts. */
 export function parseRoutedReads(results: readonly pg.QueryResult[]): ReceiptsAndSessions {
   const receipts = new Map<string, ReceiptRow>();
-  for (const result of results.slice(0, -1)) for (const row of result.rows as ReceiptRow[]) receipts.set(receiptKey(row), row);
   const sessions = new Map<string, number>();
-  for (const row of (results.at(-1)?.rows ?? []) as { agent_id: string; session_epoch: number }[]) sessions.set(row.agent_id, Number(row.session_epoch));
+  for (const result of results) {
+    for (const row of result.rows as (ReceiptRow | { agent_id: string; session_epoch: number })[]) {
+      if ('session_epoch' in row) sessions.set(row.agent_id, Number(row.session_epoch));
+      else receipts.set(receiptKey(row), row);
+    }
+  }
   return { receipts, sessions };
 }

@@ -20,35 +20,40 @@ export interface DueContextRecipient {
   readonly namedPackageId?: string;
 }
 
-/** At most `limit` current members and replacement Coordinators of running Groups with no package for their current epoch. */
+/**
+ * At most `limit` current members and replacement Coordinators of running Groups with no package
+ * for their current epoch. Joins only, each on `tree_id` (no correlated subquery, which Citus
+ * refuses beside a subquery in FROM): on Citus every shard answers for its own trees.
+ */
 export async function findDueContextRecipients(db: Queryable, limit: number): Promise<DueContextRecipient[]> {
   const result = await db.query<{ group_id: string; cause: ContextCause; cause_epoch: number; recipient_type: string; recipient_id: string; named: string | null }>({
     name: 'find-due-context-recipients',
-    text: `select * from (
-             select m.group_id, 'membership' as cause, (m.document ->> 'membershipEpoch')::integer as cause_epoch,
+    text: `select due.group_id, due.cause, due.cause_epoch, due.recipient_type, due.recipient_id, due.named from (
+             select m.tree_id, m.group_id, 'membership' as cause, (m.document ->> 'membershipEpoch')::integer as cause_epoch,
                     m.document #>> '{member,type}' as recipient_type, m.document #>> '{member,id}' as recipient_id,
                     m.document ->> 'contextPackageId' as named
              from aggregates m
              join aggregates g on g.tree_id = m.tree_id and g.group_id = m.group_id and g.aggregate_type = 'mission'
                               and g.document #>> '{mission,state}' in ('active', 'awaiting_approval')
+             join groups r on r.tree_id = m.tree_id and r.group_id = m.group_id
              where m.aggregate_type = 'membership'
                and m.document ->> 'state' in ('provisional', 'active')
                and m.document ->> 'role' not in ('mission_owner', 'coordinator')
                -- Not before the Group reaches the Membership's visibility: until then it may read nothing.
-               and (m.document ->> 'visibilityStartSequence')::bigint <= (select last_sequence from groups where tree_id = m.tree_id and group_id = m.group_id)
+               and (m.document ->> 'visibilityStartSequence')::bigint <= r.last_sequence
              union all
-             select g.group_id, 'coordinator', (g.document #>> '{mission,coordinator,coordinatorEpoch}')::integer,
+             select g.tree_id, g.group_id, 'coordinator', (g.document #>> '{mission,coordinator,coordinatorEpoch}')::integer,
                     'agent', g.document #>> '{mission,coordinator,agentId}', null
              from aggregates g
              where g.aggregate_type = 'mission'
                and (g.document #>> '{mission,coordinator,coordinatorEpoch}')::integer > 1
                and g.document #>> '{mission,state}' in ('active', 'awaiting_approval')
            ) due
-           where not exists (
-             select 1 from context_packages p
-             where p.group_id = due.group_id and p.recipient_type = due.recipient_type and p.recipient_id = due.recipient_id
-               and p.cause = due.cause and p.cause_epoch = due.cause_epoch)
-           order by group_id, recipient_id
+           left join context_packages p
+             on p.tree_id = due.tree_id and p.group_id = due.group_id and p.recipient_type = due.recipient_type
+            and p.recipient_id = due.recipient_id and p.cause = due.cause and p.cause_epoch = due.cause_epoch
+           where p.group_id is null
+           order by due.group_id, due.recipient_id
            limit $1`,
     values: [limit],
   });

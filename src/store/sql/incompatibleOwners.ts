@@ -27,23 +27,34 @@ const MEETS = `(${core(`c ->> 'version'`)})[1] = (${core(`r ->> 'version'`)})[1]
 const LIVE_MISSION = `not coalesce((select m.document ->> 'state' in ('approved', 'cancelled', 'failed') from aggregates m
                       where m.tree_id = w.tree_id and m.group_id = w.group_id and m.aggregate_type = 'mission' limit 1), false)`;
 
-/** Owned WorkItems whose owner's latest Agent Card, newer than the accepted one, misses a required capability. */
+/**
+ * Owned WorkItems whose owner's latest Agent Card, newer than the accepted one, misses a required
+ * capability. In two steps, so that Citus can run it: the WorkItems whose owner has any newer
+ * card (a scan of each shard, its correlated reads on `tree_id` or the Registry), then, over
+ * those rows and the Registry alone, the latest card and the capability test (a correlated
+ * lateral read and set-returning functions, which Citus refuses beside a distributed table).
+ */
 export async function readIncompatibleOwnerRows(db: Queryable, limit: number): Promise<LeasedWorkItemRow[]> {
   const result = await db.query<LeasedWorkItemRow>({
     name: 'read-incompatible-owner-rows',
-    text: `select w.group_id as "groupId", w.aggregate_id as "workItemId", ${LEASES} as leases
-           from aggregates w
+    text: `with owned as materialized (
+             select w.group_id, w.aggregate_id, w.document
+             from aggregates w
+             where w.aggregate_type = 'work-item' and ${EXPIRY} is not null
+               and ${LEASES} #>> '{ownership,state}' = 'active'
+               and (${CHILD} is null or ${CHILD} -> 'outcome' is not null)
+               and exists (select 1 from agent_cards n where n.agent_id = w.document #>> '{owner,agentId}'
+                           and n.card_version > (w.document #>> '{owner,agentCardVersion}')::integer)
+               and ${LIVE_MISSION}
+           )
+           select w.group_id as "groupId", w.aggregate_id as "workItemId", ${LEASES} as leases
+           from owned w
            join lateral (select c.card_version, c.document from agent_cards c
                          where c.agent_id = w.document #>> '{owner,agentId}'
                          order by c.card_version desc limit 1) card on true
-           where w.aggregate_type = 'work-item' and ${EXPIRY} is not null
-             and ${LEASES} #>> '{ownership,state}' = 'active'
-             and card.card_version > (w.document #>> '{owner,agentCardVersion}')::integer
-             and (${CHILD} is null or ${CHILD} -> 'outcome' is not null)
-             and exists (select 1 from jsonb_array_elements(w.document #> '{contract,requiredCapabilities}') r
+           where exists (select 1 from jsonb_array_elements(w.document #> '{contract,requiredCapabilities}') r
                          where not exists (select 1 from jsonb_array_elements(card.document::jsonb -> 'capabilities') c
                                            where c ->> 'id' = r ->> 'id' and ${MEETS}))
-             and ${LIVE_MISSION}
            limit $1`,
     values: [limit],
   });

@@ -47,15 +47,24 @@ export async function readExpiredLeaseRows(db: Queryable, now: string, limit: nu
   return result.rows;
 }
 
-/** WorkItems whose Execution Lease was granted in a Session older than its holder's current one. */
+/**
+ * WorkItems whose Execution Lease was granted in a Session older than its holder's current one.
+ * In two steps, so that Citus can run it: the held leases (a scan of each tree's shard, its
+ * correlated read on `tree_id`), then those rows joined with the Session Epochs, which are
+ * sharded by Agent, not by tree (citusLayout.ts).
+ */
 export async function readReplacedSessionRows(db: Queryable, limit: number): Promise<LeasedWorkItemRow[]> {
   const result = await db.query<LeasedWorkItemRow>({
     name: 'read-replaced-session-rows',
-    text: `select w.group_id as "groupId", w.aggregate_id as "workItemId", ${LEASES} as leases
-           from aggregates w
-           join agent_sessions s on s.agent_id = ${HOLDER}
-           where w.aggregate_type = 'work-item' and ${HOLDER} is not null
-             and s.session_epoch > (${EXECUTION_EPOCH})::bigint and ${LIVE_MISSION}
+    text: `with held as materialized (
+             select w.group_id, w.aggregate_id, ${LEASES} as leases, ${HOLDER} as holder, (${EXECUTION_EPOCH})::bigint as epoch
+             from aggregates w
+             where w.aggregate_type = 'work-item' and ${HOLDER} is not null and ${LIVE_MISSION}
+           )
+           select h.group_id as "groupId", h.aggregate_id as "workItemId", h.leases
+           from held h
+           join agent_sessions s on s.agent_id = h.holder
+           where s.session_epoch > h.epoch
            limit $1`,
     values: [limit],
   });
