@@ -34,6 +34,8 @@ export class Cluster {
     private readonly homeDir: string,
     nodeCount: number,
     private readonly log: (line: string) => void,
+    /** How long a node may take to start (a loaded machine: the PoC inside the full suite takes more than a minute). */
+    private readonly readyTimeoutMs = 60_000,
   ) {
     this.nodes = Array.from({ length: nodeCount }, (_, i) => ({ name: `node-${i + 1}`, child: undefined, url: undefined, expectingExit: false }));
   }
@@ -78,7 +80,7 @@ export class Cluster {
       if (!line.startsWith('{') || process.env['MW_FAULTS_VERBOSE'] === '1') this.log(`${node.name}: ${line.slice(0, 300)}`);
     });
     node.url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${node.name} did not become ready`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`${node.name} did not become ready in ${this.readyTimeoutMs} ms`)), this.readyTimeoutMs);
       child.once('exit', (code, signal) => reject(new Error(`${node.name} exited (${String(code ?? signal)}) before ready`)));
       createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
         const ready = JSON.parse(line) as { url?: string };

@@ -159,6 +159,11 @@ async function step(): Promise<boolean> {
         await coordinator.acceptResult(init.groupId, id, [review]);
       }));
     }
+    // Blocked by its Worker (its runtime lost the run in a restart, `runtime-session-lost`, or its
+    // handler could not finish): the Coordinator lets its owner run it again (§11.4, §11.5).
+    if (item.state === 'blocked' && stage.child !== true) {
+      return sent(id, await act('unblock', stage.key, () => agent.command('work.unblock', { workItemId: id }, options(init.groupId))));
+    }
     const worker = reassigned.get(stage.key) ?? stage.worker;
     const workerId = init.workers[worker];
     const readyToGo = stage.deps.every(verified);
