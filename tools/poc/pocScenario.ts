@@ -66,7 +66,7 @@ export async function runScenario(setup: RunSetup): Promise<RunOutcome> {
 
   const workerInit = (name: 'w-shared' | 'w-a' | 'w-b', groups: string[]): WorkerInit => ({
     type: 'init', agent: world.agents[name], url: urlOf(name), ca: world.ca, home: home(name), slots: name === 'w-b' ? 1 : 2, handler: setup.scripts.handler, seed,
-    clockScale: 60, ownershipLeaseSeconds: name === 'w-b' ? 6 : 120, executionLeaseSeconds: name === 'w-b' ? 3 : 20, groups,
+    clockScale: 60, ownershipLeaseSeconds: name === 'w-b' ? 12 : 120, executionLeaseSeconds: name === 'w-b' ? 6 : 20, groups,
     policies: name === 'w-shared' ? { [A.groupId]: policy(2), [B.groupId]: policy(1) } : {},
     pocGroups: [A.groupId, B.groupId],
   });
