@@ -53,7 +53,7 @@ export function missionBPlan(size: PocSize): MissionPlan {
   const keys = Array.from({ length: features }, (_, i) => `feature-${i + 1}`);
   // Long enough that a feature running when the hotfix arrives is still short of its end when
   // the preemption is asked for, on a loaded machine too.
-  const steps = size === 'full' ? 10 : 12;
+  const steps = size === 'full' ? 10 : 24;
   return {
     name: 'B',
     stages: [

@@ -149,12 +149,12 @@ export async function runScenario(setup: RunSetup): Promise<RunOutcome> {
     const made = injection('high-priority-arrival');
     const busy = await until(() => {
       const held = running('w-shared');
-      // Both slots busy, one with a routine feature of B that has just begun (at most 2 of its
+      // Both slots busy, one with a routine feature of B that has just begun (at most 1 of its
       // steps done): it is still running when the hotfix's preemption is asked for.
       const mine = jobs('w-shared').filter((j) => j.facts.groupId === B.groupId);
       const fresh = mine.filter((j) => j.phase === 'started' && j.facts.stage.startsWith('feature-')).some((start) => {
         const after = mine.filter((j) => j.facts.workItemId === start.facts.workItemId && j.at >= start.at);
-        return after.filter((j) => j.phase === 'checkpoint').length <= 2 && after.every((j) => j.phase === 'started' || j.phase === 'checkpoint');
+        return after.filter((j) => j.phase === 'checkpoint').length <= 1 && after.every((j) => j.phase === 'started' || j.phase === 'checkpoint');
       });
       return sum(held, 'running') >= 2 && (held[`${B.groupId}|running`] ?? 0) >= 1 && fresh;
     }, 90_000);
