@@ -46,8 +46,10 @@ export class Cluster {
     nodeCount: number,
     private readonly log: (line: string) => void,
     readonly citusAdminUrl?: string,
+    /** How long a node may take to start (a loaded machine: the PoC inside the full suite takes more than a minute). */
+    readyTimeoutMs?: number,
   ) {
-    this.readyTimeoutMs = citusAdminUrl === undefined ? 60_000 : 180_000;
+    this.readyTimeoutMs = readyTimeoutMs ?? (citusAdminUrl === undefined ? 60_000 : 180_000);
     this.nodes = Array.from({ length: nodeCount }, (_, i) => ({ name: `node-${i + 1}`, child: undefined, url: undefined, expectingExit: false }));
   }
 

@@ -55,7 +55,8 @@ export class AgentProcess<In extends ToWorker | ToCoordinator> {
   }
 
   send(message: In): void {
-    this.child?.send(message);
+    // Not to a process being killed or stopped: its successor gets what it needs in its init.
+    if (!this.expecting) this.child?.send(message);
   }
 
   signal(signal: NodeJS.Signals): void {

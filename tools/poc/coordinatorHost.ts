@@ -78,7 +78,15 @@ function onEvent(event: GroupEvent): void {
   kick();
 }
 
+/** WorkItem → the Ownership Epoch whose owner the Authority fenced (its ownership lease closed, §11.5). */
+const fenced = new Map<string, number>();
+const LEASE_CLOSED = 'ext.missionweave.core.work_lease_closed';
+
 function apply(event: GroupEvent): void {
+  if (event.kind === LEASE_CLOSED && event.groupId === init.groupId) {
+    const closed = event.payload as { workItemId?: string; ownershipEpoch?: number; closedLeases?: { leaseType?: string }[] };
+    if (closed.workItemId !== undefined && typeof closed.ownershipEpoch === 'number' && closed.closedLeases?.some((l) => l.leaseType === 'ownership') === true) fenced.set(closed.workItemId, closed.ownershipEpoch);
+  }
   const workItem = workItemOf(event);
   if (workItem !== undefined && event.groupId === init.groupId) {
     const known = items.get(workItem.workItemId);
@@ -159,6 +167,11 @@ async function step(): Promise<boolean> {
         await coordinator.acceptResult(init.groupId, id, [review]);
       }));
     }
+    // Blocked by its Worker (its runtime lost the run in a restart, `runtime-session-lost`, or its
+    // handler could not finish): the Coordinator lets its owner run it again (§11.4, §11.5).
+    if (item.state === 'blocked' && stage.child !== true) {
+      return sent(id, await act('unblock', stage.key, () => agent.command('work.unblock', { workItemId: id }, options(init.groupId))));
+    }
     const worker = reassigned.get(stage.key) ?? stage.worker;
     const workerId = init.workers[worker];
     const readyToGo = stage.deps.every(verified);
@@ -179,10 +192,15 @@ async function step(): Promise<boolean> {
   return childApproval();
 }
 
-/** A WorkItem the Coordinator may offer now: open, or back in the queue with no live owner (a fenced owner, §11.5). */
+/**
+ * A WorkItem the Coordinator may offer now: open; back in the queue with its owner fenced (its
+ * ownership lease expired, §11.5: offered again, to the stage's Worker); or reassigned away from
+ * its owner (refused while that owner is still live, asked again later).
+ */
 function offerable(item: WorkItemDocument, workerId: string): boolean {
   if (item.state === 'open') return true;
   if (item.state !== 'queued' && item.state !== 'offered') return false;
+  if (item.owner !== undefined && fenced.get(item.workItemId) === item.owner.ownershipEpoch) return true;
   return reassignedTo(item.workItemId) === workerId && item.owner?.agentId !== workerId;
 }
 

@@ -14,7 +14,7 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +51,7 @@ function replayVerify(orgDir: string, databaseUrl: string, groupId: string): { o
 /** One whole run: its named checks and its decision trace. */
 async function runOnce(): Promise<{ checks: Check[]; trace: string[] }> {
   const root = mkdtempSync(join(tmpdir(), 'mw-poc-'));
-  const cluster = new Cluster(join(root, 'db'), join(root, 'org'), 1, log);
+  const cluster = new Cluster(join(root, 'db'), join(root, 'org'), 1, log, undefined, 180_000);
   const proxies: Partial<Record<AgentName, LinkProxy>> = {};
   const journal = new Journal(log);
   let stopAll: (() => Promise<void>) | undefined;
@@ -83,6 +83,9 @@ async function runOnce(): Promise<{ checks: Check[]; trace: string[] }> {
       if (A === undefined || B === undefined) throw new Error('no logs');
       log('replay --verify of each Group');
       const replays = Object.fromEntries(groupIds.map((g) => [g, replayVerify(world.orgDir, databaseUrl, g)]));
+      // MW_POC_JOURNAL=FILE: what every Agent process reported, one JSON line each (to study a failure).
+      const journalFile = process.env['MW_POC_JOURNAL'];
+      if (journalFile !== undefined) writeFileSync(journalFile, journal.entries.map((e) => JSON.stringify(e)).join('\n'));
       const checks = runChecks({ world, logs: { A, B, S }, plans: outcome.plans, journal, injections: outcome.injections, replays });
       for (const p of outcome.processes) for (const exit of p.unexpectedExits) checks.push({ name: `process: ${p.name}`, pass: false, detail: exit });
       return { checks, trace: decisionTrace({ A, B, S }, world) };

@@ -135,10 +135,23 @@ export function runChecks(input: CheckInput): Check[] {
 
   // Isolation: what each job was handed.
   const jobs = journal.entries.flatMap((e) => (e.message.type === 'job' && e.message.phase === 'started' ? [e.message.facts] : []));
-  const leakedContext = jobs.filter((j) => j.contextGroups.some((g) => g !== j.groupId));
-  check('context-isolation', jobs.length > 0 && leakedContext.length === 0, `${jobs.length} jobs; each was handed only its own Group's context (${leakedContext.length} saw another Group)`);
-  const wrongCredential = jobs.filter((j) => j.credentialGroup !== j.groupId);
-  check('credential-isolation', jobs.length > 0 && wrongCredential.length === 0, `${jobs.length} jobs; each was handed only its own Group's credential (${wrongCredential.length} otherwise)`);
+  // A parent Mission and its child name each other in their own records (the child's link, §14):
+  // that is each one's own context. Any other Group named is a leak.
+  const childId = input.logs.S === undefined ? undefined : input.logs.S.groupId;
+  const lineage = (g: string): string[] => (childId === undefined ? [g] : g === childId ? [g, world.missions.A.groupId] : g === world.missions.A.groupId ? [g, childId] : [g]);
+  const leakedContext = jobs.filter((j) => j.contextGroups.some((g) => !lineage(j.groupId).includes(g)));
+  const withContext = jobs.filter((j) => j.contextPackages > 0).length;
+  check('context-isolation', jobs.length > 0 && leakedContext.length === 0, `${jobs.length} jobs (${withContext} handed Context Packages); each was handed only its own Group's context, a child Mission's naming its parent and the parent's its child (${leakedContext.length} named another Group)`);
+  // Each job's capability token (§12), from the Authorization Service under its own lease: for its
+  // own Group and WorkItem; asked for another Mission's Group, the job's token() refuses.
+  const withToken = jobs.filter((j) => j.tokenGroup !== undefined);
+  const wrongToken = withToken.filter((j) => j.tokenGroup !== j.groupId || j.tokenWorkItem !== j.workItemId);
+  const noToken = jobs.filter((j) => j.tokenGroup === undefined);
+  const unexplained = noToken.filter((j) => j.tokenError !== 'lease-lost');
+  const asked = jobs.filter((j) => j.foreignTokenRefused !== null);
+  const foreignGiven = asked.filter((j) => j.foreignTokenRefused === false);
+  check('credential-isolation', withToken.length > 0 && wrongToken.length === 0 && unexplained.length === 0 && asked.length > 0 && foreignGiven.length === 0,
+    `${withToken.length}/${jobs.length} jobs obtained a capability token, each for its own Group and WorkItem (${wrongToken.length} otherwise; ${noToken.length - unexplained.length} lost the lease first${unexplained.length === 0 ? '' : `, ${unexplained.length} failed: ${unexplained.map((j) => j.tokenError).join(',')}`}); another Mission's Group's token refused ${asked.length - foreignGiven.length}/${asked.length}`);
 
   // Coordinator review of every result.
   // A WorkItem promoted to a child Mission is settled by the Authority on the child's Approval (§14), not reviewed.

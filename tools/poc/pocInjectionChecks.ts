@@ -74,8 +74,13 @@ export function judgeInjection(made: Injection, c: Context): Check {
       const resumed = again.filter((f) => f.resumedFrom !== null).length;
       const twice = [...c.A, ...c.B, ...c.S].filter((e) => e.kind === 'work.offer.accepted' && e.actor.id === ids['w-shared'].id).map((e) => e.payload.workItem?.workItemId);
       const reaccepted = twice.length - new Set(twice).size;
-      const pass = before >= 1 && rebuilt === before && again.length >= 1 && (recovery?.resumable ?? 0) <= resumed && reaccepted === 0;
-      return { name, pass, detail: `SIGKILLed holding ${before} WorkItem(s) ${JSON.stringify(heldBefore)}; the restarted process rebuilt ${rebuilt} from its projection (resumable ${String(recovery?.resumable)}, queued ${String(recovery?.queued)}, lost ${String(recovery?.lost)}); started again ${again.length}, of them from their checkpoint ${resumed}; offers accepted again ${reaccepted}` };
+      // Work that ran without a safe checkpoint: reported to its Coordinator (work.blocked,
+      // runtime-session-lost), unblocked by it, then run again and verified.
+      const all = [...c.A, ...c.B, ...c.S];
+      const lost = [...new Set(all.filter((e) => e.kind === 'work.blocked' && e.actor.id === ids['w-shared'].id && JSON.stringify(e.payload).includes('runtime-session-lost')).map((e) => e.payload.workItem?.workItemId ?? String(e.payload['workItemId'])))];
+      const lostVerified = lost.filter((id) => verified(all, id) !== undefined);
+      const pass = before >= 1 && rebuilt === before && again.length >= 1 && (recovery?.resumable ?? 0) <= resumed && reaccepted === 0 && lost.length === (recovery?.lost ?? 0) && lostVerified.length === lost.length;
+      return { name, pass, detail: `SIGKILLed holding ${before} WorkItem(s) ${JSON.stringify(heldBefore)}; the restarted process rebuilt ${rebuilt} from its projection (resumable ${String(recovery?.resumable)}, queued ${String(recovery?.queued)}, lost ${String(recovery?.lost)}); started again ${again.length}, of them from their checkpoint ${resumed}; reported runtime-session-lost to the Coordinator ${lost.length}, unblocked and verified ${lostVerified.length}; offers accepted again ${reaccepted}` };
     }
     case 'coordinator-failure-and-epoch-replacement': {
       const assigned = c.A.find((e) => e.kind === 'mission.coordinator.assigned');

@@ -17,6 +17,7 @@ export interface WorkerInit {
   readonly ca: string;
   readonly home: string;
   readonly slots: number;
+  /** The job handler module the runtime host runs (`missionweave worker --handler`). */
   readonly handler: string;
   readonly seed: number;
   /** The scheduler's clock runs this many times faster than the wall clock (its 30 s minimum run before preemption, its aging). */
@@ -25,19 +26,26 @@ export interface WorkerInit {
   readonly executionLeaseSeconds: number;
   readonly groups: readonly string[];
   readonly policies: Readonly<Record<string, GroupPolicy>>;
-  /** Each Group's credential, handed only to that Group's jobs (§11.1 slot isolation). */
-  readonly credentials: Readonly<Record<string, string>>;
+  /** The root Missions' Groups: each job asks for a token of one that is not its own, to see it refused. */
+  readonly pocGroups: readonly string[];
 }
 
-export type ToWorker = WorkerInit | { readonly type: 'join'; readonly groupId: string; readonly credential: string; readonly policy?: GroupPolicy };
+export type ToWorker = WorkerInit | { readonly type: 'join'; readonly groupId: string };
 
 export interface JobFacts {
   readonly groupId: string;
   readonly workItemId: string;
   readonly stage: string;
-  /** Group IDs found anywhere in the context the job was handed. */
+  /** Group IDs found anywhere in the context the job was handed (its Context Packages). */
   readonly contextGroups: readonly string[];
-  readonly credentialGroup: string | undefined;
+  readonly contextPackages: number;
+  /** The Group and WorkItem of the capability token the job obtained with `job.token()`. */
+  readonly tokenGroup: string | undefined;
+  readonly tokenWorkItem: string | undefined;
+  /** Why it obtained none (`lease-lost` when its lease went first). */
+  readonly tokenError?: string;
+  /** `job.token({ groupId })` of another Mission's Group was refused (null: none to ask for). */
+  readonly foreignTokenRefused: boolean | null;
   readonly resumedFrom: number | null;
 }
 

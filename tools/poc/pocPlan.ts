@@ -51,7 +51,9 @@ export function missionAPlan(size: PocSize): MissionPlan {
 export function missionBPlan(size: PocSize): MissionPlan {
   const features = size === 'full' ? 5 : 4;
   const keys = Array.from({ length: features }, (_, i) => `feature-${i + 1}`);
-  const steps = size === 'full' ? 10 : 8;
+  // Long enough that a feature running when the hotfix arrives is still short of its end when
+  // the preemption is asked for, on a loaded machine too.
+  const steps = size === 'full' ? 10 : 24;
   return {
     name: 'B',
     stages: [

@@ -91,8 +91,7 @@ export class HostRun {
       outcome.kind === 'threw' ? `the job handler threw: ${messageOf(outcome.error)}`
       : outcome.kind === 'hung' ? `the job handler ran past its bound of ${this.init.timeoutMs} ms and was aborted`
       : 'the job handler returned without submit, fail or a yield';
-    await this.block(reason);
-    return 'blocked';
+    return this.block(reason);
   }
 
   private async settle(done: Promise<unknown>): Promise<{ kind: 'returned' } | { kind: 'threw'; error: unknown } | { kind: 'hung' }> {
@@ -127,13 +126,24 @@ export class HostRun {
     return end;
   }
 
-  /** `work.block` with `reason` (the lease is released and the Coordinator told), then blocked here. */
-  private async block(reason: string): Promise<void> {
+  /**
+   * `work.block` with `reason` (the lease is released and the Coordinator told), then blocked
+   * here. Not accepted — the Authority already took the lease back (a replaced Session: the
+   * handler failed on the lost connection before the lease's loss reached this process) or could
+   * not be reached — the run ends `lease-lost`, so the host re-checks the WorkItem with the
+   * Authority instead of holding it blocked where nobody would unblock it.
+   */
+  private async block(reason: string): Promise<RunEnd> {
     const { agent, execution } = this.init;
     const checkpoint = { phase: 'blocked by the runtime host', createdAt: new Date().toISOString() };
     const payload = { workItemId: execution.workItemId, ownershipEpoch: execution.ownershipEpoch, executionLeaseId: execution.leaseId, reason: reason.slice(0, 1000), checkpoint, blockedLeaseSeconds: BLOCKED_LEASE_SECONDS };
-    await agent.command('work.block', payload, this.init.options).catch((error: unknown) => this.init.log(`work.block of ${execution.workItemId} was not accepted: ${messageOf(error)}`));
-    this.finish('blocked', reason);
+    try {
+      await agent.command('work.block', payload, this.init.options);
+    } catch (error) {
+      this.init.log(`work.block of ${execution.workItemId} was not accepted: ${messageOf(error)}`);
+      return this.finish('lease-lost', `${reason}; work.block was not accepted: ${messageOf(error)}`);
+    }
+    return this.finish('blocked', reason);
   }
 
   private defaultEvidence(result: SubmitResult): EvidenceDraft[] {

@@ -42,6 +42,8 @@ export interface RuntimeHostOptions {
   /** The Groups served; default: every Group `/v1/me` lists this Agent as an active worker in. */
   readonly groups?: readonly string[];
   readonly executionLeaseSeconds?: number;
+  /** The ownership lease asked for when an offer is accepted (default: the Authority's). */
+  readonly ownershipLeaseSeconds?: number;
   /** A job running longer is aborted, released and blocked (default JOB_TIMEOUT_MS). */
   readonly jobTimeoutMs?: number;
   /** The effort band new work is admitted with (default `m`). */
@@ -70,7 +72,10 @@ export class RuntimeHost {
 
   constructor(private readonly options: RuntimeHostOptions) {
     this.log = options.log ?? (() => undefined);
-    this.worker = new MissionWeaveWorker(options.agent, options.executionLeaseSeconds === undefined ? {} : { executionLeaseSeconds: options.executionLeaseSeconds });
+    this.worker = new MissionWeaveWorker(options.agent, {
+      ...(options.executionLeaseSeconds === undefined ? {} : { executionLeaseSeconds: options.executionLeaseSeconds }),
+      ...(options.ownershipLeaseSeconds === undefined ? {} : { ownershipLeaseSeconds: options.ownershipLeaseSeconds }),
+    });
     this.intake = new WorkIntake({ context: () => this.admission(), open: () => this.ready && !this.stopping, pump: () => this.pump() });
     this.worker.onOffer((offer) => this.intake.take(offer));
     this.worker.onError((error, offer) => this.log(`offer ${offer.workItemId}: ${messageOf(error)}`));
