@@ -25,6 +25,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signCommand } from '../src/app/issueDocuments.js';
 import { MissionWeaveAgent } from '../src/client/index.js';
+import { openProjection, projectionPathIn } from '../src/client/runtime/projection.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { call, CLI } from './support/mcpNode.js';
@@ -229,6 +230,25 @@ it('work accepted, started and checkpointed through MCP survives a SIGKILL of th
   expect(slots.code, slots.stderr).toBe(2);
   expect(slots.stderr.trim().split('\n')).toHaveLength(1);
   expect(slots.stderr).toContain('this runtime was created with 1 slots, not 2');
+
+  // The Commands that ended the runs were kept in the projection's outbox, then sent with those
+  // bytes: each answered (acked) with the Event that recorded it, caused by its Action ID.
+  const projection = openProjection({ path: projectionPathIn(join(dir, 'runtime', 'builder')), agentId: builderId });
+  try {
+    const rows = projection.outbox.toSend();
+    expect(rows).toEqual([]);
+    const submit = submissions[0] as JsonObject;
+    const actionId = (submit['cause'] as { id: string }).id;
+    const kept = projection.outbox.get(actionId);
+    expect(kept).toMatchObject({ kind: 'work.submit', state: 'acked', eventId: submit['eventId'], groupId });
+    const bytes = JSON.parse(kept?.bytes.toString('utf8') ?? '{}') as JsonObject;
+    expect(bytes).toMatchObject({ actionId, kind: 'work.submit', actor: { type: 'agent', id: builderId }, payload: { workItemId: resumed, ownershipEpoch: epoch } });
+    const checkpointed = events.filter((e) => e['kind'] === 'work.checkpointed');
+    expect(checkpointed).toHaveLength(1);
+    expect(projection.outbox.get((checkpointed[0]?.['cause'] as { id: string }).id)).toMatchObject({ kind: 'work.checkpoint', state: 'acked', eventId: checkpointed[0]?.['eventId'] });
+  } finally {
+    projection.close();
+  }
 }, 300_000);
 
 it('work started through MCP without a checkpoint is reported to its Coordinator after a SIGKILL, blocked until unblocked', async () => {
