@@ -10,7 +10,10 @@
  * the Group's Events show exactly one `work.submitted` by that Agent under the same Ownership
  * Epoch. A WorkItem started without a checkpoint when the server is killed is reported to its
  * Coordinator (`work.blocked`, `runtime-session-lost`), listed blocked with a notice, refused a
- * start, and ready again once the Coordinator unblocks it. Then the bad inputs: a second process for the same Agent while one holds its projection,
+ * start, and ready again once the Coordinator unblocks it. The Commands that ended the runs are
+ * in the projection's outbox, acked with the Events that recorded them; a Command a killed process
+ * left unanswered there (`sent`, accepted by the Authority) goes out again on start with the same
+ * bytes and is applied once (the original Event, no second). Then the bad inputs: a second process for the same Agent while one holds its projection,
  * another slot count than the projection's, and a corrupt projection file, each one line and an
  * exit code, the file left as it was.
  */
@@ -41,6 +44,7 @@ let db: TestDatabase;
 let node: ServeProcess;
 let groupId: string;
 let builderId: string;
+let builderKey: { id: string; keyId: string; privateKeyFile: string };
 let coordinator: MissionWeaveAgent;
 const servers: McpProcess[] = [];
 /** Accepted in the first test and left queued; started without a checkpoint in the next one. */
@@ -126,7 +130,8 @@ beforeAll(async () => {
   };
   run('init', '--dir', dir, '--port', String(await freePort()));
   const planner = run('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0') as { id: string; keyId: string; privateKeyFile: string };
-  builderId = (run('agent', 'add', 'builder', '--dir', dir, '--capability', 'acme.sql-migration@1.5.0') as { id: string }).id;
+  builderKey = run('agent', 'add', 'builder', '--dir', dir, '--capability', 'acme.sql-migration@1.5.0') as { id: string; keyId: string; privateKeyFile: string };
+  builderId = builderKey.id;
   run('agent', 'add', 'other', '--dir', dir);
   const human = run('human', 'add', 'alice', '--dir', dir) as { id: string; keyId: string; privateKeyFile: string };
   const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { server: { port: number } };
@@ -279,6 +284,49 @@ it('work started through MCP without a checkpoint is reported to its Coordinator
   expect(await ok(second, 'work_fail', { workItemId: waiting, reason: 'the staging database is unreachable' })).toMatchObject({ state: 'failed' });
   expect((await ok(second, 'work_held'))['groups']).toEqual([]);
 }, 300_000);
+
+it('a Command left unanswered in the outbox by a killed process is sent again with the same bytes on start, and applied once', async () => {
+  for (const server of servers.splice(0)) {
+    const pid = server.transport.pid;
+    await server.client.close().catch(() => undefined);
+    if (pid !== undefined && pid !== null) await until(() => gone(pid), 'the MCP server stopped');
+  }
+  // A process of the builder signed a Command, kept it in the outbox and sent it; the Authority
+  // accepted it, and the process died before it recorded the answer (the row stays `sent`).
+  const builderFile = builderKey;
+  const privateKey = createPrivateKey(readFileSync(builderFile.privateKeyFile));
+  const builder = new MissionWeaveAgent({ url: node.url, ca: readFileSync(join(dir, 'tls', 'cert.pem')), agentId: builderId, keyId: builderFile.keyId, privateKey });
+  await builder.connect();
+  const conversationId = `urn:missionweave:conversation:${groupId.split(':').pop() as string}`;
+  const signed = signCommand({ actor: { type: 'agent', id: builderId }, kind: 'message.post', groupId, issuedAt: new Date().toISOString(), sessionEpoch: builder.sessionEpoch as number, membershipEpoch: 1, payload: { messageId: `urn:uuid:${randomUUID()}`, conversationId, content: 'sent before a crash' } }, { keyId: builderFile.keyId, privateKey });
+  const text = JSON.stringify(signed);
+  const actionId = signed['actionId'] as string;
+  const original = await builder.sendSigned(text);
+  await builder.close();
+  const path = projectionPathIn(join(dir, 'runtime', 'builder'));
+  const before = openProjection({ path, agentId: builderId });
+  before.outbox.add(text);
+  before.outbox.markSent(actionId);
+  before.close();
+
+  // Started again (a new Session): the outbox goes out first, with the bytes it was kept as.
+  const server = await startMcp();
+  await until(() => (server.stderr().includes(`outbox ${actionId}: acked`) ? true : undefined), 'the kept Command answered');
+  const pid = server.transport.pid as number;
+  await server.client.close();
+  await until(() => gone(pid), 'the MCP server stopped');
+  const after = openProjection({ path, agentId: builderId });
+  try {
+    const kept = after.outbox.get(actionId);
+    expect(kept).toMatchObject({ state: 'acked', kind: 'message.post', eventId: original.eventId });
+    expect(kept?.bytes.toString('utf8')).toBe(text);
+  } finally {
+    after.close();
+  }
+  // Applied once: one Event caused by that Action ID, the one the first sending got.
+  const caused = (await eventsOf(db.pool, groupId)).filter((e) => (e['cause'] as { id: string }).id === actionId);
+  expect(caused.map((e) => e['eventId'])).toEqual([original.eventId]);
+}, 180_000);
 
 it('refuses a corrupt projection file in one line, exit 65, and leaves the file as it was', () => {
   const file = join(dir, 'runtime', 'other', 'projection.sqlite');
