@@ -13,7 +13,8 @@
  * start, and ready again once the Coordinator unblocks it. The Commands that ended the runs are
  * in the projection's outbox, acked with the Events that recorded them; a Command a killed process
  * left unanswered there (`sent`, accepted by the Authority) goes out again on start with the same
- * bytes and is applied once (the original Event, no second). Then the bad inputs: a second process for the same Agent while one holds its projection,
+ * bytes and is applied once (the original Event, no second); one it never sent, signed under the
+ * old Session, is refused AUTH_STALE_SESSION and never applied. Then the bad inputs: a second process for the same Agent while one holds its projection,
  * another slot count than the projection's, and a corrupt projection file, each one line and an
  * exit code, the file left as it was.
  */
@@ -302,16 +303,21 @@ it('a Command left unanswered in the outbox by a killed process is sent again wi
   const text = JSON.stringify(signed);
   const actionId = signed['actionId'] as string;
   const original = await builder.sendSigned(text);
+  // A second one was signed in that Session and kept, but never reached the Authority.
+  const unsent = signCommand({ actor: { type: 'agent', id: builderId }, kind: 'message.post', groupId, issuedAt: new Date().toISOString(), sessionEpoch: builder.sessionEpoch as number, membershipEpoch: 1, payload: { messageId: `urn:uuid:${randomUUID()}`, conversationId, content: 'never sent' } }, { keyId: builderFile.keyId, privateKey });
+  const unsentId = unsent['actionId'] as string;
   await builder.close();
   const path = projectionPathIn(join(dir, 'runtime', 'builder'));
   const before = openProjection({ path, agentId: builderId });
   before.outbox.add(text);
   before.outbox.markSent(actionId);
+  before.outbox.add(JSON.stringify(unsent));
   before.close();
 
   // Started again (a new Session): the outbox goes out first, with the bytes it was kept as.
   const server = await startMcp();
   await until(() => (server.stderr().includes(`outbox ${actionId}: acked`) ? true : undefined), 'the kept Command answered');
+  await until(() => (server.stderr().includes(`outbox ${unsentId}: refused AUTH_STALE_SESSION`) ? true : undefined), 'the unsent Command refused');
   const pid = server.transport.pid as number;
   await server.client.close();
   await until(() => gone(pid), 'the MCP server stopped');
@@ -320,12 +326,15 @@ it('a Command left unanswered in the outbox by a killed process is sent again wi
     const kept = after.outbox.get(actionId);
     expect(kept).toMatchObject({ state: 'acked', kind: 'message.post', eventId: original.eventId });
     expect(kept?.bytes.toString('utf8')).toBe(text);
+    // The one the Authority never saw carries a fenced Session Epoch: refused, never applied.
+    expect(after.outbox.get(unsentId)).toMatchObject({ state: 'refused', refusal: 'AUTH_STALE_SESSION' });
   } finally {
     after.close();
   }
   // Applied once: one Event caused by that Action ID, the one the first sending got.
   const caused = (await eventsOf(db.pool, groupId)).filter((e) => (e['cause'] as { id: string }).id === actionId);
   expect(caused.map((e) => e['eventId'])).toEqual([original.eventId]);
+  expect((await eventsOf(db.pool, groupId)).filter((e) => (e['cause'] as { id: string }).id === unsentId)).toEqual([]);
 }, 180_000);
 
 it('refuses a corrupt projection file in one line, exit 65, and leaves the file as it was', () => {
