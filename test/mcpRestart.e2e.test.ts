@@ -10,7 +10,11 @@
  * the Group's Events show exactly one `work.submitted` by that Agent under the same Ownership
  * Epoch. A WorkItem started without a checkpoint when the server is killed is reported to its
  * Coordinator (`work.blocked`, `runtime-session-lost`), listed blocked with a notice, refused a
- * start, and ready again once the Coordinator unblocks it. Then the bad inputs: a second process for the same Agent while one holds its projection,
+ * start, and ready again once the Coordinator unblocks it. The Commands that ended the runs are
+ * in the projection's outbox, acked with the Events that recorded them; a Command a killed process
+ * left unanswered there (`sent`, accepted by the Authority) goes out again on start with the same
+ * bytes and is applied once (the original Event, no second); one it never sent, signed under the
+ * old Session, is refused AUTH_STALE_SESSION and never applied. Then the bad inputs: a second process for the same Agent while one holds its projection,
  * another slot count than the projection's, and a corrupt projection file, each one line and an
  * exit code, the file left as it was.
  */
@@ -25,6 +29,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signCommand } from '../src/app/issueDocuments.js';
 import { MissionWeaveAgent } from '../src/client/index.js';
+import { openProjection, projectionPathIn } from '../src/client/runtime/projection.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { call, CLI } from './support/mcpNode.js';
@@ -40,6 +45,7 @@ let db: TestDatabase;
 let node: ServeProcess;
 let groupId: string;
 let builderId: string;
+let builderKey: { id: string; keyId: string; privateKeyFile: string };
 let coordinator: MissionWeaveAgent;
 const servers: McpProcess[] = [];
 /** Accepted in the first test and left queued; started without a checkpoint in the next one. */
@@ -125,7 +131,8 @@ beforeAll(async () => {
   };
   run('init', '--dir', dir, '--port', String(await freePort()));
   const planner = run('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0') as { id: string; keyId: string; privateKeyFile: string };
-  builderId = (run('agent', 'add', 'builder', '--dir', dir, '--capability', 'acme.sql-migration@1.5.0') as { id: string }).id;
+  builderKey = run('agent', 'add', 'builder', '--dir', dir, '--capability', 'acme.sql-migration@1.5.0') as { id: string; keyId: string; privateKeyFile: string };
+  builderId = builderKey.id;
   run('agent', 'add', 'other', '--dir', dir);
   const human = run('human', 'add', 'alice', '--dir', dir) as { id: string; keyId: string; privateKeyFile: string };
   const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { server: { port: number } };
@@ -229,6 +236,25 @@ it('work accepted, started and checkpointed through MCP survives a SIGKILL of th
   expect(slots.code, slots.stderr).toBe(2);
   expect(slots.stderr.trim().split('\n')).toHaveLength(1);
   expect(slots.stderr).toContain('this runtime was created with 1 slots, not 2');
+
+  // The Commands that ended the runs were kept in the projection's outbox, then sent with those
+  // bytes: each answered (acked) with the Event that recorded it, caused by its Action ID.
+  const projection = openProjection({ path: projectionPathIn(join(dir, 'runtime', 'builder')), agentId: builderId });
+  try {
+    const rows = projection.outbox.toSend();
+    expect(rows).toEqual([]);
+    const submit = submissions[0] as JsonObject;
+    const actionId = (submit['cause'] as { id: string }).id;
+    const kept = projection.outbox.get(actionId);
+    expect(kept).toMatchObject({ kind: 'work.submit', state: 'acked', eventId: submit['eventId'], groupId });
+    const bytes = JSON.parse(kept?.bytes.toString('utf8') ?? '{}') as JsonObject;
+    expect(bytes).toMatchObject({ actionId, kind: 'work.submit', actor: { type: 'agent', id: builderId }, payload: { workItemId: resumed, ownershipEpoch: epoch } });
+    const checkpointed = events.filter((e) => e['kind'] === 'work.checkpointed');
+    expect(checkpointed).toHaveLength(1);
+    expect(projection.outbox.get((checkpointed[0]?.['cause'] as { id: string }).id)).toMatchObject({ kind: 'work.checkpoint', state: 'acked', eventId: checkpointed[0]?.['eventId'] });
+  } finally {
+    projection.close();
+  }
 }, 300_000);
 
 it('work started through MCP without a checkpoint is reported to its Coordinator after a SIGKILL, blocked until unblocked', async () => {
@@ -259,6 +285,57 @@ it('work started through MCP without a checkpoint is reported to its Coordinator
   expect(await ok(second, 'work_fail', { workItemId: waiting, reason: 'the staging database is unreachable' })).toMatchObject({ state: 'failed' });
   expect((await ok(second, 'work_held'))['groups']).toEqual([]);
 }, 300_000);
+
+it('a Command left unanswered in the outbox by a killed process is sent again with the same bytes on start, and applied once', async () => {
+  for (const server of servers.splice(0)) {
+    const pid = server.transport.pid;
+    await server.client.close().catch(() => undefined);
+    if (pid !== undefined && pid !== null) await until(() => gone(pid), 'the MCP server stopped');
+  }
+  // A process of the builder signed a Command, kept it in the outbox and sent it; the Authority
+  // accepted it, and the process died before it recorded the answer (the row stays `sent`).
+  const builderFile = builderKey;
+  const privateKey = createPrivateKey(readFileSync(builderFile.privateKeyFile));
+  const builder = new MissionWeaveAgent({ url: node.url, ca: readFileSync(join(dir, 'tls', 'cert.pem')), agentId: builderId, keyId: builderFile.keyId, privateKey });
+  await builder.connect();
+  const conversationId = `urn:missionweave:conversation:${groupId.split(':').pop() as string}`;
+  const signed = signCommand({ actor: { type: 'agent', id: builderId }, kind: 'message.post', groupId, issuedAt: new Date().toISOString(), sessionEpoch: builder.sessionEpoch as number, membershipEpoch: 1, payload: { messageId: `urn:uuid:${randomUUID()}`, conversationId, content: 'sent before a crash' } }, { keyId: builderFile.keyId, privateKey });
+  const text = JSON.stringify(signed);
+  const actionId = signed['actionId'] as string;
+  const original = await builder.sendSigned(text);
+  // A second one was signed in that Session and kept, but never reached the Authority.
+  const unsent = signCommand({ actor: { type: 'agent', id: builderId }, kind: 'message.post', groupId, issuedAt: new Date().toISOString(), sessionEpoch: builder.sessionEpoch as number, membershipEpoch: 1, payload: { messageId: `urn:uuid:${randomUUID()}`, conversationId, content: 'never sent' } }, { keyId: builderFile.keyId, privateKey });
+  const unsentId = unsent['actionId'] as string;
+  await builder.close();
+  const path = projectionPathIn(join(dir, 'runtime', 'builder'));
+  const before = openProjection({ path, agentId: builderId });
+  before.outbox.add(text);
+  before.outbox.markSent(actionId);
+  before.outbox.add(JSON.stringify(unsent));
+  before.close();
+
+  // Started again (a new Session): the outbox goes out first, with the bytes it was kept as.
+  const server = await startMcp();
+  await until(() => (server.stderr().includes(`outbox ${actionId}: acked`) ? true : undefined), 'the kept Command answered');
+  await until(() => (server.stderr().includes(`outbox ${unsentId}: refused AUTH_STALE_SESSION`) ? true : undefined), 'the unsent Command refused');
+  const pid = server.transport.pid as number;
+  await server.client.close();
+  await until(() => gone(pid), 'the MCP server stopped');
+  const after = openProjection({ path, agentId: builderId });
+  try {
+    const kept = after.outbox.get(actionId);
+    expect(kept).toMatchObject({ state: 'acked', kind: 'message.post', eventId: original.eventId });
+    expect(kept?.bytes.toString('utf8')).toBe(text);
+    // The one the Authority never saw carries a fenced Session Epoch: refused, never applied.
+    expect(after.outbox.get(unsentId)).toMatchObject({ state: 'refused', refusal: 'AUTH_STALE_SESSION' });
+  } finally {
+    after.close();
+  }
+  // Applied once: one Event caused by that Action ID, the one the first sending got.
+  const caused = (await eventsOf(db.pool, groupId)).filter((e) => (e['cause'] as { id: string }).id === actionId);
+  expect(caused.map((e) => e['eventId'])).toEqual([original.eventId]);
+  expect((await eventsOf(db.pool, groupId)).filter((e) => (e['cause'] as { id: string }).id === unsentId)).toEqual([]);
+}, 180_000);
 
 it('refuses a corrupt projection file in one line, exit 65, and leaves the file as it was', () => {
   const file = join(dir, 'runtime', 'other', 'projection.sqlite');

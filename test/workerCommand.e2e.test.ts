@@ -5,7 +5,8 @@
  * module that takes a safe checkpoint and then works on. The worker is killed with SIGKILL mid-
  * run and started again: it re-checks the WorkItem with the Authority, resumes the handler from
  * the checkpoint under a new Execution Lease, and the result is submitted once — asserted from
- * the Group's Events. Then SIGTERM stops it cleanly (exit 0).
+ * the Group's Events. Then SIGTERM stops it cleanly (exit 0). A projection another process holds,
+ * or a corrupt one, is refused in one line with exit 69 or 65, the file left as it was.
  */
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -18,6 +19,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signCommand } from '../src/app/issueDocuments.js';
 import { MissionWeaveAgent } from '../src/client/index.js';
+import { projectionPathIn } from '../src/client/runtime/projection.js';
+import { openAgentRuntime } from '../src/client/runtime/runtime.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -193,4 +196,28 @@ it('refuses a wrong command line in one line: no handler (2), a handler module t
   expect(slots).toMatchObject({ code: 2 });
   expect(slots.stderr).toContain('--slots is a whole number from 1 to 256');
   expect([noHandler.stderr, missing.stderr, slots.stderr].every((text) => text.trim().split('\n').length === 1)).toBe(true);
+});
+
+it('refuses a projection another process holds (69) and a corrupt one (65) in one line, leaving the file as it was', () => {
+  // The test process holds the builder's projection, as a running `mcp` or `worker` would.
+  const path = projectionPathIn(join(dir, 'runtime', 'builder'));
+  const holder = openAgentRuntime({ path, agentId: builderId, slots: 1 });
+  try {
+    const locked = cli(db.url, 'worker', '--as', 'builder', '--dir', dir, '--handler', handlerFile);
+    expect(locked.code, locked.stderr).toBe(69);
+    expect(locked.stderr.trim().split('\n')).toHaveLength(1);
+    expect(locked.stderr).toContain(`missionweave worker: ${path} is held by another process`);
+  } finally {
+    holder.close();
+  }
+  const file = join(dir, 'runtime', 'planner', 'projection.sqlite');
+  mkdirSync(join(dir, 'runtime', 'planner'), { recursive: true });
+  const garbage = Buffer.from('not a SQLite database, but what a backup could restore\n'.repeat(64));
+  writeFileSync(file, garbage);
+  const corrupt = cli(db.url, 'worker', '--as', 'planner', '--dir', dir, '--handler', handlerFile);
+  expect(corrupt.code, corrupt.stderr).toBe(65);
+  expect(corrupt.stderr.trim().split('\n')).toHaveLength(1);
+  expect(corrupt.stderr).toContain(`missionweave worker: ${file}: not a SQLite database`);
+  expect(corrupt.stderr).toContain('nothing overwritten');
+  expect(readFileSync(file).equals(garbage)).toBe(true);
 });

@@ -29,6 +29,7 @@ import { MissionWeaveWorker } from '../client/worker.js';
 import { AgentContext } from '../client/mcp/agentContext.js';
 import { HeldWork } from '../client/mcp/heldWork.js';
 import { outboxSender, recoverHeldWork } from '../client/mcp/heldWorkRecovery.js';
+import { OutboxCommands } from '../client/runtime/outboxCommands.js';
 import { createMcpServer } from '../client/mcp/mcpServer.js';
 import { mcpTools } from '../client/mcp/mcpTools.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
@@ -134,10 +135,12 @@ async function serveTools({ url, ca, extension, httpText, runtime, home, princip
   agent.onConnectionChange((change) => log(`session ${change.state}${change.sessionEpoch === undefined ? '' : ` (epoch ${change.sessionEpoch})`}`));
   // The Worker listens before any subscription, so it sees every offer the Groups' replay
   // delivers; the held work learns of unblocked WorkItems.
-  const worker = new MissionWeaveWorker(agent);
+  // Its Commands that end a run are kept in the projection's outbox before they are sent (outboxCommands.ts).
+  const commands = new OutboxCommands(agent, () => runtime.projection.outbox);
+  const worker = new MissionWeaveWorker(agent, { commands });
   const held = new HeldWork({ agent, worker, runtime, log });
   agent.onEvent((event) => held.observe(event));
-  const flush = outboxSender(runtime, agent, log);
+  const flush = outboxSender(runtime, agent, log, commands, held);
   let connected = false;
   agent.onConnectionChange((change) => {
     if (change.state === 'open' && connected) void flush();

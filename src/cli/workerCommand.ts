@@ -10,7 +10,8 @@
  * work that had none to its Coordinator, and sends its outbox. It serves every Group `/v1/me`
  * lists it as an active worker in. SIGINT or SIGTERM stops it: running jobs yield at their next
  * safe checkpoint (within the grace) or are released, then the Agent and the projection close.
- * Log lines go to stderr; the first is a JSON ready line.
+ * Log lines go to stderr; the first is a JSON ready line. A projection another process holds, or
+ * a corrupt one, is one line and an exit code (69, 65), the file left as it is (runtimeOpen.ts).
  */
 
 import { readFileSync } from 'node:fs';
@@ -19,13 +20,11 @@ import { pathToFileURL } from 'node:url';
 import { MissionWeaveAgent } from '../client/agent.js';
 import { RuntimeHost } from '../client/runtime/hostRuntime.js';
 import type { JobHandler } from '../client/runtime/job.js';
-import { projectionPathIn } from '../client/runtime/projection.js';
-import { openAgentRuntime } from '../client/runtime/runtime.js';
-import { MAX_SLOTS } from '../client/runtime/schedulerLimits.js';
 import { Home } from '../home/home.js';
 import { NoInputError } from '../home/usageError.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { nodeWebSocketUrl, unreachable } from './nodeAddress.js';
+import { openRuntimeOf, slotsOption } from './runtimeOpen.js';
 
 const USAGE = 'usage: missionweave worker --as AGENT --dir DIR --handler MODULE [--slots N] [--url wss://HOST:PORT]';
 
@@ -53,19 +52,12 @@ async function loadHandler(path: string): Promise<JobHandler> {
   return module.default as JobHandler;
 }
 
-function slotsOf(text: string | undefined): number {
-  if (text === undefined) return 1;
-  const slots = Number(text);
-  if (!/^\d{1,4}$/.test(text) || slots < 1 || slots > MAX_SLOTS) throw new UsageError(`--slots is a whole number from 1 to ${MAX_SLOTS}`);
-  return slots;
-}
-
 export async function workerCommand(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, { as: 'value', dir: 'value', handler: 'value', slots: 'value', url: 'value' });
   const handle = stringOption(args, 'as');
   const handlerPath = stringOption(args, 'handler');
   if (handle === undefined || handlerPath === undefined || args.positionals.length > 0) throw new UsageError(USAGE);
-  const slots = slotsOf(stringOption(args, 'slots'));
+  const slots = slotsOption(stringOption(args, 'slots'));
   const home = new Home(stringOption(args, 'dir') ?? '.missionweave');
   const config = home.config();
   const principal = home.principal(handle);
@@ -77,7 +69,7 @@ export async function workerCommand(argv: readonly string[]): Promise<number> {
 
   const url = nodeWebSocketUrl(home, given);
   const ca = readFileSync(home.path(config.tls.certFile));
-  const runtime = openAgentRuntime({ path: projectionPathIn(home.path('runtime', handle)), agentId: principal.id, slots });
+  const runtime = openRuntimeOf(home, handle, principal.id, slots, 'worker');
   try {
     const agent = new MissionWeaveAgent({ url, ca, agentId: principal.id, keyId: principal.keyId, privateKey: home.privateKey(principal.privateKeyFile), cursorStore: runtime.cursorStore });
     agent.onError((error) => log(`${error.code}: ${error.message}`));

@@ -64,6 +64,8 @@ export interface WorkerOptions {
   readonly epochs?: GroupEpochs;
   /** The Agent Card Artifacts are published under; version 1 and the WorkItem's capabilities otherwise (workArtifacts.ts). */
   readonly producer?: ProducerCard;
+  /** What signs and sends the Worker's Commands (outboxCommands.ts keeps them in a durable outbox first); the Agent otherwise. */
+  readonly commands?: WorkAgent;
 }
 
 /** Adds `item` to `list`; returns its remover. */
@@ -89,7 +91,7 @@ export class MissionWeaveWorker {
   private readonly detach: (() => void)[];
 
   constructor(agent: MissionWeaveAgent, private readonly options: WorkerOptions = {}) {
-    this.agent = agent;
+    this.agent = options.commands ?? agent;
     this.store = () => agent.artifactEndpoint();
     this.epochs = options.epochs ?? new GroupEpochs(agent.agentId);
     this.detach = [

@@ -30,8 +30,10 @@ export interface HeldEntry {
 export interface HeldNotice {
   readonly groupId: string;
   readonly workItemId: string;
-  readonly what: 'withdrawn' | 'blocked';
+  /** `delivered` / `refused`: a Command left in the outbox by an earlier process was answered (`actionId`). */
+  readonly what: 'withdrawn' | 'blocked' | 'delivered' | 'refused';
   readonly why: string;
+  readonly actionId?: string;
   readonly at: string;
 }
 

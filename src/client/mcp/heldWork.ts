@@ -28,6 +28,7 @@ import { workItemOf, type WorkItemDocument } from '../workDocuments.js';
 import { ownedQueued, release, requestOf } from '../runtime/hostAdmission.js';
 import { authorityWorkItem } from '../runtime/hostReads.js';
 import { recheckWork, type HeldRow, type RecoveryContext } from '../runtime/hostRecovery.js';
+import type { OutboxCommand } from '../runtime/projectionOutbox.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
 import { apply } from '../runtime/scheduler.js';
 import type { SchedulerRefusal } from '../runtime/schedulerTypes.js';
@@ -46,6 +47,11 @@ export interface HeldWorkInit {
 
 /** Refusals of `work.start` that say the WorkItem is no longer this Agent's. */
 const NOT_MINE = new Set(['WORK_STALE_OWNERSHIP', 'WORK_LEASE_EXPIRED', 'AUTH_FORBIDDEN', 'WORK_NOT_FOUND']);
+
+function workItemIdOf(bytes: Buffer): string | undefined {
+  const command = JSON.parse(bytes.toString('utf8')) as { payload?: { workItemId?: unknown } };
+  return typeof command.payload?.workItemId === 'string' ? command.payload.workItemId : undefined;
+}
 
 export class HeldWork {
   readonly worker: MissionWeaveWorker;
@@ -209,6 +215,16 @@ export class HeldWork {
     } else {
       this.runtime.unblock(workItem.workItemId);
     }
+  }
+
+  /** A Command sent again from the outbox (a restart or reconnect came between) was answered: the model is told. */
+  outboxAnswered(command: OutboxCommand): void {
+    const workItemId = workItemIdOf(command.bytes);
+    if (workItemId === undefined || (command.state !== 'acked' && command.state !== 'refused')) return;
+    const what = command.state === 'acked' ? 'delivered' : 'refused';
+    const why = command.state === 'acked' ? `${command.kind} was accepted${command.eventId === undefined ? '' : ` (${command.eventId})`}` : `${command.kind} was refused ${command.refusal ?? ''}`.trim();
+    this.told.push({ groupId: command.groupId, workItemId, what, why, actionId: command.actionId, at: new Date().toISOString() });
+    while (this.told.length > MAX_HELD_NOTICES) this.told.shift();
   }
 
   /** Held work, per the runtime (oldest Group first), then what ended here. */

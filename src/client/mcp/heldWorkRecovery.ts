@@ -15,6 +15,7 @@
 import type { MissionWeaveAgent } from '../agent.js';
 import { recheckWork, reportLost } from '../runtime/hostRecovery.js';
 import { sendOutbox } from '../runtime/projectionSend.js';
+import type { OutboxCommands } from '../runtime/outboxCommands.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
 import type { HeldWork } from './heldWork.js';
 
@@ -22,14 +23,22 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Sends the outbox, one sending at a time (a reconnect during a sending queues the next behind it). */
-export function outboxSender(runtime: AgentRuntime, agent: MissionWeaveAgent, log: (line: string) => void): () => Promise<void> {
+/**
+ * Sends the outbox, one sending at a time (a reconnect during a sending queues the next behind it),
+ * leaving the Commands `commands` is sending now to it; each answer is `told` to the held work.
+ */
+export function outboxSender(runtime: AgentRuntime, agent: MissionWeaveAgent, log: (line: string) => void, commands?: OutboxCommands, held?: HeldWork): () => Promise<void> {
   let flushing: Promise<void> = Promise.resolve();
   return () => {
     flushing = flushing.then(async () => {
       if (!runtime.projection.open) return;
-      const outcomes = await sendOutbox(runtime.projection.outbox, agent).catch((error: unknown) => (log(`outbox: ${messageOf(error)}`), []));
-      for (const outcome of outcomes) log(`outbox ${outcome.actionId}: ${outcome.outcome}${outcome.outcome === 'refused' ? ` ${outcome.code}` : ''}`);
+      const { outbox } = runtime.projection;
+      const outcomes = await sendOutbox(outbox, agent, commands?.inFlight).catch((error: unknown) => (log(`outbox: ${messageOf(error)}`), []));
+      for (const outcome of outcomes) {
+        log(`outbox ${outcome.actionId}: ${outcome.outcome}${outcome.outcome === 'refused' ? ` ${outcome.code}` : ''}`);
+        const kept = outbox.get(outcome.actionId);
+        if (held !== undefined && kept !== undefined && outcome.outcome !== 'unanswered') held.outboxAnswered(kept);
+      }
     });
     return flushing;
   };

@@ -13,6 +13,7 @@
  *   sending stops there, so later Commands never overtake it; the next run starts from it.
  */
 
+import type { ProtocolEvent } from '../documents.js';
 import type { SignedCommandSender } from '../offlineBuffer.js';
 import { isAgentError, MissionWeaveError } from '../errors.js';
 import type { OutboxCommand, ProjectionOutbox } from './projectionOutbox.js';
@@ -48,10 +49,31 @@ async function sendOne(outbox: ProjectionOutbox, command: OutboxCommand, sender:
   }
 }
 
-/** Sends every unanswered Command in order until one is left unanswered; says what became of each sent. */
-export async function sendOutbox(outbox: ProjectionOutbox, sender: SignedCommandSender): Promise<OutboxOutcome[]> {
+/**
+ * Sends one kept Command now (just added: outboxCommands.ts) and records its answer; resolves with
+ * its primary Event, rejects with the refusal or the failure that left it unanswered.
+ */
+export async function sendKept(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender): Promise<ProtocolEvent> {
+  const { actionId } = command;
+  outbox.markSent(actionId);
+  try {
+    const event = await sender.sendSigned(command.bytes.toString('utf8'));
+    outbox.markAcked(actionId, eventIdOf(event));
+    return event;
+  } catch (error) {
+    if (error instanceof MissionWeaveError && !error.retryable && error.code !== 'ACTION_ID_COLLISION') outbox.markRefused(actionId, error.code);
+    throw error;
+  }
+}
+
+/**
+ * Sends every unanswered Command in order until one is left unanswered; says what became of each
+ * sent. `busy` names Commands this process is sending now (sendKept): they are left to it.
+ */
+export async function sendOutbox(outbox: ProjectionOutbox, sender: SignedCommandSender, busy: ReadonlySet<string> = new Set()): Promise<OutboxOutcome[]> {
   const outcomes: OutboxOutcome[] = [];
   for (const command of outbox.toSend()) {
+    if (busy.has(command.actionId)) continue;
     const outcome = await sendOne(outbox, command, sender);
     outcomes.push(outcome);
     if (outcome.outcome === 'unanswered') break;

@@ -1,0 +1,90 @@
+/**
+ * Commands kept in the durable outbox before they are sent (issue 31 item 3): a `WorkAgent`
+ * whose `command()` signs the Commands that end a run (`work.checkpoint`, `work.submit`,
+ * `work.fail`, `work.block`) under the live Session, writes the signed bytes to the projection's
+ * outbox, and only then sends those exact bytes (`agent.sendSigned`), recording the answer there
+ * (projectionSend.ts). Every other Command (`work.accept_offer`, `work.start`, lease renewals)
+ * goes out through the Agent as before: none of them is worth sending late.
+ *
+ * A Command whose answer never came — the connection dropped, the process was killed — is in the
+ * outbox as `pending` or `sent`, and is sent again with the same bytes on the next (re)connect or
+ * start (`sendOutbox`): the Authority answers a Command it had accepted with its original Events
+ * (same Action ID, no second transition) and refuses one it never saw under a now-fenced Session
+ * (AUTH_STALE_SESSION), which is recorded as refused. Either way it is applied at most once.
+ *
+ * With no open Session nothing is signed: a Command must carry the current Session Epoch
+ * (§6.3), so the caller is refused with CONNECTION_CLOSED and tries again once connected.
+ */
+
+import type { MissionWeaveAgent } from '../agent.js';
+import type { CommandOptions } from '../commands.js';
+import type { ProtocolEvent } from '../documents.js';
+import { AgentClientError } from '../errors.js';
+import { signWith } from '../signer.js';
+import type { WorkAgent } from '../workEvidence.js';
+import { randomUUID } from 'node:crypto';
+import { sendKept } from './projectionSend.js';
+import type { ProjectionOutbox } from './projectionOutbox.js';
+
+/** The Commands kept in the outbox before they are sent. */
+export const OUTBOX_KINDS: ReadonlySet<string> = new Set(['work.checkpoint', 'work.submit', 'work.fail', 'work.block']);
+
+export class OutboxCommands implements WorkAgent {
+  /** Action IDs this process is sending now; an outbox sending after a reconnect leaves them to it. */
+  readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly agent: MissionWeaveAgent,
+    private readonly outbox: () => ProjectionOutbox,
+  ) {}
+
+  get agentId(): string {
+    return this.agent.agentId;
+  }
+
+  get signer(): WorkAgent['signer'] {
+    return this.agent.signer;
+  }
+
+  get sessionEpoch(): number | undefined {
+    return this.agent.sessionEpoch;
+  }
+
+  command(kind: string, payload: Readonly<Record<string, unknown>>, options: CommandOptions = {}): Promise<ProtocolEvent> {
+    if (!OUTBOX_KINDS.has(kind)) return this.agent.command(kind, payload, options);
+    return this.kept(kind, payload, options);
+  }
+
+  /** Signs under the live Session, keeps the bytes in the outbox, then sends them and records the answer. */
+  private async kept(kind: string, payload: Readonly<Record<string, unknown>>, options: CommandOptions): Promise<ProtocolEvent> {
+    const actionId = options.actionId ?? `urn:uuid:${randomUUID()}`;
+    const sessionEpoch = this.agent.sessionEpoch;
+    if (sessionEpoch === undefined) throw new AgentClientError('CONNECTION_CLOSED', `no open Session: ${kind} was not signed; try again once connected`, { relatedActionId: actionId });
+    if (typeof options.groupId !== 'string' || options.membershipEpoch === undefined) {
+      throw new AgentClientError('INVALID_ARGUMENT', `${kind} needs its Group and the Agent's Membership Epoch there`, { relatedActionId: actionId });
+    }
+    const optional = { coordinatorEpoch: options.coordinatorEpoch, conversationId: options.conversationId, workItemId: options.workItemId, causedByEventId: options.causedByEventId };
+    const unsigned: Record<string, unknown> = {
+      protocolVersion: '0.1',
+      actionId,
+      actor: { type: 'agent', id: this.agent.agentId },
+      kind,
+      groupId: options.groupId,
+      sessionEpoch,
+      membershipEpoch: options.membershipEpoch,
+      correlationId: options.correlationId ?? `urn:uuid:${randomUUID()}`,
+      issuedAt: new Date().toISOString(),
+      payload,
+    };
+    for (const [member, value] of Object.entries(optional)) if (value !== undefined) unsigned[member] = value;
+    const signed = await signWith('command', unsigned, this.agent.signer);
+    const outbox = this.outbox();
+    const kept = outbox.add(JSON.stringify(signed.document));
+    this.inFlight.add(actionId);
+    try {
+      return await sendKept(outbox, kept, this.agent);
+    } finally {
+      this.inFlight.delete(actionId);
+    }
+  }
+}
