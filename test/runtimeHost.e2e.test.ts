@@ -7,89 +7,16 @@
  * while offline is sent from the durable outbox on connect with its exact bytes.
  */
 
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { AuthorityReactor } from '../src/app/reactor/authorityReactor.js';
-import { MissionWeaveAgent } from '../src/client/index.js';
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
 import type { CapabilityToken } from '../src/client/capabilities.js';
-import { RuntimeHost } from '../src/client/runtime/hostRuntime.js';
 import type { Job, JobHandler } from '../src/client/runtime/job.js';
-import { openAgentRuntime, type AgentRuntime } from '../src/client/runtime/runtime.js';
 import { signWith, keySigner } from '../src/client/signer.js';
-import type { JsonObject } from '../src/protocol/strictJson.js';
-import type { Actor } from './support/harness.js';
-import { eventsOf, type MissionRefs } from './support/missions.js';
-import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
-import { WORKER_CAPABILITIES } from './support/publishedWork.js';
-import type { TestServer } from './support/server.js';
-import { serverWorld } from './support/world.js';
+import { eventsOf } from './support/missions.js';
+import { runtimeHostWorld, until } from './support/runtimeHostWorld.js';
 
-let server: TestServer;
-let mission: MissionRefs;
-let coordinator: Actor;
-let workerActor: Actor;
-const dir = mkdtempSync(join(tmpdir(), 'mw-host-e2e-'));
-const closing: (() => unknown)[] = [];
-
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`${what} not reached in time`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-beforeAll(async () => {
-  ({ server, coordinator, workerActor, mission } = await serverWorld({
-    humans: { owner: 'owner' },
-    agents: { coordinator: {}, workerActor: { handle: 'worker', capabilities: WORKER_CAPABILITIES } },
-    mission: { owner: 'owner', coordinator: 'coordinator', members: { workerActor: ['worker'] } },
-  }));
-  // As `serve` runs it: it closes the Execution Leases of a replaced Session (§11.3).
-  const reactor = AuthorityReactor.start({ authority: server.harness.authority, pool: server.db.pool, logger: pino({ level: 'silent' }) });
-  closing.push(() => reactor.close());
-});
-
-afterAll(async () => {
-  for (const close of closing.splice(0).reverse()) await close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function agentOn(runtime: AgentRuntime): MissionWeaveAgent {
-  return new MissionWeaveAgent({ url: server.url, ca: server.ca, agentId: workerActor.principal.id, keyId: workerActor.key.keyId, privateKey: workerActor.key.privateKey, cursorStore: runtime.cursorStore });
-}
-
-function hostOn(path: string, handler: JobHandler, options: { jobTimeoutMs?: number } = {}, clock?: () => number): { host: RuntimeHost; runtime: AgentRuntime; lines: string[] } {
-  const runtime = openAgentRuntime({ path, agentId: workerActor.principal.id, slots: 1, ...(clock === undefined ? {} : { clock }) });
-  const lines: string[] = [];
-  const host = new RuntimeHost({ agent: agentOn(runtime), runtime, handler, executionLeaseSeconds: 60, log: (line) => void lines.push(line), ...options });
-  return { host, runtime, lines };
-}
-
-/** A WorkItem authorized and offered to the Worker by the Coordinator; its ID. */
-async function offer(requestedUrgency: string = EXAMPLE_WORK_CONTRACT.requestedUrgency): Promise<string> {
-  const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
-  const asCoordinator = { groupId: mission.groupId, membershipEpoch: 1, coordinatorEpoch: 1 };
-  const contract = { ...EXAMPLE_WORK_CONTRACT, requestedUrgency, goal: `${EXAMPLE_WORK_CONTRACT.goal} (${workItemId})`, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 50 } };
-  await server.harness.expectOk(server.harness.send(coordinator, 'work.authorize', { workItemId, contract }, asCoordinator));
-  const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
-  await server.harness.expectOk(server.harness.send(coordinator, 'work.offer', { workItemId, candidateAgentIds: [workerActor.principal.id], selectionBasis }, asCoordinator));
-  return workItemId;
-}
-
-async function eventsOfWork(workItemId: string): Promise<JsonObject[]> {
-  return (await eventsOf(server.db.pool, mission.groupId)).filter((e) => (e['payload'] as { workItemId?: string }).workItemId === workItemId);
-}
-
-async function eventOf(workItemId: string, kind: string): Promise<JsonObject | undefined> {
-  return (await eventsOfWork(workItemId)).find((e) => e['kind'] === kind);
-}
+const { w, hostOn, offer, eventOf, eventsOfWork } = runtimeHostWorld('mw-host-e2e-', { reactor: true });
 
 it('runs offered work under a real lease: checkpoint, publish, submit; a throwing and a hanging handler are blocked with a reason and the host goes on', async () => {
   const seen: Job[] = [];
@@ -106,16 +33,16 @@ it('runs offered work under a real lease: checkpoint, publish, submit; a throwin
     await job.submit({ artifactHashes: [contentHash], summary: 'done' });
     return undefined;
   };
-  const { host, runtime, lines } = hostOn(join(dir, 'a', 'projection.sqlite'), handler, { jobTimeoutMs: 1_500 });
-  closing.push(() => runtime.close(), () => host.stop(100));
+  const { host, runtime, lines } = hostOn(join(w.dir, 'a', 'projection.sqlite'), handler, { jobTimeoutMs: 1_500 });
+  w.closing.push(() => runtime.close(), () => host.stop(100));
   await host.start();
 
   const done = await offer();
   const submitted = await until(() => eventOf(done, 'work.submitted'), 'work.submitted');
   expect((submitted['payload'] as { artifactHashes: string[] }).artifactHashes).toHaveLength(1);
-  expect(seen[0]).toMatchObject({ groupId: mission.groupId, workItemId: done, resumeFrom: undefined });
+  expect(seen[0]).toMatchObject({ groupId: w.mission.groupId, workItemId: done, resumeFrom: undefined });
   // A real capability token from the Authorization Service, bound to this job's WorkItem and lease (§12).
-  expect(tokens[0]?.claims).toMatchObject({ workItemId: done, missionId: mission.missionId });
+  expect(tokens[0]?.claims).toMatchObject({ workItemId: done, missionId: w.mission.missionId });
 
   const threw = await offer();
   const blocked = await until(() => eventOf(threw, 'work.blocked'), 'work.blocked of the throwing handler');
@@ -139,7 +66,7 @@ it('runs offered work under a real lease: checkpoint, publish, submit; a throwin
 }, 90_000);
 
 it('after a restart, reports work that ran without a checkpoint to its Coordinator (work.block, runtime-session-lost), and a Coordinator work.unblock runs it again', async () => {
-  const path = join(dir, 'b', 'projection.sqlite');
+  const path = join(w.dir, 'b', 'projection.sqlite');
   let firstRuns = 0;
   const first = hostOn(path, async (job) => {
     firstRuns++;
@@ -156,19 +83,19 @@ it('after a restart, reports work that ran without a checkpoint to its Coordinat
     await job.publishArtifact(`run again from the start: ${job.workItemId}`, { mediaType: 'text/plain' });
     await job.submit();
   });
-  closing.push(() => second.runtime.close(), () => second.host.stop(100));
+  w.closing.push(() => second.runtime.close(), () => second.host.stop(100));
   expect(second.runtime.recovery.work.lost.map((w) => w.workItemId)).toEqual([lost]);
   await second.host.start();
   const blocked = await until(() => eventOf(lost, 'work.blocked'), 'the lost WorkItem reported');
   expect((blocked['payload'] as { reason: string }).reason).toMatch(/^runtime-session-lost: /);
   expect(second.runtime.state.work[lost]).toMatchObject({ status: 'blocked' });
 
-  await server.harness.expectOk(server.harness.send(coordinator, 'work.unblock', { workItemId: lost }, { groupId: mission.groupId, membershipEpoch: 1, coordinatorEpoch: 1 }));
+  await w.server.harness.expectOk(w.server.harness.send(w.coordinator, 'work.unblock', { workItemId: lost }, { groupId: w.mission.groupId, membershipEpoch: 1, coordinatorEpoch: 1 }));
   await until(() => eventOf(lost, 'work.submitted'), 'the unblocked WorkItem submitted');
 }, 90_000);
 
 it('sends a Command signed while offline from the durable outbox on connect, with the same bytes', async () => {
-  const path = join(dir, 'c', 'projection.sqlite');
+  const path = join(w.dir, 'c', 'projection.sqlite');
   const probe = hostOn(path, () => undefined);
   await probe.host.agent.connect();
   const epoch = probe.host.agent.sessionEpoch as number;
@@ -177,33 +104,33 @@ it('sends a Command signed while offline from the durable outbox on connect, wit
   const unsigned = {
     protocolVersion: '0.1',
     actionId: `urn:uuid:${randomUUID()}`,
-    actor: { type: 'agent', id: workerActor.principal.id },
+    actor: { type: 'agent', id: w.workerActor.principal.id },
     kind: 'message.post',
-    groupId: mission.groupId,
+    groupId: w.mission.groupId,
     sessionEpoch: epoch + 1,
     membershipEpoch: 1,
     correlationId: `urn:uuid:${randomUUID()}`,
     issuedAt: new Date().toISOString(),
-    payload: { messageId: `urn:uuid:${randomUUID()}`, conversationId: mission.mainConversationId, content: 'written while offline' },
+    payload: { messageId: `urn:uuid:${randomUUID()}`, conversationId: w.mission.mainConversationId, content: 'written while offline' },
   };
-  const signed = await signWith('command', unsigned, keySigner(workerActor.key.keyId, workerActor.key.privateKey));
+  const signed = await signWith('command', unsigned, keySigner(w.workerActor.key.keyId, w.workerActor.key.privateKey));
   const text = JSON.stringify(signed.document, null, 1);
   probe.runtime.projection.outbox.add(text);
   probe.runtime.close();
 
   const { host, runtime } = hostOn(path, () => undefined);
-  closing.push(() => runtime.close(), () => host.stop(100));
+  w.closing.push(() => runtime.close(), () => host.stop(100));
   await host.start();
   const row = runtime.projection.outbox.get(unsigned.actionId);
   expect(row).toMatchObject({ state: 'acked', eventId: expect.any(String) });
   expect(row?.bytes.toString('utf8')).toBe(text);
-  const posted = (await eventsOf(server.db.pool, mission.groupId)).find((e) => e['eventId'] === row?.eventId);
+  const posted = (await eventsOf(w.server.db.pool, w.mission.groupId)).find((e) => e['eventId'] === row?.eventId);
   expect(posted?.['kind']).toBe('message.posted');
   expect(JSON.stringify(posted)).toContain('written while offline');
 }, 60_000);
 
 it('stopping yields a running job at its next safe checkpoint: the lease is released (work.checkpointed) and the next host resumes it from there', async () => {
-  const path = join(dir, 'd', 'projection.sqlite');
+  const path = join(w.dir, 'd', 'projection.sqlite');
   let checkpoints = 0;
   const first = hostOn(path, async (job) => {
     for (let step = 1; ; step++) {
@@ -227,7 +154,7 @@ it('stopping yields a running job at its next safe checkpoint: the lease is rele
     const { contentHash } = await job.publishArtifact(`resumed ${job.workItemId}`, { mediaType: 'text/plain' });
     await job.submit({ artifactHashes: [contentHash] });
   });
-  closing.push(() => second.runtime.close(), () => second.host.stop(100));
+  w.closing.push(() => second.runtime.close(), () => second.host.stop(100));
   expect(second.runtime.recovery.work.resumable.map((w) => w.workItemId)).toEqual([workItemId]);
   await second.host.start();
   await until(() => eventOf(workItemId, 'work.submitted'), 'the resumed WorkItem submitted');
@@ -241,7 +168,7 @@ it('preempts a running job at its next safe checkpoint for a critical arrival: t
   const resumedFrom = new Map<string, unknown>();
   let routine = '';
   const { host, runtime, lines } = hostOn(
-    join(dir, 'e', 'projection.sqlite'),
+    join(w.dir, 'e', 'projection.sqlite'),
     async (job) => {
       order.push(job.workItemId);
       if (!resumedFrom.has(job.workItemId)) resumedFrom.set(job.workItemId, job.resumeFrom);
@@ -257,7 +184,7 @@ it('preempts a running job at its next safe checkpoint for a critical arrival: t
     {},
     () => Date.now() + skewMs,
   );
-  closing.push(() => runtime.close(), () => host.stop(100));
+  w.closing.push(() => runtime.close(), () => host.stop(100));
   await host.start();
   routine = await offer('routine');
   await until(() => (order.length === 1 ? true : undefined), 'the routine job running');

@@ -7,94 +7,12 @@
  * of it is accepted once there is room.
  */
 
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { AuthorityReactor } from '../src/app/reactor/authorityReactor.js';
-import { MissionWeaveAgent } from '../src/client/index.js';
-import { RuntimeHost } from '../src/client/runtime/hostRuntime.js';
+import { expect, it } from 'vitest';
 import type { JobHandler } from '../src/client/runtime/job.js';
-import { openAgentRuntime, type AgentRuntime } from '../src/client/runtime/runtime.js';
-import type { JsonObject } from '../src/protocol/strictJson.js';
-import type { Actor } from './support/harness.js';
-import { eventsOf, type MissionRefs } from './support/missions.js';
-import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
-import { WORKER_CAPABILITIES } from './support/publishedWork.js';
-import type { TestServer } from './support/server.js';
-import { serverWorld } from './support/world.js';
+import { runtimeHostWorld, until } from './support/runtimeHostWorld.js';
 
-let server: TestServer;
-let mission: MissionRefs;
-let coordinator: Actor;
-let workerActor: Actor;
-const dir = mkdtempSync(join(tmpdir(), 'mw-intake-e2e-'));
-const closing: (() => unknown)[] = [];
-const asCoordinator = (): { groupId: string; membershipEpoch: number; coordinatorEpoch: number } => ({ groupId: mission.groupId, membershipEpoch: 1, coordinatorEpoch: 1 });
-
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`${what} not reached in time`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-beforeAll(async () => {
-  ({ server, coordinator, workerActor, mission } = await serverWorld({
-    humans: { owner: 'owner' },
-    agents: { coordinator: {}, workerActor: { handle: 'worker', capabilities: WORKER_CAPABILITIES } },
-    mission: { owner: 'owner', coordinator: 'coordinator', members: { workerActor: ['worker'] } },
-  }));
-  const reactor = AuthorityReactor.start({ authority: server.harness.authority, pool: server.db.pool, logger: pino({ level: 'silent' }) });
-  closing.push(() => reactor.close());
-});
-
-afterAll(async () => {
-  for (const close of closing.splice(0).reverse()) await close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function agentOf(runtime?: AgentRuntime): MissionWeaveAgent {
-  return new MissionWeaveAgent({ url: server.url, ca: server.ca, agentId: workerActor.principal.id, keyId: workerActor.key.keyId, privateKey: workerActor.key.privateKey, ...(runtime === undefined ? {} : { cursorStore: runtime.cursorStore }) });
-}
-
-function hostOn(path: string, handler: JobHandler): { host: RuntimeHost; runtime: AgentRuntime; lines: string[] } {
-  const runtime = openAgentRuntime({ path, agentId: workerActor.principal.id, slots: 1 });
-  const lines: string[] = [];
-  const host = new RuntimeHost({ agent: agentOf(runtime), runtime, handler, executionLeaseSeconds: 60, log: (line) => void lines.push(line) });
-  return { host, runtime, lines };
-}
-
-async function authorize(): Promise<string> {
-  const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
-  const contract = { ...EXAMPLE_WORK_CONTRACT, goal: `${EXAMPLE_WORK_CONTRACT.goal} (${workItemId})`, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 50 } };
-  await server.harness.expectOk(server.harness.send(coordinator, 'work.authorize', { workItemId, contract }, asCoordinator()));
-  return workItemId;
-}
-
-async function offerAgain(workItemId: string): Promise<void> {
-  const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
-  await server.harness.expectOk(server.harness.send(coordinator, 'work.offer', { workItemId, candidateAgentIds: [workerActor.principal.id], selectionBasis }, asCoordinator()));
-}
-
-async function offer(): Promise<string> {
-  const workItemId = await authorize();
-  await offerAgain(workItemId);
-  return workItemId;
-}
-
-async function kindsOf(workItemId: string): Promise<string[]> {
-  return (await eventsOf(server.db.pool, mission.groupId)).filter((e) => (e['payload'] as { workItemId?: string }).workItemId === workItemId).map((e) => e['kind'] as string);
-}
-
-async function eventOf(workItemId: string, kind: string): Promise<JsonObject | undefined> {
-  return (await eventsOf(server.db.pool, mission.groupId)).find((e) => (e['payload'] as { workItemId?: string }).workItemId === workItemId && e['kind'] === kind);
-}
+const { w, agentOf, hostOn, offer, offerAgain, eventOf, kindsOf } = runtimeHostWorld('mw-intake-e2e-', { reactor: true });
 
 const submitting: JobHandler = async (job) => {
   const { contentHash } = await job.publishArtifact(`done ${job.workItemId}`, { mediaType: 'text/plain' });
@@ -106,11 +24,11 @@ it('picks up work the Agent accepted through another client while the host was d
   // Another client of the same Agent (the CLI, MCP, its own code) accepts; the host is not running.
   const other = agentOf();
   await other.connect();
-  await other.command('work.accept_offer', { workItemId }, { groupId: mission.groupId, workItemId, membershipEpoch: 1 });
+  await other.command('work.accept_offer', { workItemId }, { groupId: w.mission.groupId, workItemId, membershipEpoch: 1 });
   await other.close();
 
-  const { host, runtime, lines } = hostOn(join(dir, 'a', 'projection.sqlite'), submitting);
-  closing.push(() => runtime.close());
+  const { host, runtime, lines } = hostOn(join(w.dir, 'a', 'projection.sqlite'), submitting);
+  w.closing.push(() => runtime.close());
   await host.start();
   await until(() => eventOf(workItemId, 'work.submitted'), 'the picked-up WorkItem submitted');
   expect(lines.filter((line) => line.startsWith(`picked up ${workItemId}`))).toHaveLength(1);
@@ -124,13 +42,13 @@ it('a per-Group quota of one: an offer over it is declined (not accepted); owned
   const gate = new Promise<void>((resolve) => (open = resolve));
   const ran: string[] = [];
   let first = '';
-  const { host, runtime, lines } = hostOn(join(dir, 'b', 'projection.sqlite'), async (job) => {
+  const { host, runtime, lines } = hostOn(join(w.dir, 'b', 'projection.sqlite'), async (job) => {
     ran.push(job.workItemId);
     if (job.workItemId === first) await gate;
     await submitting(job);
   });
-  closing.push(() => runtime.close(), () => host.stop(100));
-  expect(runtime.setGroupPolicy(mission.groupId, { weight: 1, priorityClass: 'normal', maxConcurrent: 1, maxQueued: 1, admitting: true }).ok).toBe(true);
+  w.closing.push(() => runtime.close(), () => host.stop(100));
+  expect(runtime.setGroupPolicy(w.mission.groupId, { weight: 1, priorityClass: 'normal', maxConcurrent: 1, maxQueued: 1, admitting: true }).ok).toBe(true);
   await host.start();
 
   first = await offer();
@@ -143,7 +61,7 @@ it('a per-Group quota of one: an offer over it is declined (not accepted); owned
   expect(await eventOf(over, 'work.offer.accepted')).toBeUndefined();
 
   // Accepted all the same by another client of the Agent: the runtime refuses it, the host releases it.
-  await host.agent.command('work.accept_offer', { workItemId: over }, { groupId: mission.groupId, workItemId: over, membershipEpoch: 1 });
+  await host.agent.command('work.accept_offer', { workItemId: over }, { groupId: w.mission.groupId, workItemId: over, membershipEpoch: 1 });
   const failed = await until(() => eventOf(over, 'work.failed'), 'the refused WorkItem released (work.failed)');
   expect((failed['payload'] as { reason: string }).reason).toBe("declined by the Worker's runtime: capacity (group-queue-full); offer it again or elsewhere");
   await until(() => (lines.includes(`released ${over}: group-queue-full`) ? true : undefined), 'the release logged');
@@ -152,7 +70,7 @@ it('a per-Group quota of one: an offer over it is declined (not accepted); owned
   open();
   await until(() => eventOf(second, 'work.submitted'), 'the queued WorkItem submitted');
   // Room again: work accepted elsewhere is picked up from its Event; the Coordinator's new offer is accepted.
-  await host.agent.command('work.accept_offer', { workItemId: later }, { groupId: mission.groupId, workItemId: later, membershipEpoch: 1 });
+  await host.agent.command('work.accept_offer', { workItemId: later }, { groupId: w.mission.groupId, workItemId: later, membershipEpoch: 1 });
   await until(() => eventOf(later, 'work.submitted'), 'the WorkItem picked up from its Event submitted');
   expect(lines.some((line) => line.startsWith(`picked up ${later}`))).toBe(true);
   await offerAgain(over);

@@ -1,0 +1,114 @@
+/**
+ * The shared setup of the runtime host's e2e files (runtimeHost, runtimeHostIntake,
+ * hostRunBlockRefused): a real node (wss, TLS, PostgreSQL) with a Mission whose Coordinator offers
+ * work to one Worker Agent, a scratch folder for projections, and the helpers those files use to
+ * start a host, authorize and offer work, and read a WorkItem's Events. Call it once at the top of
+ * a test file: it registers its own beforeAll and afterAll.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
+import { AuthorityReactor } from '../../src/app/reactor/authorityReactor.js';
+import { MissionWeaveAgent } from '../../src/client/index.js';
+import { RuntimeHost, type RuntimeHostOptions } from '../../src/client/runtime/hostRuntime.js';
+import type { JobHandler } from '../../src/client/runtime/job.js';
+import { openAgentRuntime, type AgentRuntime } from '../../src/client/runtime/runtime.js';
+import type { JsonObject } from '../../src/protocol/strictJson.js';
+import type { Actor } from './harness.js';
+import { eventsOf, type MissionRefs } from './missions.js';
+import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './payloadExamples.js';
+import { WORKER_CAPABILITIES } from './publishedWork.js';
+import type { TestServer } from './server.js';
+import { serverWorld } from './world.js';
+
+export interface RuntimeHostWorld {
+  server: TestServer;
+  mission: MissionRefs;
+  coordinator: Actor;
+  workerActor: Actor;
+  /** A scratch folder, removed after the file. */
+  readonly dir: string;
+  /** Closed in reverse order after the file. */
+  readonly closing: (() => unknown)[];
+}
+
+type HostOptions = Partial<Pick<RuntimeHostOptions, 'jobTimeoutMs'>>;
+
+/** Polls `check` every 50 ms until it returns a value; fails naming `what` after `timeoutMs`. */
+export async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() - start > timeoutMs) throw new Error(`${what} not reached in time`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** `reactor`: run the Authority's reactor, as `serve` does (it closes a replaced Session's Execution Leases, §11.3). */
+export function runtimeHostWorld(prefix: string, options: { reactor: boolean }) {
+  const w = { dir: mkdtempSync(join(tmpdir(), prefix)), closing: [] } as unknown as RuntimeHostWorld;
+
+  beforeAll(async () => {
+    ({ server: w.server, coordinator: w.coordinator, workerActor: w.workerActor, mission: w.mission } = await serverWorld({
+      humans: { owner: 'owner' },
+      agents: { coordinator: {}, workerActor: { handle: 'worker', capabilities: WORKER_CAPABILITIES } },
+      mission: { owner: 'owner', coordinator: 'coordinator', members: { workerActor: ['worker'] } },
+    }));
+    if (options.reactor) {
+      const reactor = AuthorityReactor.start({ authority: w.server.harness.authority, pool: w.server.db.pool, logger: pino({ level: 'silent' }) });
+      w.closing.push(() => reactor.close());
+    }
+  });
+
+  afterAll(async () => {
+    for (const close of w.closing.splice(0).reverse()) await close();
+    rmSync(w.dir, { recursive: true, force: true });
+  });
+
+  const asCoordinator = (): { groupId: string; membershipEpoch: number; coordinatorEpoch: number } => ({ groupId: w.mission.groupId, membershipEpoch: 1, coordinatorEpoch: 1 });
+
+  /** A client of the Worker Agent; with a runtime, on its Cursors. */
+  const agentOf = (runtime?: AgentRuntime): MissionWeaveAgent =>
+    new MissionWeaveAgent({ url: w.server.url, ca: w.server.ca, agentId: w.workerActor.principal.id, keyId: w.workerActor.key.keyId, privateKey: w.workerActor.key.privateKey, ...(runtime === undefined ? {} : { cursorStore: runtime.cursorStore }) });
+
+  /** A runtime with one slot on the projection at `path` and a host running `handler` on it; the host's log lines. */
+  const hostOn = (path: string, handler: JobHandler, hostOptions: HostOptions = {}, clock?: () => number): { host: RuntimeHost; runtime: AgentRuntime; lines: string[] } => {
+    const runtime = openAgentRuntime({ path, agentId: w.workerActor.principal.id, slots: 1, ...(clock === undefined ? {} : { clock }) });
+    const lines: string[] = [];
+    const host = new RuntimeHost({ agent: agentOf(runtime), runtime, handler, executionLeaseSeconds: 60, log: (line) => void lines.push(line), ...hostOptions });
+    return { host, runtime, lines };
+  };
+
+  /** A WorkItem authorized by the Coordinator (not offered); its ID. */
+  const authorize = async (requestedUrgency: string = EXAMPLE_WORK_CONTRACT.requestedUrgency): Promise<string> => {
+    const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
+    const contract = { ...EXAMPLE_WORK_CONTRACT, requestedUrgency, goal: `${EXAMPLE_WORK_CONTRACT.goal} (${workItemId})`, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 50 } };
+    await w.server.harness.expectOk(w.server.harness.send(w.coordinator, 'work.authorize', { workItemId, contract }, asCoordinator()));
+    return workItemId;
+  };
+
+  /** The Coordinator offers the WorkItem to the Worker (again). */
+  const offerAgain = async (workItemId: string): Promise<void> => {
+    const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
+    await w.server.harness.expectOk(w.server.harness.send(w.coordinator, 'work.offer', { workItemId, candidateAgentIds: [w.workerActor.principal.id], selectionBasis }, asCoordinator()));
+  };
+
+  /** A WorkItem authorized and offered to the Worker by the Coordinator; its ID. */
+  const offer = async (requestedUrgency?: string): Promise<string> => {
+    const workItemId = await authorize(requestedUrgency);
+    await offerAgain(workItemId);
+    return workItemId;
+  };
+
+  const eventsOfWork = async (workItemId: string): Promise<JsonObject[]> =>
+    (await eventsOf(w.server.db.pool, w.mission.groupId)).filter((e) => (e['payload'] as { workItemId?: string }).workItemId === workItemId);
+  const eventOf = async (workItemId: string, kind: string): Promise<JsonObject | undefined> => (await eventsOfWork(workItemId)).find((e) => e['kind'] === kind);
+  const kindsOf = async (workItemId: string): Promise<string[]> => (await eventsOfWork(workItemId)).map((e) => e['kind'] as string);
+
+  return { w, asCoordinator, agentOf, hostOn, authorize, offerAgain, offer, eventsOfWork, eventOf, kindsOf };
+}
