@@ -11,9 +11,11 @@
  *   run releases its lease with `work.checkpoint`, which stops renewal;
  * - on every (re)connect the durable outbox is sent, oldest first, with the same bytes
  *   (projectionSend.ts);
- * - after a restart, before anything runs, each resumable or queued WorkItem is re-checked with
- *   the Authority (hostRecovery.ts) and each `runtime-session-lost` one reported to its
- *   Coordinator.
+ * - after a restart, before anything runs, each resumable, queued or blocked WorkItem is
+ *   re-checked with the Authority (hostRecovery.ts) and each `runtime-session-lost` one reported
+ *   to its Coordinator;
+ * - a WorkItem whose runs end without progress is restarted with a bounded backoff, and after
+ *   NO_PROGRESS_RUNS of them reported blocked (`runtime-no-progress`, hostRestartGuard.ts).
  *
  * Use (docs/sdk.md, examples/runtime-worker.mjs): `new RuntimeHost({ agent, runtime, handler })`
  * with the Agent's `cursorStore: runtime.cursorStore`; `start()` connects, sends the outbox,
@@ -112,7 +114,8 @@ export class RuntimeHost {
     const groups = this.options.groups ?? members.map((m) => m.groupId);
     for (const groupId of groups) await agent.subscribe(groupId);
     const { work } = runtime.recovery;
-    for (const row of [...work.resumable, ...work.queued]) await recheckWork(this.recovery(), row);
+    // Blocked here only (a start held back or refused): ready again when the Authority has it queued.
+    for (const row of [...work.resumable, ...work.queued, ...work.blocked]) await recheckWork(this.recovery(), row);
     for (const row of work.lost) await reportLost(this.recovery(), row);
     this.ready = true;
     // Work owned at the Authority and not held here (accepted elsewhere, or before a crash).
