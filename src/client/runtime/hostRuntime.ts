@@ -263,7 +263,9 @@ export class RuntimeHost {
     const { runtime } = this.options;
     const { workItemId } = row;
     if (verdict.kind === 'wait') {
-      runtime.end(workItemId, 'blocked', `backing off ${verdict.ms} ms after ${verdict.runs} run(s) in a row without progress`);
+      const reason = `backing off ${verdict.ms} ms after ${verdict.runs} run(s) in a row without progress`;
+      runtime.end(workItemId, 'blocked', reason);
+      this.log(`${reason}: ${workItemId}`);
       setTimeout(() => {
         if (this.stopping || runtime.state.work[workItemId]?.status !== 'blocked') return;
         runtime.unblock(workItemId);
