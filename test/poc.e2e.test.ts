@@ -22,7 +22,9 @@ const INJECTIONS = [
 
 // Opt-in until it is reliable: on 2026-12-04 at 22:26 UTC, on a nearly idle machine, it failed 6 of
 // its 20 checks: the shared Worker started one WorkItem of Mission A 2,289 times from its checkpoint
-// without submitting it, so Mission A never reached its Approval (docs/poc.md, "Known failure").
+// without submitting it, so Mission A never reached its Approval (docs/poc.md, "Known failure");
+// fixed since (a resumed run adopts the result it had published; runs without progress back off),
+// it passed 20/20 three times on an idle machine, not yet under load.
 // Run it with MW_POC_TEST=1 (or `npm run poc -- --reduced --once`).
 const OPT_IN = process.env['MW_POC_TEST'] === '1';
 

@@ -29,7 +29,7 @@ const tell = (message: FromWorker): void => {
 };
 const log = (line: string): void => tell({ type: 'log', line });
 /** The runtime host's lines worth the orchestrator's log; the rest only with MW_POC_VERBOSE=1. */
-const NOTABLE = /withdrawn|blocked|reported|lost|refused|not accepted|failed|declined|released|outbox/;
+const NOTABLE = /withdrawn|blocked|reported|lost|refused|not accepted|failed|declined|released|outbox|adopted|backing off/;
 
 let init: WorkerInit;
 let runtime: ReportingRuntime;

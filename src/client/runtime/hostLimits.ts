@@ -45,3 +45,21 @@ export const MAX_JOB_CONTEXT_PACKAGES = 8;
 
 /** The blocked lease asked for when the host blocks work it cannot finish (the Coordinator's time to act). */
 export const BLOCKED_LEASE_SECONDS = 3_600;
+
+/**
+ * A run that ends without progress (no new safe checkpoint, no submit or fail) is not started
+ * again at once: the next start waits NO_PROGRESS_BACKOFF_MS, doubling with each such run in a
+ * row up to NO_PROGRESS_BACKOFF_MAX_MS, so a handler failing the same way each time cannot spin
+ * (the PoC once saw 2,289 starts in six minutes). Long enough to let a passing cause pass, short
+ * enough that a retried transient failure costs seconds.
+ */
+export const NO_PROGRESS_BACKOFF_MS = 1_000;
+
+/** The longest wait before a start after runs without progress. */
+export const NO_PROGRESS_BACKOFF_MAX_MS = 30_000;
+
+/**
+ * Runs in a row without progress after which the host stops retrying on its own: the WorkItem is
+ * blocked and reported to its Coordinator with the typed reason `runtime-no-progress`.
+ */
+export const NO_PROGRESS_RUNS = 5;

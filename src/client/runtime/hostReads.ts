@@ -69,3 +69,11 @@ export async function jobPackages(agent: MissionWeaveAgent, groupId: string, log
     return [];
   }
 }
+
+/** The Group's published Artifact with `contentHash` (from its view), as the host adopts it; undefined when none. */
+export async function authorityArtifact(agent: MissionWeaveAgent, groupId: string, contentHash: string): Promise<{ workItemId: string; producerAgentId: string } | undefined> {
+  const view = (await getJson(agent, `/v1/groups/${encodeURIComponent(groupId)}/view`)) as { artifacts?: readonly { contentHash?: string; workItemId?: string; manifest?: { producer?: { agentId?: string } } }[] };
+  const found = (view.artifacts ?? []).find((a) => a.contentHash === contentHash);
+  if (found?.workItemId === undefined || found.manifest?.producer?.agentId === undefined) return undefined;
+  return { workItemId: found.workItemId, producerAgentId: found.manifest.producer.agentId };
+}

@@ -100,16 +100,25 @@ export async function reportLost(ctx: RecoveryContext, row: HeldRow): Promise<vo
     const document = (item as AuthorityWorkItem).document;
     ctx.documents.set(row.workItemId, document);
     if (item?.state !== 'queued') return ctx.log(`lost ${row.workItemId} is ${item?.state ?? 'unknown'} at the Authority; not reported`);
-    const execution = await ctx.worker.start({ groupId: row.groupId, workItemId: row.workItemId, ownershipEpoch: row.ownershipEpoch, workItem: document });
-    execution.stop();
-    const membershipEpoch = ctx.worker.epochs.facts(row.groupId)?.membershipEpoch;
     const reason = `${RUNTIME_SESSION_LOST}: the Worker's runtime restarted while this WorkItem ran without a durable checkpoint; work.unblock to run it again from the start`;
-    const checkpoint = { phase: RUNTIME_SESSION_LOST, createdAt: new Date().toISOString() };
-    const payload = { workItemId: row.workItemId, ownershipEpoch: row.ownershipEpoch, executionLeaseId: execution.leaseId, reason, checkpoint, blockedLeaseSeconds: BLOCKED_LEASE_SECONDS };
-    await ctx.agent.command('work.block', payload, { groupId: row.groupId, workItemId: row.workItemId, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) });
-    ctx.log(`reported ${row.workItemId} to its Coordinator: ${RUNTIME_SESSION_LOST}`);
-    ctx.reported?.(row, reason);
+    await reportBlocked(ctx, row, document, RUNTIME_SESSION_LOST, reason);
   } catch (error) {
     ctx.log(`report of lost ${row.workItemId} failed: ${messageOf(error)}`);
   }
+}
+
+/**
+ * Reports owned `queued` work blocked to its Coordinator: `work.block` with `reason` (its typed
+ * reason `phase` first), under a fresh Execution Lease taken for that purpose only, since
+ * `work.block` cites one. Rejects when the Authority refuses either.
+ */
+export async function reportBlocked(ctx: RecoveryContext, row: HeldRow, document: WorkItemDocument, phase: string, reason: string): Promise<void> {
+  const execution = await ctx.worker.start({ groupId: row.groupId, workItemId: row.workItemId, ownershipEpoch: row.ownershipEpoch, workItem: document });
+  execution.stop();
+  const membershipEpoch = ctx.worker.epochs.facts(row.groupId)?.membershipEpoch;
+  const checkpoint = { phase, createdAt: new Date().toISOString() };
+  const payload = { workItemId: row.workItemId, ownershipEpoch: row.ownershipEpoch, executionLeaseId: execution.leaseId, reason: reason.slice(0, 1000), checkpoint, blockedLeaseSeconds: BLOCKED_LEASE_SECONDS };
+  await ctx.agent.command('work.block', payload, { groupId: row.groupId, workItemId: row.workItemId, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) });
+  ctx.log(`reported ${row.workItemId} to its Coordinator: ${phase}`);
+  ctx.reported?.(row, reason);
 }

@@ -17,8 +17,10 @@ import type { CommandOptions } from '../commands.js';
 import type { VerifiedContextPackage } from '../contextPackages.js';
 import type { WorkExecution } from '../workExecution.js';
 import type { EvidenceDraft } from '../workDocuments.js';
+import { publishOnce, type PublishedOfGroup } from './hostArtifacts.js';
 import { createJob, type JobActions, type JobHandler, type SubmitResult } from './job.js';
 import { BLOCKED_LEASE_SECONDS, JOB_ABORT_GRACE_MS } from './hostLimits.js';
+import { authorityArtifact } from './hostReads.js';
 import type { AgentRuntime } from './runtime.js';
 import type { SchedulerEvent } from './schedulerTypes.js';
 
@@ -36,6 +38,8 @@ export interface RunInit {
   /** Scheduler Events a decision of this run produced (a slot handed over on a yield). */
   readonly scheduled: (events: readonly SchedulerEvent[]) => void;
   readonly log: (line: string) => void;
+  /** The Group's published Artifact with a content hash (default: read from the Authority's view of the Group). */
+  readonly lookupArtifact?: (contentHash: string) => Promise<PublishedOfGroup | undefined>;
 }
 
 function messageOf(error: unknown): string {
@@ -47,6 +51,9 @@ export class HostRun {
   private ended: RunEnd | undefined;
   private preemptAsked = false;
   private stopAsked = false;
+  /** This run's result Artifacts in order: published now, or adopted from an earlier run (hostArtifacts.ts). */
+  private readonly results: string[] = [];
+  private progressed = false;
 
   constructor(private readonly init: RunInit) {
     const lost = init.execution.signal;
@@ -59,6 +66,11 @@ export class HostRun {
 
   get groupId(): string {
     return this.init.execution.groupId;
+  }
+
+  /** True once this run took a safe checkpoint beyond the one it resumed from, or ended the work. */
+  get madeProgress(): boolean {
+    return this.progressed;
   }
 
   /** The scheduler asked this run to yield at its next safe checkpoint. */
@@ -119,6 +131,7 @@ export class HostRun {
   private finish(end: RunEnd, reason?: string): RunEnd {
     const { runtime, execution } = this.init;
     this.ended = end;
+    if (end === 'submitted' || end === 'failed') this.progressed = true;
     execution.stop();
     if (end === 'submitted' || end === 'failed') runtime.end(execution.workItemId, end);
     if (end === 'blocked' || end === 'lease-lost') runtime.end(execution.workItemId, 'blocked', reason);
@@ -153,7 +166,7 @@ export class HostRun {
       criterionIds: [criterion.criterionId],
       method: 'Reported by the job handler of the runtime host.',
       result: 'passed',
-      artifactHashes: [...(result.artifactHashes ?? execution.publishedArtifactHashes)],
+      artifactHashes: [...(result.artifactHashes ?? this.results)],
       ...(result.summary === undefined ? {} : { details: { summary: result.summary } }),
     }));
   }
@@ -173,6 +186,7 @@ export class HostRun {
       checkpoint: async (text, safe) => {
         if (this.ended !== undefined) return 'yield';
         const decided = runtime.checkpoint(execution.workItemId, execution.leaseId, text, safe);
+        if (decided.ok && safe && text !== this.init.resumeText) this.progressed = true;
         const events = decided.ok ? decided.events : [];
         const yielded = events.some((e) => e.type === 'run.yielded');
         if (!yielded && !(safe && this.stopAsked)) return 'continue';
@@ -185,11 +199,25 @@ export class HostRun {
         this.init.scheduled(events);
         return 'yield';
       },
-      publishArtifact: (bytes, options) => execution.publishArtifact({ bytes }, { mediaType: options.mediaType, schemaUri: options.schemaUri ?? 'urn:missionweave:schema:opaque' }),
+      publishArtifact: async (bytes, options) => {
+        const details = { mediaType: options.mediaType, schemaUri: options.schemaUri ?? 'urn:missionweave:schema:opaque' };
+        const done = await publishOnce(
+          {
+            workItemId: execution.workItemId,
+            agentId: agent.agentId,
+            publish: (content) => execution.publishArtifact({ bytes: content }, details),
+            lookup: this.init.lookupArtifact ?? ((contentHash) => authorityArtifact(agent, execution.groupId, contentHash)),
+          },
+          bytes,
+        );
+        if (done.adopted) this.init.log(`adopted ${done.contentHash} for ${execution.workItemId}: an earlier run of it published the same content`);
+        if (!this.results.includes(done.contentHash)) this.results.push(done.contentHash);
+        return { contentHash: done.contentHash };
+      },
       submit: async (result) => {
         const drafts = result.evidence ?? this.defaultEvidence(result);
         const evidence = await Promise.all(drafts.map((draft) => execution.evidence(draft)));
-        await execution.submit({ evidence, ...(result.artifactHashes === undefined ? {} : { artifactHashes: result.artifactHashes }) });
+        await execution.submit({ evidence, artifactHashes: result.artifactHashes ?? this.results });
         this.finish('submitted');
       },
       fail: async (reason) => {

@@ -11,9 +11,11 @@
  *   run releases its lease with `work.checkpoint`, which stops renewal;
  * - on every (re)connect the durable outbox is sent, oldest first, with the same bytes
  *   (projectionSend.ts);
- * - after a restart, before anything runs, each resumable or queued WorkItem is re-checked with
- *   the Authority (hostRecovery.ts) and each `runtime-session-lost` one reported to its
- *   Coordinator.
+ * - after a restart, before anything runs, each resumable, queued or blocked WorkItem is
+ *   re-checked with the Authority (hostRecovery.ts) and each `runtime-session-lost` one reported
+ *   to its Coordinator;
+ * - a WorkItem whose runs end without progress is restarted with a bounded backoff, and after
+ *   NO_PROGRESS_RUNS of them reported blocked (`runtime-no-progress`, hostRestartGuard.ts).
  *
  * Use (docs/sdk.md, examples/runtime-worker.mjs): `new RuntimeHost({ agent, runtime, handler })`
  * with the Agent's `cursorStore: runtime.cursorStore`; `start()` connects, sends the outbox,
@@ -29,7 +31,8 @@ import { WorkIntake } from './hostIntake.js';
 import type { JobHandler } from './job.js';
 import { JOB_TIMEOUT_MS, START_ATTEMPTS, START_RETRY_MS, STOP_GRACE_MS } from './hostLimits.js';
 import { authorityWorkItem, jobPackages, memberGroups } from './hostReads.js';
-import { recheckWork, reportLost } from './hostRecovery.js';
+import { recheckWork, reportBlocked, reportLost } from './hostRecovery.js';
+import { RestartGuard, RUNTIME_NO_PROGRESS, type RestartVerdict } from './hostRestartGuard.js';
 import { HostRun } from './hostRun.js';
 import { sendOutbox } from './projectionSend.js';
 import type { AgentRuntime } from './runtime.js';
@@ -64,6 +67,8 @@ export class RuntimeHost {
   private readonly finished = new Set<Promise<unknown>>();
   private readonly documents = new Map<string, WorkItemDocument>();
   private readonly starts = new Map<string, number>();
+  /** Runs in a row that ended without progress, per WorkItem: their restarts back off (hostRestartGuard.ts). */
+  private readonly guard = new RestartGuard();
   private readonly intake: WorkIntake;
   private ready = false;
   private flushing: Promise<void> = Promise.resolve();
@@ -109,7 +114,8 @@ export class RuntimeHost {
     const groups = this.options.groups ?? members.map((m) => m.groupId);
     for (const groupId of groups) await agent.subscribe(groupId);
     const { work } = runtime.recovery;
-    for (const row of [...work.resumable, ...work.queued]) await recheckWork(this.recovery(), row);
+    // Blocked here only (a start held back or refused): ready again when the Authority has it queued.
+    for (const row of [...work.resumable, ...work.queued, ...work.blocked]) await recheckWork(this.recovery(), row);
     for (const row of work.lost) await reportLost(this.recovery(), row);
     this.ready = true;
     // Work owned at the Authority and not held here (accepted elsewhere, or before a crash).
@@ -170,6 +176,7 @@ export class RuntimeHost {
     const held = this.options.runtime.state.work;
     for (const workItemId of this.documents.keys()) if (held[workItemId] === undefined) this.documents.delete(workItemId);
     for (const workItemId of this.starts.keys()) if (held[workItemId] === undefined) this.starts.delete(workItemId);
+    this.guard.forget((workItemId) => held[workItemId] !== undefined);
   }
 
   private scheduled(events: readonly SchedulerEvent[]): void {
@@ -199,6 +206,8 @@ export class RuntimeHost {
     if (row === undefined) return;
     const document = this.documents.get(workItemId) ?? (await authorityWorkItem(agent, groupId, workItemId))?.document;
     if (document === undefined) return void runtime.withdraw(workItemId);
+    const verdict = this.guard.verdict(workItemId, Date.now());
+    if (verdict.kind !== 'start') return this.holdBack({ groupId, workItemId, ownershipEpoch: row.ownershipEpoch }, document, verdict);
     let execution;
     try {
       execution = await this.worker.start({ groupId, workItemId, ownershipEpoch: row.ownershipEpoch, workItem: document });
@@ -240,7 +249,35 @@ export class RuntimeHost {
     if (this.stopping) run.stop();
     const end = await run.run();
     this.runs.delete(workItemId);
+    if (end !== 'yielded') this.guard.ended(workItemId, run.madeProgress, end, Date.now());
     if (end === 'lease-lost' && !this.stopping) await recheckWork(this.recovery(), { groupId, workItemId, ownershipEpoch: row.ownershipEpoch });
+    this.pump();
+  }
+
+  /**
+   * A start the guard holds back (hostRestartGuard.ts): blocked here and ready again once its
+   * backoff has passed; or, after NO_PROGRESS_RUNS runs without progress, blocked and reported to
+   * its Coordinator with RUNTIME_NO_PROGRESS (its `work.unblock` makes it ready again here).
+   */
+  private async holdBack(row: { groupId: string; workItemId: string; ownershipEpoch: number }, document: WorkItemDocument, verdict: Exclude<RestartVerdict, { kind: 'start' }>): Promise<void> {
+    const { runtime } = this.options;
+    const { workItemId } = row;
+    if (verdict.kind === 'wait') {
+      const reason = `backing off ${verdict.ms} ms after ${verdict.runs} run(s) in a row without progress`;
+      runtime.end(workItemId, 'blocked', reason);
+      this.log(`${reason}: ${workItemId}`);
+      setTimeout(() => {
+        if (this.stopping || runtime.state.work[workItemId]?.status !== 'blocked') return;
+        runtime.unblock(workItemId);
+        this.pump();
+      }, verdict.ms).unref();
+      return this.pump();
+    }
+    const reason = `${RUNTIME_NO_PROGRESS}: ${verdict.runs} runs in a row ended without progress (the last ${verdict.last}); the Worker does not start it again on its own; work.unblock to try again`;
+    runtime.end(workItemId, 'blocked', reason);
+    this.guard.reported(workItemId);
+    this.log(`blocked ${workItemId}: ${reason}`);
+    await reportBlocked(this.recovery(), row, document, RUNTIME_NO_PROGRESS, reason).catch((error: unknown) => this.log(`report of ${workItemId} failed: ${messageOf(error)}`));
     this.pump();
   }
 
