@@ -12,77 +12,28 @@
  *   its Coordinator with `runtime-no-progress`, however often the Coordinator unblocks it before.
  */
 
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MissionWeaveAgent } from '../src/client/index.js';
+import { expect, it } from 'vitest';
 import { NO_PROGRESS_BACKOFF_MS, NO_PROGRESS_RUNS } from '../src/client/runtime/hostLimits.js';
 import { RUNTIME_NO_PROGRESS } from '../src/client/runtime/hostRestartGuard.js';
-import { RuntimeHost } from '../src/client/runtime/hostRuntime.js';
 import type { JobHandler } from '../src/client/runtime/job.js';
-import { openAgentRuntime } from '../src/client/runtime/runtime.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import type { Actor } from './support/harness.js';
-import { eventsOf, type MissionRefs } from './support/missions.js';
-import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
-import { WORKER_CAPABILITIES } from './support/publishedWork.js';
-import type { TestServer } from './support/server.js';
-import { serverWorld } from './support/world.js';
+import { eventsOf } from './support/missions.js';
+import { runtimeHostWorld, until } from './support/runtimeHostWorld.js';
 
-let server: TestServer;
-let mission: MissionRefs;
-let coordinator: Actor;
-let workerActor: Actor;
-const dir = mkdtempSync(join(tmpdir(), 'mw-noprogress-e2e-'));
-const closing: (() => unknown)[] = [];
-const asCoordinator = (): { groupId: string; membershipEpoch: number; coordinatorEpoch: number } => ({ groupId: mission.groupId, membershipEpoch: 1, coordinatorEpoch: 1 });
-
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`${what} not reached in time`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-beforeAll(async () => {
-  ({ server, coordinator, workerActor, mission } = await serverWorld({
-    humans: { owner: 'owner' },
-    agents: { coordinator: {}, workerActor: { handle: 'worker', capabilities: WORKER_CAPABILITIES } },
-    mission: { owner: 'owner', coordinator: 'coordinator', members: { workerActor: ['worker'] } },
-  }));
-});
-
-afterAll(async () => {
-  for (const close of closing.splice(0).reverse()) await close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { w, asCoordinator, hostOn, offer } = runtimeHostWorld('mw-noprogress-e2e-', { reactor: false });
 
 function host(name: string, handler: JobHandler): { lines: string[] } {
-  const runtime = openAgentRuntime({ path: join(dir, `${name}.sqlite`), agentId: workerActor.principal.id, slots: 1 });
-  const agent = new MissionWeaveAgent({ url: server.url, ca: server.ca, agentId: workerActor.principal.id, keyId: workerActor.key.keyId, privateKey: workerActor.key.privateKey, cursorStore: runtime.cursorStore });
-  const lines: string[] = [];
-  const runtimeHost = new RuntimeHost({ agent, runtime, handler, executionLeaseSeconds: 60, log: (line) => void lines.push(line) });
-  closing.push(() => runtime.close(), () => runtimeHost.stop(100));
+  const { host: runtimeHost, runtime, lines } = hostOn(join(w.dir, `${name}.sqlite`), handler);
+  w.closing.push(() => runtime.close(), () => runtimeHost.stop(100));
   void runtimeHost.start();
   return { lines };
 }
 
-async function offer(): Promise<string> {
-  const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
-  const contract = { ...EXAMPLE_WORK_CONTRACT, goal: `${EXAMPLE_WORK_CONTRACT.goal} (${workItemId})`, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 50 } };
-  await server.harness.expectOk(server.harness.send(coordinator, 'work.authorize', { workItemId, contract }, asCoordinator()));
-  const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
-  await server.harness.expectOk(server.harness.send(coordinator, 'work.offer', { workItemId, candidateAgentIds: [workerActor.principal.id], selectionBasis }, asCoordinator()));
-  return workItemId;
-}
-
+/** A WorkItem's Events, also those naming it inside a `workItem` member. */
 async function eventsOfWork(workItemId: string): Promise<JsonObject[]> {
-  return (await eventsOf(server.db.pool, mission.groupId)).filter((e) => {
+  return (await eventsOf(w.server.db.pool, w.mission.groupId)).filter((e) => {
     const payload = e['payload'] as { workItemId?: string; workItem?: { workItemId?: string } };
     return (payload.workItem?.workItemId ?? payload.workItemId) === workItemId;
   });
@@ -97,7 +48,7 @@ async function unblockEach(workItemId: string, done: (events: JsonObject[]) => b
     const blocked = events.filter((e) => e['kind'] === 'work.blocked').length;
     if (blocked > unblocked) {
       unblocked = blocked;
-      await server.harness.expectOk(server.harness.send(coordinator, 'work.unblock', { workItemId }, asCoordinator()));
+      await w.server.harness.expectOk(w.server.harness.send(w.coordinator, 'work.unblock', { workItemId }, asCoordinator()));
     }
     return undefined;
   }, `${workItemId} done`, timeoutMs);
