@@ -21,7 +21,6 @@
 
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -32,7 +31,7 @@ import { MissionWeaveAgent } from '../src/client/index.js';
 import { openProjection, projectionPathIn } from '../src/client/runtime/projection.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { call, CLI } from './support/mcpNode.js';
+import { call, CLI, freePort } from './support/mcpNode.js';
 import { eventsOf } from './support/missions.js';
 import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
 import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
@@ -55,17 +54,6 @@ interface McpProcess {
   readonly client: Client;
   readonly transport: StdioClientTransport;
   readonly stderr: () => string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 60_000): Promise<T> {

@@ -43,7 +43,8 @@ export interface McpNode {
   close(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on loopback right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
