@@ -6,6 +6,11 @@
  * the job runs and the handler then throws: the re-check finds it cancelled and withdraws it.
  * (In the PoC a cut connection did this: the handler failed on the lost Session, the Authority
  * had put the WorkItem back to `queued`, and the Worker held it blocked for good.)
+ *
+ * Two orders are possible across real processes and both must end the same way: the handler's
+ * `work.block` reaches the Authority first and is refused, or the `work.cancelled` Event reaches
+ * the Worker first and its lease is known lost. CI saw the second (stop 39). The refused-block
+ * order alone is pinned in test/runtime/hostRunBlockRefused.unit.test.ts.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -48,7 +53,9 @@ it('a run whose work.block the Authority refuses is re-checked, not held blocked
 
   await until(() => (runs === 1 && runtime.state.work[workItemId] === undefined ? true : undefined), 'the cancelled WorkItem withdrawn from the runtime', 30_000);
   expect(lines.some((line) => line.startsWith(`withdrawn ${workItemId}: it is cancelled`))).toBe(true);
-  expect(lines.some((line) => line.startsWith(`lease-lost ${workItemId}: the job handler threw: the tool lost its connection; work.block was not accepted`))).toBe(true);
+  const lost = lines.filter((line) => line.startsWith(`lease-lost ${workItemId}: `));
+  expect(lost).toHaveLength(1);
+  expect(lost[0]).toMatch(/: (the job handler threw: the tool lost its connection; work\.block was not accepted|the Execution Lease was lost)/);
   const kinds = (await eventsOf(w.server.db.pool, w.mission.groupId)).filter((e) => (e['payload'] as { workItemId?: string }).workItemId === workItemId).map((e) => e['kind']);
   expect(kinds).toContain('work.cancelled');
   expect(kinds).not.toContain('work.blocked');
