@@ -14,7 +14,9 @@
  * in the projection's outbox, acked with the Events that recorded them; a Command a killed process
  * left unanswered there (`sent`, accepted by the Authority) goes out again on start with the same
  * bytes and is applied once (the original Event, no second); one it never sent, signed under the
- * old Session, is refused AUTH_STALE_SESSION and never applied. Then the bad inputs: a second process for the same Agent while one holds its projection,
+ * old Session, is refused AUTH_STALE_SESSION and never applied. An inline Artifact a run published
+ * before a restart (its submission refused) is adopted when the resumed run gives it again:
+ * published once, submitted once. Then the bad inputs: a second process for the same Agent while one holds its projection,
  * another slot count than the projection's, and a corrupt projection file, each one line and an
  * exit code, the file left as it was.
  */
@@ -323,6 +325,42 @@ it('a Command left unanswered in the outbox by a killed process is sent again wi
   const caused = (await eventsOf(db.pool, groupId)).filter((e) => (e['cause'] as { id: string }).id === actionId);
   expect(caused.map((e) => e['eventId'])).toEqual([original.eventId]);
   expect((await eventsOf(db.pool, groupId)).filter((e) => (e['cause'] as { id: string }).id === unsentId)).toEqual([]);
+}, 180_000);
+
+it('an inline Artifact this WorkItem published before a restart is adopted when the model submits it again, and submitted once', async () => {
+  const first = await startMcp();
+  await until(async () => ((await ok(first, 'work_held'))['recovering'] === true ? undefined : true), 'the start settled');
+  const workItemId = await offered();
+  await until(async () => ((await ok(first, 'work_offers', { groupId }))['offers'] as JsonObject[]).find((o) => o['workItemId'] === workItemId), 'the offer listed');
+  await ok(first, 'work_accept', { groupId, workItemId });
+  await ok(first, 'work_start', { workItemId });
+  const artifacts = [{ text: 'ALTER TABLE invoices ADD COLUMN ledger_id uuid NOT NULL;\n', deliverableId: 'migration-script' }];
+  const evidence = [{ type: 'deterministic_test', criterionIds: ['migration-roundtrip'], method: 'Applied and rolled back on a masked copy.', result: 'passed' }];
+  // The model's first submission cites a criterion the Work Contract does not have: its Artifact
+  // is published, the submission refused (as if the server had died between the two).
+  const wrong = await call(first.client, 'work_submit', { workItemId, artifacts, evidence: [{ ...evidence[0], criterionIds: ['no-such-criterion'] }] });
+  expect(wrong).toMatchObject({ isError: true, body: { code: 'INVALID_COMMAND', message: expect.stringContaining('criterion') } });
+  const published = (await workEvents(workItemId)).filter((e) => e['kind'] === 'artifact.published');
+  expect(published).toHaveLength(1);
+  const contentHash = (published[0]?.['payload'] as { artifact: { contentHash: string } }).artifact.contentHash;
+  await ok(first, 'work_checkpoint', { workItemId, phase: 'migration written', nextStep: 'submit it' });
+  const pid = first.transport.pid as number;
+  process.kill(pid, 'SIGKILL');
+  await until(() => gone(pid), 'the MCP server gone');
+
+  // Restarted, the model resumes and gives the same text: adopted, not refused as already published.
+  const second = await startMcp();
+  await until(async () => ((await ok(second, 'work_held'))['recovering'] === true ? undefined : true), 'the restart settled');
+  await ok(second, 'work_start', { workItemId });
+  const submitted = await ok(second, 'work_submit', { workItemId, artifacts, evidence });
+  expect(submitted).toMatchObject({ state: 'submitted', artifacts: [{ contentHash, published: false, adopted: true }] });
+  expect(second.stderr()).toContain(`adopted ${contentHash} for ${workItemId}`);
+  const events = await workEvents(workItemId);
+  expect(events.filter((e) => e['kind'] === 'artifact.published')).toHaveLength(1);
+  const submissions = events.filter((e) => e['kind'] === 'work.submitted');
+  expect(submissions).toHaveLength(1);
+  expect((submissions[0]?.['payload'] as { artifactHashes: string[] }).artifactHashes).toEqual([contentHash]);
+  await second.client.close();
 }, 180_000);
 
 it('refuses a corrupt projection file in one line, exit 65, and leaves the file as it was', () => {

@@ -3,11 +3,16 @@
  * against the named limits and resolved to a media type and schema before any byte is sent,
  * then uploaded and published through the WorkExecution under its lease (§13.1) — only
  * published Artifacts of the WorkItem may be submitted (§7.3). A text this execution already
- * published (a retried call) is not published twice: its hash is reused.
+ * published (a retried call) is not published twice: its hash is reused. A text an earlier run of
+ * THIS WorkItem published by THIS Agent — before a checkpoint or a restart of the MCP server, whose
+ * submission never landed — is refused by the Authority (a content hash is published once per
+ * Group) and then adopted, as the runtime host does (hostArtifacts.ts); another WorkItem's or
+ * another Agent's stays refused.
  */
 
 import { hashArtifactSource } from '../artifacts.js';
 import { MAX_INLINE_ARTIFACT_BYTES, MAX_INLINE_ARTIFACTS, MAX_INLINE_ARTIFACTS_TOTAL_BYTES } from '../limits.js';
+import { publishOnce, type PublishedOfGroup } from '../runtime/hostArtifacts.js';
 import type { ArtifactDetails } from '../workArtifacts.js';
 import type { WorkExecution } from '../workExecution.js';
 import type { WorkContract } from '../workDocuments.js';
@@ -31,8 +36,17 @@ export interface SubmittedArtifact {
   readonly contentHash: string;
   readonly sizeBytes: number;
   readonly mediaType: string;
-  /** False when this execution had already published the same content. */
+  /** False when it was published before: by this execution (a retried call), or by an earlier run of this WorkItem. */
   readonly published: boolean;
+  /** True when an earlier run of this WorkItem had published it (adopted, hostArtifacts.ts). */
+  readonly adopted?: true;
+}
+
+/** Who publishes, and how to find what the Group already published (to adopt an earlier run's). */
+export interface PublishingAgent {
+  readonly agentId: string;
+  /** The Group's published Artifact with this content hash (the Authority's view), or undefined. */
+  readonly lookup: (contentHash: string) => Promise<PublishedOfGroup | undefined>;
 }
 
 function refuse(reason: string, message: string): never {
@@ -63,7 +77,7 @@ export function resolveInlineArtifacts(artifacts: readonly InlineArtifact[], con
 }
 
 /** Publishes each resolved Artifact through `execution`, in order; their hashes as submitted. */
-export async function publishInlineArtifacts(execution: WorkExecution, artifacts: readonly ResolvedArtifact[]): Promise<SubmittedArtifact[]> {
+export async function publishInlineArtifacts(execution: WorkExecution, artifacts: readonly ResolvedArtifact[], publisher: PublishingAgent): Promise<SubmittedArtifact[]> {
   const submitted: SubmittedArtifact[] = [];
   for (const { bytes, details } of artifacts) {
     const { contentHash, sizeBytes } = await hashArtifactSource({ bytes });
@@ -71,8 +85,8 @@ export async function publishInlineArtifacts(execution: WorkExecution, artifacts
       submitted.push({ contentHash, sizeBytes, mediaType: details.mediaType, published: false });
       continue;
     }
-    const published = await execution.publishArtifact({ bytes }, details);
-    submitted.push({ contentHash: published.contentHash, sizeBytes: published.sizeBytes, mediaType: details.mediaType, published: true });
+    const once = await publishOnce({ workItemId: execution.workItemId, agentId: publisher.agentId, publish: (content) => execution.publishArtifact({ bytes: content }, details), lookup: publisher.lookup }, bytes);
+    submitted.push({ contentHash: once.contentHash, sizeBytes, mediaType: details.mediaType, published: !once.adopted, ...(once.adopted ? { adopted: true as const } : {}) });
   }
   return submitted;
 }

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { MAX_INLINE_ARTIFACTS, MAX_INLINE_EVIDENCE } from '../limits.js';
 import type { WorkOffer } from '../worker.js';
 import type { JsonObject } from '../documents.js';
+import { authorityArtifact } from '../runtime/hostReads.js';
 import { ownershipExpiresAt, runtimeRefusal, type HeldEntry, type HeldWork } from './heldWork.js';
 import { publishInlineArtifacts, resolveInlineArtifacts } from './inlineArtifacts.js';
 import { tool, type McpToolSpec } from './toolSpec.js';
@@ -196,7 +197,8 @@ export function workTools(held: HeldWork): McpToolSpec[] {
       run: async ({ workItemId, artifacts, evidence }) => {
         const execution = await running(workItemId);
         const resolved = resolveInlineArtifacts(artifacts, execution.workItem.contract);
-        const submitted = await publishInlineArtifacts(execution, resolved);
+        const submitted = await publishInlineArtifacts(execution, resolved, { agentId: held.agent.agentId, lookup: (contentHash) => authorityArtifact(held.agent, execution.groupId, contentHash) });
+        for (const artifact of submitted) if (artifact.adopted === true) held.log(`adopted ${artifact.contentHash} for ${workItemId}: an earlier run of it published the same content`);
         const artifactHashes = [...new Set(submitted.map((artifact) => artifact.contentHash))];
         const signed = await Promise.all(evidence.map((draft) => execution.evidence({ ...draft, artifactHashes })));
         const event = await execution.submit({ artifactHashes, evidence: signed });

@@ -12,6 +12,8 @@
  * hash was published for THIS WorkItem with THIS Agent as producer, it is the same result and is
  * adopted (`work.submit` accepts every Artifact its WorkItem published, under any lease, §7.3).
  * Any other refusal — the hash another WorkItem's or another Agent's — is the handler's, as before.
+ * `missionweave mcp`'s `work_submit` publishes its inline Artifacts through this too
+ * (src/client/mcp/inlineArtifacts.ts): a model resumed after a restart gives the same text again.
  */
 
 import { hashArtifactSource } from '../artifacts.js';
