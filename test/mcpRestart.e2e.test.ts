@@ -22,51 +22,42 @@
  */
 
 import { createPrivateKey, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { signCommand } from '../src/app/issueDocuments.js';
 import { MissionWeaveAgent } from '../src/client/index.js';
 import { openProjection, projectionPathIn } from '../src/client/runtime/projection.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { call, CLI, freePort } from './support/mcpNode.js';
+import type { TestDatabase } from './support/database.js';
+import { call, stdioClient, type CliPrincipal } from './support/mcpNode.js';
 import { eventsOf } from './support/missions.js';
-import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
-import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
-import { postCommands } from './support/refusals.js';
+import { cli, type ServeProcess } from './support/nodeProcess.js';
+import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
+import { servedWorkerWorld, until } from './support/servedWorkerWorld.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'mw-mcp-restart-'));
-const dir = join(scratch, 'node');
-
+const { w, offered, workEvents } = servedWorkerWorld({ prefix: 'mw-mcp-restart-', bystanders: ['other'] });
+let dir: string;
 let db: TestDatabase;
 let node: ServeProcess;
 let groupId: string;
 let builderId: string;
-let builderKey: { id: string; keyId: string; privateKeyFile: string };
+let builderKey: CliPrincipal;
 let coordinator: MissionWeaveAgent;
 const servers: McpProcess[] = [];
 /** Accepted in the first test and left queued; started without a checkpoint in the next one. */
 let waiting: string;
 
-interface McpProcess {
-  readonly client: Client;
-  readonly transport: StdioClientTransport;
-  readonly stderr: () => string;
-}
+beforeAll(() => {
+  ({ dir, db, node } = w.node);
+  ({ groupId, coordinator, builder: builderKey } = w);
+  builderId = builderKey.id;
+  w.closing.push(async () => {
+    for (const server of servers) await server.client.close().catch(() => undefined);
+  });
+});
 
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`${what} not reached in time`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+type McpProcess = Awaited<ReturnType<typeof stdioClient>>;
 
 /** True once no process has `pid`; undefined while one does. */
 function gone(pid: number): true | undefined {
@@ -80,14 +71,7 @@ function gone(pid: number): true | undefined {
 
 /** `missionweave mcp --as builder` as a process, with an MCP client over its stdio. */
 async function startMcp(): Promise<McpProcess> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--as', 'builder', '--dir', dir], stderr: 'pipe' });
-  let logged = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    logged += chunk.toString('utf8');
-  });
-  const client = new Client({ name: 'model', version: '1.0.0' });
-  await client.connect(transport);
-  const server = { client, transport, stderr: () => logged };
+  const server = await stdioClient(dir, 'builder');
   servers.push(server);
   return server;
 }
@@ -97,62 +81,6 @@ async function ok(server: McpProcess, name: string, args: Record<string, unknown
   expect(answer.isError, `${name}: ${JSON.stringify(answer.body)}`).toBe(false);
   return answer.body;
 }
-
-async function offered(): Promise<string> {
-  const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
-  const asCoordinator = { groupId, membershipEpoch: 1, coordinatorEpoch: 1 };
-  const contract = { ...EXAMPLE_WORK_CONTRACT, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 20 } };
-  await coordinator.command('work.authorize', { workItemId, contract }, asCoordinator);
-  const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
-  await coordinator.command('work.offer', { workItemId, candidateAgentIds: [builderId], selectionBasis }, asCoordinator);
-  return workItemId;
-}
-
-async function workEvents(workItemId: string): Promise<JsonObject[]> {
-  return (await eventsOf(db.pool, groupId)).filter((e) => (e['payload'] as { workItemId?: string }).workItemId === workItemId);
-}
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  const run = (...args: string[]): Record<string, unknown> => {
-    const result = cli(db.url, ...args);
-    expect(result.code, result.stderr).toBe(0);
-    return lastJson(result.stdout);
-  };
-  run('init', '--dir', dir, '--port', String(await freePort()));
-  const planner = run('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0') as { id: string; keyId: string; privateKeyFile: string };
-  builderKey = run('agent', 'add', 'builder', '--dir', dir, '--capability', 'acme.sql-migration@1.5.0') as { id: string; keyId: string; privateKeyFile: string };
-  builderId = builderKey.id;
-  run('agent', 'add', 'other', '--dir', dir);
-  const human = run('human', 'add', 'alice', '--dir', dir) as { id: string; keyId: string; privateKeyFile: string };
-  const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { server: { port: number } };
-  node = await serve(db.url, dir, config.server.port);
-  const ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
-  const key = { keyId: human.keyId, privateKey: createPrivateKey(readFileSync(human.privateKeyFile)) };
-  const suffix = randomUUID();
-  groupId = `urn:missionweave:group:${suffix}`;
-  const humanSays = async (kind: string, payload: JsonObject, membershipEpoch?: number): Promise<void> => {
-    const command = signCommand({ actor: { type: 'human', id: human.id }, kind, groupId, issuedAt: new Date().toISOString(), payload, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) }, key);
-    const [answer] = await postCommands(node.https, ca, [JSON.stringify(command)], 1);
-    expect(answer?.status, answer?.body).toBe(201);
-  };
-  await humanSays('mission.create', {
-    missionId: `urn:missionweave:mission:${suffix}`, groupId, mainConversationId: `urn:missionweave:conversation:${suffix}`,
-    coordinatorId: planner.id, title: 'Port the billing schema', objective: 'A reversible ledger migration.',
-    definitionOfDone: [{ criterionId: 'migrated', description: 'Migrated.', evidenceRequired: ['human_review'] }],
-    budget: { currency: 'EUR', financialLimit: 100 }, deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
-  });
-  await humanSays('membership.change', { principal: { type: 'agent', id: builderId }, roles: ['worker'] }, 1);
-  coordinator = new MissionWeaveAgent({ url: node.url, ca, agentId: planner.id, keyId: planner.keyId, privateKey: createPrivateKey(readFileSync(planner.privateKeyFile)) });
-  await coordinator.connect();
-}, 180_000);
-
-afterAll(async () => {
-  for (const server of servers) await server.client.close().catch(() => undefined);
-  await coordinator?.close();
-  await node?.kill('SIGTERM');
-  rmSync(scratch, { recursive: true, force: true });
-});
 
 it('work accepted, started and checkpointed through MCP survives a SIGKILL of the MCP server, and is submitted once', async () => {
   const first = await startMcp();

@@ -10,30 +10,17 @@
  */
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createPrivateKey, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signCommand } from '../src/app/issueDocuments.js';
-import { MissionWeaveAgent } from '../src/client/index.js';
+import { beforeAll, expect, it } from 'vitest';
 import { projectionPathIn } from '../src/client/runtime/projection.js';
 import { openAgentRuntime } from '../src/client/runtime/runtime.js';
 import { sha256ContentHash } from '../src/protocol/contentHash.js';
-import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { eventsOf } from './support/missions.js';
-import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
-import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
-import { postCommands } from './support/refusals.js';
-
-const CLI = join(process.cwd(), 'dist', 'cli', 'main.js');
-const scratch = mkdtempSync(join(tmpdir(), 'mw-worker-'));
-const dir = join(scratch, 'node');
-const marks = join(scratch, 'marks');
-const handlerFile = join(scratch, 'handler.mjs');
+import type { TestDatabase } from './support/database.js';
+import { CLI } from './support/mcpNode.js';
+import { cli } from './support/nodeProcess.js';
+import { servedWorkerWorld, until } from './support/servedWorkerWorld.js';
 
 /** The handler a user writes: checkpoint, then work on (killed here on the first run); resumed, publish and submit. */
 const HANDLER = `
@@ -52,33 +39,27 @@ export default async function (job) {
 }
 `;
 
+const { w, offered, workEvents } = servedWorkerWorld({ prefix: 'mw-worker-' });
+let scratch: string;
+let dir: string;
+let marks: string;
+let handlerFile: string;
 let db: TestDatabase;
-let node: ServeProcess;
-let groupId: string;
 let builderId: string;
-let coordinator: MissionWeaveAgent;
 const children: ChildProcess[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
+beforeAll(() => {
+  ({ scratch } = w);
+  ({ dir, db } = w.node);
+  builderId = w.builder.id;
+  marks = join(scratch, 'marks');
+  handlerFile = join(scratch, 'handler.mjs');
+  writeFileSync(handlerFile, HANDLER);
+  mkdirSync(marks, { recursive: true });
+  w.closing.push(() => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-}
-
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`${what} not reached in time`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+});
 
 interface WorkerProcess {
   readonly child: ChildProcess;
@@ -104,52 +85,6 @@ function startWorker(): Promise<WorkerProcess> {
   });
 }
 
-beforeAll(async () => {
-  writeFileSync(handlerFile, HANDLER);
-  mkdirSync(marks, { recursive: true });
-  db = await createTestDatabase();
-  const run = (...args: string[]): Record<string, unknown> => {
-    const result = cli(db.url, ...args);
-    expect(result.code, result.stderr).toBe(0);
-    return lastJson(result.stdout);
-  };
-  run('init', '--dir', dir, '--port', String(await freePort()));
-  const planner = run('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0') as { id: string; keyId: string; privateKeyFile: string };
-  builderId = (run('agent', 'add', 'builder', '--dir', dir, '--capability', 'acme.sql-migration@1.5.0') as { id: string }).id;
-  const human = run('human', 'add', 'alice', '--dir', dir) as { id: string; keyId: string; privateKeyFile: string };
-  const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { server: { port: number } };
-  node = await serve(db.url, dir, config.server.port);
-  const ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
-  const key = { keyId: human.keyId, privateKey: createPrivateKey(readFileSync(human.privateKeyFile)) };
-  const suffix = randomUUID();
-  groupId = `urn:missionweave:group:${suffix}`;
-  const humanSays = async (kind: string, payload: JsonObject, membershipEpoch?: number): Promise<void> => {
-    const command = signCommand({ actor: { type: 'human', id: human.id }, kind, groupId, issuedAt: new Date().toISOString(), payload, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) }, key);
-    const [answer] = await postCommands(node.https, ca, [JSON.stringify(command)], 1);
-    expect(answer?.status, answer?.body).toBe(201);
-  };
-  await humanSays('mission.create', {
-    missionId: `urn:missionweave:mission:${suffix}`, groupId, mainConversationId: `urn:missionweave:conversation:${suffix}`,
-    coordinatorId: planner.id, title: 'Port the billing schema', objective: 'A reversible ledger migration.',
-    definitionOfDone: [{ criterionId: 'migrated', description: 'Migrated.', evidenceRequired: ['human_review'] }],
-    budget: { currency: 'EUR', financialLimit: 100 }, deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
-  });
-  await humanSays('membership.change', { principal: { type: 'agent', id: builderId }, roles: ['worker'] }, 1);
-  coordinator = new MissionWeaveAgent({ url: node.url, ca, agentId: planner.id, keyId: planner.keyId, privateKey: createPrivateKey(readFileSync(planner.privateKeyFile)) });
-  await coordinator.connect();
-}, 180_000);
-
-afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await coordinator?.close();
-  await node?.kill('SIGTERM');
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-async function workEvents(workItemId: string): Promise<JsonObject[]> {
-  return (await eventsOf(db.pool, groupId)).filter((e) => (e['payload'] as { workItemId?: string }).workItemId === workItemId);
-}
-
 function runs(): { workItemId: string; resumeFrom: { step: number } | null }[] {
   return readdirSync(marks)
     .filter((name) => name.startsWith('run-'))
@@ -160,12 +95,7 @@ function runs(): { workItemId: string; resumeFrom: { step: number } | null }[] {
 it('resumes a WorkItem from its safe checkpoint after the worker is killed with SIGKILL, and submits it once', async () => {
   const first = await startWorker();
 
-  const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
-  const asCoordinator = { groupId, membershipEpoch: 1, coordinatorEpoch: 1 };
-  const contract = { ...EXAMPLE_WORK_CONTRACT, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 50 } };
-  await coordinator.command('work.authorize', { workItemId, contract }, asCoordinator);
-  const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
-  await coordinator.command('work.offer', { workItemId, candidateAgentIds: [builderId], selectionBasis }, asCoordinator);
+  const workItemId = await offered();
 
   await until(() => (existsSync(join(marks, 'checkpointed')) ? true : undefined), 'the safe checkpoint', 60_000);
   first.child.kill('SIGKILL');

@@ -55,9 +55,23 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The node, its Principals (`workers` join as workers, `planner` coordinates) and a Mission pinning Parley (or `pinnedProfiles`). */
-export async function startMcpNode(workers: readonly string[], pinnedProfiles: readonly JsonObject[] = [{ profileUri: 'urn:missionweave:profile:parley:1', majorVersion: 1 }]): Promise<McpNode> {
-  const scratch = mkdtempSync(join(tmpdir(), 'mw-mcp-'));
+export interface McpNodeOptions {
+  /** `--capability` values per Agent handle (the planner's default is project.planning@1.0.0). */
+  readonly capabilities?: Readonly<Record<string, readonly string[]>>;
+  /** Agents added to the node that do not join the Mission. */
+  readonly bystanders?: readonly string[];
+  /** Members of `mission.create`'s payload that replace the defaults (title, objective, budget, deadline…). */
+  readonly mission?: JsonObject;
+  /** The scratch folder's name prefix. */
+  readonly prefix?: string;
+}
+
+/**
+ * The node, its Principals (`workers` join as workers, `planner` coordinates) and a Mission
+ * pinning Parley (or `pinnedProfiles`; none when empty).
+ */
+export async function startMcpNode(workers: readonly string[], pinnedProfiles: readonly JsonObject[] = [{ profileUri: 'urn:missionweave:profile:parley:1', majorVersion: 1 }], options: McpNodeOptions = {}): Promise<McpNode> {
+  const scratch = mkdtempSync(join(tmpdir(), options.prefix ?? 'mw-mcp-'));
   const dir = join(scratch, 'node');
   const db = await createTestDatabase();
   const run = (...args: string[]) => {
@@ -66,8 +80,9 @@ export async function startMcpNode(workers: readonly string[], pinnedProfiles: r
     return lastJson(result.stdout) as unknown as CliPrincipal;
   };
   run('init', '--dir', dir, '--port', String(await freePort()));
-  const agents: Record<string, CliPrincipal> = { planner: run('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0') };
-  for (const handle of workers) agents[handle] = run('agent', 'add', handle, '--dir', dir);
+  const add = (handle: string, capabilities: readonly string[] = []) => run('agent', 'add', handle, '--dir', dir, ...(options.capabilities?.[handle] ?? capabilities).flatMap((c) => ['--capability', c]));
+  const agents: Record<string, CliPrincipal> = { planner: add('planner', ['project.planning@1.0.0']) };
+  for (const handle of [...workers, ...(options.bystanders ?? [])]) agents[handle] = add(handle);
   const human = run('human', 'add', 'alice', '--dir', dir);
   const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { server: { port: number } };
   const node = await serve(db.url, dir, config.server.port);
@@ -85,7 +100,8 @@ export async function startMcpNode(workers: readonly string[], pinnedProfiles: r
     coordinatorId: agents['planner']?.id ?? '', title: 'Choose an index', objective: 'Agree the index of the orders table.',
     definitionOfDone: [{ criterionId: 'index', description: 'An agreed index.', evidenceRequired: ['human_review'] }],
     budget: { currency: 'EUR', financialLimit: 10 }, deadline: new Date(Date.now() + 86_400_000).toISOString(),
-    pinnedProfiles: [...pinnedProfiles],
+    ...(pinnedProfiles.length === 0 ? {} : { pinnedProfiles: [...pinnedProfiles] }),
+    ...options.mission,
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   for (const handle of workers) {
@@ -101,8 +117,8 @@ export async function startMcpNode(workers: readonly string[], pinnedProfiles: r
   };
 }
 
-/** An MCP client over stdio, spawning `missionweave mcp --as handle`; `stderr()` is what the server logged. */
-export async function stdioClient(dir: string, handle: string, extra: readonly string[] = []): Promise<{ client: Client; stderr: () => string }> {
+/** An MCP client over stdio, spawning `missionweave mcp --as handle` (`transport.pid`); `stderr()` is what the server logged. */
+export async function stdioClient(dir: string, handle: string, extra: readonly string[] = []): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--as', handle, '--dir', dir, ...extra], stderr: 'pipe' });
   let logged = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -110,7 +126,7 @@ export async function stdioClient(dir: string, handle: string, extra: readonly s
   });
   const client = new Client({ name: `test-${handle}`, version: '1.0.0' });
   await client.connect(transport);
-  return { client, stderr: () => logged };
+  return { client, transport, stderr: () => logged };
 }
 
 /** `missionweave mcp --http 0` as a process; resolves with the MCP URL its ready line names. */
