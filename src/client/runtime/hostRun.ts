@@ -17,6 +17,7 @@ import type { CommandOptions } from '../commands.js';
 import type { VerifiedContextPackage } from '../contextPackages.js';
 import type { WorkExecution } from '../workExecution.js';
 import type { EvidenceDraft } from '../workDocuments.js';
+import type { WorkAgent } from '../workEvidence.js';
 import { publishOnce, type PublishedOfGroup } from './hostArtifacts.js';
 import { createJob, type JobActions, type JobHandler, type SubmitResult } from './job.js';
 import { BLOCKED_LEASE_SECONDS, JOB_ABORT_GRACE_MS } from './hostLimits.js';
@@ -28,6 +29,8 @@ export type RunEnd = 'submitted' | 'failed' | 'yielded' | 'blocked' | 'lease-los
 
 export interface RunInit {
   readonly agent: MissionWeaveAgent;
+  /** What signs and sends `work.block` (the host's outbox, outboxCommands.ts); the Agent otherwise. */
+  readonly commands?: WorkAgent;
   readonly runtime: AgentRuntime;
   readonly execution: WorkExecution;
   readonly handler: JobHandler;
@@ -148,10 +151,11 @@ export class HostRun {
    */
   private async block(reason: string): Promise<RunEnd> {
     const { agent, execution } = this.init;
+    const commands = this.init.commands ?? agent;
     const checkpoint = { phase: 'blocked by the runtime host', createdAt: new Date().toISOString() };
     const payload = { workItemId: execution.workItemId, ownershipEpoch: execution.ownershipEpoch, executionLeaseId: execution.leaseId, reason: reason.slice(0, 1000), checkpoint, blockedLeaseSeconds: BLOCKED_LEASE_SECONDS };
     try {
-      await agent.command('work.block', payload, this.init.options);
+      await commands.command('work.block', payload, this.init.options);
     } catch (error) {
       this.init.log(`work.block of ${execution.workItemId} was not accepted: ${messageOf(error)}`);
       return this.finish('lease-lost', `${reason}; work.block was not accepted: ${messageOf(error)}`);

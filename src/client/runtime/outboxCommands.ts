@@ -23,11 +23,11 @@ import { AgentClientError } from '../errors.js';
 import { signWith } from '../signer.js';
 import type { WorkAgent } from '../workEvidence.js';
 import { randomUUID } from 'node:crypto';
+import { outboxFailpoint } from './outboxFailpoint.js';
 import { sendKept } from './projectionSend.js';
-import type { ProjectionOutbox } from './projectionOutbox.js';
+import { OUTBOX_KINDS, type ProjectionOutbox } from './projectionOutbox.js';
 
-/** The Commands kept in the outbox before they are sent. */
-export const OUTBOX_KINDS: ReadonlySet<string> = new Set(['work.checkpoint', 'work.submit', 'work.fail', 'work.block']);
+export { OUTBOX_KINDS } from './projectionOutbox.js';
 
 export class OutboxCommands implements WorkAgent {
   /** Action IDs this process is sending now; an outbox sending after a reconnect leaves them to it. */
@@ -80,6 +80,7 @@ export class OutboxCommands implements WorkAgent {
     const signed = await signWith('command', unsigned, this.agent.signer);
     const outbox = this.outbox();
     const kept = outbox.add(JSON.stringify(signed.document));
+    outboxFailpoint('kept', kind);
     this.inFlight.add(actionId);
     try {
       return await sendKept(outbox, kept, this.agent);
