@@ -12,8 +12,11 @@
  * (same Action ID, no second transition) and refuses one it never saw under a now-fenced Session
  * (AUTH_STALE_SESSION), which is recorded as refused. Either way it is applied at most once.
  *
- * With no open Session nothing is signed: a Command must carry the current Session Epoch
- * (§6.3), so the caller is refused with CONNECTION_CLOSED and tries again once connected.
+ * With no open Session — the Authority cannot be reached — the Command is signed under the last
+ * Session this process had, kept, and not sent: the caller is answered COMMAND_QUEUED with its
+ * Action ID. On reconnect the outbox is sent; the new Session fences the kept bytes and they are
+ * rebased onto it (§11.5, outboxRebase.ts) and applied once. A process that never had a Session
+ * signs nothing (CONNECTION_CLOSED).
  */
 
 import type { MissionWeaveAgent } from '../agent.js';
@@ -33,10 +36,18 @@ export class OutboxCommands implements WorkAgent {
   /** Action IDs this process is sending now; an outbox sending after a reconnect leaves them to it. */
   readonly inFlight = new Set<string>();
 
+  /** The Session of the last open connection: what a Command kept while offline is signed under. */
+  private lastSession: number | undefined;
+
   constructor(
     private readonly agent: MissionWeaveAgent,
     private readonly outbox: () => ProjectionOutbox,
-  ) {}
+  ) {
+    this.lastSession = agent.sessionEpoch;
+    agent.onConnectionChange((change) => {
+      if (change.sessionEpoch !== undefined) this.lastSession = change.sessionEpoch;
+    });
+  }
 
   get agentId(): string {
     return this.agent.agentId;
@@ -58,8 +69,9 @@ export class OutboxCommands implements WorkAgent {
   /** Signs under the live Session, keeps the bytes in the outbox, then sends them and records the answer. */
   private async kept(kind: string, payload: Readonly<Record<string, unknown>>, options: CommandOptions): Promise<ProtocolEvent> {
     const actionId = options.actionId ?? `urn:uuid:${randomUUID()}`;
-    const sessionEpoch = this.agent.sessionEpoch;
-    if (sessionEpoch === undefined) throw new AgentClientError('CONNECTION_CLOSED', `no open Session: ${kind} was not signed; try again once connected`, { relatedActionId: actionId });
+    const live = this.agent.sessionEpoch;
+    const sessionEpoch = live ?? this.lastSession;
+    if (sessionEpoch === undefined) throw new AgentClientError('CONNECTION_CLOSED', `no Session yet: ${kind} was not signed; try again once connected`, { relatedActionId: actionId });
     if (typeof options.groupId !== 'string' || options.membershipEpoch === undefined) {
       throw new AgentClientError('INVALID_ARGUMENT', `${kind} needs its Group and the Agent's Membership Epoch there`, { relatedActionId: actionId });
     }
@@ -81,6 +93,9 @@ export class OutboxCommands implements WorkAgent {
     const outbox = this.outbox();
     const kept = outbox.add(JSON.stringify(signed.document));
     outboxFailpoint('kept', kind);
+    if (live === undefined) {
+      throw new AgentClientError('COMMAND_QUEUED', `the Authority cannot be reached: ${kind} ${actionId} is kept in the outbox and sent on reconnect`, { groupId: options.groupId, relatedActionId: actionId });
+    }
     this.inFlight.add(actionId);
     try {
       return await sendKept(outbox, kept, this.agent);
