@@ -8,7 +8,8 @@
  * Session, its outbox is sent, the kept bytes are fenced (AUTH_STALE_SESSION) and rebased onto the
  * new Session with the same Action IDs, and each is applied once: one `work.checkpointed` and one
  * `work.failed`, caused by the queued Action IDs, as the Group's Events show. The checkpointed
- * WorkItem can be started again.
+ * WorkItem can be started again, and its kept checkpoint carries the critical bounded offline
+ * execution binding to its historical lease (§11.5), unchanged by the rebase.
  */
 
 import { createPrivateKey, randomUUID } from 'node:crypto';
@@ -19,6 +20,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signCommand } from '../src/app/issueDocuments.js';
 import { MissionWeaveAgent } from '../src/client/index.js';
+import { openProjection, projectionPathIn } from '../src/client/runtime/projection.js';
+import { OFFLINE_EXECUTION_EXTENSION } from '../src/protocol/offlineExecution.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { call, freePort, stdioClient } from './support/mcpNode.js';
@@ -113,10 +116,11 @@ it('queues work_checkpoint and work_fail while the Authority cannot be reached, 
   const { client } = mcp;
   const paused = await offer();
   const failing = await offer();
+  const leases = new Map<string, string>();
   for (const workItemId of [paused, failing]) {
     await until(async () => ((await ok(client, 'work_offers'))['offers'] as { workItemId: string }[]).some((o) => o.workItemId === workItemId) || undefined, 'the offer');
     await ok(client, 'work_accept', { groupId, workItemId });
-    await ok(client, 'work_start', { workItemId });
+    leases.set(workItemId, (await ok(client, 'work_start', { workItemId }))['executionLeaseId'] as string);
   }
 
   await node.kill('SIGTERM');
@@ -146,4 +150,24 @@ it('queues work_checkpoint and work_fail while the Authority cannot be reached, 
     return answer.isError ? undefined : answer.body;
   }, 'the checkpointed WorkItem started again');
   expect(again).toMatchObject({ workItemId: paused, state: 'active' });
+
+  // The checkpoint kept offline carries the critical §11.5 binding to its historical lease, kept
+  // through the rebase; the failure carries none (the Authority interprets it on checkpoints only).
+  const pid = (mcp.client.transport as { pid?: number | null } | undefined)?.pid;
+  await mcp.client.close();
+  if (typeof pid === 'number') await until(() => { try { process.kill(pid, 0); return undefined; } catch { return true; } }, 'the MCP server stopped');
+  mcp = undefined;
+  const projection = openProjection({ path: projectionPathIn(join(dir, 'runtime', 'builder')), agentId: builderId });
+  try {
+    const checkpoint = JSON.parse(projection.outbox.get(checkpointId)?.bytes.toString('utf8') ?? '{}') as JsonObject;
+    const binding = (checkpoint['extensions'] as Record<string, { critical: boolean; data: JsonObject }>)[OFFLINE_EXECUTION_EXTENSION];
+    expect(binding?.critical).toBe(true);
+    expect(binding?.data).toMatchObject({ agentId: builderId, groupId, workItemId: paused, executionLeaseId: leases.get(paused) });
+    expect(binding?.data['sessionEpoch'] as number).toBeLessThan(checkpoint['sessionEpoch'] as number);
+    expect((checkpoint['payload'] as JsonObject)['executionLeaseId']).not.toBe(leases.get(paused));
+    const failure = JSON.parse(projection.outbox.get(failId)?.bytes.toString('utf8') ?? '{}') as JsonObject;
+    expect(failure['extensions']).toBeUndefined();
+  } finally {
+    projection.close();
+  }
 }, 400_000);

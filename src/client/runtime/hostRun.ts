@@ -15,6 +15,7 @@
 import type { MissionWeaveAgent } from '../agent.js';
 import type { CommandOptions } from '../commands.js';
 import type { VerifiedContextPackage } from '../contextPackages.js';
+import { isAgentError } from '../errors.js';
 import type { WorkExecution } from '../workExecution.js';
 import type { EvidenceDraft } from '../workDocuments.js';
 import type { WorkAgent } from '../workEvidence.js';
@@ -47,6 +48,14 @@ export interface RunInit {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Sent, or kept in the outbox while the Authority cannot be reached (COMMAND_QUEUED): sent on reconnect, the run ends here. */
+async function kept(sending: Promise<unknown>, log: (line: string) => void): Promise<void> {
+  await sending.catch((error: unknown) => {
+    if (!isAgentError(error) || error.code !== 'COMMAND_QUEUED') throw error;
+    log(error.message);
+  });
 }
 
 export class HostRun {
@@ -221,11 +230,11 @@ export class HostRun {
       submit: async (result) => {
         const drafts = result.evidence ?? this.defaultEvidence(result);
         const evidence = await Promise.all(drafts.map((draft) => execution.evidence(draft)));
-        await execution.submit({ evidence, artifactHashes: result.artifactHashes ?? this.results });
+        await kept(execution.submit({ evidence, artifactHashes: result.artifactHashes ?? this.results }), this.init.log);
         this.finish('submitted');
       },
       fail: async (reason) => {
-        await execution.fail(reason);
+        await kept(execution.fail(reason), this.init.log);
         this.finish('failed', reason);
       },
     };

@@ -14,7 +14,8 @@
  *
  * With no open Session — the Authority cannot be reached — the Command is signed under the last
  * Session this process had, kept, and not sent: the caller is answered COMMAND_QUEUED with its
- * Action ID. On reconnect the outbox is sent; the new Session fences the kept bytes and they are
+ * Action ID. A checkpoint kept so carries the critical bounded offline execution binding
+ * (outboxOffline.ts), and is not kept past its grace deadline. On reconnect the outbox is sent; the new Session fences the kept bytes and they are
  * rebased onto it (§11.5, outboxRebase.ts) and applied once. A process that never had a Session
  * signs nothing (CONNECTION_CLOSED).
  */
@@ -27,6 +28,7 @@ import { signWith } from '../signer.js';
 import type { WorkAgent } from '../workEvidence.js';
 import { randomUUID } from 'node:crypto';
 import { outboxFailpoint } from './outboxFailpoint.js';
+import { OfflineBinder } from './outboxOffline.js';
 import { sendKept } from './projectionSend.js';
 import { OUTBOX_KINDS, type ProjectionOutbox } from './projectionOutbox.js';
 
@@ -38,12 +40,15 @@ export class OutboxCommands implements WorkAgent {
 
   /** The Session of the last open connection: what a Command kept while offline is signed under. */
   private lastSession: number | undefined;
+  /** The §11.5 binding of a checkpoint kept offline (outboxOffline.ts). */
+  private readonly binder: OfflineBinder;
 
   constructor(
     private readonly agent: MissionWeaveAgent,
     private readonly outbox: () => ProjectionOutbox,
   ) {
     this.lastSession = agent.sessionEpoch;
+    this.binder = new OfflineBinder(agent);
     agent.onConnectionChange((change) => {
       if (change.sessionEpoch !== undefined) this.lastSession = change.sessionEpoch;
     });
@@ -88,6 +93,7 @@ export class OutboxCommands implements WorkAgent {
       issuedAt: new Date().toISOString(),
       payload,
     };
+    if (live === undefined && kind === 'work.checkpoint') unsigned['extensions'] = this.binder.extensions(this.agent.agentId, options.groupId, payload, unsigned['issuedAt'] as string);
     for (const [member, value] of Object.entries(optional)) if (value !== undefined) unsigned[member] = value;
     const signed = await signWith('command', unsigned, this.agent.signer);
     const outbox = this.outbox();
