@@ -30,6 +30,7 @@ import { AgentContext } from '../client/mcp/agentContext.js';
 import { HeldWork } from '../client/mcp/heldWork.js';
 import { outboxSender, recoverHeldWork } from '../client/mcp/heldWorkRecovery.js';
 import { OutboxCommands } from '../client/runtime/outboxCommands.js';
+import { sessionRebase } from '../client/runtime/outboxRebase.js';
 import { createMcpServer } from '../client/mcp/mcpServer.js';
 import { mcpTools } from '../client/mcp/mcpTools.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
@@ -140,7 +141,9 @@ async function serveTools({ url, ca, extension, httpText, runtime, home, princip
   const worker = new MissionWeaveWorker(agent, { commands });
   const held = new HeldWork({ agent, worker, runtime, log });
   agent.onEvent((event) => held.observe(event));
-  const flush = outboxSender(runtime, agent, log, commands, held);
+  // A kept Command a new Session fenced is rebased onto it (§11.5, outboxRebase.ts).
+  const rebase = sessionRebase({ agent, membershipEpoch: (groupId) => worker.epochs.facts(groupId)?.membershipEpoch });
+  const flush = outboxSender(runtime, agent, log, commands, held, rebase);
   let connected = false;
   agent.onConnectionChange((change) => {
     if (change.state === 'open' && connected) void flush();

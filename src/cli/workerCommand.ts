@@ -19,6 +19,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MissionWeaveAgent } from '../client/agent.js';
 import { RuntimeHost } from '../client/runtime/hostRuntime.js';
+import { armOutboxFailpoint } from '../client/runtime/outboxFailpoint.js';
 import type { JobHandler } from '../client/runtime/job.js';
 import { Home } from '../home/home.js';
 import { NoInputError } from '../home/usageError.js';
@@ -69,6 +70,8 @@ export async function workerCommand(argv: readonly string[]): Promise<number> {
 
   const url = nodeWebSocketUrl(home, given);
   const ca = readFileSync(home.path(config.tls.certFile));
+  const die = process.env['MW_TEST_OUTBOX_DIE'];
+  if (die !== undefined) armOutboxFailpoint(die); // the outbox restart tests only (outboxFailpoint.ts)
   const runtime = openRuntimeOf(home, handle, principal.id, slots, 'worker');
   try {
     const agent = new MissionWeaveAgent({ url, ca, agentId: principal.id, keyId: principal.keyId, privateKey: home.privateKey(principal.privateKeyFile), cursorStore: runtime.cursorStore });

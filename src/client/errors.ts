@@ -101,7 +101,12 @@ export type ClientErrorCode =
   /** An Execution Lease was lost while its work ran (a LeaseLostError says why). */
   | 'LEASE_LOST'
   /** The runtime's local projection refused or failed (a ProjectionError says which bound or fault). */
-  | 'PROJECTION_FAILED';
+  | 'PROJECTION_FAILED'
+  /**
+   * No Session was open: the Command was signed and kept in the runtime's durable outbox, and is
+   * sent on reconnect (rebased onto the new Session, §11.5); `relatedActionId` names it.
+   */
+  | 'COMMAND_QUEUED';
 
 export interface ClientErrorInit {
   readonly groupId?: string;

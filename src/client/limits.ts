@@ -97,6 +97,16 @@ export const MAX_HELD_WORK = 64;
 export const MAX_OFFLINE_COMMANDS = 1_000;
 
 /**
+ * The lease-grace period (§11.5) of a `work.checkpoint` the runtime keeps while the Authority
+ * cannot be reached (runtime/outboxOffline.ts): buffered no later than this after the
+ * disconnection, and never after the historical lease's expiry; past it nothing is kept.
+ */
+export const OUTBOX_OFFLINE_GRACE_SECONDS = 300;
+
+/** Execution Leases the outbox remembers from Events, to bind an offline checkpoint to its historical lease. */
+export const MAX_OUTBOX_KNOWN_LEASES = 256;
+
+/**
  * The runtime's local projection (runtime/projection.ts): one SQLite file per Agent home. Each
  * bound refuses with a ProjectionError naming it, so a runaway Group or handler cannot fill the
  * disk of the Agent's host; an Agent may lower or raise them (`ProjectionOptions.limits`).

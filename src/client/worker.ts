@@ -102,6 +102,11 @@ export class MissionWeaveWorker {
     ];
   }
 
+  /** What signs and sends this Worker's Commands: `options.commands` (a durable outbox) or the Agent. */
+  get commands(): WorkAgent {
+    return this.agent;
+  }
+
   /** Called with each live offer to this Agent, beside the Event stream; returns a remover. */
   onOffer(handler: (offer: WorkOffer) => Promise<void> | void): () => void {
     return adding(this.offerHandlers, handler);

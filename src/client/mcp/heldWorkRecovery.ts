@@ -14,7 +14,8 @@
 
 import type { MissionWeaveAgent } from '../agent.js';
 import { recheckWork, reportLost } from '../runtime/hostRecovery.js';
-import { sendOutbox } from '../runtime/projectionSend.js';
+import { outcomeText, sendOutbox } from '../runtime/projectionSend.js';
+import type { OutboxRebase } from '../runtime/outboxRebase.js';
 import type { OutboxCommands } from '../runtime/outboxCommands.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
 import type { HeldWork } from './heldWork.js';
@@ -25,17 +26,18 @@ function messageOf(error: unknown): string {
 
 /**
  * Sends the outbox, one sending at a time (a reconnect during a sending queues the next behind it),
- * leaving the Commands `commands` is sending now to it; each answer is `told` to the held work.
+ * leaving the Commands `commands` is sending now to it and rebasing what a new Session fenced
+ * (`rebase`, outboxRebase.ts); each answer is `told` to the held work.
  */
-export function outboxSender(runtime: AgentRuntime, agent: MissionWeaveAgent, log: (line: string) => void, commands?: OutboxCommands, held?: HeldWork): () => Promise<void> {
+export function outboxSender(runtime: AgentRuntime, agent: MissionWeaveAgent, log: (line: string) => void, commands?: OutboxCommands, held?: HeldWork, rebase?: OutboxRebase): () => Promise<void> {
   let flushing: Promise<void> = Promise.resolve();
   return () => {
     flushing = flushing.then(async () => {
       if (!runtime.projection.open) return;
       const { outbox } = runtime.projection;
-      const outcomes = await sendOutbox(outbox, agent, commands?.inFlight).catch((error: unknown) => (log(`outbox: ${messageOf(error)}`), []));
+      const outcomes = await sendOutbox(outbox, agent, commands?.inFlight, rebase).catch((error: unknown) => (log(`outbox: ${messageOf(error)}`), []));
       for (const outcome of outcomes) {
-        log(`outbox ${outcome.actionId}: ${outcome.outcome}${outcome.outcome === 'refused' ? ` ${outcome.code}` : ''}`);
+        log(`outbox ${outcomeText(outcome)}`);
         const kept = outbox.get(outcome.actionId);
         if (held !== undefined && kept !== undefined && outcome.outcome !== 'unanswered') held.outboxAnswered(kept);
       }

@@ -11,6 +11,9 @@
  * Evidence as drafts that the Agent fills in and signs (§13.2). Nothing here is new on the
  * wire: every Command is one the SDK already sends.
  *
+ * While the Authority cannot be reached, a checkpoint, submission or failure is kept and sent on
+ * reconnect: the answer says `queued`, with its Action ID (keptCommands.ts).
+ *
  * Refusals come back as results: the Authority's MissionWeaveError (WORK_ALREADY_OWNED,
  * WORK_OFFER_EXPIRED, WORK_LEASE_EXPIRED…) passes through, and what is refused on this side is
  * a ToolRefusal with code INVALID_ARGUMENT and a reason of its own.
@@ -23,6 +26,7 @@ import type { JsonObject } from '../documents.js';
 import { authorityArtifact } from '../runtime/hostReads.js';
 import { ownershipExpiresAt, runtimeRefusal, type HeldEntry, type HeldWork } from './heldWork.js';
 import { publishInlineArtifacts, resolveInlineArtifacts } from './inlineArtifacts.js';
+import { queuedResult, sentOrKept } from './keptCommands.js';
 import { tool, type McpToolSpec } from './toolSpec.js';
 
 /** A result as JSON: members left undefined are dropped, readonly arrays become plain ones. */
@@ -182,8 +186,9 @@ export function workTools(held: HeldWork): McpToolSpec[] {
       run: async ({ workItemId, phase, completedMilestones, nextStep, resumeWithinSeconds }) => {
         const execution = await running(workItemId);
         const checkpoint = { phase, ...(completedMilestones === undefined ? {} : { completedMilestones }), ...(nextStep === undefined ? {} : { nextStep }) };
-        const event = await held.checkpoint(execution, checkpoint, () => execution.checkpoint(checkpoint, resumeWithinSeconds === undefined ? {} : { resumeWithinSeconds }));
-        return toJson({ workItemId, state: execution.workItem.state, ownershipEpoch: execution.ownershipEpoch, resumeBy: ownershipExpiresAt(execution.workItem), sequence: event.sequence });
+        const ended = await held.checkpoint(execution, checkpoint, () => sentOrKept(execution, execution.checkpoint(checkpoint, resumeWithinSeconds === undefined ? {} : { resumeWithinSeconds })));
+        if (ended.queued !== undefined) return queuedResult(workItemId, 'work.checkpoint', ended.queued);
+        return toJson({ workItemId, state: execution.workItem.state, ownershipEpoch: execution.ownershipEpoch, resumeBy: ownershipExpiresAt(execution.workItem), sequence: ended.event.sequence });
       },
     }),
     tool({
@@ -201,9 +206,10 @@ export function workTools(held: HeldWork): McpToolSpec[] {
         for (const artifact of submitted) if (artifact.adopted === true) held.log(`adopted ${artifact.contentHash} for ${workItemId}: an earlier run of it published the same content`);
         const artifactHashes = [...new Set(submitted.map((artifact) => artifact.contentHash))];
         const signed = await Promise.all(evidence.map((draft) => execution.evidence({ ...draft, artifactHashes })));
-        const event = await execution.submit({ artifactHashes, evidence: signed });
+        const ended = await sentOrKept(execution, execution.submit({ artifactHashes, evidence: signed }));
         held.finished(execution, 'submitted');
-        return toJson({ workItemId, state: execution.workItem.state, artifacts: submitted, evidenceIds: signed.map((e) => e.evidenceId), sequence: event.sequence });
+        if (ended.queued !== undefined) return queuedResult(workItemId, 'work.submit', ended.queued);
+        return toJson({ workItemId, state: execution.workItem.state, artifacts: submitted, evidenceIds: signed.map((e) => e.evidenceId), sequence: ended.event.sequence });
       },
     }),
     tool({
@@ -212,9 +218,10 @@ export function workTools(held: HeldWork): McpToolSpec[] {
       input: { workItemId: id, reason: z.string().min(1).max(4000) },
       run: async ({ workItemId, reason }) => {
         const execution = await running(workItemId);
-        const event = await execution.fail(reason);
+        const ended = await sentOrKept(execution, execution.fail(reason));
         held.finished(execution, 'failed');
-        return toJson({ workItemId, state: execution.workItem.state, sequence: event.sequence });
+        if (ended.queued !== undefined) return queuedResult(workItemId, 'work.fail', ended.queued);
+        return toJson({ workItemId, state: execution.workItem.state, sequence: ended.event.sequence });
       },
     }),
     tool({

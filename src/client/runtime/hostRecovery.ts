@@ -118,7 +118,8 @@ export async function reportBlocked(ctx: RecoveryContext, row: HeldRow, document
   const membershipEpoch = ctx.worker.epochs.facts(row.groupId)?.membershipEpoch;
   const checkpoint = { phase, createdAt: new Date().toISOString() };
   const payload = { workItemId: row.workItemId, ownershipEpoch: row.ownershipEpoch, executionLeaseId: execution.leaseId, reason: reason.slice(0, 1000), checkpoint, blockedLeaseSeconds: BLOCKED_LEASE_SECONDS };
-  await ctx.agent.command('work.block', payload, { groupId: row.groupId, workItemId: row.workItemId, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) });
+  // Through the Worker's Commands: the host's and the MCP server's keep it in the outbox first (outboxCommands.ts).
+  await ctx.worker.commands.command('work.block', payload, { groupId: row.groupId, workItemId: row.workItemId, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) });
   ctx.log(`reported ${row.workItemId} to its Coordinator: ${phase}`);
   ctx.reported?.(row, reason);
 }

@@ -15,8 +15,10 @@
 import type { MissionWeaveAgent } from '../agent.js';
 import type { CommandOptions } from '../commands.js';
 import type { VerifiedContextPackage } from '../contextPackages.js';
+import { isAgentError } from '../errors.js';
 import type { WorkExecution } from '../workExecution.js';
 import type { EvidenceDraft } from '../workDocuments.js';
+import type { WorkAgent } from '../workEvidence.js';
 import { publishOnce, type PublishedOfGroup } from './hostArtifacts.js';
 import { createJob, type JobActions, type JobHandler, type SubmitResult } from './job.js';
 import { BLOCKED_LEASE_SECONDS, JOB_ABORT_GRACE_MS } from './hostLimits.js';
@@ -28,6 +30,8 @@ export type RunEnd = 'submitted' | 'failed' | 'yielded' | 'blocked' | 'lease-los
 
 export interface RunInit {
   readonly agent: MissionWeaveAgent;
+  /** What signs and sends `work.block` (the host's outbox, outboxCommands.ts); the Agent otherwise. */
+  readonly commands?: WorkAgent;
   readonly runtime: AgentRuntime;
   readonly execution: WorkExecution;
   readonly handler: JobHandler;
@@ -44,6 +48,14 @@ export interface RunInit {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Sent, or kept in the outbox while the Authority cannot be reached (COMMAND_QUEUED): sent on reconnect, the run ends here. */
+async function kept(sending: Promise<unknown>, log: (line: string) => void): Promise<void> {
+  await sending.catch((error: unknown) => {
+    if (!isAgentError(error) || error.code !== 'COMMAND_QUEUED') throw error;
+    log(error.message);
+  });
 }
 
 export class HostRun {
@@ -148,10 +160,11 @@ export class HostRun {
    */
   private async block(reason: string): Promise<RunEnd> {
     const { agent, execution } = this.init;
+    const commands = this.init.commands ?? agent;
     const checkpoint = { phase: 'blocked by the runtime host', createdAt: new Date().toISOString() };
     const payload = { workItemId: execution.workItemId, ownershipEpoch: execution.ownershipEpoch, executionLeaseId: execution.leaseId, reason: reason.slice(0, 1000), checkpoint, blockedLeaseSeconds: BLOCKED_LEASE_SECONDS };
     try {
-      await agent.command('work.block', payload, this.init.options);
+      await commands.command('work.block', payload, this.init.options);
     } catch (error) {
       this.init.log(`work.block of ${execution.workItemId} was not accepted: ${messageOf(error)}`);
       return this.finish('lease-lost', `${reason}; work.block was not accepted: ${messageOf(error)}`);
@@ -217,11 +230,11 @@ export class HostRun {
       submit: async (result) => {
         const drafts = result.evidence ?? this.defaultEvidence(result);
         const evidence = await Promise.all(drafts.map((draft) => execution.evidence(draft)));
-        await execution.submit({ evidence, artifactHashes: result.artifactHashes ?? this.results });
+        await kept(execution.submit({ evidence, artifactHashes: result.artifactHashes ?? this.results }), this.init.log);
         this.finish('submitted');
       },
       fail: async (reason) => {
-        await execution.fail(reason);
+        await kept(execution.fail(reason), this.init.log);
         this.finish('failed', reason);
       },
     };

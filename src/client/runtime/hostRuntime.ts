@@ -9,8 +9,9 @@
  * - every `run.started` of `schedule()` gets an Execution Lease (`work.start`) kept renewed by a
  *   LeaseKeeper while it runs, and is run by the job handler (hostRun.ts); a preempted or paused
  *   run releases its lease with `work.checkpoint`, which stops renewal;
- * - on every (re)connect the durable outbox is sent, oldest first, with the same bytes
- *   (projectionSend.ts);
+ * - the Commands that end a run are kept in the durable outbox before they are sent (outboxCommands.ts);
+ *   on start, before held work is re-checked, and on every reconnect the outbox is sent with the same
+ *   bytes, a kept Command a new Session fenced rebased onto it (§11.5, outboxRebase.ts);
  * - after a restart, before anything runs, each resumable, queued or blocked WorkItem is
  *   re-checked with the Authority (hostRecovery.ts) and each `runtime-session-lost` one reported
  *   to its Coordinator;
@@ -34,7 +35,9 @@ import { authorityWorkItem, jobPackages, memberGroups } from './hostReads.js';
 import { recheckWork, reportBlocked, reportLost } from './hostRecovery.js';
 import { RestartGuard, RUNTIME_NO_PROGRESS, type RestartVerdict } from './hostRestartGuard.js';
 import { HostRun } from './hostRun.js';
-import { sendOutbox } from './projectionSend.js';
+import { OutboxCommands } from './outboxCommands.js';
+import { sessionRebase } from './outboxRebase.js';
+import { outcomeText, sendOutbox } from './projectionSend.js';
 import type { AgentRuntime } from './runtime.js';
 import type { EffortBand, SchedulerEvent } from './schedulerTypes.js';
 
@@ -63,6 +66,8 @@ const NOT_MINE = new Set(['WORK_STALE_OWNERSHIP', 'WORK_LEASE_EXPIRED', 'AUTH_FO
 
 export class RuntimeHost {
   readonly worker: MissionWeaveWorker;
+  /** Signs the Commands that end a run, keeps them in the outbox, then sends those bytes (outboxCommands.ts). */
+  readonly commands: OutboxCommands;
   private readonly runs = new Map<string, HostRun>();
   private readonly finished = new Set<Promise<unknown>>();
   private readonly documents = new Map<string, WorkItemDocument>();
@@ -77,7 +82,9 @@ export class RuntimeHost {
 
   constructor(private readonly options: RuntimeHostOptions) {
     this.log = options.log ?? (() => undefined);
+    this.commands = new OutboxCommands(options.agent, () => options.runtime.projection.outbox);
     this.worker = new MissionWeaveWorker(options.agent, {
+      commands: this.commands,
       ...(options.executionLeaseSeconds === undefined ? {} : { executionLeaseSeconds: options.executionLeaseSeconds }),
       ...(options.ownershipLeaseSeconds === undefined ? {} : { ownershipLeaseSeconds: options.ownershipLeaseSeconds }),
     });
@@ -147,14 +154,9 @@ export class RuntimeHost {
   flushOutbox(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       if (!this.options.runtime.projection.open) return;
-      const outcomes = await sendOutbox(this.options.runtime.projection.outbox, this.options.agent).catch((error: unknown) => {
-        this.log(`outbox: ${messageOf(error)}`);
-        return [];
-      });
-      for (const outcome of outcomes) {
-        const detail = outcome.outcome === 'refused' ? ` ${outcome.code}` : outcome.outcome === 'unanswered' ? ` (${messageOf(outcome.error)})` : '';
-        this.log(`outbox ${outcome.actionId}: ${outcome.outcome}${detail}`);
-      }
+      const rebase = sessionRebase({ agent: this.options.agent, membershipEpoch: (groupId) => this.worker.epochs.facts(groupId)?.membershipEpoch });
+      const outcomes = await sendOutbox(this.options.runtime.projection.outbox, this.options.agent, this.commands.inFlight, rebase).catch((error: unknown) => (this.log(`outbox: ${messageOf(error)}`), []));
+      for (const outcome of outcomes) this.log(`outbox ${outcomeText(outcome)}`);
     });
     return this.flushing;
   }
@@ -235,6 +237,7 @@ export class RuntimeHost {
     const membershipEpoch = this.worker.epochs.facts(groupId)?.membershipEpoch;
     const run = new HostRun({
       agent,
+      commands: this.commands,
       runtime,
       execution,
       handler: this.options.handler,

@@ -12,8 +12,12 @@
  * (same Action ID, no second transition) and refuses one it never saw under a now-fenced Session
  * (AUTH_STALE_SESSION), which is recorded as refused. Either way it is applied at most once.
  *
- * With no open Session nothing is signed: a Command must carry the current Session Epoch
- * (§6.3), so the caller is refused with CONNECTION_CLOSED and tries again once connected.
+ * With no open Session — the Authority cannot be reached — the Command is signed under the last
+ * Session this process had, kept, and not sent: the caller is answered COMMAND_QUEUED with its
+ * Action ID. A checkpoint kept so carries the critical bounded offline execution binding
+ * (outboxOffline.ts), and is not kept past its grace deadline. On reconnect the outbox is sent; the new Session fences the kept bytes and they are
+ * rebased onto it (§11.5, outboxRebase.ts) and applied once. A process that never had a Session
+ * signs nothing (CONNECTION_CLOSED).
  */
 
 import type { MissionWeaveAgent } from '../agent.js';
@@ -23,20 +27,32 @@ import { AgentClientError } from '../errors.js';
 import { signWith } from '../signer.js';
 import type { WorkAgent } from '../workEvidence.js';
 import { randomUUID } from 'node:crypto';
+import { outboxFailpoint } from './outboxFailpoint.js';
+import { OfflineBinder } from './outboxOffline.js';
 import { sendKept } from './projectionSend.js';
-import type { ProjectionOutbox } from './projectionOutbox.js';
+import { OUTBOX_KINDS, type ProjectionOutbox } from './projectionOutbox.js';
 
-/** The Commands kept in the outbox before they are sent. */
-export const OUTBOX_KINDS: ReadonlySet<string> = new Set(['work.checkpoint', 'work.submit', 'work.fail', 'work.block']);
+export { OUTBOX_KINDS } from './projectionOutbox.js';
 
 export class OutboxCommands implements WorkAgent {
   /** Action IDs this process is sending now; an outbox sending after a reconnect leaves them to it. */
   readonly inFlight = new Set<string>();
 
+  /** The Session of the last open connection: what a Command kept while offline is signed under. */
+  private lastSession: number | undefined;
+  /** The §11.5 binding of a checkpoint kept offline (outboxOffline.ts). */
+  private readonly binder: OfflineBinder;
+
   constructor(
     private readonly agent: MissionWeaveAgent,
     private readonly outbox: () => ProjectionOutbox,
-  ) {}
+  ) {
+    this.lastSession = agent.sessionEpoch;
+    this.binder = new OfflineBinder(agent);
+    agent.onConnectionChange((change) => {
+      if (change.sessionEpoch !== undefined) this.lastSession = change.sessionEpoch;
+    });
+  }
 
   get agentId(): string {
     return this.agent.agentId;
@@ -58,8 +74,9 @@ export class OutboxCommands implements WorkAgent {
   /** Signs under the live Session, keeps the bytes in the outbox, then sends them and records the answer. */
   private async kept(kind: string, payload: Readonly<Record<string, unknown>>, options: CommandOptions): Promise<ProtocolEvent> {
     const actionId = options.actionId ?? `urn:uuid:${randomUUID()}`;
-    const sessionEpoch = this.agent.sessionEpoch;
-    if (sessionEpoch === undefined) throw new AgentClientError('CONNECTION_CLOSED', `no open Session: ${kind} was not signed; try again once connected`, { relatedActionId: actionId });
+    const live = this.agent.sessionEpoch;
+    const sessionEpoch = live ?? this.lastSession;
+    if (sessionEpoch === undefined) throw new AgentClientError('CONNECTION_CLOSED', `no Session yet: ${kind} was not signed; try again once connected`, { relatedActionId: actionId });
     if (typeof options.groupId !== 'string' || options.membershipEpoch === undefined) {
       throw new AgentClientError('INVALID_ARGUMENT', `${kind} needs its Group and the Agent's Membership Epoch there`, { relatedActionId: actionId });
     }
@@ -76,10 +93,15 @@ export class OutboxCommands implements WorkAgent {
       issuedAt: new Date().toISOString(),
       payload,
     };
+    if (live === undefined && kind === 'work.checkpoint') unsigned['extensions'] = this.binder.extensions(this.agent.agentId, options.groupId, payload, unsigned['issuedAt'] as string);
     for (const [member, value] of Object.entries(optional)) if (value !== undefined) unsigned[member] = value;
     const signed = await signWith('command', unsigned, this.agent.signer);
     const outbox = this.outbox();
     const kept = outbox.add(JSON.stringify(signed.document));
+    outboxFailpoint('kept', kind);
+    if (live === undefined) {
+      throw new AgentClientError('COMMAND_QUEUED', `the Authority cannot be reached: ${kind} ${actionId} is kept in the outbox and sent on reconnect`, { groupId: options.groupId, relatedActionId: actionId });
+    }
     this.inFlight.add(actionId);
     try {
       return await sendKept(outbox, kept, this.agent);

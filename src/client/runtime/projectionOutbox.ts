@@ -21,6 +21,9 @@ import { AgentClientError } from '../errors.js';
 import { MAX_COMMAND_TEXT_BYTES } from '../limits.js';
 import type { ProjectionContext } from './projectionContext.js';
 
+/** The Commands the runtime keeps in the outbox before they are sent (outboxCommands.ts): each ends a run under an Execution Lease. */
+export const OUTBOX_KINDS: ReadonlySet<string> = new Set(['work.checkpoint', 'work.submit', 'work.fail', 'work.block']);
+
 export type OutboxState = 'pending' | 'sent' | 'acked' | 'refused';
 
 export interface OutboxCommand {

@@ -9,6 +9,11 @@
  * - any other refusal the Authority says is final (`retryable: false`): `refused` with its code,
  *   and never sent again — the runtime decides what to do about it (a new Command, a new
  *   Action ID);
+ * - AUTH_STALE_SESSION, with a `rebase` given: the Command was signed under a Session that ended
+ *   and never applied (an applied one is answered with its receipt); it is rebased onto the
+ *   current Session with its Action ID kept (§11.5, outboxRebase.ts), the new bytes replace the
+ *   kept ones, and they are sent — `rebased: true` on the outcome. A rebase that cannot be made
+ *   for good leaves it `refused`; one cut short by the connection leaves it to the next sending;
  * - anything else (the connection dropped, a retryable refusal): the Command stays `sent` and
  *   sending stops there, so later Commands never overtake it; the next run starts from it.
  */
@@ -16,11 +21,13 @@
 import type { ProtocolEvent } from '../documents.js';
 import type { SignedCommandSender } from '../offlineBuffer.js';
 import { isAgentError, MissionWeaveError } from '../errors.js';
-import type { OutboxCommand, ProjectionOutbox } from './projectionOutbox.js';
+import { outboxFailpoint } from './outboxFailpoint.js';
+import type { OutboxRebase } from './outboxRebase.js';
+import { OUTBOX_KINDS, type OutboxCommand, type ProjectionOutbox } from './projectionOutbox.js';
 
 export type OutboxOutcome =
-  | { readonly actionId: string; readonly outcome: 'acked'; readonly eventId?: string }
-  | { readonly actionId: string; readonly outcome: 'refused'; readonly code: string }
+  | { readonly actionId: string; readonly outcome: 'acked'; readonly eventId?: string; readonly rebased?: true }
+  | { readonly actionId: string; readonly outcome: 'refused'; readonly code: string; readonly rebased?: true; readonly why?: string }
   /** Not answered: it is sent again next time, and nothing after it was sent this time. */
   | { readonly actionId: string; readonly outcome: 'unanswered'; readonly error: unknown };
 
@@ -29,7 +36,28 @@ function eventIdOf(event: unknown): string | undefined {
   return typeof eventId === 'string' ? eventId : undefined;
 }
 
-async function sendOne(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender): Promise<OutboxOutcome> {
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A kept Command refused AUTH_STALE_SESSION, rebased onto the current Session and sent (outboxRebase.ts). */
+async function sendRebased(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender, rebase: OutboxRebase): Promise<OutboxOutcome> {
+  const { actionId } = command;
+  let text: string;
+  try {
+    text = await rebase(command);
+  } catch (error) {
+    // Cut short by the connection: the next sending tries again; refused for good: so is the Command.
+    const final = (error instanceof MissionWeaveError && !error.retryable) || (isAgentError(error) && error.code === 'INVALID_ARGUMENT');
+    if (!final) return { actionId, outcome: 'unanswered', error };
+    outbox.markRefused(actionId, 'AUTH_STALE_SESSION');
+    return { actionId, outcome: 'refused', code: 'AUTH_STALE_SESSION', why: `not rebased: ${messageOf(error)}` };
+  }
+  const outcome = await sendOne(outbox, outbox.rebase(text), sender);
+  return outcome.outcome === 'unanswered' ? outcome : { ...outcome, rebased: true };
+}
+
+async function sendOne(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender, rebase?: OutboxRebase): Promise<OutboxOutcome> {
   const { actionId } = command;
   outbox.markSent(actionId);
   try {
@@ -41,6 +69,7 @@ async function sendOne(outbox: ProjectionOutbox, command: OutboxCommand, sender:
       outbox.markAcked(actionId);
       return { actionId, outcome: 'acked' };
     }
+    if (rebase !== undefined && isAgentError(error) && error.code === 'AUTH_STALE_SESSION' && OUTBOX_KINDS.has(command.kind)) return sendRebased(outbox, command, sender, rebase);
     if (error instanceof MissionWeaveError && !error.retryable) {
       outbox.markRefused(actionId, error.code);
       return { actionId, outcome: 'refused', code: error.code };
@@ -58,6 +87,7 @@ export async function sendKept(outbox: ProjectionOutbox, command: OutboxCommand,
   outbox.markSent(actionId);
   try {
     const event = await sender.sendSigned(command.bytes.toString('utf8'));
+    outboxFailpoint('answered', command.kind);
     outbox.markAcked(actionId, eventIdOf(event));
     return event;
   } catch (error) {
@@ -68,15 +98,24 @@ export async function sendKept(outbox: ProjectionOutbox, command: OutboxCommand,
 
 /**
  * Sends every unanswered Command in order until one is left unanswered; says what became of each
- * sent. `busy` names Commands this process is sending now (sendKept): they are left to it.
+ * sent. `busy` names Commands this process is sending now (sendKept): they are left to it;
+ * `rebase` re-signs a kept run-ending Command fenced by a new Session (outboxRebase.ts).
  */
-export async function sendOutbox(outbox: ProjectionOutbox, sender: SignedCommandSender, busy: ReadonlySet<string> = new Set()): Promise<OutboxOutcome[]> {
+export async function sendOutbox(outbox: ProjectionOutbox, sender: SignedCommandSender, busy: ReadonlySet<string> = new Set(), rebase?: OutboxRebase): Promise<OutboxOutcome[]> {
   const outcomes: OutboxOutcome[] = [];
   for (const command of outbox.toSend()) {
     if (busy.has(command.actionId)) continue;
-    const outcome = await sendOne(outbox, command, sender);
+    const outcome = await sendOne(outbox, command, sender, rebase);
     outcomes.push(outcome);
     if (outcome.outcome === 'unanswered') break;
   }
   return outcomes;
+}
+
+/** One line for a log: `ACTION: acked (rebased)`, `ACTION: refused CODE`, `ACTION: unanswered (why)`. */
+export function outcomeText(outcome: OutboxOutcome): string {
+  const rebased = outcome.outcome !== 'unanswered' && outcome.rebased === true ? ' (rebased onto the current Session)' : '';
+  if (outcome.outcome === 'acked') return `${outcome.actionId}: acked${rebased}`;
+  if (outcome.outcome === 'refused') return `${outcome.actionId}: refused ${outcome.code}${rebased}${outcome.why === undefined ? '' : ` (${outcome.why})`}`;
+  return `${outcome.actionId}: unanswered (${messageOf(outcome.error)})`;
 }

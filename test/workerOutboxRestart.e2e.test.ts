@@ -1,0 +1,231 @@
+/**
+ * `missionweave worker` keeps the Commands that end a run in its durable outbox (issue 31 item 3)
+ * and applies each once across a SIGKILL, across real processes: a node started with `serve`, a
+ * Coordinator Agent over wss offering WorkItems to the Worker, and the worker as its own process
+ * running a handler that publishes a result and submits it. A test-only failpoint
+ * (`MW_TEST_OUTBOX_DIE`, src/client/runtime/outboxFailpoint.ts) kills the worker at an exact point:
+ *
+ * - `answered:work.submit`: the Authority applied the kept `work.submit` and the worker died before
+ *   it recorded the answer (the row stays `sent`). Started again, it sends the same bytes first,
+ *   gets the original receipt (the same Event, no second), and withdraws the submitted WorkItem
+ *   instead of running it again;
+ * - `kept:work.submit`: the worker died right after writing the signed `work.submit` to the
+ *   outbox, before sending it. Started again under a new Session, the kept bytes are refused
+ *   AUTH_STALE_SESSION and rebased (§11.5: same Action ID, payload and Evidence; the current
+ *   `issuedAt`, Session and Membership Epochs; a new Execution Lease), sent, and applied once: one
+ *   `work.submitted`, caused by the kept Action ID, and the handler ran once.
+ */
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createPrivateKey, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { signCommand } from '../src/app/issueDocuments.js';
+import { MissionWeaveAgent } from '../src/client/index.js';
+import { openProjection, projectionPathIn } from '../src/client/runtime/projection.js';
+import type { OutboxCommand } from '../src/client/runtime/projectionOutbox.js';
+import type { JsonObject } from '../src/protocol/strictJson.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { CLI, freePort } from './support/mcpNode.js';
+import { eventsOf } from './support/missions.js';
+import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
+import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
+import { postCommands } from './support/refusals.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'mw-worker-outbox-'));
+const dir = join(scratch, 'node');
+const marks = join(scratch, 'marks');
+const handlerFile = join(scratch, 'handler.mjs');
+
+/** Publishes a result and submits it; each run leaves a mark naming its WorkItem. */
+const HANDLER = `
+import { writeFileSync } from 'node:fs';
+export default async function (job) {
+  writeFileSync(\`\${process.env.MW_TEST_MARKS}/run-\${job.workItemId.split(':').pop()}-\${process.pid}\`, '');
+  const { contentHash } = await job.publishArtifact(\`result of \${job.workItemId}\`, { mediaType: 'text/plain', name: 'result.txt' });
+  await job.submit({ artifactHashes: [contentHash], summary: 'done' });
+}
+`;
+
+let db: TestDatabase;
+let node: ServeProcess;
+let groupId: string;
+let builderId: string;
+let coordinator: MissionWeaveAgent;
+const children: ChildProcess[] = [];
+
+async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 90_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() - start > timeoutMs) throw new Error(`${what} not reached in time`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+interface WorkerProcess {
+  readonly child: ChildProcess;
+  readonly log: () => string;
+  readonly exited: Promise<number | null>;
+}
+
+/** `missionweave worker` as a process, `die` arming its outbox failpoint; resolves once its ready line is out. */
+function startWorker(die?: string): Promise<WorkerProcess> {
+  const env = { ...process.env, MW_TEST_MARKS: marks, ...(die === undefined ? {} : { MW_TEST_OUTBOX_DIE: die }) };
+  const child = spawn(process.execPath, [CLI, 'worker', '--as', 'builder', '--dir', dir, '--handler', handlerFile, '--slots', '1'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let logged = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => {
+    logged += `${line}\n`;
+  });
+  return new Promise((resolve, reject) => {
+    void exited.then((code) => reject(new Error(`the worker exited with ${String(code)}: ${logged}`)));
+    void until(() => (logged.includes('"slots"') ? true : undefined), 'the ready line', 60_000).then(() => resolve({ child, log: () => logged, exited }), reject);
+  });
+}
+
+beforeAll(async () => {
+  writeFileSync(handlerFile, HANDLER);
+  mkdirSync(marks, { recursive: true });
+  db = await createTestDatabase();
+  const run = (...args: string[]): Record<string, unknown> => {
+    const result = cli(db.url, ...args);
+    expect(result.code, result.stderr).toBe(0);
+    return lastJson(result.stdout);
+  };
+  run('init', '--dir', dir, '--port', String(await freePort()));
+  const planner = run('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0') as { id: string; keyId: string; privateKeyFile: string };
+  builderId = (run('agent', 'add', 'builder', '--dir', dir, '--capability', 'acme.sql-migration@1.5.0') as { id: string }).id;
+  const human = run('human', 'add', 'alice', '--dir', dir) as { id: string; keyId: string; privateKeyFile: string };
+  const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { server: { port: number } };
+  node = await serve(db.url, dir, config.server.port);
+  const ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
+  const key = { keyId: human.keyId, privateKey: createPrivateKey(readFileSync(human.privateKeyFile)) };
+  const suffix = randomUUID();
+  groupId = `urn:missionweave:group:${suffix}`;
+  const humanSays = async (kind: string, payload: JsonObject, membershipEpoch?: number): Promise<void> => {
+    const command = signCommand({ actor: { type: 'human', id: human.id }, kind, groupId, issuedAt: new Date().toISOString(), payload, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) }, key);
+    const [answer] = await postCommands(node.https, ca, [JSON.stringify(command)], 1);
+    expect(answer?.status, answer?.body).toBe(201);
+  };
+  await humanSays('mission.create', {
+    missionId: `urn:missionweave:mission:${suffix}`, groupId, mainConversationId: `urn:missionweave:conversation:${suffix}`,
+    coordinatorId: planner.id, title: 'Port the billing schema', objective: 'A reversible ledger migration.',
+    definitionOfDone: [{ criterionId: 'migrated', description: 'Migrated.', evidenceRequired: ['human_review'] }],
+    budget: { currency: 'EUR', financialLimit: 100 }, deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+  });
+  await humanSays('membership.change', { principal: { type: 'agent', id: builderId }, roles: ['worker'] }, 1);
+  coordinator = new MissionWeaveAgent({ url: node.url, ca, agentId: planner.id, keyId: planner.keyId, privateKey: createPrivateKey(readFileSync(planner.privateKeyFile)) });
+  await coordinator.connect();
+}, 180_000);
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await coordinator?.close();
+  await node?.kill('SIGTERM');
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function offer(): Promise<string> {
+  const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
+  const asCoordinator = { groupId, membershipEpoch: 1, coordinatorEpoch: 1 };
+  const contract = { ...EXAMPLE_WORK_CONTRACT, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 20 } };
+  await coordinator.command('work.authorize', { workItemId, contract }, asCoordinator);
+  const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
+  await coordinator.command('work.offer', { workItemId, candidateAgentIds: [builderId], selectionBasis }, asCoordinator);
+  return workItemId;
+}
+
+async function workEvents(workItemId: string): Promise<JsonObject[]> {
+  return (await eventsOf(db.pool, groupId)).filter((e) => (e['payload'] as { workItemId?: string }).workItemId === workItemId);
+}
+
+/** The unanswered kept Commands of a WorkItem, read while no worker holds the projection. */
+function kept(workItemId: string): OutboxCommand[] {
+  const projection = openProjection({ path: projectionPathIn(join(dir, 'runtime', 'builder')), agentId: builderId });
+  try {
+    return projection.outbox.toSend().filter((row) => row.bytes.toString('utf8').includes(workItemId));
+  } finally {
+    projection.close();
+  }
+}
+
+function runsOf(workItemId: string): number {
+  return readdirSync(marks).filter((name) => name.startsWith(`run-${workItemId.split(':').pop() as string}-`)).length;
+}
+
+async function stop(worker: WorkerProcess): Promise<void> {
+  worker.child.kill('SIGTERM');
+  expect(await worker.exited).toBe(0);
+}
+
+it('a work.submit the Authority applied before the worker was killed is sent again with the same bytes on start and applied once', async () => {
+  const first = await startWorker('answered:work.submit');
+  const workItemId = await offer();
+  expect(await first.exited).toBeNull();
+  const [row] = kept(workItemId);
+  expect(row).toMatchObject({ kind: 'work.submit', state: 'sent' });
+  const bytes = (row as OutboxCommand).bytes.toString('utf8');
+  const submitted = (await workEvents(workItemId)).filter((e) => e['kind'] === 'work.submitted');
+  expect(submitted.map((e) => (e['cause'] as { id: string }).id)).toEqual([(row as OutboxCommand).actionId]);
+
+  const second = await startWorker();
+  await until(() => (second.log().includes(`outbox ${(row as OutboxCommand).actionId}: acked`) ? true : undefined), 'the kept work.submit answered');
+  await until(() => (second.log().includes(`withdrawn ${workItemId}`) ? true : undefined), 'the submitted WorkItem withdrawn');
+  await stop(second);
+  const projection = openProjection({ path: projectionPathIn(join(dir, 'runtime', 'builder')), agentId: builderId });
+  try {
+    const after = projection.outbox.get((row as OutboxCommand).actionId);
+    expect(after).toMatchObject({ state: 'acked', eventId: submitted[0]?.['eventId'] });
+    expect(after?.bytes.toString('utf8')).toBe(bytes);
+  } finally {
+    projection.close();
+  }
+  const events = await workEvents(workItemId);
+  expect(events.filter((e) => e['kind'] === 'work.submitted').map((e) => e['eventId'])).toEqual([submitted[0]?.['eventId']]);
+  expect(events.filter((e) => e['kind'] === 'work.started')).toHaveLength(1);
+  expect(runsOf(workItemId)).toBe(1);
+}, 300_000);
+
+it('a work.submit kept but never sent before the worker was killed is rebased onto the new Session (§11.5) and applied once', async () => {
+  const first = await startWorker('kept:work.submit');
+  const workItemId = await offer();
+  expect(await first.exited).toBeNull();
+  const [row] = kept(workItemId);
+  expect(row).toMatchObject({ kind: 'work.submit', state: 'pending' });
+  const original = JSON.parse((row as OutboxCommand).bytes.toString('utf8')) as JsonObject;
+  expect((await workEvents(workItemId)).filter((e) => e['kind'] === 'work.submitted')).toEqual([]);
+
+  const second = await startWorker();
+  await until(() => (second.log().includes(`outbox ${original['actionId'] as string}: acked (rebased onto the current Session)`) ? true : undefined), 'the kept work.submit rebased and accepted');
+  await until(() => (second.log().includes(`withdrawn ${workItemId}`) ? true : undefined), 'the submitted WorkItem withdrawn');
+  await stop(second);
+  const events = await workEvents(workItemId);
+  const submitted = events.filter((e) => e['kind'] === 'work.submitted');
+  expect(submitted.map((e) => (e['cause'] as { id: string }).id)).toEqual([original['actionId']]);
+  // The first lease, and the one the rebase took; the handler ran once.
+  expect(events.filter((e) => e['kind'] === 'work.started')).toHaveLength(2);
+  expect(runsOf(workItemId)).toBe(1);
+  const projection = openProjection({ path: projectionPathIn(join(dir, 'runtime', 'builder')), agentId: builderId });
+  try {
+    const after = projection.outbox.get(original['actionId'] as string);
+    expect(after).toMatchObject({ state: 'acked', eventId: submitted[0]?.['eventId'] });
+    const rebased = JSON.parse(after?.bytes.toString('utf8') ?? '{}') as JsonObject;
+    // Same Action ID, correlation, Evidence and Artifacts; a later Session, issuedAt and lease.
+    expect(rebased['actionId']).toBe(original['actionId']);
+    expect(rebased['correlationId']).toBe(original['correlationId']);
+    expect(rebased['sessionEpoch'] as number).toBeGreaterThan(original['sessionEpoch'] as number);
+    expect(Date.parse(rebased['issuedAt'] as string)).toBeGreaterThan(Date.parse(original['issuedAt'] as string));
+    const payload = rebased['payload'] as JsonObject;
+    const kept = original['payload'] as JsonObject;
+    expect(payload['executionLeaseId']).not.toBe(kept['executionLeaseId']);
+    expect({ ...payload, executionLeaseId: null }).toEqual({ ...kept, executionLeaseId: null });
+  } finally {
+    projection.close();
+  }
+}, 300_000);
