@@ -4,8 +4,11 @@
  * trees whose shards (and whose actors' receipts) lie on the other worker are acknowledged, also
  * when they are submitted together with, and so batched with, Commands of trees on the stopped
  * worker; those get INTERNAL_ERROR (§19: failed without accepting the transition, retry safe),
- * answered, not left hanging. Once the worker is back every tree works again, and every
- * acknowledged Command's Events are in the log with gapless sequences. Both workers in turn.
+ * answered, not left hanging. A retry of a Command acknowledged before is answered with its
+ * Events in a tree on the other worker. A new Mission is refused wherever its tree would lie (its
+ * tree is written to a reference table, copied on every node). Once the worker is back every tree
+ * works again, every refused Command succeeds when sent again unchanged, and every acknowledged
+ * Command's Events are in the log with gapless sequences. Both workers in turn.
  *
  * It stops workers of the whole cluster, which breaks whatever else runs on it at the time, so it
  * runs only when asked (MW_CITUS_FAULTS=1), like test/faultsCitus.e2e.test.ts: `.ci/run` runs it
@@ -20,7 +23,7 @@ import { migrate } from '../src/store/migrate.js';
 import { readPlacements, startWorker, stopWorker } from '../tools/faults/citusWorkers.js';
 import { CITUS_SKIP_REASON, CITUS_URL, createCitusDatabase, type CitusDatabase } from './support/citus.js';
 import { Harness, type Actor } from './support/harness.js';
-import { createMission, type MissionRefs } from './support/missions.js';
+import { createMission, missionPayload, type MissionRefs } from './support/missions.js';
 
 const SKIP_REASON = CITUS_SKIP_REASON ?? (process.env['MW_CITUS_FAULTS'] === '1' ? undefined : 'MW_CITUS_FAULTS is not 1: it stops the workers of the cluster, which breaks the other tests on it; .ci/run runs it alone after the store\'s files on Citus');
 if (SKIP_REASON !== undefined) process.stderr.write(`skipped on purpose: a Citus worker down; ${SKIP_REASON}\n`);
@@ -42,6 +45,7 @@ let h: Harness;
 const trees: Tree[] = [];
 let ports: number[] = [];
 let stopped: number | undefined;
+let owner: Actor;
 const acknowledged = new Map<string, string[]>();
 
 async function shardPort(table: string, value: string): Promise<number> {
@@ -86,7 +90,7 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
     ports = (await db.pool.query<{ port: number }>("select nodeport as port from pg_dist_node where noderole = 'primary' and groupid > 0 order by nodeport")).rows.map((r) => Number(r.port));
     expect(ports).toHaveLength(2);
     h = await Harness.start(db.pool, { maxBatch: 64, writerConcurrency: 2 });
-    const owner = await h.human('owner');
+    owner = await h.human('owner');
     // Coordinators whose receipts (and Session Epochs) lie on each worker.
     const coordinators = new Map<number, Actor[]>(ports.map((p) => [p, []]));
     while ([...coordinators.values()].some((list) => list.length < TREES_PER_WORKER)) {
@@ -120,7 +124,12 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
       stopped = down;
       // New Commands in every tree, and a retry of one acknowledged before in each, all at once.
       const retries = trees.map((tree) => before.find((a) => a.tree === tree) as Answer);
-      const during = await submitAll([...messagesEverywhere(), ...retries]);
+      // A new Mission, even one whose tree would lie on the other worker: its tree is written to a
+      // reference table (group_trees), which has a copy on every node.
+      const survivor = trees.find((t) => t.port !== down) as Tree;
+      const payload = missionPayload(h, survivor.coordinator);
+      const creation = h.sign(owner, 'mission.create', payload, { groupId: String(payload['groupId']) });
+      const [during, created] = await Promise.all([submitAll([...messagesEverywhere(), ...retries]), h.authority.submit(creation)]);
       await startWorker(CITUS_URL, down);
       stopped = undefined;
       const elsewhere = during.filter((a) => a.tree.port !== down);
@@ -129,6 +138,7 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
       expect(onIt.length).toBeGreaterThan(0);
       expect(elsewhere.filter((a) => !a.ok).map((a) => a.code)).toEqual([]);
       expect(onIt.map((a) => [a.code, a.retryable])).toEqual(onIt.map(() => ['INTERNAL_ERROR', true]));
+      expect(created.ok ? 'created' : [created.error.code, created.error.retryable]).toEqual(['INTERNAL_ERROR', true]);
       // The duplicates answered with their original Events.
       for (const retry of retries.filter((r) => r.tree.port !== down)) {
         expect(during.find((a) => a.document === retry.document)?.eventIds).toEqual(retry.eventIds);
@@ -136,6 +146,7 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
       // Back: new Commands everywhere, and the refused ones again, unchanged (§19: retry is safe).
       const after = await submitAll([...messagesEverywhere(), ...onIt.map(({ tree, document }) => ({ tree, document }))]);
       expect(after.filter((a) => !a.ok).map((a) => a.code)).toEqual([]);
+      expect((await h.authority.submit(creation)).ok).toBe(true);
       // Nothing acknowledged is missing; every tree's sequences are gapless.
       for (const tree of trees) {
         const rows = await db.pool.query<{ event_id: string; sequence: number }>('select event_id, sequence::int as sequence from events where tree_id = $1 and group_id = $1 order by sequence', [tree.mission.groupId]);
