@@ -6,7 +6,8 @@
  * worker; those get INTERNAL_ERROR (§19: failed without accepting the transition, retry safe),
  * answered, not left hanging. A retry of a Command acknowledged before is answered with its
  * Events in a tree on the other worker. A new Mission is refused wherever its tree would lie (its
- * tree is written to a reference table, copied on every node). Once the worker is back every tree
+ * tree is written to a reference table, copied on every node), and so is a session activation (the
+ * Organization log is a reference table too). Once the worker is back every tree
  * works again, every refused Command succeeds when sent again unchanged, and every acknowledged
  * Command's Events are in the log with gapless sequences. Both workers in turn.
  *
@@ -129,7 +130,10 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
       const survivor = trees.find((t) => t.port !== down) as Tree;
       const payload = missionPayload(h, survivor.coordinator);
       const creation = h.sign(owner, 'mission.create', payload, { groupId: String(payload['groupId']) });
-      const [during, created] = await Promise.all([submitAll([...messagesEverywhere(), ...retries]), h.authority.submit(creation)]);
+      // A session activation (an Organization Command, as a HELLO makes it): its Event goes to the
+      // reference table organization_events, after a `for update` of organization_state.
+      const activation = h.sign(h.authorityActor, 'ext.missionweaveprotocol.identity.session_open', { agentId: survivor.coordinator.principal.id });
+      const [during, created, activated] = await Promise.all([submitAll([...messagesEverywhere(), ...retries]), h.authority.submit(creation), h.authority.submit(activation)]);
       await startWorker(CITUS_URL, down);
       stopped = undefined;
       const elsewhere = during.filter((a) => a.tree.port !== down);
@@ -139,6 +143,7 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
       expect(elsewhere.filter((a) => !a.ok).map((a) => a.code)).toEqual([]);
       expect(onIt.map((a) => [a.code, a.retryable])).toEqual(onIt.map(() => ['INTERNAL_ERROR', true]));
       expect(created.ok ? 'created' : [created.error.code, created.error.retryable]).toEqual(['INTERNAL_ERROR', true]);
+      expect(activated.ok ? 'activated' : [activated.error.code, activated.error.retryable]).toEqual(['INTERNAL_ERROR', true]);
       // The duplicates answered with their original Events.
       for (const retry of retries.filter((r) => r.tree.port !== down)) {
         expect(during.find((a) => a.document === retry.document)?.eventIds).toEqual(retry.eventIds);
