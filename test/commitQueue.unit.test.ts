@@ -2,7 +2,7 @@
  * The group-commit queue: Commands of one Group that arrive while its transaction runs leave
  * together in the next one, in arrival order; no item overtakes an earlier one of its keys;
  * batches respect their bound and the transaction limit; a lost race re-runs and a fault is
- * isolated to the item that caused it.
+ * isolated to the item that caused it, first to its partition (a Mission tree).
  */
 
 import { describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ class Gate {
   }
 }
 
-function queue(options: { maxBatch?: number; concurrency?: number; parallelMin?: number; run?: (items: Item[]) => Promise<string[]> } = {}) {
+function queue(options: { maxBatch?: number; concurrency?: number; parallelMin?: number; run?: (items: Item[]) => Promise<string[]>; partitionOf?: (item: Item) => string } = {}) {
   const batches: number[][] = [];
   const gate = new Gate();
   let running = 0;
@@ -32,6 +32,7 @@ function queue(options: { maxBatch?: number; concurrency?: number; parallelMin?:
     maxBatch: options.maxBatch ?? 100,
     concurrency: options.concurrency ?? 4,
     ...(options.parallelMin === undefined ? {} : { parallelMin: options.parallelMin }),
+    ...(options.partitionOf === undefined ? {} : { partitionOf: options.partitionOf }),
     keysOf: (item) => item.keys,
     run: options.run ?? (async (items) => {
       batches.push(items.map((i) => i.id));
@@ -151,5 +152,29 @@ describe('CommitQueue', () => {
     expect(seen[0]).toEqual([0]);
     expect(seen[1]).toEqual([0, 1, 2, 3]); // re-run at the front, the queued items joining it
     expect(seen.filter((b) => b.length === 1 && b[0] === 2).length).toBeGreaterThan(0);
+  });
+
+  it('re-runs a failed batch over several partitions one partition at a time, then item by item', async () => {
+    // Partition Q (a Mission tree on a worker that is down) fails every transaction it is in.
+    const seen: number[][] = [];
+    const { q } = queue({
+      concurrency: 1,
+      partitionOf: (item) => (item.id % 2 === 0 ? 'P' : 'Q'),
+      run: async (items) => {
+        seen.push(items.map((i) => i.id));
+        if (items.some((i) => i.id % 2 === 1)) throw new Error('worker down');
+        return items.map((i) => `done ${i.id}`);
+      },
+    });
+    const blocker = q.submit({ id: 6, keys: ['B'] });
+    const all = [0, 1, 2, 3, 4, 5].map((id) => q.submit({ id, keys: [`G${id}`] }));
+    expect(await blocker).toBe('done 6');
+    expect(await Promise.all(all)).toEqual(['done 0', 'failed 1', 'done 2', 'failed 3', 'done 4', 'failed 5']);
+    expect(seen[1]).toEqual([0, 1, 2, 3, 4, 5]);
+    // P's items left together after the first failure, never one by one; Q's were split at last.
+    expect(seen).toContainEqual([0, 2, 4]);
+    expect(seen.slice(1).filter((b) => b.some((id) => id % 2 === 0) && b.length < 3)).toEqual([]);
+    expect(seen).toContainEqual([1, 3, 5]);
+    for (const id of [1, 3, 5]) expect(seen).toContainEqual([id]);
   });
 });

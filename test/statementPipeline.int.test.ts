@@ -82,15 +82,15 @@ describe('statement pipeline', () => {
     }
   });
 
-  it('stops at the first error, skips the rest, and leaves the connection usable', async () => {
+  it('stops at the first error, names the failed statement, skips the rest, and leaves the connection usable', async () => {
     const client = await db.pool.connect();
     try {
-      await expect(runPipeline(client, [insert(1, 'kept'), { text: 'select 1/0' }, insert(2, 'skipped')])).rejects.toMatchObject({ code: '22012' });
+      await expect(runPipeline(client, [insert(1, 'kept'), { text: 'select 1/0' }, insert(2, 'skipped')])).rejects.toMatchObject({ code: '22012', statement: 'select 1/0' });
       // Outside a transaction the statements up to the Sync are one implicit transaction: all gone.
       const rows = await client.query('select id from pipeline_probe order by id');
       expect(rows.rows).toEqual([]);
       // A statement that failed to parse is parsed again next time, not taken as prepared.
-      await expect(runPipeline(client, [{ name: 'probe-bad', text: 'selec 1' }])).rejects.toMatchObject({ code: '42601' });
+      await expect(runPipeline(client, [{ name: 'probe-bad', text: 'selec 1' }])).rejects.toMatchObject({ code: '42601', statement: 'probe-bad' });
       await expect(runPipeline(client, [{ name: 'probe-fixed', text: 'select 1 as one' }])).resolves.toHaveLength(1);
       await client.query('delete from pipeline_probe');
     } finally {

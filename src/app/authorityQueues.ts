@@ -2,7 +2,8 @@
  * The Group Authority's two write paths, each a group-commit queue: Group-scoped Commands in
  * batches over the Groups they lock (several batches at once when they share none), and
  * Organization-scoped ones one batch at a time. A batch that lost a race is retried; one that
- * failed otherwise answers INTERNAL_ERROR for each of its Commands, the cause logged.
+ * failed otherwise is re-run tree by tree, then Command by Command, and a Command that fails alone
+ * answers INTERNAL_ERROR, the cause logged.
  */
 
 import type { Logger } from 'pino';
@@ -54,6 +55,9 @@ export function authorityQueues({ deps, logger, metrics, tracing, spans }: Queue
     concurrency: settings.writerConcurrency,
     parallelMin: PARALLEL_BATCH_MIN,
     keysOf: (c) => lockedGroupsOf(kinds, c),
+    // A failed batch over several Mission trees is re-run tree by tree: on Citus one tree's shard
+    // may lie on a worker that is down, and the other trees' Commands keep their batches.
+    partitionOf: (c) => deps.trees.cached(c.envelope.groupId ?? '') ?? c.envelope.groupId ?? '',
     run: async (items) => {
       const started = performance.now();
       const phases: BatchPhases | undefined = tracing.on ? { started } : undefined;

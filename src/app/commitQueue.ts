@@ -5,7 +5,9 @@
  * of this process at a time and its items leave in arrival order, so a Group's Commands are
  * decided in the order they arrived here; several transactions over disjoint keys run at once.
  * A transaction that must be re-run (`retry`) puts its items back at the front; one that
- * failed otherwise is split so a single bad item cannot fail its neighbours. A second
+ * failed otherwise is split so a single bad item cannot fail its neighbours: first by partition
+ * (`partitionOf`: on Citus a Mission tree, whose shard may lie on a worker that is down) when it
+ * spanned several, then into one transaction per item. A second
  * transaction starts beside a running one only once enough items wait (`parallelMin`): a
  * transaction's round trips and wake-ups cost the same for one Command as for a hundred, so at
  * moderate load one transaction at a time with what arrived meanwhile costs far less CPU per
@@ -21,6 +23,8 @@ interface Waiting<I, O> {
   readonly resolve: (outcome: O) => void;
   attempts: number;
   solo: boolean;
+  /** Set after a failed transaction that spanned partitions: leaves only with items of this one. */
+  partition?: string;
 }
 
 export interface CommitQueueOptions<I, O> {
@@ -40,6 +44,13 @@ export interface CommitQueueOptions<I, O> {
   readonly isRetryable: (error: unknown) => boolean;
   /** The outcome of an item whose transaction failed for good. */
   readonly failed: (item: I, error: unknown) => O;
+  /**
+   * Which part of the store an item writes (on Citus its Mission tree). A transaction over
+   * several partitions that fails (not a lost race) is re-run one partition at a time before
+   * one item at a time: a worker down fails only the partitions on it, and the others keep
+   * their batches.
+   */
+  readonly partitionOf?: (item: I) => string;
 }
 
 export class CommitQueue<I, O> {
@@ -88,7 +99,9 @@ export class CommitQueue<I, O> {
         continue;
       }
       const free = waiting.keys.every((k) => !this.busy.has(k) && !blocked.has(k));
-      if (!free || (waiting.solo && batch.length > 0)) {
+      // An item pinned to a partition leaves only with items pinned to the same one.
+      const fits = batch.length === 0 || waiting.partition === batch[0]?.partition;
+      if (!free || !fits || (waiting.solo && batch.length > 0)) {
         // Later items of the same keys must not overtake this one.
         for (const k of waiting.keys) blocked.add(k);
         rest.push(waiting);
@@ -134,13 +147,16 @@ export class CommitQueue<I, O> {
 
   private recover(batch: Waiting<I, O>[], error: unknown): void {
     const retryable = this.options.isRetryable(error);
+    const { partitionOf } = this.options;
+    const byPartition = !retryable && partitionOf !== undefined && new Set(batch.map((w) => partitionOf(w.item))).size > 1;
     const again: Waiting<I, O>[] = [];
     for (const w of batch) {
       w.attempts++;
       if (w.attempts >= MAX_COMMIT_ATTEMPTS || (!retryable && batch.length === 1)) {
         w.resolve(this.options.failed(w.item, error));
       } else {
-        if (!retryable) w.solo = true;
+        if (byPartition) w.partition = partitionOf(w.item);
+        else if (!retryable) w.solo = true;
         again.push(w);
       }
     }

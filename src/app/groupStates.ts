@@ -18,8 +18,8 @@ import { GROUP_STATE_CACHE_CAPACITY, RATE_WINDOW_REBUILD_SCAN } from './limits.j
  * The rate windows (§20) of a Group loaded from its rows, rebuilt from its recent Events: the
  * windows are not rows (`policy/rateWindows.ts`), and a reload must not reset them.
  */
-async function recentRateWindows(db: Queryable, groupId: string, lastSequence: number): Promise<ReadonlyMap<string, RateWindow>> {
-  const rows = await readRecentEventsOfKinds(db, groupId, lastSequence, RATE_WINDOW_REBUILD_SCAN, WINDOW_EVENT_KINDS, THRESHOLD_NOTICE_KIND);
+async function recentRateWindows(db: Queryable, groupId: string, treeId: string, lastSequence: number): Promise<ReadonlyMap<string, RateWindow>> {
+  const rows = await readRecentEventsOfKinds(db, groupId, treeId, lastSequence, RATE_WINDOW_REBUILD_SCAN, WINDOW_EVENT_KINDS, THRESHOLD_NOTICE_KIND);
   // The rows are the Authority's own signed Events, written by the same deciders.
   return rebuildRateWindows(rows.map((row) => ({ ...row, payload: row.payload ?? undefined }) as unknown as WindowEvent));
 }
@@ -30,15 +30,18 @@ export class GroupStateCache {
   /** `kinds` stores and rebuilds the states: its modules own the rows. */
   constructor(private readonly kinds: KindRegistry) {}
 
-  /** The state of an existing Group at `lastSequence`, with the given Messages loaded. */
-  async load(db: Queryable, groupId: string, lastSequence: number, messageIds: readonly string[]): Promise<GroupState> {
+  /**
+   * The state of an existing Group at `lastSequence`, with the given Messages loaded. Every read
+   * names the Group's Mission tree (`treeId`), so on Citus it needs only the tree's shard.
+   */
+  async load(db: Queryable, groupId: string, treeId: string, lastSequence: number, messageIds: readonly string[]): Promise<GroupState> {
     let state = this.states.get(groupId);
     if (state === undefined || state.lastSequence !== lastSequence) {
-      const loaded = this.kinds.decodeState(groupId, lastSequence, await readGroupAggregates(db, groupId));
-      state = { ...loaded, rateWindows: await recentRateWindows(db, groupId, lastSequence) };
+      const loaded = this.kinds.decodeState(groupId, lastSequence, await readGroupAggregates(db, groupId, treeId));
+      state = { ...loaded, rateWindows: await recentRateWindows(db, groupId, treeId, lastSequence) };
     }
     if (messageIds.length === 0) return state;
-    const messages = await readMessages(db, groupId, messageIds);
+    const messages = await readMessages(db, groupId, treeId, messageIds);
     if (messages.length === 0) return state;
     // Rate windows are derived, not rows (`policy/rateWindows.ts`): they survive adding Messages.
     return { ...this.kinds.decodeState(groupId, lastSequence, [...this.kinds.encodeState(state), ...messages]), rateWindows: state.rateWindows };

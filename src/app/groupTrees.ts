@@ -39,6 +39,11 @@ export class GroupTreeCache {
     return found;
   }
 
+  /** The tree of a Group, if this node has met it (no database read). */
+  cached(groupId: string): string | undefined {
+    return this.trees.get(groupId);
+  }
+
   /** Notes the tree of a Group this node just created. */
   remember(groupId: string, treeId: string): void {
     this.trees.set(groupId, treeId);

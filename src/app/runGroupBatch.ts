@@ -19,7 +19,7 @@ import type { PipelinedTransaction } from '../store/pipeline.js';
 import { EVENTS_CHANNEL, eventsHint } from '../store/channels.js';
 import { readMissionDocuments } from '../store/sql/aggregates.js';
 import { appendBatchStatement, type AggregateWrite } from '../store/sql/appendBatch.js';
-import { readEventsById } from '../store/sql/events.js';
+import { readEventsById, readTreeEventsById } from '../store/sql/events.js';
 import { lockGroupsStatements, parseLockedGroups, parseReceiptsAndSessions, parseRoutedReads, receiptsAndSessionsStatement, routedReadStatements, type ReceiptsAndSessions } from '../store/sql/batchReads.js';
 import { appendRoutedStatements } from '../store/sql/appendRouted.js';
 import { findTakenIds, insertGroups } from '../store/sql/groups.js';
@@ -99,6 +99,7 @@ async function plan(
   items: readonly VerifiedCommand[],
   locked: ReadonlyMap<string, number>,
   ancestries: ReadonlyMap<string, Ancestry>,
+  trees: ReadonlyMap<string, string>,
   preloads: BatchPreloads,
   { receipts, sessions }: ReceiptsAndSessions,
   deps: GroupBatchDependencies,
@@ -118,7 +119,8 @@ async function plan(
   }
   const states = new Map<string, GroupState>();
   for (const [groupId, last] of lastSequences) {
-    states.set(groupId, await deps.states.load(client, groupId, last, messagesByGroup.get(groupId) ?? []));
+    // A locked Group's tree is known: the lock statement named it.
+    states.set(groupId, await deps.states.load(client, groupId, trees.get(groupId) ?? groupId, last, messagesByGroup.get(groupId) ?? []));
   }
   // A replacement Coordinator's assignments wait for its Context Package, where packages are issued (§7.2).
   const coordinatorPackages = deps.settings.contextGenerator === undefined ? undefined : await readCoordinatorContexts(client, deps.kinds, items, states);
@@ -174,7 +176,7 @@ async function writeAndCommit(tx: PipelinedTransaction, batch: BatchPlan, trees:
   const created = await insertGroups(client, newGroups);
   if (created.size !== batch.newGroups.length) throw new BatchConflict('a Group ID or Mission ID was taken concurrently');
   const stored = batch.outcomes.flatMap((o) => (o.ok === 'stored' ? o.eventIds : []));
-  if (batch.receipts.length === 0) return stored.length === 0 ? new Map() : readEventsById(client, stored);
+  if (batch.receipts.length === 0) return readStoredEvents(client, trees, stored);
   const aggregates: AggregateWrite[] = [];
   for (const [groupId, state] of batch.after) {
     const before = batch.before.get(groupId);
@@ -206,7 +208,20 @@ async function writeAndCommit(tx: PipelinedTransaction, batch: BatchPlan, trees:
     throw new BatchConflict('an embedded document was admitted concurrently');
   }
   await renderRedactions(client, batch.events, deps.settings.authorityKey);
-  return stored.length === 0 ? new Map() : readEventsById(client, stored);
+  return readStoredEvents(client, trees, stored);
+}
+
+/**
+ * The Events of duplicates (`stored` outcomes): each lies in its Command's Group's tree, one of
+ * the batch's, so the read names those trees (on Citus, their shards alone); any not found there
+ * are looked for everywhere.
+ */
+async function readStoredEvents(client: PoolClient, trees: ReadonlyMap<string, string>, eventIds: readonly string[]): Promise<Map<string, string>> {
+  if (eventIds.length === 0) return new Map();
+  const found = await readTreeEventsById(client, [...trees.values()], eventIds);
+  const missing = eventIds.filter((id) => !found.has(id));
+  if (missing.length > 0) for (const [id, text] of await readEventsById(client, missing)) found.set(id, text);
+  return found;
 }
 
 /** Signs the batch's Events (on the crypto workers when there are any) and fills them in. */
@@ -253,7 +268,7 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
     const readRows = onCitus ? parseRoutedReads(readResults) : parseReceiptsAndSessions(readResults[0]);
     await deps.registry.ensure(tx.client, locked.registryRevision);
     const checked = reverify(items, deps);
-    const batch = await plan(tx.client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, ancestries, preloads, readRows, deps, nowMillis, phases);
+    const batch = await plan(tx.client, checked.filter((c): c is VerifiedCommand => 'envelope' in c), locked.lastSequences, ancestries, trees, preloads, readRows, deps, nowMillis, phases);
     if (phases !== undefined) phases.decided = performance.now();
     await signPending(batch.pending, deps);
     const texts = await writeAndCommit(tx, batch, new Map(trees), onCitus, deps);

@@ -129,8 +129,14 @@ export class Pipeline implements pg.Submittable {
     this.finish(this.current === this.statements.length ? undefined : new Error(`a pipeline ended after ${this.current} of ${this.statements.length} statements`));
   }
 
-  /** `pg` forgets this query on an error, so its ReadyForQuery will not reach here. */
+  /**
+   * `pg` forgets this query on an error, so its ReadyForQuery will not reach here. The error
+   * names the statement that failed (its name, or the start of its text) for the log: on Citus
+   * that tells which shard's read or write met a worker that is down.
+   */
   handleError(error: Error): void {
+    const s = this.statements[this.current];
+    (error as Error & { statement?: string }).statement = s?.name ?? s?.text.slice(0, 120);
     this.finish(error);
   }
 

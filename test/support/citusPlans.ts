@@ -13,6 +13,9 @@ import { lockGroupsStatements, routedReadStatements } from '../../src/store/sql/
 import { findTakenIds, insertGroups } from '../../src/store/sql/groups.js';
 import { readGroupTrees } from '../../src/store/sql/groupTrees.js';
 import { readAncestorGroups } from '../../src/store/sql/ancestorGroups.js';
+import { readGroupAggregates, readMessages } from '../../src/store/sql/aggregates.js';
+import { readRecentEventsOfKinds } from '../../src/store/sql/recentEvents.js';
+import { readTreeEventsById } from '../../src/store/sql/events.js';
 
 export interface Labelled {
   readonly label: string;
@@ -59,9 +62,15 @@ export async function hotPathStatements(organizationId = 'urn:missionweave:org:t
   const [ancestry] = await captured((db) => readAncestorGroups(db, child, 5));
   const [taken] = await captured((db) => findTakenIds(db, [child], ['urn:mission:child']));
   const [directory, groups] = await captured((db) => insertGroups(db, [{ groupId: child, missionId: 'urn:mission:child', treeId: tree, parentGroupId: tree }]));
+  // A Group's state, loaded when this process's copy is stale, and a duplicate's Events.
+  const [aggregates] = await captured((db) => readGroupAggregates(db, child, tree));
+  const [messages] = await captured((db) => readMessages(db, child, tree, ['urn:m']));
+  const [recent] = await captured((db) => readRecentEventsOfKinds(db, child, tree, 10, 100, ['message.posted'], 'message.posted'));
+  const [duplicates] = await captured((db) => readTreeEventsById(db, [tree], ['urn:e']));
   const labelled: [string, Statement | undefined][] = [
     ['read the Groups\' trees', trees], ['read an ancestry', ancestry], ['read the Registry revision', revision], ['lock a tree\'s Groups', lock],
     ['read an actor\'s receipts', receipts], ['read Session Epochs for share', sessions],
+    ['read a Group\'s aggregates', aggregates], ['read a Group\'s Messages', messages], ['read a Group\'s recent Events', recent], ['read a duplicate\'s Events', duplicates],
     ['append Events', append[0]], ['upsert aggregates', append[1]], ['insert an actor\'s receipts', append[2]], ['advance the counters', append[3]],
     ['find taken IDs', taken], ['list new Groups', directory], ['insert new Groups', groups],
   ];

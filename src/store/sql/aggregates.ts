@@ -12,13 +12,18 @@ export interface AggregateRow {
   readonly document: JsonValue;
 }
 
-/** Every aggregate of a Group except its Messages (those are read on demand). */
-export async function readGroupAggregates(db: Queryable, groupId: string): Promise<AggregateRow[]> {
+/**
+ * Every aggregate of a Group except its Messages (those are read on demand). With the Group's
+ * Mission tree (`treeId`) the read names it, so Citus routes it to the tree's one shard; by Group
+ * alone it goes to every shard, and fails while any worker is down (docs/citus.md).
+ */
+export async function readGroupAggregates(db: Queryable, groupId: string, treeId?: string): Promise<AggregateRow[]> {
+  const ofTree = treeId !== undefined;
   const result = await db.query<AggregateRow>({
-    name: 'read-group-aggregates',
+    name: ofTree ? 'read-group-aggregates-of-tree' : 'read-group-aggregates',
     text: `select aggregate_type as type, aggregate_id as id, revision, document
-           from aggregates where group_id = $1 and aggregate_type <> 'message'`,
-    values: [groupId],
+           from aggregates where ${ofTree ? 'tree_id = $2 and ' : ''}group_id = $1 and aggregate_type <> 'message'`,
+    values: ofTree ? [groupId, treeId] : [groupId],
   });
   return result.rows;
 }
@@ -32,14 +37,14 @@ export async function readAllGroupAggregates(db: Queryable, groupId: string): Pr
   return result.rows;
 }
 
-/** Messages of a Group by ID. */
-export async function readMessages(db: Queryable, groupId: string, messageIds: readonly string[]): Promise<AggregateRow[]> {
+/** Messages of a Group (in Mission tree `treeId`: one shard on Citus) by ID. */
+export async function readMessages(db: Queryable, groupId: string, treeId: string, messageIds: readonly string[]): Promise<AggregateRow[]> {
   if (messageIds.length === 0) return [];
   const result = await db.query<AggregateRow>({
     name: 'read-messages',
     text: `select aggregate_type as type, aggregate_id as id, revision, document from aggregates
-           where group_id = $1 and aggregate_type = 'message' and aggregate_id = any($2::text[])`,
-    values: [groupId, messageIds],
+           where tree_id = $3 and group_id = $1 and aggregate_type = 'message' and aggregate_id = any($2::text[])`,
+    values: [groupId, messageIds, treeId],
   });
   return result.rows;
 }

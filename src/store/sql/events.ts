@@ -50,6 +50,19 @@ export async function readEventsById(db: Queryable, eventIds: readonly string[])
   return new Map(result.rows.map((r) => [r.event_id, r.document]));
 }
 
+/**
+ * Group Events by ID within the Mission trees `treeIds`: on Citus only those trees' shards are
+ * read, so a worker down fails only a read that needs it (`readEventsById` reads every shard).
+ */
+export async function readTreeEventsById(db: Queryable, treeIds: readonly string[], eventIds: readonly string[]): Promise<Map<string, string>> {
+  const result = await db.query<{ event_id: string; document: string }>({
+    name: 'read-tree-events-by-id',
+    text: 'select event_id, document from events where tree_id = any($1::text[]) and event_id = any($2::text[])',
+    values: [[...new Set(treeIds)], eventIds],
+  });
+  return new Map(result.rows.map((r) => [r.event_id, r.document]));
+}
+
 export interface EventAuditRow {
   readonly sequence: number;
   readonly eventId: string;

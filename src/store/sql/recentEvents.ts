@@ -18,19 +18,20 @@ export interface RecentEventFacts {
 }
 
 /**
- * Events of `kinds` among the last `scan` Events of the Group (sequences after
+ * Events of `kinds` among the last `scan` Events of the Group, in its Mission tree `treeId` (one
+ * shard on Citus), among its sequences after
  * `lastSequence - scan`), oldest first. The range walks the primary key, so the read costs at
  * most `scan` index entries however long the Group's history is; only matching rows are parsed.
  */
-export async function readRecentEventsOfKinds(db: Queryable, groupId: string, lastSequence: number, scan: number, kinds: readonly string[], payloadKind: string): Promise<RecentEventFacts[]> {
+export async function readRecentEventsOfKinds(db: Queryable, groupId: string, treeId: string, lastSequence: number, scan: number, kinds: readonly string[], payloadKind: string): Promise<RecentEventFacts[]> {
   const result = await db.query<RecentEventFacts>({
     name: 'read-recent-events-of-kinds',
     text: `select sequence, event_id as "eventId", kind, d -> 'actor' as actor, d ->> 'occurredAt' as "occurredAt",
                   case when kind = $5 then d -> 'payload' end as payload
            from (select sequence, event_id, kind, document::jsonb as d from events
-                 where group_id = $1 and sequence > $2 and sequence <= $3 and kind = any($4::text[])) recent
+                 where tree_id = $6 and group_id = $1 and sequence > $2 and sequence <= $3 and kind = any($4::text[])) recent
            order by sequence`,
-    values: [groupId, Math.max(0, lastSequence - scan), lastSequence, kinds, payloadKind],
+    values: [groupId, Math.max(0, lastSequence - scan), lastSequence, kinds, payloadKind, treeId],
   });
   return result.rows.map((row) => ({ ...row, sequence: Number(row.sequence) }));
 }
