@@ -38,8 +38,8 @@ interface Facts {
 async function epochs(m: MissionRefs, actor: Actor) {
   const rows = await h.pool.query<{ member: string; epoch: number; coordinator: string; cepoch: number }>(
     `select (a.document->>'membershipEpoch')::int as epoch,
-            (select (d.document->'mission'->'coordinator'->>'coordinatorEpoch')::int from aggregates d where d.group_id = a.group_id and d.aggregate_type = 'mission') as cepoch,
-            (select d.document->'mission'->'coordinator'->>'agentId' from aggregates d where d.group_id = a.group_id and d.aggregate_type = 'mission') as coordinator
+            (select (d.document->'mission'->'coordinator'->>'coordinatorEpoch')::int from aggregates d where d.tree_id = a.tree_id and d.group_id = a.group_id and d.aggregate_type = 'mission') as cepoch,
+            (select d.document->'mission'->'coordinator'->>'agentId' from aggregates d where d.tree_id = a.tree_id and d.group_id = a.group_id and d.aggregate_type = 'mission') as coordinator
      from aggregates a where a.group_id = $1 and a.aggregate_type = 'membership' and a.document->'member'->>'id' = $2`,
     [m.groupId, actor.principal.id],
   );

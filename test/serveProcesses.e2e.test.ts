@@ -111,7 +111,7 @@ describe('missionweave serve --processes 2', () => {
   it('runs two serving processes behind one port, with the heap growth its processes report (cli/heapTuning.ts)', () => {
     expect(node.ready['heapGrowingPercent']).toBe(heapGrowingPercent(process.env, []) ?? null);
     // Where the data lives (issue 33): the configured database, its password left out.
-    expect(node.ready['database']).toMatch(/^postgres:\/\/[^:@/]+@[^/]+\/\w+$/);
+    expect(node.ready['database']).toMatch(/^postgres(ql)?:\/\/[^:@/]+@[^/]+\/\w+$/);
     expect(servingPids()).toHaveLength(2);
   });
 

@@ -64,7 +64,7 @@ export const MAX_READER_GROUPS = 1_000;
 /**
  * Ancestor Groups one read walks looking for a Mission the reader owns (`readerStanding.ts`, §14):
  * the budget ledger's bound (MAX_LEDGER_ANCESTRY), since a Group deeper than that can charge no
- * budget and so run no work; one recursive statement over keyed reads, run only for a human who
- * holds no full Membership of the Group.
+ * budget and so run no work; a walk of the directory of Groups, then one keyed read in the
+ * Group's tree, run only for a human who holds no full Membership of the Group.
  */
 export const MAX_OWNER_ANCESTRY = MAX_LEDGER_ANCESTRY;

@@ -13,6 +13,8 @@ import type { ReadableMembership } from '../domain/readAccess.js';
 import type { Principal } from '../protocol/principal.js';
 import type { Queryable } from '../store/pool.js';
 import { readMembership } from '../store/sql/memberships.js';
+import { readAncestorGroups } from '../store/sql/ancestorGroups.js';
+import { readGroupTrees } from '../store/sql/groupTrees.js';
 import { readOwnedAncestor, type OwnedAncestor } from '../store/sql/ownedAncestors.js';
 import { MAX_OWNER_ANCESTRY } from './limits.js';
 
@@ -30,11 +32,15 @@ export function ownerStanding(ancestor: OwnedAncestor): ReaderStanding {
 
 /**
  * The ancestor a human reader owns, when its own Membership (`own`) does not already show it the
- * whole Group; the statement is skipped for Agents and for full members.
+ * whole Group; the reads are skipped for Agents and for full members.
  */
 export async function ownedAncestorOf(db: Queryable, groupId: string, reader: Principal, own: ReadableMembership | undefined): Promise<OwnedAncestor | undefined> {
   if (reader.type !== 'human' || (own?.state === 'active' && own.visibilityStartSequence <= 1)) return undefined;
-  return readOwnedAncestor(db, groupId, reader, MAX_OWNER_ANCESTRY);
+  const { ancestors } = await readAncestorGroups(db, groupId, MAX_OWNER_ANCESTRY);
+  if (ancestors.length === 0) return undefined;
+  // Every ancestor is in the Group's own tree (migration 0021): the read names it.
+  const tree = (await readGroupTrees(db, [groupId])).get(groupId);
+  return tree === undefined ? undefined : readOwnedAncestor(db, tree.treeId, ancestors, reader);
 }
 
 /** The standing `decideRead` judges for `reader` in `groupId`; undefined for a stranger. */
