@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants, type InvariantRules, type TurnStart } from '../src/client/disput/invariants.js';
 import { recordTurnStart } from '../src/client/disput/localFiles.js';
-import { blobs, entriesIn } from '../src/client/disput/gitFacts.js';
+import { blobs, divergence, entriesIn } from '../src/client/disput/gitFacts.js';
 import { GIT_MAX_OUTPUT_BYTES } from '../src/client/disput/disputToolLimits.js';
 import { compareRecordedTurns } from '../src/client/disput/recordedTurns.js';
 import { GIT_TEST_ENV, makeRepo, turnPath, turnText, useGitTestEnv, validateTurnFile, type TestRepo } from './support/gitRepo.js';
@@ -65,6 +65,14 @@ describe('§8 invariants on the last turn', () => {
     const report = await checkInvariants(repo.dir, start, rules);
     expect(report.failures.map((f) => f.reason)).toEqual(['tree_dirty']);
     expect(report.failures[0]?.message).toContain('notes.txt');
+  });
+
+  it('divergence counts the commits each side has alone: none on the old HEAD\'s side is its ancestry', async () => {
+    await begin();
+    playReview();
+    expect(await divergence(repo.dir, start.head, repo.head())).toEqual({ onlyFrom: 0, onlyTo: 1 });
+    expect(await divergence(repo.dir, repo.head(), start.head)).toEqual({ onlyFrom: 1, onlyTo: 0 });
+    expect(await divergence(repo.dir, start.head, start.head)).toEqual({ onlyFrom: 0, onlyTo: 0 });
   });
 
   it('§8.2: an amended (rewritten) old HEAD is refused', async () => {

@@ -1,6 +1,7 @@
 /**
  * What the disput tool reads from git, one plumbing call each: HEAD, a clean tree, ancestry, the
- * remotes' refs, the files a range changed, a file's bytes at a commit. git runs through
+ * remotes' refs, the files a range changed, a file's bytes at a commit — and many files' bytes in
+ * one `cat-file --batch` (`blobs`), since every call is a process to start. git runs through
  * `execFile` (no shell: a path or ref is one argv entry, never parsed) with a timeout and a
  * bounded output (`disputToolLimits.ts`), and with a fixed locale-free, pager-free environment.
  */
@@ -77,15 +78,17 @@ export async function dirtyPaths(repo: string): Promise<string[]> {
     .map((entry) => entry.slice(3));
 }
 
-/** Whether `ancestor` is reachable from `descendant` (a commit is its own ancestor). */
-export async function isAncestor(repo: string, ancestor: string, descendant: string): Promise<boolean> {
-  const out = await git(repo, ['merge-base', '--is-ancestor', ancestor, descendant], [0, 1]);
-  return out.code === 0;
-}
-
-/** How many commits `to` has that `from` has not. */
-export async function commitsBetween(repo: string, from: string, to: string): Promise<number> {
-  return Number(await text(repo, ['rev-list', '--count', `${from}..${to}`]));
+/**
+ * How `from` and `to` stand, in one `rev-list --left-right --count` instead of a `rev-list
+ * --count` and a `merge-base --is-ancestor`: `onlyTo`, the commits `to` has that `from` has not
+ * (`from..to`); `onlyFrom`, those `from` has that `to` has not — none exactly when `from` is an
+ * ancestor of `to` (a commit is its own).
+ */
+export async function divergence(repo: string, from: string, to: string): Promise<{ readonly onlyFrom: number; readonly onlyTo: number }> {
+  const counts = (await text(repo, ['rev-list', '--left-right', '--count', `${from}...${to}`])).split(/\s+/).map(Number);
+  const [onlyFrom, onlyTo] = counts;
+  if (counts.length !== 2 || !Number.isSafeInteger(onlyFrom) || !Number.isSafeInteger(onlyTo)) throw new GitError(['rev-list', '--left-right', '--count'], 0, `unexpected counts: ${counts.join(' ')}`);
+  return { onlyFrom: onlyFrom as number, onlyTo: onlyTo as number };
 }
 
 /** Every ref every remote has, as `git ls-remote` reads them from the remotes themselves. */
