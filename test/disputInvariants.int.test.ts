@@ -9,6 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants, type InvariantRules, type TurnStart } from '../src/client/disput/invariants.js';
 import { recordTurnStart } from '../src/client/disput/localFiles.js';
+import { blobs, divergence, entriesIn } from '../src/client/disput/gitFacts.js';
+import { GIT_MAX_OUTPUT_BYTES } from '../src/client/disput/disputToolLimits.js';
 import { compareRecordedTurns } from '../src/client/disput/recordedTurns.js';
 import { GIT_TEST_ENV, makeRepo, turnPath, turnText, useGitTestEnv, validateTurnFile, type TestRepo } from './support/gitRepo.js';
 
@@ -63,6 +65,14 @@ describe('§8 invariants on the last turn', () => {
     const report = await checkInvariants(repo.dir, start, rules);
     expect(report.failures.map((f) => f.reason)).toEqual(['tree_dirty']);
     expect(report.failures[0]?.message).toContain('notes.txt');
+  });
+
+  it('divergence counts the commits each side has alone: none on the old HEAD\'s side is its ancestry', async () => {
+    await begin();
+    playReview();
+    expect(await divergence(repo.dir, start.head, repo.head())).toEqual({ onlyFrom: 0, onlyTo: 1 });
+    expect(await divergence(repo.dir, repo.head(), start.head)).toEqual({ onlyFrom: 1, onlyTo: 0 });
+    expect(await divergence(repo.dir, start.head, start.head)).toEqual({ onlyFrom: 0, onlyTo: 0 });
   });
 
   it('§8.2: an amended (rewritten) old HEAD is refused', async () => {
@@ -240,5 +250,26 @@ describe('the folder and the Group agree', () => {
     repo.git('rm', '--quiet', turnPath(1, 'claude', 'implementer'));
     repo.commit('drop turn 1');
     expect(await compareRecordedTurns(repo.dir, repo.head(), [one, two])).toEqual([{ reason: 'turn_file_absent', fileName: one.fileName }]);
+  });
+
+  it('past what one cat-file --batch may print, the turns are read in several, byte for byte; a folder in a turn file\'s place differs', async () => {
+    await begin();
+    const one = { fileName: '0001-claude-implementer.md', text: turnText(1, 'claude', 'implementer') };
+    // Five files of 1 MiB each: more than GIT_MAX_OUTPUT_BYTES (4 MiB) together.
+    const big = [2, 3, 4, 5, 6].map((n) => ({ fileName: `000${n}-vibe-reviewer.md`, text: `${String(n).repeat(1024 * 1024 - 1)}\n` }));
+    expect(big.reduce((sum, file) => sum + file.text.length, 0)).toBeGreaterThan(GIT_MAX_OUTPUT_BYTES);
+    for (const file of big) repo.write(`.disput/turns/${file.fileName}`, file.text);
+    repo.write('.disput/turns/0007-codex-reviewer.md/inside.md', 'a folder where a turn file was\n');
+    repo.commit('turns 2 to 7');
+    const entries = (await entriesIn(repo.dir, repo.head(), '.disput/turns')).filter((entry) => entry.type === 'blob');
+    expect(entries.map((entry) => entry.size)).toEqual([Buffer.byteLength(one.text), ...big.map((file) => file.text.length)]);
+    expect((await blobs(repo.dir, entries as { object: string; size: number }[])).map((bytes) => bytes.toString('utf8'))).toEqual([one.text, ...big.map((file) => file.text)]);
+    const seventh = { fileName: '0007-codex-reviewer.md', text: 'a folder where a turn file was\n' };
+    expect(await compareRecordedTurns(repo.dir, repo.head(), [one, ...big, seventh])).toEqual([{ reason: 'turn_file_differs', fileName: seventh.fileName }]);
+    const changed = big.map((file, i) => (i === 3 ? { ...file, text: `${file.text.slice(0, -2)}x\n` } : file));
+    expect(await compareRecordedTurns(repo.dir, repo.head(), [one, ...changed])).toEqual([
+      { reason: 'turn_file_differs', fileName: '0005-vibe-reviewer.md' },
+      { reason: 'turn_file_unrecorded', fileName: seventh.fileName },
+    ]);
   });
 });

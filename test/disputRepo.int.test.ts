@@ -10,10 +10,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { whoPlays } from '../src/cli/disput/dialogue.js';
 import { deciderTurn, folderDifferences, freshTurnFiles } from '../src/cli/disput/playTurn.js';
 import { refusedBy } from '../src/cli/disput/refusedBy.js';
+import { GIT_SHOW_MAX_BYTES } from '../src/cli/disput/disputCliLimits.js';
 import { GitRepo, TURNS_DIR, type RepoCheckResult } from '../src/cli/disput/repoChecks.js';
 import { disputRepoCheck } from '../src/cli/disput/turnCheck.js';
 import { GitError } from '../src/client/disput/gitFacts.js';
@@ -101,6 +102,35 @@ describe('the git facts and the §8 seam', () => {
       '0003-claude-implementer.md: recorded in the Group, missing from the folder',
     ]);
     expect(await folderDifferences(repo, second, new Map([['0001-claude-implementer.md', 'un\n']]))).toEqual([]);
+  });
+
+  it('readFiles reads a commit\'s files in one git call; fileAt then answers as its git show did, and never for a ref', () => {
+    const own = new GitRepo(mkdtempSync(join(tmpdir(), 'mw-disput-batch-')));
+    try {
+      own.git('init', '-q', '-b', 'main');
+      for (const [path, text] of Object.entries({ '.disput/disput.toml': CONFIG, '.disput/backlog.md': 'é\n', 'big.md': 'y'.repeat(GIT_SHOW_MAX_BYTES + 1) })) {
+        mkdirSync(dirname(join(own.root, path)), { recursive: true });
+        writeFileSync(join(own.root, path), text);
+      }
+      own.git('add', '-A');
+      own.git('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'files');
+      const head = own.head();
+      // A folder, an absent path and a file past git show's bound, besides two files.
+      const paths = ['.disput/disput.toml', '.disput/backlog.md', 'absent.md', '.disput', 'big.md'];
+      const shown = paths.map((path) => own.fileAt(head, path));
+      expect(shown.map((text) => text?.slice(0, 20))).toEqual([CONFIG.slice(0, 20), 'é\n', undefined, expect.stringContaining('tree') as unknown, undefined]);
+      const calls = vi.spyOn(own, 'git');
+      own.readFiles(head, paths);
+      expect(paths.map((path) => own.fileAt(head, path))).toEqual(shown);
+      // The folder and the big file are left to git show; the rest came from the one batch.
+      expect(calls.mock.calls).toEqual([['show', `${head}:.disput`], ['show', `${head}:big.md`]]);
+      calls.mockClear();
+      own.readFiles('HEAD', paths);
+      expect(own.fileAt('HEAD', 'absent.md')).toBeUndefined();
+      expect(calls.mock.calls).toEqual([['show', 'HEAD:absent.md']]);
+    } finally {
+      rmSync(own.root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -8,3 +8,9 @@ export const EVENTS_PAGE = 500;
 export const DISPUT_HTTP_TIMEOUT_MS = 30_000;
 /** `status` shows this many of the last turns: enough to see the exchange, short enough to read. */
 export const LAST_TURNS_SHOWN = 5;
+/**
+ * What one `git show` of a file may print: Node's default `maxBuffer` for `execFileSync`, which
+ * has always bounded `GitRepo.fileAt`; a batched read (`GitRepo.readFiles`) keeps the same bound
+ * per file and leaves a larger one to `git show`, so it answers as it did.
+ */
+export const GIT_SHOW_MAX_BYTES = 1024 * 1024;

@@ -17,7 +17,7 @@ import { readDialogue, statusOf, whoPlays } from './dialogue.js';
 import { connect, type NodeLink } from './nodeLink.js';
 import { decide, folderDifferences, freshTurnFiles, playTurn, type Decision, type PlayResult } from './playTurn.js';
 import { refusedBy } from './refusedBy.js';
-import { BACKLOG_PATH, GitRepo, type RepoCheck } from './repoChecks.js';
+import { BACKLOG_PATH, CONFIG_PATH, GitRepo, ROOT_CONFIG_PATH, type RepoCheck } from './repoChecks.js';
 import { disputRepoCheck } from './turnCheck.js';
 import { Home } from '../../home/home.js';
 
@@ -95,6 +95,7 @@ async function run(sub: string, { link, groupId, repo, check, decision }: Contex
   const { state, texts } = readDialogue(await link.events(groupId));
   if (sub === 'next') {
     const head = repo.head();
+    repo.readFiles(head, [CONFIG_PATH, ROOT_CONFIG_PATH, BACKLOG_PATH]);
     const folder = { config: repo.configAt(head)?.text, backlog: repo.fileAt(head, BACKLOG_PATH) };
     const { line, ...next } = whoPlays(state, Object.fromEntries(Object.entries(folder).filter(([, v]) => v !== undefined)));
     // §8.3: the turn starts here, from the last recorded turn's commit (before turn 1: a HEAD with

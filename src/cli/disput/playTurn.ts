@@ -72,6 +72,8 @@ export async function playTurn(link: NodeLink, groupId: string, repo: GitRepo, c
   const fresh = freshTurnFiles(repo, head, state, texts);
   if (fresh.length !== 1) return refused('turn_file_not_found', `exactly one new turn file in ${TURNS_DIR}/ is played at a time; found ${fresh.length}`, { files: fresh, differences });
   const fileName = fresh[0] as string;
+  // One git call for every file the play and its check read at HEAD, instead of a `git show` each.
+  repo.readFiles(head, [`${TURNS_DIR}/${fileName}`, CONFIG_PATH, ROOT_CONFIG_PATH, BACKLOG_PATH]);
   const text = repo.fileAt(head, `${TURNS_DIR}/${fileName}`) as string;
   const base = headerBaseOf(text);
   const from = last?.commit ?? (base === undefined ? undefined : repo.resolve(base));

@@ -11,6 +11,7 @@ import { GitError } from '../../client/disput/gitFacts.js';
 import type { TurnStart } from '../../client/disput/invariants.js';
 import type { DisputState } from '../../domain/disput/disputTypes.js';
 import type { JsonObject } from '../../protocol/strictJson.js';
+import { GIT_SHOW_MAX_BYTES } from './disputCliLimits.js';
 
 /** `.disput/turns/` holds the turn files (seed §2). */
 export const TURNS_DIR = '.disput/turns';
@@ -24,6 +25,9 @@ export const BACKLOG_PATH = '.disput/backlog.md';
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 export class GitRepo {
+  /** What `readFiles` read, by `<commit>:<path>`: undefined when the path is not there. */
+  private readonly read = new Map<string, string | undefined>();
+
   constructor(readonly root: string) {}
 
   /** Runs git in the repository; a failure is a `GitError` (`missionweave disput` answers it as `git_failed`). */
@@ -56,10 +60,45 @@ export class GitRepo {
 
   /** The text of `path` at `commit`, or undefined when it is not there. */
   fileAt(commit: string, path: string): string | undefined {
+    const key = `${commit}:${path}`;
+    if (this.read.has(key)) return this.read.get(key);
     try {
-      return this.git('show', `${commit}:${path}`);
+      return this.git('show', key);
     } catch {
       return undefined;
+    }
+  }
+
+  /**
+   * Reads `paths` at `commit` in one `git cat-file --batch` instead of a `git show` each; `fileAt`
+   * then answers from what was read. Only for a full commit name, whose files never change: a ref
+   * (HEAD, a branch) is read anew every time. A path that is not a plain file of at most
+   * `GIT_SHOW_MAX_BYTES` is left to `fileAt`'s own `git show`, which answers it as before.
+   */
+  readFiles(commit: string, paths: readonly string[]): void {
+    if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit) || paths.some((path) => path.includes('\n'))) return;
+    const names = paths.map((path) => `${commit}:${path}`);
+    let out: Buffer;
+    try {
+      out = execFileSync('git', ['cat-file', '--batch'], { cwd: this.root, input: names.map((name) => `${name}\n`).join(''), maxBuffer: paths.length * (GIT_SHOW_MAX_BYTES + 200), stdio: ['pipe', 'pipe', 'pipe'] });
+    } catch {
+      return;
+    }
+    let at = 0;
+    for (const name of names) {
+      const end = out.indexOf(0x0a, at);
+      if (end < 0) return;
+      const header = out.subarray(at, end).toString('utf8');
+      if (header.endsWith(' missing')) {
+        this.read.set(name, undefined);
+        at = end + 1;
+        continue;
+      }
+      const [, type, size] = header.split(' ');
+      const bytes = Number(size);
+      if (!Number.isSafeInteger(bytes) || end + 1 + bytes > out.length) return;
+      if (type === 'blob' && bytes <= GIT_SHOW_MAX_BYTES) this.read.set(name, out.subarray(end + 1, end + 1 + bytes).toString('utf8'));
+      at = end + 1 + bytes + 1;
     }
   }
 

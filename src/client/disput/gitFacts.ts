@@ -1,6 +1,7 @@
 /**
  * What the disput tool reads from git, one plumbing call each: HEAD, a clean tree, ancestry, the
- * remotes' refs, the files a range changed, a file's bytes at a commit. git runs through
+ * remotes' refs, the files a range changed, a file's bytes at a commit — and many files' bytes in
+ * one `cat-file --batch` (`blobs`), since every call is a process to start. git runs through
  * `execFile` (no shell: a path or ref is one argv entry, never parsed) with a timeout and a
  * bounded output (`disputToolLimits.ts`), and with a fixed locale-free, pager-free environment.
  */
@@ -38,17 +39,20 @@ interface GitOutput {
 
 /**
  * Runs git in `repo`. `okCodes` lists the exit codes that answer a question rather than fail
- * (`merge-base --is-ancestor` says "no" with 1).
+ * (`merge-base --is-ancestor` says "no" with 1); `input` is written to git's stdin (`cat-file --batch`).
  */
-export function git(repo: string, args: readonly string[], okCodes: readonly number[] = [0]): Promise<GitOutput> {
+export function git(repo: string, args: readonly string[], okCodes: readonly number[] = [0], input?: string): Promise<GitOutput> {
   // GIT_OPTIONAL_LOCKS=0: reading facts must not take index.lock while an agent works in the tree.
   const env = { ...withoutRepoEnv(process.env), LC_ALL: 'C', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
   return new Promise((resolve, reject) => {
-    execFile('git', ['-C', repo, ...args], { encoding: 'buffer', timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_OUTPUT_BYTES, env }, (error, stdout, stderr) => {
+    const child = execFile('git', ['-C', repo, ...args], { encoding: 'buffer', timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_OUTPUT_BYTES, env }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
       if (code !== null && okCodes.includes(code)) resolve({ code, stdout });
       else reject(new GitError(args, code, stderr.toString('utf8')));
     });
+    // A git that exits before reading all of its input closes the pipe: its exit code says why, not EPIPE.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(input);
   });
 }
 
@@ -74,15 +78,17 @@ export async function dirtyPaths(repo: string): Promise<string[]> {
     .map((entry) => entry.slice(3));
 }
 
-/** Whether `ancestor` is reachable from `descendant` (a commit is its own ancestor). */
-export async function isAncestor(repo: string, ancestor: string, descendant: string): Promise<boolean> {
-  const out = await git(repo, ['merge-base', '--is-ancestor', ancestor, descendant], [0, 1]);
-  return out.code === 0;
-}
-
-/** How many commits `to` has that `from` has not. */
-export async function commitsBetween(repo: string, from: string, to: string): Promise<number> {
-  return Number(await text(repo, ['rev-list', '--count', `${from}..${to}`]));
+/**
+ * How `from` and `to` stand, in one `rev-list --left-right --count` instead of a `rev-list
+ * --count` and a `merge-base --is-ancestor`: `onlyTo`, the commits `to` has that `from` has not
+ * (`from..to`); `onlyFrom`, those `from` has that `to` has not — none exactly when `from` is an
+ * ancestor of `to` (a commit is its own).
+ */
+export async function divergence(repo: string, from: string, to: string): Promise<{ readonly onlyFrom: number; readonly onlyTo: number }> {
+  const counts = (await text(repo, ['rev-list', '--left-right', '--count', `${from}...${to}`])).split(/\s+/).map(Number);
+  const [onlyFrom, onlyTo] = counts;
+  if (counts.length !== 2 || !Number.isSafeInteger(onlyFrom) || !Number.isSafeInteger(onlyTo)) throw new GitError(['rev-list', '--left-right', '--count'], 0, `unexpected counts: ${counts.join(' ')}`);
+  return { onlyFrom: onlyFrom as number, onlyTo: onlyTo as number };
 }
 
 /** Every ref every remote has, as `git ls-remote` reads them from the remotes themselves. */
@@ -169,14 +175,82 @@ export async function commitChanges(repo: string, from: string, to: string, dir:
 
 /** The names of the files directly inside `dir` at `commit` (none when the folder is absent). */
 export async function filesIn(repo: string, commit: string, dir: string): Promise<string[]> {
-  const out = await git(repo, ['ls-tree', '-z', '--name-only', `${commit}:${dir}`], [0, 128]);
+  return (await entriesIn(repo, commit, dir)).map((entry) => entry.name);
+}
+
+/** An entry of a folder at a commit: a blob (a file), a tree (a folder) or a commit (a submodule). */
+export interface TreeEntry {
+  readonly name: string;
+  readonly type: string;
+  readonly object: string;
+  /** The blob's size in bytes; undefined for a folder or a submodule. */
+  readonly size?: number;
+}
+
+/** What is directly inside `dir` at `commit`, with each file's object name and size (none when the folder is absent). */
+export async function entriesIn(repo: string, commit: string, dir: string): Promise<TreeEntry[]> {
+  const out = await git(repo, ['ls-tree', '-z', '--long', `${commit}:${dir}`], [0, 128]);
   if (out.code !== 0) return [];
-  return out.stdout.toString('utf8').split('\0').filter((name) => name.length > 0);
+  return out.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((line) => line.length > 0)
+    .map((line) => {
+      // `<mode> SP <type> SP <object> SP+ <size> TAB <name>`; the size is `-` for a folder.
+      const tab = line.indexOf('\t');
+      const [, type = '', object = '', size = '-'] = line.slice(0, tab).split(/ +/);
+      return { name: line.slice(tab + 1), type, object, ...(size === '-' ? {} : { size: Number(size) }) };
+    });
 }
 
 /** A file's bytes at a commit. */
 export async function fileAt(repo: string, commit: string, path: string): Promise<Buffer> {
   return (await git(repo, ['cat-file', 'blob', `${commit}:${path}`])).stdout;
+}
+
+/** What `cat-file --batch` prints before an object's bytes, at most: `<object> blob <size>\n` (SHA-256 names included). */
+const BATCH_HEADER_BYTES = 100;
+
+/**
+ * The bytes of many blobs, by object name (as `entriesIn` gives them), in as few git calls as
+ * `GIT_MAX_OUTPUT_BYTES` allows: one `cat-file --batch` per run of blobs whose sizes fit the
+ * bound together, instead of one `cat-file blob` each. A blob past the bound alone fails as
+ * `fileAt` on it would.
+ */
+export async function blobs(repo: string, files: readonly { readonly object: string; readonly size: number }[]): Promise<Buffer[]> {
+  const batches: (typeof files)[number][][] = [];
+  let room = 0;
+  for (const file of files) {
+    const cost = file.size + BATCH_HEADER_BYTES;
+    if (batches.length === 0 || cost > room) {
+      batches.push([]);
+      room = GIT_MAX_OUTPUT_BYTES;
+    }
+    (batches.at(-1) as (typeof files)[number][]).push(file);
+    room -= cost;
+  }
+  const read: Buffer[] = [];
+  for (const batch of batches) read.push(...(await batchOf(repo, batch.map((file) => file.object))));
+  return read;
+}
+
+async function batchOf(repo: string, objects: readonly string[]): Promise<Buffer[]> {
+  if (objects.some((object) => !/^[0-9a-f]{40,64}$/.test(object))) throw new Error(`not object names: ${objects.join(' ')}`);
+  const args = ['cat-file', '--batch'];
+  const out = (await git(repo, args, [0], objects.map((object) => `${object}\n`).join(''))).stdout;
+  const read: Buffer[] = [];
+  let at = 0;
+  for (const object of objects) {
+    const end = out.indexOf(0x0a, at);
+    const header = (end < 0 ? '' : out.subarray(at, end).toString('utf8')).split(' ');
+    const size = Number(header[2]);
+    if (header[0] !== object || header[1] !== 'blob' || !Number.isSafeInteger(size) || end + 1 + size > out.length) {
+      throw new GitError(args, 0, `cat-file --batch answered "${header.join(' ')}" for ${object}`);
+    }
+    read.push(out.subarray(end + 1, end + 1 + size));
+    at = end + 1 + size + 1;
+  }
+  return read;
 }
 
 /** The `.git` path of `name` for this worktree (`info/exclude`, …), absolute. */

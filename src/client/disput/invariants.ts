@@ -9,7 +9,7 @@
  * `writes_code` is the config's. The tool only knows where the turn files are and what git says.
  */
 
-import { changedFiles, commitChanges, commitsBetween, dirtyPaths, fileAt, filesIn, headCommit, isAncestor, remoteRefs, type ChangedFile, type RemoteRefs } from './gitFacts.js';
+import { changedFiles, commitChanges, dirtyPaths, divergence, fileAt, filesIn, headCommit, remoteRefs, type ChangedFile, type RemoteRefs } from './gitFacts.js';
 
 /** Seed §2: the turn files' folder. */
 export const TURNS_DIR = '.disput/turns';
@@ -96,13 +96,14 @@ export async function checkInvariants(repo: string, start: TurnStart, rules: Inv
   const head = await headCommit(repo);
 
   // §8.1: a turn is a commit (rule 1), and nothing is left uncommitted for the next one to inherit.
-  const fresh = head === start.head ? 0 : await commitsBetween(repo, start.head, head);
+  // One git call answers both §8.1's « a new commit » and §8.2's « the old HEAD is an ancestor ».
+  const { onlyFrom, onlyTo: fresh } = await divergence(repo, start.head, head);
   if (fresh === 0) fail(1, 'no_new_commit', `HEAD ${head.slice(0, 12)} has no commit past ${start.head.slice(0, 12)}`);
   const dirty = await dirtyPaths(repo);
   if (dirty.length > 0) fail(1, 'tree_dirty', `uncommitted: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ', …' : ''}`);
 
   // §8.2, rule 6: no rewriting; the old HEAD is still in the new history.
-  if (!(await isAncestor(repo, start.head, head))) fail(2, 'history_rewritten', `${start.head.slice(0, 12)} is not an ancestor of HEAD ${head.slice(0, 12)}`);
+  if (onlyFrom > 0) fail(2, 'history_rewritten', `${start.head.slice(0, 12)} is not an ancestor of HEAD ${head.slice(0, 12)}`);
 
   // §8.3, rule 6: no push during a turn: no ref of any remote, branch or tag, moved, appeared or went.
   const now = await remoteRefs(repo);
