@@ -63,13 +63,12 @@ export class AgentProcess<In extends ToWorker | ToCoordinator> {
     this.child?.kill(signal);
   }
 
-  /** SIGKILL, waited for. */
+  /** SIGKILL, waited for; a stopped process dies as it is, without running on first. */
   async kill(): Promise<void> {
     const child = this.child;
     if (child === undefined) return;
     this.expecting = true;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGCONT');
     child.kill('SIGKILL');
     await exited;
   }

@@ -30,7 +30,12 @@ export interface WorkerInit {
   readonly pocGroups: readonly string[];
 }
 
-export type ToWorker = WorkerInit | { readonly type: 'join'; readonly groupId: string };
+/**
+ * `hold`: the jobs of `groupId` running now take their next step no sooner than `release` (or
+ * HOLD_BOUND_MS): a routine feature stays busy until a critical arrival, seconds away on a loaded
+ * machine, has asked to preempt it (pocScenario.ts).
+ */
+export type ToWorker = WorkerInit | { readonly type: 'join'; readonly groupId: string } | { readonly type: 'hold'; readonly groupId: string } | { readonly type: 'release' };
 
 export interface JobFacts {
   readonly groupId: string;

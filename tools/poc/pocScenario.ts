@@ -54,6 +54,17 @@ async function until<T>(check: () => T | undefined | false | Promise<T | undefin
   }
 }
 
+/** Waits until `who` has reported nothing new for 300 ms (at most 5 s). */
+async function quietOf(journal: Journal, who: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  for (let seen = -1; Date.now() < deadline; ) {
+    const now = journal.of(who).length;
+    if (now === seen) return;
+    seen = now;
+    await pause(300);
+  }
+}
+
 export async function runScenario(setup: RunSetup): Promise<RunOutcome> {
   const { world, journal, seed, size, log } = setup;
   const { A, B } = world.missions;
@@ -120,6 +131,7 @@ export async function runScenario(setup: RunSetup): Promise<RunOutcome> {
     const m = last?.message as Extract<FromWorker, { type: 'decision' }> | Extract<FromWorker, { type: 'ready' }> | undefined;
     return (m === undefined ? {} : m.type === 'ready' ? m.recovery.held : m.held) as Record<string, number>;
   };
+  const quiet = (who: string) => quietOf(journal, who);
   const sum = (held: Record<string, number>, status: string) => Object.entries(held).filter(([k]) => k.endsWith(`|${status}`)).reduce((n, [, v]) => n + v, 0);
   const stateOf = async (groupId: string, workItemId: string, kind: string) => (await setup.pool.query('select count(*)::int as n from events where group_id = $1 and kind = $2 and document like $3', [groupId, kind, `%${workItemId}%`])).rows[0].n as number;
 
@@ -159,8 +171,16 @@ export async function runScenario(setup: RunSetup): Promise<RunOutcome> {
       return sum(held, 'running') >= 2 && (held[`${B.groupId}|running`] ?? 0) >= 1 && fresh;
     }, 90_000);
     if (busy === undefined) return;
+    // The feature is held busy at its next step until the hotfix, seconds away on a loaded machine
+    // (authorized, offered, accepted, admitted), has asked to preempt it; then it goes on, and
+    // yields at that safe checkpoint. Without the hold a 24-step feature could end first.
+    const asked = () => journal.of('w-shared').filter((e) => e.message.type === 'decision' && e.message.decision['type'] === 'preemption.requested').length;
+    const before = asked();
+    workers['w-shared'].send({ type: 'hold', groupId: B.groupId });
     coordinators['coord-b'].send({ type: 'add-stage', stage: HOTFIX });
     Object.assign(made.facts, { workItemId: workItemIdOf(seed, B.groupId, HOTFIX.key), at: Date.now() });
+    await until(() => asked() > before, 90_000);
+    workers['w-shared'].send({ type: 'release' });
     const verified = await until(async () => (await stateOf(B.groupId, workItemIdOf(seed, B.groupId, HOTFIX.key), 'work.result.accepted')) > 0, 60_000);
     made.done = verified === true;
   })();
@@ -187,6 +207,11 @@ export async function runScenario(setup: RunSetup): Promise<RunOutcome> {
     const since = Date.now();
     const busy = await until(() => jobs('w-shared').find((j) => j.phase === 'checkpoint' && j.at >= since), 120_000);
     if (busy === undefined) return;
+    // Frozen first, and its messages in flight read, so that what it reported holding is what its
+    // projection holds at the kill (a run that ended meanwhile, reported too late, made the
+    // snapshot stale by one on a loaded machine).
+    workers['w-shared'].signal('SIGSTOP');
+    await quiet('w-shared');
     const before = running('w-shared');
     await workers['w-shared'].kill();
     log(`w-shared killed (SIGKILL) holding ${JSON.stringify(before)}`);

@@ -11,7 +11,9 @@
  *   decisions (reportingRuntime.ts), and sets the Groups' weights;
  * - wraps the handler to tell the orchestrator what each job was handed (its context's Groups,
  *   the capability token it obtained and whether another Group's was refused) and how it went;
- * - joins a Group it is admitted to later (the child Mission's), once started.
+ * - joins a Group it is admitted to later (the child Mission's), once started;
+ * - holds the running jobs of a Group at their next step when told to (`hold` … `release`): the
+ *   critical arrival's injection keeps a routine feature busy until its preemption is asked for.
  */
 
 import { createPrivateKey } from 'node:crypto';
@@ -31,7 +33,20 @@ const log = (line: string): void => tell({ type: 'log', line });
 /** The runtime host's lines worth the orchestrator's log; the rest only with MW_POC_VERBOSE=1. */
 const NOTABLE = /withdrawn|blocked|reported|lost|refused|not accepted|failed|declined|released|outbox|adopted|backing off/;
 
+/**
+ * A token request that failed on the link (the disconnection injection cuts it for 1.5 s) is
+ * asked again, every 250 ms, up to TOKEN_ATTEMPTS times, as a handler would: then the job has its
+ * token, or the check names the failure.
+ */
+const LINK_DOWN = /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|socket hang up|CONNECTION_FAILED|no live Session/;
+const TOKEN_ATTEMPTS = 40;
+/** The longest a `hold` lasts without its `release`. */
+const HOLD_BOUND_MS = 120_000;
+
 let init: WorkerInit;
+/** Jobs in progress (WorkItem → Group), and those held at their next step until `release`. */
+const active = new Map<string, string>();
+const held = new Map<string, number>();
 let runtime: ReportingRuntime;
 let agent: MissionWeaveAgent;
 let started: Promise<void> | undefined;
@@ -52,11 +67,19 @@ async function factsOf(job: Job): Promise<JobFacts> {
   const step = (job.resumeFrom as { step?: number } | undefined)?.step;
   let token: { groupId: string; workItemId: string } | undefined;
   let tokenError: string | undefined;
-  try {
-    const { claims } = await job.token();
-    token = { groupId: claims.groupId, workItemId: claims.workItemId };
-  } catch (error) {
-    tokenError = job.signal.aborted ? 'lease-lost' : codeOf(error);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { claims } = await job.token();
+      token = { groupId: claims.groupId, workItemId: claims.workItemId };
+      break;
+    } catch (error) {
+      if (job.signal.aborted) tokenError = 'lease-lost';
+      else if (attempt < TOKEN_ATTEMPTS && LINK_DOWN.test(codeOf(error))) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        continue;
+      } else tokenError = codeOf(error);
+      break;
+    }
   }
   const foreign = init.pocGroups.find((g) => g !== job.groupId);
   const foreignTokenRefused = foreign === undefined ? null : await job.token({ groupId: foreign }).then(() => false, () => true);
@@ -71,9 +94,12 @@ function observed(handler: JobHandler): JobHandler {
   return async (job) => {
     const facts = await factsOf(job);
     tell({ type: 'job', phase: 'started', facts });
+    active.set(job.workItemId, job.groupId);
     const watched: Job = Object.freeze({
       ...job,
       async checkpoint(data: unknown, options?: { readonly safe?: boolean }) {
+        // A held step lasts until the release (or its bound), as a slow step would.
+        while ((held.get(job.workItemId) ?? 0) > Date.now() && !job.signal.aborted) await new Promise((resolve) => setTimeout(resolve, 50));
         const answer = await job.checkpoint(data, options);
         tell({ type: 'job', phase: answer === 'yield' ? 'yielded' : 'checkpoint', facts, detail: JSON.stringify(data) });
         return answer;
@@ -88,6 +114,9 @@ function observed(handler: JobHandler): JobHandler {
     } catch (error) {
       tell({ type: 'job', phase: 'refused', facts, detail: codeOf(error) });
       throw error;
+    } finally {
+      active.delete(job.workItemId);
+      held.delete(job.workItemId);
     }
   };
 }
@@ -131,6 +160,11 @@ process.on('message', (message: ToWorker) => {
       log(`start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       process.exit(3);
     });
+  } else if (message.type === 'hold') {
+    for (const [workItemId, groupId] of active) if (groupId === message.groupId) held.set(workItemId, Date.now() + HOLD_BOUND_MS);
+    log(`holding ${held.size} job(s) of ${message.groupId} at their next step`);
+  } else if (message.type === 'release') {
+    held.clear();
   } else {
     // A join can arrive while start() still awaits (a restarted process is told of the child
     // Group before it connected): it is taken once the host has started, never before.

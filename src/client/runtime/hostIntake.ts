@@ -1,8 +1,9 @@
 /**
  * The runtime host's intake (hostAdmission.ts says the rules): offers taken or declined, owned
- * work picked up from the Group's Events and views, `work.unblocked` for held blocked work. One
- * WorkItem is handled once at a time: `taking` holds those being accepted or admitted now, each
- * leaving when answered, so it is bounded by the offers and Events in flight.
+ * work picked up from the Group's Events and views, `work.unblocked` for held blocked work, and
+ * an offer skipped while a stale hold of its WorkItem waited, taken once the hold is withdrawn
+ * (`retake`). One WorkItem is handled once at a time: `taking` holds those being accepted or
+ * admitted now, each leaving when answered, so it is bounded by the offers and Events in flight.
  */
 
 import type { GroupEvent } from '../documents.js';
@@ -46,11 +47,25 @@ export class WorkIntake {
     const owned = ownedQueued(event.groupId, workItem, agent.agentId);
     if (event.kind === 'work.unblocked' && held?.status === 'blocked' && workItem !== undefined) {
       // Unblocked to its owner's queue: ready again here; re-offered (the ownership ran out): not ours.
-      if (owned === undefined) runtime.withdraw(workItem.workItemId);
-      else runtime.unblock(workItem.workItemId);
+      if (owned !== undefined) runtime.unblock(workItem.workItemId);
+      else {
+        runtime.withdraw(workItem.workItemId);
+        await this.retake(workItem.workItemId);
+      }
       return this.init.pump();
     }
     if (owned !== undefined) await this.pickUp(owned);
+  }
+
+  /**
+   * The runtime let go of a WorkItem it held (withdrawn: not this Agent's under the Ownership
+   * Epoch it held it by): a live offer of it to this Agent, skipped while it was held, is taken
+   * now. Without this a re-offer that came while the stale hold waited for its refused start was
+   * lost, and nobody ran the WorkItem (test/runtimeHostReoffer.e2e.test.ts).
+   */
+  async retake(workItemId: string): Promise<void> {
+    const offer = this.init.context().worker.offers().find((o) => o.workItemId === workItemId);
+    if (offer !== undefined) await this.take(offer);
   }
 
   /**

@@ -195,7 +195,7 @@ export class RuntimeHost {
   }
 
   private recovery(): Parameters<typeof recheckWork>[0] {
-    return { agent: this.options.agent, runtime: this.options.runtime, worker: this.worker, documents: this.documents, log: this.log, pump: () => this.pump() };
+    return { agent: this.options.agent, runtime: this.options.runtime, worker: this.worker, documents: this.documents, log: this.log, pump: () => this.pump(), withdrawn: (row) => this.track(this.intake.retake(row.workItemId)) };
   }
 
   private admission(): AdmissionContext {
@@ -218,6 +218,7 @@ export class RuntimeHost {
       if (NOT_MINE.has(code)) {
         this.log(`withdrawn ${workItemId}: work.start refused ${code}`);
         runtime.withdraw(workItemId);
+        this.track(this.intake.retake(workItemId));
       } else {
         this.retryStart(workItemId, `work.start refused ${code}`);
       }
