@@ -9,9 +9,8 @@
  * - every `run.started` of `schedule()` gets an Execution Lease (`work.start`) kept renewed by a
  *   LeaseKeeper while it runs, and is run by the job handler (hostRun.ts); a preempted or paused
  *   run releases its lease with `work.checkpoint`, which stops renewal;
- * - the Commands that end a run are kept in the durable outbox before they are sent (outboxCommands.ts);
- *   on start, before held work is re-checked, and on every reconnect the outbox is sent with the same
- *   bytes, a kept Command a new Session fenced rebased onto it (§11.5, outboxRebase.ts);
+ * - the Commands that end a run are kept in the durable outbox before they are sent (outboxCommands.ts),
+ *   sent on start and on every reconnect, a kept Command a new Session fenced rebased (outboxRebase.ts);
  * - after a restart, before anything runs, each resumable, queued or blocked WorkItem is
  *   re-checked with the Authority (hostRecovery.ts) and each `runtime-session-lost` one reported
  *   to its Coordinator;
