@@ -6,8 +6,9 @@
  * the other answer `queued` with their Action IDs (CONNECTION_CLOSED before) — signed and kept in
  * the outbox. The node is started again on the same port; the MCP server reconnects under a new
  * Session, its outbox is sent, the kept bytes are fenced (AUTH_STALE_SESSION) and rebased onto the
- * new Session with the same Action IDs, and each is applied once: one `work.checkpointed` and one
- * `work.failed`, caused by the queued Action IDs, as the Group's Events show. The checkpointed
+ * new Session under new Action IDs (§19), each replacing its queued one in the outbox, and each is
+ * applied once: one `work.checkpointed` and one `work.failed`, caused by the new Action IDs, as the
+ * Group's Events show; the queued ones caused nothing, and `work_held` names both. The checkpointed
  * WorkItem can be started again, and its kept checkpoint carries the critical bounded offline
  * execution binding to its historical lease (§11.5), unchanged by the rebase.
  */
@@ -134,15 +135,24 @@ it('queues work_checkpoint and work_fail while the Authority cannot be reached, 
   expect(checkpointId).toMatch(/^urn:uuid:/);
 
   node = await serve(db.url, dir, port);
+  const rebasedIds = new Map<string, string>();
   for (const actionId of [checkpointId, failId]) {
-    await until(() => (mcp?.stderr().includes(`outbox ${actionId}: acked (rebased onto the current Session)`) ? true : undefined), `${actionId} rebased and accepted`);
+    const line = new RegExp(`outbox (\\S+): acked \\(rebased from ${actionId.replace(/[.:]/g, '\\$&')}\\)`);
+    rebasedIds.set(actionId, await until(() => line.exec(mcp?.stderr() ?? '')?.[1], `${actionId} rebased and accepted`));
   }
+  const [newCheckpointId, newFailId] = [rebasedIds.get(checkpointId) as string, rebasedIds.get(failId) as string];
+  expect(newCheckpointId).not.toBe(checkpointId);
+  expect(newFailId).not.toBe(failId);
   const pausedEvents = await workEvents(paused);
-  expect(pausedEvents.filter((e) => e['kind'] === 'work.checkpointed').map((e) => (e['cause'] as { id: string }).id)).toEqual([checkpointId]);
+  expect(pausedEvents.filter((e) => e['kind'] === 'work.checkpointed').map((e) => (e['cause'] as { id: string }).id)).toEqual([newCheckpointId]);
   const failedEvents = await workEvents(failing);
-  expect(failedEvents.filter((e) => e['kind'] === 'work.failed').map((e) => (e['cause'] as { id: string }).id)).toEqual([failId]);
-  const notices = (await ok(client, 'work_held'))['notices'] as { actionId?: string; what: string }[];
-  expect(notices.filter((n) => n.actionId === failId || n.actionId === checkpointId).map((n) => n.what)).toEqual(['delivered', 'delivered']);
+  expect(failedEvents.filter((e) => e['kind'] === 'work.failed').map((e) => (e['cause'] as { id: string }).id)).toEqual([newFailId]);
+  expect([...pausedEvents, ...failedEvents].filter((e) => (e['cause'] as { id?: string } | undefined)?.id === checkpointId || (e['cause'] as { id?: string } | undefined)?.id === failId)).toEqual([]);
+  const notices = (await ok(client, 'work_held'))['notices'] as { actionId?: string; rebasedFrom?: string; what: string; why: string }[];
+  const told = notices.filter((n) => n.rebasedFrom === failId || n.rebasedFrom === checkpointId);
+  expect(told.map((n) => [n.what, n.actionId, n.rebasedFrom])).toEqual(expect.arrayContaining([['delivered', newCheckpointId, checkpointId], ['delivered', newFailId, failId]]));
+  expect(told).toHaveLength(2);
+  expect(told.find((n) => n.rebasedFrom === failId)?.why).toContain(`as ${newFailId} (rebased from ${failId})`);
 
   // The checkpointed WorkItem is owned and waiting: it starts again under a new lease.
   const again = await until(async () => {
@@ -159,13 +169,17 @@ it('queues work_checkpoint and work_fail while the Authority cannot be reached, 
   mcp = undefined;
   const projection = openProjection({ path: projectionPathIn(join(dir, 'runtime', 'builder')), agentId: builderId });
   try {
-    const checkpoint = JSON.parse(projection.outbox.get(checkpointId)?.bytes.toString('utf8') ?? '{}') as JsonObject;
+    expect(projection.outbox.get(checkpointId)).toBeUndefined();
+    expect(projection.outbox.get(failId)).toBeUndefined();
+    expect(projection.outbox.get(newCheckpointId)).toMatchObject({ state: 'acked', rebasedFrom: checkpointId });
+    const checkpoint = JSON.parse(projection.outbox.get(newCheckpointId)?.bytes.toString('utf8') ?? '{}') as JsonObject;
     const binding = (checkpoint['extensions'] as Record<string, { critical: boolean; data: JsonObject }>)[OFFLINE_EXECUTION_EXTENSION];
     expect(binding?.critical).toBe(true);
     expect(binding?.data).toMatchObject({ agentId: builderId, groupId, workItemId: paused, executionLeaseId: leases.get(paused) });
     expect(binding?.data['sessionEpoch'] as number).toBeLessThan(checkpoint['sessionEpoch'] as number);
     expect((checkpoint['payload'] as JsonObject)['executionLeaseId']).not.toBe(leases.get(paused));
-    const failure = JSON.parse(projection.outbox.get(failId)?.bytes.toString('utf8') ?? '{}') as JsonObject;
+    const failure = JSON.parse(projection.outbox.get(newFailId)?.bytes.toString('utf8') ?? '{}') as JsonObject;
+    expect(failure['actionId']).toBe(newFailId);
     expect(failure['extensions']).toBeUndefined();
   } finally {
     projection.close();

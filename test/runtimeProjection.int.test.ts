@@ -13,7 +13,7 @@ import { ProjectionError } from '../src/client/runtime/projectionErrors.js';
 import { sendOutbox } from '../src/client/runtime/projectionSend.js';
 import { AgentClientError, MissionWeaveError } from '../src/client/errors.js';
 import type { ProtocolEvent } from '../src/client/documents.js';
-import { keySigner } from '../src/client/signer.js';
+import { keySigner, signWith } from '../src/client/signer.js';
 import { MAX_INBOX_EVENTS_PER_GROUP, MAX_OUTBOX_COMMANDS } from '../src/client/limits.js';
 import { schemaRegistry } from '../src/protocol/schemas/files.js';
 import { KeyRegistry } from '../src/protocol/signing/keyRegistry.js';
@@ -168,8 +168,8 @@ describe('sending the outbox', () => {
   });
 });
 
-describe('a §11.5 rebase in the outbox', () => {
-  it('replaces an offline-buffered Command with its re-signed form under the same Action ID, kept across a restart', async () => {
+describe('a §19 rebase in the outbox', () => {
+  it('replaces an offline-buffered Command with its re-signed form under a new Action ID, kept across a restart', async () => {
     const path = home();
     const buffer = offlineBuffer();
     const buffered = await buffer.bufferMessage({ content: 'copied 40% of the rows' }, { modelTokens: 900 });
@@ -178,18 +178,23 @@ describe('a §11.5 rebase in the outbox', () => {
     first.close();
 
     const second = open(path);
-    const [rebased] = await buffer.rebase({ sessionEpoch: 4, membershipEpoch: 2 });
-    expect(() => second.outbox.add(rebased!)).toThrow(expect.objectContaining({ reason: 'action-id-collision' }));
-    expect(second.outbox.rebase(rebased!)).toMatchObject({ actionId: kept.actionId, position: kept.position, state: 'pending' });
+    const [sameId] = await buffer.rebase({ sessionEpoch: 4, membershipEpoch: 2 });
+    expect(() => second.outbox.add(sameId!)).toThrow(expect.objectContaining({ reason: 'action-id-collision' }));
+    // §19: a stale fencing error requires a new Command with a new Action ID and signature.
+    expect(() => second.outbox.rebase(kept.actionId, sameId!)).toThrow(/needs a new Action ID/);
+    const rebased = JSON.stringify((await signWith('command', { ...JSON.parse(sameId!), actionId: 'urn:uuid:rebased-1' }, signer)).document);
+    expect(second.outbox.rebase(kept.actionId, rebased)).toMatchObject({ actionId: 'urn:uuid:rebased-1', rebasedFrom: kept.actionId, position: kept.position, state: 'pending' });
     second.close();
     const third = open(path);
-    const [toSend] = third.outbox.toSend();
+    const [toSend, ...more] = third.outbox.toSend();
+    expect(more).toEqual([]);
     expect(toSend?.bytes.toString('utf8')).toBe(rebased);
-    expect(JSON.parse(rebased!)).toMatchObject({ actionId: kept.actionId, sessionEpoch: 4 });
+    expect(third.outbox.get(kept.actionId)).toBeUndefined();
+    expect(JSON.parse(rebased)).toMatchObject({ actionId: 'urn:uuid:rebased-1', correlationId: (buffered as { correlationId: string }).correlationId, sessionEpoch: 4 });
     expect(verifyCommandBytes(toSend!.bytes, { registry, revision: 1 }, schemaRegistry(), coreRegistry()).ok).toBe(true);
-    third.outbox.markAcked(kept.actionId);
-    expect(() => third.outbox.rebase(rebased!)).toThrow(expect.objectContaining({ reason: 'stale' }));
-    expect(() => third.outbox.rebase(JSON.stringify({ ...JSON.parse(rebased!), actionId: 'urn:uuid:unknown' }))).toThrow(/not in the outbox/);
+    third.outbox.markAcked('urn:uuid:rebased-1');
+    expect(() => third.outbox.rebase('urn:uuid:rebased-1', JSON.stringify({ ...JSON.parse(rebased), actionId: 'urn:uuid:rebased-2' }))).toThrow(expect.objectContaining({ reason: 'stale' }));
+    expect(() => third.outbox.rebase('urn:uuid:unknown', JSON.stringify({ ...JSON.parse(rebased), actionId: 'urn:uuid:rebased-3' }))).toThrow(/not in the outbox/);
   });
 });
 

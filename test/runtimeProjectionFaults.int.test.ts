@@ -1,7 +1,7 @@
 /**
  * Bad input to the local projection (runtime/projection.ts) on real files: a corrupt file, a
  * second writer, a full disk, a file from a newer runtime or another Agent, and a file at
- * schema version 1 migrated to 2 in place. Each is a ProjectionError with its reason and the
+ * schema version 1 migrated to the current one in place. Each is a ProjectionError with its reason and the
  * file's path; none loses what was written before.
  */
 
@@ -130,7 +130,7 @@ describe('a full disk', () => {
 });
 
 describe('the schema version', () => {
-  it('migrates a version 1 file to version 2 in place, keeping its rows', () => {
+  it('migrates a version 1 file to the current version in place, keeping its rows', () => {
     const path = home();
     const v1 = new Database(path);
     expect(migrate(v1, path, '2026-07-14T00:00:00.000Z', MIGRATIONS.filter((m) => m.version === 1))).toEqual([1]);
@@ -139,7 +139,7 @@ describe('the schema version', () => {
     v1.close();
 
     const projection = open(path);
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
     expect(projection.cursors.get(G1)).toBe(41);
     expect(projection.work.own(G1, 'urn:missionweave:work-item:w1', 1)).toMatchObject({ status: 'queued' });
     projection.close();
@@ -147,6 +147,7 @@ describe('the schema version', () => {
     expect(raw.prepare('SELECT version, applied_at FROM schema_version ORDER BY version').all()).toEqual([
       { version: 1, applied_at: '2026-07-14T00:00:00.000Z' },
       { version: 2, applied_at: '2026-07-15T00:00:00.000Z' },
+      { version: 3, applied_at: '2026-07-15T00:00:00.000Z' },
     ]);
     raw.close();
   });

@@ -11,9 +11,12 @@
  *   instead of running it again;
  * - `kept:work.submit`: the worker died right after writing the signed `work.submit` to the
  *   outbox, before sending it. Started again under a new Session, the kept bytes are refused
- *   AUTH_STALE_SESSION and rebased (§11.5: same Action ID, payload and Evidence; the current
- *   `issuedAt`, Session and Membership Epochs; a new Execution Lease), sent, and applied once: one
- *   `work.submitted`, caused by the kept Action ID, and the handler ran once.
+ *   AUTH_STALE_SESSION and rebased (§19: a new Action ID and signature; §11.5: the same
+ *   correlation ID, payload and Evidence; the current `issuedAt`, Session and Membership Epochs;
+ *   a new Execution Lease), the outbox row replaced by it, sent, and applied once: one
+ *   `work.submitted`, caused by the new Action ID, and the handler ran once. Sent again (an
+ *   answer lost), the rebased bytes get their receipt and nothing more; the kept bytes stay
+ *   refused AUTH_STALE_SESSION.
  */
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -54,6 +57,7 @@ let db: TestDatabase;
 let node: ServeProcess;
 let groupId: string;
 let builderId: string;
+let builder: { id: string; keyId: string; privateKeyFile: string };
 let coordinator: MissionWeaveAgent;
 const children: ChildProcess[] = [];
 
@@ -100,7 +104,8 @@ beforeAll(async () => {
   };
   run('init', '--dir', dir, '--port', String(await freePort()));
   const planner = run('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0') as { id: string; keyId: string; privateKeyFile: string };
-  builderId = (run('agent', 'add', 'builder', '--dir', dir, '--capability', 'acme.sql-migration@1.5.0') as { id: string }).id;
+  builder = run('agent', 'add', 'builder', '--dir', dir, '--capability', 'acme.sql-migration@1.5.0') as { id: string; keyId: string; privateKeyFile: string };
+  builderId = builder.id;
   const human = run('human', 'add', 'alice', '--dir', dir) as { id: string; keyId: string; privateKeyFile: string };
   const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { server: { port: number } };
   node = await serve(db.url, dir, config.server.port);
@@ -192,32 +197,42 @@ it('a work.submit the Authority applied before the worker was killed is sent aga
   expect(runsOf(workItemId)).toBe(1);
 }, 300_000);
 
-it('a work.submit kept but never sent before the worker was killed is rebased onto the new Session (§11.5) and applied once', async () => {
+it('a work.submit kept but never sent before the worker was killed is rebased onto the new Session under a new Action ID (§19) and applied once', async () => {
   const first = await startWorker('kept:work.submit');
   const workItemId = await offer();
   expect(await first.exited).toBeNull();
   const [row] = kept(workItemId);
   expect(row).toMatchObject({ kind: 'work.submit', state: 'pending' });
-  const original = JSON.parse((row as OutboxCommand).bytes.toString('utf8')) as JsonObject;
+  const originalBytes = (row as OutboxCommand).bytes.toString('utf8');
+  const original = JSON.parse(originalBytes) as JsonObject;
+  const originalId = original['actionId'] as string;
   expect((await workEvents(workItemId)).filter((e) => e['kind'] === 'work.submitted')).toEqual([]);
 
   const second = await startWorker();
-  await until(() => (second.log().includes(`outbox ${original['actionId'] as string}: acked (rebased onto the current Session)`) ? true : undefined), 'the kept work.submit rebased and accepted');
+  const line = new RegExp(`outbox (\\S+): acked \\(rebased from ${originalId.replace(/[.:]/g, '\\$&')}\\)`);
+  const rebasedId = await until(() => line.exec(second.log())?.[1], 'the kept work.submit rebased and accepted');
+  expect(rebasedId).not.toBe(originalId);
   await until(() => (second.log().includes(`withdrawn ${workItemId}`) ? true : undefined), 'the submitted WorkItem withdrawn');
   await stop(second);
   const events = await workEvents(workItemId);
   const submitted = events.filter((e) => e['kind'] === 'work.submitted');
-  expect(submitted.map((e) => (e['cause'] as { id: string }).id)).toEqual([original['actionId']]);
+  // One transition, caused by the new Action ID; the kept one caused nothing.
+  expect(submitted.map((e) => (e['cause'] as { id: string }).id)).toEqual([rebasedId]);
   // The first lease, and the one the rebase took; the handler ran once.
   expect(events.filter((e) => e['kind'] === 'work.started')).toHaveLength(2);
   expect(runsOf(workItemId)).toBe(1);
   const projection = openProjection({ path: projectionPathIn(join(dir, 'runtime', 'builder')), agentId: builderId });
+  let rebasedBytes: string;
   try {
-    const after = projection.outbox.get(original['actionId'] as string);
-    expect(after).toMatchObject({ state: 'acked', eventId: submitted[0]?.['eventId'] });
-    const rebased = JSON.parse(after?.bytes.toString('utf8') ?? '{}') as JsonObject;
-    // Same Action ID, correlation, Evidence and Artifacts; a later Session, issuedAt and lease.
-    expect(rebased['actionId']).toBe(original['actionId']);
+    // The row moved to the new Action ID: the kept one is no longer in the outbox.
+    expect(projection.outbox.get(originalId)).toBeUndefined();
+    const after = projection.outbox.get(rebasedId);
+    expect(after).toMatchObject({ state: 'acked', eventId: submitted[0]?.['eventId'], rebasedFrom: originalId, position: (row as OutboxCommand).position });
+    rebasedBytes = after?.bytes.toString('utf8') ?? '{}';
+    const rebased = JSON.parse(rebasedBytes) as JsonObject;
+    // A new Action ID and signature; the same correlation, Evidence and Artifacts; a later Session, issuedAt and lease.
+    expect(rebased['actionId']).toBe(rebasedId);
+    expect(rebased['signature']).not.toEqual(original['signature']);
     expect(rebased['correlationId']).toBe(original['correlationId']);
     expect(rebased['sessionEpoch'] as number).toBeGreaterThan(original['sessionEpoch'] as number);
     expect(Date.parse(rebased['issuedAt'] as string)).toBeGreaterThan(Date.parse(original['issuedAt'] as string));
@@ -228,4 +243,18 @@ it('a work.submit kept but never sent before the worker was killed is rebased on
   } finally {
     projection.close();
   }
+  // An answer lost: the rebased bytes sent again (as the builder, over its own session) get their
+  // receipt, the same Event; the kept bytes stay fenced.
+  const ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
+  const again = new MissionWeaveAgent({ url: node.url, ca, agentId: builderId, keyId: builder.keyId, privateKey: createPrivateKey(readFileSync(builder.privateKeyFile)) });
+  await again.connect();
+  try {
+    expect((await again.sendSigned(rebasedBytes)).eventId).toBe(submitted[0]?.['eventId']);
+    await expect(again.sendSigned(originalBytes)).rejects.toMatchObject({ code: 'AUTH_STALE_SESSION' });
+  } finally {
+    await again.close();
+  }
+  const finally_ = await workEvents(workItemId);
+  expect(finally_.filter((e) => e['kind'] === 'work.submitted').map((e) => e['eventId'])).toEqual([submitted[0]?.['eventId']]);
+  expect(finally_).toHaveLength(events.length);
 }, 300_000);

@@ -104,7 +104,8 @@ export type ClientErrorCode =
   | 'PROJECTION_FAILED'
   /**
    * No Session was open: the Command was signed and kept in the runtime's durable outbox, and is
-   * sent on reconnect (rebased onto the new Session, §11.5); `relatedActionId` names it.
+   * sent on reconnect (rebased onto the new Session under a new Action ID if it fences it, §19,
+   * outboxRebase.ts); `relatedActionId` names it as it was kept.
    */
   | 'COMMAND_QUEUED';
 

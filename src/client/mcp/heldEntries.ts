@@ -34,6 +34,8 @@ export interface HeldNotice {
   readonly what: 'withdrawn' | 'blocked' | 'delivered' | 'refused';
   readonly why: string;
   readonly actionId?: string;
+  /** The Action ID the model was told (`COMMAND_QUEUED`), when a §19 rebase sent the Command as `actionId`. */
+  readonly rebasedFrom?: string;
   readonly at: string;
 }
 

@@ -222,8 +222,10 @@ export class HeldWork {
     const workItemId = workItemIdOf(command.bytes);
     if (workItemId === undefined || (command.state !== 'acked' && command.state !== 'refused')) return;
     const what = command.state === 'acked' ? 'delivered' : 'refused';
-    const why = command.state === 'acked' ? `${command.kind} was accepted${command.eventId === undefined ? '' : ` (${command.eventId})`}` : `${command.kind} was refused ${command.refusal ?? ''}`.trim();
-    this.told.push({ groupId: command.groupId, workItemId, what, why, actionId: command.actionId, at: new Date().toISOString() });
+    const as = command.rebasedFrom === undefined ? '' : ` as ${command.actionId} (rebased from ${command.rebasedFrom})`;
+    const why = command.state === 'acked' ? `${command.kind} was accepted${as}${command.eventId === undefined ? '' : ` (${command.eventId})`}` : `${command.kind} was refused${as} ${command.refusal ?? ''}`.trim();
+    const from = command.rebasedFrom === undefined ? {} : { rebasedFrom: command.rebasedFrom };
+    this.told.push({ groupId: command.groupId, workItemId, what, why, actionId: command.actionId, ...from, at: new Date().toISOString() });
     while (this.told.length > MAX_HELD_NOTICES) this.told.shift();
   }
 

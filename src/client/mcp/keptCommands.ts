@@ -3,8 +3,8 @@
  * the Command that ends the run is signed and kept in the runtime's durable outbox
  * (outboxCommands.ts answers COMMAND_QUEUED), and the model is told it is queued, with its Action
  * ID, instead of a refusal. On reconnect the outbox is sent and the Command, fenced by the new
- * Session, rebased onto it and applied once (outboxRebase.ts); `work_held` notices say what
- * became of it (heldWork.ts `outboxAnswered`).
+ * Session, rebased onto it under a new Action ID (§19) and applied once (outboxRebase.ts);
+ * `work_held` notices say what became of it, naming both Action IDs (heldWork.ts `outboxAnswered`).
  */
 
 import type { JsonObject, ProtocolEvent } from '../documents.js';
@@ -31,6 +31,6 @@ export function queuedResult(workItemId: string, kind: string, queued: { readonl
     queued: true,
     kind,
     actionId: queued.actionId,
-    note: 'The Authority cannot be reached now: this Command is signed and kept, and is sent when the connection is back (rebased onto the new Session, same Action ID); work_held tells what became of it.',
+    note: 'The Authority cannot be reached now: this Command is signed and kept, and is sent when the connection is back (if the new Session fences it, re-signed under a new Action ID that work_held names next to this one); work_held tells what became of it.',
   };
 }

@@ -16,7 +16,7 @@
  * Session this process had, kept, and not sent: the caller is answered COMMAND_QUEUED with its
  * Action ID. A checkpoint kept so carries the critical bounded offline execution binding
  * (outboxOffline.ts), and is not kept past its grace deadline. On reconnect the outbox is sent; the new Session fences the kept bytes and they are
- * rebased onto it (§11.5, outboxRebase.ts) and applied once. A process that never had a Session
+ * rebased onto it under a new Action ID (§19, §11.5, outboxRebase.ts) and applied once. A process that never had a Session
  * signs nothing (CONNECTION_CLOSED).
  */
 

@@ -1,25 +1,33 @@
 /**
- * The §11.5 rebase of a kept Command whose Session ended before the Authority applied it.
+ * The rebase of a kept Command whose Session ended before the Authority applied it.
  *
  * A Command kept in the outbox (outboxCommands.ts) carries the Session Epoch it was signed under.
  * When a process is killed between keeping and the answer, or signs while no Session is open
  * (`COMMAND_QUEUED`), the next Session fences it: sent unchanged it is answered with its original
  * receipt if the Authority had applied it (nothing more to do), or refused AUTH_STALE_SESSION if
- * it never reached it. Only then is it rebased, as §11.5 says of buffered Commands: everything it
- * carried is kept — Action ID, correlation ID, payload, Evidence, any offline binding — and it is
- * re-signed with an `issuedAt`, Session Epoch and Membership Epoch of the current authenticated
- * session. The Commands the outbox keeps (`work.checkpoint`, `work.submit`, `work.fail`,
- * `work.block`) each cite the current Execution Lease (§11.3), and the new Session revoked the old
- * one, so the rebase first takes a new lease on the same Ownership Epoch (`work.start`) and points
- * the payload's `executionLeaseId` at it, as offlineBuffer.ts does for a buffered checkpoint. The
- * rebased Command releases (or ends with) that lease at once.
+ * it never reached it. Only then is it rebased. §19 says what a stale fencing error requires: "the
+ * current authoritative epoch and a new Command with a new Action ID and signature". So the
+ * rebased Command gets a new Action ID; everything else it carried is kept — correlation ID,
+ * payload, Evidence, any offline binding (§11.5) — and it is re-signed with an `issuedAt`, Session
+ * Epoch and Membership Epoch of the current authenticated session. The Commands the outbox keeps
+ * (`work.checkpoint`, `work.submit`, `work.fail`, `work.block`) each cite the current Execution
+ * Lease (§11.3), and the new Session revoked the old one, so the rebase first takes a new lease on
+ * the same Ownership Epoch (`work.start`) and points the payload's `executionLeaseId` at it, as
+ * offlineBuffer.ts does for a buffered checkpoint. The rebased Command releases (or ends with)
+ * that lease at once.
  *
- * Applied at most once (§15.1): the Authority keeps receipts of accepted Commands only, and a
- * fenced Session can never be accepted again, so the refused bytes will never apply; the rebased
- * bytes replace them in the outbox (`ProjectionOutbox.rebase`) before they are sent, so a lost
- * answer to them is recovered by sending them again unchanged (their receipt), and a rebase of
- * them after yet another Session differs in content only if they were not applied. Reusing the
- * Action ID, not a new one, is what keeps a retried rebase from applying twice.
+ * Applied at most once (§15.1) with the new Action ID, because:
+ * (a) the kept bytes are always sent unchanged first, so a Command the Authority had applied is
+ *     answered with its original receipt and is never rebased;
+ * (b) a Command refused AUTH_STALE_SESSION was fenced: its Session can never be accepted again,
+ *     so the old bytes, and the old Action ID, can never be applied later;
+ * (c) the rebased bytes, with their new Action ID, replace the old row in the outbox in one
+ *     statement (`ProjectionOutbox.rebase`) before they are sent, so a crash leaves exactly one of
+ *     the two pending, and a lost answer to the rebased bytes is recovered by sending them again
+ *     unchanged (their receipt). A rebase of them after yet another Session happens only if they
+ *     were refused AUTH_STALE_SESSION, that is, never applied.
+ * The outbox row keeps the Action ID the Command was first kept under (`rebasedFrom`), which the
+ * log and MCP's `work_held` notices name next to the new one.
  *
  * A rebase that cannot be made — the WorkItem is not this Agent's under that epoch any more, or
  * not waiting to be started — leaves the Command refused (AUTH_STALE_SESSION): the runtime's
@@ -28,6 +36,7 @@
 
 import type { MissionWeaveAgent } from '../agent.js';
 import type { ProtocolEvent } from '../documents.js';
+import { randomUUID } from 'node:crypto';
 import { AgentClientError } from '../errors.js';
 import { signWith } from '../signer.js';
 import type { WorkLeaseGranted } from '../workDocuments.js';
@@ -36,7 +45,7 @@ import { OUTBOX_KINDS, type OutboxCommand } from './projectionOutbox.js';
 /** The new Execution Lease a rebased Command cites: it releases it at once, so a short one is enough. */
 export const REBASE_LEASE_SECONDS = 120;
 
-/** Re-signs a fenced kept Command under the current Session; resolves with its new text. */
+/** Re-signs a fenced kept Command under the current Session and a new Action ID; resolves with its new text. */
 export type OutboxRebase = (command: OutboxCommand) => Promise<string>;
 
 export interface RebaseContext {
@@ -68,7 +77,7 @@ export function sessionRebase(ctx: RebaseContext): OutboxRebase {
     );
     const lease = (started.payload as WorkLeaseGranted).executionLease;
     if (lease.sessionEpoch !== sessionEpoch) throw new AgentClientError('CONNECTION_CLOSED', `the Session changed during the rebase (${sessionEpoch} → ${lease.sessionEpoch})`, { groupId, relatedActionId: command.actionId });
-    const rebased: Document = { ...original, issuedAt: new Date().toISOString(), sessionEpoch, membershipEpoch, payload: { ...payload, executionLeaseId: lease.leaseId } };
+    const rebased: Document = { ...original, actionId: `urn:uuid:${randomUUID()}`, issuedAt: new Date().toISOString(), sessionEpoch, membershipEpoch, payload: { ...payload, executionLeaseId: lease.leaseId } };
     return JSON.stringify((await signWith('command', rebased, ctx.agent.signer)).document);
   };
 }

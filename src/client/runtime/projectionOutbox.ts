@@ -11,10 +11,12 @@
  * `toSend()` lists `pending` and `sent` rows, oldest first: a Command sent before a crash but
  * never answered is sent again. Adding an Action ID already present with the same bytes
  * returns the row; with other bytes it is refused (`action-id-collision`), since a changed
- * Command needs a new Action ID. The one exception is `rebase`: a Command buffered offline is
- * re-signed on reconnect under the current Session with its Action ID kept (§11.5,
- * offlineBuffer.ts), and the re-signed bytes replace the kept ones. Rows not yet answered are bounded (`maxOutboxCommands`); answered
- * ones make room for new ones, oldest first.
+ * Command needs a new Action ID. `rebase` is how a kept Command fenced by a new Session changes:
+ * re-signed under the current Session with a new Action ID (§19, outboxRebase.ts), its row takes
+ * the new Action ID and bytes in one statement — same place in the order, pending again, the
+ * Action ID it was first kept under in `rebasedFrom` — so a crash leaves exactly one of the two
+ * pending, never both. Rows not yet answered are bounded (`maxOutboxCommands`); answered ones
+ * make room for new ones, oldest first.
  */
 
 import { AgentClientError } from '../errors.js';
@@ -39,6 +41,8 @@ export interface OutboxCommand {
   readonly refusal?: string;
   /** The Event that recorded an accepted Command, when the answer named one. */
   readonly eventId?: string;
+  /** The Action ID this Command was first kept under, before a §19 rebase gave it a new one. */
+  readonly rebasedFrom?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -52,6 +56,7 @@ interface OutboxRow {
   state: OutboxState;
   refusal: string | null;
   event_id: string | null;
+  rebased_from: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -73,6 +78,7 @@ function commandOf(row: OutboxRow): OutboxCommand {
     state: row.state,
     ...(row.refusal === null ? {} : { refusal: row.refusal }),
     ...(row.event_id === null ? {} : { eventId: row.event_id }),
+    ...(row.rebased_from === null ? {} : { rebasedFrom: row.rebased_from }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -127,22 +133,29 @@ export class ProjectionOutbox {
   }
 
   /**
-   * Replaces an unanswered Command with its re-signed form (same Action ID, Group and kind: a
-   * §11.5 rebase onto the current Session); it is pending again and sent with the new bytes.
+   * Replaces the unanswered Command `fromActionId` with its re-signed form under a new Action ID
+   * (same Group and kind: a §19 rebase onto the current Session). One statement moves the row to
+   * the new Action ID and bytes, pending again at the same place in the order; `rebasedFrom` keeps
+   * the Action ID it was first kept under (through any number of rebases).
    */
-  rebase(command: string | Uint8Array): OutboxCommand {
+  rebase(fromActionId: string, command: string | Uint8Array): OutboxCommand {
     const bytes = Buffer.from(typeof command === 'string' ? Buffer.from(command, 'utf8') : command);
     const { context } = this;
     context.bound('a signed Command', bytes.byteLength, MAX_COMMAND_TEXT_BYTES, 'MAX_COMMAND_TEXT_BYTES');
     const header = headerOf(bytes);
     return context.write(() => {
-      const row = this.row(header.actionId);
-      if (row === undefined) throw context.refuse('stale', `Action ID ${header.actionId} is not in the outbox; add it`, header.groupId);
-      if (row.state !== 'pending' && row.state !== 'sent') throw context.refuse('stale', `outbox Command ${header.actionId} is ${row.state}; an answered Command is not rebased`, row.group_id);
+      const row = this.row(fromActionId);
+      if (row === undefined) throw context.refuse('stale', `Action ID ${fromActionId} is not in the outbox; add it`, header.groupId);
+      if (row.state !== 'pending' && row.state !== 'sent') throw context.refuse('stale', `outbox Command ${fromActionId} is ${row.state}; an answered Command is not rebased`, row.group_id);
       if (row.group_id !== header.groupId || row.kind !== header.kind) {
-        throw context.refuse('action-id-collision', `Action ID ${header.actionId} is a ${row.kind} of ${row.group_id} in the outbox, not a ${header.kind} of ${header.groupId}`, header.groupId);
+        throw context.refuse('action-id-collision', `Action ID ${fromActionId} is a ${row.kind} of ${row.group_id} in the outbox, not a ${header.kind} of ${header.groupId}`, header.groupId);
       }
-      context.db.prepare(`UPDATE outbox SET bytes = ?, state = 'pending', updated_at = ? WHERE action_id = ?`).run(bytes, context.now(), header.actionId);
+      if (this.row(header.actionId) !== undefined) {
+        throw context.refuse('action-id-collision', `Action ID ${header.actionId} is in the outbox already; a rebased Command needs a new Action ID (§19)`, header.groupId);
+      }
+      context.db
+        .prepare(`UPDATE outbox SET action_id = ?, bytes = ?, state = 'pending', rebased_from = coalesce(rebased_from, action_id), updated_at = ? WHERE action_id = ?`)
+        .run(header.actionId, bytes, context.now(), fromActionId);
       return commandOf(this.row(header.actionId) as OutboxRow);
     });
   }

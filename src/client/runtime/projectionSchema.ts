@@ -6,7 +6,8 @@
  *
  * Version 1 holds what the wire side needs (the Agent it belongs to, Cursors, the inbox, the
  * outbox); version 2 adds what the runtime's own scheduling needs (the scheduler's snapshot,
- * per-Group context, per-WorkItem ownership and checkpoints).
+ * per-Group context, per-WorkItem ownership and checkpoints); version 3 records, on an outbox
+ * row a §19 rebase gave a new Action ID, the Action ID it was first kept under (`rebased_from`).
  */
 
 import type Database from 'better-sqlite3';
@@ -87,6 +88,11 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (group_id, work_item_id)
       );
     `,
+  },
+  {
+    version: 3,
+    name: 'the Action ID a rebased outbox Command was first kept under',
+    sql: `ALTER TABLE outbox ADD COLUMN rebased_from TEXT;`,
   },
 ];
 

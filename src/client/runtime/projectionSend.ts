@@ -11,8 +11,10 @@
  *   Action ID);
  * - AUTH_STALE_SESSION, with a `rebase` given: the Command was signed under a Session that ended
  *   and never applied (an applied one is answered with its receipt); it is rebased onto the
- *   current Session with its Action ID kept (§11.5, outboxRebase.ts), the new bytes replace the
- *   kept ones, and they are sent — `rebased: true` on the outcome. A rebase that cannot be made
+ *   current Session under a new Action ID (§19, outboxRebase.ts), the new bytes and Action ID
+ *   replace the kept ones in the outbox before they are sent, and they are sent — the outcome
+ *   names the new Action ID and, in `rebasedFrom`, the one it was first kept under (so does the
+ *   outcome of a rebased Command sent again after a restart). A rebase that cannot be made
  *   for good leaves it `refused`; one cut short by the connection leaves it to the next sending;
  * - anything else (the connection dropped, a retryable refusal): the Command stays `sent` and
  *   sending stops there, so later Commands never overtake it; the next run starts from it.
@@ -26,8 +28,8 @@ import type { OutboxRebase } from './outboxRebase.js';
 import { OUTBOX_KINDS, type OutboxCommand, type ProjectionOutbox } from './projectionOutbox.js';
 
 export type OutboxOutcome =
-  | { readonly actionId: string; readonly outcome: 'acked'; readonly eventId?: string; readonly rebased?: true }
-  | { readonly actionId: string; readonly outcome: 'refused'; readonly code: string; readonly rebased?: true; readonly why?: string }
+  | { readonly actionId: string; readonly outcome: 'acked'; readonly eventId?: string; readonly rebasedFrom?: string }
+  | { readonly actionId: string; readonly outcome: 'refused'; readonly code: string; readonly rebasedFrom?: string; readonly why?: string }
   /** Not answered: it is sent again next time, and nothing after it was sent this time. */
   | { readonly actionId: string; readonly outcome: 'unanswered'; readonly error: unknown };
 
@@ -53,26 +55,26 @@ async function sendRebased(outbox: ProjectionOutbox, command: OutboxCommand, sen
     outbox.markRefused(actionId, 'AUTH_STALE_SESSION');
     return { actionId, outcome: 'refused', code: 'AUTH_STALE_SESSION', why: `not rebased: ${messageOf(error)}` };
   }
-  const outcome = await sendOne(outbox, outbox.rebase(text), sender);
-  return outcome.outcome === 'unanswered' ? outcome : { ...outcome, rebased: true };
+  return sendOne(outbox, outbox.rebase(actionId, text), sender);
 }
 
 async function sendOne(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender, rebase?: OutboxRebase): Promise<OutboxOutcome> {
   const { actionId } = command;
+  const from = command.rebasedFrom === undefined ? {} : { rebasedFrom: command.rebasedFrom };
   outbox.markSent(actionId);
   try {
     const eventId = eventIdOf(await sender.sendSigned(command.bytes.toString('utf8')));
     outbox.markAcked(actionId, eventId);
-    return eventId === undefined ? { actionId, outcome: 'acked' } : { actionId, outcome: 'acked', eventId };
+    return eventId === undefined ? { actionId, outcome: 'acked', ...from } : { actionId, outcome: 'acked', eventId, ...from };
   } catch (error) {
     if (isAgentError(error) && error.code === 'ACTION_ID_COLLISION') {
       outbox.markAcked(actionId);
-      return { actionId, outcome: 'acked' };
+      return { actionId, outcome: 'acked', ...from };
     }
     if (rebase !== undefined && isAgentError(error) && error.code === 'AUTH_STALE_SESSION' && OUTBOX_KINDS.has(command.kind)) return sendRebased(outbox, command, sender, rebase);
     if (error instanceof MissionWeaveError && !error.retryable) {
       outbox.markRefused(actionId, error.code);
-      return { actionId, outcome: 'refused', code: error.code };
+      return { actionId, outcome: 'refused', code: error.code, ...from };
     }
     return { actionId, outcome: 'unanswered', error };
   }
@@ -112,9 +114,9 @@ export async function sendOutbox(outbox: ProjectionOutbox, sender: SignedCommand
   return outcomes;
 }
 
-/** One line for a log: `ACTION: acked (rebased)`, `ACTION: refused CODE`, `ACTION: unanswered (why)`. */
+/** One line for a log: `ACTION: acked (rebased from ORIGINAL)`, `ACTION: refused CODE`, `ACTION: unanswered (why)`. */
 export function outcomeText(outcome: OutboxOutcome): string {
-  const rebased = outcome.outcome !== 'unanswered' && outcome.rebased === true ? ' (rebased onto the current Session)' : '';
+  const rebased = outcome.outcome !== 'unanswered' && outcome.rebasedFrom !== undefined ? ` (rebased from ${outcome.rebasedFrom})` : '';
   if (outcome.outcome === 'acked') return `${outcome.actionId}: acked${rebased}`;
   if (outcome.outcome === 'refused') return `${outcome.actionId}: refused ${outcome.code}${rebased}${outcome.why === undefined ? '' : ` (${outcome.why})`}`;
   return `${outcome.actionId}: unanswered (${messageOf(outcome.error)})`;
