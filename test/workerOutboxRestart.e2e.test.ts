@@ -20,26 +20,21 @@
  */
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createPrivateKey, randomUUID } from 'node:crypto';
+import { createPrivateKey } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signCommand } from '../src/app/issueDocuments.js';
 import { MissionWeaveAgent } from '../src/client/index.js';
 import { openProjection, projectionPathIn } from '../src/client/runtime/projection.js';
 import type { OutboxCommand } from '../src/client/runtime/projectionOutbox.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { CLI, freePort } from './support/mcpNode.js';
-import { eventsOf } from './support/missions.js';
-import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
-import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
-import { postCommands } from './support/refusals.js';
+import { CLI } from './support/mcpNode.js';
+import type { ServeProcess } from './support/nodeProcess.js';
+import { servedWorkerWorld, until as untilWithin } from './support/servedWorkerWorld.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'mw-worker-outbox-'));
-const dir = join(scratch, 'node');
 const marks = join(scratch, 'marks');
 const handlerFile = join(scratch, 'handler.mjs');
 
@@ -53,23 +48,15 @@ export default async function (job) {
 }
 `;
 
-let db: TestDatabase;
 let node: ServeProcess;
-let groupId: string;
+let dir: string;
 let builderId: string;
 let builder: { id: string; keyId: string; privateKeyFile: string };
-let coordinator: MissionWeaveAgent;
 const children: ChildProcess[] = [];
 
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 90_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`${what} not reached in time`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const { w, offered: offer, workEvents } = servedWorkerWorld({ prefix: 'mw-worker-outbox-node-' });
+const until = <T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 90_000): Promise<T> => untilWithin(check, what, timeoutMs);
+
 
 interface WorkerProcess {
   readonly child: ChildProcess;
@@ -93,62 +80,18 @@ function startWorker(die?: string): Promise<WorkerProcess> {
   });
 }
 
-beforeAll(async () => {
+beforeAll(() => {
   writeFileSync(handlerFile, HANDLER);
   mkdirSync(marks, { recursive: true });
-  db = await createTestDatabase();
-  const run = (...args: string[]): Record<string, unknown> => {
-    const result = cli(db.url, ...args);
-    expect(result.code, result.stderr).toBe(0);
-    return lastJson(result.stdout);
-  };
-  run('init', '--dir', dir, '--port', String(await freePort()));
-  const planner = run('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0') as { id: string; keyId: string; privateKeyFile: string };
-  builder = run('agent', 'add', 'builder', '--dir', dir, '--capability', 'acme.sql-migration@1.5.0') as { id: string; keyId: string; privateKeyFile: string };
+  ({ node, dir } = w.node);
+  builder = w.builder;
   builderId = builder.id;
-  const human = run('human', 'add', 'alice', '--dir', dir) as { id: string; keyId: string; privateKeyFile: string };
-  const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { server: { port: number } };
-  node = await serve(db.url, dir, config.server.port);
-  const ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
-  const key = { keyId: human.keyId, privateKey: createPrivateKey(readFileSync(human.privateKeyFile)) };
-  const suffix = randomUUID();
-  groupId = `urn:missionweave:group:${suffix}`;
-  const humanSays = async (kind: string, payload: JsonObject, membershipEpoch?: number): Promise<void> => {
-    const command = signCommand({ actor: { type: 'human', id: human.id }, kind, groupId, issuedAt: new Date().toISOString(), payload, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) }, key);
-    const [answer] = await postCommands(node.https, ca, [JSON.stringify(command)], 1);
-    expect(answer?.status, answer?.body).toBe(201);
-  };
-  await humanSays('mission.create', {
-    missionId: `urn:missionweave:mission:${suffix}`, groupId, mainConversationId: `urn:missionweave:conversation:${suffix}`,
-    coordinatorId: planner.id, title: 'Port the billing schema', objective: 'A reversible ledger migration.',
-    definitionOfDone: [{ criterionId: 'migrated', description: 'Migrated.', evidenceRequired: ['human_review'] }],
-    budget: { currency: 'EUR', financialLimit: 100 }, deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+  w.closing.push(() => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  await humanSays('membership.change', { principal: { type: 'agent', id: builderId }, roles: ['worker'] }, 1);
-  coordinator = new MissionWeaveAgent({ url: node.url, ca, agentId: planner.id, keyId: planner.keyId, privateKey: createPrivateKey(readFileSync(planner.privateKeyFile)) });
-  await coordinator.connect();
-}, 180_000);
-
-afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await coordinator?.close();
-  await node?.kill('SIGTERM');
-  rmSync(scratch, { recursive: true, force: true });
 });
 
-async function offer(): Promise<string> {
-  const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
-  const asCoordinator = { groupId, membershipEpoch: 1, coordinatorEpoch: 1 };
-  const contract = { ...EXAMPLE_WORK_CONTRACT, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 20 } };
-  await coordinator.command('work.authorize', { workItemId, contract }, asCoordinator);
-  const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
-  await coordinator.command('work.offer', { workItemId, candidateAgentIds: [builderId], selectionBasis }, asCoordinator);
-  return workItemId;
-}
-
-async function workEvents(workItemId: string): Promise<JsonObject[]> {
-  return (await eventsOf(db.pool, groupId)).filter((e) => (e['payload'] as { workItemId?: string }).workItemId === workItemId);
-}
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** The unanswered kept Commands of a WorkItem, read while no worker holds the projection. */
 function kept(workItemId: string): OutboxCommand[] {
