@@ -38,9 +38,30 @@ export async function createOnCluster(adminUrl: string, workers: readonly string
     `alter database ${name} set citus.multi_shard_modify_mode to sequential`,
     `alter database ${name} set citus.shard_count to ${shards}`,
     `select citus_set_coordinator_host('${coordinator.hostname}', ${Number(coordinator.port || 5432)})`,
-    ...workers.map((w) => new URL(w)).map((w) => `select citus_add_node('${w.hostname}', ${Number(w.port)})`),
   ]);
+  for (const worker of workers.map((w) => new URL(w))) {
+    await retryingRoleRace(() => onNode(url, [`select citus_add_node('${worker.hostname}', ${Number(worker.port)})`]));
+  }
   return url;
+}
+
+/**
+ * `citus_add_node` creates or alters the connecting role on the worker (`worker_create_or_alter_role`),
+ * a row of the cluster-wide `pg_authid`: two test files adding the same worker to their own
+ * databases at once make one fail with "tuple concurrently updated" (CI at 02:54 UTC on Dec 5).
+ * Nothing was added then, so it is tried again.
+ */
+async function retryingRoleRace(step: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await step();
+      return;
+    } catch (error) {
+      const message = String((error as Error).message);
+      if (attempt >= 10 || !/tuple concurrently updated|marked as essential/.test(message)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+    }
+  }
 }
 
 /** Clones `template` as `name` on every node. */
