@@ -234,6 +234,24 @@ create table organization_events (
   constraint organization_events_signing_hash_key UNIQUE (signing_hash)
 );
 
+create table organization_receipts (
+  actor_type text not null,
+  actor_id text not null,
+  action_id text not null,
+  signing_hash text not null,
+  kind text not null,
+  group_id text,
+  command text not null,
+  event_ids text[] not null,
+  key_id text not null,
+  admission_record_id text not null,
+  trusted_accepted_at text not null,
+  constraint organization_receipts_admission_record_id_key UNIQUE (actor_id, admission_record_id),
+  constraint organization_receipts_no_group CHECK (group_id IS NULL),
+  constraint organization_receipts_pkey PRIMARY KEY (actor_type, actor_id, action_id),
+  constraint organization_receipts_signing_hash_key UNIQUE (actor_id, signing_hash)
+);
+
 create table organization_state (
   organization_id text not null,
   registry_revision bigint not null default 0,

@@ -110,7 +110,7 @@ describeOnCitus('migration 0022 on a cluster migrated before it', () => {
     await earlier.pool.query("select undistribute_table('agent_sessions')");
     await earlier.pool.query("select create_reference_table('agent_sessions')");
     await earlier.pool.query("insert into agent_sessions (agent_id, session_epoch, opened_at) values ('urn:agent:kept', 3, 't')");
-    expect(await migrate(earlier.pool)).toEqual(['0022_agent_sessions_by_agent.sql']);
+    expect(await migrate(earlier.pool, readMigrations().filter((m) => m.version <= 22))).toEqual(['0022_agent_sessions_by_agent.sql']);
     const layout = await earlier.pool.query<{ method: string; key: string }>(
       "select partmethod as method, column_to_column_name(logicalrelid, partkey) as key from pg_dist_partition where logicalrelid = 'agent_sessions'::regclass");
     expect(layout.rows).toEqual([{ method: 'h', key: 'agent_id' }]);

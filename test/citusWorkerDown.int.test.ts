@@ -6,10 +6,15 @@
  * worker; those get INTERNAL_ERROR (§19: failed without accepting the transition, retry safe),
  * answered, not left hanging. A retry of a Command acknowledged before is answered with its
  * Events in a tree on the other worker. A new Mission is refused wherever its tree would lie (its
- * tree is written to a reference table, copied on every node), and so is a session activation (the
- * Organization log is a reference table too). Once the worker is back every tree
- * works again, every refused Command succeeds when sent again unchanged, and every acknowledged
- * Command's Events are in the log with gapless sequences. Both workers in turn.
+ * tree is written to a reference table, copied on every node). A session activation, the Command a
+ * HELLO submits (`signSessionOpen`), succeeds for an Agent whose Session Epoch lies on the other
+ * worker (the Organization's log, state and receipts are the coordinator's own tables, migration
+ * 0023), a retry of it is answered with its Event, and the Agent works in its tree with the new
+ * epoch while its old one is fenced; an activation for an Agent whose Session Epoch lies on the
+ * stopped worker answers INTERNAL_ERROR. Once the worker is back every tree works again, every
+ * refused Command succeeds when sent again unchanged, and every acknowledged Command's Events are
+ * in the log with gapless sequences. Both workers in turn (so the Authority's own receipts' shard,
+ * which the Organization's receipts no longer need, is down in one of them).
  *
  * It stops workers of the whole cluster, which breaks whatever else runs on it at the time, so it
  * runs only when asked (MW_CITUS_FAULTS=1), like test/faultsCitus.e2e.test.ts: `.ci/run` runs it
@@ -19,6 +24,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signSessionOpen, timestampOf } from '../src/app/issueDocuments.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { migrate } from '../src/store/migrate.js';
 import { readPlacements, startWorker, stopWorker } from '../tools/faults/citusWorkers.js';
@@ -84,6 +90,15 @@ function messagesEverywhere(): { tree: Tree; document: JsonObject }[] {
   }));
 }
 
+/** The Command a HELLO submits to activate the Agent's next session. */
+function openSession(agent: Actor): JsonObject {
+  return signSessionOpen(h.authorityActor.principal, agent.principal.id, timestampOf(h.clock.millis), h.authorityActor.key);
+}
+
+function sessionEpochOf(text: string | undefined): number {
+  return Number((JSON.parse(text ?? '{}') as { payload?: { sessionEpoch?: number } }).payload?.sessionEpoch);
+}
+
 describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skipped: ${SKIP_REASON})`}`, () => {
   beforeAll(async () => {
     db = await createCitusDatabase({ poolSize: 12, shards: 4 });
@@ -117,25 +132,50 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
   });
 
   for (const index of [0, 1]) {
-    it(`while worker ${index + 1} is down, the trees on the other worker are acknowledged (duplicates too) and those on it answer INTERNAL_ERROR; all work once it is back`, async () => {
+    it(`while worker ${index + 1} is down, the trees on the other worker are acknowledged (duplicates too), their Agents open sessions (HELLO) and work, and the trees and Agents on it answer INTERNAL_ERROR; all work once it is back`, async () => {
       const down = ports[index] as number;
       const before = await submitAll(messagesEverywhere());
       expect(before.filter((a) => !a.ok)).toEqual([]);
       await stopWorker(CITUS_URL, down);
       stopped = down;
-      // New Commands in every tree, and a retry of one acknowledged before in each, all at once.
-      const retries = trees.map((tree) => before.find((a) => a.tree === tree) as Answer);
-      // A new Mission, even one whose tree would lie on the other worker: its tree is written to a
-      // reference table (group_trees), which has a copy on every node.
-      const survivor = trees.find((t) => t.port !== down) as Tree;
-      const payload = missionPayload(h, survivor.coordinator);
-      const creation = h.sign(owner, 'mission.create', payload, { groupId: String(payload['groupId']) });
-      // A session activation (an Organization Command, as a HELLO makes it): its Event goes to the
-      // reference table organization_events, after a `for update` of organization_state.
-      const activation = h.sign(h.authorityActor, 'ext.missionweaveprotocol.identity.session_open', { agentId: survivor.coordinator.principal.id });
-      const [during, created, activated] = await Promise.all([submitAll([...messagesEverywhere(), ...retries]), h.authority.submit(creation), h.authority.submit(activation)]);
-      await startWorker(CITUS_URL, down);
-      stopped = undefined;
+      // What happens while it is down; it is started again whatever fails.
+      const outage = async () => {
+        // New Commands in every tree, and a retry of one acknowledged before in each, all at once.
+        const retries = trees.map((tree) => before.find((a) => a.tree === tree) as Answer);
+        // A new Mission, even one whose tree would lie on the other worker: its tree is written to a
+        // reference table (group_trees), which has a copy on every node.
+        const survivor = trees.find((t) => t.port !== down) as Tree;
+        const payload = missionPayload(h, survivor.coordinator);
+        const creation = h.sign(owner, 'mission.create', payload, { groupId: String(payload['groupId']) });
+        const [during, created] = await Promise.all([submitAll([...messagesEverywhere(), ...retries]), h.authority.submit(creation)]);
+        // Session activations, as a HELLO submits them, once those Commands are answered (a new
+        // epoch fences the Commands signed with the old one): for an Agent of a tree on the other
+        // worker, whose Session Epoch lies there too, and for one of the stopped worker.
+        const activation = openSession(survivor.coordinator);
+        const activated = await h.authority.submit(activation);
+        const fenced = survivor.coordinator.sessionEpoch as number;
+        expect(activated.ok ? sessionEpochOf(activated.events[0]?.text) : [activated.error.code, activated.error.message]).toBe(fenced + 1);
+        const again = await h.authority.submit(activation);
+        expect(again.ok && again.duplicate ? again.events.map((e) => e.text) : again).toEqual(activated.ok ? activated.events.map((e) => e.text) : []);
+        survivor.coordinator.sessionEpoch = fenced + 1;
+        const [working] = await submitAll(messagesEverywhere().filter((c) => c.tree === survivor).slice(0, 1));
+        expect(working?.ok ? 'acknowledged' : working?.code).toBe('acknowledged');
+        const old = await h.authority.submit(h.sign(survivor.coordinator, 'message.post', { messageId: `urn:uuid:${randomUUID()}`, conversationId: survivor.mission.mainConversationId, content: 'old epoch' }, { groupId: survivor.mission.groupId, membershipEpoch: 1, sessionEpoch: fenced }));
+        expect(old.ok ? 'acknowledged' : old.error.code).toBe('AUTH_STALE_SESSION');
+        const cutOff = trees.find((t) => t.port === down) as Tree;
+        const unreachable = openSession(cutOff.coordinator);
+        const refusedActivation = await h.authority.submit(unreachable);
+        expect(refusedActivation.ok ? 'activated' : [refusedActivation.error.code, refusedActivation.error.retryable]).toEqual(['INTERNAL_ERROR', true]);
+        return { retries, creation, during, created, cutOff, unreachable };
+      };
+      let seen: Awaited<ReturnType<typeof outage>>;
+      try {
+        seen = await outage();
+      } finally {
+        await startWorker(CITUS_URL, down);
+        stopped = undefined;
+      }
+      const { retries, creation, during, created, cutOff, unreachable } = seen;
       const elsewhere = during.filter((a) => a.tree.port !== down);
       const onIt = during.filter((a) => a.tree.port === down);
       expect(elsewhere.length).toBeGreaterThan(0);
@@ -143,7 +183,6 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
       expect(elsewhere.filter((a) => !a.ok).map((a) => a.code)).toEqual([]);
       expect(onIt.map((a) => [a.code, a.retryable])).toEqual(onIt.map(() => ['INTERNAL_ERROR', true]));
       expect(created.ok ? 'created' : [created.error.code, created.error.retryable]).toEqual(['INTERNAL_ERROR', true]);
-      expect(activated.ok ? 'activated' : [activated.error.code, activated.error.retryable]).toEqual(['INTERNAL_ERROR', true]);
       // The duplicates answered with their original Events.
       for (const retry of retries.filter((r) => r.tree.port !== down)) {
         expect(during.find((a) => a.document === retry.document)?.eventIds).toEqual(retry.eventIds);
@@ -152,6 +191,9 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
       const after = await submitAll([...messagesEverywhere(), ...onIt.map(({ tree, document }) => ({ tree, document }))]);
       expect(after.filter((a) => !a.ok).map((a) => a.code)).toEqual([]);
       expect((await h.authority.submit(creation)).ok).toBe(true);
+      const reached = await h.authority.submit(unreachable);
+      if (!reached.ok) throw new Error(`activation sent again: ${reached.error.code}`);
+      cutOff.coordinator.sessionEpoch = sessionEpochOf(reached.events[0]?.text);
       // Nothing acknowledged is missing; every tree's sequences are gapless.
       for (const tree of trees) {
         const rows = await db.pool.query<{ event_id: string; sequence: number }>('select event_id, sequence::int as sequence from events where tree_id = $1 and group_id = $1 order by sequence', [tree.mission.groupId]);

@@ -12,8 +12,13 @@
  *   a reference table would lock its one shard as a whole, so that batches of different trees
  *   and Agents waited for each other and deadlocked (migration 0022).
  * - Organization-wide tables are reference tables: a copy on every node, read locally.
+ * - The Organization's log, state and receipts stay local tables of the coordinator (migration
+ *   0023): every Organization Command locks `organization_state` and a session activation
+ *   appends to `organization_events` and `organization_receipts`; as reference tables (their
+ *   receipts sharded by the Authority's service, the actor of every activation) a HELLO failed
+ *   while any worker was down. Every node's Commands go through the coordinator anyway.
  * - `policy_log` (append-only by trigger, which Citus refuses on distributed and reference
- *   tables) and `schema_migrations` stay local tables of the coordinator.
+ *   tables) and `schema_migrations` stay local tables of the coordinator too.
  */
 
 import type { Queryable } from './pool.js';
@@ -29,13 +34,13 @@ export const AGENT_TABLES = ['agent_sessions'] as const;
 
 /** Copied to every node; a table referenced by a foreign key comes before the ones that reference it. */
 export const REFERENCE_TABLES = [
-  'group_trees', 'organization_state', 'organization_events', 'registry_publications', 'agent_cards',
+  'group_trees', 'registry_publications', 'agent_cards',
   'key_bindings', 'key_validity_records', 'event_admission_keys', 'embedded_admissions', 'extension_profiles',
   'artifact_contents', 'artifact_chunks', 'artifact_possessions',
 ] as const;
 
 /** Left on the coordinator. */
-export const COORDINATOR_TABLES = ['policy_log', 'schema_migrations'] as const;
+export const COORDINATOR_TABLES = ['organization_state', 'organization_events', 'organization_receipts', 'policy_log', 'schema_migrations'] as const;
 
 /** Whether this database is a Citus coordinator (the extension is installed and it holds the metadata). */
 export async function isCitusCoordinator(db: Queryable): Promise<boolean> {

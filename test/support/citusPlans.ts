@@ -80,6 +80,9 @@ export async function hotPathStatements(organizationId = 'urn:missionweave:org:t
   });
 }
 
+/** The hot-path statements that read only tables of the coordinator (citusLayout.ts, `COORDINATOR_TABLES`). */
+export const COORDINATOR_STATEMENTS: ReadonlySet<string> = new Set(['read the Registry revision']);
+
 interface PlanNode {
   readonly 'Node Type'?: string;
   readonly 'Custom Plan Provider'?: string;
@@ -94,13 +97,14 @@ function citusScans(node: PlanNode): PlanNode[] {
 /**
  * How many shards Citus sends `statement` to, from its EXPLAIN: 1 for a router plan; a count of
  * tasks, or a word saying why, for any other (subplans, INSERT … SELECT through the coordinator,
- * no distributed table at all).
+ * 'no Citus scan': no distributed or reference table at all, run on the coordinator alone).
  */
 export async function routerTasks(db: Queryable, statement: Statement): Promise<number | string> {
   const result = await db.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`explain (format json) ${statement.text}`, [...(statement.values ?? [])]);
   const plan = result.rows[0]?.['QUERY PLAN'][0]?.Plan;
   if (plan === undefined) return 'no plan';
   const scans = citusScans(plan);
+  if (scans.length === 0) return 'no Citus scan';
   if (scans.length !== 1) return `${scans.length} Citus scans`;
   const [scan] = scans as [PlanNode];
   if (scan['Custom Plan Provider'] !== 'Citus Adaptive') return String(scan['Custom Plan Provider']);

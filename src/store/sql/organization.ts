@@ -83,6 +83,16 @@ export async function readOrganizationEventsBetween(db: Queryable, after: number
   return result.rows;
 }
 
+/** Organization Events by ID (to answer a duplicate Organization Command with its original Events). */
+export async function readOrganizationEventsById(db: Queryable, eventIds: readonly string[]): Promise<Map<string, string>> {
+  const result = await db.query<{ event_id: string; document: string }>({
+    name: 'read-organization-events-by-id',
+    text: 'select event_id, document from organization_events where event_id = any($1::text[])',
+    values: [eventIds],
+  });
+  return new Map(result.rows.map((r) => [r.event_id, r.document]));
+}
+
 /** Every Agent's latest card version and status: what the Organization decider reads of them. */
 export async function readLatestAgentCardFacts(db: Queryable): Promise<{ agentId: string; cardVersion: number; status: string }[]> {
   const result = await db.query<{ agentId: string; cardVersion: number; status: string }>(
