@@ -10,7 +10,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroupAccess } from '../src/app/groupAccess.js';
 import { Notifier } from '../src/delivery/notifier.js';
-import { EVENTS_CHANNEL, eventsHint, MAX_HINT_BYTES, WAKE_ALL } from '../src/store/channels.js';
+import { EVENTS_CHANNEL, eventsHint, MAX_HINT_BYTES, SESSIONS_CHANNEL, WAKE_ALL } from '../src/store/channels.js';
 import type { TestDatabase } from './support/database.js';
 import type { Harness, Actor } from './support/harness.js';
 import { createMission, type MissionRefs } from './support/missions.js';
@@ -80,6 +80,34 @@ describe('the mw_events hint', () => {
     await notifier.start();
     await db.pool.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, JSON.stringify(WAKE_ALL)]);
     await expect.poll(() => advanced, { timeout: 5_000 }).toContainEqual([m.groupId, 1]);
+    await notifier.stop();
+  });
+
+  it('wakes no Group before the Registry change whose hint came first is caught up with', async () => {
+    const groupId = longId('group', 60);
+    const advanced: [string, number][] = [];
+    const asked: number[] = [];
+    const catchUps: (() => void)[] = [];
+    const notifier = new Notifier(db.url, new GroupAccess(db.pool, h.settings, h.authority.kinds), {
+      groupAdvanced: (id, last) => advanced.push([id, last]),
+      sessionOpened: () => undefined,
+      registryChanged: (revision) => {
+        asked.push(revision);
+        return new Promise<void>((resolve) => catchUps.push(resolve));
+      },
+      watched: () => new Map(),
+    }, pino({ level: 'silent' }), 3_600_000);
+    await notifier.start();
+    // A revocation committed on another node, then a post committed after it: NOTIFY keeps that order.
+    await db.pool.query('select pg_notify($1, $2)', [SESSIONS_CHANNEL, JSON.stringify({ registryRevision: 7 })]);
+    await db.pool.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, JSON.stringify({ [groupId]: 3 })]);
+    await expect.poll(() => asked, { timeout: 5_000 }).toEqual([7]);
+    // The post's hint has arrived too (a later hint on the same connection proves it); it waits.
+    await db.pool.query('select pg_notify($1, $2)', [SESSIONS_CHANNEL, JSON.stringify({ registryRevision: 8 })]);
+    await expect.poll(() => asked, { timeout: 5_000 }).toEqual([7, 8]);
+    expect(advanced).toEqual([]);
+    for (const caughtUp of catchUps) caughtUp();
+    await expect.poll(() => advanced, { timeout: 5_000 }).toEqual([[groupId, 3]]);
     await notifier.stop();
   });
 });

@@ -13,12 +13,18 @@ import { EVENTS_CHANNEL, SESSIONS_CHANNEL, WAKE_ALL } from '../store/channels.js
 export interface NotifierHandlers {
   readonly groupAdvanced: (groupId: string, lastSequence: number) => void;
   readonly sessionOpened: (agentId: string, sessionEpoch: number) => void;
-  readonly registryChanged: (registryRevision: number) => void;
+  /**
+   * Catches up with a Registry change another node committed. Until what it returns settles, no
+   * Group is woken: a hint that follows the change's (NOTIFY keeps commit order) may carry an
+   * Event posted after a revocation, which the revoked Agent's session must never read.
+   */
+  readonly registryChanged: (registryRevision: number) => Promise<unknown> | void;
   /**
    * Called on every poll, for what must not wait for a lost hint either: a Registry revision
-   * missed while the LISTEN connection was away (a revoked Agent would keep its sessions).
+   * missed while the LISTEN connection was away (a revoked Agent would keep its sessions). The
+   * poll wakes Groups only after what it returns settles, for the same reason.
    */
-  readonly polled?: () => void;
+  readonly polled?: () => Promise<unknown> | void;
   /** The Groups to poll, with the heads already reached. */
   readonly watched: () => Map<string, number>;
 }
@@ -27,6 +33,8 @@ export class Notifier {
   private client: pg.Client | undefined;
   private stopped = false;
   private readonly poller: NodeJS.Timeout;
+  /** The Registry catch-up that wake-ups wait for, while one runs. */
+  private registryGate: Promise<void> | undefined;
 
   constructor(
     private readonly url: string,
@@ -72,9 +80,13 @@ export class Notifier {
       if (typeof value !== 'object' || value === null) return;
       const data = value as Record<string, unknown>;
       if (channel === EVENTS_CHANNEL) {
-        for (const [groupId, sequence] of Object.entries(data)) this.handlers.groupAdvanced(groupId, Number(sequence));
+        const wake = (): void => {
+          for (const [groupId, sequence] of Object.entries(data)) this.handlers.groupAdvanced(groupId, Number(sequence));
+        };
+        if (this.registryGate === undefined) wake();
+        else void this.registryGate.then(wake);
       } else if (channel === SESSIONS_CHANNEL) {
-        if (typeof data['registryRevision'] === 'number') this.handlers.registryChanged(data['registryRevision']);
+        if (typeof data['registryRevision'] === 'number') this.gateOn(this.handlers.registryChanged(data['registryRevision']));
         else this.handlers.sessionOpened(String(data['agentId']), Number(data['sessionEpoch']));
       }
     } catch (error) {
@@ -82,8 +94,18 @@ export class Notifier {
     }
   }
 
+  /** Holds wake-ups until `catchUp` settles (and any catch-up already held for). */
+  private gateOn(catchUp: Promise<unknown> | void): void {
+    if (catchUp === undefined) return;
+    const gate: Promise<void> = Promise.all([this.registryGate, catchUp.catch(() => undefined)]).then(() => {
+      if (this.registryGate === gate) this.registryGate = undefined;
+    });
+    this.registryGate = gate;
+  }
+
   private async poll(): Promise<void> {
-    this.handlers.polled?.();
+    this.gateOn(this.handlers.polled?.());
+    if (this.registryGate !== undefined) await this.registryGate;
     const watched = this.handlers.watched();
     if (watched.size === 0) return;
     try {

@@ -144,10 +144,11 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     groupAdvanced: (groupId, sequence) => hub.wake(groupId, sequence),
     sessionOpened: (agentId, epoch) => sessions.fence(agentId, epoch),
     registryChanged: (revision) => {
-      if (revision !== options.authority.registry.current.revision) options.authority.refreshRegistry().catch((error: unknown) => logger.warn({ err: error }, 'Registry refresh failed'));
+      if (revision === options.authority.registry.current.revision) return undefined;
+      return options.authority.refreshRegistry().catch((error: unknown) => logger.warn({ err: error }, 'Registry refresh failed'));
     },
     watched: () => hub.heads(),
-    polled: () => void options.authority.refreshRegistry().catch((error: unknown) => logger.debug({ err: error }, 'Registry poll failed')),
+    polled: () => options.authority.refreshRegistry().catch((error: unknown) => logger.debug({ err: error }, 'Registry poll failed')),
   }, logger);
   await notifier.start();
 
