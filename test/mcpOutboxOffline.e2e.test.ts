@@ -13,93 +13,22 @@
  * execution binding to its historical lease (§11.5), unchanged by the rebase.
  */
 
-import { createPrivateKey, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signCommand } from '../src/app/issueDocuments.js';
-import { MissionWeaveAgent } from '../src/client/index.js';
+import { expect, it } from 'vitest';
 import { openProjection, projectionPathIn } from '../src/client/runtime/projection.js';
 import { OFFLINE_EXECUTION_EXTENSION } from '../src/protocol/offlineExecution.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { call, freePort, stdioClient } from './support/mcpNode.js';
-import { eventsOf } from './support/missions.js';
-import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
-import { EXAMPLE_WORK_CONTRACT, PAYLOAD_EXAMPLES } from './support/payloadExamples.js';
-import { postCommands } from './support/refusals.js';
+import { call, stdioClient } from './support/mcpNode.js';
+import { servedWorkerWorld, until as untilWithin } from './support/servedWorkerWorld.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'mw-mcp-offline-'));
-const dir = join(scratch, 'node');
-
-let db: TestDatabase;
-let node: ServeProcess;
-let port: number;
-let groupId: string;
-let builderId: string;
-let coordinator: MissionWeaveAgent;
+const { w, offered: offer, workEvents } = servedWorkerWorld({ prefix: 'mw-mcp-offline-' });
 let mcp: { client: Client; stderr: () => string } | undefined;
+w.closing.push(() => mcp?.client.close().catch(() => undefined));
 
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 120_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`${what} not reached in time`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  const run = (...args: string[]): Record<string, unknown> => {
-    const result = cli(db.url, ...args);
-    expect(result.code, result.stderr).toBe(0);
-    return lastJson(result.stdout);
-  };
-  port = await freePort();
-  run('init', '--dir', dir, '--port', String(port));
-  const planner = run('agent', 'add', 'planner', '--dir', dir, '--capability', 'project.planning@1.0.0') as { id: string; keyId: string; privateKeyFile: string };
-  builderId = (run('agent', 'add', 'builder', '--dir', dir, '--capability', 'acme.sql-migration@1.5.0') as { id: string }).id;
-  const human = run('human', 'add', 'alice', '--dir', dir) as { id: string; keyId: string; privateKeyFile: string };
-  node = await serve(db.url, dir, port);
-  const ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
-  const key = { keyId: human.keyId, privateKey: createPrivateKey(readFileSync(human.privateKeyFile)) };
-  const suffix = randomUUID();
-  groupId = `urn:missionweave:group:${suffix}`;
-  const humanSays = async (kind: string, payload: JsonObject, membershipEpoch?: number): Promise<void> => {
-    const command = signCommand({ actor: { type: 'human', id: human.id }, kind, groupId, issuedAt: new Date().toISOString(), payload, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) }, key);
-    const [answer] = await postCommands(node.https, ca, [JSON.stringify(command)], 1);
-    expect(answer?.status, answer?.body).toBe(201);
-  };
-  await humanSays('mission.create', {
-    missionId: `urn:missionweave:mission:${suffix}`, groupId, mainConversationId: `urn:missionweave:conversation:${suffix}`,
-    coordinatorId: planner.id, title: 'Port the billing schema', objective: 'A reversible ledger migration.',
-    definitionOfDone: [{ criterionId: 'migrated', description: 'Migrated.', evidenceRequired: ['human_review'] }],
-    budget: { currency: 'EUR', financialLimit: 100 }, deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
-  });
-  await humanSays('membership.change', { principal: { type: 'agent', id: builderId }, roles: ['worker'] }, 1);
-  coordinator = new MissionWeaveAgent({ url: node.url, ca, agentId: planner.id, keyId: planner.keyId, privateKey: createPrivateKey(readFileSync(planner.privateKeyFile)) });
-  await coordinator.connect();
-}, 180_000);
-
-afterAll(async () => {
-  await mcp?.client.close().catch(() => undefined);
-  await coordinator?.close();
-  await node?.kill('SIGTERM');
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-async function offer(): Promise<string> {
-  const workItemId = `urn:missionweave:work-item:${randomUUID()}`;
-  const asCoordinator = { groupId, membershipEpoch: 1, coordinatorEpoch: 1 };
-  const contract = { ...EXAMPLE_WORK_CONTRACT, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 20 } };
-  await coordinator.command('work.authorize', { workItemId, contract }, asCoordinator);
-  const selectionBasis = (PAYLOAD_EXAMPLES['work.offer'] as { selectionBasis: JsonObject }).selectionBasis;
-  await coordinator.command('work.offer', { workItemId, candidateAgentIds: [builderId], selectionBasis }, asCoordinator);
-  return workItemId;
+/** Processes on a loaded machine, one of them a node starting again: two minutes. */
+function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
+  return untilWithin(check, what, 120_000);
 }
 
 async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
@@ -108,11 +37,10 @@ async function ok(client: Client, name: string, args: Record<string, unknown> = 
   return answer.body;
 }
 
-async function workEvents(workItemId: string): Promise<JsonObject[]> {
-  return (await eventsOf(db.pool, groupId)).filter((e) => (e['payload'] as { workItemId?: string }).workItemId === workItemId);
-}
-
 it('queues work_checkpoint and work_fail while the Authority cannot be reached, and applies each once, rebased, on reconnect', async () => {
+  const { dir } = w.node;
+  const { groupId } = w;
+  const builderId = w.builder.id;
   mcp = await stdioClient(dir, 'builder', ['--slots', '2']);
   const { client } = mcp;
   const paused = await offer();
@@ -124,7 +52,7 @@ it('queues work_checkpoint and work_fail while the Authority cannot be reached, 
     leases.set(workItemId, (await ok(client, 'work_start', { workItemId }))['executionLeaseId'] as string);
   }
 
-  await node.kill('SIGTERM');
+  await w.node.stop();
   await until(() => (/session (reconnecting|closed)/.test(mcp?.stderr() ?? '') ? true : undefined), 'the MCP server losing its Session');
   const checkpointed = await ok(client, 'work_checkpoint', { workItemId: paused, phase: 'schema drafted offline' });
   expect(checkpointed).toMatchObject({ workItemId: paused, queued: true, kind: 'work.checkpoint' });
@@ -134,7 +62,7 @@ it('queues work_checkpoint and work_fail while the Authority cannot be reached, 
   const failId = failed['actionId'] as string;
   expect(checkpointId).toMatch(/^urn:uuid:/);
 
-  node = await serve(db.url, dir, port);
+  await w.node.start();
   const rebasedIds = new Map<string, string>();
   for (const actionId of [checkpointId, failId]) {
     const line = new RegExp(`outbox (\\S+): acked \\(rebased from ${actionId.replace(/[.:]/g, '\\$&')}\\)`);

@@ -1,8 +1,9 @@
 /**
  * The SDK's OfflineBuffer (§11.5): progress buffered while disconnected is signed at once under
- * the old Session with the bounded offline execution binding, and rebased on reconnect — same
- * Action ID, binding and payload, the current issuedAt and epochs, a new signature, a checkpoint
- * pointed at the current Execution Lease — in bytes the Group Authority's front accepts.
+ * the old Session with the bounded offline execution binding, and rebased on reconnect — a new
+ * Action ID (§19), the same binding, correlation and payload, the current issuedAt and epochs, a
+ * new signature, a checkpoint pointed at the current Execution Lease — in bytes the Group
+ * Authority's front accepts; reconciled at most once across reconnects with lost answers.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -70,7 +71,7 @@ describe('OfflineBuffer', () => {
     expect(front(JSON.stringify(message)).ok).toBe(true);
   });
 
-  it('rebases: same Action ID, binding and content, current issuedAt and epochs, checkpoint on the current lease, a new signature', async () => {
+  it('rebases: a new Action ID, the same binding and content, current issuedAt and epochs, checkpoint on the current lease, a new signature', async () => {
     const time = clockAt(60);
     const buffer = new OfflineBuffer(EXECUTION, signer, { disconnectedAt: '2026-07-15T00:00:30.000Z', maxGraceSeconds: 300, clock: time.clock });
     const message = (await buffer.bufferMessage({ content: 'copied 40% of the rows' })) as Command;
@@ -81,7 +82,8 @@ describe('OfflineBuffer', () => {
     const texts = await buffer.rebase(current);
     const [rebasedMessage, rebasedCheckpoint] = texts.map((t) => JSON.parse(t) as Command);
     for (const [before, after] of [[message, rebasedMessage], [checkpoint, rebasedCheckpoint]] as const) {
-      expect(after).toMatchObject({ actionId: before.actionId, correlationId: before.correlationId, sessionEpoch: 2, membershipEpoch: 2, issuedAt: '2026-07-15T00:06:40.000Z' });
+      expect(after?.actionId).not.toBe(before.actionId);
+      expect(after).toMatchObject({ correlationId: before.correlationId, sessionEpoch: 2, membershipEpoch: 2, issuedAt: '2026-07-15T00:06:40.000Z' });
       expect(after?.extensions).toEqual(before.extensions);
       expect(after?.signature).not.toEqual(before.signature);
     }
@@ -95,8 +97,8 @@ describe('OfflineBuffer', () => {
     time.now += 5_000;
     expect(await buffer.rebase(current)).toBe(texts);
     const again = await buffer.rebase({ ...current, sessionEpoch: 3 });
-    expect(again.map((t) => (JSON.parse(t) as Command).actionId)).toEqual([message.actionId, checkpoint.actionId]);
-    expect(again).not.toEqual(texts);
+    const ids = (list: readonly string[]) => list.map((t) => (JSON.parse(t) as Command).actionId);
+    expect(new Set([...ids(again), ...ids(texts), message.actionId, checkpoint.actionId]).size).toBe(6);
   });
 
   it('buffers nothing after the grace deadline (never past the lease), beyond its bound, or with an external action', async () => {
@@ -111,17 +113,54 @@ describe('OfflineBuffer', () => {
     expect(late.size).toBe(0);
   });
 
-  it('reconciles in order; ACTION_ID_COLLISION means an earlier rebase was already accepted', async () => {
+  it('reconciles at most once across reconnects: a lost answer is resent unchanged (its receipt), a fenced one is rebased under a new Action ID', async () => {
     const time = clockAt(60);
     const buffer = new OfflineBuffer(EXECUTION, signer, { disconnectedAt: '2026-07-15T00:00:30.000Z', maxGraceSeconds: 300, clock: time.clock });
-    await buffer.bufferMessage({ content: 'a' });
-    await buffer.bufferMessage({ content: 'b' });
-    await buffer.bufferMessage({ content: 'c' });
-    const sent: string[] = [];
-    const error = (code: 'ACTION_ID_COLLISION' | 'WORK_LEASE_EXPIRED') => new MissionWeaveError({ code, message: code, retryable: false, occurredAt: '2026-07-15T00:06:40Z' });
-    const answers = [() => ({ kind: 'message.posted' }), () => { throw error('ACTION_ID_COLLISION'); }, () => { throw error('WORK_LEASE_EXPIRED'); }];
-    const outcomes = await buffer.reconcile({ sendSigned: async (text) => { sent.push(text); return (answers[sent.length - 1] as () => never)(); } }, { sessionEpoch: 2, membershipEpoch: 2 });
-    expect(sent.map((t) => (JSON.parse(t) as Command).payload['content'])).toEqual(['a', 'b', 'c']);
-    expect(outcomes.map((o) => o.outcome)).toEqual(['accepted', 'already-reconciled', 'refused']);
+    const buffered = [await buffer.bufferMessage({ content: 'a' }), await buffer.bufferMessage({ content: 'b' }), await buffer.bufferMessage({ content: 'c' })] as Command[];
+    const authority = fakeAuthority();
+    const reconcile = async (sessionEpoch: number) => {
+      authority.session = sessionEpoch;
+      return (await buffer.reconcile(authority, { sessionEpoch, membershipEpoch: 2 })).map((o) => [o.bufferedActionId, o.outcome]);
+    };
+    const [a, b, c] = buffered.map((command) => command.actionId);
+    authority.fate = { b: 'answer-lost' };
+    expect(await reconcile(2)).toEqual([[a, 'accepted'], [b, 'unanswered']]);
+    authority.fate = { c: 'never-arrived' };
+    expect(await reconcile(3)).toEqual([[a, 'accepted'], [b, 'accepted'], [c, 'unanswered']]);
+    const unanswered = authority.sent.at(-1)!;
+    authority.fate = {};
+    expect(await reconcile(4)).toEqual([[a, 'accepted'], [b, 'accepted'], [c, 'accepted']]);
+    // Each applied once, under an Action ID of its own that is none of the buffered ones (§19).
+    expect([...authority.applied.values()].map((t) => t.payload['content'])).toEqual(['a', 'b', 'c']);
+    const appliedIds = [...authority.applied.keys()];
+    expect(appliedIds.filter((id) => [a, b, c].includes(id))).toEqual([]);
+    // c's session-3 text was resent unchanged, refused stale, and only then rebased under a new Action ID.
+    expect(authority.sent.filter((t) => t === unanswered)).toHaveLength(2);
+    expect(appliedIds[2]).not.toBe((JSON.parse(unanswered) as Command).actionId);
+    expect(authority.applied.get(appliedIds[2]!)?.sessionEpoch).toBe(4);
+    expect(authority.applied.get(appliedIds[1]!)?.sessionEpoch).toBe(2);
   });
 });
+
+/** An Authority that applies a Command once per Action ID, answers a retry with its receipt and fences old Sessions. */
+function fakeAuthority() {
+  const state = {
+    session: 0,
+    fate: {} as Record<string, 'answer-lost' | 'never-arrived'>,
+    sent: [] as string[],
+    applied: new Map<string, Command>(),
+    async sendSigned(text: string) {
+      const command = JSON.parse(text) as Command & { actionId: string };
+      state.sent.push(text);
+      const receipt = { kind: 'message.posted', cause: { type: 'command', id: command.actionId } } as never;
+      if (state.applied.has(command.actionId)) return receipt;
+      const fate = state.fate[command.payload['content'] as string];
+      if (fate === 'never-arrived') throw new AgentClientError('CONNECTION_CLOSED', 'dropped before it arrived');
+      if (command.sessionEpoch !== state.session) throw new MissionWeaveError({ code: 'AUTH_STALE_SESSION', message: 'fenced', retryable: false, occurredAt: '2026-07-15T00:06:40Z' });
+      state.applied.set(command.actionId, command);
+      if (fate === 'answer-lost') throw new AgentClientError('CONNECTION_CLOSED', 'the answer was lost');
+      return receipt;
+    },
+  };
+  return state;
+}

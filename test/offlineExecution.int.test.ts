@@ -3,12 +3,15 @@
  * OfflineBuffer signed while disconnected, rebased into the Worker's next Session, reaches the
  * decider through the front and the crypto workers (the binding is interpreted, its data held to
  * its schema); a Message buffered under a real Execution Lease is posted with its charge first, in
- * one transaction; an overflow stores neither; a retry is idempotent and a second rebase of an
- * accepted Command collides instead of charging twice.
+ * one transaction; an overflow stores neither; an accepted one whose answer was lost is sent again
+ * unchanged on the next reconnect (its receipt) instead of being rebased and charged twice.
  */
 
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Submission } from '../src/app/groupAuthority.js';
+import type { ProtocolEvent } from '../src/client/documents.js';
+import { AgentClientError, MissionWeaveError, type ErrorDocument } from '../src/client/errors.js';
 import { OfflineBuffer, type OfflineExecution } from '../src/client/offlineBuffer.js';
 import { keySigner } from '../src/client/signer.js';
 import { OFFLINE_EXECUTION_EXTENSION } from '../src/protocol/offlineExecution.js';
@@ -108,6 +111,25 @@ describe('a buffered Command on the real pipeline', () => {
   });
 });
 
+/** Sends through the Authority as `agent.sendSigned` would; `lose` drops the answer to the next Command the Authority applies. */
+function authoritySender(): { sendSigned(text: string): Promise<ProtocolEvent>; lose: boolean; submissions: Submission[] } {
+  const sender = {
+    lose: false,
+    submissions: [] as Submission[],
+    async sendSigned(text: string): Promise<ProtocolEvent> {
+      const outcome = await h.authority.submit(JSON.parse(text) as JsonObject);
+      sender.submissions.push(outcome);
+      if (!outcome.ok) throw new MissionWeaveError(outcome.error as ErrorDocument);
+      if (sender.lose) {
+        sender.lose = false;
+        throw new AgentClientError('CONNECTION_CLOSED', 'the answer was lost');
+      }
+      return JSON.parse(outcome.events[0]?.text ?? '{}') as ProtocolEvent;
+    },
+  };
+  return sender;
+}
+
 describe('reconciliation under a real Execution Lease', () => {
   it('posts the Message after its charge in one transaction, refuses an overflow whole, and never charges twice', async () => {
     const work = await unownedWork();
@@ -115,16 +137,24 @@ describe('reconciliation under a real Execution Lease', () => {
     const executionSession = worker.sessionEpoch;
     const buffer = bufferFor(work, lease.leaseId, lease.expiresAt);
     h.clock.advance(2);
-    await buffer.bufferMessage({ content: 'copied 40% of the rows' }, { financialMicrounits: 2_000_000, modelTokens: 500 });
+    const buffered = await buffer.bufferMessage({ content: 'copied 40% of the rows' }, { financialMicrounits: 2_000_000, modelTokens: 500 });
     h.clock.advance(2);
     await buffer.bufferMessage({ content: 'copied the rest' }, { financialMicrounits: 79_000_000 });
     h.clock.advance(2);
-    const [first, overflow] = await reconnectAndRebase(buffer);
-    expect(worker.sessionEpoch).toBeGreaterThan(executionSession ?? 0);
+    const sessionEpoch = await h.openSession(worker);
+    expect(sessionEpoch).toBeGreaterThan(executionSession ?? 0);
     const before = await count(h.pool, 'events', 'group_id = $1', [work.m.groupId]);
-
-    const accepted = await h.expectOk(h.authority.submit(first as JsonObject));
-    const events = accepted.events.map((e) => JSON.parse(e.text) as { kind: string; sequence: number; payload: JsonObject });
+    const sender = authoritySender();
+    sender.lose = true;
+    const lost = await buffer.reconcile(sender, { sessionEpoch, membershipEpoch: 1 });
+    // Applied, its answer lost: the overflow after it is not sent yet.
+    expect(lost.map((o) => o.outcome)).toEqual(['unanswered']);
+    const [accepted] = sender.submissions;
+    expect(accepted?.ok).toBe(true);
+    const events = (accepted?.ok === true ? accepted.events : []).map((e) => JSON.parse(e.text) as { kind: string; sequence: number; cause: { id: string }; payload: JsonObject });
+    // §19: rebased under a new Action ID, not the one it was buffered under.
+    expect(events[0]?.cause.id).toBe(lost[0]?.actionId);
+    expect(lost[0]?.actionId).not.toBe(buffered['actionId']);
     expect(events.map((e) => e.kind)).toEqual(['ext.missionweaveprotocol.core.resource_usage_recorded', 'message.posted']);
     expect(events[1]!.sequence).toBe(events[0]!.sequence + 1);
     expect(events[0]!.payload).toMatchObject({
@@ -134,19 +164,18 @@ describe('reconciliation under a real Execution Lease', () => {
       cumulativeUsage: { financialMicrounits: 2_000_000, modelTokens: 500 },
       remainingBudget: { financialMicrounits: 78_000_000, modelTokens: 9_500 },
       missionUsage: { missionId: work.m.missionId, remainingBudget: { financialMicrounits: 498_000_000, modelTokens: 999_500 } },
-      offlineReconciliation: { executionSessionEpoch: executionSession, reconciliationSessionEpoch: worker.sessionEpoch },
+      offlineReconciliation: { executionSessionEpoch: executionSession, reconciliationSessionEpoch: sessionEpoch },
     });
     expect(await count(h.pool, 'events', 'group_id = $1', [work.m.groupId])).toBe(before + 2);
 
-    const refused = await h.authority.submit(overflow as JsonObject);
-    expect(refused.ok ? 'accepted' : refused.error.code).toBe('BUDGET_EXCEEDED');
+    // Another reconnect: the applied one is sent again unchanged and answered with its receipt (not
+    // rebased, not charged again); the overflow, rebased under a new Session, is refused whole.
+    const next = await h.openSession(worker);
+    const outcomes = await buffer.reconcile(sender, { sessionEpoch: next, membershipEpoch: 1 });
+    expect(outcomes.map((o) => (o.outcome === 'refused' ? o.error.code : o.outcome))).toEqual(['accepted', 'BUDGET_EXCEEDED']);
+    expect(outcomes[0]?.actionId).toBe(lost[0]?.actionId);
+    expect(outcomes[0]?.outcome === 'accepted' && outcomes[0].event.eventId).toBe(JSON.parse(accepted?.ok === true ? accepted.events[0]!.text : '{}').eventId);
     expect(await count(h.pool, 'events', 'group_id = $1', [work.m.groupId])).toBe(before + 2);
-
-    const retried = await h.expectOk(h.authority.submit(first as JsonObject));
-    expect(retried.events.map((e) => e.eventId)).toEqual(accepted.events.map((e) => e.eventId));
-    const [again] = await reconnectAndRebase(buffer);
-    const collided = await h.authority.submit(again as JsonObject);
-    expect(collided.ok ? 'accepted' : collided.error.code).toBe('ACTION_ID_COLLISION');
     expect(await count(h.pool, 'events', "group_id = $1 and kind = 'ext.missionweaveprotocol.core.resource_usage_recorded'", [work.m.groupId])).toBe(1);
   });
 });

@@ -178,11 +178,11 @@ describe('a §19 rebase in the outbox', () => {
     first.close();
 
     const second = open(path);
-    const [sameId] = await buffer.rebase({ sessionEpoch: 4, membershipEpoch: 2 });
-    expect(() => second.outbox.add(sameId!)).toThrow(expect.objectContaining({ reason: 'action-id-collision' }));
+    const sameId = JSON.stringify((await signWith('command', { ...buffered, sessionEpoch: 4 }, signer)).document);
+    expect(() => second.outbox.add(sameId)).toThrow(expect.objectContaining({ reason: 'action-id-collision' }));
     // §19: a stale fencing error requires a new Command with a new Action ID and signature.
-    expect(() => second.outbox.rebase(kept.actionId, sameId!)).toThrow(/needs a new Action ID/);
-    const rebased = JSON.stringify((await signWith('command', { ...JSON.parse(sameId!), actionId: 'urn:uuid:rebased-1' }, signer)).document);
+    expect(() => second.outbox.rebase(kept.actionId, sameId)).toThrow(/needs a new Action ID/);
+    const rebased = JSON.stringify((await signWith('command', { ...JSON.parse(sameId), actionId: 'urn:uuid:rebased-1' }, signer)).document);
     expect(second.outbox.rebase(kept.actionId, rebased)).toMatchObject({ actionId: 'urn:uuid:rebased-1', rebasedFrom: kept.actionId, position: kept.position, state: 'pending' });
     second.close();
     const third = open(path);

@@ -30,7 +30,6 @@ import { AgentContext } from '../client/mcp/agentContext.js';
 import { HeldWork } from '../client/mcp/heldWork.js';
 import { outboxSender, recoverHeldWork } from '../client/mcp/heldWorkRecovery.js';
 import { OutboxCommands } from '../client/runtime/outboxCommands.js';
-import { sessionRebase } from '../client/runtime/outboxRebase.js';
 import { createMcpServer } from '../client/mcp/mcpServer.js';
 import { mcpTools } from '../client/mcp/mcpTools.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
@@ -137,13 +136,12 @@ async function serveTools({ url, ca, extension, httpText, runtime, home, princip
   // The Worker listens before any subscription, so it sees every offer the Groups' replay
   // delivers; the held work learns of unblocked WorkItems.
   // Its Commands that end a run are kept in the projection's outbox before they are sent (outboxCommands.ts).
-  const commands = new OutboxCommands(agent, () => runtime.projection.outbox);
-  const worker = new MissionWeaveWorker(agent, { commands });
+  // One in flight when a new Session replaces the old, or kept and fenced by one, is rebased onto it (§11.5, outboxRebase.ts).
+  const commands = new OutboxCommands(agent, () => runtime.projection.outbox, (groupId): number | undefined => worker.epochs.facts(groupId)?.membershipEpoch);
+  const worker: MissionWeaveWorker = new MissionWeaveWorker(agent, { commands });
   const held = new HeldWork({ agent, worker, runtime, log });
   agent.onEvent((event) => held.observe(event));
-  // A kept Command a new Session fenced is rebased onto it (§11.5, outboxRebase.ts).
-  const rebase = sessionRebase({ agent, membershipEpoch: (groupId) => worker.epochs.facts(groupId)?.membershipEpoch });
-  const flush = outboxSender(runtime, agent, log, commands, held, rebase);
+  const flush = outboxSender(runtime, agent, log, commands, held, commands.rebase);
   let connected = false;
   agent.onConnectionChange((change) => {
     if (change.state === 'open' && connected) void flush();

@@ -5,28 +5,29 @@
  * signed at once, as of its buffer time, under the Session it was made in, and carries the
  * critical `urn:missionweaveprotocol:extension:bounded-offline-execution` binding.
  *
- * On reconnect `rebase` keeps each Command's binding, payload and Action ID and re-signs it with
- * the current `issuedAt`, Session Epoch and Membership Epoch; a checkpoint's `executionLeaseId` is
- * pointed at the Execution Lease the Worker holds now, since its new Session revoked the old one
- * (§11.3) and the Authority applies a checkpoint only under the current lease (the binding keeps
- * the historical one, which bounds when the work was done).
+ * On reconnect each Command is rebased: its binding, correlation ID and payload are kept, and it
+ * is re-signed with the current `issuedAt`, Session Epoch and Membership Epoch under a NEW Action
+ * ID; a checkpoint's `executionLeaseId` is pointed at the Execution Lease the Worker holds now,
+ * since its new Session revoked the old one (§11.3) and the Authority applies a checkpoint only
+ * under the current lease (the binding keeps the historical one, which bounds when the work was
+ * done). §19: "A stale fencing error requires the current authoritative epoch and a new Command
+ * with a new Action ID and signature", and a buffered Command's Session is fenced by the time it
+ * is reconciled — the durable outbox's rebase (runtime/outboxRebase.ts) follows the same rule.
  *
- * The Action ID is kept, not renewed. The buffered Command never reached the Authority, so its
- * rebased form is its first submission, and the Action ID is what makes reconciliation happen at
- * most once: if an accepted reconciliation's answer is lost and the Worker reconnects again, the
- * next rebase differs in content and gets ACTION_ID_COLLISION instead of a second Message and a
- * second charge. (§19 asks for a new Action ID after a stale-fencing refusal so that a new
- * Command is never confused with the refused one; the Authority keeps receipts of accepted
- * Commands only, so reusing the ID of a refused rebase is safe, and a new ID here would defeat the
- * at-most-once charge §11.5 requires.) Rebasing again for the same Session, Membership Epoch and
- * lease returns the same bytes: an unchanged retry keeps its Action ID and content (§19).
+ * Reconciled at most once (§11.5: one charge) with a new Action ID per rebase, because
+ * `reconcile` first sends the text it last sent for a Command, unchanged: if the Authority had
+ * applied it (its answer lost) it answers with the original receipt (§15.1) and nothing is
+ * rebased; only a refusal as stale (AUTH_STALE_SESSION, MEMBERSHIP_STALE: fenced, so never
+ * applied and never applicable later) leads to a new rebase. Rebasing again into the same Session,
+ * Membership Epoch and lease returns the same bytes: an unchanged retry keeps its Action ID and
+ * content (§19).
  */
 
 import { randomUUID } from 'node:crypto';
 import { NO_USAGE, OFFLINE_EXECUTION_EXTENSION, OFFLINE_EXECUTION_VERSION, type ResourceUsage } from '../protocol/offlineExecution.js';
 import { formatTimestamp } from '../protocol/timestamp.js';
 import type { ProtocolEvent } from './documents.js';
-import { AgentClientError, isAgentError, type AgentError } from './errors.js';
+import { AgentClientError, MissionWeaveError } from './errors.js';
 import { MAX_OFFLINE_COMMANDS } from './limits.js';
 import { signWith, type Signer } from './signer.js';
 
@@ -70,12 +71,19 @@ export interface SignedCommandSender {
   sendSigned(command: string): Promise<ProtocolEvent>;
 }
 
+/**
+ * What became of one buffered Command. `actionId` is the Action ID it was delivered (or last
+ * sent) as — a rebase's new one — and `bufferedActionId` the one it was buffered under.
+ */
 export type ReconcileOutcome =
   /** `event`: the Command's primary Event — its usage record when the Command carried a charge. */
-  | { readonly actionId: string; readonly outcome: 'accepted'; readonly event: ProtocolEvent }
-  /** ACTION_ID_COLLISION: an earlier rebase of this Command was accepted; nothing was applied twice. */
-  | { readonly actionId: string; readonly outcome: 'already-reconciled' }
-  | { readonly actionId: string; readonly outcome: 'refused'; readonly error: AgentError };
+  | { readonly actionId: string; readonly bufferedActionId: string; readonly outcome: 'accepted'; readonly event: ProtocolEvent }
+  | { readonly actionId: string; readonly bufferedActionId: string; readonly outcome: 'refused'; readonly error: MissionWeaveError }
+  /** No answer (the connection dropped): the next `reconcile` sends the same text again first; nothing after it was sent. */
+  | { readonly actionId: string; readonly bufferedActionId: string; readonly outcome: 'unanswered'; readonly error: unknown };
+
+/** The refusals that say a Command's epoch is fenced: never applied, so rebased under a new Action ID (§19). */
+const STALE = new Set(['AUTH_STALE_SESSION', 'MEMBERSHIP_STALE']);
 
 type Document = Record<string, unknown>;
 
@@ -84,6 +92,8 @@ export class OfflineBuffer {
   readonly disconnectedAt: string;
   readonly graceDeadline: string;
   private readonly buffered: Document[] = [];
+  /** Per buffered Command, the text `reconcile` last sent: sent again unchanged before any new rebase. */
+  private readonly lastSent: (string | undefined)[] = [];
   private readonly clock: () => number;
   private readonly maxCommands: number;
   private rebased: { readonly key: string; readonly texts: readonly string[] } | undefined;
@@ -157,23 +167,27 @@ export class OfflineBuffer {
     };
     const signed = (await signWith('command', command, this.signer)).document;
     this.buffered.push(signed);
+    this.lastSent.push(undefined);
     this.rebased = undefined;
     return signed;
   }
 
   /**
-   * Each buffered Command rebased into `current` and re-signed, oldest first, as the texts to send
-   * (`agent.sendSigned`). The same `current` again gives the same texts.
+   * Each buffered Command rebased into `current` and re-signed under a new Action ID, oldest
+   * first, as the texts to send (`agent.sendSigned`). The same `current` again gives the same
+   * texts. A rebase alone cannot tell whether an earlier one was applied; `reconcile` can, and is
+   * what keeps the charge at most once.
    */
   async rebase(current: CurrentSession): Promise<readonly string[]> {
     const key = `${current.sessionEpoch}/${current.membershipEpoch}/${current.executionLeaseId ?? ''}`;
-    if (this.rebased?.key === key) return this.rebased.texts;
+    if (this.rebased?.key === key && this.rebased.texts.length === this.buffered.length) return this.rebased.texts;
     const issuedAt = formatTimestamp(Math.max(this.clock(), ...this.buffered.map((c) => Date.parse(c['issuedAt'] as string))));
     const texts: string[] = [];
     for (const original of this.buffered) {
       const payload = original['payload'] as Document;
       const rebased: Document = {
         ...original,
+        actionId: `urn:uuid:${randomUUID()}`,
         issuedAt,
         sessionEpoch: current.sessionEpoch,
         membershipEpoch: current.membershipEpoch,
@@ -186,22 +200,36 @@ export class OfflineBuffer {
   }
 
   /**
-   * Rebases and sends every buffered Command in order, one at a time (a checkpoint after the
-   * Messages it follows), and says what became of each. The buffer is left as it was: drop it
-   * once the Worker is satisfied with the outcomes.
+   * Sends every buffered Command in order, one at a time (a checkpoint after the Messages it
+   * follows), and says what became of each. A Command sent by an earlier `reconcile` is first sent
+   * again with the same text: its receipt if it was applied, and only if it is refused as stale a
+   * rebase into `current` under a new Action ID. Sending stops at the first Command left without
+   * an answer. The buffer is left as it was: drop it once the Worker is satisfied with the outcomes.
    */
   async reconcile(sender: SignedCommandSender, current: CurrentSession): Promise<ReconcileOutcome[]> {
     const texts = await this.rebase(current);
     const outcomes: ReconcileOutcome[] = [];
     for (const [index, text] of texts.entries()) {
-      const actionId = this.buffered[index]?.['actionId'] as string;
-      try {
-        outcomes.push({ actionId, outcome: 'accepted', event: await sender.sendSigned(text) });
-      } catch (error) {
-        if (!isAgentError(error)) throw error;
-        outcomes.push(error.code === 'ACTION_ID_COLLISION' ? { actionId, outcome: 'already-reconciled' } : { actionId, outcome: 'refused', error });
+      const bufferedActionId = this.buffered[index]?.['actionId'] as string;
+      const previous = this.lastSent[index];
+      let outcome = previous === undefined ? undefined : await this.send(sender, previous, bufferedActionId);
+      if (outcome === undefined || (outcome.outcome === 'refused' && STALE.has(outcome.error.code) && previous !== text)) {
+        this.lastSent[index] = text;
+        outcome = await this.send(sender, text, bufferedActionId);
       }
+      outcomes.push(outcome);
+      if (outcome.outcome === 'unanswered') break;
     }
     return outcomes;
+  }
+
+  private async send(sender: SignedCommandSender, text: string, bufferedActionId: string): Promise<ReconcileOutcome> {
+    const actionId = (JSON.parse(text) as Document)['actionId'] as string;
+    try {
+      return { actionId, bufferedActionId, outcome: 'accepted', event: await sender.sendSigned(text) };
+    } catch (error) {
+      if (error instanceof MissionWeaveError && !error.retryable) return { actionId, bufferedActionId, outcome: 'refused', error };
+      return { actionId, bufferedActionId, outcome: 'unanswered', error };
+    }
   }
 }

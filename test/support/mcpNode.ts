@@ -33,6 +33,7 @@ export interface CliPrincipal {
 export interface McpNode {
   readonly dir: string;
   readonly db: TestDatabase;
+  /** The node process serving now (a new one after `start`). */
   readonly node: ServeProcess;
   readonly ca: string;
   readonly groupId: string;
@@ -40,6 +41,10 @@ export interface McpNode {
   readonly agents: Readonly<Record<string, CliPrincipal>>;
   /** The human's signed Command over HTTPS: the status and the parsed answer. */
   humanSays(kind: string, payload: JsonObject, membershipEpoch?: number): Promise<{ status: number; body: JsonObject }>;
+  /** Stops the node (SIGTERM) and leaves it down: its clients see the Authority unreachable. */
+  stop(): Promise<void>;
+  /** Serves again from the same folder and database on the same port (after `stop`). */
+  start(): Promise<ServeProcess>;
   close(): Promise<void>;
 }
 
@@ -85,14 +90,15 @@ export async function startMcpNode(workers: readonly string[], pinnedProfiles: r
   for (const handle of [...workers, ...(options.bystanders ?? [])]) agents[handle] = add(handle);
   const human = run('human', 'add', 'alice', '--dir', dir);
   const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { server: { port: number } };
-  const node = await serve(db.url, dir, config.server.port);
+  let node: ServeProcess | undefined = await serve(db.url, dir, config.server.port);
+  const served = node;
   const ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
   const key = { keyId: human.keyId, privateKey: createPrivateKey(readFileSync(human.privateKeyFile)) };
   const suffix = randomUUID();
   const groupId = `urn:missionweave:group:${suffix}`;
   const humanSays = async (kind: string, payload: JsonObject, membershipEpoch?: number) => {
     const command = signCommand({ actor: { type: 'human', id: human.id }, kind, groupId, issuedAt: new Date().toISOString(), payload, ...(membershipEpoch === undefined ? {} : { membershipEpoch }) }, key);
-    const [answer] = await postCommands(node.https, ca, [JSON.stringify(command)], 1);
+    const [answer] = await postCommands(served.https, ca, [JSON.stringify(command)], 1);
     return { status: answer?.status ?? 0, body: JSON.parse(answer?.body ?? '{}') as JsonObject };
   };
   const created = await humanSays('mission.create', {
@@ -109,9 +115,23 @@ export async function startMcpNode(workers: readonly string[], pinnedProfiles: r
     expect(joined.status, JSON.stringify(joined.body)).toBe(201);
   }
   return {
-    dir, db, node, ca, groupId, human, agents, humanSays,
+    dir, db, ca, groupId, human, agents, humanSays,
+    get node(): ServeProcess {
+      if (node === undefined) throw new Error('the node is stopped');
+      return node;
+    },
+    async stop() {
+      const stopping = node;
+      node = undefined;
+      await stopping?.kill('SIGTERM');
+    },
+    async start() {
+      if (node !== undefined) throw new Error('the node is already serving');
+      node = await serve(db.url, dir, config.server.port);
+      return node;
+    },
     async close() {
-      await node.kill('SIGTERM');
+      await node?.kill('SIGTERM');
       rmSync(scratch, { recursive: true, force: true });
     },
   };

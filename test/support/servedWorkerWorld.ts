@@ -1,10 +1,13 @@
 /**
  * The shared setup of the e2e files that run the Agent runtime as its own process against a node
- * started with `serve` (mcpRestart: `missionweave mcp`; workerCommand: `missionweave worker`): the
- * node and its home (mcpNode.ts's startMcpNode: `init`, Agents and a human added with the CLI), a
- * Mission whose Coordinator — an SDK Agent over wss — authorizes WorkItems and offers them to the
- * Worker `builder`, and the helpers those files use to offer work and read a WorkItem's Events.
- * Call it once at the top of a test file: it registers its own beforeAll and afterAll.
+ * started with `serve` (mcpRestart and mcpOutboxOffline: `missionweave mcp`; workerCommand and
+ * workerOutboxRestart: `missionweave worker`): the node and its home (mcpNode.ts's startMcpNode:
+ * `init`, Agents and a human added with the CLI), a Mission whose Coordinator — an SDK Agent over
+ * wss — authorizes WorkItems and offers them to the Worker `builder`, and the helpers those files
+ * use to offer work and read a WorkItem's Events. `w.node.stop()` takes the node down and
+ * `w.node.start()` serves it again from the same folder, database and port (the Authority
+ * unreachable, then back); the Coordinator reconnects on its own. Call it once at the top of a
+ * test file: it registers its own beforeAll and afterAll.
  */
 
 import { createPrivateKey, randomUUID } from 'node:crypto';

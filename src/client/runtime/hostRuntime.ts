@@ -35,7 +35,6 @@ import { recheckWork, reportBlocked, reportLost } from './hostRecovery.js';
 import { RestartGuard, RUNTIME_NO_PROGRESS, type RestartVerdict } from './hostRestartGuard.js';
 import { HostRun } from './hostRun.js';
 import { OutboxCommands } from './outboxCommands.js';
-import { sessionRebase } from './outboxRebase.js';
 import { outcomeText, sendOutbox } from './projectionSend.js';
 import type { AgentRuntime } from './runtime.js';
 import type { EffortBand, SchedulerEvent } from './schedulerTypes.js';
@@ -81,7 +80,7 @@ export class RuntimeHost {
 
   constructor(private readonly options: RuntimeHostOptions) {
     this.log = options.log ?? (() => undefined);
-    this.commands = new OutboxCommands(options.agent, () => options.runtime.projection.outbox);
+    this.commands = new OutboxCommands(options.agent, () => options.runtime.projection.outbox, (groupId) => this.worker.epochs.facts(groupId)?.membershipEpoch);
     this.worker = new MissionWeaveWorker(options.agent, {
       commands: this.commands,
       ...(options.executionLeaseSeconds === undefined ? {} : { executionLeaseSeconds: options.executionLeaseSeconds }),
@@ -153,8 +152,7 @@ export class RuntimeHost {
   flushOutbox(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       if (!this.options.runtime.projection.open) return;
-      const rebase = sessionRebase({ agent: this.options.agent, membershipEpoch: (groupId) => this.worker.epochs.facts(groupId)?.membershipEpoch });
-      const outcomes = await sendOutbox(this.options.runtime.projection.outbox, this.options.agent, this.commands.inFlight, rebase).catch((error: unknown) => (this.log(`outbox: ${messageOf(error)}`), []));
+      const outcomes = await sendOutbox(this.options.runtime.projection.outbox, this.options.agent, this.commands.inFlight, this.commands.rebase).catch((error: unknown) => (this.log(`outbox: ${messageOf(error)}`), []));
       for (const outcome of outcomes) this.log(`outbox ${outcomeText(outcome)}`);
     });
     return this.flushing;

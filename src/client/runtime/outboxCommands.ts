@@ -18,6 +18,12 @@
  * (outboxOffline.ts), and is not kept past its grace deadline. On reconnect the outbox is sent; the new Session fences the kept bytes and they are
  * rebased onto it under a new Action ID (§19, §11.5, outboxRebase.ts) and applied once. A process that never had a Session
  * signs nothing (CONNECTION_CLOSED).
+ *
+ * In flight when the Session is replaced (the connection dropped and the Agent reconnected before
+ * the answer came): the Agent sends the same bytes again under the new Session, so a Command the
+ * Authority had applied is answered with its receipt; one it never applied is refused
+ * AUTH_STALE_SESSION and is rebased here the same way (`rebase`), so the caller is answered with
+ * the rebased Command's Event instead of a refusal that would lose the Command.
  */
 
 import type { MissionWeaveAgent } from '../agent.js';
@@ -29,6 +35,7 @@ import type { WorkAgent } from '../workEvidence.js';
 import { randomUUID } from 'node:crypto';
 import { outboxFailpoint } from './outboxFailpoint.js';
 import { OfflineBinder } from './outboxOffline.js';
+import { sessionRebase, type OutboxRebase } from './outboxRebase.js';
 import { sendKept } from './projectionSend.js';
 import { OUTBOX_KINDS, type ProjectionOutbox } from './projectionOutbox.js';
 
@@ -42,11 +49,16 @@ export class OutboxCommands implements WorkAgent {
   private lastSession: number | undefined;
   /** The §11.5 binding of a checkpoint kept offline (outboxOffline.ts). */
   private readonly binder: OfflineBinder;
+  /** Re-signs a kept Command a new Session fenced under the live Session and a new Action ID (outboxRebase.ts). */
+  readonly rebase: OutboxRebase;
 
+  /** `membershipEpoch`: the Agent's Membership Epoch in a Group now (the Worker's epochs), for a rebase. */
   constructor(
     private readonly agent: MissionWeaveAgent,
     private readonly outbox: () => ProjectionOutbox,
+    membershipEpoch: (groupId: string) => number | undefined = () => undefined,
   ) {
+    this.rebase = sessionRebase({ agent, membershipEpoch });
     this.lastSession = agent.sessionEpoch;
     this.binder = new OfflineBinder(agent);
     agent.onConnectionChange((change) => {
@@ -104,7 +116,7 @@ export class OutboxCommands implements WorkAgent {
     }
     this.inFlight.add(actionId);
     try {
-      return await sendKept(outbox, kept, this.agent);
+      return await sendKept(outbox, kept, this.agent, { rebase: this.rebase, busy: this.inFlight });
     } finally {
       this.inFlight.delete(actionId);
     }

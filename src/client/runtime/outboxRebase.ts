@@ -29,6 +29,11 @@
  * The outbox row keeps the Action ID the Command was first kept under (`rebasedFrom`), which the
  * log and MCP's `work_held` notices name next to the new one.
  *
+ * Right after a Session replacement the WorkItem may still be `active` under the old Session's
+ * lease until the Authority's reactor closes it (`session_replaced`) and puts it back to `queued`;
+ * `work.start` refused for that state is asked again every RECHECK_POLL_MS, for at most
+ * RECHECK_WAIT_MS.
+ *
  * A rebase that cannot be made — the WorkItem is not this Agent's under that epoch any more, or
  * not waiting to be started — leaves the Command refused (AUTH_STALE_SESSION): the runtime's
  * re-check with the Authority (hostRecovery.ts) decides what becomes of the work.
@@ -37,9 +42,10 @@
 import type { MissionWeaveAgent } from '../agent.js';
 import type { ProtocolEvent } from '../documents.js';
 import { randomUUID } from 'node:crypto';
-import { AgentClientError } from '../errors.js';
+import { AgentClientError, MissionWeaveError } from '../errors.js';
 import { signWith } from '../signer.js';
 import type { WorkLeaseGranted } from '../workDocuments.js';
+import { RECHECK_POLL_MS, RECHECK_WAIT_MS } from './hostLimits.js';
 import { OUTBOX_KINDS, type OutboxCommand } from './projectionOutbox.js';
 
 /** The new Execution Lease a rebased Command cites: it releases it at once, so a short one is enough. */
@@ -70,14 +76,31 @@ export function sessionRebase(ctx: RebaseContext): OutboxRebase {
     const sessionEpoch = ctx.agent.sessionEpoch;
     if (sessionEpoch === undefined) throw new AgentClientError('CONNECTION_CLOSED', 'no open Session to rebase onto', { groupId, relatedActionId: command.actionId });
     const membershipEpoch = ctx.membershipEpoch(groupId) ?? (original['membershipEpoch'] as number);
-    const started: ProtocolEvent = await ctx.agent.command(
-      'work.start',
-      { workItemId, ownershipEpoch, executionLeaseSeconds: REBASE_LEASE_SECONDS },
-      { groupId, workItemId, membershipEpoch },
-    );
+    const started = await startAfterReplacement(ctx, { groupId, workItemId, ownershipEpoch, membershipEpoch });
     const lease = (started.payload as WorkLeaseGranted).executionLease;
     if (lease.sessionEpoch !== sessionEpoch) throw new AgentClientError('CONNECTION_CLOSED', `the Session changed during the rebase (${sessionEpoch} → ${lease.sessionEpoch})`, { groupId, relatedActionId: command.actionId });
     const rebased: Document = { ...original, actionId: `urn:uuid:${randomUUID()}`, issuedAt: new Date().toISOString(), sessionEpoch, membershipEpoch, payload: { ...payload, executionLeaseId: lease.leaseId } };
     return JSON.stringify((await signWith('command', rebased, ctx.agent.signer)).document);
   };
+}
+
+interface StartOf {
+  readonly groupId: string;
+  readonly workItemId: string;
+  readonly ownershipEpoch: number;
+  readonly membershipEpoch: number;
+}
+
+/** `work.start` of a new lease, asked again while the old Session's lease still holds the WorkItem `active`. */
+async function startAfterReplacement(ctx: RebaseContext, { groupId, workItemId, ownershipEpoch, membershipEpoch }: StartOf): Promise<ProtocolEvent> {
+  const until = Date.now() + RECHECK_WAIT_MS;
+  for (;;) {
+    try {
+      return await ctx.agent.command('work.start', { workItemId, ownershipEpoch, executionLeaseSeconds: REBASE_LEASE_SECONDS }, { groupId, workItemId, membershipEpoch });
+    } catch (error) {
+      const active = error instanceof MissionWeaveError && error.code === 'INVALID_STATE_TRANSITION' && error.details?.['state'] === 'active';
+      if (!active || Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RECHECK_POLL_MS));
+    }
+  }
 }

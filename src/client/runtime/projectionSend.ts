@@ -23,6 +23,7 @@
 import type { ProtocolEvent } from '../documents.js';
 import type { SignedCommandSender } from '../offlineBuffer.js';
 import { isAgentError, MissionWeaveError } from '../errors.js';
+import { COMMAND_RESIGNS } from '../limits.js';
 import { outboxFailpoint } from './outboxFailpoint.js';
 import type { OutboxRebase } from './outboxRebase.js';
 import { OUTBOX_KINDS, type OutboxCommand, type ProjectionOutbox } from './projectionOutbox.js';
@@ -80,11 +81,22 @@ async function sendOne(outbox: ProjectionOutbox, command: OutboxCommand, sender:
   }
 }
 
+/** What `sendKept` does when the Session is replaced while the Command is in flight. */
+export interface InFlightRebase {
+  readonly rebase: OutboxRebase;
+  /** The Action IDs being sent now (OutboxCommands.inFlight): a rebased one joins them while it is sent. */
+  readonly busy: Set<string>;
+}
+
 /**
  * Sends one kept Command now (just added: outboxCommands.ts) and records its answer; resolves with
- * its primary Event, rejects with the refusal or the failure that left it unanswered.
+ * its primary Event, rejects with the refusal or the failure that left it unanswered. With
+ * `inFlight`, a Command whose Session was replaced before it was applied (the Agent sent the same
+ * bytes again after its reconnect and they were refused AUTH_STALE_SESSION) is rebased onto the new
+ * Session under a new Action ID (§19), at most COMMAND_RESIGNS times, and the rebased one's Event
+ * is the answer; one the Authority had applied was answered with its receipt and is not rebased.
  */
-export async function sendKept(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender): Promise<ProtocolEvent> {
+export async function sendKept(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender, inFlight?: InFlightRebase, rebases = 0): Promise<ProtocolEvent> {
   const { actionId } = command;
   outbox.markSent(actionId);
   try {
@@ -93,8 +105,28 @@ export async function sendKept(outbox: ProjectionOutbox, command: OutboxCommand,
     outbox.markAcked(actionId, eventIdOf(event));
     return event;
   } catch (error) {
+    const stale = isAgentError(error) && error.code === 'AUTH_STALE_SESSION' && OUTBOX_KINDS.has(command.kind);
+    if (inFlight !== undefined && stale && rebases < COMMAND_RESIGNS) return sendKeptRebased(outbox, command, sender, inFlight, rebases + 1);
     if (error instanceof MissionWeaveError && !error.retryable && error.code !== 'ACTION_ID_COLLISION') outbox.markRefused(actionId, error.code);
     throw error;
+  }
+}
+
+async function sendKeptRebased(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender, inFlight: InFlightRebase, rebases: number): Promise<ProtocolEvent> {
+  let text: string;
+  try {
+    text = await inFlight.rebase(command);
+  } catch (error) {
+    // Refused for good: so is the Command (the host re-checks the work); cut short: left to the next sending.
+    if ((error instanceof MissionWeaveError && !error.retryable) || (isAgentError(error) && error.code === 'INVALID_ARGUMENT')) outbox.markRefused(command.actionId, 'AUTH_STALE_SESSION');
+    throw error;
+  }
+  const rebased = outbox.rebase(command.actionId, text);
+  inFlight.busy.add(rebased.actionId);
+  try {
+    return await sendKept(outbox, rebased, sender, inFlight, rebases);
+  } finally {
+    inFlight.busy.delete(rebased.actionId);
   }
 }
 
