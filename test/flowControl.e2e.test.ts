@@ -71,7 +71,10 @@ describe('per-Group backpressure', () => {
     const socket = (client.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
     socket.pause();
     client.send({ frameType: 'SUBSCRIBE', subscriptionId: `urn:uuid:${randomUUID()}`, groups: [{ groupId: noisy.groupId, afterSequence: 0 }, { groupId: quiet.groupId, afterSequence: 0 }] });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The client reads nothing until the server has paused a Group: a fixed wait (1.5 s) ended
+    // before the replay had filled the socket on a loaded machine, and nothing was paused.
+    const pausesBefore = server.listener.hub.tally.pauses;
+    await until(() => server.listener.hub.tally.pauses > pausesBefore);
     socket.resume();
     const pause = await client.error('BACKPRESSURE');
     expect(pause['error']).toMatchObject({ groupId: noisy.groupId, retryAfterMs: 200, retryable: true });

@@ -48,7 +48,12 @@ describe('GET /metrics', () => {
   it('shows an accepted and a refused Command, the histograms, and the node’s levels', async () => {
     const client = await RawClient.open(server.url, server.ca);
     const epoch = await client.hello(agent);
+    const head = (await server.db.pool.query<{ n: number }>('select last_sequence::int as n from groups where group_id = $1', [mission.groupId])).rows[0]?.n;
     client.subscribe(mission.groupId, 0);
+    // The subscription turns live as its replay reaches the Group's head. Posted before that,
+    // message.posted may be brought by the replay rather than live delivery (the answer to the
+    // COMMAND, which the wait below sees, comes either way), and "delivered > replayed" fails.
+    await client.next((f) => f.frameType === 'EVENT' && (f['event'] as { sequence?: number }).sequence === head);
     const post = (membershipEpoch: number) => ({
       frameType: 'COMMAND',
       command: server.harness.sign({ ...agent, sessionEpoch: epoch }, 'message.post', { messageId: `urn:uuid:${randomUUID()}`, conversationId: mission.mainConversationId, content: 'measured' }, { groupId: mission.groupId, membershipEpoch }),

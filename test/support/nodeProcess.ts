@@ -33,10 +33,16 @@ export interface ServeProcess {
 export function serve(databaseUrl: string, dir: string, port = 0, extra: readonly string[] = []): Promise<ServeProcess> {
   const child = spawn(process.execPath, [CLI, 'serve', '--dir', dir, '--port', String(port), ...extra], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Read, so a node that logs much never blocks on a full pipe; the tail explains a failed start.
+  let logged = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    logged = (logged + chunk.toString('utf8')).slice(-4_096);
+  });
   return new Promise((resolve, reject) => {
-    // A cold start is ~2 s, but a loaded 2-core machine has taken over 30 s; hooks allow 120 s.
-    const timer = setTimeout(() => reject(new Error('serve did not become ready')), 90_000);
-    child.once('exit', (code) => reject(new Error(`serve exited with ${String(code)}`)));
+    // A cold start is ~2 s, but a loaded 2-core machine has taken over 30 s, and `--processes 2`
+    // (its processes start one after the other) over 90 s at load average 23 (Dec 5).
+    const timer = setTimeout(() => reject(new Error(`serve did not become ready: ${logged}`)), 180_000);
+    child.once('exit', (code) => reject(new Error(`serve exited with ${String(code)}: ${logged}`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       const ready = JSON.parse(line) as { url?: string; https?: string } & Record<string, unknown>;
       if (ready.url === undefined) return;
