@@ -20,15 +20,16 @@ const INJECTIONS = [
   'lease-expiry-and-reassignment', 'high-priority-arrival', 'human-change-request',
 ];
 
-// Opt-in again (MW_POC_TEST=1) until it holds in CI: after the fixes of 2026-12-05 it passed every
-// loaded run on the shared machine and in one `.ci/run` (53 s), then failed one check in the next
-// `.ci/run` at 02:20 UTC on an idle machine: worker-restart-and-queue-rebuild, "offers accepted
-// again 0" after the shared Worker's SIGKILL (docs/poc.md, "Under load"). Its cause is not found.
-// Run it with MW_POC_TEST=1 (or `npm run poc -- --reduced --once`). Its bounds are limits, not
-// pace: the scenario gives up at 360 s, poc.js is killed at 560 s, the test at 590 s.
-const OPT_IN = process.env['MW_POC_TEST'] === '1';
+// In `npm test` again since 2026-12-05 (docs/poc.md, "The reduced size in `npm test`"): the
+// `.ci/run` failure of 02:20 UTC (worker-restart-and-queue-rebuild) was the check's counting — a
+// resumable WorkItem whose job had submitted before the SIGKILL has nothing left to resume
+// (test/pocRestartCheck.unit.test.ts) — and after that fix 12 of 12 runs of poc.js passed in a row
+// at load averages 19-30 on the shared 2-core machine (130-224 s). Skip it with MW_POC_TEST=0.
+// Its bounds are limits, not pace: the scenario gives up at 360 s, poc.js is killed at 560 s, the
+// test at 590 s. It runs the built tools (dist-tools/, which `npm test` builds first).
+const OPTED_OUT = process.env['MW_POC_TEST'] === '0';
 
-it.skipIf(!OPT_IN)(`passes every named check of the reduced proof of concept${OPT_IN ? '' : ' (skipped: opt-in with MW_POC_TEST=1 until it holds in CI, see docs/poc.md)'}`, () => {
+it.skipIf(OPTED_OUT)(`passes every named check of the reduced proof of concept${OPTED_OUT ? ' (skipped: MW_POC_TEST=0)' : ''}`, () => {
   const run = spawnSync(process.execPath, [join(process.cwd(), 'dist-tools', 'poc', 'poc.js'), '--reduced', '--seed', '11', '--json'], { encoding: 'utf8', timeout: 560_000 });
   const lines = run.stdout.trim().split('\n');
   if (run.status !== 0) console.error(run.stdout, run.stderr.slice(-6_000));

@@ -65,22 +65,31 @@ export function judgeInjection(made: Injection, c: Context): Check {
       return { name, pass, detail: `${String(made.facts['stage'])}: w-b paused (SIGSTOP) at Ownership Epoch ${String(oldEpoch)}; leases closed as expired by the Authority: ${expired.length}; re-offered and taken by the shared Worker at epoch ${String(newEpoch)}; verified under it: ${done !== undefined}; w-b's Commands accepted after: ${late.length}; its late attempt answered ${String(made.facts['lateRefusal'] ?? 'nothing (it stopped)')}` };
     }
     case 'worker-restart-and-queue-rebuild': {
-      const recovery = made.facts['recovery'] as { resumable: number; queued: number; lost: number; held: Record<string, number> } | undefined;
+      const recovery = made.facts['recovery'] as { resumable: number; queued: number; lost: number; held: Record<string, number>; resumableIds: string[] } | undefined;
       const heldBefore = made.facts['heldBefore'] as Record<string, number>;
       const before = Object.values(heldBefore).reduce((n, v) => n + v, 0);
       const rebuilt = recovery === undefined ? 0 : recovery.resumable + recovery.queued + recovery.lost;
       const restartedAt = Number(made.facts['restartedAt']);
       const again = c.journal.of('w-shared').flatMap((e) => (e.at >= restartedAt && e.message.type === 'job' && e.message.phase === 'started' ? [e.message.facts] : []));
-      const resumed = again.filter((f) => f.resumedFrom !== null).length;
       const twice = [...c.A, ...c.B, ...c.S].filter((e) => e.kind === 'work.offer.accepted' && e.actor.id === ids['w-shared'].id).map((e) => e.payload.workItem?.workItemId);
       const reaccepted = twice.length - new Set(twice).size;
+      const all = [...c.A, ...c.B, ...c.S];
+      // Each WorkItem rebuilt with a safe checkpoint is either resumed from it, or had nothing
+      // left to resume: its job had submitted before the SIGKILL (sent then, or kept in the
+      // outbox and sent on restart), so the re-check found it ended and withdrew it. Such a one
+      // is submitted by the shared Worker, verified, and not started again.
+      const resumableIds = recovery?.resumableIds ?? [];
+      const resumedIds = new Set(again.filter((f) => f.resumedFrom !== null).map((f) => f.workItemId));
+      const startedIds = new Set(again.map((f) => f.workItemId));
+      const resumed = resumableIds.filter((id) => resumedIds.has(id));
+      const submittedBefore = resumableIds.filter((id) => !startedIds.has(id) && of(all, id).some((e) => e.kind === 'work.submitted' && e.actor.id === ids['w-shared'].id) && verified(all, id) !== undefined);
       // Work that ran without a safe checkpoint: reported to its Coordinator (work.blocked,
       // runtime-session-lost), unblocked by it, then run again and verified.
-      const all = [...c.A, ...c.B, ...c.S];
       const lost = [...new Set(all.filter((e) => e.kind === 'work.blocked' && e.actor.id === ids['w-shared'].id && JSON.stringify(e.payload).includes('runtime-session-lost')).map((e) => e.payload.workItem?.workItemId ?? String(e.payload['workItemId'])))];
       const lostVerified = lost.filter((id) => verified(all, id) !== undefined);
-      const pass = before >= 1 && rebuilt === before && again.length >= 1 && (recovery?.resumable ?? 0) <= resumed && reaccepted === 0 && lost.length === (recovery?.lost ?? 0) && lostVerified.length === lost.length;
-      return { name, pass, detail: `SIGKILLed holding ${before} WorkItem(s) ${JSON.stringify(heldBefore)}; the restarted process rebuilt ${rebuilt} from its projection (resumable ${String(recovery?.resumable)}, queued ${String(recovery?.queued)}, lost ${String(recovery?.lost)}); started again ${again.length}, of them from their checkpoint ${resumed}; reported runtime-session-lost to the Coordinator ${lost.length}, unblocked and verified ${lostVerified.length}; offers accepted again ${reaccepted}` };
+      const settled = resumableIds.length === (recovery?.resumable ?? -1) && resumed.length + submittedBefore.length === resumableIds.length;
+      const pass = before >= 1 && rebuilt === before && again.length >= 1 && settled && reaccepted === 0 && lost.length === (recovery?.lost ?? 0) && lostVerified.length === lost.length;
+      return { name, pass, detail: `SIGKILLed holding ${before} WorkItem(s) ${JSON.stringify(heldBefore)}; the restarted process rebuilt ${rebuilt} from its projection (resumable ${String(recovery?.resumable)}, queued ${String(recovery?.queued)}, lost ${String(recovery?.lost)}); started again ${again.length}; of the resumable, resumed from their checkpoint ${resumed.length}, already submitted before the kill (withdrawn by the re-check, verified) ${submittedBefore.length}; reported runtime-session-lost to the Coordinator ${lost.length}, unblocked and verified ${lostVerified.length}; offers accepted again ${reaccepted}` };
     }
     case 'coordinator-failure-and-epoch-replacement': {
       const assigned = c.A.find((e) => e.kind === 'mission.coordinator.assigned');

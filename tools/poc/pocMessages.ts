@@ -55,7 +55,8 @@ export interface JobFacts {
 }
 
 export type FromWorker =
-  | { readonly type: 'ready'; readonly recovery: { readonly resumable: number; readonly queued: number; readonly lost: number; readonly held: Readonly<Record<string, number>> } }
+  /** `resumableIds`: the WorkItems its projection rebuilt with a safe checkpoint (`resumable` of them). */
+  | { readonly type: 'ready'; readonly recovery: { readonly resumable: number; readonly queued: number; readonly lost: number; readonly held: Readonly<Record<string, number>>; readonly resumableIds: readonly string[] } }
   | { readonly type: 'decision'; readonly decision: Readonly<Record<string, unknown>>; readonly held: Readonly<Record<string, number>> }
   | { readonly type: 'job'; readonly phase: 'started' | 'checkpoint' | 'yielded' | 'submitted' | 'refused' | 'failed'; readonly facts: JobFacts; readonly detail?: string }
   | { readonly type: 'log'; readonly line: string };

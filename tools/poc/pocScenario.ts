@@ -216,13 +216,16 @@ export async function runScenario(setup: RunSetup): Promise<RunOutcome> {
     await workers['w-shared'].kill();
     log(`w-shared killed (SIGKILL) holding ${JSON.stringify(before)}`);
     const readies = journal.of('w-shared').filter((e) => e.message.type === 'ready').length;
+    // What the new process reports counts from its spawn: its runtime host may start runs before
+    // it says it is ready (an offer or an Event taken while it sweeps the Groups' views).
+    const restartedAt = Date.now();
     workers['w-shared'].spawn(workerInit('w-shared', [...sharedGroups]));
     const ready = await until(() => {
       const all = journal.of('w-shared').filter((e) => e.message.type === 'ready');
       return all.length > readies ? all.at(-1) : undefined;
     }, 60_000);
     const recovery = (ready?.message as Extract<FromWorker, { type: 'ready' }> | undefined)?.recovery;
-    Object.assign(made.facts, { heldBefore: before, recovery, restartedAt: ready?.at });
+    Object.assign(made.facts, { heldBefore: before, recovery, restartedAt });
     made.done = ready !== undefined;
   })();
 

@@ -150,7 +150,7 @@ async function start(message: WorkerInit): Promise<void> {
   for (const groupId of message.groups) joined.add(groupId);
   await host.start();
   const { work } = runtime.recovery;
-  tell({ type: 'ready', recovery: { resumable: work.resumable.length, queued: work.queued.length, lost: work.lost.length, held: runtime.held() } });
+  tell({ type: 'ready', recovery: { resumable: work.resumable.length, queued: work.queued.length, lost: work.lost.length, held: runtime.held(), resumableIds: work.resumable.map((w) => w.workItemId) } });
 }
 
 process.on('message', (message: ToWorker) => {
