@@ -16,9 +16,16 @@ export class GroupTreeCache {
   private readonly trees = new Map<string, string>();
   private citus: Promise<boolean> | undefined;
 
-  /** Whether the database is a Citus coordinator (asked once). */
+  /**
+   * Whether the database is a Citus coordinator (asked once it has answered). A question that
+   * failed (the database away) is asked again next time: kept, it failed every later Group batch
+   * of this node for good (test/firstBatchOutage.int.test.ts).
+   */
   onCitus(db: Queryable): Promise<boolean> {
-    this.citus ??= isCitusCoordinator(db);
+    this.citus ??= isCitusCoordinator(db).catch((error: unknown) => {
+      this.citus = undefined;
+      throw error;
+    });
     return this.citus;
   }
 

@@ -192,12 +192,23 @@ export function unresolved(history: History): number {
   return unresolvedOperations(history).length;
 }
 
-/** The unsettled Operations, each with its last answer (`none`, `lost` or an error code), for the report. */
-export function unresolvedOperations(history: History): { op: History['operations'][number]; last: string }[] {
-  const answers = new Map<number, History['completions'][number]['answer'][]>();
-  for (const c of history.completions) answers.set(c.op, [...(answers.get(c.op) ?? []), c.answer]);
-  return history.operations.filter((op) => outcomeOf(answers.get(op.id) ?? []) === 'unknown').map((op) => {
-    const last = answers.get(op.id)?.at(-1);
-    return { op, last: last === undefined ? 'none' : last.type === 'error' ? last.code : last.type };
+/** An unsettled Operation: its last answer (`none`, `lost: why` or an error code), when, and how many copies were answered. */
+export interface UnresolvedOperation {
+  readonly op: History['operations'][number];
+  readonly last: string;
+  readonly lastAt: number | undefined;
+  readonly copies: number;
+}
+
+/** The unsettled Operations, for the report. */
+export function unresolvedOperations(history: History): UnresolvedOperation[] {
+  const completions = new Map<number, History['completions'][number][]>();
+  for (const c of history.completions) completions.set(c.op, [...(completions.get(c.op) ?? []), c]);
+  return history.operations.filter((op) => outcomeOf((completions.get(op.id) ?? []).map((c) => c.answer)) === 'unknown').map((op) => {
+    const mine = completions.get(op.id) ?? [];
+    const last = mine.at(-1);
+    const answer = last?.answer;
+    const said = answer === undefined ? 'none' : answer.type === 'error' ? answer.code : answer.type === 'lost' ? `lost: ${answer.reason}` : answer.type;
+    return { op, last: said, lastAt: last?.at, copies: mine.length };
   });
 }

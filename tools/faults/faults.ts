@@ -42,6 +42,8 @@ const plan = short
   ? { seconds: 25, writers: 5, readers: 4, groups: 3, nodeKills: 2, databaseRestarts: 1, workLanes: 2 }
   : { seconds: 90, writers: 10, readers: 8, groups: 6, nodeKills: 10, databaseRestarts: 2, workLanes: 3 };
 const began = Date.now();
+/** How long the actors may take, once the faults are over, to settle their last Commands. */
+const SETTLE_MS = 120_000;
 const log = (line: string) => process.stderr.write(`[faults +${((Date.now() - began) / 1_000).toFixed(1)} s] ${line}\n`);
 
 async function setUp(root: string, cluster: Cluster) {
@@ -156,7 +158,11 @@ async function main(): Promise<number> {
     log('faults over; settling every Command');
     stage.stopping = true;
     for (const node of cluster.nodes) if (node.child === undefined) await cluster.startNode(node);
-    await Promise.race([Promise.all(running), pause(120_000)]);
+    // Every 10 s while settling: what is still unsettled, by its last answer.
+    const watch = setInterval(() => log(`settling: ${JSON.stringify(tally(unresolvedOperations(recorder).map((u) => u.last)))}`), 10_000);
+    const settledAll = await Promise.race([Promise.all(running).then(() => true), pause(SETTLE_MS).then(() => false)]);
+    clearInterval(watch);
+    if (!settledAll) log(`settling ran past ${SETTLE_MS / 1_000} s: ${unresolved(recorder)} Commands still unsettled`);
 
     log('reading the logs back');
     const groupIds = runGroups;
@@ -196,6 +202,12 @@ async function main(): Promise<number> {
   }
 }
 
+function tally(items: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[item] = (counts[item] ?? 0) + 1;
+  return counts;
+}
+
 function report(recorder: Recorder, events: number, violations: Violation[], work: { checks: WorkChecks; late: LateCommands }, durationMs: number, root: string, citus?: Record<string, number>): number {
   const c = (name: string) => recorder.counters.get(name) ?? 0;
   const workerFaults = { paused: c('workerPauses'), killed: c('workerKills') + c('workerKillsInFlight'), killedInFlight: c('workerKillsInFlight'), races: c('offerRaces') };
@@ -226,10 +238,11 @@ function report(recorder: Recorder, events: number, violations: Violation[], wor
     durationMs,
   };
   for (const v of violations.slice(0, 50)) process.stdout.write(`VIOLATION ${v.rule}: ${v.detail}\n`);
-  for (const { op, last } of unresolvedOperations(recorder).slice(0, 20)) {
-    process.stdout.write(`UNRESOLVED ${op.kind} ${op.actionId} by ${op.actorId} in ${op.groupId}, invoked at +${op.invokedAt - began} ms, last answer ${last}\n`);
+  for (const { op, last, lastAt, copies } of unresolvedOperations(recorder).slice(0, 30)) {
+    const when = lastAt === undefined ? '' : ` at +${lastAt - began} ms`;
+    process.stdout.write(`UNRESOLVED ${op.kind} ${op.actionId} by ${op.actorId} in ${op.groupId}, invoked at +${op.invokedAt - began} ms, ${copies} copies answered, last answer ${last}${when}\n`);
   }
-  if (violations.length > 0) {
+  if (violations.length > 0 || figures.unresolved > 0) {
     const file = join(tmpdir(), `mw-faults-history-${Date.now()}.json`);
     writeFileSync(file, JSON.stringify({ violations, recorder }, (_, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v)));
     process.stdout.write(`history written to ${file} (scratch ${root})\n`);
