@@ -75,10 +75,12 @@ export class Cluster {
 
   async restartDatabase(): Promise<void> {
     // Backends of the killed postmaster may linger a moment and hold the shared memory.
+    const before = this.databaseUrl;
     for (let attempt = 1; ; attempt++) {
       try {
+        // The nodes keep the URL they were started with: on another port they would never reconnect.
         const url = await this.startDatabase();
-        if (url !== this.databaseUrl && this.databaseUrl !== '') throw new Error('the database came back on another port');
+        if (url !== before && before !== '') throw new Error(`the database came back on another port (${url}, was ${before})`);
         return;
       } catch (error) {
         if (attempt >= 20) throw error;
