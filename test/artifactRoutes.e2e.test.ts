@@ -38,10 +38,12 @@ let server: TestServer;
 let owner: Actor;
 let mission: MissionRefs;
 const dir = mkdtempSync(join(tmpdir(), 'mw-artifacts-'));
-/** A second node on the same database whose Artifact limit is 1 MiB and request timeout 1 s, so that oversize and trickling uploads are cheap to test. */
+/** Second nodes on the same database whose Artifact limit is 1 MiB, one with a request timeout of 5 s, so that oversize and trickling uploads are cheap to test. */
 const SMALL_LIMIT = 1024 * 1024;
 let small: RunningListener;
+let impatient: RunningListener;
 let smallToken: string;
+let impatientToken: string;
 const sessions: Record<'producer' | 'reader' | 'stranger', { actor: Actor; client: RawClient }> = {} as never;
 
 beforeAll(async () => {
@@ -57,15 +59,26 @@ beforeAll(async () => {
     sessions[handle] = { actor, client };
   }
   const { authority } = server.harness;
-  small = await startListener({
-    host: '127.0.0.1', port: 0, tls: await testCertificate(), limits: { requestTimeoutMs: 1_000, requestHeadersTimeoutMs: 1_000 }, databaseUrl: server.db.url, authority, logger: pino({ level: 'silent' }), clock: authority.clock,
+  // Two listeners with the 1 MiB limit: the streamed oversize upload gets the default request
+  // timeout, the trickling one a timeout of 5 s. On a Citus cluster under load (load average 17
+  // to 33) a timeout of 1 s answered the streamed upload 408 before its first MiB was stored,
+  // and cut the trickling one before its first chunk was, which the test waits to see.
+  const tls = await testCertificate();
+  const smallListener = (limits: { requestTimeoutMs: number; requestHeadersTimeoutMs: number } | undefined) => startListener({
+    host: '127.0.0.1', port: 0, tls, ...(limits === undefined ? {} : { limits }), databaseUrl: server.db.url, authority, logger: pino({ level: 'silent' }), clock: authority.clock,
     groups: new GroupAccess(server.db.pool, authority.settings, authority.kinds, { maxContentBytes: SMALL_LIMIT }),
     service: { principal: authority.settings.services.authority, key: authority.settings.authorityKey },
   });
+  small = await smallListener(undefined);
+  impatient = await smallListener({ requestTimeoutMs: 5_000, requestHeadersTimeoutMs: 5_000 });
   afterAll(() => small.close());
+  afterAll(() => impatient.close());
   const smallClient = await RawClient.open(small.url, server.ca);
   await smallClient.hello(await server.harness.agent('small-producer'));
   smallToken = smallClient.sessionToken;
+  const impatientClient = await RawClient.open(impatient.url, server.ca);
+  await impatientClient.hello(await server.harness.agent('impatient-producer'));
+  impatientToken = impatientClient.sessionToken;
   await server.harness.expectOk(server.harness.send(owner, 'membership.change', { principal: { ...sessions.reader.actor.principal }, roles: ['observer'], visibilityAfterSequence: 0 }, { groupId: mission.groupId, membershipEpoch: 1 }));
 });
 
@@ -212,7 +225,7 @@ describe('the Artifact store over HTTPS', () => {
   it('cuts a trickling upload at the request timeout and keeps nothing of it', async () => {
     const bytes = randomBytes(2 * DEFAULT_ARTIFACT_LIMITS.chunkBytes);
     const contentHash = contentHashOf(bytes);
-    const req = request(new URL(`/v1/artifacts/${contentHash}`, small.httpsUrl), { method: 'PUT', ca: server.ca, headers: { authorization: `Bearer ${smallToken}`, 'content-length': bytes.length } });
+    const req = request(new URL(`/v1/artifacts/${contentHash}`, impatient.httpsUrl), { method: 'PUT', ca: server.ca, headers: { authorization: `Bearer ${impatientToken}`, 'content-length': bytes.length } });
     const ended = new Promise<number | string>((resolve) => {
       req.on('response', (res) => resolve(res.statusCode ?? 0));
       req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));

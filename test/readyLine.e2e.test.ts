@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEFAULT_HEAP_GROWING_PERCENT, heapGrowingPercent } from '../src/cli/heapTuning.js';
 import { createTestDatabase } from './support/database.js';
@@ -18,15 +18,20 @@ import { cli, serve, type ServeProcess } from './support/nodeProcess.js';
 const scratch = mkdtempSync(join(tmpdir(), 'mw-ready-'));
 const dir = join(scratch, 'org');
 let node: ServeProcess | undefined;
+// The database, `init` and the node's start in the hook (120 s): on a Citus cluster under load
+// they alone took more than the 30 s a test is given.
+beforeAll(async () => {
+  const db = await createTestDatabase();
+  expect(cli(db.url, 'init', '--dir', dir).code).toBe(0);
+  node = await serve(db.url, dir);
+});
 afterAll(async () => {
   await node?.kill('SIGTERM');
   rmSync(scratch, { recursive: true, force: true });
 });
 
 it('prints the WebSocket endpoint, and a client connecting to exactly it gets the HELLO challenge', async () => {
-  const db = await createTestDatabase();
-  expect(cli(db.url, 'init', '--dir', dir).code).toBe(0);
-  node = await serve(db.url, dir);
+  if (node === undefined) throw new Error('no node');
   expect(node.url).toMatch(/^wss:\/\/127\.0\.0\.1:\d+\/v1\/ws$/);
   const ca = readFileSync(join(dir, 'tls', 'cert.pem'), 'utf8');
   const ws = new WebSocket(node.url, { ca });

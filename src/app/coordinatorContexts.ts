@@ -17,14 +17,20 @@ export function coordinatorPackageKey(groupId: string, coordinatorEpoch: number)
   return `${coordinatorEpoch} ${groupId}`;
 }
 
-/** The stored packages of the replacement Coordinators the batch's assignments name, as keys. */
-export async function readCoordinatorContexts(db: Queryable, kinds: KindRegistry, items: readonly VerifiedCommand[], states: ReadonlyMap<string, GroupState>): Promise<ReadonlySet<string>> {
+/** The stored packages of the replacement Coordinators the batch's assignments name, as keys; `trees` names each Group's Mission tree. */
+export async function readCoordinatorContexts(
+  db: Queryable,
+  kinds: KindRegistry,
+  items: readonly VerifiedCommand[],
+  states: ReadonlyMap<string, GroupState>,
+  trees: ReadonlyMap<string, string>,
+): Promise<ReadonlySet<string>> {
   const wanted = new Map<string, CoordinatorPackageKey>();
   for (const { envelope } of items) {
     const groupId = envelope.groupId as string;
     const coordinator = states.get(groupId)?.mission.coordinator;
     if (kinds.groupKind(envelope.kind)?.assigns !== true || coordinator === undefined || coordinator.coordinatorEpoch <= 1) continue;
-    wanted.set(groupId, { groupId, agentId: coordinator.agentId, coordinatorEpoch: coordinator.coordinatorEpoch });
+    wanted.set(groupId, { treeId: trees.get(groupId) ?? groupId, groupId, agentId: coordinator.agentId, coordinatorEpoch: coordinator.coordinatorEpoch });
   }
   const stored = await readStoredCoordinatorPackages(db, [...wanted.values()]);
   return new Set(stored.map((k) => coordinatorPackageKey(k.groupId, k.coordinatorEpoch)));

@@ -123,7 +123,7 @@ async function plan(
     states.set(groupId, await deps.states.load(client, groupId, trees.get(groupId) ?? groupId, last, messagesByGroup.get(groupId) ?? []));
   }
   // A replacement Coordinator's assignments wait for its Context Package, where packages are issued (§7.2).
-  const coordinatorPackages = deps.settings.contextGenerator === undefined ? undefined : await readCoordinatorContexts(client, deps.kinds, items, states);
+  const coordinatorPackages = deps.settings.contextGenerator === undefined ? undefined : await readCoordinatorContexts(client, deps.kinds, items, states, trees);
   const histories = new Map<string, GroupHistory>();
   for (const [groupId, entryIds] of historyRequests) {
     if (lastSequences.has(groupId)) histories.set(groupId, await readGroupHistory(client, groupId, entryIds));

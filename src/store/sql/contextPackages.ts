@@ -68,24 +68,30 @@ export async function findDueContextRecipients(db: Queryable, limit: number): Pr
 
 /** A replacement Coordinator's package that an assignment waits for (§7.2). */
 export interface CoordinatorPackageKey {
+  readonly treeId: string;
   readonly groupId: string;
   readonly agentId: string;
   readonly coordinatorEpoch: number;
 }
 
-/** Those of `keys` whose package is stored, in one statement over the unique key of one package per cause. */
+/**
+ * Those of `keys` whose package is stored, in one statement over the unique key of one package
+ * per cause. A join, not a correlated `exists` over the keys: Citus refuses a correlated subquery
+ * whose FROM holds a set-returning function, and every assignment of a replacement Coordinator
+ * failed there (INTERNAL_ERROR) until this was rewritten.
+ */
 export async function readStoredCoordinatorPackages(db: Queryable, keys: readonly CoordinatorPackageKey[]): Promise<CoordinatorPackageKey[]> {
   if (keys.length === 0) return [];
-  const result = await db.query<{ group_id: string; agent_id: string; coordinator_epoch: number }>({
+  const result = await db.query<{ tree_id: string; group_id: string; agent_id: string; coordinator_epoch: number }>({
     name: 'read-stored-coordinator-packages',
-    text: `select k.group_id, k.agent_id, k.coordinator_epoch
-           from unnest($1::text[], $2::text[], $3::integer[]) as k(group_id, agent_id, coordinator_epoch)
-           where exists (select 1 from context_packages p
-                         where p.group_id = k.group_id and p.recipient_type = 'agent' and p.recipient_id = k.agent_id
-                           and p.cause = 'coordinator' and p.cause_epoch = k.coordinator_epoch)`,
-    values: [keys.map((k) => k.groupId), keys.map((k) => k.agentId), keys.map((k) => k.coordinatorEpoch)],
+    text: `select p.tree_id, p.group_id, p.recipient_id as agent_id, p.cause_epoch as coordinator_epoch
+           from context_packages p
+           join unnest($1::text[], $2::text[], $3::text[], $4::integer[]) as k(tree_id, group_id, agent_id, coordinator_epoch)
+             on p.tree_id = k.tree_id and p.group_id = k.group_id and p.recipient_id = k.agent_id and p.cause_epoch = k.coordinator_epoch
+           where p.recipient_type = 'agent' and p.cause = 'coordinator'`,
+    values: [keys.map((k) => k.treeId), keys.map((k) => k.groupId), keys.map((k) => k.agentId), keys.map((k) => k.coordinatorEpoch)],
   });
-  return result.rows.map((r) => ({ groupId: r.group_id, agentId: r.agent_id, coordinatorEpoch: r.coordinator_epoch }));
+  return result.rows.map((r) => ({ treeId: r.tree_id, groupId: r.group_id, agentId: r.agent_id, coordinatorEpoch: r.coordinator_epoch }));
 }
 
 export interface StoredPackageVersion {
@@ -126,17 +132,21 @@ export interface NewContextPackage {
   readonly createdAt: string;
 }
 
-/** Stores a package; false when another node (or an earlier round) stored this one first. */
+/**
+ * Stores a package; false when another node (or an earlier round) stored this one first. Counted
+ * by the rows it returns, not `rowCount`: on Citus this INSERT … SELECT is pulled to the
+ * coordinator, whose `rowCount` is the rows selected, those that conflicted included.
+ */
 export async function insertContextPackage(db: Queryable, row: NewContextPackage): Promise<boolean> {
   const result = await db.query({
     name: 'insert-context-package',
     text: `insert into context_packages (tree_id, context_package_id, group_id, recipient_type, recipient_id, scope_key, version, cause, cause_epoch, package_hash, document, created_at)
            select tree_id, $1::text, $2::text, $3::text, $4::text, $5::text, $6::int, $7::text, $8::int, $9::text, $10::text, $11::text
            from group_trees where group_id = $2
-           on conflict do nothing`,
+           on conflict do nothing returning 1 as stored`,
     values: [row.contextPackageId, row.groupId, row.recipient.type, row.recipient.id, row.scopeKey, row.version, row.cause, row.causeEpoch, row.packageHash, row.document, row.createdAt],
   });
-  return (result.rowCount ?? 0) > 0;
+  return result.rows.length > 0;
 }
 
 export interface StoredContextPackage {

@@ -34,7 +34,11 @@ export async function readEmbeddedAdmissions(db: Queryable, organizationId: stri
   return new Map(result.rows.map((row) => [row.signingHash, row]));
 }
 
-/** Appends the records; returns how many were new (fewer means another transaction won). */
+/**
+ * Appends the records; returns how many were new (fewer means another transaction won), counted
+ * by the rows returned: on Citus this INSERT … SELECT is pulled to the coordinator, whose
+ * `rowCount` is the rows selected, those that conflicted included.
+ */
 export async function insertEmbeddedAdmissions(db: Queryable, organizationId: string, rows: readonly EmbeddedAdmissionRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   const result = await db.query(
@@ -44,8 +48,8 @@ export async function insertEmbeddedAdmissions(db: Queryable, organizationId: st
             "trustedAcceptedAt", "acceptedById", "actionId"
      from json_to_recordset($2::json) as x("signingHash" text, "admissionRecordId" text, "documentKind" text, "keyId" text,
           "principalType" text, "principalId" text, "trustedAcceptedAt" text, "acceptedById" text, "actionId" text)
-     on conflict do nothing`,
+     on conflict do nothing returning 1 as inserted`,
     [organizationId, JSON.stringify(rows)],
   );
-  return result.rowCount ?? 0;
+  return result.rows.length;
 }

@@ -50,7 +50,11 @@ export async function findReceipts(db: Queryable, keys: readonly ReceiptKey[]): 
   return new Map(result.rows.map((row) => [receiptKey(row), row]));
 }
 
-/** Inserts receipts; returns how many were inserted (fewer means a concurrent duplicate won). */
+/**
+ * Inserts receipts; returns how many were inserted (fewer means a concurrent duplicate won),
+ * counted by the rows returned: on Citus this INSERT … SELECT is pulled to the coordinator, whose
+ * `rowCount` is the rows selected, those that conflicted included.
+ */
 export async function insertReceipts(db: Queryable, rows: readonly ReceiptRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   const result = await db.query({
@@ -60,7 +64,7 @@ export async function insertReceipts(db: Queryable, rows: readonly ReceiptRow[])
            select a, b, c, d, e, f, g, string_to_array(h, ' '), i, j, k
            from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                        $8::text[], $9::text[], $10::text[], $11::text[]) as v(a, b, c, d, e, f, g, h, i, j, k)
-           on conflict do nothing`,
+           on conflict do nothing returning 1 as inserted`,
     values: [
       rows.map((r) => r.actorType),
       rows.map((r) => r.actorId),
@@ -75,5 +79,5 @@ export async function insertReceipts(db: Queryable, rows: readonly ReceiptRow[])
       rows.map((r) => r.trustedAcceptedAt),
     ],
   });
-  return result.rowCount ?? 0;
+  return result.rows.length;
 }
