@@ -76,13 +76,17 @@ it('a later run that publishes what an earlier run of its WorkItem published ado
 
 it(`backs off a handler that never progresses and, after ${NO_PROGRESS_RUNS} runs, reports it ${RUNTIME_NO_PROGRESS} instead of starting it again`, async () => {
   const starts: number[] = [];
-  host('noprogress', () => {
+  const { lines } = host('noprogress', () => {
     starts.push(Date.now());
     throw new Error('the same failure every time');
   });
   const workItemId = await offer();
   const reported = (all: JsonObject[]): boolean => all.some((e) => e['kind'] === 'work.blocked' && JSON.stringify(e['payload']).includes(RUNTIME_NO_PROGRESS));
-  await unblockEach(workItemId, reported, 90_000);
+  await unblockEach(workItemId, reported, 90_000).catch(async (error: unknown) => {
+    // CI on Dec 5 (05:15 UTC) timed out here once, with nothing to tell why: say what happened.
+    const kinds = (await eventsOfWork(workItemId)).map((e) => e['kind']);
+    throw new Error(`${String(error)}; runs started ${starts.length}; the WorkItem's Events: ${kinds.join(', ')}; the host said: ${lines.slice(-30).join(' | ')}`);
+  });
   // Exactly NO_PROGRESS_RUNS runs, each (after the first) at least its backoff after the last.
   expect(starts).toHaveLength(NO_PROGRESS_RUNS);
   const gaps = starts.slice(1).map((at, i) => at - starts[i]!);
