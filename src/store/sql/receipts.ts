@@ -27,18 +27,26 @@ export function receiptKey(key: ReceiptKey): string {
   return `${key.actorType}\u001f${key.actorId}\u001f${key.actionId}`;
 }
 
+/** The tables that hold receipts: Group Commands', and the Organization's own (migration 0023). */
+export type ReceiptTable = 'receipts' | 'organization_receipts';
+
 /**
- * The receipts of the keys passed as `$1`–`$3` (actor types, actor IDs, Action IDs), each row
- * shaped as a `ReceiptRow`.
+ * The receipts in `table` of the keys passed as `$1`–`$3` (actor types, actor IDs, Action IDs),
+ * each row shaped as a `ReceiptRow`.
  */
-export const RECEIPTS_OF_KEYS = `
+export function receiptsOfKeys(table: ReceiptTable): string {
+  return `
   select r.actor_type as "actorType", r.actor_id as "actorId", r.action_id as "actionId",
          r.signing_hash as "signingHash", r.kind, r.group_id as "groupId", r.command,
          r.event_ids as "eventIds", r.key_id as "keyId",
          r.admission_record_id as "admissionRecordId", r.trusted_accepted_at as "trustedAcceptedAt"
-  from receipts r
+  from ${table} r
   join unnest($1::text[], $2::text[], $3::text[]) as k(actor_type, actor_id, action_id)
     using (actor_type, actor_id, action_id)`;
+}
+
+/** The receipts of Group Commands of the keys passed as `$1`–`$3`. */
+export const RECEIPTS_OF_KEYS = receiptsOfKeys('receipts');
 
 export function receiptKeyValues(keys: readonly ReceiptKey[]): string[][] {
   return [keys.map((k) => k.actorType), keys.map((k) => k.actorId), keys.map((k) => k.actionId)];
@@ -55,11 +63,16 @@ export async function findReceipts(db: Queryable, keys: readonly ReceiptKey[]): 
  * counted by the rows returned: on Citus this INSERT … SELECT is pulled to the coordinator, whose
  * `rowCount` is the rows selected, those that conflicted included.
  */
-export async function insertReceipts(db: Queryable, rows: readonly ReceiptRow[]): Promise<number> {
+export function insertReceipts(db: Queryable, rows: readonly ReceiptRow[]): Promise<number> {
+  return insertReceiptsInto(db, 'receipts', rows);
+}
+
+/** Inserts `rows` into `table`, as `insertReceipts` does. */
+export async function insertReceiptsInto(db: Queryable, table: ReceiptTable, rows: readonly ReceiptRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   const result = await db.query({
-    name: 'insert-receipts',
-    text: `insert into receipts (actor_type, actor_id, action_id, signing_hash, kind, group_id, command,
+    name: `insert-${table.replace('_', '-')}`,
+    text: `insert into ${table} (actor_type, actor_id, action_id, signing_hash, kind, group_id, command,
              event_ids, key_id, admission_record_id, trusted_accepted_at)
            select a, b, c, d, e, f, g, string_to_array(h, ' '), i, j, k
            from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
