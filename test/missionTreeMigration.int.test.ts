@@ -4,18 +4,15 @@
  * Group ID, following each Mission's stored parent — and nothing is lost or changed.
  */
 
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { withDatabase } from '../src/store/adminConnection.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../src/store/migrate.js';
-import { createPool, type Pool } from '../src/store/pool.js';
+import type { Pool } from '../src/store/pool.js';
 import { readAncestorGroups } from '../src/store/sql/ancestorGroups.js';
+import { emptyDatabase } from './support/emptyDatabase.js';
 
 const TREE_MIGRATION = 21;
 const TABLES = ['groups', 'events', 'aggregates', 'agent_cursors', 'event_redactions', 'group_snapshots', 'context_packages', 'receipts'];
-const name = `mw_test_${randomBytes(6).toString('hex')}`;
-const adminUrl = () => inject('adminDatabaseUrl');
+const empty = emptyDatabase();
 let pool: Pool;
 
 /** A Mission document as stored: child Missions name their parent (§14). */
@@ -50,20 +47,8 @@ async function contents(db: Pool): Promise<Record<string, string[]>> {
   return all;
 }
 
-beforeAll(async () => {
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  pool = createPool(withDatabase(adminUrl(), name), { max: 2 });
-});
-
-afterAll(async () => {
-  await pool.end();
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+beforeAll(() => {
+  pool = empty.pool();
 });
 
 describe('migration 0021 (Mission trees) on a database with data', () => {

@@ -7,17 +7,14 @@
  * and given rows) and, with MW_CITUS_URL, on a cluster database laid out as before.
  */
 
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { withDatabase } from '../src/store/adminConnection.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../src/store/migrate.js';
-import { createPool, type Pool } from '../src/store/pool.js';
+import type { Pool } from '../src/store/pool.js';
 import { createCitusDatabase, describeOnCitus } from './support/citus.js';
+import { emptyDatabase } from './support/emptyDatabase.js';
 
 const MIGRATION = 23;
-const name = `mw_test_${randomBytes(6).toString('hex')}`;
-const adminUrl = () => inject('adminDatabaseUrl');
+const empty = emptyDatabase();
 let pool: Pool;
 
 const RECEIPT = (table: string) => `insert into ${table} (actor_type, actor_id, action_id, signing_hash, kind, group_id, command, event_ids, key_id, admission_record_id, trusted_accepted_at)
@@ -46,20 +43,8 @@ async function expectMoved(db: Pool): Promise<void> {
     .rejects.toThrow(/organization_receipts_no_group/);
 }
 
-beforeAll(async () => {
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  pool = createPool(withDatabase(adminUrl(), name), { max: 2 });
-});
-
-afterAll(async () => {
-  await pool.end();
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+beforeAll(() => {
+  pool = empty.pool();
 });
 
 describe('migration 0023 (the Organization\'s tables) on plain PostgreSQL', () => {
