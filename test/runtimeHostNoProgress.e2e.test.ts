@@ -14,7 +14,7 @@
 
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { NO_PROGRESS_BACKOFF_MS, NO_PROGRESS_RUNS } from '../src/client/runtime/hostLimits.js';
 import { RUNTIME_NO_PROGRESS } from '../src/client/runtime/hostRestartGuard.js';
 import type { JobHandler } from '../src/client/runtime/job.js';
@@ -24,10 +24,20 @@ import { runtimeHostWorld, until } from './support/runtimeHostWorld.js';
 
 const { w, asCoordinator, hostOn, offer } = runtimeHostWorld('mw-noprogress-e2e-', { reactor: false });
 
-function host(name: string, handler: JobHandler): { lines: string[] } {
+/**
+ * A host of the Worker on its own projection, started before the test offers work and stopped
+ * when the test ends. Both matter: the Worker Agent is the same in both tests, and a host left
+ * running by the first test took the second test's offer whenever the offer reached it before
+ * the second host's HELLO fenced its Session (CI, Dec 5 05:15 UTC: the second test timed out,
+ * its handler never ran; the first test's handler had submitted the WorkItem).
+ */
+async function host(name: string, handler: JobHandler): Promise<{ lines: string[] }> {
   const { host: runtimeHost, runtime, lines } = hostOn(join(w.dir, `${name}.sqlite`), handler);
-  w.closing.push(() => runtime.close(), () => runtimeHost.stop(100));
-  void runtimeHost.start();
+  onTestFinished(async () => {
+    await runtimeHost.stop(100);
+    runtime.close();
+  });
+  await runtimeHost.start();
   return { lines };
 }
 
@@ -56,7 +66,7 @@ async function unblockEach(workItemId: string, done: (events: JsonObject[]) => b
 
 it('a later run that publishes what an earlier run of its WorkItem published adopts it and submits', async () => {
   let runs = 0;
-  const { lines } = host('republish', async (job) => {
+  const { lines } = await host('republish', async (job) => {
     runs++;
     const { contentHash } = await job.publishArtifact(`the result of ${job.workItemId}`, { mediaType: 'text/plain' });
     // The first run ends between publishing and submitting (in the PoC: SIGKILL).
@@ -76,7 +86,7 @@ it('a later run that publishes what an earlier run of its WorkItem published ado
 
 it(`backs off a handler that never progresses and, after ${NO_PROGRESS_RUNS} runs, reports it ${RUNTIME_NO_PROGRESS} instead of starting it again`, async () => {
   const starts: number[] = [];
-  const { lines } = host('noprogress', () => {
+  const { lines } = await host('noprogress', () => {
     starts.push(Date.now());
     throw new Error('the same failure every time');
   });
