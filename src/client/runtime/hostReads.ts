@@ -1,8 +1,9 @@
 /**
  * What the runtime host asks the Group Authority over HTTPS with the Agent's live Session
- * (docs/human-api.md, the same reads a human has): the Groups it is a worker in (`/v1/me`), and a
- * WorkItem as the Authority holds it now (`/v1/groups/{g}/view`), to re-check an Ownership Epoch
- * and Execution Lease after a restart (§11.5) and to hand a resumed job its contract.
+ * (docs/human-api.md, the same reads a human has): the Groups it is a worker in and its
+ * Membership Epochs (`/v1/me`), and a WorkItem as the Authority holds it now
+ * (`/v1/groups/{g}/view`), to re-check an Ownership Epoch and Execution Lease after a restart
+ * (§11.5) and to hand a resumed job its contract.
  */
 
 import type { MissionWeaveAgent } from '../agent.js';
@@ -45,6 +46,16 @@ async function getJson(agent: MissionWeaveAgent, path: string): Promise<unknown>
 export async function memberGroups(agent: MissionWeaveAgent, role = 'worker'): Promise<MemberGroup[]> {
   const me = (await getJson(agent, '/v1/me')) as { groups?: readonly MemberGroup[] };
   return (me.groups ?? []).filter((g) => g.role === role && g.membershipState === 'active');
+}
+
+/**
+ * The Agent's Membership Epoch in `groupId` as the Authority holds it now (`/v1/me`), whatever its
+ * role; undefined when it holds no active Membership there. What a Command refused
+ * MEMBERSHIP_STALE is rebased onto (outboxRebase.ts): the cached epoch may be the fenced one.
+ */
+export async function membershipEpochIn(agent: MissionWeaveAgent, groupId: string): Promise<number | undefined> {
+  const me = (await getJson(agent, '/v1/me')) as { groups?: readonly MemberGroup[] };
+  return (me.groups ?? []).find((g) => g.groupId === groupId && g.membershipState === 'active')?.membershipEpoch;
 }
 
 /** The Group's WorkItems as the Authority holds them now (its view, within the server's bounds). */

@@ -10,7 +10,7 @@
  * outbox as `pending` or `sent`, and is sent again with the same bytes on the next (re)connect or
  * start (`sendOutbox`): the Authority answers a Command it had accepted with its original Events
  * (same Action ID, no second transition) and refuses one it never saw under a now-fenced Session
- * (AUTH_STALE_SESSION), which is recorded as refused. Either way it is applied at most once.
+ * (AUTH_STALE_SESSION), which is rebased (below). Either way it is applied at most once.
  *
  * With no open Session — the Authority cannot be reached — the Command is signed under the last
  * Session this process had, kept, and not sent: the caller is answered COMMAND_QUEUED with its
@@ -23,7 +23,9 @@
  * the answer came): the Agent sends the same bytes again under the new Session, so a Command the
  * Authority had applied is answered with its receipt; one it never applied is refused
  * AUTH_STALE_SESSION and is rebased here the same way (`rebase`), so the caller is answered with
- * the rebased Command's Event instead of a refusal that would lose the Command.
+ * the rebased Command's Event instead of a refusal that would lose the Command. So is one refused
+ * MEMBERSHIP_STALE (the Membership changed while it was on its way, §8, §19): re-signed with the
+ * Membership Epoch the Authority holds now, under a new Action ID, on the same lease.
  */
 
 import type { MissionWeaveAgent } from '../agent.js';
@@ -34,6 +36,7 @@ import { signWith } from '../signer.js';
 import type { WorkAgent } from '../workEvidence.js';
 import { randomUUID } from 'node:crypto';
 import { outboxFailpoint } from './outboxFailpoint.js';
+import { membershipEpochIn } from './hostReads.js';
 import { OfflineBinder } from './outboxOffline.js';
 import { sessionRebase, type OutboxRebase } from './outboxRebase.js';
 import { sendKept } from './projectionSend.js';
@@ -58,7 +61,7 @@ export class OutboxCommands implements WorkAgent {
     private readonly outbox: () => ProjectionOutbox,
     membershipEpoch: (groupId: string) => number | undefined = () => undefined,
   ) {
-    this.rebase = sessionRebase({ agent, membershipEpoch });
+    this.rebase = sessionRebase({ agent, membershipEpoch, currentMembershipEpoch: (groupId) => membershipEpochIn(agent, groupId) });
     this.lastSession = agent.sessionEpoch;
     this.binder = new OfflineBinder(agent);
     agent.onConnectionChange((change) => {

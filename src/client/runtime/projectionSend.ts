@@ -9,9 +9,10 @@
  * - any other refusal the Authority says is final (`retryable: false`): `refused` with its code,
  *   and never sent again — the runtime decides what to do about it (a new Command, a new
  *   Action ID);
- * - AUTH_STALE_SESSION, with a `rebase` given: the Command was signed under a Session that ended
- *   and never applied (an applied one is answered with its receipt); it is rebased onto the
- *   current Session under a new Action ID (§19, outboxRebase.ts), the new bytes and Action ID
+ * - AUTH_STALE_SESSION or MEMBERSHIP_STALE, with a `rebase` given: the Command was signed under a
+ *   Session that ended or a Membership Epoch that moved on, and never applied (an applied one is
+ *   answered with its receipt); it is rebased onto the current epochs under a new Action ID (§19,
+ *   outboxRebase.ts), at most COMMAND_RESIGNS times in a row, the new bytes and Action ID
  *   replace the kept ones in the outbox before they are sent, and they are sent — the outcome
  *   names the new Action ID and, in `rebasedFrom`, the one it was first kept under (so does the
  *   outcome of a rebased Command sent again after a restart). A rebase that cannot be made
@@ -25,7 +26,7 @@ import type { SignedCommandSender } from '../offlineBuffer.js';
 import { isAgentError, MissionWeaveError } from '../errors.js';
 import { COMMAND_RESIGNS } from '../limits.js';
 import { outboxFailpoint } from './outboxFailpoint.js';
-import type { OutboxRebase } from './outboxRebase.js';
+import { STALE_REFUSALS, type OutboxRebase } from './outboxRebase.js';
 import { OUTBOX_KINDS, type OutboxCommand, type ProjectionOutbox } from './projectionOutbox.js';
 
 export type OutboxOutcome =
@@ -43,23 +44,29 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A kept Command refused AUTH_STALE_SESSION, rebased onto the current Session and sent (outboxRebase.ts). */
-async function sendRebased(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender, rebase: OutboxRebase): Promise<OutboxOutcome> {
+/** Whether a kept Command was refused as stale (STALE_REFUSALS) and is of a kind the outbox rebases. */
+function staleRefusal(error: unknown, command: OutboxCommand): error is MissionWeaveError {
+  return error instanceof MissionWeaveError && STALE_REFUSALS.has(error.code) && OUTBOX_KINDS.has(command.kind);
+}
+
+/** A kept Command `refusal` fenced (AUTH_STALE_SESSION, MEMBERSHIP_STALE), rebased onto the current epochs and sent (outboxRebase.ts). */
+async function sendRebased(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender, rebase: OutboxRebase, refusal: MissionWeaveError, rebases: number): Promise<OutboxOutcome> {
   const { actionId } = command;
+  const from = command.rebasedFrom === undefined ? {} : { rebasedFrom: command.rebasedFrom };
   let text: string;
   try {
-    text = await rebase(command);
+    text = await rebase(command, refusal);
   } catch (error) {
     // Cut short by the connection: the next sending tries again; refused for good: so is the Command.
     const final = (error instanceof MissionWeaveError && !error.retryable) || (isAgentError(error) && error.code === 'INVALID_ARGUMENT');
     if (!final) return { actionId, outcome: 'unanswered', error };
-    outbox.markRefused(actionId, 'AUTH_STALE_SESSION');
-    return { actionId, outcome: 'refused', code: 'AUTH_STALE_SESSION', why: `not rebased: ${messageOf(error)}` };
+    outbox.markRefused(actionId, refusal.code);
+    return { actionId, outcome: 'refused', code: refusal.code, ...from, why: `not rebased: ${messageOf(error)}` };
   }
-  return sendOne(outbox, outbox.rebase(actionId, text), sender);
+  return sendOne(outbox, outbox.rebase(actionId, text), sender, rebase, rebases);
 }
 
-async function sendOne(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender, rebase?: OutboxRebase): Promise<OutboxOutcome> {
+async function sendOne(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender, rebase?: OutboxRebase, rebases = 0): Promise<OutboxOutcome> {
   const { actionId } = command;
   const from = command.rebasedFrom === undefined ? {} : { rebasedFrom: command.rebasedFrom };
   outbox.markSent(actionId);
@@ -72,7 +79,7 @@ async function sendOne(outbox: ProjectionOutbox, command: OutboxCommand, sender:
       outbox.markAcked(actionId);
       return { actionId, outcome: 'acked', ...from };
     }
-    if (rebase !== undefined && isAgentError(error) && error.code === 'AUTH_STALE_SESSION' && OUTBOX_KINDS.has(command.kind)) return sendRebased(outbox, command, sender, rebase);
+    if (rebase !== undefined && rebases < COMMAND_RESIGNS && staleRefusal(error, command)) return sendRebased(outbox, command, sender, rebase, error, rebases + 1);
     if (error instanceof MissionWeaveError && !error.retryable) {
       outbox.markRefused(actionId, error.code);
       return { actionId, outcome: 'refused', code: error.code, ...from };
@@ -92,9 +99,10 @@ export interface InFlightRebase {
  * Sends one kept Command now (just added: outboxCommands.ts) and records its answer; resolves with
  * its primary Event, rejects with the refusal or the failure that left it unanswered. With
  * `inFlight`, a Command whose Session was replaced before it was applied (the Agent sent the same
- * bytes again after its reconnect and they were refused AUTH_STALE_SESSION) is rebased onto the new
- * Session under a new Action ID (§19), at most COMMAND_RESIGNS times, and the rebased one's Event
- * is the answer; one the Authority had applied was answered with its receipt and is not rebased.
+ * bytes again after its reconnect and they were refused AUTH_STALE_SESSION), or whose Membership
+ * Epoch moved on before it arrived (MEMBERSHIP_STALE), is rebased onto the current epochs under a
+ * new Action ID (§19), at most COMMAND_RESIGNS times, and the rebased one's Event is the answer;
+ * one the Authority had applied was answered with its receipt and is not rebased.
  */
 export async function sendKept(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender, inFlight?: InFlightRebase, rebases = 0): Promise<ProtocolEvent> {
   const { actionId } = command;
@@ -105,20 +113,19 @@ export async function sendKept(outbox: ProjectionOutbox, command: OutboxCommand,
     outbox.markAcked(actionId, eventIdOf(event));
     return event;
   } catch (error) {
-    const stale = isAgentError(error) && error.code === 'AUTH_STALE_SESSION' && OUTBOX_KINDS.has(command.kind);
-    if (inFlight !== undefined && stale && rebases < COMMAND_RESIGNS) return sendKeptRebased(outbox, command, sender, inFlight, rebases + 1);
+    if (inFlight !== undefined && staleRefusal(error, command) && rebases < COMMAND_RESIGNS) return sendKeptRebased(outbox, command, sender, inFlight, error, rebases + 1);
     if (error instanceof MissionWeaveError && !error.retryable && error.code !== 'ACTION_ID_COLLISION') outbox.markRefused(actionId, error.code);
     throw error;
   }
 }
 
-async function sendKeptRebased(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender, inFlight: InFlightRebase, rebases: number): Promise<ProtocolEvent> {
+async function sendKeptRebased(outbox: ProjectionOutbox, command: OutboxCommand, sender: SignedCommandSender, inFlight: InFlightRebase, refusal: MissionWeaveError, rebases: number): Promise<ProtocolEvent> {
   let text: string;
   try {
-    text = await inFlight.rebase(command);
+    text = await inFlight.rebase(command, refusal);
   } catch (error) {
     // Refused for good: so is the Command (the host re-checks the work); cut short: left to the next sending.
-    if ((error instanceof MissionWeaveError && !error.retryable) || (isAgentError(error) && error.code === 'INVALID_ARGUMENT')) outbox.markRefused(command.actionId, 'AUTH_STALE_SESSION');
+    if ((error instanceof MissionWeaveError && !error.retryable) || (isAgentError(error) && error.code === 'INVALID_ARGUMENT')) outbox.markRefused(command.actionId, refusal.code);
     throw error;
   }
   const rebased = outbox.rebase(command.actionId, text);
@@ -133,7 +140,7 @@ async function sendKeptRebased(outbox: ProjectionOutbox, command: OutboxCommand,
 /**
  * Sends every unanswered Command in order until one is left unanswered; says what became of each
  * sent. `busy` names Commands this process is sending now (sendKept): they are left to it;
- * `rebase` re-signs a kept run-ending Command fenced by a new Session (outboxRebase.ts).
+ * `rebase` re-signs a kept run-ending Command fenced by a new Session or Membership Epoch (outboxRebase.ts).
  */
 export async function sendOutbox(outbox: ProjectionOutbox, sender: SignedCommandSender, busy: ReadonlySet<string> = new Set(), rebase?: OutboxRebase): Promise<OutboxOutcome[]> {
   const outcomes: OutboxOutcome[] = [];
