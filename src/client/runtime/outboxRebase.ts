@@ -103,7 +103,7 @@ export function sessionRebase(ctx: RebaseContext): OutboxRebase {
       if (lease.sessionEpoch !== sessionEpoch) throw new AgentClientError('CONNECTION_CLOSED', `the Session changed during the rebase (${sessionEpoch} → ${lease.sessionEpoch})`, { groupId, relatedActionId: command.actionId });
       leaseId = lease.leaseId;
     }
-    const rebased: Document = { ...original, actionId: `urn:uuid:${randomUUID()}`, issuedAt: new Date().toISOString(), sessionEpoch, membershipEpoch, payload: { ...payload, executionLeaseId: leaseId } };
+    const rebased: Document = { ...original, actionId: `urn:uuid:${randomUUID()}`, issuedAt: new Date().toISOString(), sessionEpoch, membershipEpoch, payload: { ...payload, ...(leaseId === undefined ? {} : { executionLeaseId: leaseId }) } };
     return JSON.stringify((await signWith('command', rebased, ctx.agent.signer)).document);
   };
 }
