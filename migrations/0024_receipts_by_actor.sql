@@ -12,9 +12,15 @@
 -- transaction on Citus (an inert placeholder setting on plain PostgreSQL).
 set local citus.multi_shard_modify_mode to 'sequential';
 
-alter table organization_receipts drop constraint organization_receipts_no_group;
-
-alter table organization_receipts add constraint organization_receipts_services check (actor_type = 'service');
+-- The DDL on tables Citus knows is in blocks of its own: Citus sends a table's changed
+-- constraints to its shards as the text of the statement that named them, and this file's many
+-- statements in one were refused there ("cannot insert multiple commands into a prepared statement").
+do $$
+begin
+  alter table organization_receipts drop constraint organization_receipts_no_group;
+  alter table organization_receipts add constraint organization_receipts_services check (actor_type = 'service');
+end
+$$;
 
 insert into organization_receipts (actor_type, actor_id, action_id, signing_hash, kind, group_id, command, event_ids,
                                    key_id, admission_record_id, trusted_accepted_at)
@@ -31,8 +37,6 @@ where actor_type = 'service'
   and (actor_id, admission_record_id) in (select actor_id, admission_record_id from organization_receipts where group_id is not null);
 
 -- No new service receipt may land in `receipts`; checked of the existing rows when none stayed.
--- In a block of its own: Citus sends a distributed table's new check to the workers as the text
--- of the statement that named it, and this file's many statements in one were refused there.
 do $$
 begin
   alter table receipts add constraint receipts_not_services check (actor_type <> 'service') not valid;

@@ -43,7 +43,18 @@ export const REFERENCE_TABLES = [
 ] as const;
 
 /** Left on the coordinator. */
-export const COORDINATOR_TABLES = ['organization_state', 'organization_events', 'organization_receipts', 'policy_log', 'schema_migrations'] as const;
+export const COORDINATOR_TABLES = ['organization_state', 'organization_events', 'policy_log', 'schema_migrations'] as const;
+
+/**
+ * Left on the coordinator, but known to Citus (a "Citus local table", its one shard there): a
+ * transaction that writes one and a worker's shards commits them by two-phase commit, the
+ * coordinator's commit deciding (Citus commits a worker it alone wrote before the coordinator's
+ * own commit, and knows nothing of a plain table's writes). Every transaction that accepts a
+ * service's Command writes its receipt here, so a session activation (its Agent's Session Epoch
+ * on a worker) and a batch holding an Authority Group Command (its Events on a worker) commit
+ * whole or not at all, also if the coordinator fails between the two commits.
+ */
+export const COORDINATOR_CITUS_TABLES = ['organization_receipts'] as const;
 
 /** Whether this database is a Citus coordinator (the extension is installed and it holds the metadata). */
 export async function isCitusCoordinator(db: Queryable): Promise<boolean> {
@@ -65,7 +76,7 @@ async function citusTables(db: Queryable): Promise<Set<string>> {
  */
 export async function distributeTables(db: Queryable): Promise<string[]> {
   const known = await citusTables(db);
-  const all = [...REFERENCE_TABLES, ...TREE_TABLES, ...ACTOR_TABLES, ...AGENT_TABLES];
+  const all = [...REFERENCE_TABLES, ...TREE_TABLES, ...ACTOR_TABLES, ...AGENT_TABLES, ...COORDINATOR_CITUS_TABLES];
   if (all.every((table) => known.has(table))) return [];
   // A transaction that read several shards and then writes a reference table with a foreign key
   // (a Registry change) must use one connection per node; the store's multi-shard statements are
@@ -74,6 +85,9 @@ export async function distributeTables(db: Queryable): Promise<string[]> {
   const done: string[] = [];
   const run = async (table: string, sql: string, values: unknown[]) => {
     if (known.has(table)) return;
+    // A table a later migration creates (a run of the earlier ones alone) waits for that run.
+    const exists = await db.query<{ yes: boolean }>('select to_regclass($1) is not null as yes', [table]);
+    if (exists.rows[0]?.yes !== true) return;
     await db.query(sql, values);
     done.push(table);
   };
@@ -83,5 +97,6 @@ export async function distributeTables(db: Queryable): Promise<string[]> {
   for (const table of rest) await run(table, "select create_distributed_table($1, 'tree_id', colocate_with => $2)", [table, first]);
   for (const table of ACTOR_TABLES) await run(table, "select create_distributed_table($1, 'actor_id', colocate_with => 'none')", [table]);
   for (const table of AGENT_TABLES) await run(table, "select create_distributed_table($1, 'agent_id', colocate_with => $2)", [table, ACTOR_TABLES[0]]);
+  for (const table of COORDINATOR_CITUS_TABLES) await run(table, 'select citus_add_local_table_to_metadata($1)', [table]);
   return done;
 }

@@ -94,12 +94,15 @@ export async function hotPathStatements(organizationId = 'urn:missionweave:org:t
 }
 
 /** The hot-path statements that touch only tables of the coordinator (citusLayout.ts, `COORDINATOR_TABLES`). */
-export const COORDINATOR_STATEMENTS: ReadonlySet<string> = new Set(['read the Registry revision', 'read a service\'s receipts', 'insert a service\'s receipts']);
+export const COORDINATOR_STATEMENTS: ReadonlySet<string> = new Set(['read the Registry revision']);
+
+/** The hot-path statements whose one shard is the coordinator's (citusLayout.ts, `COORDINATOR_CITUS_TABLES`). */
+export const COORDINATOR_SHARD_STATEMENTS: ReadonlySet<string> = new Set(['read a service\'s receipts', 'insert a service\'s receipts']);
 
 interface PlanNode {
   readonly 'Node Type'?: string;
   readonly 'Custom Plan Provider'?: string;
-  readonly 'Distributed Query'?: { readonly Subplans?: unknown[]; readonly Job?: { readonly 'Task Count'?: number } };
+  readonly 'Distributed Query'?: { readonly Subplans?: unknown[]; readonly Job?: { readonly 'Task Count'?: number; readonly Tasks?: readonly { readonly Node?: string }[] } };
   readonly Plans?: readonly PlanNode[];
 }
 
@@ -124,4 +127,12 @@ export async function routerTasks(db: Queryable, statement: Statement): Promise<
   const query = scan['Distributed Query'];
   if ((query?.Subplans?.length ?? 0) > 0) return 'subplans';
   return query?.Job?.['Task Count'] ?? 'no task count';
+}
+
+/** The port of the node each task of `statement`'s Citus scan runs on, from its EXPLAIN. */
+export async function taskPorts(db: Queryable, statement: Statement): Promise<number[]> {
+  const result = await db.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`explain (format json) ${statement.text}`, [...(statement.values ?? [])]);
+  const plan = result.rows[0]?.['QUERY PLAN'][0]?.Plan;
+  const tasks = (plan === undefined ? [] : citusScans(plan)).flatMap((scan) => scan['Distributed Query']?.Job?.Tasks ?? []);
+  return tasks.map((task) => Number(/port=(\d+)/.exec(task.Node ?? '')?.[1]));
 }
