@@ -13,8 +13,9 @@
  * epoch while its old one is fenced; an activation for an Agent whose Session Epoch lies on the
  * stopped worker answers INTERNAL_ERROR. Once the worker is back every tree works again, every
  * refused Command succeeds when sent again unchanged, and every acknowledged Command's Events are
- * in the log with gapless sequences. Both workers in turn (so the Authority's own receipts' shard,
- * which the Organization's receipts no longer need, is down in one of them).
+ * in the log with gapless sequences. Both workers in turn. (Before migration 0024 the Authority's
+ * Group Commands' receipts lay on one worker's shard, down in one of the two runs; now every
+ * receipt of the Authority's lies in the coordinator's organization_receipts.)
  *
  * It stops workers of the whole cluster, which breaks whatever else runs on it at the time, so it
  * runs only when asked (MW_CITUS_FAULTS=1), like test/faultsCitus.e2e.test.ts: `.ci/run` runs it
