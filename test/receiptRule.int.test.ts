@@ -110,7 +110,7 @@ describe('one Action ID for an Organization Command and a Group Command of one a
 
   it('accepts exactly one of the two submitted at once, whole, and refuses the other', async () => {
     for (let round = 0; round < 6; round++) await race(await newMission(), newActionId());
-  });
+  }, 120_000);
 
   it('accepts exactly one of two transactions that overlap for certain: both read no receipt and wait at their receipt\'s insert', async () => {
     for (let round = 0; round < 2; round++) {
@@ -134,7 +134,7 @@ describe('one Action ID for an Organization Command and a Group Command of one a
         gate.release();
       }
     }
-  });
+  }, 150_000);
 });
 
 /** How many transactions wait for the transaction `xid` (to see whether its row is committed). */
