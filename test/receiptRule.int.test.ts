@@ -131,7 +131,8 @@ describe('one Action ID for an Organization Command and a Group Command of one a
           await gate.query('rollback');
         });
       } finally {
-        gate.release();
+        // Closed, not pooled: a failed wait leaves its transaction open, and closing ends it.
+        gate.release(true);
       }
     }
   }, 150_000);
