@@ -9,17 +9,18 @@
  *   every tree; a batch writes them in its own transaction (two-phase commit when the actor's
  *   shard and the tree's lie on different workers). The services' receipts (Group Commands'
  *   too) lie in `organization_receipts` instead (migration 0024), so that each actor's lie in
- *   one table, whose key holds the rule across its Organization and Group Commands. Agent Session Epochs are sharded by Agent,
- *   co-located with the receipts: a batch locks its Agents' rows `for share`, and a row lock on
- *   a reference table would lock its one shard as a whole, so that batches of different trees
- *   and Agents waited for each other and deadlocked (migration 0022).
+ *   one table, whose key holds the rule across its Organization and Group Commands. Agent
+ *   Session Epochs are sharded by Agent, co-located with the receipts: a batch locks its
+ *   Agents' rows `for share`, and a row lock on a reference table would lock its one shard as a
+ *   whole, so that batches of different trees and Agents waited for each other and deadlocked
+ *   (migration 0022).
  * - Organization-wide tables are reference tables: a copy on every node, read locally.
- * - The Organization's log and state and the services' receipts stay local tables of the
- *   coordinator (migrations 0023, 0024): every Organization Command locks `organization_state`
- *   and a session activation appends to `organization_events` and `organization_receipts`; as
- *   reference tables (their receipts sharded by the Authority's service, the actor of every
- *   activation) a HELLO failed while any worker was down. Every node's Commands go through the
- *   coordinator anyway.
+ * - The Organization's log and state stay local tables of the coordinator, and the services'
+ *   receipts a Citus local table there (migrations 0023, 0024; `COORDINATOR_CITUS_TABLES`):
+ *   every Organization Command locks `organization_state` and a session activation appends to
+ *   `organization_events` and `organization_receipts`; as reference tables (their receipts
+ *   sharded by the Authority's service, the actor of every activation) a HELLO failed while any
+ *   worker was down. Every node's Commands go through the coordinator anyway.
  * - `policy_log` (append-only by trigger, which Citus refuses on distributed and reference
  *   tables) and `schema_migrations` stay local tables of the coordinator too.
  */
