@@ -247,8 +247,8 @@ create table organization_receipts (
   admission_record_id text not null,
   trusted_accepted_at text not null,
   constraint organization_receipts_admission_record_id_key UNIQUE (actor_id, admission_record_id),
-  constraint organization_receipts_no_group CHECK (group_id IS NULL),
   constraint organization_receipts_pkey PRIMARY KEY (actor_type, actor_id, action_id),
+  constraint organization_receipts_services CHECK (actor_type = 'service'::text),
   constraint organization_receipts_signing_hash_key UNIQUE (actor_id, signing_hash)
 );
 
@@ -299,6 +299,7 @@ create table receipts (
   admission_record_id text not null,
   trusted_accepted_at text not null,
   constraint receipts_admission_record_id_key UNIQUE (actor_id, admission_record_id),
+  constraint receipts_not_services CHECK (actor_type <> 'service'::text),
   constraint receipts_pkey PRIMARY KEY (actor_type, actor_id, action_id),
   constraint receipts_signing_hash_key UNIQUE (actor_id, signing_hash)
 );

@@ -8,7 +8,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import { ACTOR_TABLES, AGENT_TABLES, COORDINATOR_TABLES, REFERENCE_TABLES, TREE_TABLES } from '../src/store/citusLayout.js';
+import { ACTOR_TABLES, AGENT_TABLES, COORDINATOR_CITUS_TABLES, COORDINATOR_TABLES, REFERENCE_TABLES, TREE_TABLES } from '../src/store/citusLayout.js';
 import { migrate } from '../src/store/migrate.js';
 import { inPipelinedTransaction } from '../src/store/pool.js';
 import { appendRoutedStatements } from '../src/store/sql/appendRouted.js';
@@ -17,7 +17,7 @@ import { insertGroups } from '../src/store/sql/groups.js';
 import { createCitusDatabase, describeOnCitus, type CitusDatabase } from './support/citus.js';
 import { Harness } from './support/harness.js';
 import { childMission, createMission } from './support/missions.js';
-import { COORDINATOR_STATEMENTS, hotPathStatements, routerTasks } from './support/citusPlans.js';
+import { COORDINATOR_SHARD_STATEMENTS, COORDINATOR_STATEMENTS, hotPathStatements, routerTasks, taskPorts } from './support/citusPlans.js';
 
 let db: CitusDatabase;
 
@@ -40,6 +40,11 @@ describeOnCitus('the store on a Citus cluster', () => {
     for (const name of AGENT_TABLES) expect(table.get(name), name).toMatchObject({ method: 'h', key: 'agent_id', colocation: table.get('receipts')?.colocation });
     for (const name of REFERENCE_TABLES) expect(table.get(name), name).toMatchObject({ method: 'n' });
     for (const name of COORDINATOR_TABLES) expect(table.has(name), name).toBe(false);
+    // Citus local tables: known to Citus, their one shard on the coordinator (group 0).
+    for (const name of COORDINATOR_CITUS_TABLES) expect(table.get(name), name).toMatchObject({ method: 'n', colocation: 0 });
+    const placed = await db.pool.query<{ name: string; group: number }>(
+      'select s.logicalrelid::regclass::text as name, p.groupid as group from pg_dist_shard s join pg_dist_placement p using (shardid) where s.logicalrelid::regclass::text = any($1)', [[...COORDINATOR_CITUS_TABLES]]);
+    expect(placed.rows).toEqual(COORDINATOR_CITUS_TABLES.map((name) => ({ name, group: 0 })));
     // A second run finds everything distributed and changes nothing.
     expect(await migrate(db.pool)).toEqual([]);
   });
@@ -104,6 +109,10 @@ describeOnCitus('the store on a Citus cluster', () => {
       // 0023): no Citus scan at all, no worker.
       const expected = COORDINATOR_STATEMENTS.has(label) ? 'no Citus scan' : 1;
       if (tasks !== expected) notRouted.push(`${label}: ${tasks}`);
+      // A service's receipts lie in organization_receipts, whose one shard is the coordinator's
+      // (migration 0024, a Citus local table): one task, there, no worker.
+      const coordinator = Number(new URL(db.url).port);
+      if (COORDINATOR_SHARD_STATEMENTS.has(label) && (await taskPorts(db.pool, statement)).join() !== String(coordinator)) notRouted.push(`${label}: not on the coordinator`);
     }
     expect(notRouted).toEqual([]);
   });

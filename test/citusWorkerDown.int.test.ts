@@ -13,8 +13,10 @@
  * epoch while its old one is fenced; an activation for an Agent whose Session Epoch lies on the
  * stopped worker answers INTERNAL_ERROR. Once the worker is back every tree works again, every
  * refused Command succeeds when sent again unchanged, and every acknowledged Command's Events are
- * in the log with gapless sequences. Both workers in turn (so the Authority's own receipts' shard,
- * which the Organization's receipts no longer need, is down in one of them).
+ * in the log with gapless sequences. The Authority's own Group Command (`mission.terminate`) is
+ * acknowledged in a tree on the other worker and answered INTERNAL_ERROR in one on the stopped
+ * worker, then accepted sent again: its receipts lie in the coordinator's organization_receipts
+ * (migration 0024; before, on one worker's shard, down in one of the two runs). Both workers in turn.
  *
  * It stops workers of the whole cluster, which breaks whatever else runs on it at the time, so it
  * runs only when asked (MW_CITUS_FAULTS=1), like test/faultsCitus.e2e.test.ts: `.ci/run` runs it
@@ -54,6 +56,8 @@ let ports: number[] = [];
 let stopped: number | undefined;
 let owner: Actor;
 const acknowledged = new Map<string, string[]>();
+/** Per worker, one Mission for each run, for the Authority to terminate: its own Group Command. */
+const spares = new Map<number, MissionRefs[]>();
 
 async function shardPort(table: string, value: string): Promise<number> {
   const result = await db.pool.query<{ port: number }>(
@@ -122,6 +126,15 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
         trees.push({ mission, coordinator, port });
       }
     }
+    for (const port of ports) {
+      const list: MissionRefs[] = [];
+      while (list.length < 2) {
+        const suffix = randomUUID();
+        if ((await shardPort('groups', `urn:missionweave:group:${suffix}`)) !== port) continue;
+        list.push(await createMission(h, owner, trees[0]?.coordinator as Actor, { missionId: `urn:missionweave:mission:${suffix}`, groupId: `urn:missionweave:group:${suffix}`, mainConversationId: `urn:missionweave:conversation:${suffix}` }));
+      }
+      spares.set(port, list);
+    }
     const placed = await readPlacements(db.url, []);
     for (const tree of trees) expect(placed.groups.get(tree.mission.groupId)).toBe(tree.port);
   }, 120_000);
@@ -166,7 +179,16 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
         const unreachable = openSession(cutOff.coordinator);
         const refusedActivation = await h.authority.submit(unreachable);
         expect(refusedActivation.ok ? 'activated' : [refusedActivation.error.code, refusedActivation.error.retryable]).toEqual(['INTERNAL_ERROR', true]);
-        return { retries, creation, during, created, cutOff, unreachable };
+        // The Authority's own Group Commands: its receipts lie on the coordinator (migration
+        // 0024), so only the tree's worker matters.
+        const terminate = (port: number) => h.sign(h.authorityActor, 'mission.terminate', { reason: 'worker down' }, { groupId: (spares.get(port) ?? [])[index]?.groupId as string });
+        const survivorPort = ports.find((p) => p !== down) as number;
+        const ended = await h.authority.submit(terminate(survivorPort));
+        expect(ended.ok ? 'acknowledged' : ended.error.code).toBe('acknowledged');
+        const stranded = terminate(down);
+        const notEnded = await h.authority.submit(stranded);
+        expect(notEnded.ok ? 'acknowledged' : [notEnded.error.code, notEnded.error.retryable]).toEqual(['INTERNAL_ERROR', true]);
+        return { retries, creation, during, created, cutOff, unreachable, stranded };
       };
       let seen: Awaited<ReturnType<typeof outage>>;
       try {
@@ -175,7 +197,7 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
         await startWorker(CITUS_URL, down);
         stopped = undefined;
       }
-      const { retries, creation, during, created, cutOff, unreachable } = seen;
+      const { retries, creation, during, created, cutOff, unreachable, stranded } = seen;
       const elsewhere = during.filter((a) => a.tree.port !== down);
       const onIt = during.filter((a) => a.tree.port === down);
       expect(elsewhere.length).toBeGreaterThan(0);
@@ -194,6 +216,8 @@ describeWhenAsked(`a Citus worker down${SKIP_REASON === undefined ? '' : ` (skip
       const reached = await h.authority.submit(unreachable);
       if (!reached.ok) throw new Error(`activation sent again: ${reached.error.code}`);
       cutOff.coordinator.sessionEpoch = sessionEpochOf(reached.events[0]?.text);
+      const ended = await h.authority.submit(stranded);
+      expect(ended.ok ? 'acknowledged' : ended.error.code).toBe('acknowledged');
       // Nothing acknowledged is missing; every tree's sequences are gapless.
       for (const tree of trees) {
         const rows = await db.pool.query<{ event_id: string; sequence: number }>('select event_id, sequence::int as sequence from events where tree_id = $1 and group_id = $1 order by sequence', [tree.mission.groupId]);

@@ -138,7 +138,9 @@ describe('the Authority reactor', () => {
 
     const events = await closures(work);
     expect(events).toHaveLength(1);
-    expect(await count(h.pool, 'receipts', 'kind = $1 and group_id = $2', ['ext.missionweave.core.work_lease_close', work.m.groupId])).toBe(1);
+    // The Authority's receipts, its Group Commands' too, lie in organization_receipts (migration 0024).
+    expect(await count(h.pool, 'organization_receipts', 'kind = $1 and group_id = $2', ['ext.missionweave.core.work_lease_close', work.m.groupId])).toBe(1);
+    expect(await count(h.pool, 'receipts', 'kind = $1 and group_id = $2', ['ext.missionweave.core.work_lease_close', work.m.groupId])).toBe(0);
     expect(events[0]).toMatchObject({
       actor: h.settings.services.authority,
       workItemId: work.workItemId,

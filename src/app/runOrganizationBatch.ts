@@ -16,8 +16,7 @@ import { withLayeredEntry } from '../protocol/layeredMap.js';
 import { SESSIONS_CHANNEL } from '../store/channels.js';
 import { inTransaction, type Queryable } from '../store/pool.js';
 import { insertAgentCard, insertOrganizationEvents, readOrganizationEventsById, type NewAgentCardRow, type OrganizationEventRow } from '../store/sql/organization.js';
-import { findOrganizationReceipts, insertOrganizationReceipts } from '../store/sql/organizationReceipts.js';
-import { receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
+import { findReceipts, insertReceipts, receiptKey, type ReceiptRow } from '../store/sql/receipts.js';
 import { insertBinding, insertValidityRecord, lockOrganization, updateOrganization } from '../store/sql/registry.js';
 import { upsertSessionEpochs } from '../store/sql/sessions.js';
 import { applyCardKeys, type CardKeyChanges } from './agentCardKeys.js';
@@ -92,7 +91,9 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
   const outcomes = await inTransaction(deps.pool, async (client) => {
     const org = await lockOrganization(client, services.organizationId);
     let snapshot = await deps.registry.ensure(client, org.registryRevision);
-    const receipts = await findOrganizationReceipts(client, items.map(receiptKeyOf));
+    // Each actor's receipts, its Group Commands' included (§15.1): a service's from the
+    // coordinator's `organization_receipts`, so a session activation reads no worker (receipts.ts).
+    const receipts = await findReceipts(client, items.map(receiptKeyOf));
     let state = await deps.organization.load(client, org.lastPosition);
     let position = org.lastPosition;
     evidence = [];
@@ -185,7 +186,7 @@ export async function runOrganizationBatch(items: readonly VerifiedCommand[], de
       await client.query('select pg_notify($1, $2)', [SESSIONS_CHANNEL, JSON.stringify({ agentId, sessionEpoch })]);
     }
     if (writes.keys.length > 0) await notifyRegistryChanged(client, snapshot.revision);
-    if ((await insertOrganizationReceipts(client, writes.receipts)) !== writes.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
+    if ((await insertReceipts(client, writes.receipts)) !== writes.receipts.length) throw new BatchConflict('a receipt was claimed concurrently');
     if ((await insertEmbeddedAdmissions(client, services.organizationId, writes.admissions)) !== writes.admissions.length) {
       throw new BatchConflict('an embedded document was admitted concurrently');
     }

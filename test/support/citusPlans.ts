@@ -58,6 +58,18 @@ export async function hotPathStatements(organizationId = 'urn:missionweave:org:t
   });
   const [revision, lock] = lockGroupsStatements(new Map([[tree, [tree, child]]]), organizationId, true);
   const [receipts, sessions] = routedReadStatements([{ ...actor, actionId: 'urn:action:1' }, { ...actor, actionId: 'urn:action:2' }], [actor.actorId]);
+  // A service's Command in a Group batch (the Authority's own): its receipts lie in the
+  // coordinator's organization_receipts with its Organization Commands' (migration 0024).
+  const service = { actorType: 'service', actorId: 'urn:missionweave:service:authority' };
+  const [serviceReceipts] = routedReadStatements([{ ...service, actionId: 'urn:action:3' }], []);
+  const [, serviceInsert] = appendRoutedStatements({
+    events: [event(tree, 2)],
+    aggregates: [],
+    receipts: [{ ...receipt('urn:action:3'), ...service }],
+    sequences: new Map(),
+    notify: undefined,
+    trees: new Map([[tree, tree]]),
+  });
   const [trees] = await captured((db) => readGroupTrees(db, [tree, child]));
   const [ancestry] = await captured((db) => readAncestorGroups(db, child, 5));
   const [taken] = await captured((db) => findTakenIds(db, [child], ['urn:mission:child']));
@@ -72,6 +84,7 @@ export async function hotPathStatements(organizationId = 'urn:missionweave:org:t
     ['read an actor\'s receipts', receipts], ['read Session Epochs for share', sessions],
     ['read a Group\'s aggregates', aggregates], ['read a Group\'s Messages', messages], ['read a Group\'s recent Events', recent], ['read a duplicate\'s Events', duplicates],
     ['append Events', append[0]], ['upsert aggregates', append[1]], ['insert an actor\'s receipts', append[2]], ['advance the counters', append[3]],
+    ['read a service\'s receipts', serviceReceipts], ['insert a service\'s receipts', serviceInsert],
     ['find taken IDs', taken], ['list new Groups', directory], ['insert new Groups', groups],
   ];
   return labelled.map(([label, statement]) => {
@@ -80,13 +93,16 @@ export async function hotPathStatements(organizationId = 'urn:missionweave:org:t
   });
 }
 
-/** The hot-path statements that read only tables of the coordinator (citusLayout.ts, `COORDINATOR_TABLES`). */
+/** The hot-path statements that touch only tables of the coordinator (citusLayout.ts, `COORDINATOR_TABLES`). */
 export const COORDINATOR_STATEMENTS: ReadonlySet<string> = new Set(['read the Registry revision']);
+
+/** The hot-path statements whose one shard is the coordinator's (citusLayout.ts, `COORDINATOR_CITUS_TABLES`). */
+export const COORDINATOR_SHARD_STATEMENTS: ReadonlySet<string> = new Set(['read a service\'s receipts', 'insert a service\'s receipts']);
 
 interface PlanNode {
   readonly 'Node Type'?: string;
   readonly 'Custom Plan Provider'?: string;
-  readonly 'Distributed Query'?: { readonly Subplans?: unknown[]; readonly Job?: { readonly 'Task Count'?: number } };
+  readonly 'Distributed Query'?: { readonly Subplans?: unknown[]; readonly Job?: { readonly 'Task Count'?: number; readonly Tasks?: readonly { readonly Node?: string }[] } };
   readonly Plans?: readonly PlanNode[];
 }
 
@@ -111,4 +127,12 @@ export async function routerTasks(db: Queryable, statement: Statement): Promise<
   const query = scan['Distributed Query'];
   if ((query?.Subplans?.length ?? 0) > 0) return 'subplans';
   return query?.Job?.['Task Count'] ?? 'no task count';
+}
+
+/** The port of the node each task of `statement`'s Citus scan runs on, from its EXPLAIN. */
+export async function taskPorts(db: Queryable, statement: Statement): Promise<number[]> {
+  const result = await db.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`explain (format json) ${statement.text}`, [...(statement.values ?? [])]);
+  const plan = result.rows[0]?.['QUERY PLAN'][0]?.Plan;
+  const tasks = (plan === undefined ? [] : citusScans(plan)).flatMap((scan) => scan['Distributed Query']?.Job?.Tasks ?? []);
+  return tasks.map((task) => Number(/port=(\d+)/.exec(task.Node ?? '')?.[1]));
 }

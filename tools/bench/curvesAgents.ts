@@ -28,8 +28,7 @@ import { inTransaction } from '#src/store/pool.js';
 import type { OrganizationEventRow } from '#src/store/sql/organization.js';
 import type { EmbeddedAdmissionRow } from '#src/store/sql/embeddedAdmissions.js';
 import { insertEmbeddedAdmissions } from '#src/store/sql/embeddedAdmissions.js';
-import { insertOrganizationReceipts } from '#src/store/sql/organizationReceipts.js';
-import type { ReceiptRow } from '#src/store/sql/receipts.js';
+import { insertReceipts, type ReceiptRow } from '#src/store/sql/receipts.js';
 import { lockOrganization, updateOrganization } from '#src/store/sql/registry.js';
 import type { BenchAgent, BenchWorld } from './benchWorld.js';
 import { CURVE_LIMITS } from './curvesPlan.js';
@@ -106,7 +105,7 @@ async function writeChunk(world: BenchWorld, rows: ChunkRows): Promise<void> {
       [rows.bindings.map((b) => b.keyId), rows.bindings.map((b) => b.principal.type), rows.bindings.map((b) => b.principal.id), rows.bindings.map((b) => b.algorithm),
         rows.bindings.map((b) => b.publicKey), rows.bindings.map((b) => b.validFrom), rows.bindings.map((_, i) => org.registryRevision + 1 + i)],
     );
-    if ((await insertOrganizationReceipts(client, rows.receipts)) !== rows.receipts.length) throw new Error('a seeded receipt already existed');
+    if ((await insertReceipts(client, rows.receipts)) !== rows.receipts.length) throw new Error('a seeded receipt already existed');
     if ((await insertEmbeddedAdmissions(client, services.organizationId, rows.admissions)) !== rows.admissions.length) throw new Error('a seeded card was already admitted');
     const registryRevision = org.registryRevision + rows.cards.length;
     await updateOrganization(client, services.organizationId, { registryRevision, lastPosition: org.lastPosition + rows.events.length });

@@ -20,7 +20,8 @@ export async function readFinalLogs(databaseUrl: string, groupIds: readonly stri
     const logs: GroupLog[] = [];
     for (const groupId of groupIds) {
       const events = await pool.query<{ sequence: number; document: string }>('select sequence, document from events where group_id = $1 order by sequence', [groupId]);
-      const receipts = await pool.query<{ action_id: string; command: string }>('select action_id, command from receipts where group_id = $1', [groupId]);
+      const receipts = await pool.query<{ action_id: string; command: string }>(`select action_id, command from receipts where group_id = $1
+         union all select action_id, command from organization_receipts where group_id = $1`, [groupId]);
       logs.push({ groupId, events: events.rows.map((r) => ({ sequence: Number(r.sequence), text: r.document })), commands: new Map(receipts.rows.map((r) => [r.action_id, r.command])) });
     }
     return logs;

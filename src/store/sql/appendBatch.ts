@@ -1,6 +1,6 @@
 /**
  * The write half of a Group transaction as one statement: Events, changed aggregates, receipts
- * and the Groups' counters, plus the one NOTIFY of the batch.
+ * (each in its actor's table, receipts.ts) and the Groups' counters, plus the one NOTIFY of the batch.
  *
  * Short columns travel as array literals, written here (`textArray`, `integerArray`), unpacked
  * by `unnest`. The long texts — each Event's signed text, each receipt's Command text, each
@@ -16,7 +16,7 @@ import type { JsonValue } from '../../protocol/strictJson.js';
 import type { Queryable } from '../pool.js';
 import { queryConfig, type Statement } from '../pipeline.js';
 import type { EventRow } from './events.js';
-import type { ReceiptRow } from './receipts.js';
+import { SERVICE_ACTOR, type ReceiptRow } from './receipts.js';
 
 export interface AggregateWrite {
   readonly groupId: string;
@@ -56,12 +56,21 @@ with new_events as (
   on conflict (tree_id, group_id, aggregate_type, aggregate_id)
   do update set revision = excluded.revision, document = excluded.document, updated_sequence = excluded.updated_sequence
   returning 1
+), receipt_rows as (
+  select at, ai, c, h, k, g, o, l, e, ki, a, w
+  from unnest($21::text[], $22::text[], $23::text[], $24::text[], $25::text[], $26::text[], $27::int[], $28::int[],
+              $29::text[], $30::text[], $31::text[], $32::text[]) as x(at, ai, c, h, k, g, o, l, e, ki, a, w)
 ), new_receipts as (
   insert into receipts (actor_type, actor_id, action_id, signing_hash, kind, group_id, command, event_ids,
                         key_id, admission_record_id, trusted_accepted_at)
   select at, ai, c, h, k, g, ${cut('o', 'l')}, string_to_array(e, ' '), ki, a, w
-  from unnest($21::text[], $22::text[], $23::text[], $24::text[], $25::text[], $26::text[], $27::int[], $28::int[],
-              $29::text[], $30::text[], $31::text[], $32::text[]) as x(at, ai, c, h, k, g, o, l, e, ki, a, w)
+  from receipt_rows where at <> '${SERVICE_ACTOR}'
+  returning 1
+), new_service_receipts as (
+  insert into organization_receipts (actor_type, actor_id, action_id, signing_hash, kind, group_id, command, event_ids,
+                                     key_id, admission_record_id, trusted_accepted_at)
+  select at, ai, c, h, k, g, ${cut('o', 'l')}, string_to_array(e, ' '), ki, a, w
+  from receipt_rows where at = '${SERVICE_ACTOR}'
   returning 1
 ), advanced as (
   update groups g set last_sequence = x.last_sequence
@@ -69,7 +78,7 @@ with new_events as (
   where g.tree_id = x.tree_id and g.group_id = x.group_id
   returning 1
 )
-select (select count(*) from new_receipts)::int as receipts,
+select ((select count(*) from new_receipts) + (select count(*) from new_service_receipts))::int as receipts,
        (select count(*) from new_events)::int as events,
        (select count(*) from new_aggregates)::int as aggregates,
        (select count(*) from advanced)::int as groups,

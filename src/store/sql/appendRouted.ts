@@ -1,7 +1,8 @@
 /**
  * The batch append as Citus routes it (docs/operations.md, "Citus"): the same rows as
  * `appendBatchStatement`, as one multi-row `VALUES` statement per table and Mission tree
- * (receipts: per actor), each of which Citus sends to one shard. The one-statement form's
+ * (receipts: per actor, a service's to the coordinator's `organization_receipts`), each of which
+ * Citus sends to one shard (or runs on the coordinator alone). The one-statement form's
  * `INSERT … SELECT FROM unnest(…)` and data-modifying CTEs are planned through the coordinator,
  * with two-phase commit even for one shard. The NOTIFY goes through the coordinator, as on plain
  * PostgreSQL. A receipt already claimed fails its statement with a unique violation, as there.
@@ -9,6 +10,7 @@
 
 import type { Statement } from '../pipeline.js';
 import type { BatchWrite } from './appendBatch.js';
+import { receiptTableOf, type ReceiptRow } from './receipts.js';
 
 /** Groups `rows` by `key`, in first-seen order. */
 function byKey<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
@@ -59,9 +61,10 @@ export function appendRoutedStatements(batch: BatchWrite): Statement[] {
       values: rows.flatMap((a) => [treeId, a.groupId, a.type, a.id, a.revision, JSON.stringify(a.document), a.sequence]),
     });
   }
-  for (const rows of byKey(batch.receipts, (r) => r.actorId).values()) {
+  // Each actor's receipts into its table (a service's: the coordinator's own, receipts.ts).
+  for (const rows of byKey(batch.receipts, (r) => `${receiptTableOf(r.actorType)}\u001f${r.actorId}`).values()) {
     statements.push({
-      text: `insert into receipts (actor_type, actor_id, action_id, signing_hash, kind, group_id, command, event_ids,
+      text: `insert into ${receiptTableOf((rows[0] as ReceiptRow).actorType)} (actor_type, actor_id, action_id, signing_hash, kind, group_id, command, event_ids,
                                    key_id, admission_record_id, trusted_accepted_at)
              values ${valuesList(rows.length, RECEIPT_CASTS)}`,
       values: rows.flatMap((r) => [r.actorType, r.actorId, r.actionId, r.signingHash, r.kind, r.groupId, r.command, [...r.eventIds],

@@ -16,12 +16,7 @@
 
 import type pg from 'pg';
 import type { Statement } from '../pipeline.js';
-import { RECEIPTS_OF_KEYS, receiptKey, receiptKeyValues, type ReceiptKey, type ReceiptRow } from './receipts.js';
-
-/** A receipt's columns, shaped as a `ReceiptRow`. */
-const RECEIPT_COLUMNS = `actor_type as "actorType", actor_id as "actorId", action_id as "actionId", signing_hash as "signingHash",
-  kind, group_id as "groupId", command, event_ids as "eventIds", key_id as "keyId",
-  admission_record_id as "admissionRecordId", trusted_accepted_at as "trustedAcceptedAt"`;
+import { RECEIPTS_OF_KEYS, receiptKey, receiptKeyValues, receiptsOfActorsStatements, type ReceiptKey, type ReceiptRow } from './receipts.js';
 
 export interface LockedGroups {
   readonly lastSequences: Map<string, number>;
@@ -104,22 +99,16 @@ export function parseReceiptsAndSessions(result: pg.QueryResult | undefined): Re
 }
 
 /**
- * The same reads as Citus routes them: the receipts of each actor (their shard) in a statement
- * of its own, then each Agent's Session Epoch, locked `for share`, in a statement of its own.
+ * The same reads as Citus routes them: the receipts of each actor in a statement of its own (a
+ * service's from the coordinator's `organization_receipts`, any other actor's from its shard of
+ * `receipts`), then each Agent's Session Epoch, locked `for share`, in a statement of its own.
  * `agent_sessions` is sharded by Agent, co-located with the receipts (citusLayout.ts), so each is
  * a row lock on one shard: batches of other Agents never wait for it (test/citusSessionLocks.int.test.ts).
  * Parsed by `parseRoutedReads`.
  */
 export function routedReadStatements(keys: readonly ReceiptKey[], agentIds: readonly string[]): Statement[] {
-  const byActor = new Map<string, ReceiptKey[]>();
-  for (const key of keys) byActor.set(key.actorId, [...(byActor.get(key.actorId) ?? []), key]);
   return [
-    ...[...byActor].map(([actorId, own]) => ({
-      name: 'read-receipts-of-actor',
-      text: `select ${RECEIPT_COLUMNS} from receipts
-             where actor_id = $1 and (actor_type, action_id) in (select * from unnest($2::text[], $3::text[]))`,
-      values: [actorId, own.map((k) => k.actorType), own.map((k) => k.actionId)],
-    })),
+    ...receiptsOfActorsStatements(keys),
     ...[...new Set(agentIds)].sort().map((agentId) => ({
       name: 'read-session-for-share',
       text: 'select agent_id, session_epoch from agent_sessions where agent_id = $1 for share',
