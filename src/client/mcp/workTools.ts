@@ -206,7 +206,7 @@ export function workTools(held: HeldWork): McpToolSpec[] {
         for (const artifact of submitted) if (artifact.adopted === true) held.log(`adopted ${artifact.contentHash} for ${workItemId}: an earlier run of it published the same content`);
         const artifactHashes = [...new Set(submitted.map((artifact) => artifact.contentHash))];
         const signed = await Promise.all(evidence.map((draft) => execution.evidence({ ...draft, artifactHashes })));
-        const ended = await sentOrKept(execution, execution.submit({ artifactHashes, evidence: signed }));
+        const ended = await held.ending(execution, () => sentOrKept(execution, execution.submit({ artifactHashes, evidence: signed })));
         held.finished(execution, 'submitted');
         if (ended.queued !== undefined) return queuedResult(workItemId, 'work.submit', ended.queued);
         return toJson({ workItemId, state: execution.workItem.state, artifacts: submitted, evidenceIds: signed.map((e) => e.evidenceId), sequence: ended.event.sequence });
@@ -218,7 +218,7 @@ export function workTools(held: HeldWork): McpToolSpec[] {
       input: { workItemId: id, reason: z.string().min(1).max(4000) },
       run: async ({ workItemId, reason }) => {
         const execution = await running(workItemId);
-        const ended = await sentOrKept(execution, execution.fail(reason));
+        const ended = await held.ending(execution, () => sentOrKept(execution, execution.fail(reason)));
         held.finished(execution, 'failed');
         if (ended.queued !== undefined) return queuedResult(workItemId, 'work.fail', ended.queued);
         return toJson({ workItemId, state: execution.workItem.state, sequence: ended.event.sequence });
