@@ -58,6 +58,22 @@ export interface RebaseContext {
   readonly agent: Pick<MissionWeaveAgent, 'sessionEpoch' | 'signer' | 'command'>;
   /** The Agent's Membership Epoch in a Group now (the Worker's epochs); the kept one otherwise. */
   readonly membershipEpoch: (groupId: string) => number | undefined;
+  /**
+   * Runs once the new lease is granted, before the Command is re-signed to cite it: a kept
+   * `work.submit`'s Artifacts are uploaded and published under that lease (mcp/keptArtifacts.ts),
+   * since a submission cites only published ones. A throw fails the rebase as a refused
+   * `work.start` would.
+   */
+  readonly beforeResign?: (command: OutboxCommand, lease: RebaseLease) => Promise<void>;
+}
+
+/** What a rebased Command cites: the WorkItem, its epochs and the new Execution Lease. */
+export interface RebaseLease {
+  readonly groupId: string;
+  readonly workItemId: string;
+  readonly ownershipEpoch: number;
+  readonly membershipEpoch: number;
+  readonly executionLeaseId: string;
 }
 
 type Document = Record<string, unknown>;
@@ -79,6 +95,7 @@ export function sessionRebase(ctx: RebaseContext): OutboxRebase {
     const started = await startAfterReplacement(ctx, { groupId, workItemId, ownershipEpoch, membershipEpoch });
     const lease = (started.payload as WorkLeaseGranted).executionLease;
     if (lease.sessionEpoch !== sessionEpoch) throw new AgentClientError('CONNECTION_CLOSED', `the Session changed during the rebase (${sessionEpoch} → ${lease.sessionEpoch})`, { groupId, relatedActionId: command.actionId });
+    await ctx.beforeResign?.(command, { groupId, workItemId, ownershipEpoch, membershipEpoch, executionLeaseId: lease.leaseId });
     const rebased: Document = { ...original, actionId: `urn:uuid:${randomUUID()}`, issuedAt: new Date().toISOString(), sessionEpoch, membershipEpoch, payload: { ...payload, executionLeaseId: lease.leaseId } };
     return JSON.stringify((await signWith('command', rebased, ctx.agent.signer)).document);
   };
