@@ -10,7 +10,9 @@
  * sends the kept bytes, the new Session fences them, the rebase takes a new Execution Lease, the
  * kept Artifact is uploaded and published under it, and the rebased `work.submit` cites it —
  * upload, publish, submit, in that order, each once, as the Group's Events show; the content the
- * node serves is the content kept, and nothing stays kept.
+ * node serves is the content kept, and nothing stays kept. Then the same without a restart: the
+ * node comes back under the same MCP server, which publishes and submits on reconnect, and
+ * `work_held`'s notice names the rebased Action ID next to the queued one.
  */
 
 import { readFileSync } from 'node:fs';
@@ -123,4 +125,36 @@ it('keeps a work_submit and its Artifact while the Authority cannot be reached, 
   } finally {
     after.close();
   }
+}, 400_000);
+
+it('publishes a kept Artifact and submits once when the Authority is back under the same MCP server', async () => {
+  const { groupId } = w;
+  mcp = await stdioClient(w.node.dir, 'builder');
+  await until(async () => ((await ok('work_held'))['recovering'] === true ? undefined : true), 'the start settled');
+  const workItemId = await offered();
+  await until(async () => ((await ok('work_offers'))['offers'] as { workItemId: string }[]).some((o) => o.workItemId === workItemId) || undefined, 'the offer');
+  await ok('work_accept', { groupId, workItemId });
+  await ok('work_start', { workItemId });
+  const sessions = (mcp.stderr().match(/session open/g) ?? []).length;
+
+  await w.node.stop();
+  await until(() => (/session (reconnecting|closed)/.test(mcp?.stderr() ?? '') ? true : undefined), 'the MCP server losing its Session');
+  const text = `${TEXT}-- and again, under one server\n`;
+  const queued = await ok('work_submit', { workItemId, artifacts: [{ text, deliverableId: 'migration-script' }], evidence });
+  expect(queued).toMatchObject({ queued: true, kind: 'work.submit', artifacts: [{ kept: true }] });
+  const keptId = queued['actionId'] as string;
+  const contentHash = (queued['artifacts'] as { contentHash: string }[])[0]?.contentHash as string;
+
+  await w.node.start();
+  const line = new RegExp(`outbox (\\S+): acked \\(rebased from ${keptId.replace(/[.:]/g, '\\$&')}\\)`);
+  const rebasedId = await until(() => line.exec(mcp?.stderr() ?? '')?.[1], 'the kept work.submit rebased and accepted');
+  expect((mcp.stderr().match(/session open/g) ?? []).length).toBeGreaterThan(sessions);
+  const events = await workEvents(workItemId);
+  const published = events.filter((e) => e['kind'] === 'artifact.published');
+  expect(published.map((e) => (e['payload'] as { artifact: { contentHash: string } }).artifact.contentHash)).toEqual([contentHash]);
+  const submitted = events.filter((e) => e['kind'] === 'work.submitted');
+  expect(submitted.map((e) => (e['cause'] as { id: string }).id)).toEqual([rebasedId]);
+  expect((submitted[0]?.['payload'] as { artifactHashes: string[] }).artifactHashes).toEqual([contentHash]);
+  const notices = (await ok('work_held'))['notices'] as { actionId?: string; rebasedFrom?: string; what: string }[];
+  expect(notices.filter((n) => n.rebasedFrom === keptId).map((n) => [n.what, n.actionId])).toEqual([['delivered', rebasedId]]);
 }, 400_000);
