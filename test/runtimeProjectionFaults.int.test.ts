@@ -139,7 +139,7 @@ describe('the schema version', () => {
     v1.close();
 
     const projection = open(path);
-    expect(SCHEMA_VERSION).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
     expect(projection.cursors.get(G1)).toBe(41);
     expect(projection.work.own(G1, 'urn:missionweave:work-item:w1', 1)).toMatchObject({ status: 'queued' });
     projection.close();
@@ -148,6 +148,7 @@ describe('the schema version', () => {
       { version: 1, applied_at: '2026-07-14T00:00:00.000Z' },
       { version: 2, applied_at: '2026-07-15T00:00:00.000Z' },
       { version: 3, applied_at: '2026-07-15T00:00:00.000Z' },
+      { version: 4, applied_at: '2026-07-15T00:00:00.000Z' },
     ]);
     raw.close();
   });

@@ -29,6 +29,7 @@ import { MissionWeaveWorker } from '../client/worker.js';
 import { AgentContext } from '../client/mcp/agentContext.js';
 import { HeldWork } from '../client/mcp/heldWork.js';
 import { outboxSender, recoverHeldWork } from '../client/mcp/heldWorkRecovery.js';
+import { publishKept } from '../client/mcp/keptArtifacts.js';
 import { OutboxCommands } from '../client/runtime/outboxCommands.js';
 import { createMcpServer } from '../client/mcp/mcpServer.js';
 import { mcpTools } from '../client/mcp/mcpTools.js';
@@ -137,7 +138,8 @@ async function serveTools({ url, ca, extension, httpText, runtime, home, princip
   // delivers; the held work learns of unblocked WorkItems.
   // Its Commands that end a run are kept in the projection's outbox before they are sent (outboxCommands.ts).
   // One in flight when a new Session replaces the old, or kept and fenced by one, is rebased onto it (§11.5, outboxRebase.ts).
-  const commands = new OutboxCommands(agent, () => runtime.projection.outbox, (groupId): number | undefined => worker.epochs.facts(groupId)?.membershipEpoch);
+  // A work_submit kept offline keeps its Artifacts too; the rebase publishes them under its new lease first (keptArtifacts.ts).
+  const commands = new OutboxCommands(agent, () => runtime.projection.outbox, (groupId): number | undefined => worker.epochs.facts(groupId)?.membershipEpoch, publishKept(agent, () => runtime.projection));
   const worker: MissionWeaveWorker = new MissionWeaveWorker(agent, { commands });
   const held = new HeldWork({ agent, worker, runtime, log });
   agent.onEvent((event) => held.observe(event));

@@ -137,6 +137,11 @@ export class MissionWeaveAgent {
     return capabilityClient(this.access);
   }
 
+  /** The node's HTTPS origin: where its Artifact store, Registry and capability endpoints are. */
+  get origin(): URL {
+    return this.endpoint.origin;
+  }
+
   /**
    * The Artifact store as this Agent's live Session reaches it (§13.1), for `uploadArtifact` and
    * `downloadArtifact`: the token is the Session's, so a reconnect needs a fresh endpoint.

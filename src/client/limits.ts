@@ -127,5 +127,11 @@ export const MAX_CHECKPOINT_BYTES = 1024 * 1024;
 export const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
 /** WorkItems the projection tracks (owned, running, paused or blocked): far more than any slot count queues. */
 export const MAX_PROJECTED_WORK = 10_000;
+/**
+ * Artifact content the projection keeps, all WorkItems together, for `work_submit`s signed while
+ * the Authority could not be reached (uploaded and published on reconnect): four calls at
+ * MAX_INLINE_ARTIFACTS_TOTAL_BYTES. Past it such a submission is refused, not kept.
+ */
+export const MAX_KEPT_ARTIFACT_BYTES = 4 * MAX_INLINE_ARTIFACTS_TOTAL_BYTES;
 /** The projection file itself (SQLite's max_page_count): beyond it every write refuses as a full disk would. */
 export const MAX_PROJECTION_BYTES = 1024 * 1024 * 1024;

@@ -75,6 +75,19 @@ function producerCapabilities(workItem: WorkItemDocument, card: ProducerCard | u
 export async function publishWorkArtifact(execution: PublishingExecution, source: ArtifactSource, details: ArtifactDetails): Promise<PublishedArtifact> {
   const store = execution.store();
   const { contentHash, sizeBytes } = await uploadArtifact(store, source);
+  const manifest = await signWorkManifest(execution, store.origin, { contentHash, sizeBytes }, details);
+  const payload = { artifact: manifest, ownershipEpoch: execution.cited.ownershipEpoch, executionLeaseId: execution.cited.executionLeaseId };
+  const event = await execution.agent.command('artifact.publish', payload, execution.options);
+  return { contentHash, sizeBytes, manifest, event };
+}
+
+/**
+ * The complete signed manifest of content `contentHash` of this execution's WorkItem, its
+ * retrieval URI in the store's `origin`; nothing is sent (a submission kept offline signs its
+ * manifests so, to publish them on reconnect: mcp/keptArtifacts.ts).
+ */
+export async function signWorkManifest(execution: Pick<PublishingExecution, 'agent' | 'producer' | 'workItem'>, origin: ArtifactEndpoint['origin'], content: { readonly contentHash: string; readonly sizeBytes: number }, details: ArtifactDetails): Promise<MissionWeaveArtifactManifest> {
+  const { contentHash, sizeBytes } = content;
   const { workItem, agent } = execution;
   const card = details.producer ?? execution.producer;
   const draft: ArtifactManifestDraft = {
@@ -93,9 +106,6 @@ export async function publishWorkArtifact(execution: PublishingExecution, source
     ...(details.artifactId === undefined ? {} : { artifactId: details.artifactId }),
     ...(details.extensions === undefined ? {} : { extensions: details.extensions }),
   };
-  const signed = await buildArtifactManifest(draft, agent.signer, store.origin);
-  const manifest = signed.document as MissionWeaveArtifactManifest;
-  const payload = { artifact: manifest, ownershipEpoch: execution.cited.ownershipEpoch, executionLeaseId: execution.cited.executionLeaseId };
-  const event = await agent.command('artifact.publish', payload, execution.options);
-  return { contentHash, sizeBytes, manifest, event };
+  const signed = await buildArtifactManifest(draft, agent.signer, origin);
+  return signed.document as MissionWeaveArtifactManifest;
 }

@@ -13,12 +13,13 @@
  */
 
 import type { ArtifactEndpoint, ArtifactSource } from './artifacts.js';
+import type { MissionWeaveArtifactManifest } from '../protocol/schemas/payloadTypes.js';
 import type { CommandOptions } from './commands.js';
 import type { GroupEvent, ProtocolEvent } from './documents.js';
 import { LEASE_LOSS_CODES, LeaseKeeper, type LeaseLossReason, type LeaseTerm } from './leaseKeeper.js';
 import { AgentClientError, isAgentError } from './errors.js';
 import type { OfflineExecution } from './offlineBuffer.js';
-import { publishWorkArtifact, type ArtifactDetails, type ProducerCard, type PublishedArtifact } from './workArtifacts.js';
+import { publishWorkArtifact, signWorkManifest, type ArtifactDetails, type ProducerCard, type PublishedArtifact } from './workArtifacts.js';
 import { failureReport, signWorkEvidence, type WorkAgent } from './workEvidence.js';
 import { LEASE_RENEW_KIND, WORK_LEASES_EXTENSION, workItemOf, workLeasesOf, type Evidence, type EvidenceDraft, type WorkCheckpointPayload, type WorkItemDocument, type WorkLease, type WorkLeaseGranted } from './workDocuments.js';
 
@@ -127,6 +128,11 @@ export class WorkExecution {
   checkpoint(checkpoint: Checkpoint, options: { readonly resumeWithinSeconds?: number } = {}): Promise<ProtocolEvent> {
     const payload = { ...this.cited(), checkpoint: { ...checkpoint, createdAt: checkpoint.createdAt ?? new Date().toISOString() }, ...options };
     return this.end('work.checkpoint', payload);
+  }
+
+  /** The signed manifest `publishArtifact` would publish for this content, its store at `origin`; signed now, sent nowhere (kept offline). */
+  signArtifactManifest(origin: URL | string, content: { readonly contentHash: string; readonly sizeBytes: number }, details: ArtifactDetails): Promise<MissionWeaveArtifactManifest> {
+    return signWorkManifest({ agent: this.init.agent, producer: this.init.producer, workItem: this.current }, origin, content, details);
   }
 
   /** Content hashes this execution published, in order. */

@@ -5,6 +5,7 @@
  * as tool refusals a model can act on.
  */
 
+import type { OutboxCommand } from '../runtime/projectionOutbox.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
 import type { WorkStatus } from '../runtime/projectionWork.js';
 import type { SchedulerRefusal } from '../runtime/schedulerTypes.js';
@@ -75,4 +76,16 @@ export function heldEntry(runtime: AgentRuntime, workItemId: string, groupId: st
 /** When the ownership lease ends: the start-by deadline while queued (§11.3). */
 export function ownershipExpiresAt(workItem: WorkItemDocument): string | undefined {
   return workLeasesOf(workItem).ownership?.expiresAt;
+}
+
+/** What the model is told of a Command sent again from the outbox and answered; undefined for one not about a WorkItem, or unanswered. */
+export function outboxNotice(command: OutboxCommand): HeldNotice | undefined {
+  const { payload } = JSON.parse(command.bytes.toString('utf8')) as { payload?: { workItemId?: unknown } };
+  const workItemId = payload?.workItemId;
+  if (typeof workItemId !== 'string' || (command.state !== 'acked' && command.state !== 'refused')) return undefined;
+  const what = command.state === 'acked' ? 'delivered' : 'refused';
+  const as = command.rebasedFrom === undefined ? '' : ` as ${command.actionId} (rebased from ${command.rebasedFrom})`;
+  const why = command.state === 'acked' ? `${command.kind} was accepted${as}${command.eventId === undefined ? '' : ` (${command.eventId})`}` : `${command.kind} was refused${as} ${command.refusal ?? ''}`.trim();
+  const from = command.rebasedFrom === undefined ? {} : { rebasedFrom: command.rebasedFrom };
+  return { groupId: command.groupId, workItemId, what, why, actionId: command.actionId, ...from, at: new Date().toISOString() };
 }

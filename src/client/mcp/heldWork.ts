@@ -8,7 +8,8 @@
  * names into a free slot (`startChosen`), and `work_checkpoint` keeps the checkpoint durable,
  * then releases the Execution Lease at the Authority, then yields the slot (`yieldChosen`). While
  * a WorkItem runs, its WorkExecution's LeaseKeeper renews the lease between the model's calls
- * (§11.3); a lease lost blocks the run here and re-checks it with the Authority.
+ * (§11.3); a lease lost blocks the run here and re-checks it with the Authority, unless the
+ * Command ending the run was in flight and accepted (`ending`: its receipt, or rebased).
  *
  * On start (`recover`, heldWorkRecovery.ts) the outbox is sent, held work is re-checked with the
  * Authority as the runtime host does (§11.5): work whose Ownership Epoch moved, that another Agent
@@ -35,7 +36,7 @@ import type { SchedulerRefusal } from '../runtime/schedulerTypes.js';
 
 export { ownershipExpiresAt, runtimeRefusal, type HeldEntry, type HeldNotice } from './heldEntries.js';
 import { MAX_HELD_NOTICES } from './mcpLimits.js';
-import { heldEntry, runtimeRefusal, type HeldEntry, type HeldNotice } from './heldEntries.js';
+import { heldEntry, outboxNotice, runtimeRefusal, type HeldEntry, type HeldNotice } from './heldEntries.js';
 import { ToolRefusal } from './toolSpec.js';
 
 export interface HeldWorkInit {
@@ -48,11 +49,6 @@ export interface HeldWorkInit {
 /** Refusals of `work.start` that say the WorkItem is no longer this Agent's. */
 const NOT_MINE = new Set(['WORK_STALE_OWNERSHIP', 'WORK_LEASE_EXPIRED', 'AUTH_FORBIDDEN', 'WORK_NOT_FOUND']);
 
-function workItemIdOf(bytes: Buffer): string | undefined {
-  const command = JSON.parse(bytes.toString('utf8')) as { payload?: { workItemId?: unknown } };
-  return typeof command.payload?.workItemId === 'string' ? command.payload.workItemId : undefined;
-}
-
 export class HeldWork {
   readonly worker: MissionWeaveWorker;
   readonly runtime: AgentRuntime;
@@ -61,6 +57,8 @@ export class HeldWork {
   private readonly ended = new Map<string, HeldEntry>();
   private readonly told: HeldNotice[] = [];
   private readonly busy = new Set<string>();
+  /** Executions whose ending Command (checkpoint, submit, fail) is in flight. */
+  private readonly endingNow = new Set<WorkExecution>();
   private settled: Promise<void> = Promise.resolve();
   private recovering = false;
   readonly log: (line: string) => void;
@@ -180,13 +178,30 @@ export class HeldWork {
   }
 
   /**
+   * Sends the Command that ends `execution`'s run. A lease lost meanwhile (the Session replaced
+   * with it in flight; the outbox rebases it) is acted on only if the Command was not accepted.
+   */
+  async ending<T>(execution: WorkExecution, send: () => Promise<T>): Promise<T> {
+    this.endingNow.add(execution);
+    let accepted = false;
+    try {
+      const answer = await send();
+      accepted = true;
+      return answer;
+    } finally {
+      this.endingNow.delete(execution);
+      if (!accepted) void this.leaseEnded(execution);
+    }
+  }
+
+  /**
    * The model's checkpoint: `data` durable in the projection first (a safe checkpoint), then
    * `release` (the Authority's `work.checkpoint`, which ends the lease), then the slot yielded.
    */
   async checkpoint<T>(execution: WorkExecution, data: unknown, releaseLease: () => Promise<T>): Promise<T> {
     const { workItemId, leaseId } = execution;
     this.runtime.checkpoint(workItemId, leaseId, JSON.stringify(data), true);
-    const answer = await releaseLease();
+    const answer = await this.ending(execution, releaseLease);
     const yielded = this.runtime.yieldChosen(workItemId, leaseId);
     if (!yielded.ok) this.log(`checkpoint of ${workItemId}: the runtime did not yield (${yielded.refusal.code})`);
     this.documents.set(workItemId, execution.workItem);
@@ -219,13 +234,9 @@ export class HeldWork {
 
   /** A Command sent again from the outbox (a restart or reconnect came between) was answered: the model is told. */
   outboxAnswered(command: OutboxCommand): void {
-    const workItemId = workItemIdOf(command.bytes);
-    if (workItemId === undefined || (command.state !== 'acked' && command.state !== 'refused')) return;
-    const what = command.state === 'acked' ? 'delivered' : 'refused';
-    const as = command.rebasedFrom === undefined ? '' : ` as ${command.actionId} (rebased from ${command.rebasedFrom})`;
-    const why = command.state === 'acked' ? `${command.kind} was accepted${as}${command.eventId === undefined ? '' : ` (${command.eventId})`}` : `${command.kind} was refused${as} ${command.refusal ?? ''}`.trim();
-    const from = command.rebasedFrom === undefined ? {} : { rebasedFrom: command.rebasedFrom };
-    this.told.push({ groupId: command.groupId, workItemId, what, why, actionId: command.actionId, ...from, at: new Date().toISOString() });
+    const notice = outboxNotice(command);
+    if (notice === undefined) return;
+    this.told.push(notice);
     while (this.told.length > MAX_HELD_NOTICES) this.told.shift();
   }
 
@@ -260,7 +271,7 @@ export class HeldWork {
 
   /** A lease lost while the model worked: the run is blocked here, then re-checked with the Authority. */
   private async leaseEnded(execution: WorkExecution): Promise<void> {
-    if (execution.leaseStatus !== 'lost' || this.executions.get(execution.workItemId) !== execution) return;
+    if (execution.leaseStatus !== 'lost' || this.executions.get(execution.workItemId) !== execution || this.endingNow.has(execution)) return;
     const { groupId, workItemId, ownershipEpoch } = execution;
     const row = this.runtime.projection.work.get(groupId, workItemId);
     if (row?.status !== 'running' || row.executionLeaseId !== execution.leaseId) return;

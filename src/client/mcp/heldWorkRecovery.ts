@@ -19,6 +19,7 @@ import type { OutboxRebase } from '../runtime/outboxRebase.js';
 import type { OutboxCommands } from '../runtime/outboxCommands.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
 import type { HeldWork } from './heldWork.js';
+import { keptAnswered } from './keptArtifacts.js';
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -27,7 +28,8 @@ function messageOf(error: unknown): string {
 /**
  * Sends the outbox, one sending at a time (a reconnect during a sending queues the next behind it),
  * leaving the Commands `commands` is sending now to it and rebasing what a new Session fenced
- * (`rebase`, outboxRebase.ts); each answer is `told` to the held work.
+ * (`rebase`, outboxRebase.ts); each answer is `told` to the held work, and a `work.submit`'s kept
+ * Artifacts (keptArtifacts.ts) go once it is answered.
  */
 export function outboxSender(runtime: AgentRuntime, agent: MissionWeaveAgent, log: (line: string) => void, commands?: OutboxCommands, held?: HeldWork, rebase?: OutboxRebase): () => Promise<void> {
   let flushing: Promise<void> = Promise.resolve();
@@ -39,6 +41,7 @@ export function outboxSender(runtime: AgentRuntime, agent: MissionWeaveAgent, lo
       for (const outcome of outcomes) {
         log(`outbox ${outcomeText(outcome)}`);
         const kept = outbox.get(outcome.actionId);
+        if (kept !== undefined && outcome.outcome !== 'unanswered') keptAnswered(runtime.projection, kept);
         if (held !== undefined && kept !== undefined && outcome.outcome !== 'unanswered') held.outboxAnswered(kept);
       }
     });

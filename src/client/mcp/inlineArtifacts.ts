@@ -40,6 +40,8 @@ export interface SubmittedArtifact {
   readonly published: boolean;
   /** True when an earlier run of this WorkItem had published it (adopted, hostArtifacts.ts). */
   readonly adopted?: true;
+  /** True when it is kept to be published on reconnect with its kept `work.submit` (keptArtifacts.ts). */
+  readonly kept?: true;
 }
 
 /** Who publishes, and how to find what the Group already published (to adopt an earlier run's). */

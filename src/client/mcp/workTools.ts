@@ -12,7 +12,8 @@
  * wire: every Command is one the SDK already sends.
  *
  * While the Authority cannot be reached, a checkpoint, submission or failure is kept and sent on
- * reconnect: the answer says `queued`, with its Action ID (keptCommands.ts).
+ * reconnect: the answer says `queued`, with its Action ID (keptCommands.ts); a submission's
+ * Artifacts are kept with it and published first (keptArtifacts.ts).
  *
  * Refusals come back as results: the Authority's MissionWeaveError (WORK_ALREADY_OWNED,
  * WORK_OFFER_EXPIRED, WORK_LEASE_EXPIRED…) passes through, and what is refused on this side is
@@ -26,6 +27,7 @@ import type { JsonObject } from '../documents.js';
 import { authorityArtifact } from '../runtime/hostReads.js';
 import { ownershipExpiresAt, runtimeRefusal, type HeldEntry, type HeldWork } from './heldWork.js';
 import { publishInlineArtifacts, resolveInlineArtifacts } from './inlineArtifacts.js';
+import { keepInlineArtifacts } from './keptArtifacts.js';
 import { queuedResult, sentOrKept } from './keptCommands.js';
 import { tool, type McpToolSpec } from './toolSpec.js';
 
@@ -202,13 +204,27 @@ export function workTools(held: HeldWork): McpToolSpec[] {
       run: async ({ workItemId, artifacts, evidence }) => {
         const execution = await running(workItemId);
         const resolved = resolveInlineArtifacts(artifacts, execution.workItem.contract);
-        const submitted = await publishInlineArtifacts(execution, resolved, { agentId: held.agent.agentId, lookup: (contentHash) => authorityArtifact(held.agent, execution.groupId, contentHash) });
-        for (const artifact of submitted) if (artifact.adopted === true) held.log(`adopted ${artifact.contentHash} for ${workItemId}: an earlier run of it published the same content`);
+        const publisher = { agentId: held.agent.agentId, lookup: (contentHash: string) => authorityArtifact(held.agent, execution.groupId, contentHash) };
+        // The Authority out of reach: the Artifacts are kept with the submission, published on reconnect (keptArtifacts.ts).
+        const offline = held.agent.sessionEpoch === undefined;
+        let submitted = offline ? await keepInlineArtifacts(held.runtime.projection, held.agent.origin, execution, resolved) : await publishInlineArtifacts(execution, resolved, publisher);
         const artifactHashes = [...new Set(submitted.map((artifact) => artifact.contentHash))];
         const signed = await Promise.all(evidence.map((draft) => execution.evidence({ ...draft, artifactHashes })));
-        const ended = await sentOrKept(execution, execution.submit({ artifactHashes, evidence: signed }));
+        if (offline && held.agent.sessionEpoch !== undefined) {
+          // Back meanwhile: published now, so the submission is sent now, not kept.
+          submitted = await publishInlineArtifacts(execution, resolved, publisher);
+          held.runtime.projection.artifacts.drop(workItemId);
+        }
+        for (const artifact of submitted) if (artifact.adopted === true) held.log(`adopted ${artifact.contentHash} for ${workItemId}: an earlier run of it published the same content`);
+        // No await from the check above to the signing: kept offline only with its Artifacts kept.
+        const ending = held.ending(execution, () => sentOrKept(execution, execution.submit({ artifactHashes, evidence: signed })));
+        // Not kept after all (refused here, the outbox full): neither are its Artifacts.
+        const ended = await ending.catch((error: unknown) => {
+          if (offline) held.runtime.projection.artifacts.drop(workItemId);
+          throw error;
+        });
         held.finished(execution, 'submitted');
-        if (ended.queued !== undefined) return queuedResult(workItemId, 'work.submit', ended.queued);
+        if (ended.queued !== undefined) return { ...queuedResult(workItemId, 'work.submit', ended.queued), artifacts: toJson({ submitted }).submitted ?? [] };
         return toJson({ workItemId, state: execution.workItem.state, artifacts: submitted, evidenceIds: signed.map((e) => e.evidenceId), sequence: ended.event.sequence });
       },
     }),
@@ -218,7 +234,7 @@ export function workTools(held: HeldWork): McpToolSpec[] {
       input: { workItemId: id, reason: z.string().min(1).max(4000) },
       run: async ({ workItemId, reason }) => {
         const execution = await running(workItemId);
-        const ended = await sentOrKept(execution, execution.fail(reason));
+        const ended = await held.ending(execution, () => sentOrKept(execution, execution.fail(reason)));
         held.finished(execution, 'failed');
         if (ended.queued !== undefined) return queuedResult(workItemId, 'work.fail', ended.queued);
         return toJson({ workItemId, state: execution.workItem.state, sequence: ended.event.sequence });

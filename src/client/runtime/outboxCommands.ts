@@ -38,7 +38,7 @@ import { randomUUID } from 'node:crypto';
 import { outboxFailpoint } from './outboxFailpoint.js';
 import { membershipEpochIn } from './hostReads.js';
 import { OfflineBinder } from './outboxOffline.js';
-import { sessionRebase, type OutboxRebase } from './outboxRebase.js';
+import { sessionRebase, type OutboxRebase, type RebaseContext } from './outboxRebase.js';
 import { sendKept } from './projectionSend.js';
 import { OUTBOX_KINDS, type ProjectionOutbox } from './projectionOutbox.js';
 
@@ -55,13 +55,19 @@ export class OutboxCommands implements WorkAgent {
   /** Re-signs a kept Command a new Session fenced under the live Session and a new Action ID (outboxRebase.ts). */
   readonly rebase: OutboxRebase;
 
-  /** `membershipEpoch`: the Agent's Membership Epoch in a Group now (the Worker's epochs), for a rebase. */
+  /** `membershipEpoch`: the Agent's Membership Epoch in a Group now (the Worker's epochs), for a rebase; `beforeResign`: outboxRebase.ts. */
   constructor(
     private readonly agent: MissionWeaveAgent,
     private readonly outbox: () => ProjectionOutbox,
     membershipEpoch: (groupId: string) => number | undefined = () => undefined,
+    beforeResign?: RebaseContext['beforeResign'],
   ) {
-    this.rebase = sessionRebase({ agent, membershipEpoch, currentMembershipEpoch: (groupId) => membershipEpochIn(agent, groupId) });
+    this.rebase = sessionRebase({
+      agent,
+      membershipEpoch,
+      currentMembershipEpoch: (groupId) => membershipEpochIn(agent, groupId),
+      ...(beforeResign === undefined ? {} : { beforeResign }),
+    });
     this.lastSession = agent.sessionEpoch;
     this.binder = new OfflineBinder(agent);
     agent.onConnectionChange((change) => {

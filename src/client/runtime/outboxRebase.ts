@@ -71,6 +71,23 @@ export interface RebaseContext {
   readonly membershipEpoch: (groupId: string) => number | undefined;
   /** The Agent's Membership Epoch in a Group as the Authority holds it now (`/v1/me`); undefined without an active Membership. */
   readonly currentMembershipEpoch: (groupId: string) => Promise<number | undefined>;
+  /**
+   * Runs before the Command is re-signed, with the lease it will cite (a new one, or the same one
+   * when a MEMBERSHIP_STALE refusal is rebased in the same Session): a kept
+   * `work.submit`'s Artifacts are uploaded and published under that lease (mcp/keptArtifacts.ts),
+   * since a submission cites only published ones. A throw fails the rebase as a refused
+   * `work.start` would.
+   */
+  readonly beforeResign?: (command: OutboxCommand, lease: RebaseLease) => Promise<void>;
+}
+
+/** What a rebased Command cites: the WorkItem, its epochs and the new Execution Lease. */
+export interface RebaseLease {
+  readonly groupId: string;
+  readonly workItemId: string;
+  readonly ownershipEpoch: number;
+  readonly membershipEpoch: number;
+  readonly executionLeaseId: string;
 }
 
 type Document = Record<string, unknown>;
@@ -103,6 +120,7 @@ export function sessionRebase(ctx: RebaseContext): OutboxRebase {
       if (lease.sessionEpoch !== sessionEpoch) throw new AgentClientError('CONNECTION_CLOSED', `the Session changed during the rebase (${sessionEpoch} → ${lease.sessionEpoch})`, { groupId, relatedActionId: command.actionId });
       leaseId = lease.leaseId;
     }
+    if (typeof leaseId === 'string') await ctx.beforeResign?.(command, { groupId, workItemId, ownershipEpoch, membershipEpoch, executionLeaseId: leaseId });
     const rebased: Document = { ...original, actionId: `urn:uuid:${randomUUID()}`, issuedAt: new Date().toISOString(), sessionEpoch, membershipEpoch, payload: { ...payload, ...(leaseId === undefined ? {} : { executionLeaseId: leaseId }) } };
     return JSON.stringify((await signWith('command', rebased, ctx.agent.signer)).document);
   };

@@ -26,6 +26,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { formatTimestamp } from '../../protocol/timestamp.js';
+import { ProjectionArtifacts } from './projectionArtifacts.js';
 import { DEFAULT_PROJECTION_LIMITS, ProjectionContext, type ProjectionLimits } from './projectionContext.js';
 import { ProjectionError, projectionFailure } from './projectionErrors.js';
 import { ProjectionCursors, ProjectionInbox } from './projectionInbox.js';
@@ -72,6 +73,8 @@ export class LocalProjection {
   readonly cursors: ProjectionCursors;
   readonly inbox: ProjectionInbox;
   readonly outbox: ProjectionOutbox;
+  /** Artifacts of a `work.submit` kept in the outbox while offline, until they are published. */
+  readonly artifacts: ProjectionArtifacts;
   readonly work: ProjectionWork;
   readonly state: ProjectionState;
   private readonly db: Database.Database;
@@ -87,6 +90,7 @@ export class LocalProjection {
     this.cursors = new ProjectionCursors(context);
     this.inbox = new ProjectionInbox(context);
     this.outbox = new ProjectionOutbox(context);
+    this.artifacts = new ProjectionArtifacts(context);
     this.work = new ProjectionWork(context);
     this.state = new ProjectionState(context);
   }

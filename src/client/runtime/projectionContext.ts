@@ -10,6 +10,7 @@ import {
   MAX_CHECKPOINT_BYTES,
   MAX_CONTEXT_BYTES,
   MAX_INBOX_EVENTS_PER_GROUP,
+  MAX_KEPT_ARTIFACT_BYTES,
   MAX_OUTBOX_COMMANDS,
   MAX_PROJECTED_WORK,
   MAX_PROJECTION_BYTES,
@@ -28,6 +29,8 @@ export interface ProjectionLimits {
   readonly maxContextBytes: number;
   /** WorkItems tracked (MAX_PROJECTED_WORK). */
   readonly maxProjectedWork: number;
+  /** Artifact content kept for submissions signed offline, all together (MAX_KEPT_ARTIFACT_BYTES). */
+  readonly maxKeptArtifactBytes: number;
   /** The file (MAX_PROJECTION_BYTES), rounded down to whole pages. */
   readonly maxBytes: number;
 }
@@ -38,6 +41,7 @@ export const DEFAULT_PROJECTION_LIMITS: ProjectionLimits = {
   maxCheckpointBytes: MAX_CHECKPOINT_BYTES,
   maxContextBytes: MAX_CONTEXT_BYTES,
   maxProjectedWork: MAX_PROJECTED_WORK,
+  maxKeptArtifactBytes: MAX_KEPT_ARTIFACT_BYTES,
   maxBytes: MAX_PROJECTION_BYTES,
 };
 

@@ -7,7 +7,9 @@
  * Version 1 holds what the wire side needs (the Agent it belongs to, Cursors, the inbox, the
  * outbox); version 2 adds what the runtime's own scheduling needs (the scheduler's snapshot,
  * per-Group context, per-WorkItem ownership and checkpoints); version 3 records, on an outbox
- * row a §19 rebase gave a new Action ID, the Action ID it was first kept under (`rebased_from`).
+ * row a §19 rebase gave a new Action ID, the Action ID it was first kept under (`rebased_from`);
+ * version 4 keeps the Artifacts of a `work.submit` signed while offline, content and signed
+ * manifest, until they are uploaded and published on reconnect (`kept_artifacts`).
  */
 
 import type Database from 'better-sqlite3';
@@ -93,6 +95,22 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     name: 'the Action ID a rebased outbox Command was first kept under',
     sql: `ALTER TABLE outbox ADD COLUMN rebased_from TEXT;`,
+  },
+  {
+    version: 4,
+    name: 'Artifacts kept with a work.submit signed offline',
+    sql: `
+      CREATE TABLE kept_artifacts (
+        work_item_id TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        group_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        content BLOB NOT NULL,
+        manifest TEXT NOT NULL,
+        kept_at TEXT NOT NULL,
+        PRIMARY KEY (work_item_id, content_hash)
+      );
+    `,
   },
 ];
 
