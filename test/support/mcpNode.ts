@@ -20,7 +20,7 @@ import { expect } from 'vitest';
 import { signCommand } from '../../src/app/issueDocuments.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
-import { lastJson, serve, type ServeProcess } from './nodeProcess.js';
+import { cliInProcess, lastJson, serve, type ServeProcess } from './nodeProcess.js';
 import { postCommands } from './refusals.js';
 
 export const CLI = join(process.cwd(), 'dist', 'cli', 'main.js');
@@ -80,14 +80,10 @@ export async function startMcpNode(workers: readonly string[], pinnedProfiles: r
   const scratch = mkdtempSync(join(tmpdir(), options.prefix ?? 'mw-mcp-'));
   const dir = join(scratch, 'node');
   const db = await createTestDatabase();
-  // Loaded here, not with this module: files that only take `stdioClient` from it do not import the CLI.
-  const { runCli } = await import('../../src/cli/runCli.js');
   const run = async (...args: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(args, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), env: { DATABASE_URL: db.url } });
-    expect(code, stderr).toBe(0);
-    return lastJson(stdout) as unknown as CliPrincipal;
+    const result = await cliInProcess(db.url, ...args);
+    expect(result.code, result.stderr).toBe(0);
+    return lastJson(result.stdout) as unknown as CliPrincipal;
   };
   await run('init', '--dir', dir, '--port', String(await freePort()));
   const add = (handle: string, capabilities: readonly string[] = []) => run('agent', 'add', handle, '--dir', dir, ...(options.capabilities?.[handle] ?? capabilities).flatMap((c) => ['--capability', c]));
