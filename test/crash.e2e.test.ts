@@ -14,7 +14,7 @@ import { openAuthority } from '../src/server.js';
 import { signCommand, timestampOf } from '../src/app/issueDocuments.js';
 import { createTestDatabase } from './support/database.js';
 import type { Actor } from './support/harness.js';
-import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
+import { cli, cliInProcess, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
 import { RawClient } from './support/rawClient.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'mw-crash-'));
@@ -40,10 +40,11 @@ async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
 
 it('resumes after a SIGKILLed node with nothing lost', async () => {
   const db = await createTestDatabase();
-  expect(cli(db.url, 'init', '--dir', dir).code).toBe(0);
-  expect(cli(db.url, 'agent', 'add', 'coordinator', '--dir', dir).code).toBe(0);
-  expect(cli(db.url, 'agent', 'add', 'reader', '--dir', dir).code).toBe(0);
-  expect(cli(db.url, 'human', 'add', 'alice', '--dir', dir).code).toBe(0);
+  // Setup through the CLI's dispatch in process; the Commands around the crash run as the binary.
+  for (const args of [['init', '--dir', dir], ['agent', 'add', 'coordinator', '--dir', dir], ['agent', 'add', 'reader', '--dir', dir], ['human', 'add', 'alice', '--dir', dir]]) {
+    const result = await cliInProcess(db.url, ...args);
+    expect(result.code, result.stderr).toBe(0);
+  }
   const missionFile = join(scratch, 'mission.json');
   writeFileSync(missionFile, JSON.stringify({ coordinatorId: 'urn:missionweave:agent:coordinator', title: 'Crash drill', objective: 'Survive a SIGKILL.', definitionOfDone: [{ criterionId: 'none-lost', description: 'No Event lost.', evidenceRequired: ['deterministic_test'] }], budget: { toolCallLimit: 10 }, deadline: new Date(Date.now() + 86_400_000).toISOString() }));
   const created = cli(db.url, 'command', 'mission.create', '--as', 'alice', '--dir', dir, '--payload', `@${missionFile}`);

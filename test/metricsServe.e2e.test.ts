@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signCommand } from '../src/app/issueDocuments.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
+import { cli, cliInProcess, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
 import { scrape, valueOf } from './support/prometheus.js';
 import { postCommands } from './support/refusals.js';
 
@@ -25,7 +25,7 @@ let groupId: string;
 beforeAll(async () => {
   db = await createTestDatabase();
   for (const args of [['init', '--dir', dir], ['agent', 'add', 'planner', '--dir', dir], ['human', 'add', 'alice', '--dir', dir]]) {
-    const result = cli(db.url, ...args);
+    const result = await cliInProcess(db.url, ...args);
     expect(result.code, result.stderr).toBe(0);
   }
 }, 120_000);

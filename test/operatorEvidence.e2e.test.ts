@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import type { Actor } from './support/harness.js';
 import { signIn } from './support/humanReader.js';
-import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
+import { cli, cliInProcess, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'mw-evidence-'));
 const dir = join(scratch, 'org');
@@ -29,9 +29,11 @@ let groupId: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  expect(cli(db.url, 'init', '--dir', dir).code).toBe(0);
-  expect(cli(db.url, 'agent', 'add', 'planner', '--dir', dir).code).toBe(0);
-  expect(cli(db.url, 'human', 'add', 'alice', '--dir', dir).code).toBe(0);
+  // Setup through the CLI's dispatch in process; the commands under test run as the binary.
+  for (const args of [['init', '--dir', dir], ['agent', 'add', 'planner', '--dir', dir], ['human', 'add', 'alice', '--dir', dir]]) {
+    const result = await cliInProcess(db.url, ...args);
+    expect(result.code, result.stderr).toBe(0);
+  }
   const missionFile = join(scratch, 'mission.json');
   writeFileSync(missionFile, JSON.stringify({
     coordinatorId: 'urn:missionweave:agent:planner',

@@ -25,7 +25,7 @@ import { heapGrowingPercent } from '../src/cli/heapTuning.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import type { Actor } from './support/harness.js';
 import { httpJson, signIn } from './support/humanReader.js';
-import { cli, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
+import { cli, cliInProcess, lastJson, serve, type ServeProcess } from './support/nodeProcess.js';
 import { scrape, valueOf } from './support/prometheus.js';
 import { RawClient } from './support/rawClient.js';
 import { until } from './support/until.js';
@@ -52,7 +52,7 @@ function servingPids(): number[] {
 beforeAll(async () => {
   db = await createTestDatabase();
   for (const args of [['init', '--dir', dir], ['agent', 'add', 'coordinator', '--dir', dir], ['human', 'add', 'alice', '--dir', dir]]) {
-    const result = cli(db.url, ...args);
+    const result = await cliInProcess(db.url, ...args);
     expect(result.code, result.stderr).toBe(0);
   }
   const missionFile = join(scratch, 'mission.json');

@@ -1,7 +1,7 @@
 /**
- * Extension Profiles (§18) as the app runs them: their payload schemas are compiled with the
- * core schemas once, at start (in every crypto worker too), and their URIs are the critical
- * extensions this Group Authority interprets.
+ * Extension Profiles (§18) as the app runs them: their payload schemas join the core schemas in
+ * one registry per set of profiles and process (each schema compiled on first use, in every
+ * crypto worker too), and their URIs are the critical extensions this Group Authority interprets.
  */
 
 import type { KindRegistry } from '../domain/kinds/kindRegistry.js';
@@ -24,9 +24,23 @@ export function profileSchemaDocuments(profiles: readonly AnyExtensionProfile[])
   );
 }
 
-/** The schemas of the core and of `extra` profile payloads, compiled once. */
+/** The registries of this process by their profile payload documents (JSON): a handful at most. */
+const withProfiles = new Map<string, SchemaRegistry>();
+
+/**
+ * The schemas of the core and of `extra` profile payloads: one registry per set of documents in a
+ * process, so a second Group Authority (a test's, a second node in one process) compiles nothing
+ * again.
+ */
 export function schemaRegistryWith(extra: readonly SchemaDocument[]): SchemaRegistry {
-  return extra.length === 0 ? schemaRegistry() : SchemaRegistry.compile([...readSchemaDocuments(), ...extra]);
+  if (extra.length === 0) return schemaRegistry();
+  const key = JSON.stringify(extra);
+  let registry = withProfiles.get(key);
+  if (registry === undefined) {
+    registry = SchemaRegistry.compile([...readSchemaDocuments(), ...extra]);
+    withProfiles.set(key, registry);
+  }
+  return registry;
 }
 
 /** The worker's kinds plus the profiles' extension URIs: what a crypto worker needs of the kinds. */

@@ -1,7 +1,8 @@
 /**
  * A real node for `missionweave mcp` tests: `init` on a free port (so the MCP server finds the
  * node from the folder's configuration, as an operator's would), Agents and a human added with
- * the CLI, `serve` started as a process, a Mission pinning Parley v1 created and joined by the
+ * the CLI (its dispatch, `runCli`, in process: six commands cost six node starts as processes,
+ * and the binary has its own smoke tests in cliBinary.e2e.test.ts), `serve` started as a process, a Mission pinning Parley v1 created and joined by the
  * human over HTTPS (signed Commands to `POST /v1/commands`), and MCP clients — the official
  * SDK's `Client` — over stdio (spawning `node dist/cli/main.js mcp`) or Streamable HTTP.
  */
@@ -19,7 +20,7 @@ import { expect } from 'vitest';
 import { signCommand } from '../../src/app/issueDocuments.js';
 import type { JsonObject } from '../../src/protocol/strictJson.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
-import { cli, lastJson, serve, type ServeProcess } from './nodeProcess.js';
+import { cliInProcess, lastJson, serve, type ServeProcess } from './nodeProcess.js';
 import { postCommands } from './refusals.js';
 
 export const CLI = join(process.cwd(), 'dist', 'cli', 'main.js');
@@ -79,16 +80,16 @@ export async function startMcpNode(workers: readonly string[], pinnedProfiles: r
   const scratch = mkdtempSync(join(tmpdir(), options.prefix ?? 'mw-mcp-'));
   const dir = join(scratch, 'node');
   const db = await createTestDatabase();
-  const run = (...args: string[]) => {
-    const result = cli(db.url, ...args);
+  const run = async (...args: string[]) => {
+    const result = await cliInProcess(db.url, ...args);
     expect(result.code, result.stderr).toBe(0);
     return lastJson(result.stdout) as unknown as CliPrincipal;
   };
-  run('init', '--dir', dir, '--port', String(await freePort()));
+  await run('init', '--dir', dir, '--port', String(await freePort()));
   const add = (handle: string, capabilities: readonly string[] = []) => run('agent', 'add', handle, '--dir', dir, ...(options.capabilities?.[handle] ?? capabilities).flatMap((c) => ['--capability', c]));
-  const agents: Record<string, CliPrincipal> = { planner: add('planner', ['project.planning@1.0.0']) };
-  for (const handle of [...workers, ...(options.bystanders ?? [])]) agents[handle] = add(handle);
-  const human = run('human', 'add', 'alice', '--dir', dir);
+  const agents: Record<string, CliPrincipal> = { planner: await add('planner', ['project.planning@1.0.0']) };
+  for (const handle of [...workers, ...(options.bystanders ?? [])]) agents[handle] = await add(handle);
+  const human = await run('human', 'add', 'alice', '--dir', dir);
   const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { server: { port: number } };
   let node: ServeProcess | undefined = await serve(db.url, dir, config.server.port);
   const served = node;

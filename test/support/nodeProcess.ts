@@ -14,6 +14,19 @@ export function cli(databaseUrl: string, ...args: string[]): { code: number | nu
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * `cli`'s command through the CLI's dispatch (`runCli`) in this process, on the same database: a
+ * test's setup (init, agent add, human add…) without a node start and module load per command.
+ * The CLI is loaded on the first call, not with this module.
+ */
+export async function cliInProcess(databaseUrl: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { runCli } = await import('../../src/cli/runCli.js');
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), env: { DATABASE_URL: databaseUrl } });
+  return { code, stdout, stderr };
+}
+
 export function lastJson(text: string): Record<string, unknown> {
   return JSON.parse(text.trim().split('\n').at(-1) as string) as Record<string, unknown>;
 }

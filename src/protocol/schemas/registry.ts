@@ -1,7 +1,12 @@
 /**
  * The one JSON Schema 2020-12 validator of the service (§2, §21).
  *
- * One Ajv instance compiles every schema once, at start. `format` is an assertion and the two
+ * One Ajv instance holds every schema and compiles each on its first use: a process compiles the
+ * few it validates with instead of every one at start (a CLI command or a node's start spent more
+ * than half its CPU compiling schemas it never used, and the 2020-12 meta-schema to check them).
+ * `compileAll` checks every schema against the meta-schema and compiles it, for the tests that
+ * prove the package's schemas and the profiles' are sound.
+ * `format` is an assertion and the two
  * formats the schemas use are ours: ajv-formats accepts year 0000, `-00:00`, leap seconds and
  * `+0100`, which the protocol's timestamp profile forbids. `uniqueItems` is ours too: Ajv's
  * compares every pair of items unless the item schema names a scalar type (see uniqueItems.ts).
@@ -71,10 +76,13 @@ function missesContractMember(errors: readonly ErrorObject[] | null | undefined)
 }
 
 export class SchemaRegistry {
-  private readonly objects = new Map<string, ValidateFunction>();
-  private readonly payloads = new Map<string, ValidateFunction>();
+  /** Each object's and payload's schema `$id`, compiled on first use into `compiled`. */
+  private readonly objects = new Map<string, string>();
+  private readonly payloads = new Map<string, string>();
+  private readonly compiled = new Map<string, ValidateFunction>();
   private readonly definitions = new Map<string, ValidateFunction>();
   private readonly contractKinds = new Set<string>();
+  private readonly documents: readonly SchemaDocument[];
   private readonly ajv: InstanceType<typeof Ajv2020>;
 
   private constructor(documents: readonly SchemaDocument[]) {
@@ -84,6 +92,8 @@ export class SchemaRegistry {
       strictNumbers: false,
       allErrors: false,
       validateFormats: true,
+      // Checked by `compileAll` (the tests); a schema the meta-schema refuses rarely compiles anyway.
+      validateSchema: false,
     });
     ajv.addFormat('uri', { type: 'string', validate: isUri });
     ajv.addFormat('date-time', { type: 'string', validate: isProtocolTimestamp });
@@ -91,18 +101,39 @@ export class SchemaRegistry {
     ajv.removeKeyword('uniqueItems');
     ajv.addKeyword(linearUniqueItems);
     this.ajv = ajv;
+    this.documents = documents;
     for (const document of documents) ajv.addSchema(document.schema);
     for (const document of documents) {
-      const validate = ajv.getSchema(document.schema.$id);
-      if (validate === undefined) throw new Error(`schema ${document.schema.$id} did not compile`);
-      (document.role === 'object' ? this.objects : this.payloads).set(document.name, validate);
+      (document.role === 'object' ? this.objects : this.payloads).set(document.name, document.schema.$id);
       if (document.role === 'payload' && holdsContract(document.schema)) this.contractKinds.add(document.name);
     }
   }
 
-  /** Compiles every document; throws when any schema is invalid or a reference dangles. */
+  /**
+   * Holds every document; a schema is compiled on its first use, which throws when it is invalid
+   * under strict mode or a reference dangles (`compileAll` finds those at once).
+   */
   static compile(documents: readonly SchemaDocument[]): SchemaRegistry {
     return new SchemaRegistry(documents);
+  }
+
+  /** Checks every schema against the meta-schema and compiles it now; throws when any is invalid or a reference dangles. */
+  compileAll(): this {
+    for (const { schema } of this.documents) {
+      if (this.ajv.validateSchema(schema) !== true) throw new Error(`schema ${schema.$id} is invalid: ${this.ajv.errorsText(this.ajv.errors)}`);
+    }
+    for (const id of [...this.objects.values(), ...this.payloads.values()]) this.validator(id);
+    return this;
+  }
+
+  private validator(id: string): ValidateFunction {
+    let validate = this.compiled.get(id);
+    if (validate === undefined) {
+      validate = this.ajv.getSchema(id);
+      if (validate === undefined) throw new Error(`schema ${id} did not compile`);
+      this.compiled.set(id, validate);
+    }
+    return validate;
   }
 
   get objectNames(): string[] {
@@ -119,9 +150,9 @@ export class SchemaRegistry {
 
   /** Validates a protocol object (`command`, `event`, `websocket-frame`, …). */
   validateObject(name: string, value: unknown): SchemaCheck {
-    const validate = this.objects.get(name);
-    if (validate === undefined) throw new Error(`no schema for protocol object ${name}`);
-    return check(validate, value);
+    const id = this.objects.get(name);
+    if (id === undefined) throw new Error(`no schema for protocol object ${name}`);
+    return check(this.validator(id), value);
   }
 
   /**
@@ -144,8 +175,9 @@ export class SchemaRegistry {
    * payload carries a Work Contract marks a missing required contract member (§10.1, §19).
    */
   validatePayload(kind: string, payload: unknown): SchemaCheck | null {
-    const validate = this.payloads.get(kind);
-    if (validate === undefined) return null;
+    const id = this.payloads.get(kind);
+    if (id === undefined) return null;
+    const validate = this.validator(id);
     const result = check(validate, payload);
     if (result.ok || !this.contractKinds.has(kind) || !missesContractMember(validate.errors)) return result;
     return { ...result, contractIncomplete: true };
