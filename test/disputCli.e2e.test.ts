@@ -18,7 +18,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
 import { BACKLOG, BACKLOG_EMPTY, configFor, fileNameOf, T2, T3, T4, T5, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
 import { runCli } from '../src/cli/runCli.js';
-import { CLI, startMcpNode, type McpNode } from './support/mcpNode.js';
+import { CLI, MCP_NODE_START_MS, startMcpNode, type McpNode } from './support/mcpNode.js';
 
 let node: McpNode;
 let repo: string;
@@ -128,7 +128,7 @@ beforeAll(async () => {
   git('push', '-q', '-u', 'origin', 'main');
   other = mkdtempSync(join(tmpdir(), 'mw-disput-other-'));
   execFileSync('git', ['clone', '-q', remote, other]);
-}, 120_000);
+}, MCP_NODE_START_MS);
 
 afterAll(async () => {
   await node?.close();

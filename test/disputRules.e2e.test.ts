@@ -28,7 +28,7 @@ import { Home } from '../src/home/home.js';
 import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
 import { BACKLOG_EMPTY, turnText, type TurnSpec } from './domain/disput/disputFixtures.js';
 import { AUTHORITY_ONLY, closeReader, Dialogue } from './support/disputDialogue.js';
-import { CLI, startMcpNode, type McpNode } from './support/mcpNode.js';
+import { CLI, MCP_NODE_START_MS, startMcpNode, type McpNode } from './support/mcpNode.js';
 
 const runFile = promisify(execFile);
 
@@ -48,7 +48,7 @@ const T4: [TurnSpec] = [{ n: 4, who: 'claude', role: 'implementer', answers: ['-
 
 beforeAll(async () => {
   node = await startMcpNode(['claude', 'vibe', 'codex'], [{ profileUri: DISPUT_URI, majorVersion: 0 }]);
-}, 120_000);
+}, MCP_NODE_START_MS);
 
 afterAll(async () => {
   await closeReader(node);

@@ -47,7 +47,9 @@ beforeAll(async () => {
   expect(created.code, created.stderr).toBe(0);
   groupId = String(lastJson(created.stdout)['groupId']);
   expect(cli(db.url, 'command', 'message.post', '--as', 'alice', '--dir', dir, '--group', groupId, '--payload', '{"content":"Ideas welcome."}').code).toBe(0);
-}, 120_000);
+  // Five CLI processes one after another: on the Citus cluster under load (load average 15,
+  // 2026-12-05) they ran past the 120 s this hook had.
+}, 300_000);
 
 it('replay --verify exits 1 once a stored First-Admission Record no longer binds its Event', async () => {
   const verified = cli(db.url, 'replay', groupId, '--dir', dir, '--verify');

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_HTTP_MAX_BODY_BYTES, MCP_HTTP_MAX_SESSIONS } from '../src/client/mcp/mcpLimits.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
-import { call, httpServer, startMcpNode, stdioClient, type McpNode } from './support/mcpNode.js';
+import { call, httpServer, MCP_NODE_START_MS, startMcpNode, stdioClient, type McpNode } from './support/mcpNode.js';
 
 let world: McpNode;
 const clients: Record<'ada' | 'bob', Awaited<ReturnType<typeof stdioClient>>> = {} as never;
@@ -21,7 +21,7 @@ const clients: Record<'ada' | 'bob', Awaited<ReturnType<typeof stdioClient>>> = 
 beforeAll(async () => {
   world = await startMcpNode(['ada', 'bob']);
   [clients.ada, clients.bob] = await Promise.all([stdioClient(world.dir, 'ada', ['--extension', 'claude']), stdioClient(world.dir, 'bob')]);
-}, 120_000);
+}, MCP_NODE_START_MS);
 
 afterAll(async () => {
   await Promise.all(Object.values(clients).map((c) => c.client.close()));

@@ -14,6 +14,14 @@ import { runtimeHostWorld, until } from './support/runtimeHostWorld.js';
 
 const { w, agentOf, hostOn, offer, offerAgain, eventOf, kindsOf } = runtimeHostWorld('mw-intake-e2e-', { reactor: true });
 
+/** `until`, failing with the WorkItem's Events and the host's last lines (a timeout on the Citus cluster under load once said nothing else). */
+async function told<T>(lines: readonly string[], check: () => Promise<T | undefined> | T | undefined, what: string, workItemId?: string): Promise<T> {
+  return until(check, what).catch(async (error: unknown) => {
+    const kinds = workItemId === undefined ? '' : `; the WorkItem's Events: ${(await kindsOf(workItemId)).join(', ')}`;
+    throw new Error(`${String(error)}${kinds}; the host said: ${lines.slice(-30).join(' | ')}`);
+  });
+}
+
 const submitting: JobHandler = async (job) => {
   const { contentHash } = await job.publishArtifact(`done ${job.workItemId}`, { mediaType: 'text/plain' });
   await job.submit({ artifactHashes: [contentHash] });
@@ -30,7 +38,7 @@ it('picks up work the Agent accepted through another client while the host was d
   const { host, runtime, lines } = hostOn(join(w.dir, 'a', 'projection.sqlite'), submitting);
   w.closing.push(() => runtime.close());
   await host.start();
-  await until(() => eventOf(workItemId, 'work.submitted'), 'the picked-up WorkItem submitted');
+  await told(lines, () => eventOf(workItemId, 'work.submitted'), 'the picked-up WorkItem submitted', workItemId);
   expect(lines.filter((line) => line.startsWith(`picked up ${workItemId}`))).toHaveLength(1);
   expect((await kindsOf(workItemId)).filter((kind) => kind === 'work.offer.accepted')).toHaveLength(1);
   expect((await kindsOf(workItemId)).filter((kind) => kind === 'work.submitted')).toHaveLength(1);
@@ -52,29 +60,29 @@ it('a per-Group quota of one: an offer over it is declined (not accepted); owned
   await host.start();
 
   first = await offer();
-  await until(() => (ran.includes(first) ? true : undefined), 'the first WorkItem running');
+  await told(lines, () => (ran.includes(first) ? true : undefined), 'the first WorkItem running', first);
   const second = await offer(); // ready: the one queued place
-  await until(() => (runtime.state.work[second] !== undefined ? true : undefined), 'the second WorkItem admitted');
+  await told(lines, () => (runtime.state.work[second] !== undefined ? true : undefined), 'the second WorkItem admitted');
   const over = await offer();
   const later = await offer();
-  await until(() => (lines.includes(`declined ${over}: group-queue-full`) && lines.includes(`declined ${later}: group-queue-full`) ? true : undefined), 'both offers declined');
+  await told(lines, () => (lines.includes(`declined ${over}: group-queue-full`) && lines.includes(`declined ${later}: group-queue-full`) ? true : undefined), 'both offers declined');
   expect(await eventOf(over, 'work.offer.accepted')).toBeUndefined();
 
   // Accepted all the same by another client of the Agent: the runtime refuses it, the host releases it.
   await host.agent.command('work.accept_offer', { workItemId: over }, { groupId: w.mission.groupId, workItemId: over, membershipEpoch: 1 });
-  const failed = await until(() => eventOf(over, 'work.failed'), 'the refused WorkItem released (work.failed)');
+  const failed = await told(lines, () => eventOf(over, 'work.failed'), 'the refused WorkItem released (work.failed)');
   expect((failed['payload'] as { reason: string }).reason).toBe("declined by the Worker's runtime: capacity (group-queue-full); offer it again or elsewhere");
-  await until(() => (lines.includes(`released ${over}: group-queue-full`) ? true : undefined), 'the release logged');
+  await told(lines, () => (lines.includes(`released ${over}: group-queue-full`) ? true : undefined), 'the release logged');
   expect(runtime.state.work[over]).toBeUndefined();
 
   open();
-  await until(() => eventOf(second, 'work.submitted'), 'the queued WorkItem submitted');
+  await told(lines, () => eventOf(second, 'work.submitted'), 'the queued WorkItem submitted');
   // Room again: work accepted elsewhere is picked up from its Event; the Coordinator's new offer is accepted.
   await host.agent.command('work.accept_offer', { workItemId: later }, { groupId: w.mission.groupId, workItemId: later, membershipEpoch: 1 });
-  await until(() => eventOf(later, 'work.submitted'), 'the WorkItem picked up from its Event submitted');
+  await told(lines, () => eventOf(later, 'work.submitted'), 'the WorkItem picked up from its Event submitted');
   expect(lines.some((line) => line.startsWith(`picked up ${later}`))).toBe(true);
   await offerAgain(over);
-  await until(async () => ((await kindsOf(over)).includes('work.submitted') ? true : undefined), 'the re-offered WorkItem submitted');
+  await told(lines, async () => ((await kindsOf(over)).includes('work.submitted') ? true : undefined), 'the re-offered WorkItem submitted');
   expect(ran.filter((id) => id === over)).toHaveLength(1);
   expect((await kindsOf(first)).filter((kind) => kind === 'work.submitted')).toHaveLength(1);
 }, 120_000);

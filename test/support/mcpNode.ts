@@ -73,6 +73,14 @@ export interface McpNodeOptions {
 }
 
 /**
+ * The `beforeAll` limit of a file that starts an MCP node: a test database (on Citus, cloned on
+ * every node), then six CLI processes one after another (`init`, the Agents, the human) and
+ * `serve`. On the Citus cluster under load (load average 13-15, 2026-12-05) disputRules' start ran
+ * past the 120 s it had.
+ */
+export const MCP_NODE_START_MS = 300_000;
+
+/**
  * The node, its Principals (`workers` join as workers, `planner` coordinates) and a Mission
  * pinning Parley (or `pinnedProfiles`; none when empty).
  */

@@ -20,7 +20,7 @@
 import type { MissionWeaveAgent } from '../agent.js';
 import type { MissionWeaveWorker, OwnedWork } from '../worker.js';
 import type { WorkItemDocument } from '../workDocuments.js';
-import { authorityWorkItems } from './hostReads.js';
+import { authorityWorkItem, authorityWorkItems } from './hostReads.js';
 import type { AdmitRequest, AgentRuntime } from './runtime.js';
 import { declineReasonOf } from './schedulerRefusals.js';
 import type { EffortBand, SchedulerRefusal } from './schedulerTypes.js';
@@ -62,6 +62,11 @@ export function ownedQueued(groupId: string, workItem: WorkItemDocument | undefi
 export async function ownedInView(agent: MissionWeaveAgent, groupId: string): Promise<OwnedWork[]> {
   const items = await authorityWorkItems(agent, groupId);
   return items.map((item) => ownedQueued(groupId, item.document, agent.agentId)).filter((owned) => owned !== undefined);
+}
+
+/** The WorkItem as work this Agent owns `queued` at the Authority now, or undefined. */
+export async function ownedNow(agent: MissionWeaveAgent, groupId: string, workItemId: string): Promise<OwnedWork | undefined> {
+  return ownedQueued(groupId, (await authorityWorkItem(agent, groupId, workItemId))?.document, agent.agentId);
 }
 
 /** Admits owned work; a refusal other than "already held" releases it at the Authority. */

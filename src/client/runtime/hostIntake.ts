@@ -4,6 +4,12 @@
  * an offer skipped while a stale hold of its WorkItem waited, taken once the hold is withdrawn
  * (`retake`). One WorkItem is handled once at a time: `taking` holds those being accepted or
  * admitted now, each leaving when answered, so it is bounded by the offers and Events in flight.
+ * A pick-up asked for while its WorkItem is being taken is kept (`deferred`, at most one per
+ * WorkItem in `taking`) and, unless the runtime holds the work by then, done when that ends if the
+ * Authority says the work is this Agent's `queued` now: an offer replayed on start, or seen while
+ * another client of the Agent accepted it, is accepted here too and refused (the WorkItem is
+ * `queued` already), and the pick-up its view or Event asked for meanwhile is what runs it; the
+ * Authority is asked because that Event may be a replayed one, its WorkItem long since finished.
  */
 
 import type { GroupEvent } from '../documents.js';
@@ -16,10 +22,14 @@ export interface IntakeInit {
   /** False before the restart is settled and once the host is stopping. */
   readonly open: () => boolean;
   readonly pump: () => void;
+  /** The WorkItem as work this Agent owns `queued` at the Authority now (hostAdmission.ts `ownedNow`), or undefined. */
+  readonly ownedNow: (groupId: string, workItemId: string) => Promise<OwnedWork | undefined>;
 }
 
 export class WorkIntake {
   private readonly taking = new Set<string>();
+  /** Owned work whose pick-up came while its WorkItem was in `taking`: picked up when that ends. */
+  private readonly deferred = new Map<string, OwnedWork>();
 
   constructor(private readonly init: IntakeInit) {}
 
@@ -33,7 +43,7 @@ export class WorkIntake {
     try {
       await admitOwned(ctx, await ctx.worker.accept(offer));
     } finally {
-      this.taking.delete(offer.workItemId);
+      await this.taken(offer.workItemId);
     }
     this.init.pump();
   }
@@ -88,19 +98,51 @@ export class WorkIntake {
   private async pickUp(owned: OwnedWork): Promise<void> {
     const ctx = this.init.context();
     const { runtime } = ctx;
-    if (!this.init.open() || this.taking.has(owned.workItemId)) return;
-    const held = runtime.state.work[owned.workItemId];
-    if (held !== undefined) {
-      const row = runtime.projection.work.get(held.groupId, owned.workItemId);
-      if (held.status === 'running' || row === undefined || row.ownershipEpoch >= owned.ownershipEpoch) return;
+    if (!this.init.open()) return;
+    if (this.taking.has(owned.workItemId)) {
+      // Done when the WorkItem's taking ends: that accept may be refused, the work being this Agent's already.
+      const kept = this.deferred.get(owned.workItemId);
+      if (kept === undefined || kept.ownershipEpoch < owned.ownershipEpoch) this.deferred.set(owned.workItemId, owned);
+      return;
+    }
+    if (runtime.state.work[owned.workItemId] !== undefined) {
+      if (this.keeps(owned)) return;
       runtime.withdraw(owned.workItemId);
     }
     this.taking.add(owned.workItemId);
     try {
       if (await admitOwned(ctx, owned)) ctx.log(`picked up ${owned.workItemId} (owned under epoch ${owned.ownershipEpoch})`);
     } finally {
-      this.taking.delete(owned.workItemId);
+      await this.taken(owned.workItemId);
     }
     this.init.pump();
+  }
+
+  /** Whether the runtime holds the WorkItem as it is: running, or under `owned`'s Ownership Epoch or a newer one. */
+  private keeps(owned: OwnedWork): boolean {
+    const { runtime } = this.init.context();
+    const held = runtime.state.work[owned.workItemId];
+    if (held === undefined) return false;
+    const row = runtime.projection.work.get(held.groupId, owned.workItemId);
+    return held.status === 'running' || row === undefined || row.ownershipEpoch >= owned.ownershipEpoch;
+  }
+
+  /**
+   * The WorkItem's taking ended: the pick-up asked for meanwhile, if any, is done now when the
+   * runtime does not hold the work already and the Authority says it is this Agent's `queued`.
+   * Its failure is logged, so that the taking's own failure is the one its caller sees.
+   */
+  private async taken(workItemId: string): Promise<void> {
+    this.taking.delete(workItemId);
+    const asked = this.deferred.get(workItemId);
+    if (asked === undefined) return;
+    this.deferred.delete(workItemId);
+    if (!this.init.open() || this.keeps(asked)) return;
+    try {
+      const owned = await this.init.ownedNow(asked.groupId, workItemId);
+      if (owned !== undefined) await this.pickUp(owned);
+    } catch (error) {
+      this.init.context().log(`pick-up of ${workItemId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 }

@@ -26,7 +26,7 @@ import type { MissionWeaveAgent } from '../agent.js';
 import { isAgentError } from '../errors.js';
 import { MissionWeaveWorker } from '../worker.js';
 import type { WorkItemDocument } from '../workDocuments.js';
-import type { AdmissionContext } from './hostAdmission.js';
+import { ownedNow, type AdmissionContext } from './hostAdmission.js';
 import { WorkIntake } from './hostIntake.js';
 import type { JobHandler } from './job.js';
 import { JOB_TIMEOUT_MS, START_ATTEMPTS, START_RETRY_MS, STOP_GRACE_MS } from './hostLimits.js';
@@ -86,7 +86,7 @@ export class RuntimeHost {
       ...(options.executionLeaseSeconds === undefined ? {} : { executionLeaseSeconds: options.executionLeaseSeconds }),
       ...(options.ownershipLeaseSeconds === undefined ? {} : { ownershipLeaseSeconds: options.ownershipLeaseSeconds }),
     });
-    this.intake = new WorkIntake({ context: () => this.admission(), open: () => this.ready && !this.stopping, pump: () => this.pump() });
+    this.intake = new WorkIntake({ context: () => this.admission(), open: () => this.ready && !this.stopping, pump: () => this.pump(), ownedNow: (groupId, workItemId) => ownedNow(options.agent, groupId, workItemId) });
     this.worker.onOffer((offer) => this.intake.take(offer));
     this.worker.onError((error, offer) => this.log(`offer ${offer.workItemId}: ${messageOf(error)}`));
     options.agent.onConnectionChange((change) => {
