@@ -36,7 +36,7 @@ import { signWith } from '../signer.js';
 import type { WorkAgent } from '../workEvidence.js';
 import { randomUUID } from 'node:crypto';
 import { outboxFailpoint } from './outboxFailpoint.js';
-import { membershipEpochIn } from './hostReads.js';
+import { authorityWorkItem, membershipEpochIn } from './hostReads.js';
 import { OfflineBinder } from './outboxOffline.js';
 import { sessionRebase, type OutboxRebase, type RebaseContext } from './outboxRebase.js';
 import { sendKept } from './projectionSend.js';
@@ -66,6 +66,7 @@ export class OutboxCommands implements WorkAgent {
       agent,
       membershipEpoch,
       currentMembershipEpoch: (groupId) => membershipEpochIn(agent, groupId),
+      currentExecutionLease: async (groupId, workItemId) => (await authorityWorkItem(agent, groupId, workItemId))?.executionLease ?? undefined,
       ...(beforeResign === undefined ? {} : { beforeResign }),
     });
     this.lastSession = agent.sessionEpoch;

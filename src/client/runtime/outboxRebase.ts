@@ -40,7 +40,12 @@
  * Right after a Session replacement the WorkItem may still be `active` under the old Session's
  * lease until the Authority's reactor closes it (`session_replaced`) and puts it back to `queued`;
  * `work.start` refused for that state is asked again every RECHECK_POLL_MS, for at most
- * RECHECK_WAIT_MS.
+ * RECHECK_WAIT_MS. `active` may also be under this Agent's own lease in the live Session: an
+ * earlier rebase of the same Command took it and then failed (`beforeResign` threw: an upload
+ * or a publish was cut short) before the Command was re-signed. So each such refusal asks the
+ * Authority which lease holds the WorkItem (`currentExecutionLease`); one of this Agent's, in
+ * this Session, on the same Ownership Epoch and not expired is the lease the Command cites,
+ * without another `work.start` (one would be refused the same way until it expired).
  *
  * A rebase that cannot be made — the WorkItem is not this Agent's under that epoch any more, or
  * not waiting to be started — leaves the Command refused (with its stale code): the runtime's
@@ -48,11 +53,10 @@
  */
 
 import type { MissionWeaveAgent } from '../agent.js';
-import type { ProtocolEvent } from '../documents.js';
 import { randomUUID } from 'node:crypto';
 import { AgentClientError, MissionWeaveError } from '../errors.js';
 import { signWith } from '../signer.js';
-import type { WorkLeaseGranted } from '../workDocuments.js';
+import type { WorkLease, WorkLeaseGranted } from '../workDocuments.js';
 import { RECHECK_POLL_MS, RECHECK_WAIT_MS } from './hostLimits.js';
 import { OUTBOX_KINDS, type OutboxCommand } from './projectionOutbox.js';
 
@@ -66,17 +70,20 @@ export const STALE_REFUSALS: ReadonlySet<string> = new Set(['AUTH_STALE_SESSION'
 export type OutboxRebase = (command: OutboxCommand, refusal: MissionWeaveError) => Promise<string>;
 
 export interface RebaseContext {
-  readonly agent: Pick<MissionWeaveAgent, 'sessionEpoch' | 'signer' | 'command'>;
+  readonly agent: Pick<MissionWeaveAgent, 'agentId' | 'sessionEpoch' | 'signer' | 'command'>;
   /** The Agent's Membership Epoch in a Group now (the Worker's epochs); the kept one otherwise. */
   readonly membershipEpoch: (groupId: string) => number | undefined;
   /** The Agent's Membership Epoch in a Group as the Authority holds it now (`/v1/me`); undefined without an active Membership. */
   readonly currentMembershipEpoch: (groupId: string) => Promise<number | undefined>;
+  /** The Execution Lease the Authority holds a WorkItem under now (its view, `/v1/groups/{g}/view`); undefined when none. */
+  readonly currentExecutionLease: (groupId: string, workItemId: string) => Promise<WorkLease | undefined>;
   /**
    * Runs before the Command is re-signed, with the lease it will cite (a new one, or the same one
    * when a MEMBERSHIP_STALE refusal is rebased in the same Session): a kept
    * `work.submit`'s Artifacts are uploaded and published under that lease (mcp/keptArtifacts.ts),
    * since a submission cites only published ones. A throw fails the rebase as a refused
-   * `work.start` would.
+   * `work.start` would; a rebase of the Command again in the same Session cites the lease taken
+   * (`currentExecutionLease`).
    */
   readonly beforeResign?: (command: OutboxCommand, lease: RebaseLease) => Promise<void>;
 }
@@ -115,8 +122,7 @@ export function sessionRebase(ctx: RebaseContext): OutboxRebase {
       membershipEpoch = current;
     }
     if (refusal.code !== 'MEMBERSHIP_STALE' || original['sessionEpoch'] !== sessionEpoch) {
-      const started = await startAfterReplacement(ctx, { groupId, workItemId, ownershipEpoch, membershipEpoch });
-      const lease = (started.payload as WorkLeaseGranted).executionLease;
+      const lease = await startAfterReplacement(ctx, { groupId, workItemId, ownershipEpoch, membershipEpoch });
       if (lease.sessionEpoch !== sessionEpoch) throw new AgentClientError('CONNECTION_CLOSED', `the Session changed during the rebase (${sessionEpoch} → ${lease.sessionEpoch})`, { groupId, relatedActionId: command.actionId });
       leaseId = lease.leaseId;
     }
@@ -133,16 +139,33 @@ interface StartOf {
   readonly membershipEpoch: number;
 }
 
-/** `work.start` of a new lease, asked again while the old Session's lease still holds the WorkItem `active`. */
-async function startAfterReplacement(ctx: RebaseContext, { groupId, workItemId, ownershipEpoch, membershipEpoch }: StartOf): Promise<ProtocolEvent> {
+/**
+ * `work.start` of a new lease, asked again while the old Session's lease still holds the WorkItem
+ * `active`; the lease that holds it, when that is this Agent's own in the live Session (an earlier
+ * rebase of the Command took it).
+ */
+async function startAfterReplacement(ctx: RebaseContext, start: StartOf): Promise<WorkLease> {
+  const { groupId, workItemId, ownershipEpoch, membershipEpoch } = start;
   const until = Date.now() + RECHECK_WAIT_MS;
   for (;;) {
     try {
-      return await ctx.agent.command('work.start', { workItemId, ownershipEpoch, executionLeaseSeconds: REBASE_LEASE_SECONDS }, { groupId, workItemId, membershipEpoch });
+      const started = await ctx.agent.command('work.start', { workItemId, ownershipEpoch, executionLeaseSeconds: REBASE_LEASE_SECONDS }, { groupId, workItemId, membershipEpoch });
+      return (started.payload as WorkLeaseGranted).executionLease;
     } catch (error) {
       const active = error instanceof MissionWeaveError && error.code === 'INVALID_STATE_TRANSITION' && error.details?.['state'] === 'active';
-      if (!active || Date.now() > until) throw error;
+      if (!active) throw error;
+      const own = ownLease(ctx, start, await ctx.currentExecutionLease(groupId, workItemId));
+      if (own !== undefined) return own;
+      if (Date.now() > until) throw error;
       await new Promise((resolve) => setTimeout(resolve, RECHECK_POLL_MS));
     }
   }
+}
+
+/** `lease` when it is an active, unexpired Execution Lease of this Agent on the WorkItem and Ownership Epoch, in the live Session. */
+function ownLease(ctx: RebaseContext, { groupId, workItemId, ownershipEpoch }: StartOf, lease: WorkLease | undefined): WorkLease | undefined {
+  if (lease === undefined || lease.leaseType !== 'execution' || lease.state !== 'active') return undefined;
+  if (lease.holderAgentId !== ctx.agent.agentId || lease.sessionEpoch !== ctx.agent.sessionEpoch) return undefined;
+  if (lease.groupId !== groupId || lease.workItemId !== workItemId || lease.ownershipEpoch !== ownershipEpoch) return undefined;
+  return Date.parse(lease.expiresAt) > Date.now() ? lease : undefined;
 }
