@@ -22,7 +22,7 @@ import { expect, it } from 'vitest';
 import { downloadArtifact } from '../src/client/artifacts.js';
 import { openProjection, projectionPathIn } from '../src/client/runtime/projection.js';
 import { call, stdioClient } from './support/mcpNode.js';
-import { servedWorkerWorld, until as untilWithin } from './support/servedWorkerWorld.js';
+import { processGone, servedWorkerWorld, until as untilWithin } from './support/servedWorkerWorld.js';
 
 const { w, offered, workEvents } = servedWorkerWorld({ prefix: 'mw-mcp-offline-artifacts-' });
 let mcp: { client: Client; transport: { pid?: number | null }; stderr: () => string } | undefined;
@@ -37,15 +37,6 @@ async function ok(name: string, args: Record<string, unknown> = {}): Promise<Rec
   const answer = await call((mcp as NonNullable<typeof mcp>).client, name, args);
   expect(answer.isError, `${name}: ${JSON.stringify(answer.body)}`).toBe(false);
   return answer.body;
-}
-
-function gone(pid: number): true | undefined {
-  try {
-    process.kill(pid, 0);
-    return undefined;
-  } catch {
-    return true;
-  }
 }
 
 const TEXT = 'ALTER TABLE invoices ADD COLUMN ledger_id uuid; -- written offline\n';
@@ -72,7 +63,7 @@ it('keeps a work_submit and its Artifact while the Authority cannot be reached, 
   // Killed while the node is down: the content, its manifest and the signed Command are on disk.
   const pid = mcp.transport.pid as number;
   process.kill(pid, 'SIGKILL');
-  await until(() => gone(pid), 'the MCP server gone');
+  await until(() => processGone(pid), 'the MCP server gone');
   mcp = undefined;
   const path = projectionPathIn(join(dir, 'runtime', 'builder'));
   const before = openProjection({ path, agentId: builderId });
@@ -114,7 +105,7 @@ it('keeps a work_submit and its Artifact while the Authority cannot be reached, 
 
   const pid2 = mcp.transport.pid as number;
   await mcp.client.close();
-  await until(() => gone(pid2), 'the MCP server stopped');
+  await until(() => processGone(pid2), 'the MCP server stopped');
   mcp = undefined;
   const after = openProjection({ path, agentId: builderId });
   try {

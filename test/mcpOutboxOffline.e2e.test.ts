@@ -20,7 +20,7 @@ import { openProjection, projectionPathIn } from '../src/client/runtime/projecti
 import { OFFLINE_EXECUTION_EXTENSION } from '../src/protocol/offlineExecution.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { call, stdioClient } from './support/mcpNode.js';
-import { servedWorkerWorld, until as untilWithin } from './support/servedWorkerWorld.js';
+import { processGone, servedWorkerWorld, until as untilWithin } from './support/servedWorkerWorld.js';
 
 const { w, offered: offer, workEvents } = servedWorkerWorld({ prefix: 'mw-mcp-offline-' });
 let mcp: { client: Client; stderr: () => string } | undefined;
@@ -93,7 +93,7 @@ it('queues work_checkpoint and work_fail while the Authority cannot be reached, 
   // through the rebase; the failure carries none (the Authority interprets it on checkpoints only).
   const pid = (mcp.client.transport as { pid?: number | null } | undefined)?.pid;
   await mcp.client.close();
-  if (typeof pid === 'number') await until(() => { try { process.kill(pid, 0); return undefined; } catch { return true; } }, 'the MCP server stopped');
+  if (typeof pid === 'number') await until(() => processGone(pid), 'the MCP server stopped');
   mcp = undefined;
   const projection = openProjection({ path: projectionPathIn(join(dir, 'runtime', 'builder')), agentId: builderId });
   try {

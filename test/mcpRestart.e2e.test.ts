@@ -34,7 +34,7 @@ import { call, stdioClient, type CliPrincipal } from './support/mcpNode.js';
 import { eventsOf } from './support/missions.js';
 import { cli, type ServeProcess } from './support/nodeProcess.js';
 import { EXAMPLE_WORK_CONTRACT } from './support/payloadExamples.js';
-import { servedWorkerWorld, until } from './support/servedWorkerWorld.js';
+import { processGone, servedWorkerWorld, until } from './support/servedWorkerWorld.js';
 
 const { w, offered, workEvents } = servedWorkerWorld({ prefix: 'mw-mcp-restart-', bystanders: ['other'] });
 let dir: string;
@@ -58,16 +58,6 @@ beforeAll(() => {
 });
 
 type McpProcess = Awaited<ReturnType<typeof stdioClient>>;
-
-/** True once no process has `pid`; undefined while one does. */
-function gone(pid: number): true | undefined {
-  try {
-    process.kill(pid, 0);
-    return undefined;
-  } catch {
-    return true;
-  }
-}
 
 /** `missionweave mcp --as builder` as a process, with an MCP client over its stdio. */
 async function startMcp(): Promise<McpProcess> {
@@ -103,7 +93,7 @@ it('work accepted, started and checkpointed through MCP survives a SIGKILL of th
 
   const pid = first.transport.pid as number;
   process.kill(pid, 'SIGKILL');
-  await until(() => gone(pid), 'the MCP server gone');
+  await until(() => processGone(pid), 'the MCP server gone');
   // While the server is down, the Coordinator cancels one of the held WorkItems.
   await coordinator.command('work.cancel', { workItemId: cancelled, reason: 'no longer needed' }, { groupId, membershipEpoch: 1, coordinatorEpoch: 1 });
 
@@ -149,7 +139,7 @@ it('work accepted, started and checkpointed through MCP survives a SIGKILL of th
   // The client closes: the server stops and lets go of the projection, which keeps its slot count.
   const pid2 = second.transport.pid as number;
   await second.client.close();
-  await until(() => gone(pid2), 'the second MCP server stopped');
+  await until(() => processGone(pid2), 'the second MCP server stopped');
   const slots = cli(db.url, 'mcp', '--as', 'builder', '--dir', dir, '--slots', '2');
   expect(slots.code, slots.stderr).toBe(2);
   expect(slots.stderr.trim().split('\n')).toHaveLength(1);
@@ -181,7 +171,7 @@ it('work started through MCP without a checkpoint is reported to its Coordinator
   await ok(first, 'work_start', { workItemId: waiting });
   const pid = first.transport.pid as number;
   process.kill(pid, 'SIGKILL');
-  await until(() => gone(pid), 'the MCP server gone');
+  await until(() => processGone(pid), 'the MCP server gone');
 
   const second = await startMcp();
   expect(second.stderr()).toContain('"held":{"resumable":0,"queued":0,"lost":1,"blocked":0}');
@@ -208,7 +198,7 @@ it('a Command left unanswered in the outbox by a killed process is sent again wi
   for (const server of servers.splice(0)) {
     const pid = server.transport.pid;
     await server.client.close().catch(() => undefined);
-    if (pid !== undefined && pid !== null) await until(() => gone(pid), 'the MCP server stopped');
+    if (pid !== undefined && pid !== null) await until(() => processGone(pid), 'the MCP server stopped');
   }
   // A process of the builder signed a Command, kept it in the outbox and sent it; the Authority
   // accepted it, and the process died before it recorded the answer (the row stays `sent`).
@@ -238,7 +228,7 @@ it('a Command left unanswered in the outbox by a killed process is sent again wi
   await until(() => (server.stderr().includes(`outbox ${unsentId}: refused AUTH_STALE_SESSION`) ? true : undefined), 'the unsent Command refused');
   const pid = server.transport.pid as number;
   await server.client.close();
-  await until(() => gone(pid), 'the MCP server stopped');
+  await until(() => processGone(pid), 'the MCP server stopped');
   const after = openProjection({ path, agentId: builderId });
   try {
     const kept = after.outbox.get(actionId);
@@ -274,7 +264,7 @@ it('an inline Artifact this WorkItem published before a restart is adopted when 
   await ok(first, 'work_checkpoint', { workItemId, phase: 'migration written', nextStep: 'submit it' });
   const pid = first.transport.pid as number;
   process.kill(pid, 'SIGKILL');
-  await until(() => gone(pid), 'the MCP server gone');
+  await until(() => processGone(pid), 'the MCP server gone');
 
   // Restarted, the model resumes and gives the same text: adopted, not refused as already published.
   const second = await startMcp();

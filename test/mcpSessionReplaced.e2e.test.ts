@@ -29,7 +29,7 @@ import { openProjection, projectionPathIn } from '../src/client/runtime/projecti
 import type { JsonObject } from '../src/protocol/strictJson.js';
 import { HoldingProxy } from './support/holdingProxy.js';
 import { call, stdioClient } from './support/mcpNode.js';
-import { servedWorkerWorld, until as untilWithin } from './support/servedWorkerWorld.js';
+import { processGone, servedWorkerWorld, until as untilWithin } from './support/servedWorkerWorld.js';
 
 const { w, offered, workEvents } = servedWorkerWorld({ prefix: 'mw-mcp-replaced-' });
 let proxy: HoldingProxy | undefined;
@@ -96,7 +96,7 @@ async function outboxAfterStop(): Promise<ReturnType<typeof openProjection>> {
   const pid = mcp?.transport.pid;
   await mcp?.client.close();
   mcp = undefined;
-  if (typeof pid === 'number') await until(() => { try { process.kill(pid, 0); return undefined; } catch { return true; } }, 'the MCP server stopped');
+  if (typeof pid === 'number') await until(() => processGone(pid), 'the MCP server stopped');
   return openProjection({ path: projectionPathIn(join(w.node.dir, 'runtime', 'builder')), agentId: w.builder.id });
 }
 

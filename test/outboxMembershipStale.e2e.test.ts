@@ -20,17 +20,13 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
-import type { GroupAuthority, Submission } from '../src/app/groupAuthority.js';
 import { signWith } from '../src/client/signer.js';
-import { MissionWeaveWorker } from '../src/client/worker.js';
-import { memberGroups } from '../src/client/runtime/hostReads.js';
 import { OutboxCommands } from '../src/client/runtime/outboxCommands.js';
 import { outcomeText, sendOutbox } from '../src/client/runtime/projectionSend.js';
-import { openAgentRuntime } from '../src/client/runtime/runtime.js';
 import type { JobHandler } from '../src/client/runtime/job.js';
 import { runtimeHostWorld, until } from './support/runtimeHostWorld.js';
 
-const { w, asCoordinator, agentOf, hostOn, offer, eventOf, eventsOfWork } = runtimeHostWorld('mw-outbox-membership-', { reactor: false });
+const { w, asCoordinator, hostOn, offer, eventOf, eventsOfWork, interceptSubmits, projectionWorker } = runtimeHostWorld('mw-outbox-membership-', { reactor: false });
 
 type Command = Record<string, unknown> & { actionId: string; correlationId: string; sessionEpoch: number; membershipEpoch: number; payload: { workItemId: string; executionLeaseId: string } };
 
@@ -39,22 +35,6 @@ async function changeWorkerMembership(): Promise<number> {
   const outcome = await w.server.harness.expectOk(w.server.harness.send(w.coordinator, 'membership.change', { principal: { ...w.workerActor.principal }, roles: ['worker'] }, asCoordinator()));
   const changed = outcome.events.map((e) => JSON.parse(e.text) as { kind: string; payload: { membership: { membershipEpoch: number } } }).find((e) => e.kind === 'membership.changed');
   return changed?.payload.membership.membershipEpoch as number;
-}
-
-/** Intercepts the Authority's `submit` of the Worker's Commands of `kind`; the first goes through `first`. */
-function intercept(kind: string, first: (original: () => Promise<Submission>) => Promise<Submission>): Command[] {
-  const authority = w.server.harness.authority as GroupAuthority & { submit: GroupAuthority['submit'] };
-  const original = authority.submit.bind(authority);
-  const calls: Command[] = [];
-  authority.submit = (input, ...rest) => {
-    const command = input as Command;
-    const actor = command['actor'] as { id?: string } | undefined;
-    if (command['kind'] !== kind || actor?.id !== w.workerActor.principal.id) return original(input, ...rest);
-    calls.push(command);
-    return calls.length === 1 ? first(() => original(input, ...rest)) : original(input, ...rest);
-  };
-  onTestFinished(() => void (authority.submit = original));
-  return calls;
 }
 
 it('rebases a work.submit refused MEMBERSHIP_STALE in flight onto the current Membership Epoch: a new Action ID, the same lease, applied once, the handler run once', async () => {
@@ -72,7 +52,7 @@ it('rebases a work.submit refused MEMBERSHIP_STALE in flight onto the current Me
   await host.start();
   let newEpoch = 0;
   // The Membership changes while the work.submit is on its way in: the Authority refuses it MEMBERSHIP_STALE.
-  const calls = intercept('work.submit', async (original) => {
+  const { calls } = interceptSubmits<Command>('work.submit', async (original) => {
     newEpoch = await changeWorkerMembership();
     return original();
   });
@@ -105,18 +85,7 @@ it('rebases a work.submit refused MEMBERSHIP_STALE in flight onto the current Me
  * signed under the Membership Epoch of then; its OutboxCommands still caches that epoch.
  */
 async function keptCheckpoint(name: string) {
-  const runtime = openAgentRuntime({ path: join(w.dir, `${name}.sqlite`), agentId: w.workerActor.principal.id, slots: 1 });
-  const agent = agentOf(runtime);
-  const worker = new MissionWeaveWorker(agent, { executionLeaseSeconds: 60 });
-  onTestFinished(async () => {
-    worker.close();
-    await agent.close();
-    runtime.close();
-  });
-  await agent.connect();
-  const { groupId } = w.mission;
-  const oldEpoch = (await memberGroups(agent)).find((g) => g.groupId === groupId)?.membershipEpoch as number;
-  worker.epochs.set(groupId, { membershipEpoch: oldEpoch });
+  const { runtime, agent, worker, groupId, membershipEpoch: oldEpoch } = await projectionWorker(name);
   const workItemId = await offer();
   const owned = await worker.accept({ groupId, workItemId });
   const execution = await worker.start(owned);

@@ -12,39 +12,18 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { expect, it, onTestFinished } from 'vitest';
+import { expect, it } from 'vitest';
 import { signWith } from '../src/client/signer.js';
-import { MissionWeaveWorker } from '../src/client/worker.js';
 import { signWorkEvidence } from '../src/client/workEvidence.js';
-import { memberGroups } from '../src/client/runtime/hostReads.js';
 import { OutboxCommands } from '../src/client/runtime/outboxCommands.js';
 import type { RebaseLease } from '../src/client/runtime/outboxRebase.js';
 import { outcomeText, sendOutbox } from '../src/client/runtime/projectionSend.js';
-import { openAgentRuntime } from '../src/client/runtime/runtime.js';
 import { runtimeHostWorld, until } from './support/runtimeHostWorld.js';
 
-const { w, agentOf, offer, eventsOfWork } = runtimeHostWorld('mw-outbox-own-lease-', { reactor: true });
-
-/** Drops the Worker's server-side sockets as a network failure would; the Agent reconnects under a new Session. */
-function dropWorker(): void {
-  const registry = w.server.listener.sessions as unknown as { byAgent: Map<string, Set<{ ws: { terminate(): void } }>> };
-  for (const connection of registry.byAgent.get(w.workerActor.principal.id) ?? []) connection.ws.terminate();
-}
+const { offer, eventsOfWork, dropWorker, projectionWorker } = runtimeHostWorld('mw-outbox-own-lease-', { reactor: true });
 
 it('rebases a kept work.submit again after its beforeResign threw once in the same Session: it cites the lease the first attempt took, no second work.start, submitted once', async () => {
-  const runtime = openAgentRuntime({ path: join(w.dir, 'projection.sqlite'), agentId: w.workerActor.principal.id, slots: 1 });
-  const agent = agentOf(runtime);
-  const worker = new MissionWeaveWorker(agent, { executionLeaseSeconds: 60 });
-  onTestFinished(async () => {
-    worker.close();
-    await agent.close();
-    runtime.close();
-  });
-  await agent.connect();
-  const { groupId } = w.mission;
-  const membershipEpoch = (await memberGroups(agent)).find((g) => g.groupId === groupId)?.membershipEpoch as number;
-  worker.epochs.set(groupId, { membershipEpoch });
+  const { runtime, agent, worker, groupId, membershipEpoch } = await projectionWorker('projection');
   const workItemId = await offer();
   const owned = await worker.accept({ groupId, workItemId });
   const execution = await worker.start(owned);

@@ -16,34 +16,13 @@
 
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import type { GroupAuthority, Submission } from '../src/app/groupAuthority.js';
+import type { Submission } from '../src/app/groupAuthority.js';
 import type { JobHandler } from '../src/client/runtime/job.js';
 import { runtimeHostWorld, until } from './support/runtimeHostWorld.js';
 
-const { w, hostOn, offer, eventOf, eventsOfWork } = runtimeHostWorld('mw-host-replaced-', { reactor: true });
+const { w, hostOn, offer, eventOf, eventsOfWork, dropWorker, interceptSubmits } = runtimeHostWorld('mw-host-replaced-', { reactor: true });
 
 type Command = Record<string, unknown> & { actionId: string; correlationId: string; sessionEpoch: number; payload: { workItemId: string } };
-
-/** Drops the Worker's server-side sockets as a network failure would; the Agent reconnects under a new Session. */
-function dropWorker(): void {
-  const registry = w.server.listener.sessions as unknown as { byAgent: Map<string, Set<{ ws: { terminate(): void } }>> };
-  for (const connection of registry.byAgent.get(w.workerActor.principal.id) ?? []) connection.ws.terminate();
-}
-
-/** Intercepts the Authority's `submit` of the Worker's `work.submit` Commands; the first goes through `first`. */
-function interceptSubmits(first: (original: () => Promise<Submission>) => Promise<Submission>): { calls: Command[]; restore(): void } {
-  const authority = w.server.harness.authority as GroupAuthority & { submit: GroupAuthority['submit'] };
-  const original = authority.submit.bind(authority);
-  const calls: Command[] = [];
-  authority.submit = (input, ...rest) => {
-    const command = input as Command;
-    const actor = command['actor'] as { id?: string } | undefined;
-    if (command['kind'] !== 'work.submit' || actor?.id !== w.workerActor.principal.id) return original(input, ...rest);
-    calls.push(command);
-    return calls.length === 1 ? first(() => original(input, ...rest)) : original(input, ...rest);
-  };
-  return { calls, restore: () => void (authority.submit = original) };
-}
 
 function counting(): { handler: JobHandler; runs: string[] } {
   const runs: string[] = [];
@@ -62,7 +41,7 @@ it('rebases a work.submit the new Session fenced before it was applied: a new le
   await host.start();
   const firstSession = host.agent.sessionEpoch as number;
   // Lost on the way in: never submitted, and the connection drops.
-  const spy = interceptSubmits(() => {
+  const spy = interceptSubmits<Command>('work.submit', () => {
     dropWorker();
     return Promise.resolve({ ok: false, error: { code: 'INTERNAL_ERROR', message: 'lost', retryable: true } } as Submission);
   });
@@ -101,7 +80,7 @@ it('answers a work.submit applied before the Session was replaced with its recei
   w.closing.push(() => runtime.close(), () => host.stop(100));
   await host.start();
   // Accepted and committed, but the connection dies before the answer leaves.
-  const spy = interceptSubmits(async (original) => {
+  const spy = interceptSubmits<Command>('work.submit', async (original) => {
     const outcome = await original();
     dropWorker();
     return outcome;

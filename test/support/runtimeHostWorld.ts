@@ -1,9 +1,11 @@
 /**
- * The shared setup of the runtime host's e2e files (runtimeHost, runtimeHostIntake,
- * hostRunBlockRefused): a real node (wss, TLS, PostgreSQL) with a Mission whose Coordinator offers
- * work to one Worker Agent, a scratch folder for projections, and the helpers those files use to
- * start a host, authorize and offer work, and read a WorkItem's Events. Call it once at the top of
- * a test file: it registers its own beforeAll and afterAll.
+ * The shared setup of the runtime host's and the durable outbox's e2e files (runtimeHost*,
+ * hostRunBlockRefused, outboxMembershipStale, outboxRebaseOwnLease): a real node (wss, TLS,
+ * PostgreSQL) with a Mission whose Coordinator offers work to one Worker Agent, a scratch folder
+ * for projections, and the helpers those files use to start a host or a Worker on a projection,
+ * authorize and offer work, read a WorkItem's Events, drop the Worker's connection and watch the
+ * Authority's `submit`. Call it once at the top of a test file: it registers its own beforeAll and
+ * afterAll.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -11,9 +13,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import type { GroupAuthority, Submission } from '../../src/app/groupAuthority.js';
 import { AuthorityReactor } from '../../src/app/reactor/authorityReactor.js';
 import { MissionWeaveAgent } from '../../src/client/index.js';
+import { memberGroups } from '../../src/client/runtime/hostReads.js';
+import { MissionWeaveWorker } from '../../src/client/worker.js';
 import { RuntimeHost, type RuntimeHostOptions } from '../../src/client/runtime/hostRuntime.js';
 import type { JobHandler } from '../../src/client/runtime/job.js';
 import { openAgentRuntime, type AgentRuntime } from '../../src/client/runtime/runtime.js';
@@ -110,5 +115,51 @@ export function runtimeHostWorld(prefix: string, options: { reactor: boolean }) 
   const eventOf = async (workItemId: string, kind: string): Promise<JsonObject | undefined> => (await eventsOfWork(workItemId)).find((e) => e['kind'] === kind);
   const kindsOf = async (workItemId: string): Promise<string[]> => (await eventsOfWork(workItemId)).map((e) => e['kind'] as string);
 
-  return { w, asCoordinator, agentOf, hostOn, authorize, offerAgain, offer, eventsOfWork, eventOf, kindsOf };
+  /** Drops the Worker's server-side sockets as a network failure would; the Agent reconnects under a new Session. */
+  const dropWorker = (): void => {
+    const registry = w.server.listener.sessions as unknown as { byAgent: Map<string, Set<{ ws: { terminate(): void } }>> };
+    for (const connection of registry.byAgent.get(w.workerActor.principal.id) ?? []) connection.ws.terminate();
+  };
+
+  /**
+   * Intercepts the Authority's `submit` of the Worker's Commands of `kind` until the test ends (or
+   * `restore`): each is added to `calls`, and the first goes through `first`.
+   */
+  const interceptSubmits = <C>(kind: string, first: (original: () => Promise<Submission>) => Promise<Submission>): { calls: C[]; restore(): void } => {
+    const authority = w.server.harness.authority as GroupAuthority & { submit: GroupAuthority['submit'] };
+    const original = authority.submit.bind(authority);
+    const calls: C[] = [];
+    authority.submit = (input, ...rest) => {
+      const command = input as Record<string, unknown>;
+      const actor = command['actor'] as { id?: string } | undefined;
+      if (command['kind'] !== kind || actor?.id !== w.workerActor.principal.id) return original(input, ...rest);
+      calls.push(input as C);
+      return calls.length === 1 ? first(() => original(input, ...rest)) : original(input, ...rest);
+    };
+    const restore = (): void => void (authority.submit = original);
+    onTestFinished(restore);
+    return { calls, restore };
+  };
+
+  /**
+   * A Worker without a host on its own projection (`name`.sqlite in the scratch folder), connected,
+   * its Membership Epoch in the Mission's Group read from the Authority; closed when the test ends.
+   */
+  const projectionWorker = async (name: string) => {
+    const runtime = openAgentRuntime({ path: join(w.dir, `${name}.sqlite`), agentId: w.workerActor.principal.id, slots: 1 });
+    const agent = agentOf(runtime);
+    const worker = new MissionWeaveWorker(agent, { executionLeaseSeconds: 60 });
+    onTestFinished(async () => {
+      worker.close();
+      await agent.close();
+      runtime.close();
+    });
+    await agent.connect();
+    const { groupId } = w.mission;
+    const membershipEpoch = (await memberGroups(agent)).find((g) => g.groupId === groupId)?.membershipEpoch as number;
+    worker.epochs.set(groupId, { membershipEpoch });
+    return { runtime, agent, worker, groupId, membershipEpoch };
+  };
+
+  return { w, asCoordinator, agentOf, hostOn, authorize, offerAgain, offer, eventsOfWork, eventOf, kindsOf, dropWorker, interceptSubmits, projectionWorker };
 }

@@ -40,6 +40,16 @@ export function until<T>(check: () => Promise<T | undefined> | T | undefined, wh
   return untilWithin(check, what, timeoutMs);
 }
 
+/** True once no process has `pid`, undefined while one does: what `until` waits for after an MCP server is closed. */
+export function processGone(pid: number): true | undefined {
+  try {
+    process.kill(pid, 0);
+    return undefined;
+  } catch {
+    return true;
+  }
+}
+
 /** `bystanders`: more Agents added to the node that do not join the Mission. */
 export function servedWorkerWorld(options: { readonly prefix: string; readonly bystanders?: readonly string[] }) {
   const w = { closing: [] } as unknown as ServedWorkerWorld;
