@@ -258,7 +258,10 @@ export async function runGroupBatch(items: readonly VerifiedCommand[], deps: Gro
     const tree = trees.get(groupId);
     if (tree !== undefined) byTree.set(tree, [...(byTree.get(tree) ?? []), groupId]);
   }
-  const locks = lockGroupsStatements(byTree, deps.settings.services.organizationId, onCitus);
+  // On Citus, fenced on the coordinator as well (batchReads.ts): the trees locked, and those of
+  // Groups not created yet (a new root's tree is itself; a new child's is its parent's, locked).
+  const fenced = [...byTree.keys(), ...groupIds.filter((g) => !trees.has(g))];
+  const locks = lockGroupsStatements(byTree, deps.settings.services.organizationId, onCitus, fenced);
   const { outcomes, states, evidence } = await inPipelinedTransaction(deps.pool, async (tx) => {
     // BEGIN, the locks (every Group any item names, and the ancestors of those that charge
     // budgets, in one order) and the reads under them, in one round trip.

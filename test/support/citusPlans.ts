@@ -56,7 +56,7 @@ export async function hotPathStatements(organizationId = 'urn:missionweave:org:t
     notify: undefined,
     trees: new Map([[tree, tree], [child, tree]]),
   });
-  const [revision, lock] = lockGroupsStatements(new Map([[tree, [tree, child]]]), organizationId, true);
+  const [fence, revision, lock] = lockGroupsStatements(new Map([[tree, [tree, child]]]), organizationId, true);
   const [receipts, sessions] = routedReadStatements([{ ...actor, actionId: 'urn:action:1' }, { ...actor, actionId: 'urn:action:2' }], [actor.actorId]);
   // A service's Command in a Group batch (the Authority's own): its receipts lie in the
   // coordinator's organization_receipts with its Organization Commands' (migration 0024).
@@ -80,7 +80,7 @@ export async function hotPathStatements(organizationId = 'urn:missionweave:org:t
   const [recent] = await captured((db) => readRecentEventsOfKinds(db, child, tree, 10, 100, ['message.posted'], 'message.posted'));
   const [duplicates] = await captured((db) => readTreeEventsById(db, [tree], ['urn:e']));
   const labelled: [string, Statement | undefined][] = [
-    ['read the Groups\' trees', trees], ['read an ancestry', ancestry], ['read the Registry revision', revision], ['lock a tree\'s Groups', lock],
+    ['read the Groups\' trees', trees], ['read an ancestry', ancestry], ['fence the trees on the coordinator', fence], ['read the Registry revision', revision], ['lock a tree\'s Groups', lock],
     ['read an actor\'s receipts', receipts], ['read Session Epochs for share', sessions],
     ['read a Group\'s aggregates', aggregates], ['read a Group\'s Messages', messages], ['read a Group\'s recent Events', recent], ['read a duplicate\'s Events', duplicates],
     ['append Events', append[0]], ['upsert aggregates', append[1]], ['insert an actor\'s receipts', append[2]], ['advance the counters', append[3]],
@@ -93,8 +93,11 @@ export async function hotPathStatements(organizationId = 'urn:missionweave:org:t
   });
 }
 
-/** The hot-path statements that touch only tables of the coordinator (citusLayout.ts, `COORDINATOR_TABLES`). */
-export const COORDINATOR_STATEMENTS: ReadonlySet<string> = new Set(['read the Registry revision']);
+/**
+ * The hot-path statements that run on the coordinator alone: the read of a table of the coordinator
+ * (citusLayout.ts, `COORDINATOR_TABLES`) and the trees' fence, its advisory locks (batchReads.ts).
+ */
+export const COORDINATOR_STATEMENTS: ReadonlySet<string> = new Set(['fence the trees on the coordinator', 'read the Registry revision']);
 
 /** The hot-path statements whose one shard is the coordinator's (citusLayout.ts, `COORDINATOR_CITUS_TABLES`). */
 export const COORDINATOR_SHARD_STATEMENTS: ReadonlySet<string> = new Set(['read a service\'s receipts', 'insert a service\'s receipts']);

@@ -5,7 +5,8 @@
  * rows, are the price of a Command.
  *
  * 1. Lock the Groups' counter rows and read the Registry revision (one statement; on Citus one
- *    per Mission tree, each routed to its tree's shard, after the revision's own).
+ *    per Mission tree, each routed to its tree's shard, after the revision's own and the trees'
+ *    fence on the coordinator, below).
  * 2. After the locks are held, so that its snapshot sees every earlier writer of those Groups:
  *    the receipts of the batch's Action IDs and the actors' Session Epochs, the latter locked
  *    `for share` so a concurrent session activation waits for this transaction (one statement).
@@ -26,12 +27,36 @@ export interface LockedGroups {
 /** The Groups to lock, by Mission tree. */
 export type GroupsByTree = ReadonlyMap<string, readonly string[]>;
 
+/** Names "a Mission tree's fence" among the coordinator's advisory locks (the other key: the tree's hash). */
+export const TREE_FENCE_LOCK_CLASS = 0x4d575466;
+
+/**
+ * On Citus, the batch's trees fenced on the coordinator, first: a transaction-scoped advisory lock
+ * per tree (by `hashtext`, in ascending order, so two batches never wait on each other in a
+ * cycle). A two-phase commit makes the workers' changes visible one by one: the tree's row locks
+ * on its worker go as soon as that worker has committed, maybe before the receipts on another
+ * worker are visible. The coordinator's own locks go only after every worker has answered its
+ * COMMIT PREPARED (Citus's commit callback waits for them), so a duplicate of the batch's Command
+ * that waits here reads its receipt, wherever it lies, instead of deciding it anew.
+ * `fenced`: the trees of the Groups locked, and the Groups being created (a new tree's ID is its
+ * root Group's).
+ */
+export function fenceTreesStatement(fenced: readonly string[]): Statement {
+  return {
+    name: 'fence-trees-on-coordinator',
+    text: `select count(pg_advisory_xact_lock(${TREE_FENCE_LOCK_CLASS}, k)) as fenced
+           from (select distinct hashtext(t) as k from unnest($1::text[]) as t order by k offset 0) as keys`,
+    values: [[...new Set(fenced)].sort()],
+  };
+}
+
 /**
  * Locks existing Groups' counter rows in one fixed order (tree, then Group) and reads the Registry
- * revision. `perTree` (on Citus, where one `FOR UPDATE` may not span two trees): the revision's
- * read, then one lock statement per tree, in that order; otherwise one statement.
+ * revision. `perTree` (on Citus, where one `FOR UPDATE` may not span two trees): the trees' fence
+ * (`fenceTreesStatement`, with `fenced`), the revision's read, then one lock statement per tree,
+ * in that order; otherwise one statement.
  */
-export function lockGroupsStatements(byTree: GroupsByTree, organizationId: string, perTree: boolean): Statement[] {
+export function lockGroupsStatements(byTree: GroupsByTree, organizationId: string, perTree: boolean, fenced: readonly string[] = [...byTree.keys()]): Statement[] {
   const trees = [...byTree.keys()].sort();
   if (!perTree) {
     const pairs = trees.flatMap((t) => [...(byTree.get(t) ?? [])].sort().map((g) => [t, g] as const));
@@ -47,6 +72,7 @@ export function lockGroupsStatements(byTree: GroupsByTree, organizationId: strin
     }];
   }
   return [
+    ...(fenced.length === 0 ? [] : [fenceTreesStatement(fenced)]),
     { name: 'read-registry-revision', text: 'select registry_revision from organization_state where organization_id = $1', values: [organizationId] },
     ...trees.map((tree) => ({
       name: 'lock-groups-of-tree',
