@@ -20,9 +20,12 @@ import { defineConfig } from 'vitest/config';
  *
  * int and e2e run unisolated too (SHARED_MODULES): each file gets its own database, temporary
  * folders and nodes, and nothing of src keeps state between files but caches keyed by what a file
- * owns (a home's folder, a profile set). Importing src anew for every file cost 157 s of import
+ * owns (a home's folder, a profile set); test/support/environmentGuard.ts fails a file that leaves
+ * DATABASE_URL or an MW_ variable changed. Importing src anew for every file cost 157 s of import
  * time and a fifth of the CPU: int and e2e together took 513 s of wall time and 10 min 18 s of user
- * CPU isolated, 407 s and 7 min 27 s unisolated, the same 639 tests passing (2026-12-05, 2 cores).
+ * CPU isolated, 407 s and 7 min 27 s unisolated, the same 639 tests passing (2026-12-05, 2 cores);
+ * CI's int files on Citus 191 s isolated against about 80 s. INT_ISOLATED keep a process each
+ * (project int-isolated).
  */
 
 /** Unit tests by name that start a child process (node -e, docker compose): run with int. */
@@ -40,6 +43,13 @@ export const UNIT_WITH_PROCESSES = [
  */
 export const UNIT_LONG_RUNS = ['test/fuzz.unit.test.ts'];
 
+/**
+ * int files that run in a process of their own: unisolated, contextGenerator.int's two nodes
+ * registering the generator at once ended with two card versions instead of one in one full run
+ * of four (plain PostgreSQL, no variable left changed); the cause was not found (docs/testing.md).
+ */
+export const INT_ISOLATED = ['test/contextGenerator.int.test.ts'];
+
 /** Unit tests that replace a module with vi.mock, which an unisolated run cannot do. */
 export const UNIT_WITH_MOCKS = ['test/embeddedEvidence.unit.test.ts'];
 
@@ -56,7 +66,7 @@ export default defineConfig({
     alias: [{ find: /^#src\/(.*)$/, replacement: `${fileURLToPath(new URL('./src/', import.meta.url))}$1` }],
   },
   test: {
-    setupFiles: ['test/support/evidenceSource.ts'],
+    setupFiles: ['test/support/evidenceSource.ts', 'test/support/environmentGuard.ts'],
     pool: 'forks',
     // Two files at a time, also on 2 cores (vitest's default there is one): most files wait on
     // PostgreSQL, TLS sockets or the processes they start, so two overlap well — the whole suite
@@ -75,7 +85,11 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'int', include: ['test/**/*.int.test.ts', ...UNIT_WITH_PROCESSES, ...UNIT_LONG_RUNS], globalSetup: DATABASE, ...SHARED_MODULES },
+        test: { name: 'int', include: ['test/**/*.int.test.ts', ...UNIT_WITH_PROCESSES, ...UNIT_LONG_RUNS], exclude: INT_ISOLATED, globalSetup: DATABASE, ...SHARED_MODULES },
+      },
+      {
+        extends: true,
+        test: { name: 'int-isolated', include: INT_ISOLATED, globalSetup: DATABASE },
       },
       {
         extends: true,

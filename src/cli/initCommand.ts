@@ -73,7 +73,7 @@ function summary(home: Home, config: HomeConfig): Record<string, unknown> {
 }
 
 /** Creates the directory if needed; returns its configuration. */
-export async function ensureHome(home: Home, options: { organization?: string; host?: string; port?: number } = {}): Promise<HomeConfig> {
+export async function ensureHome(home: Home, options: { organization?: string; host?: string; port?: number; databaseUrl?: string } = {}): Promise<HomeConfig> {
   if (!home.exists()) {
     const organizationId = options.organization ?? `urn:missionweave:organization:${randomUUID()}`;
     if (!isUri(organizationId)) throw new UsageError('--organization must be an absolute URI');
@@ -88,6 +88,7 @@ export async function ensureHome(home: Home, options: { organization?: string; h
       tls: await developmentCertificate(home, host),
       server: { host, port: options.port ?? 8443 },
       freshness: DEFAULT_FRESHNESS,
+      ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
     };
     home.writeJson('config.json', config);
   }

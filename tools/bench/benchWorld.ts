@@ -39,8 +39,8 @@ export class BenchWorld {
 
   static async create(directory: string, databaseUrl: string): Promise<BenchWorld> {
     const home = new Home(directory);
-    process.env['DATABASE_URL'] = databaseUrl;
-    await ensureHome(home, { host: '127.0.0.1', port: 0 });
+    // The folder names its database (not DATABASE_URL, which would outlive this world in the process).
+    await ensureHome(home, { host: '127.0.0.1', port: 0, databaseUrl });
     const running = await openAuthority(home, { logger: pino({ level: 'warn' }), poolSize: 8, settings: { cryptoWorkers: 1, maxBatch: 512 } });
     const key = generatePrivateKey();
     const owner = { principal: { type: 'human' as const, id: `urn:missionweave:human:bench-${randomUUID()}` }, key: { keyId: `urn:uuid:${randomUUID()}`, privateKey: key } };
