@@ -43,7 +43,6 @@ it('a run whose work.block the Authority refuses is re-checked, not held blocked
       throw new Error('the tool lost its connection');
     },
   });
-  w.closing.push(() => runtime.close(), () => host.stop(100));
   await host.start();
 
   const contract = { ...EXAMPLE_WORK_CONTRACT, goal: `${EXAMPLE_WORK_CONTRACT.goal} (${workItemId})`, inputArtifacts: [], dependencyWorkItemIds: [], executionApproval: 'not_required', deadline: new Date(Date.now() + 86_400_000).toISOString(), budget: { currency: 'EUR', financialLimit: 50 } };

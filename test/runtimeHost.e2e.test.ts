@@ -34,7 +34,6 @@ it('runs offered work under a real lease: checkpoint, publish, submit; a throwin
     return undefined;
   };
   const { host, runtime, lines } = hostOn(join(w.dir, 'a', 'projection.sqlite'), handler, { jobTimeoutMs: 1_500 });
-  w.closing.push(() => runtime.close(), () => host.stop(100));
   await host.start();
 
   const done = await offer();
@@ -83,7 +82,6 @@ it('after a restart, reports work that ran without a checkpoint to its Coordinat
     await job.publishArtifact(`run again from the start: ${job.workItemId}`, { mediaType: 'text/plain' });
     await job.submit();
   });
-  w.closing.push(() => second.runtime.close(), () => second.host.stop(100));
   expect(second.runtime.recovery.work.lost.map((w) => w.workItemId)).toEqual([lost]);
   await second.host.start();
   const blocked = await until(() => eventOf(lost, 'work.blocked'), 'the lost WorkItem reported');
@@ -119,7 +117,6 @@ it('sends a Command signed while offline from the durable outbox on connect, wit
   probe.runtime.close();
 
   const { host, runtime } = hostOn(path, () => undefined);
-  w.closing.push(() => runtime.close(), () => host.stop(100));
   await host.start();
   const row = runtime.projection.outbox.get(unsigned.actionId);
   expect(row).toMatchObject({ state: 'acked', eventId: expect.any(String) });
@@ -154,7 +151,6 @@ it('stopping yields a running job at its next safe checkpoint: the lease is rele
     const { contentHash } = await job.publishArtifact(`resumed ${job.workItemId}`, { mediaType: 'text/plain' });
     await job.submit({ artifactHashes: [contentHash] });
   });
-  w.closing.push(() => second.runtime.close(), () => second.host.stop(100));
   expect(second.runtime.recovery.work.resumable.map((w) => w.workItemId)).toEqual([workItemId]);
   await second.host.start();
   await until(() => eventOf(workItemId, 'work.submitted'), 'the resumed WorkItem submitted');
@@ -167,7 +163,7 @@ it('preempts a running job at its next safe checkpoint for a critical arrival: t
   const order: string[] = [];
   const resumedFrom = new Map<string, unknown>();
   let routine = '';
-  const { host, runtime, lines } = hostOn(
+  const { host, lines } = hostOn(
     join(w.dir, 'e', 'projection.sqlite'),
     async (job) => {
       order.push(job.workItemId);
@@ -184,7 +180,6 @@ it('preempts a running job at its next safe checkpoint for a critical arrival: t
     {},
     () => Date.now() + skewMs,
   );
-  w.closing.push(() => runtime.close(), () => host.stop(100));
   await host.start();
   routine = await offer('routine');
   await until(() => (order.length === 1 ? true : undefined), 'the routine job running');

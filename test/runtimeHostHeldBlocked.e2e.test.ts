@@ -58,7 +58,6 @@ it('on start, held blocked work is re-checked with the Authority: cancelled whil
 
   const ran: string[] = [];
   const second = hostOn(path, async (job) => (ran.push(job.workItemId), submitting(job)));
-  w.closing.push(() => second.runtime.close(), () => second.host.stop(100));
   expect(second.runtime.recovery.work.blocked.map((row) => row.workItemId).sort()).toEqual([cancelled, unblocked, local].sort());
   await second.host.start();
 

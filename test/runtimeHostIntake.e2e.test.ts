@@ -35,8 +35,7 @@ it('picks up work the Agent accepted through another client while the host was d
   await other.command('work.accept_offer', { workItemId }, { groupId: w.mission.groupId, workItemId, membershipEpoch: 1 });
   await other.close();
 
-  const { host, runtime, lines } = hostOn(join(w.dir, 'a', 'projection.sqlite'), submitting);
-  w.closing.push(() => runtime.close());
+  const { host, lines } = hostOn(join(w.dir, 'a', 'projection.sqlite'), submitting);
   await host.start();
   await told(lines, () => eventOf(workItemId, 'work.submitted'), 'the picked-up WorkItem submitted', workItemId);
   expect(lines.filter((line) => line.startsWith(`picked up ${workItemId}`))).toHaveLength(1);
@@ -55,7 +54,6 @@ it('a per-Group quota of one: an offer over it is declined (not accepted); owned
     if (job.workItemId === first) await gate;
     await submitting(job);
   });
-  w.closing.push(() => runtime.close(), () => host.stop(100));
   expect(runtime.setGroupPolicy(w.mission.groupId, { weight: 1, priorityClass: 'normal', maxConcurrent: 1, maxQueued: 1, admitting: true }).ok).toBe(true);
   await host.start();
 

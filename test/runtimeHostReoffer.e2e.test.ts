@@ -29,7 +29,6 @@ it('takes a live offer of work it held under a fenced Ownership Epoch once the s
     const { contentHash } = await job.publishArtifact(`done ${job.workItemId}`, { mediaType: 'text/plain' });
     await job.submit({ artifactHashes: [contentHash] });
   });
-  w.closing.push(() => runtime.close(), () => host.stop(100));
   await host.start();
   // The host's one slot is busy.
   first = await offer();

@@ -37,7 +37,6 @@ function counting(): { handler: JobHandler; runs: string[] } {
 it('rebases a work.submit the new Session fenced before it was applied: a new lease and Action ID, applied once, the handler run once', async () => {
   const { handler, runs } = counting();
   const { host, runtime, lines } = hostOn(join(w.dir, 'fenced', 'projection.sqlite'), handler);
-  w.closing.push(() => runtime.close(), () => host.stop(100));
   await host.start();
   const firstSession = host.agent.sessionEpoch as number;
   // Lost on the way in: never submitted, and the connection drops.
@@ -77,7 +76,6 @@ it('rebases a work.submit the new Session fenced before it was applied: a new le
 it('answers a work.submit applied before the Session was replaced with its receipt: not rebased, no second lease', async () => {
   const { handler, runs } = counting();
   const { host, runtime } = hostOn(join(w.dir, 'applied', 'projection.sqlite'), handler);
-  w.closing.push(() => runtime.close(), () => host.stop(100));
   await host.start();
   // Accepted and committed, but the connection dies before the answer leaves.
   const spy = interceptSubmits<Command>('work.submit', async (original) => {

@@ -81,11 +81,18 @@ export function runtimeHostWorld(prefix: string, options: { reactor: boolean }) 
   const agentOf = (runtime?: AgentRuntime): MissionWeaveAgent =>
     new MissionWeaveAgent({ url: w.server.url, ca: w.server.ca, agentId: w.workerActor.principal.id, keyId: w.workerActor.key.keyId, privateKey: w.workerActor.key.privateKey, ...(runtime === undefined ? {} : { cursorStore: runtime.cursorStore }) });
 
-  /** A runtime with one slot on the projection at `path` and a host running `handler` on it; the host's log lines. */
+  /** A runtime with one slot on the projection at `path` and a host running `handler` on it, both closed when the test ends; the host's log lines. */
   const hostOn = (path: string, handler: JobHandler, hostOptions: HostOptions = {}, clock?: () => number): { host: RuntimeHost; runtime: AgentRuntime; lines: string[] } => {
     const runtime = openAgentRuntime({ path, agentId: w.workerActor.principal.id, slots: 1, ...(clock === undefined ? {} : { clock }) });
     const lines: string[] = [];
     const host = new RuntimeHost({ agent: agentOf(runtime), runtime, handler, executionLeaseSeconds: 60, log: (line) => void lines.push(line), ...hostOptions });
+    // Stopped when its test ends: a host left running is a second session of the same Agent, and
+    // each HELLO of one fences the other's connection (§6.3), so the next test's host was
+    // replaced again and again under it.
+    onTestFinished(async () => {
+      await host.stop(100);
+      runtime.close();
+    });
     return { host, runtime, lines };
   };
 
