@@ -24,8 +24,7 @@ import { defineConfig } from 'vitest/config';
  * DATABASE_URL or an MW_ variable changed. Importing src anew for every file cost 157 s of import
  * time and a fifth of the CPU: int and e2e together took 513 s of wall time and 10 min 18 s of user
  * CPU isolated, 407 s and 7 min 27 s unisolated, the same 639 tests passing (2026-12-05, 2 cores);
- * CI's int files on Citus 191 s isolated against about 80 s. INT_ISOLATED keep a process each
- * (project int-isolated).
+ * CI's int files on Citus 191 s isolated against about 80 s.
  */
 
 /** Unit tests by name that start a child process (node -e, docker compose): run with int. */
@@ -42,13 +41,6 @@ export const UNIT_WITH_PROCESSES = [
  * keeps them.
  */
 export const UNIT_LONG_RUNS = ['test/fuzz.unit.test.ts'];
-
-/**
- * int files that run in a process of their own: unisolated, contextGenerator.int's two nodes
- * registering the generator at once ended with two card versions instead of one in one full run
- * of four (plain PostgreSQL, no variable left changed); the cause was not found (docs/testing.md).
- */
-export const INT_ISOLATED = ['test/contextGenerator.int.test.ts'];
 
 /** Unit tests that replace a module with vi.mock, which an unisolated run cannot do. */
 export const UNIT_WITH_MOCKS = ['test/embeddedEvidence.unit.test.ts'];
@@ -85,11 +77,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'int', include: ['test/**/*.int.test.ts', ...UNIT_WITH_PROCESSES, ...UNIT_LONG_RUNS], exclude: INT_ISOLATED, globalSetup: DATABASE, ...SHARED_MODULES },
-      },
-      {
-        extends: true,
-        test: { name: 'int-isolated', include: INT_ISOLATED, globalSetup: DATABASE },
+        test: { name: 'int', include: ['test/**/*.int.test.ts', ...UNIT_WITH_PROCESSES, ...UNIT_LONG_RUNS], globalSetup: DATABASE, ...SHARED_MODULES },
       },
       {
         extends: true,

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONTEXT_GENERATION_CAPABILITY, CONTEXT_GENERATOR_AGENT_ID } from '../src/app/context/contextGenerator.js';
+import { CONTEXT_GENERATION_CAPABILITY, CONTEXT_GENERATOR_AGENT_ID, contextGeneratorOf, registerContextGenerator } from '../src/app/context/contextGenerator.js';
 import { listProfiles } from '../src/app/extensionProfiles.js';
 import { DEFAULT_FRESHNESS } from '../src/app/limits.js';
 import { DISPUT_URI } from '../src/domain/disput/disputProfile.js';
@@ -98,6 +98,40 @@ describe('serving on a folder without a context generator', () => {
     expect(existsSync(home.path(CONTEXT_GENERATOR_KEY_FILE))).toBe(false);
     expect(await generatorCards(db)).toEqual([]);
     expect(await listProfiles(db.pool)).toEqual([]);
+  });
+});
+
+describe('two nodes registering the generator', () => {
+  it('a node that read the card version and the Registry around the other node\'s registration registers no second card', async () => {
+    const db = await createTestDatabase();
+    const home = await folderWithoutGenerator(db);
+    // One-shot nodes (no reactor) register nothing themselves.
+    const [a, b] = await Promise.all([openAuthority(home), openAuthority(home)]);
+    try {
+      const { registry } = home.config().services;
+      const registration = {
+        generator: contextGeneratorOf(generatePrivateKey()),
+        registryKey: { keyId: registry.keyId, privateKey: home.privateKey(registry.privateKeyFile) },
+        endpoint: 'wss://127.0.0.1:8443',
+      };
+      // Node a registers the card right after node b's first look at the Registry.
+      const refresh = b.authority.refreshRegistry.bind(b.authority);
+      let raced = false;
+      b.authority.refreshRegistry = async () => {
+        const moved = await refresh();
+        if (!raced) {
+          raced = true;
+          expect(await registerContextGenerator(a.authority, a.pool, registration)).toBe('registered');
+        }
+        return moved;
+      };
+      expect(await registerContextGenerator(b.authority, b.pool, registration)).toBe('registered');
+      expect(raced).toBe(true);
+      expect((await generatorCards(db)).map((c) => c.cardVersion)).toEqual([1]);
+      expect(await registerContextGenerator(b.authority, b.pool, registration)).toBe('already-registered');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 });
 

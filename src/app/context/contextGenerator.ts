@@ -9,7 +9,7 @@
  * Registration is idempotent and safe on several nodes at once: a node whose key is already bound
  * to the generator does nothing; a node that loses the race to register card version n sees
  * `REVISION_CONFLICT`, reads the Registry again and finds its key bound (the nodes share the
- * folder's key); a folder whose key was replaced registers the next card version with the new key
+ * folder's key), whenever the other node's card landed (test/contextGenerator.int); a folder whose key was replaced registers the next card version with the new key
  * (the old key's binding stays, as a replaced service key's does).
  */
 
@@ -70,9 +70,12 @@ export async function registerContextGenerator(authority: GroupAuthority, pool: 
   const { generator, registryKey, endpoint } = registration;
   const { services } = authority.settings;
   for (let attempt = 0; attempt < MAX_REGISTRATION_ATTEMPTS; attempt += 1) {
+    // The card version is read before the Registry: a card another node registers between the
+    // two reads is then either seen bound, or makes ours conflict (REVISION_CONFLICT). Read in
+    // the other order, such a card went unseen and ours took the next version with the same key.
+    const cardVersion = (await readAgentCardVersion(pool, generator.principal.id)) + 1;
     await authority.refreshRegistry();
     if (isBound(authority, generator)) return attempt === 0 ? 'already-registered' : 'registered';
-    const cardVersion = (await readAgentCardVersion(pool, generator.principal.id)) + 1;
     const nowMillis = authority.clock.nowMillis();
     // Bound from the current whole second, so packages signed from now on fall inside its validity.
     const validFrom = timestampOf(Math.floor(nowMillis / 1000) * 1000).replace('.000Z', 'Z');
