@@ -1,8 +1,9 @@
 /**
  * The Authority reactor's bounds, without a database: at most the round limit per sweep and
  * round, rounds never overlap, hints during a round fold into one more round, a refused fact
- * does not take a place in the next rounds, a session opened on this node is a hint, and `close`
- * waits for the round in progress and stops the rounds.
+ * does not take a place in the next rounds, a session opened on this node is a hint for the sweeps
+ * it concerns only (the timer runs them all), and `close` waits for the round in progress and
+ * stops the rounds.
  */
 
 import pino from 'pino';
@@ -38,11 +39,15 @@ function fakeAuthority(answer: (command: JsonObject) => Submission = () => ({ ok
   return { authority: authority as unknown as GroupAuthority, sent, listeners };
 }
 
+const SESSION_OPENED = 'ext.missionweaveprotocol.identity.session_opened';
+const CARD_REGISTERED = 'ext.missionweaveprotocol.registry.agent_card_registered';
+
 /** A sweep that finds `facts` each time (none in the reactor's first round) and notes how its calls overlap. */
-function sweepOf(facts: number, gate?: Promise<void>) {
+function sweepOf(facts: number, gate?: Promise<void>, hintedBy: readonly string[] = [SESSION_OPENED]) {
   const seen = { calls: 0, running: 0, overlapped: false, limits: [] as number[] };
   const sweep: Sweep = {
     name: 'test',
+    hintedBy,
     async find(_pool, _now, limit) {
       seen.calls++;
       seen.limits.push(limit);
@@ -56,8 +61,13 @@ function sweepOf(facts: number, gate?: Promise<void>) {
   return { sweep, seen };
 }
 
-function start(authority: GroupAuthority, sweep: Sweep, roundLimit = 64): AuthorityReactor {
-  return AuthorityReactor.start({ authority, pool: {} as Pool, logger: pino({ level: 'silent' }), sweeps: [sweep], periodMs: NEVER, roundLimit });
+function start(authority: GroupAuthority, sweep: Sweep | readonly Sweep[], roundLimit = 64, periodMs = NEVER): AuthorityReactor {
+  return AuthorityReactor.start({ authority, pool: {} as Pool, logger: pino({ level: 'silent' }), sweeps: Array.isArray(sweep) ? sweep : [sweep as Sweep], periodMs, roundLimit });
+}
+
+/** An Organization Event of `kind` committed on this node, as the Authority's listeners see it. */
+function committed(kind: string) {
+  return { eventId: 'urn:x:e', groupId: undefined, sequence: undefined, text: JSON.stringify({ kind }) };
 }
 
 describe('AuthorityReactor', () => {
@@ -110,14 +120,38 @@ describe('AuthorityReactor', () => {
     const reactor = start(authority, sweep);
     await reactor.sweepNow();
     const before = seen.calls;
-    const opened = { eventId: 'urn:x:e', groupId: undefined, sequence: undefined, text: JSON.stringify({ kind: 'ext.missionweaveprotocol.identity.session_opened' }) };
+    const opened = committed(SESSION_OPENED);
     for (const listener of listeners) listener([opened]);
     await reactor.sweepNow();
     expect(seen.calls).toBe(before + 2);
-    for (const listener of listeners) listener([{ ...opened, text: JSON.stringify({ kind: 'ext.missionweaveprotocol.registry.agent_card_registered' }) }]);
+    for (const listener of listeners) listener([committed(CARD_REGISTERED)]);
     await reactor.close();
     for (const listener of listeners) listener([opened]);
     expect(await reactor.sweepNow()).toMatchObject({ issued: 0 });
     expect(seen.calls).toBe(before + 2);
+  });
+
+  it('runs on a hint only the sweeps its Event concerns, and every sweep on the timer', async () => {
+    const { authority, listeners } = fakeAuthority();
+    const sessions = sweepOf(0, undefined, [SESSION_OPENED]);
+    const cards = sweepOf(0, undefined, [CARD_REGISTERED]);
+    const timed = sweepOf(0, undefined, []);
+    const reactor = start(authority, [sessions.sweep, cards.sweep, timed.sweep]);
+    await reactor.sweepNow();
+    const calls = () => [sessions.seen.calls, cards.seen.calls, timed.seen.calls];
+    expect(calls(), 'the first round and sweepNow run every sweep').toEqual([2, 2, 2]);
+    for (const listener of listeners) listener([committed(SESSION_OPENED), { ...committed('message.posted'), groupId: 'urn:x:g' }]);
+    await reactor.sweepNow();
+    expect(calls(), 'a Session opened: its sweep only (an Event of another kind is no hint), then sweepNow').toEqual([4, 3, 3]);
+    for (const listener of listeners) listener([committed(CARD_REGISTERED)]);
+    for (const listener of listeners) listener([committed(SESSION_OPENED)]);
+    await reactor.sweepNow();
+    expect(calls(), 'two hints before the round started fold into one round of both sweeps').toEqual([6, 5, 4]);
+    await reactor.close();
+    // Every 20 ms: its first round, then the timer's, up to 5 s on a loaded machine.
+    const ticking = start(authority, [sessions.sweep, cards.sweep, timed.sweep], 64, 20);
+    for (const until = Date.now() + 5_000; timed.seen.calls < 4 + 3 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 10));
+    await ticking.close();
+    expect(timed.seen.calls - 4, 'the timer runs the sweep no Event hints').toBeGreaterThanOrEqual(3);
   });
 });

@@ -184,7 +184,7 @@ async function phases(t: BenchTarget, writers: BenchAgent[], spread: (i: number)
   if (want('idle')) {
     log('idle sessions');
     const idle = await world.agents('idle', scale(10_000, 1_000));
-    const opened = await idleSessions(t, idle);
+    const opened = await routed('IdleSessions', citus, () => idleSessions(t, idle));
     figures['bytesPerIdleSession'] = opened.bytesPerSession;
     figures['idleSessions'] = idle.length;
     figures['sessionsOpenedPerSec'] = opened.openedPerSec;

@@ -8,14 +8,15 @@
  * Action IDs plus deciders that refuse what no longer applies make a fact issued by several nodes,
  * or twice by one, produce one Event. A round runs one sweep after another, each issuing at most
  * `REACTOR_ROUND_LIMIT` Commands; rounds never overlap, and hints that arrive during a round fold
- * into one more round. Hints come from this node's own commits: a Session opened or an Agent Card
- * registered here (the node that commits it is the one that hears it, and every node reads the
- * same store, so no other node needs telling; their timers are the fallback). `close` stops the timer and waits for
- * the round in progress.
+ * into one more round. Hints come from this node's own commits: a Session opened, an Agent Card
+ * registered, a Membership granted here (the node that commits it is the one that hears it, and
+ * every node reads the same store, so no other node needs telling; their timers are the
+ * fallback). A hint runs only the sweeps its Event concerns (`Sweep.hintedBy`), the timer every
+ * sweep: on Citus each sweep reads every shard, and a storm of HELLOs ran all six after every
+ * batch of session openings (docs/citus-bench.md). `close` stops the timer and waits for the round in progress.
  */
 
 import type { Logger } from 'pino';
-import { CARD_REGISTERED, SESSION_OPENED } from '../../domain/organization/organization.js';
 import { ERROR_CODES } from '../../protocol/errorCodes.js';
 import type { Pool } from '../../store/pool.js';
 import type { GroupAuthority } from '../groupAuthority.js';
@@ -51,13 +52,20 @@ type Ending = 'accepted' | 'duplicate' | 'refused' | 'failed';
 const NOTHING: RoundReport = { issued: 0, accepted: 0, duplicate: 0, refused: 0, failed: 0 };
 
 /**
- * A Session opened on this node (its Agent's older Execution Leases are to be revoked now), or an
- * Agent Card registered here (an owner it no longer fits is to be fenced now, §6.1).
+ * The kinds among `hinting` of the Events committed on this node (a Session opened: its Agent's
+ * older Execution Leases are to be revoked now; an Agent Card registered: an owner it no longer
+ * fits is to be fenced now, §6.1; a Membership granted or changed: its member is owed a Context
+ * Package now). Only a text that holds one of those kinds as a JSON string is parsed.
  */
-function hintsLeases(event: DeliveredEvent): boolean {
-  if (event.groupId !== undefined || !(event.text.includes(SESSION_OPENED) || event.text.includes(CARD_REGISTERED))) return false;
-  const kind = (JSON.parse(event.text) as { kind?: unknown }).kind;
-  return kind === SESSION_OPENED || kind === CARD_REGISTERED;
+function hintingKinds(events: readonly DeliveredEvent[], hinting: ReadonlySet<string>): Set<string> {
+  const kinds = new Set<string>();
+  const quoted = [...hinting].map((kind) => `"${kind}"`);
+  for (const event of events) {
+    if (!quoted.some((kind) => event.text.includes(kind))) continue;
+    const kind = (JSON.parse(event.text) as { kind?: unknown }).kind;
+    if (typeof kind === 'string' && hinting.has(kind)) kinds.add(kind);
+  }
+  return kinds;
 }
 
 export class AuthorityReactor {
@@ -66,7 +74,8 @@ export class AuthorityReactor {
   private readonly timer: NodeJS.Timeout;
   /** The round in progress or waiting, chained so that rounds never overlap. */
   private tail: Promise<unknown> = Promise.resolve();
-  private waiting = false;
+  /** The sweeps hinted for the round waiting to start; undefined when none waits. */
+  private due: Set<Sweep> | undefined;
   private closed = false;
   /** Action IDs refused lately, with when; insertion-ordered, so the oldest goes first. */
   private readonly refused = new Map<string, number>();
@@ -78,8 +87,10 @@ export class AuthorityReactor {
     this.roundLimit = options.roundLimit ?? REACTOR_ROUND_LIMIT;
     this.timer = setInterval(() => this.hint(), options.periodMs ?? REACTOR_PERIOD_MS);
     this.timer.unref();
+    const hinting = new Set(this.sweeps.flatMap((sweep) => sweep.hintedBy ?? []));
     options.authority.onCommitted((events) => {
-      if (events.some(hintsLeases)) this.hint();
+      const kinds = hintingKinds(events, hinting);
+      if (kinds.size > 0) this.hint(this.sweeps.filter((sweep) => sweep.hintedBy?.some((kind) => kinds.has(kind)) === true));
     });
   }
 
@@ -90,16 +101,24 @@ export class AuthorityReactor {
     return reactor;
   }
 
-  /** Asks for a round soon; one already waiting to start covers this hint too. */
-  hint(): void {
-    if (this.closed || this.waiting) return;
-    this.waiting = true;
-    void this.enqueue();
+  /** Asks for a round of `sweeps` (every sweep by default) soon; one already waiting to start takes them on. */
+  hint(sweeps: readonly Sweep[] = this.sweeps): void {
+    if (this.closed) return;
+    if (this.due !== undefined) {
+      for (const sweep of sweeps) this.due.add(sweep);
+      return;
+    }
+    this.due = new Set(sweeps);
+    void this.enqueue(() => {
+      const due = this.due ?? new Set<Sweep>();
+      this.due = undefined;
+      return due;
+    });
   }
 
-  /** Runs one round after any in progress, and reports it (for tests and tools). */
+  /** Runs one round of every sweep after any in progress, and reports it (for tests and tools). */
   sweepNow(): Promise<RoundReport> {
-    return this.enqueue();
+    return this.enqueue(() => new Set(this.sweeps));
   }
 
   /** Stops the timer and the hints; resolves once the round in progress has ended. */
@@ -109,19 +128,21 @@ export class AuthorityReactor {
     await this.tail;
   }
 
-  private enqueue(): Promise<RoundReport> {
+  /** `take` names the round's sweeps when it starts (a hint arriving before then still joins). */
+  private enqueue(take: () => ReadonlySet<Sweep>): Promise<RoundReport> {
     const round = this.tail.then(() => {
-      this.waiting = false;
-      return this.closed ? NOTHING : this.round();
+      const due = take();
+      return this.closed ? NOTHING : this.round(due);
     });
     this.tail = round.catch(() => undefined);
     return round;
   }
 
-  private async round(): Promise<RoundReport> {
+  private async round(due: ReadonlySet<Sweep>): Promise<RoundReport> {
     const endings: Ending[] = [];
     for (const sweep of this.sweeps) {
       if (this.closed) break;
+      if (!due.has(sweep)) continue;
       let drafts: readonly AuthorityCommandDraft[];
       try {
         // Facts refused lately are skipped; asking for as many more keeps them from taking the round's places.

@@ -21,6 +21,11 @@ import type { AuthorityCommandDraft, Sweep } from './sweep.js';
 export function contextPackageSweep(generator: ContextGenerator, kinds: KindRegistry): Sweep {
   return {
     name: 'context-packages',
+    // What makes a member owed a package at once: a Membership granted or activated, a Mission
+    // created with its members. One whose visibility starts later waits for the timer's round, and
+    // so does a replacement Coordinator, whose assignments are held (BACKPRESSURE, retryable)
+    // until that round stores its package (contextPackages.e2e shows the hold).
+    hintedBy: ['membership.changed', 'mission.created', 'mission.child.created'],
     async find(pool: Pool, nowMillis: number, limit: number): Promise<readonly AuthorityCommandDraft[]> {
       const failures: unknown[] = [];
       // One at a time: each reads a Group snapshot and up to MAX_SOURCE_EVENTS Events.

@@ -8,6 +8,7 @@
  * `ACTION_ID_COLLISION`, or a refusal because the lease is already closed).
  */
 
+import { CARD_REGISTERED, SESSION_OPENED } from '../../domain/organization/organization.js';
 import type { Lease } from '../../domain/documents.js';
 import { WORK_LEASE_CLOSE, type LeaseCloseCause } from '../../domain/workItem/workLeaseClose.js';
 import type { WorkLeases } from '../../domain/workItem/workLeases.js';
@@ -56,6 +57,7 @@ export const expiredLeaseSweep: Sweep = {
 /** Execution Leases of a Session its holder has replaced (§11.3: revoked, WorkItem back to `queued`). */
 export const replacedSessionSweep: Sweep = {
   name: 'replaced-sessions',
+  hintedBy: [SESSION_OPENED],
   async find(pool: Pool, _nowMillis: number, limit: number) {
     const rows = await readReplacedSessionRows(pool, limit);
     return rows.flatMap((row) => {
@@ -72,6 +74,7 @@ export const replacedSessionSweep: Sweep = {
  */
 export const incompatibleCardSweep: Sweep = {
   name: 'incompatible-cards',
+  hintedBy: [CARD_REGISTERED],
   async find(pool: Pool, _nowMillis: number, limit: number) {
     const rows = await readIncompatibleOwnerRows(pool, limit);
     return rows.flatMap((row) => {

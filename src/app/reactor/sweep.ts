@@ -24,6 +24,11 @@ export interface AuthorityCommandDraft {
 
 export interface Sweep {
   readonly name: string;
+  /**
+   * The Organization Event kinds that, committed on this node, make this sweep due at once (a
+   * Session opened: its Agent's older Execution Leases); the others wait for the timer's round.
+   */
+  readonly hintedBy?: readonly string[];
   /** At most `limit` Commands due at `nowMillis` (the Authority's clock). */
   find(pool: Pool, nowMillis: number, limit: number): Promise<readonly AuthorityCommandDraft[]>;
 }
