@@ -17,6 +17,7 @@ import { LEASE_SWEEPS } from '../src/app/reactor/leaseSweeps.js';
 import type { AuthorityCommandDraft, Sweep } from '../src/app/reactor/sweep.js';
 import type { WorkItem } from '../src/domain/documents.js';
 import { SESSION_OPEN } from '../src/domain/organization/organization.js';
+import { WORK_LEASE_CLOSE } from '../src/domain/workItem/workLeaseClose.js';
 import { leasesOf } from '../src/domain/workItem/workLeases.js';
 import { workRecordOf, type WorkRecord } from '../src/domain/workItem/workRecord.js';
 import type { JsonObject } from '../src/protocol/strictJson.js';
@@ -189,6 +190,16 @@ describe('the Authority reactor', () => {
     expect(leasesOf(after).ownership).toBeUndefined();
     expect(code(await h.send(worker, 'work.start', { workItemId: work.workItemId, ownershipEpoch: 1 }, work.asMember))).toBe('WORK_LEASE_EXPIRED');
     ok(await h.send(coordinator, 'work.offer', { workItemId: work.workItemId, candidateAgentIds: [worker.principal.id], selectionBasis: SELECTION }, work.asCoordinator));
+  });
+
+  it('refuses a closure that no longer applies (a stale Ownership Epoch): WORK_STALE_OWNERSHIP, nothing appended', async () => {
+    const work = await activeWork(300);
+    const lease = leasesOf(await workItemRow(work)).execution;
+    const stale = { workItemId: work.workItemId, ownershipEpoch: 2, leaseId: lease?.leaseId ?? '', holderAgentId: worker.principal.id, cause: 'expired' };
+    const outcome = await h.send(h.authorityActor, WORK_LEASE_CLOSE, stale, { groupId: work.m.groupId, workItemId: work.workItemId });
+    expect(code(outcome)).toBe('WORK_STALE_OWNERSHIP');
+    expect(await closures(work)).toEqual([]);
+    expect((await workItemRow(work)).state).toBe('active');
   });
 
   it('returns the active WorkItem of an Agent that opens a replacement Session to queued, on the session hint', async () => {
