@@ -57,9 +57,8 @@ const NOTHING: RoundReport = { issued: 0, accepted: 0, duplicate: 0, refused: 0,
  * fits is to be fenced now, §6.1; a Membership granted or changed: its member is owed a Context
  * Package now). Only a text that holds one of those kinds as a JSON string is parsed.
  */
-function hintingKinds(events: readonly DeliveredEvent[], hinting: ReadonlySet<string>): Set<string> {
+function hintingKinds(events: readonly DeliveredEvent[], hinting: ReadonlySet<string>, quoted: readonly string[]): Set<string> {
   const kinds = new Set<string>();
-  const quoted = [...hinting].map((kind) => `"${kind}"`);
   for (const event of events) {
     if (!quoted.some((kind) => event.text.includes(kind))) continue;
     const kind = (JSON.parse(event.text) as { kind?: unknown }).kind;
@@ -88,8 +87,9 @@ export class AuthorityReactor {
     this.timer = setInterval(() => this.hint(), options.periodMs ?? REACTOR_PERIOD_MS);
     this.timer.unref();
     const hinting = new Set(this.sweeps.flatMap((sweep) => sweep.hintedBy ?? []));
+    const quoted = [...hinting].map((kind) => `"${kind}"`);
     options.authority.onCommitted((events) => {
-      const kinds = hintingKinds(events, hinting);
+      const kinds = hintingKinds(events, hinting, quoted);
       if (kinds.size > 0) this.hint(this.sweeps.filter((sweep) => sweep.hintedBy?.some((kind) => kinds.has(kind)) === true));
     });
   }

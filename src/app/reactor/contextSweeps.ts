@@ -12,6 +12,9 @@
  */
 
 import type { KindRegistry } from '../../domain/kinds/kindRegistry.js';
+import { membershipChanged } from '../../domain/membership/membershipChange.js';
+import { missionCreated } from '../../domain/mission/missionCreate.js';
+import { missionChildCreated } from '../../domain/mission/missionCreateChild.js';
 import type { Pool } from '../../store/pool.js';
 import { findDueContextRecipients } from '../../store/sql/contextPackages.js';
 import { issueContextPackage } from '../context/issueContextPackage.js';
@@ -25,7 +28,7 @@ export function contextPackageSweep(generator: ContextGenerator, kinds: KindRegi
     // created with its members. One whose visibility starts later waits for the timer's round, and
     // so does a replacement Coordinator, whose assignments are held (BACKPRESSURE, retryable)
     // until that round stores its package (contextPackages.e2e shows the hold).
-    hintedBy: ['membership.changed', 'mission.created', 'mission.child.created'],
+    hintedBy: [membershipChanged.kind, missionCreated.kind, missionChildCreated.kind],
     async find(pool: Pool, nowMillis: number, limit: number): Promise<readonly AuthorityCommandDraft[]> {
       const failures: unknown[] = [];
       // One at a time: each reads a Group snapshot and up to MAX_SOURCE_EVENTS Events.
