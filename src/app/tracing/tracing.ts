@@ -85,6 +85,15 @@ export interface BatchPhases {
   committed?: number;
 }
 
+/**
+ * Each trace's clock: wall-clock milliseconds as `anchor + performance.now()`, the anchor taken
+ * once (Date.now() - performance.now()) where a span starts with no local parent and inherited by
+ * every span under it. The SDK would anchor each span on its own Date.now(), whole milliseconds,
+ * so that a child could end up to a millisecond after its parent; one anchor per trace keeps a
+ * parent's times and its children's in order.
+ */
+const ANCHORS = new WeakMap<Span, number>();
+
 export class Tracing {
   constructor(private readonly tracer: Tracer | undefined) {}
 
@@ -97,7 +106,11 @@ export class Tracing {
   start(name: string, parent: Context | Span | undefined, attributes: Record<string, string | number | boolean> = {}, options: { kind?: SpanKind; start?: number; links?: Link[] } = {}): Span | undefined {
     if (this.tracer === undefined) return undefined;
     const context = parent === undefined ? ROOT_CONTEXT : 'spanContext' in parent ? trace.setSpan(ROOT_CONTEXT, parent) : parent;
-    return this.tracer.startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes, ...(options.start === undefined ? {} : { startTime: options.start }), ...(options.links === undefined ? {} : { links: options.links }) }, context);
+    const above = trace.getSpan(context);
+    const anchor = (above === undefined ? undefined : ANCHORS.get(above)) ?? Date.now() - performance.now();
+    const span = this.tracer.startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes, startTime: options.start ?? anchor + performance.now(), ...(options.links === undefined ? {} : { links: options.links }) }, context);
+    ANCHORS.set(span, anchor);
+    return span;
   }
 
   /** The W3C `traceparent` of `span`, to hand on (an Event's trace-context extension). */
@@ -107,12 +120,11 @@ export class Tracing {
 
   /** Each Command's span gets the batch's phases as spans of its own, with the batch's times. */
   batchSpans(spans: readonly (Span | undefined)[], phases: BatchPhases): void {
-    // performance.now() to wall-clock milliseconds with one offset, as the SDK corrects each span's
-    // own times: the phases of a batch then abut exactly, and agree with their parents' clock.
-    const wall = Date.now() - performance.now();
     const ends: [string, number | undefined][] = [['command.plan', phases.planned], ['command.decide', phases.decided], ['command.append', phases.appended], ['command.commit', phases.committed]];
     for (const parent of spans) {
       if (parent === undefined) continue;
+      // The phases take their parent's clock: they then abut exactly, and lie inside it.
+      const wall = ANCHORS.get(parent) ?? Date.now() - performance.now();
       let from = phases.started;
       for (const [name, end] of ends) {
         if (end === undefined) continue;
@@ -130,7 +142,8 @@ export function endSpan(span: Span | undefined, refused?: string): void {
     span.setAttribute('missionweave.error.code', refused);
     span.setStatus({ code: SpanStatusCode.ERROR, message: refused });
   }
-  span.end();
+  const anchor = ANCHORS.get(span);
+  span.end(anchor === undefined ? undefined : anchor + performance.now());
 }
 
 export const TRACING_OFF = new Tracing(undefined);
