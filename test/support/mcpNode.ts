@@ -154,8 +154,20 @@ export async function stdioClient(dir: string, handle: string, extra: readonly s
     logged += chunk.toString('utf8');
   });
   const client = new Client({ name: `test-${handle}`, version: '1.0.0' });
-  await client.connect(transport);
+  SERVER_STDERR.set(client, () => logged);
+  await client.connect(transport).catch((error: unknown) => {
+    throw withServerStderr(client, `mcp --as ${handle} did not start`, error);
+  });
   return { client, transport, stderr: () => logged };
+}
+
+/** What each stdio MCP server wrote on stderr, by its client: a failed call says it. */
+const SERVER_STDERR = new WeakMap<Client, () => string>();
+
+function withServerStderr(client: Client, what: string, error: unknown): Error {
+  const logged = SERVER_STDERR.get(client)?.() ?? '';
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(`${what}: ${message}${logged === '' ? '' : `; the server's stderr ended with:\n${logged.slice(-4000)}`}`, { cause: error });
 }
 
 /** `missionweave mcp --http 0` as a process; resolves with the MCP URL its ready line names. */
@@ -190,6 +202,8 @@ export interface ToolAnswer {
 
 /** One tool call: whether it was refused, and its structured content. */
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
-  const result = await client.callTool({ name, arguments: args });
+  const result = await client.callTool({ name, arguments: args }).catch((error: unknown) => {
+    throw withServerStderr(client, name, error);
+  });
   return { isError: result.isError === true, body: (result.structuredContent ?? {}) as ToolAnswer['body'] };
 }
