@@ -8,11 +8,15 @@
  */
 
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
+import { requestOf } from '../src/client/runtime/hostAdmission.js';
+import { RuntimeHost } from '../src/client/runtime/hostRuntime.js';
 import type { JobHandler } from '../src/client/runtime/job.js';
+import { openAgentRuntime } from '../src/client/runtime/runtime.js';
+import type { WorkItemDocument } from '../src/client/workDocuments.js';
 import { runtimeHostWorld, until } from './support/runtimeHostWorld.js';
 
-const { w, agentOf, hostOn, offer, offerAgain, eventOf, kindsOf } = runtimeHostWorld('mw-intake-e2e-', { reactor: true });
+const { w, agentOf, hostOn, authorize, offer, offerAgain, eventOf, kindsOf } = runtimeHostWorld('mw-intake-e2e-', { reactor: true });
 
 /** `until`, failing with the WorkItem's Events and the host's last lines (a timeout on the Citus cluster under load once said nothing else). */
 async function told<T>(lines: readonly string[], check: () => Promise<T | undefined> | T | undefined, what: string, workItemId?: string): Promise<T> {
@@ -84,3 +88,53 @@ it('a per-Group quota of one: an offer over it is declined (not accepted); owned
   expect(ran.filter((id) => id === over)).toHaveLength(1);
   expect((await kindsOf(first)).filter((kind) => kind === 'work.submitted')).toHaveLength(1);
 }, 120_000);
+
+it('an Event showing its WorkItem owned and queued, delivered after the run here submitted it, does not bring the finished work back: no second work.start, nothing held', async () => {
+  const runtime = openAgentRuntime({ path: join(w.dir, 'late', 'projection.sqlite'), agentId: w.workerActor.principal.id, slots: 1 });
+  const agent = agentOf(runtime);
+  // Ahead of the host's handlers: the offer's acceptance reaches the host only once the run has ended (a slow stream).
+  let deliver: () => void = () => undefined;
+  const late = new Promise<void>((resolve) => (deliver = resolve));
+  let target: string | undefined;
+  agent.onEvent(async (event) => {
+    if (event.kind === 'work.offer.accepted' && (event.payload as { workItemId?: string }).workItemId === target) await late;
+  });
+  const lines: string[] = [];
+  const ran: string[] = [];
+  const host = new RuntimeHost({ agent, runtime, handler: async (job) => (ran.push(job.workItemId), submitting(job)), executionLeaseSeconds: 60, log: (line) => void lines.push(line) });
+  onTestFinished(async () => {
+    deliver();
+    await host.stop(100);
+    runtime.close();
+  });
+  await host.start();
+  const workItemId = (target = await authorize());
+  await offerAgain(workItemId);
+  await told(lines, () => eventOf(workItemId, 'work.submitted'), 'the WorkItem submitted', workItemId);
+  await told(lines, () => (runtime.state.work[workItemId] === undefined ? true : undefined), 'the run ended here', workItemId);
+  deliver();
+  // The late Event and the submission after it are handled; whatever they set off has had time to ask for a start (START_RETRY_MS apart).
+  const submitted = (await eventOf(workItemId, 'work.submitted')) as { sequence: number };
+  await told(lines, () => ((agent.cursor(w.mission.groupId) ?? 0) >= submitted.sequence ? true : undefined), 'the Cursor past the submission');
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  expect((await kindsOf(workItemId)).filter((kind) => kind === 'work.started')).toHaveLength(1);
+  expect(runtime.state.work[workItemId], `the host said: ${lines.join(' | ')}`).toBeUndefined();
+  expect(ran).toEqual([workItemId]);
+  expect(lines.filter((line) => line.includes(workItemId) && (line.startsWith('blocked') || line.startsWith('picked up') || line.includes('refused')))).toEqual([]);
+}, 90_000);
+
+it('held work whose work.start is refused because the WorkItem ended (submitted elsewhere) is let go at once, not blocked and retried', async () => {
+  const { host, runtime, lines } = hostOn(join(w.dir, 'ended', 'projection.sqlite'), submitting);
+  await host.start();
+  const workItemId = await offer();
+  await told(lines, () => eventOf(workItemId, 'work.submitted'), 'the WorkItem submitted', workItemId);
+  await told(lines, () => (runtime.state.work[workItemId] === undefined ? true : undefined), 'the run ended here', workItemId);
+  // Held again as the last race would leave it: admitted from what an old Event said.
+  const accepted = (await eventOf(workItemId, 'work.offer.accepted')) as { payload: { workItem: WorkItemDocument; ownershipEpoch: number } };
+  expect(runtime.admit(requestOf(w.mission.groupId, accepted.payload.workItem, accepted.payload.ownershipEpoch, 'm')).ok).toBe(true);
+  host.pump();
+  await told(lines, () => (runtime.state.work[workItemId] === undefined ? true : undefined), 'the ended WorkItem let go', workItemId);
+  expect(lines).toContain(`withdrawn ${workItemId}: work.start refused, the WorkItem is submitted`);
+  expect(lines.filter((line) => line.startsWith(`blocked ${workItemId}`))).toEqual([]);
+  expect((await kindsOf(workItemId)).filter((kind) => kind === 'work.started')).toHaveLength(1);
+}, 90_000);

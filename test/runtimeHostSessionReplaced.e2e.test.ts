@@ -64,7 +64,9 @@ it('rebases a work.submit the new Session fenced before it was applied: a new le
     const row = runtime.projection.outbox.get(rebased?.actionId as string);
     expect(row).toMatchObject({ state: 'acked', rebasedFrom: original?.actionId });
     expect(runtime.projection.outbox.get(original?.actionId as string)).toBeUndefined();
-    await until(() => (runtime.state.work[workItemId] === undefined ? true : undefined), 'the run ended here');
+    await until(() => (runtime.state.work[workItemId] === undefined ? true : undefined), 'the run ended here').catch((error: unknown) => {
+      throw new Error(`${String(error)}; held: ${JSON.stringify(runtime.state.work[workItemId])}; host log:\n${lines.join('\n')}`);
+    });
     expect((await eventsOfWork(workItemId)).filter((e) => e['kind'] === 'work.submitted')).toHaveLength(1);
     expect(runs).toEqual([workItemId]);
     expect(lines.filter((l) => l.includes('lease-lost') || l.startsWith('blocked'))).toEqual([]);

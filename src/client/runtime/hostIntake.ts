@@ -10,6 +10,8 @@
  * another client of the Agent accepted it, is accepted here too and refused (the WorkItem is
  * `queued` already), and the pick-up its view or Event asked for meanwhile is what runs it; the
  * Authority is asked because that Event may be a replayed one, its WorkItem long since finished.
+ * So is an Event's pick-up of work the runtime does not hold: the Event may have come late, after
+ * the run here submitted the WorkItem and the runtime let it go (runtimeHostIntake.e2e).
  */
 
 import type { GroupEvent } from '../documents.js';
@@ -64,7 +66,11 @@ export class WorkIntake {
       }
       return this.init.pump();
     }
-    if (owned !== undefined) await this.pickUp(owned);
+    if (owned === undefined) return;
+    if (runtime.state.work[owned.workItemId] !== undefined || this.taking.has(owned.workItemId)) return this.pickUp(owned);
+    // Not held here: the Event may be a late or replayed one whose WorkItem ran here and ended since.
+    const now = await this.init.ownedNow(owned.groupId, owned.workItemId);
+    if (now !== undefined) await this.pickUp(now);
   }
 
   /**

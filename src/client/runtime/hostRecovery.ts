@@ -42,7 +42,8 @@ export interface HeldRow {
   readonly ownershipEpoch: number;
 }
 
-const ENDED = new Set(['submitted', 'verified', 'failed', 'cancelled']);
+/** The WorkItem states a run never comes back from. */
+export const ENDED_WORK: ReadonlySet<string> = new Set(['submitted', 'verified', 'failed', 'cancelled']);
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -53,7 +54,7 @@ function notMine(ctx: RecoveryContext, row: HeldRow, item: AuthorityWorkItem | u
   if (item === undefined) return 'the Authority has no such WorkItem';
   if (item.owner?.agentId !== ctx.agent.agentId) return 'another Agent owns it';
   if (item.owner.ownershipEpoch !== row.ownershipEpoch) return `its Ownership Epoch moved from ${row.ownershipEpoch} to ${item.owner.ownershipEpoch}`;
-  if (ENDED.has(item.state)) return `it is ${item.state}`;
+  if (ENDED_WORK.has(item.state)) return `it is ${item.state}`;
   return null;
 }
 

@@ -23,7 +23,7 @@
  */
 
 import type { MissionWeaveAgent } from '../agent.js';
-import { isAgentError } from '../errors.js';
+import { isAgentError, MissionWeaveError } from '../errors.js';
 import { MissionWeaveWorker } from '../worker.js';
 import type { WorkItemDocument } from '../workDocuments.js';
 import { ownedNow, type AdmissionContext } from './hostAdmission.js';
@@ -31,7 +31,7 @@ import { WorkIntake } from './hostIntake.js';
 import type { JobHandler } from './job.js';
 import { JOB_TIMEOUT_MS, START_ATTEMPTS, START_RETRY_MS, STOP_GRACE_MS } from './hostLimits.js';
 import { authorityWorkItem, jobPackages, memberGroups } from './hostReads.js';
-import { recheckWork, reportBlocked, reportLost } from './hostRecovery.js';
+import { ENDED_WORK, recheckWork, reportBlocked, reportLost } from './hostRecovery.js';
 import { RestartGuard, RUNTIME_NO_PROGRESS, type RestartVerdict } from './hostRestartGuard.js';
 import { HostRun } from './hostRun.js';
 import { OutboxCommands } from './outboxCommands.js';
@@ -61,6 +61,13 @@ function messageOf(error: unknown): string {
 
 /** Refusals of `work.start` that say the WorkItem is no longer this Agent's. */
 const NOT_MINE = new Set(['WORK_STALE_OWNERSHIP', 'WORK_LEASE_EXPIRED', 'AUTH_FORBIDDEN']);
+
+/** The ended state a `work.start` refusal (INVALID_STATE_TRANSITION) names, if it names one. */
+function endedAt(error: unknown): string | undefined {
+  if (!(error instanceof MissionWeaveError) || error.code !== 'INVALID_STATE_TRANSITION') return undefined;
+  const state = error.details?.['state'];
+  return typeof state === 'string' && ENDED_WORK.has(state) ? state : undefined;
+}
 
 export class RuntimeHost {
   readonly worker: MissionWeaveWorker;
@@ -212,7 +219,12 @@ export class RuntimeHost {
       execution = await this.worker.start({ groupId, workItemId, ownershipEpoch: row.ownershipEpoch, workItem: document });
     } catch (error) {
       const code = isAgentError(error) ? error.code : 'UNKNOWN';
-      if (NOT_MINE.has(code)) {
+      const ended = endedAt(error);
+      if (ended !== undefined) {
+        // Held here after it ended there (a late pick-up): nothing to start, nothing to offer again.
+        this.log(`withdrawn ${workItemId}: work.start refused, the WorkItem is ${ended}`);
+        runtime.withdraw(workItemId);
+      } else if (NOT_MINE.has(code)) {
         this.log(`withdrawn ${workItemId}: work.start refused ${code}`);
         runtime.withdraw(workItemId);
         this.track(this.intake.retake(workItemId));
