@@ -1,5 +1,6 @@
 /**
- * The console's operation Panels, its timeline and its Artifact previews in a real browser:
+ * The console's operation Panels, its timeline, its Approval Panel (without an API: nothing is
+ * downloaded or signed) and its Artifact previews in a real browser:
  * bundles them with Vite's `build` API into a temporary folder with a test page whose
  * ConsoleContext serves a fixture view and Agent directory and records the Commands submitted
  * (and which renders a preview of given bytes), serves that folder over HTTP on port 0, and opens
@@ -16,13 +17,14 @@ import { build } from 'vite';
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** The page's ConsoleContext: each `show` renders one Panel over what the test hands it. */
-const PAGE_SCRIPT = (operations: string, timeline: string, names: string, preview: string): string => `
+const PAGE_SCRIPT = (operations: string, timeline: string, approval: string, names: string, preview: string): string => `
 import { operationPanels } from ${JSON.stringify(operations)};
 import { timelinePanel } from ${JSON.stringify(timeline)};
+import { approvalPanel } from ${JSON.stringify(approval)};
 import { Names } from ${JSON.stringify(names)};
 import { BlobUrls, downloadLink, renderPreview } from ${JSON.stringify(preview)};
-const allPanels = [...operationPanels, timelinePanel];
-const state = { submitted: [], refusals: [], gets: [], listeners: new Set(), nextRefusal: null, view: null, viewRefusal: null, events: null, agents: [] };
+const allPanels = [...operationPanels, timelinePanel, approvalPanel];
+const state = { submitted: [], refusals: [], gets: [], views: 0, listeners: new Set(), nextRefusal: null, view: null, viewRefusal: null, events: null, agents: [] };
 const blobs = new BlobUrls();
 window.__mwPreview = (base64, mediaType) => {
   blobs.revokeAll();
@@ -33,7 +35,7 @@ window.__mwPreview = (base64, mediaType) => {
 window.__mw = state;
 let current;
 window.__mwShow = async (id, setup) => {
-  Object.assign(state, { submitted: [], refusals: [], gets: [], nextRefusal: null, viewRefusal: null }, setup);
+  Object.assign(state, { submitted: [], refusals: [], gets: [], views: 0, nextRefusal: null, viewRefusal: null }, setup);
   const panel = allPanels.find((p) => p.id === id);
   if (!panel) throw new Error('no panel ' + id);
   current?.dispose?.();
@@ -42,7 +44,7 @@ window.__mwShow = async (id, setup) => {
   const context = {
     me: { type: 'human', id: 'urn:missionweave:human:alice', keyId: 'urn:uuid:key-1' },
     groupId: state.view?.groupId ?? 'urn:uuid:none',
-    view: async () => { if (state.viewRefusal) throw state.viewRefusal; return structuredClone(state.view); },
+    view: async () => { state.views += 1; if (state.viewRefusal) throw state.viewRefusal; return structuredClone(state.view); },
     get: async (path) => { state.gets.push(path); if (!state.events) throw { code: 'GROUP_NOT_FOUND', message: 'no events' }; return structuredClone(state.events); },
     submit: async (kind, payload, options) => {
       state.submitted.push({ kind, payload, options: options ?? {} });
@@ -95,7 +97,7 @@ export async function openPanelsPage(): Promise<PanelsPage> {
   const source = mkdtempSync(join(tmpdir(), 'mw-panels-'));
   const out = join(source, 'dist');
   writeFileSync(join(source, 'index.html'), PAGE_HTML);
-  writeFileSync(join(source, 'page.js'), PAGE_SCRIPT(resolve('console/src/panels/operations.ts'), resolve('console/src/panels/timeline.ts'), resolve('console/src/names.ts'), resolve('console/src/panels/artifactPreview.ts')));
+  writeFileSync(join(source, 'page.js'), PAGE_SCRIPT(resolve('console/src/panels/operations.ts'), resolve('console/src/panels/timeline.ts'), resolve('console/src/panels/approval.ts'), resolve('console/src/names.ts'), resolve('console/src/panels/artifactPreview.ts')));
   await build({ root: source, configFile: false, logLevel: 'silent', build: { outDir: out, emptyOutDir: true, minify: false } });
   const server = await serve(out);
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });

@@ -34,6 +34,28 @@ let stop: (() => void) | undefined;
 let urls = new BlobUrls();
 /** Which build is current: a Mission Event and the human's own submit may both redraw at once. */
 let generation = 0;
+/** What the Panel on the page was built for (`shownFor`): a Mission Event that changes none of it redraws nothing. */
+let shown: string | undefined;
+/**
+ * What the human has typed and not sent yet. A rebuild (a new revision submitted while they were
+ * typing) starts from it, so no text they wrote is lost to a redraw; sent, it is cleared.
+ */
+let drafts = { feedback: '', comments: '', conditions: '' };
+
+/** The state, pending revision and Artifacts, and decision a build shows: a rebuild is needed only when one changed. */
+function shownFor(view: JsonObject): string {
+  const pending = view['pendingApproval'] as JsonObject | null | undefined;
+  const approval = (view['missionNotes'] as JsonObject | undefined)?.['approval'] as JsonObject | undefined;
+  return JSON.stringify([(view['mission'] as JsonObject | undefined)?.['state'] ?? null, pending?.['missionRevision'] ?? null, pending?.['artifacts'] ?? null, approval?.['approvalId'] ?? null]);
+}
+
+/** A textarea that starts from, and keeps, the draft `name`. */
+function draftArea(name: keyof typeof drafts, attributes: Record<string, string | number | boolean>): HTMLTextAreaElement {
+  const area = el('textarea', { name, ...attributes }) as HTMLTextAreaElement;
+  area.value = drafts[name];
+  area.addEventListener('input', () => (drafts = { ...drafts, [name]: area.value }));
+  return area;
+}
 
 async function sha256(bytes: ArrayBuffer): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
@@ -93,8 +115,10 @@ function artifactLabel(artifact: PendingArtifact, index: number, names: Names): 
   return `Artifact ${index + 1}${artifact.workItemId === null ? '' : ` (from “${names.workItem(artifact.workItemId)}”)`}`;
 }
 
-async function build(root: HTMLElement, context: ConsoleContext, show: () => boolean, blobs: BlobUrls): Promise<void> {
+/** `wanted`: whether to build for the view read (a newer build was asked for, or it would show what is shown). */
+async function build(root: HTMLElement, context: ConsoleContext, wanted: (view: JsonObject) => boolean, show: () => boolean, blobs: BlobUrls): Promise<void> {
   const view = await context.view();
+  if (!wanted(view)) return;
   const names = (await context.names()).withView(view);
   const pending = view['pendingApproval'] as JsonObject | null | undefined;
   if (pending === null || pending === undefined) {
@@ -115,7 +139,7 @@ async function build(root: HTMLElement, context: ConsoleContext, show: () => boo
     ...artifacts.map((_a, i) => el('section', { class: 'card artifact-preview', 'aria-label': `Preview of ${labels[i] as string}` },
       el('h2', {}, `Preview: ${labels[i] as string}`), previews[i] as HTMLElement)));
 
-  const feedback = el('textarea', { name: 'feedback', rows: 2, required: true, maxlength: 4000 });
+  const feedback = draftArea('feedback', { rows: 2, required: true, maxlength: 4000 });
   const changes = el('form', { class: 'card', 'aria-labelledby': 'changes-title' },
     el('h2', { id: 'changes-title' }, 'Request changes'),
     field('What must change', feedback),
@@ -125,14 +149,15 @@ async function build(root: HTMLElement, context: ConsoleContext, show: () => boo
     void (async () => {
       const result = await context.submit('mission.request_changes', { missionRevision: pending['missionRevision'] as Json, feedback: feedback.value.trim() });
       if (!result.ok) return context.showRefusal(result.error);
+      drafts = { feedback: '', comments: '', conditions: '' };
       redraw(context);
     })();
   });
 
   const mission = view['mission'] as JsonObject;
   const policy = el('input', { name: 'policy', value: String((mission['approvalPolicy'] as JsonObject | undefined)?.['policyVersion'] ?? DEFAULT_POLICY_VERSION), pattern: '\\d+\\.\\d+\\.\\d+' });
-  const comments = el('textarea', { name: 'comments', rows: 2, maxlength: 4000 });
-  const conditions = el('textarea', { name: 'conditions', rows: 2 });
+  const comments = draftArea('comments', { rows: 2, maxlength: 4000 });
+  const conditions = draftArea('conditions', { rows: 2 });
   const preview = el('pre', { class: 'document', 'aria-label': 'The Approval you sign' });
   const title = String((view['missionNotes'] as JsonObject | undefined)?.['title'] ?? 'this Mission');
   const summary = el('p', { class: 'sign-summary' });
@@ -161,6 +186,7 @@ async function build(root: HTMLElement, context: ConsoleContext, show: () => boo
       if (document['comments'] !== '') payload['comments'] = document['comments'] as Json;
       const result = await context.submit('mission.approve', payload);
       if (!result.ok) return context.showRefusal(result.error);
+      drafts = { feedback: '', comments: '', conditions: '' };
       redraw(context);
     })();
   });
@@ -185,17 +211,26 @@ async function build(root: HTMLElement, context: ConsoleContext, show: () => boo
 
 let target: HTMLElement | undefined;
 
-/** Rebuilds the Panel; only the latest build reaches the page. */
-async function draw(context: ConsoleContext): Promise<void> {
+/**
+ * Rebuilds the Panel; only the latest build reaches the page. `changed`: only if the view read
+ * shows another state, pending revision, Artifact set or decision than the Panel on the page.
+ */
+async function draw(context: ConsoleContext, changed = false): Promise<void> {
   const mine = ++generation;
   const fresh = el('div', { class: 'approval' });
   const blobs = new BlobUrls();
-  await build(fresh, context, () => {
+  let key: string | undefined;
+  const wanted = (view: JsonObject): boolean => {
+    key = shownFor(view);
+    return mine === generation && !(changed && key === shown);
+  };
+  await build(fresh, context, wanted, () => {
     if (mine !== generation || target === undefined) {
       blobs.revokeAll();
       return false;
     }
     target.replaceChildren(fresh);
+    shown = key;
     // The previous build's previews and downloads are gone from the page: free their bytes.
     urls.revokeAll();
     urls = blobs;
@@ -203,16 +238,20 @@ async function draw(context: ConsoleContext): Promise<void> {
   }, blobs);
 }
 
-function redraw(context: ConsoleContext): void {
-  draw(context).catch((error: unknown) => context.showRefusal(error as never));
+function redraw(context: ConsoleContext, changed = false): void {
+  draw(context, changed).catch((error: unknown) => context.showRefusal(error as never));
 }
 
 async function render(root: HTMLElement, context: ConsoleContext): Promise<void> {
   stop?.();
   target = root;
-  // A Mission transition (a resubmission, a decision elsewhere) redraws what there is to decide.
+  shown = undefined;
+  drafts = { feedback: '', comments: '', conditions: '' };
+  // A Mission transition (a resubmission, a decision elsewhere) redraws what there is to decide;
+  // an Event that changes none of it (one arriving late, after a redraw it already shows) does not
+  // take the form the human is filling in from under them.
   stop = context.onEvent((event) => {
-    if (String(event['kind']).startsWith('mission.')) redraw(context);
+    if (String(event['kind']).startsWith('mission.')) redraw(context, true);
   });
   await draw(context);
 }
