@@ -10,9 +10,7 @@
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { requestOf } from '../src/client/runtime/hostAdmission.js';
-import { RuntimeHost } from '../src/client/runtime/hostRuntime.js';
 import type { JobHandler } from '../src/client/runtime/job.js';
-import { openAgentRuntime } from '../src/client/runtime/runtime.js';
 import type { WorkItemDocument } from '../src/client/workDocuments.js';
 import { runtimeHostWorld, until } from './support/runtimeHostWorld.js';
 
@@ -90,32 +88,26 @@ it('a per-Group quota of one: an offer over it is declined (not accepted); owned
 }, 120_000);
 
 it('an Event showing its WorkItem owned and queued, delivered after the run here submitted it, does not bring the finished work back: no second work.start, nothing held', async () => {
-  const runtime = openAgentRuntime({ path: join(w.dir, 'late', 'projection.sqlite'), agentId: w.workerActor.principal.id, slots: 1 });
-  const agent = agentOf(runtime);
   // Ahead of the host's handlers: the offer's acceptance reaches the host only once the run has ended (a slow stream).
   let deliver: () => void = () => undefined;
   const late = new Promise<void>((resolve) => (deliver = resolve));
+  onTestFinished(() => deliver());
   let target: string | undefined;
-  agent.onEvent(async (event) => {
-    if (event.kind === 'work.offer.accepted' && (event.payload as { workItemId?: string }).workItemId === target) await late;
-  });
-  const lines: string[] = [];
   const ran: string[] = [];
-  const host = new RuntimeHost({ agent, runtime, handler: async (job) => (ran.push(job.workItemId), submitting(job)), executionLeaseSeconds: 60, log: (line) => void lines.push(line) });
-  onTestFinished(async () => {
-    deliver();
-    await host.stop(100);
-    runtime.close();
+  const { host, runtime, lines } = hostOn(join(w.dir, 'late', 'projection.sqlite'), async (job) => (ran.push(job.workItemId), submitting(job)), {
+    ahead: (agent) =>
+      void agent.onEvent(async (event) => {
+        if (event.kind === 'work.offer.accepted' && (event.payload as { workItemId?: string }).workItemId === target) await late;
+      }),
   });
   await host.start();
   const workItemId = (target = await authorize());
   await offerAgain(workItemId);
-  await told(lines, () => eventOf(workItemId, 'work.submitted'), 'the WorkItem submitted', workItemId);
+  const submitted = (await told(lines, () => eventOf(workItemId, 'work.submitted'), 'the WorkItem submitted', workItemId)) as { sequence: number };
   await told(lines, () => (runtime.state.work[workItemId] === undefined ? true : undefined), 'the run ended here', workItemId);
   deliver();
   // The late Event and the submission after it are handled; whatever they set off has had time to ask for a start (START_RETRY_MS apart).
-  const submitted = (await eventOf(workItemId, 'work.submitted')) as { sequence: number };
-  await told(lines, () => ((agent.cursor(w.mission.groupId) ?? 0) >= submitted.sequence ? true : undefined), 'the Cursor past the submission');
+  await told(lines, () => ((host.agent.cursor(w.mission.groupId) ?? 0) >= submitted.sequence ? true : undefined), 'the Cursor past the submission');
   await new Promise((resolve) => setTimeout(resolve, 2_500));
   expect((await kindsOf(workItemId)).filter((kind) => kind === 'work.started')).toHaveLength(1);
   expect(runtime.state.work[workItemId], `the host said: ${lines.join(' | ')}`).toBeUndefined();

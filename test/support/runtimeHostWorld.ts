@@ -41,7 +41,8 @@ export interface RuntimeHostWorld {
   readonly closing: (() => unknown)[];
 }
 
-type HostOptions = Partial<Pick<RuntimeHostOptions, 'jobTimeoutMs'>>;
+/** `ahead`: registers Event handlers on the host's Agent before the host's own (they run first, in order). */
+type HostOptions = Partial<Pick<RuntimeHostOptions, 'jobTimeoutMs'>> & { readonly ahead?: (agent: MissionWeaveAgent) => void };
 
 /** Polls `check` every 50 ms until it returns a value; fails naming `what` after `timeoutMs`. */
 export async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
@@ -82,10 +83,12 @@ export function runtimeHostWorld(prefix: string, options: { reactor: boolean }) 
     new MissionWeaveAgent({ url: w.server.url, ca: w.server.ca, agentId: w.workerActor.principal.id, keyId: w.workerActor.key.keyId, privateKey: w.workerActor.key.privateKey, ...(runtime === undefined ? {} : { cursorStore: runtime.cursorStore }) });
 
   /** A runtime with one slot on the projection at `path` and a host running `handler` on it, both closed when the test ends; the host's log lines. */
-  const hostOn = (path: string, handler: JobHandler, hostOptions: HostOptions = {}, clock?: () => number): { host: RuntimeHost; runtime: AgentRuntime; lines: string[] } => {
+  const hostOn = (path: string, handler: JobHandler, { ahead, ...hostOptions }: HostOptions = {}, clock?: () => number): { host: RuntimeHost; runtime: AgentRuntime; lines: string[] } => {
     const runtime = openAgentRuntime({ path, agentId: w.workerActor.principal.id, slots: 1, ...(clock === undefined ? {} : { clock }) });
     const lines: string[] = [];
-    const host = new RuntimeHost({ agent: agentOf(runtime), runtime, handler, executionLeaseSeconds: 60, log: (line) => void lines.push(line), ...hostOptions });
+    const agent = agentOf(runtime);
+    ahead?.(agent);
+    const host = new RuntimeHost({ agent, runtime, handler, executionLeaseSeconds: 60, log: (line) => void lines.push(line), ...hostOptions });
     // Stopped when its test ends: a host left running is a second session of the same Agent, and
     // each HELLO of one fences the other's connection (§6.3), so the next test's host was
     // replaced again and again under it.

@@ -40,7 +40,8 @@ let shown: string | undefined;
  * What the human has typed and not sent yet. A rebuild (a new revision submitted while they were
  * typing) starts from it, so no text they wrote is lost to a redraw; sent, it is cleared.
  */
-let drafts = { feedback: '', comments: '', conditions: '' };
+const NO_DRAFTS = { feedback: '', comments: '', conditions: '' } as const;
+let drafts: Record<keyof typeof NO_DRAFTS, string> = NO_DRAFTS;
 
 /** The state, pending revision and Artifacts, and decision a build shows: a rebuild is needed only when one changed. */
 function shownFor(view: JsonObject): string {
@@ -149,7 +150,7 @@ async function build(root: HTMLElement, context: ConsoleContext, wanted: (view: 
     void (async () => {
       const result = await context.submit('mission.request_changes', { missionRevision: pending['missionRevision'] as Json, feedback: feedback.value.trim() });
       if (!result.ok) return context.showRefusal(result.error);
-      drafts = { feedback: '', comments: '', conditions: '' };
+      drafts = NO_DRAFTS;
       redraw(context);
     })();
   });
@@ -186,7 +187,7 @@ async function build(root: HTMLElement, context: ConsoleContext, wanted: (view: 
       if (document['comments'] !== '') payload['comments'] = document['comments'] as Json;
       const result = await context.submit('mission.approve', payload);
       if (!result.ok) return context.showRefusal(result.error);
-      drafts = { feedback: '', comments: '', conditions: '' };
+      drafts = NO_DRAFTS;
       redraw(context);
     })();
   });
@@ -246,7 +247,7 @@ async function render(root: HTMLElement, context: ConsoleContext): Promise<void>
   stop?.();
   target = root;
   shown = undefined;
-  drafts = { feedback: '', comments: '', conditions: '' };
+  drafts = NO_DRAFTS;
   // A Mission transition (a resubmission, a decision elsewhere) redraws what there is to decide;
   // an Event that changes none of it (one arriving late, after a redraw it already shows) does not
   // take the form the human is filling in from under them.
